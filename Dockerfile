@@ -1,0 +1,23 @@
+# Build stage: compile TypeScript to dist/ and keep production dependencies only.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+# Runtime stage: the built JavaScript only, as the unprivileged "node" user.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY config/example.yaml /etc/vdbcloud/config.yaml
+USER node
+EXPOSE 9474
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9474/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["node", "dist/main.js"]
+CMD ["--config", "/etc/vdbcloud/config.yaml"]

@@ -1,0 +1,220 @@
+/** Jobs: import jobs per state and collection, Spark jobs with status, timing, prechecks and failures. */
+import type { DashboardSpec, StatSpec } from "../lib/panels.js";
+import { DATASOURCE_VARIABLE, LIMITS, steps, TAG, UID, upDown } from "./common.js";
+
+const IMPORT = 'cluster_id=~"$cluster"';
+const SPARK = 'project_id=~"$project"';
+
+/** The Spark job's descriptive labels plus its current status, value 1, one series per job. */
+const SPARK_INFO =
+  `max by (project_id, job_id, type, region_id, cluster_id, status) (vdbcloud_spark_job_info{${SPARK}}` +
+  ` * on (project_id, job_id) group_left (status) max by (project_id, job_id, status) (vdbcloud_spark_job_status == 1))`;
+
+/** One per-job value with the labels of {@link SPARK_INFO}, so the table merges rows per job. */
+function sparkColumn(valueExpr: string): string {
+  return (
+    `max by (project_id, job_id) (${valueExpr})` +
+    ` * on (project_id, job_id) group_left (type, region_id, cluster_id, status) ${SPARK_INFO}`
+  );
+}
+
+function importStateStat(state: string, description: string, bad: boolean): StatSpec {
+  return {
+    kind: "stat",
+    title: `Import jobs ${state}`,
+    description,
+    queries: [{ expr: `sum(vdbcloud_import_jobs{${IMPORT}, state="${state}"}) or vector(0)` }],
+    unit: "none",
+    thresholds: bad ? LIMITS.anyIsBad : steps(),
+    colorMode: bad ? "background" : "value",
+    w: 6,
+  };
+}
+
+const SPARK_STATUS_COLORS = [
+  { value: "succeeded", color: "green" },
+  { value: "failed", color: "red" },
+  { value: "timeout", color: "red" },
+  { value: "pending|preparing|running", color: "blue", regex: true },
+  { value: ".*", color: "orange", regex: true },
+];
+
+const IMPORT_STATE_COLORS = [
+  { value: "completed", color: "green" },
+  { value: "failed", color: "red" },
+  { value: "pending|running", color: "blue", regex: true },
+  { value: ".*", color: "orange", regex: true },
+];
+
+/** The jobs dashboard (uid vdbcloud-jobs). */
+export const jobs: DashboardSpec = {
+  uid: UID.jobs,
+  title: "Vector DB Cloud / Jobs",
+  description: "Import jobs (List Import Jobs) and Spark jobs (Describe Spark Job): states, timing, prechecks, failures.",
+  tags: [TAG],
+  variables: [
+    DATASOURCE_VARIABLE,
+    {
+      kind: "query",
+      name: "cluster",
+      label: "Import cluster",
+      query: "label_values(vdbcloud_import_jobs, cluster_id)",
+      multi: true,
+      includeAll: true,
+      allValue: ".*",
+    },
+    {
+      kind: "query",
+      name: "project",
+      label: "Spark project",
+      query: "label_values(vdbcloud_spark_job_info, project_id)",
+      multi: true,
+      includeAll: true,
+      allValue: ".*",
+    },
+  ],
+  annotations: [
+    {
+      name: "Job alerts",
+      expr: 'ALERTS{alertname=~"VdbcloudImportJobFailed|VdbcloudSparkJob.+|VdbcloudSparkPrecheckFailed", alertstate="firing"}',
+      titleFormat: "{{alertname}}",
+      textFormat: "{{job_id}}",
+      iconColor: "red",
+    },
+  ],
+  rows: [
+    {
+      title: "Import jobs",
+      panels: [
+        importStateStat("pending", "Listed import jobs waiting to start.", false),
+        importStateStat("running", "Listed import jobs in progress.", false),
+        importStateStat("completed", "Listed import jobs that completed (kept for the retention period).", false),
+        importStateStat(
+          "failed",
+          "Listed import jobs that failed (kept for the retention period). Each one also raises VdbcloudImportJobFailed.",
+          true,
+        ),
+        {
+          kind: "timeseries",
+          title: "Import jobs per state",
+          description: "Number of listed import jobs per state over time, all selected clusters together.",
+          queries: [{ expr: `sum by (state) (vdbcloud_import_jobs{${IMPORT}})`, legend: "{{state}}" }],
+          unit: "none",
+          min: 0,
+          stack: true,
+        },
+        {
+          kind: "timeseries",
+          title: "Import jobs per collection and state",
+          description: "Number of listed import jobs per cluster, collection and state.",
+          queries: [
+            {
+              expr: `sum by (cluster_id, collection_name, state) (vdbcloud_import_jobs{${IMPORT}}) > 0`,
+              legend: "{{cluster_id}} {{collection_name}} {{state}}",
+            },
+          ],
+          unit: "none",
+          min: 0,
+        },
+        {
+          kind: "table",
+          title: "Import jobs",
+          description: "Every exposed import job with its current state (terminal jobs stay for the retention period).",
+          queries: [{ expr: `vdbcloud_import_job_state{${IMPORT}} == 1` }],
+          hide: ["Value"],
+          columns: [{ field: "state", colored: true, mappings: IMPORT_STATE_COLORS }],
+        },
+      ],
+    },
+    {
+      title: "Spark jobs",
+      panels: [
+        {
+          kind: "bargauge",
+          title: "Spark jobs per status",
+          description: "Number of watched Spark jobs per current status.",
+          queries: [{ expr: `count by (status) (vdbcloud_spark_job_status{${SPARK}} == 1)`, legend: "{{status}}" }],
+          unit: "none",
+          min: 0,
+          thresholds: steps(),
+          w: 8,
+        },
+        {
+          kind: "stat",
+          title: "Spark jobs failed or timed out",
+          description: "Watched Spark jobs whose status is failed or timeout. Each one raises VdbcloudSparkJobFailed.",
+          queries: [
+            { expr: `count(vdbcloud_spark_job_status{${SPARK}, status=~"failed|timeout"} == 1) or vector(0)` },
+          ],
+          unit: "none",
+          thresholds: LIMITS.anyIsBad,
+          w: 4,
+          h: 8,
+        },
+        {
+          kind: "stat",
+          title: "Spark prechecks failed",
+          description: "Watched Spark jobs whose precheck report did not pass. Each one raises VdbcloudSparkPrecheckFailed.",
+          queries: [{ expr: `count(vdbcloud_spark_job_precheck_passed{${SPARK}} == 0) or vector(0)` }],
+          unit: "none",
+          thresholds: LIMITS.anyIsBad,
+          w: 4,
+          h: 8,
+        },
+        {
+          kind: "timeseries",
+          title: "Spark job duration",
+          description: "Duration reported by the service per Spark job (durationSeconds).",
+          queries: [{ expr: `vdbcloud_spark_job_duration_seconds{${SPARK}}`, legend: "{{job_id}}" }],
+          unit: "s",
+          min: 0,
+          w: 8,
+        },
+        {
+          kind: "table",
+          title: "Spark jobs",
+          description:
+            "Every watched Spark job: type, region, target cluster, status, duration, timestamps and precheck results.",
+          h: 9,
+          queries: [
+            { expr: SPARK_INFO },
+            { expr: sparkColumn(`vdbcloud_spark_job_duration_seconds{${SPARK}}`) },
+            { expr: sparkColumn(`vdbcloud_spark_job_created_timestamp_seconds{${SPARK}} * 1000`) },
+            { expr: sparkColumn(`vdbcloud_spark_job_started_timestamp_seconds{${SPARK}} * 1000`) },
+            { expr: sparkColumn(`vdbcloud_spark_job_finished_timestamp_seconds{${SPARK}} * 1000`) },
+            { expr: sparkColumn(`vdbcloud_spark_job_precheck_passed{${SPARK}}`) },
+            { expr: sparkColumn(`vdbcloud_spark_job_precheck_errors{${SPARK}}`) },
+            { expr: sparkColumn(`vdbcloud_spark_job_precheck_checked_rows{${SPARK}}`) },
+            { expr: sparkColumn(`vdbcloud_spark_job_submitted_timestamp_seconds{${SPARK}} * 1000`) },
+          ],
+          hide: ["Value #A"],
+          columns: [
+            { field: "status", colored: true, mappings: SPARK_STATUS_COLORS },
+            { field: "Value #B", displayName: "Duration", unit: "s" },
+            { field: "Value #C", displayName: "Created", unit: "dateTimeAsIso" },
+            { field: "Value #D", displayName: "Started", unit: "dateTimeAsIso" },
+            { field: "Value #E", displayName: "Finished", unit: "dateTimeAsIso" },
+            { field: "Value #F", displayName: "Precheck", colored: true, mappings: upDown("passed", "failed") },
+            {
+              field: "Value #G",
+              displayName: "Precheck errors",
+              unit: "none",
+              colored: true,
+              thresholds: LIMITS.anyIsBad,
+            },
+            { field: "Value #H", displayName: "Rows checked", unit: "short" },
+            { field: "Value #I", displayName: "Submitted", unit: "dateTimeAsIso" },
+          ],
+        },
+        {
+          kind: "table",
+          title: "Spark job failures",
+          description: "Failure reason of failed Spark jobs: code, and whether the service says a retry may succeed.",
+          h: 6,
+          queries: [{ expr: `vdbcloud_spark_job_failure_info{${SPARK}}` }],
+          hide: ["Value"],
+        },
+      ],
+    },
+  ],
+};

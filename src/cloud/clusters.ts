@@ -1,0 +1,113 @@
+/**
+ * Describe Cluster (GET /v2/clusters/{id}) and List Clusters (GET /v2/clusters), v2.
+ * List Clusters' `data` is documented as an array and sampled as
+ * `{count, currentPage, pageSize, clusters}`; both are accepted. `cuSize` may be a number or a
+ * numeric string.
+ */
+import { z } from "zod";
+import type { EndpointDef } from "./endpoint.js";
+import type { ClusterDescription, ClusterPage } from "./types.js";
+import { segment } from "./urls.js";
+import { nullableNumeric, nullableString, numeric, stringish } from "./wire.js";
+
+/** One cluster record as either endpoint returns it. */
+export const clusterSchema = z.object({
+  clusterId: stringish,
+  clusterName: nullableString,
+  projectId: nullableString,
+  regionId: nullableString,
+  plan: nullableString,
+  cuType: nullableString,
+  cuSize: nullableNumeric,
+  status: nullableString,
+  connectAddress: nullableString,
+});
+
+export type ClusterData = z.infer<typeof clusterSchema>;
+
+/** Maps one cluster record (already null-filled by the schema). */
+export function normalizeCluster(c: ClusterData): ClusterDescription {
+  return {
+    clusterId: c.clusterId,
+    clusterName: c.clusterName,
+    projectId: c.projectId,
+    regionId: c.regionId,
+    plan: c.plan,
+    cuType: c.cuType,
+    cuSize: c.cuSize,
+    status: c.status,
+    connectAddress: c.connectAddress,
+  };
+}
+
+/** Describe Cluster (v2). */
+export const describeClusterEndpoint: EndpointDef<string, ClusterData, ClusterDescription> = {
+  endpoint: "GET /v2/clusters/{id}",
+  build: (clusterId) => ({
+    endpoint: "GET /v2/clusters/{id}",
+    method: "GET",
+    target: { plane: "v2" },
+    path: `/v2/clusters/${segment(clusterId)}`,
+  }),
+  schema: clusterSchema,
+  normalize: (data) => normalizeCluster(data),
+};
+
+/** Arguments of List Clusters; absent filters are not sent. */
+export interface ListClustersArgs {
+  readonly projectId?: string;
+  readonly regionId?: string;
+  readonly pageSize: number;
+  readonly currentPage: number;
+}
+
+/** The envelope's `data`: the documented array or the sampled page object. */
+export const clusterListDataSchema = z.union([
+  z.array(clusterSchema),
+  z.object({
+    count: numeric.nullish(),
+    currentPage: numeric.nullish(),
+    pageSize: numeric.nullish(),
+    clusters: z.array(clusterSchema).nullish(),
+  }),
+]);
+
+export type ClusterListData = z.infer<typeof clusterListDataSchema>;
+
+/** Maps either shape to a page; a bare array is one complete page. */
+export function normalizeClusterList(data: ClusterListData, args: ListClustersArgs): ClusterPage {
+  if (Array.isArray(data)) {
+    return {
+      total: data.length,
+      currentPage: args.currentPage,
+      pageSize: args.pageSize,
+      clusters: data.map(normalizeCluster),
+    };
+  }
+  const clusters = (data.clusters ?? []).map(normalizeCluster);
+  return {
+    total: data.count ?? clusters.length,
+    currentPage: data.currentPage ?? args.currentPage,
+    pageSize: data.pageSize ?? args.pageSize,
+    clusters,
+  };
+}
+
+/** List Clusters (v2). */
+export const listClustersEndpoint: EndpointDef<ListClustersArgs, ClusterListData, ClusterPage> = {
+  endpoint: "GET /v2/clusters",
+  build: (args) => ({
+    endpoint: "GET /v2/clusters",
+    method: "GET",
+    target: { plane: "v2" },
+    path: "/v2/clusters",
+    query: {
+      projectId: args.projectId,
+      regionId: args.regionId,
+      pageSize: String(args.pageSize),
+      currentPage: String(args.currentPage),
+    },
+  }),
+  schema: clusterListDataSchema,
+  normalize: normalizeClusterList,
+};

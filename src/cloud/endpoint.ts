@@ -1,0 +1,33 @@
+/**
+ * The shape every endpoint module exports: a request builder, a response schema for the
+ * envelope's `data`, and a normalizer to the types.ts shape. The client runs them in that
+ * order; endpoint modules do no I/O.
+ */
+import type { z } from "zod";
+import type { EndpointTemplate } from "./types.js";
+
+/** Which server a request goes to: the v2 base URL, or the v1 controller of a region. */
+export type RequestTarget = { readonly plane: "v2" } | { readonly plane: "v1"; readonly region: string };
+
+/** One HTTP request, before URLs are resolved. `path` has its ID segments encoded already. */
+export interface RequestSpec {
+  readonly endpoint: EndpointTemplate;
+  readonly method: "GET" | "POST";
+  readonly target: RequestTarget;
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | undefined>>;
+  /** Serialized as JSON; its presence adds `Content-Type: application/json`. */
+  readonly body?: unknown;
+}
+
+/**
+ * A read-only endpoint: `build` turns arguments into a request, `schema` validates the
+ * envelope's `data` (tolerating every documented variant), `normalize` maps it to the
+ * exported type. `normalize` also sees the arguments, to fill what a variant leaves out.
+ */
+export interface EndpointDef<A, D, R> {
+  readonly endpoint: EndpointTemplate;
+  build(args: A): RequestSpec;
+  readonly schema: z.ZodType<D>;
+  normalize(data: D, args: A): R;
+}

@@ -1,0 +1,57 @@
+/**
+ * The response envelope `{code, data}` / `{code, message}`. The spec says 0 means success;
+ * samples of v1 endpoints show 200 and of v2 endpoints show 0. A tolerant reader accepts both
+ * on both planes rather than guessing which plane a deployment follows.
+ */
+import { errorForApiCode, type MappingContext } from "./errorMapping.js";
+import { SchemaError } from "./errors.js";
+
+/** Envelope codes meaning success (0 per the spec and v2 samples, 200 per v1 samples). */
+export const SUCCESS_CODES: ReadonlySet<number> = new Set([0, 200]);
+
+/** The envelope fields, each present only when well-typed on the wire. */
+export interface EnvelopeFields {
+  readonly code?: number;
+  readonly message?: string;
+  readonly hasData: boolean;
+  readonly data: unknown;
+}
+
+function toCode(value: unknown): number | undefined {
+  if (typeof value === "number" && Number.isInteger(value)) return value;
+  if (typeof value === "string" && /^-?\d+$/.test(value.trim())) return Number(value);
+  return undefined;
+}
+
+/**
+ * Reads envelope fields from any parsed body without throwing; `undefined` when the body is
+ * not a JSON object. A numeric-string `code` is accepted.
+ */
+export function readEnvelope(body: unknown): EnvelopeFields | undefined {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  const code = toCode(record.code);
+  const message = typeof record.message === "string" ? record.message : undefined;
+  return {
+    ...(code === undefined ? {} : { code }),
+    ...(message === undefined ? {} : { message }),
+    hasData: "data" in record,
+    data: record.data,
+  };
+}
+
+/**
+ * Returns `data` of a success envelope. Throws the mapped CloudError for any other code, and
+ * a SchemaError when the body is not an envelope at all.
+ */
+export function unwrapEnvelope(body: unknown, ctx: MappingContext): unknown {
+  const envelope = readEnvelope(body);
+  if (envelope?.code === undefined) {
+    throw new SchemaError(`${ctx.endpoint}: response is not an envelope (no integer "code")`, {
+      endpoint: ctx.endpoint,
+      ...(ctx.httpStatus === undefined ? {} : { httpStatus: ctx.httpStatus }),
+    });
+  }
+  if (SUCCESS_CODES.has(envelope.code)) return envelope.data;
+  throw errorForApiCode(envelope.code, envelope.message ?? "", ctx);
+}

@@ -1,0 +1,41 @@
+/**
+ * List Cloud Regions (v2): GET /v2/regions, optionally restricted to one cloud provider.
+ */
+import { z } from "zod";
+import type { EndpointDef } from "./endpoint.js";
+import type { Region } from "./types.js";
+
+/** Arguments of List Cloud Regions; `cloudId` is sent only when given. */
+export interface ListRegionsArgs {
+  readonly cloudId?: string;
+}
+
+const regionSchema = z.object({
+  cloudId: z.string(),
+  regionId: z.string(),
+  domain: z.string().nullish(),
+});
+
+/** The envelope's `data`: an array of regions. */
+export const regionsDataSchema = z.array(regionSchema);
+
+export type RegionsData = z.infer<typeof regionsDataSchema>;
+
+/** Maps `data` to Region[]; a missing domain becomes "". */
+export function normalizeRegions(data: RegionsData): Region[] {
+  return data.map((r) => ({ cloudId: r.cloudId, regionId: r.regionId, domain: r.domain ?? "" }));
+}
+
+/** List Cloud Regions (v2). */
+export const listRegionsEndpoint: EndpointDef<ListRegionsArgs, RegionsData, Region[]> = {
+  endpoint: "GET /v2/regions",
+  build: (args) => ({
+    endpoint: "GET /v2/regions",
+    method: "GET",
+    target: { plane: "v2" },
+    path: "/v2/regions",
+    query: { cloudId: args.cloudId },
+  }),
+  schema: regionsDataSchema,
+  normalize: (data) => normalizeRegions(data),
+};

@@ -1,0 +1,203 @@
+import nock from "nock";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CloudError } from "./errors.js";
+import { Transport, type TransportOptions } from "./transport.js";
+
+const ORIGIN = "https://api.transport.test";
+const KEY = "sk-transport-secret-0123456789";
+const ENDPOINT = "GET /v2/regions" as const;
+
+function transport(overrides: Partial<TransportOptions> = {}): Transport {
+  return new Transport({
+    apiKey: KEY,
+    requestTimeoutMs: 5_000,
+    maxResponseBytes: 1_000,
+    maxInFlight: 4,
+    ...overrides,
+  });
+}
+
+async function failure(p: Promise<unknown>): Promise<CloudError> {
+  try {
+    await p;
+  } catch (error) {
+    if (error instanceof CloudError) return error;
+    throw error;
+  }
+  throw new Error("expected a rejection");
+}
+
+const open: Transport[] = [];
+function track(t: Transport): Transport {
+  open.push(t);
+  return t;
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(async () => {
+  nock.cleanAll();
+  await Promise.all(open.splice(0).map((t) => t.close()));
+});
+afterAll(() => nock.enableNetConnect());
+
+describe("Transport headers", () => {
+  it("sends Authorization, Accept, Content-Type (with a body) and Request-Timeout in seconds", async () => {
+    const scope = nock(ORIGIN, {
+      reqheaders: {
+        authorization: `Bearer ${KEY}`,
+        accept: "application/json",
+        "content-type": "application/json",
+        "request-timeout": "8",
+      },
+    })
+      .post("/v2/x", { a: 1 })
+      .reply(200, { code: 0, data: {} });
+    const t = track(transport({ requestTimeoutMs: 7_500 }));
+    const res = await t.send({ endpoint: ENDPOINT, method: "POST", url: new URL(`${ORIGIN}/v2/x`), body: { a: 1 } });
+    expect(res).toEqual({ status: 200, body: { code: 0, data: {} } });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it("sends no Content-Type without a body, and no Request-Timeout when switched off", async () => {
+    const scope = nock(ORIGIN, { badheaders: ["content-type", "request-timeout"] })
+      .get("/v2/x")
+      .reply(200, { code: 0, data: [] });
+    const t = track(transport({ sendRequestTimeoutHeader: false }));
+    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
+    expect(scope.isDone()).toBe(true);
+  });
+});
+
+describe("Transport responses", () => {
+  it("returns Retry-After in milliseconds", async () => {
+    nock(ORIGIN).get("/v2/x").reply(200, { code: 0 }, { "Retry-After": "3" });
+    const res = await track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
+    expect(res.retryAfterMs).toBe(3_000);
+  });
+
+  it.each([
+    { status: 429, body: { code: 1, message: "slow down" }, code: "rate_limited", retryAfterMs: 2_000 },
+    { status: 401, body: { code: 80001, message: "invalid token" }, code: "auth_error", retryAfterMs: undefined },
+    { status: 404, body: "", code: "not_found", retryAfterMs: undefined },
+    { status: 503, body: "<html>busy</html>", code: "http_error", retryAfterMs: undefined },
+  ])("maps HTTP $status to $code", async ({ status, body, code, retryAfterMs }) => {
+    nock(ORIGIN)
+      .get("/v2/x")
+      .reply(status, body, status === 429 ? { "Retry-After": "2" } : {});
+    const err = await failure(
+      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }),
+    );
+    expect(err.code).toBe(code);
+    expect(err.httpStatus).toBe(status);
+    expect(err.retryAfterMs).toBe(retryAfterMs);
+  });
+
+  it.each([
+    { name: "invalid JSON", body: "{not json", message: /not valid JSON/ },
+    { name: "an empty body", body: "", message: /empty response body/ },
+  ])("fails with a schema error on $name, without quoting the body", async ({ body, message }) => {
+    nock(ORIGIN).get("/v2/x").reply(200, body);
+    const err = await failure(
+      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }),
+    );
+    expect(err.code).toBe("schema_error");
+    expect(err.message).toMatch(message);
+    expect(err.message).not.toContain("{not");
+  });
+
+  it("fails with a schema error when the body is shorter than Content-Length", async () => {
+    nock(ORIGIN).get("/v2/x").reply(200, '{"code":0,"da', { "Content-Length": "40" });
+    const err = await failure(
+      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }),
+    );
+    expect(err.code).toBe("schema_error");
+  });
+});
+
+describe("Transport limits", () => {
+  it("refuses a body whose Content-Length exceeds maxResponseBytes", async () => {
+    nock(ORIGIN)
+      .get("/v2/x")
+      .reply(200, { code: 0, data: "x".repeat(200) });
+    const err = await failure(
+      track(transport({ maxResponseBytes: 100 })).send({
+        endpoint: ENDPOINT,
+        method: "GET",
+        url: new URL(`${ORIGIN}/v2/x`),
+      }),
+    );
+    expect(err.code).toBe("body_too_large");
+  });
+
+  it("stops reading a chunked body once it exceeds maxResponseBytes", async () => {
+    // A function reply has no Content-Length, so the limit must be enforced while streaming.
+    nock(ORIGIN)
+      .get("/v2/x")
+      .reply(200, () => JSON.stringify({ code: 0, data: "y".repeat(5_000) }), {
+        "Transfer-Encoding": "chunked",
+      });
+    const err = await failure(
+      track(transport({ maxResponseBytes: 1_000 })).send({
+        endpoint: ENDPOINT,
+        method: "GET",
+        url: new URL(`${ORIGIN}/v2/x`),
+      }),
+    );
+    expect(err.code).toBe("body_too_large");
+  });
+
+  it("accepts a body of exactly maxResponseBytes", async () => {
+    const body = JSON.stringify({ code: 0, data: "z".repeat(80) });
+    nock(ORIGIN).get("/v2/x").reply(200, body);
+    const res = await track(transport({ maxResponseBytes: body.length })).send({
+      endpoint: ENDPOINT,
+      method: "GET",
+      url: new URL(`${ORIGIN}/v2/x`),
+    });
+    expect(res.body).toEqual({ code: 0, data: "z".repeat(80) });
+  });
+
+  it("times out when no answer arrives within requestTimeoutMs", async () => {
+    nock(ORIGIN).get("/v2/x").delay(2_000).reply(200, { code: 0 });
+    const err = await failure(
+      track(transport({ requestTimeoutMs: 50 })).send({
+        endpoint: ENDPOINT,
+        method: "GET",
+        url: new URL(`${ORIGIN}/v2/x`),
+      }),
+    );
+    expect(err.code).toBe("timeout");
+  });
+
+  it("fails with AbortedError when the caller's signal fires", async () => {
+    nock(ORIGIN).get("/v2/x").delay(2_000).reply(200, { code: 0 });
+    const ctl = new AbortController();
+    const pending = track(transport()).send(
+      { endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) },
+      ctl.signal,
+    );
+    setImmediate(() => ctl.abort());
+    const err = await failure(pending);
+    expect(err.code).toBe("aborted");
+  });
+
+  it("fails at once with AbortedError for an already aborted signal", async () => {
+    const scope = nock(ORIGIN).get("/v2/x").reply(200, { code: 0 });
+    const err = await failure(
+      track(transport()).send(
+        { endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) },
+        AbortSignal.abort(),
+      ),
+    );
+    expect(err.code).toBe("aborted");
+    expect(scope.isDone()).toBe(false);
+  });
+
+  it("reports a connection failure as a network error", async () => {
+    nock(ORIGIN).get("/v2/x").replyWithError({ code: "ECONNRESET", message: "socket hang up" });
+    const err = await failure(
+      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }),
+    );
+    expect(err.code).toBe("network_error");
+  });
+});

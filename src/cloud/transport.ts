@@ -1,0 +1,244 @@
+/**
+ * HTTP transport to the upstream: undici with keep-alive (an Agent keeps one Pool per
+ * origin), authentication and content headers, timeouts, caller aborts, a response size cap,
+ * a cap on requests in flight, and JSON parsing. Failures leave here as CloudErrors.
+ */
+import { Agent, type Dispatcher, request } from "undici";
+import { readEnvelope } from "./envelope.js";
+import { errorForHttpStatus } from "./errorMapping.js";
+import {
+  AbortedError,
+  BodyTooLargeError,
+  CloudError,
+  NetworkError,
+  redactSecret,
+  SchemaError,
+  TimeoutError,
+} from "./errors.js";
+import { parseRetryAfter } from "./retryAfter.js";
+import { Semaphore } from "./semaphore.js";
+import type { EndpointTemplate } from "./types.js";
+
+/** Transport settings (a subset of CloudClientOptions). */
+export interface TransportOptions {
+  readonly apiKey: string;
+  readonly requestTimeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly maxInFlight: number;
+  /** Send `Request-Timeout: <seconds>` (the spec's examples do). Default true. */
+  readonly sendRequestTimeoutHeader?: boolean;
+  /** Used instead of an own Agent (tests, proxies); the caller then owns and closes it. */
+  readonly dispatcher?: Dispatcher;
+  /** Wall clock for Retry-After dates. Default Date.now. */
+  readonly now?: () => number;
+}
+
+/** One resolved request. */
+export interface HttpRequest {
+  readonly endpoint: EndpointTemplate;
+  readonly method: "GET" | "POST";
+  readonly url: URL;
+  readonly body?: unknown;
+}
+
+/** A 2xx answer: its status, parsed JSON body, and Retry-After if it carried one. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly body: unknown;
+  readonly retryAfterMs?: number;
+}
+
+const KEEP_ALIVE_MS = 30_000;
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * Sends requests and turns every outcome into a parsed body or a CloudError. Safe for
+ * concurrent use; `close()` releases the connections it owns.
+ */
+export class Transport {
+  private readonly opts: TransportOptions;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly inFlight: Semaphore;
+  private readonly now: () => number;
+
+  constructor(opts: TransportOptions) {
+    if (!(opts.requestTimeoutMs > 0)) throw new RangeError("requestTimeoutMs must be > 0");
+    if (!(opts.maxResponseBytes > 0)) throw new RangeError("maxResponseBytes must be > 0");
+    this.opts = opts;
+    this.inFlight = new Semaphore(opts.maxInFlight);
+    this.now = opts.now ?? Date.now;
+    this.ownsDispatcher = opts.dispatcher === undefined;
+    this.dispatcher =
+      opts.dispatcher ??
+      new Agent({
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        connections: opts.maxInFlight,
+        headersTimeout: opts.requestTimeoutMs,
+        bodyTimeout: opts.requestTimeoutMs,
+      });
+  }
+
+  /**
+   * Sends `req`. Resolves with the parsed JSON of a 2xx answer; rejects with a CloudError:
+   * the mapped error for non-2xx, TimeoutError after `requestTimeoutMs` (waiting for a free
+   * in-flight slot included), AbortedError when `signal` fires, BodyTooLargeError past
+   * `maxResponseBytes`, SchemaError for a body that is empty, not JSON or truncated, and
+   * NetworkError for anything at the connection level.
+   */
+  async send(req: HttpRequest, signal?: AbortSignal): Promise<HttpResponse> {
+    // One controller for both causes; AbortSignal.any() is avoided because dependent signals
+    // of a long-lived caller signal (the scheduler's) are retained on Node 20.
+    const combined = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      combined.abort();
+    }, this.opts.requestTimeoutMs);
+    const onAbort = (): void => combined.abort();
+    if (signal?.aborted) combined.abort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    let release: (() => void) | undefined;
+    try {
+      release = await this.inFlight.acquire(combined.signal);
+      const res = await request(req.url, {
+        dispatcher: this.dispatcher,
+        method: req.method,
+        headers: this.headersFor(req),
+        ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
+        signal: combined.signal,
+        headersTimeout: this.opts.requestTimeoutMs,
+        bodyTimeout: this.opts.requestTimeoutMs,
+      });
+      const retryAfterMs = parseRetryAfter(headerValue(res.headers["retry-after"]), this.now());
+      const raw = await this.readBody(res, req.endpoint);
+      if (res.statusCode < 200 || res.statusCode > 299) {
+        throw errorForHttpStatus(res.statusCode, readEnvelope(tryParseJson(raw)), {
+          endpoint: req.endpoint,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+          redact: (text) => redactSecret(text, this.opts.apiKey),
+        });
+      }
+      return {
+        status: res.statusCode,
+        body: parseJsonBody(raw, req.endpoint, res.statusCode),
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      };
+    } catch (error) {
+      throw this.classify(error, req.endpoint, signal?.aborted === true, timedOut);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      release?.();
+    }
+  }
+
+  /** Closes the connections of an owned Agent; an injected dispatcher is left to its owner. */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private headersFor(req: HttpRequest): Record<string, string> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.opts.apiKey}`,
+      accept: "application/json",
+      "user-agent": "vdbcloud-exporter",
+    };
+    if (req.body !== undefined) headers["content-type"] = "application/json";
+    if (this.opts.sendRequestTimeoutHeader ?? true) {
+      headers["request-timeout"] = String(Math.max(1, Math.ceil(this.opts.requestTimeoutMs / 1000)));
+    }
+    return headers;
+  }
+
+  private async readBody(res: Dispatcher.ResponseData, endpoint: EndpointTemplate): Promise<Buffer> {
+    const limit = this.opts.maxResponseBytes;
+    const declared = Number(headerValue(res.headers["content-length"]));
+    if (Number.isFinite(declared) && declared > limit) {
+      res.body.destroy();
+      throw tooLarge(endpoint, limit, res.statusCode);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      if (size > limit) {
+        // Stop reading: destroying the body drops the connection instead of draining it.
+        res.body.destroy();
+        throw tooLarge(endpoint, limit, res.statusCode);
+      }
+      chunks.push(buf);
+    }
+    return Buffer.concat(chunks, size);
+  }
+
+  private classify(
+    error: unknown,
+    endpoint: EndpointTemplate,
+    aborted: boolean,
+    timedOut: boolean,
+  ): CloudError {
+    if (error instanceof CloudError) return error;
+    if (aborted) return new AbortedError(`${endpoint}: aborted`, { endpoint, cause: error });
+    const code = errorCode(error);
+    if (
+      timedOut ||
+      code === "UND_ERR_HEADERS_TIMEOUT" ||
+      code === "UND_ERR_BODY_TIMEOUT" ||
+      code === "UND_ERR_CONNECT_TIMEOUT"
+    ) {
+      return new TimeoutError(`${endpoint}: no complete answer within ${this.opts.requestTimeoutMs} ms`, {
+        endpoint,
+        cause: error,
+      });
+    }
+    if (code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") {
+      return new SchemaError(`${endpoint}: truncated response body`, { endpoint, cause: error });
+    }
+    const detail = error instanceof Error ? redactSecret(error.message, this.opts.apiKey) : "unknown failure";
+    return new NetworkError(`${endpoint}: network error${code ? ` ${code}` : ""}: ${detail}`, {
+      endpoint,
+      cause: error,
+    });
+  }
+}
+
+function tooLarge(endpoint: EndpointTemplate, limit: number, status: number): BodyTooLargeError {
+  return new BodyTooLargeError(`${endpoint}: response body exceeds ${limit} bytes`, {
+    endpoint,
+    httpStatus: status,
+  });
+}
+
+function tryParseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+// The SyntaxError is not kept as the cause: V8 quotes part of the body in its message.
+function parseJsonBody(raw: Buffer, endpoint: EndpointTemplate, status: number): unknown {
+  if (raw.length === 0) {
+    throw new SchemaError(`${endpoint}: empty response body`, { endpoint, httpStatus: status });
+  }
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch {
+    throw new SchemaError(`${endpoint}: response body is not valid JSON (${raw.length} bytes)`, {
+      endpoint,
+      httpStatus: status,
+    });
+  }
+}

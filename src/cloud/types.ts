@@ -1,0 +1,184 @@
+/**
+ * Normalized results of the upstream control-plane API. Every endpoint module turns each
+ * documented response variant into exactly these shapes, so nothing past `cloud/` ever sees
+ * the wire format's quirks (name/metricName, records/tasks, data as array or object, ...).
+ * This module knows nothing of Prometheus.
+ */
+
+/** One metric query item. `stat` is present in the first documented form only. */
+export interface MetricQuery {
+  readonly name: string;
+  readonly stat?: "AVG" | "P99";
+}
+
+/** Query Cluster Metrics request (both documented forms; the builder accepts the union). */
+export interface ClusterMetricsRequest {
+  readonly clusterId: string;
+  /** Window as epoch milliseconds; sent as ISO 8601 UTC `start`/`end`. */
+  readonly startMs: number;
+  readonly endMs: number;
+  /** Granularity in milliseconds; sent as an ISO 8601 duration (e.g. PT30S, PT1M). */
+  readonly granularityMs: number;
+  /** Second form only: a per-database / per-collection scope. */
+  readonly dbName?: string;
+  readonly collectionName?: string;
+  readonly queries: readonly MetricQuery[];
+}
+
+/** One point of a metric result. `value` is kept raw: null means "no data for that bucket". */
+export interface MetricPoint {
+  readonly timestampMs: number;
+  readonly value: string | null;
+}
+
+/** One metric result. `name` comes from `name` or `metricName` on the wire. */
+export interface MetricResult {
+  readonly name: string;
+  readonly stat?: "AVG" | "P99";
+  readonly unit: string;
+  readonly values: readonly MetricPoint[];
+}
+
+/** One import job (List Import Jobs v1). `state` is the raw upstream state string. */
+export interface ImportJob {
+  readonly jobId: string;
+  readonly collectionName: string;
+  readonly state: string;
+}
+
+/** One page of List Import Jobs. `total` is the documented `count`. */
+export interface ImportJobPage {
+  readonly total: number;
+  readonly currentPage: number;
+  readonly pageSize: number;
+  readonly jobs: readonly ImportJob[];
+}
+
+export interface SparkPrecheckError {
+  readonly code?: string;
+  readonly sourceColumn?: string;
+  readonly targetField?: string;
+  readonly message?: string;
+}
+
+/** Describe Spark Job (v2). Timestamps are epoch ms, null when absent or null upstream. */
+export interface SparkJob {
+  readonly jobId: string;
+  readonly projectId: string;
+  readonly type: string;
+  readonly status: string;
+  readonly regionId: string;
+  readonly clusterId: string | null;
+  readonly description: string | null;
+  readonly createdAtMs: number | null;
+  readonly submittedAtMs: number | null;
+  readonly startedAtMs: number | null;
+  readonly finishedAtMs: number | null;
+  readonly durationSeconds: number | null;
+  readonly failureReason: { readonly code: string; readonly message: string; readonly retryable: boolean } | null;
+  readonly precheck: {
+    readonly passed: boolean | null;
+    readonly checkedRows: number | null;
+    readonly errors: readonly SparkPrecheckError[];
+  } | null;
+}
+
+/** Describe Cluster (v2) and List Clusters (v2) items. Missing fields are null. */
+export interface ClusterDescription {
+  readonly clusterId: string;
+  readonly clusterName: string | null;
+  readonly projectId: string | null;
+  readonly regionId: string | null;
+  readonly plan: string | null;
+  readonly cuType: string | null;
+  readonly cuSize: number | null;
+  readonly status: string | null;
+  readonly connectAddress: string | null;
+}
+
+export interface ClusterPage {
+  readonly total: number;
+  readonly currentPage: number;
+  readonly pageSize: number;
+  readonly clusters: readonly ClusterDescription[];
+}
+
+/** List Projects (v1). */
+export interface Project {
+  readonly projectId: string;
+  readonly projectName: string;
+  readonly instanceCount: number | null;
+  readonly createTimeMs: number | null;
+}
+
+/** List Cloud Regions (v2). `domain` is the base host of that region's v2 server. */
+export interface Region {
+  readonly cloudId: string;
+  readonly regionId: string;
+  readonly domain: string;
+}
+
+/**
+ * Endpoint identity used for rate limiting and self-metrics: the HTTP method and the path
+ * template, e.g. "POST /v2/clusters/{id}/metrics/query". Never contains IDs or secrets.
+ */
+export type EndpointTemplate =
+  | "POST /v2/clusters/{id}/metrics/query"
+  | "GET /v1/vector/collections/import/list"
+  | "GET /v2/projects/{projectId}/jobs/{jobId}"
+  | "GET /v2/clusters/{id}"
+  | "GET /v2/clusters"
+  | "GET /v1/projects"
+  | "GET /v2/regions";
+
+/** Outcome classes of one logical API call (after retries). Stable: used as a label value. */
+export type CallOutcome =
+  | "success"
+  | "api_error"
+  | "auth_error"
+  | "not_found"
+  | "rate_limited"
+  | "http_error"
+  | "timeout"
+  | "network_error"
+  | "schema_error"
+  | "body_too_large"
+  | "aborted";
+
+/**
+ * Events the client reports so that another layer can count them (the client itself never
+ * depends on Prometheus). Implementations must be cheap and must not throw.
+ */
+export interface ClientObserver {
+  /** One HTTP attempt finished (including each retry). */
+  attempt(endpoint: EndpointTemplate, outcome: CallOutcome, durationSeconds: number): void;
+  /** A retry is about to be scheduled after `delayMs`. */
+  retry(endpoint: EndpointTemplate, delayMs: number): void;
+  /** The upstream answered with rate limiting (HTTP 429 or a rate-limit error code/message). */
+  rateLimited(endpoint: EndpointTemplate): void;
+  /** A response body did not match the endpoint's schema. */
+  schemaError(endpoint: EndpointTemplate): void;
+}
+
+/**
+ * The read-only client of the upstream API. It has no method for any mutating endpoint
+ * (drop, delete, create, update, migrate, release), by design. Every method rejects with a
+ * `CloudError` subclass (see errors.ts), honours `signal`, and is rate limited per endpoint.
+ */
+export interface CloudApi {
+  queryClusterMetrics(req: ClusterMetricsRequest, signal?: AbortSignal): Promise<MetricResult[]>;
+  /** v1, at the controller URL of `region`. Page numbers start at 1. */
+  listImportJobs(
+    args: { clusterId: string; region: string; pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<ImportJobPage>;
+  describeSparkJob(args: { projectId: string; jobId: string }, signal?: AbortSignal): Promise<SparkJob>;
+  describeCluster(clusterId: string, signal?: AbortSignal): Promise<ClusterDescription>;
+  listClusters(
+    args: { projectId?: string; regionId?: string; pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<ClusterPage>;
+  /** v1: needs a region to build the controller URL. */
+  listProjects(args: { region: string }, signal?: AbortSignal): Promise<Project[]>;
+  listRegions(args: { cloudId?: string }, signal?: AbortSignal): Promise<Region[]>;
+}

@@ -1,0 +1,60 @@
+/**
+ * Zod building blocks for the tolerant reader: values the upstream documents with one type
+ * but shows with another (numbers as strings, timestamps as strings or epoch numbers).
+ * Objects built from these are non-strict: unknown fields are accepted (and dropped).
+ */
+import { z } from "zod";
+import { parseTimestamp } from "./iso.js";
+
+const NUMERIC_STRING = /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/;
+
+/** A number, or a string holding one: yields a number. */
+export const numeric = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(NUMERIC_STRING, { message: "expected a number or a numeric string" })
+    .transform(Number),
+]);
+
+/** `numeric`, or null/absent: yields number | null. */
+export const nullableNumeric = numeric.nullish().transform((v) => v ?? null);
+
+/** A string, or null/absent: yields string | null. */
+export const nullableString = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
+
+/** A scalar the upstream may send as a number where a string is documented: yields a string. */
+export const stringish = z.union([z.string(), z.number().transform(String)]);
+
+/** An ISO 8601 string or epoch number (seconds or ms): yields epoch milliseconds. */
+export const timestampMs = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const ms = parseTimestamp(value);
+  if (ms === undefined) {
+    ctx.addIssue({ code: "custom", message: "expected an ISO 8601 timestamp or epoch number" });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+/** `timestampMs`, or null/absent: yields epoch ms | null. */
+export const nullableTimestampMs = timestampMs.nullish().transform((v) => v ?? null);
+
+/**
+ * A one-line summary of the first few validation issues with their paths, e.g.
+ * `data.results[0].unit: Invalid input: expected string, received number`. Zod messages name
+ * types, never the offending values, so no body content leaks into logs.
+ */
+export function summarizeIssues(error: z.ZodError, prefix: string, max = 3): string {
+  const parts = error.issues.slice(0, max).map((issue) => {
+    let path = prefix;
+    for (const key of issue.path) {
+      path += typeof key === "number" ? `[${key}]` : `.${String(key)}`;
+    }
+    return `${path}: ${issue.message}`;
+  });
+  const more = error.issues.length > max ? ` (+${error.issues.length - max} more)` : "";
+  return `${parts.join("; ")}${more}`;
+}

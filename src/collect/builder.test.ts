@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { MappingBuilder, seriesKey } from "./builder.js";
+import type { FamilyDef } from "./sample.js";
+
+const A: FamilyDef = { name: "vdbcloud_a", help: "A.", type: "gauge" };
+const B: FamilyDef = { name: "vdbcloud_b", help: "B.", type: "gauge" };
+
+describe("seriesKey", () => {
+  it("ignores label order", () => {
+    expect(seriesKey("f", { a: "1", b: "2" })).toBe(seriesKey("f", { b: "2", a: "1" }));
+  });
+
+  it.each<[Record<string, string>, Record<string, string>]>([
+    [{ a: "1" }, { a: "2" }],
+    [{ a: "1" }, { b: "1" }],
+    [{ a: "1,b" }, { a: "1", b: "" }],
+  ])("tells %j and %j apart", (x, y) => {
+    expect(seriesKey("f", x)).not.toBe(seriesKey("f", y));
+  });
+});
+
+describe("MappingBuilder", () => {
+  it("keeps the first sample of a series and lists each family once", () => {
+    const b = new MappingBuilder();
+    b.add(A, { x: "1" }, 1);
+    b.add(B, { x: "1" }, 2);
+    b.add(A, { x: "1" }, 3);
+    b.add(A, { x: "2" }, 4);
+    const r = b.result();
+    expect(r.samples).toEqual([
+      { family: "vdbcloud_a", labels: { x: "1" }, value: 1 },
+      { family: "vdbcloud_b", labels: { x: "1" }, value: 2 },
+      { family: "vdbcloud_a", labels: { x: "2" }, value: 4 },
+    ]);
+    expect(r.families).toEqual([A, B]);
+  });
+
+  it("adds up drops per reason and ignores non-positive counts", () => {
+    const b = new MappingBuilder();
+    b.drop("job_cap", 3);
+    b.drop("job_cap");
+    b.drop("unknown_unit", 0);
+    b.drop("unparsable_value", -2);
+    expect(b.result().dropped).toEqual({ job_cap: 4 });
+  });
+
+  it("adds prebuilt samples under the given family", () => {
+    const b = new MappingBuilder();
+    b.addSamples(A, [
+      { family: "vdbcloud_a", labels: { s: "x" }, value: 1 },
+      { family: "vdbcloud_a", labels: { s: "x" }, value: 0 },
+    ]);
+    expect(b.result()).toEqual({
+      samples: [{ family: "vdbcloud_a", labels: { s: "x" }, value: 1 }],
+      families: [A],
+      dropped: {},
+    });
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * Accumulates the output of one pure mapping: samples, the families they use and drop counts.
+ * It guarantees what the exposition needs: every sample's family is defined once, and no two
+ * samples form the same series.
+ */
+import type { DropReason, FamilyDef, MappingResult, Sample } from "./sample.js";
+
+/**
+ * Identity of a series: the family name and the label set. Label order does not matter, as in
+ * Prometheus, so the key is built from sorted label names.
+ */
+export function seriesKey(family: string, labels: Readonly<Record<string, string>>): string {
+  const parts = [family];
+  for (const name of Object.keys(labels).sort()) parts.push(name, labels[name] ?? "");
+  return JSON.stringify(parts);
+}
+
+/** Builds a MappingResult. Single use: call `result()` once at the end. */
+export class MappingBuilder {
+  readonly #samples: Sample[] = [];
+  readonly #families = new Map<string, FamilyDef>();
+  readonly #series = new Set<string>();
+  readonly #dropped: Partial<Record<DropReason, number>> = {};
+
+  /**
+   * Adds one sample of `family`. A sample of a series already added is ignored: the first one
+   * wins, because an upstream listing that repeats an item (e.g. a page shifting under
+   * pagination) must not produce a duplicate series, which would make the exposition invalid.
+   */
+  add(family: FamilyDef, labels: Readonly<Record<string, string>>, value: number): void {
+    const key = seriesKey(family.name, labels);
+    if (this.#series.has(key)) return;
+    this.#series.add(key);
+    if (!this.#families.has(family.name)) this.#families.set(family.name, family);
+    this.#samples.push({ family: family.name, labels, value });
+  }
+
+  /** Adds samples already built for `family` (e.g. a state set), with the rule of `add`. */
+  addSamples(family: FamilyDef, samples: readonly Sample[]): void {
+    for (const s of samples) this.add(family, s.labels, s.value);
+  }
+
+  /** Counts `count` samples (or items) not emitted for `reason`. */
+  drop(reason: DropReason, count = 1): void {
+    if (count <= 0) return;
+    this.#dropped[reason] = (this.#dropped[reason] ?? 0) + count;
+  }
+
+  /** The accumulated result, families in order of first use. */
+  result(): MappingResult {
+    return { samples: this.#samples, families: [...this.#families.values()], dropped: this.#dropped };
+  }
+}

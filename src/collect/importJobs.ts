@@ -1,0 +1,164 @@
+/**
+ * Pure mapping of List Import Jobs (v1) to per-job state sets and per-collection counts, with
+ * a small tracker that remembers when each job was first seen terminal, so that finished jobs
+ * stay visible for a retention period and then disappear.
+ */
+import type { ImportJob } from "../cloud/types.js";
+import { MappingBuilder } from "./builder.js";
+import { JOB_FAMILIES } from "./families.js";
+import type { MappingResult } from "./sample.js";
+import { stateSet } from "./stateSet.js";
+
+/** Known import job states, as exposed. */
+export const IMPORT_JOB_STATES: readonly string[] = ["pending", "running", "completed", "failed"];
+
+// Keys are lowercased with separators removed, so "InProgress", "in_progress" and
+// "IN PROGRESS" all match. Both the v1 names (ImportRunning, ...) and v2 names are accepted.
+const STATE_ALIASES: ReadonlyMap<string, string> = new Map([
+  ["importpending", "pending"],
+  ["pending", "pending"],
+  ["importrunning", "running"],
+  ["importinprogress", "running"],
+  ["inprogress", "running"],
+  ["running", "running"],
+  ["importcompleted", "completed"],
+  ["completed", "completed"],
+  ["importfailed", "failed"],
+  ["failed", "failed"],
+]);
+
+/**
+ * Normalizes an upstream import job state: ImportPending/Pending -> pending; ImportRunning/
+ * InProgress/Running -> running; ImportCompleted/Completed -> completed; ImportFailed/Failed ->
+ * failed (case and separators ignored). Any other state is returned trimmed and lowercased, or
+ * "unknown" when empty, so that it is always a usable label value.
+ */
+export function normalizeImportState(raw: string): string {
+  const trimmed = raw.trim().toLowerCase();
+  const alias = STATE_ALIASES.get(trimmed.replace(/[^a-z0-9]/g, ""));
+  if (alias !== undefined) return alias;
+  return trimmed === "" ? "unknown" : trimmed;
+}
+
+/** True for completed and failed jobs (raw or normalized state); unknown states are not terminal. */
+export function isTerminalImportState(state: string): boolean {
+  const s = normalizeImportState(state);
+  return s === "completed" || s === "failed";
+}
+
+/**
+ * Remembers, per cluster, when each import job was first seen in a terminal state. The list
+ * endpoint gives no finish time, so first-seen is the start of the retention period. Memory is
+ * bounded by the listings: a job no longer listed, or no longer terminal, is forgotten.
+ */
+export class ImportJobTracker {
+  readonly #terminalSince = new Map<string, ReadonlyMap<string, number>>();
+
+  /**
+   * Records the full job list of `clusterId` at `nowMs` and returns, for each terminal job of
+   * that list, the epoch ms at which it was first seen terminal.
+   */
+  observe(clusterId: string, jobs: readonly ImportJob[], nowMs: number): ReadonlyMap<string, number> {
+    const before = this.#terminalSince.get(clusterId);
+    const after = new Map<string, number>();
+    for (const job of jobs) {
+      if (!isTerminalImportState(job.state) || after.has(job.jobId)) continue;
+      after.set(job.jobId, before?.get(job.jobId) ?? nowMs);
+    }
+    if (after.size === 0) this.#terminalSince.delete(clusterId);
+    else this.#terminalSince.set(clusterId, after);
+    return after;
+  }
+
+  /** Forgets a cluster entirely (e.g. removed from the configuration). */
+  forgetCluster(clusterId: string): void {
+    this.#terminalSince.delete(clusterId);
+  }
+
+  /** Number of jobs remembered over all clusters. */
+  get size(): number {
+    let n = 0;
+    for (const m of this.#terminalSince.values()) n += m.size;
+    return n;
+  }
+}
+
+export interface ImportJobsInput {
+  readonly clusterId: string;
+  /** The full list of the cluster's jobs (every page): unlisted jobs are forgotten. */
+  readonly jobs: readonly ImportJob[];
+  readonly nowMs: number;
+  /** How long a terminal job stays exposed after it was first seen terminal. */
+  readonly retentionMs: number;
+  /** Cap on per-job state sets for this cluster. */
+  readonly maxJobs: number;
+  readonly tracker: ImportJobTracker;
+}
+
+/**
+ * Maps a cluster's import jobs to:
+ * - vdbcloud_import_job_state{cluster_id,collection_name,job_id,state}: a state set per job,
+ *   for every non-terminal job and every terminal job first seen terminal less than
+ *   `retentionMs` ago; at most `maxJobs` jobs, non-terminal first (in listing order), then
+ *   terminal ones newest first; the jobs over the cap are counted as dropped "job_cap";
+ * - vdbcloud_import_jobs{cluster_id,collection_name,state}: the number of listed jobs per
+ *   collection and state, over every listed job (capped or expired ones included), each known
+ *   state present (0 when none) plus any unknown state seen.
+ * A job listed twice (pages shifting during pagination) counts once.
+ */
+export function mapImportJobs(input: ImportJobsInput): MappingResult {
+  const { clusterId, nowMs, retentionMs, tracker } = input;
+  const jobs = uniqueJobs(input.jobs);
+  const terminalSince = tracker.observe(clusterId, jobs, nowMs);
+  const out = new MappingBuilder();
+
+  const active: ImportJob[] = [];
+  const recent: { job: ImportJob; since: number }[] = [];
+  for (const job of jobs) {
+    const since = terminalSince.get(job.jobId);
+    if (since === undefined) active.push(job);
+    else if (nowMs - since < retentionMs) recent.push({ job, since });
+  }
+  recent.sort((a, b) => b.since - a.since);
+  const exposed = [...active, ...recent.map((r) => r.job)];
+  const cap = Math.max(0, Math.floor(input.maxJobs));
+  out.drop("job_cap", exposed.length - cap);
+
+  for (const job of exposed.slice(0, cap)) {
+    const labels = { cluster_id: clusterId, collection_name: job.collectionName, job_id: job.jobId };
+    const samples = stateSet(
+      JOB_FAMILIES.importJobState,
+      labels,
+      "state",
+      IMPORT_JOB_STATES,
+      normalizeImportState(job.state),
+    );
+    out.addSamples(JOB_FAMILIES.importJobState, samples);
+  }
+
+  for (const [collection, counts] of countByCollection(jobs)) {
+    for (const [state, n] of counts) {
+      out.add(JOB_FAMILIES.importJobs, { cluster_id: clusterId, collection_name: collection, state }, n);
+    }
+  }
+  return out.result();
+}
+
+function uniqueJobs(jobs: readonly ImportJob[]): ImportJob[] {
+  const seen = new Set<string>();
+  return jobs.filter((j) => !seen.has(j.jobId) && seen.add(j.jobId));
+}
+
+function countByCollection(jobs: readonly ImportJob[]): Map<string, Map<string, number>> {
+  const byCollection = new Map<string, Map<string, number>>();
+  for (const job of jobs) {
+    let counts = byCollection.get(job.collectionName);
+    if (counts === undefined) {
+      counts = new Map(IMPORT_JOB_STATES.map((s) => [s, 0]));
+      byCollection.set(job.collectionName, counts);
+    }
+    const state = normalizeImportState(job.state);
+    counts.set(state, (counts.get(state) ?? 0) + 1);
+  }
+  return byCollection;
+}

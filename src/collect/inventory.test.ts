@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import type { ClusterDescription } from "../cloud/types.js";
+import { CLUSTER_STATUSES, mapCluster, mapProjects, mapRegions } from "./inventory.js";
+
+const CLUSTER: ClusterDescription = {
+  clusterId: "in01-a",
+  clusterName: "prod",
+  projectId: "proj-1",
+  regionId: "aws-us-west-2",
+  plan: "Enterprise",
+  cuType: "Performance-optimized",
+  cuSize: 4,
+  status: "RUNNING",
+  connectAddress: "https://in01-a.example",
+};
+
+describe("mapCluster", () => {
+  it("maps info, status and CU size", () => {
+    const r = mapCluster(CLUSTER);
+    expect(r.samples[0]).toEqual({
+      family: "vdbcloud_cluster_info",
+      labels: {
+        cluster_id: "in01-a",
+        cluster_name: "prod",
+        project_id: "proj-1",
+        region_id: "aws-us-west-2",
+        plan: "Enterprise",
+        cu_type: "Performance-optimized",
+      },
+      value: 1,
+    });
+    expect(r.samples.find((s) => s.family === "vdbcloud_cluster_cu_size")).toEqual({
+      family: "vdbcloud_cluster_cu_size",
+      labels: { cluster_id: "in01-a" },
+      value: 4,
+    });
+    expect(r.families.map((f) => f.name)).toEqual([
+      "vdbcloud_cluster_info",
+      "vdbcloud_cluster_status",
+      "vdbcloud_cluster_cu_size",
+    ]);
+  });
+
+  it.each(CLUSTER_STATUSES)("exposes status %s as a lowercase state set", (status) => {
+    const r = mapCluster({ ...CLUSTER, status: status.toUpperCase() });
+    const set = r.samples.filter((s) => s.family === "vdbcloud_cluster_status");
+    expect(set.map((s) => [s.labels, s.value])).toEqual(
+      CLUSTER_STATUSES.map((k) => [{ cluster_id: "in01-a", status: k }, k === status ? 1 : 0]),
+    );
+  });
+
+  it("adds an unknown status lowercased", () => {
+    const set = mapCluster({ ...CLUSTER, status: "UPGRADING" }).samples.filter(
+      (s) => s.family === "vdbcloud_cluster_status",
+    );
+    expect(set).toHaveLength(CLUSTER_STATUSES.length + 1);
+    expect(set.filter((s) => s.value === 1).map((s) => s.labels.status)).toEqual(["upgrading"]);
+  });
+
+  it("uses empty labels for missing fields and skips unknown status and size", () => {
+    const r = mapCluster({
+      clusterId: "in01-b",
+      clusterName: null,
+      projectId: null,
+      regionId: null,
+      plan: null,
+      cuType: null,
+      cuSize: null,
+      status: null,
+      connectAddress: null,
+    });
+    expect(r.samples).toEqual([
+      {
+        family: "vdbcloud_cluster_info",
+        labels: {
+          cluster_id: "in01-b",
+          cluster_name: "",
+          project_id: "",
+          region_id: "",
+          plan: "",
+          cu_type: "",
+        },
+        value: 1,
+      },
+    ]);
+  });
+});
+
+describe("mapProjects", () => {
+  it("exposes the cluster count per project, skipping unknown counts", () => {
+    const r = mapProjects([
+      { projectId: "proj-1", projectName: "Default", instanceCount: 3, createTimeMs: 1 },
+      { projectId: "proj-2", projectName: "Empty", instanceCount: 0, createTimeMs: null },
+      { projectId: "proj-3", projectName: "Unknown", instanceCount: null, createTimeMs: null },
+    ]);
+    expect(r.samples).toEqual([
+      {
+        family: "vdbcloud_project_clusters",
+        labels: { project_id: "proj-1", project_name: "Default" },
+        value: 3,
+      },
+      {
+        family: "vdbcloud_project_clusters",
+        labels: { project_id: "proj-2", project_name: "Empty" },
+        value: 0,
+      },
+    ]);
+    expect(r.families.map((f) => f.name)).toEqual(["vdbcloud_project_clusters"]);
+  });
+});
+
+describe("mapRegions", () => {
+  it("exposes one info series per region, once even if listed twice", () => {
+    const region = { cloudId: "aws", regionId: "aws-us-west-2", domain: "api.aws-us-west-2.example" };
+    const r = mapRegions([
+      region,
+      { cloudId: "gcp", regionId: "gcp-us-west1", domain: "api.gcp.example" },
+      region,
+    ]);
+    expect(r.samples).toEqual([
+      {
+        family: "vdbcloud_region_info",
+        labels: { cloud_id: "aws", region_id: "aws-us-west-2", domain: "api.aws-us-west-2.example" },
+        value: 1,
+      },
+      {
+        family: "vdbcloud_region_info",
+        labels: { cloud_id: "gcp", region_id: "gcp-us-west1", domain: "api.gcp.example" },
+        value: 1,
+      },
+    ]);
+  });
+});

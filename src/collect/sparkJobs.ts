@@ -1,0 +1,81 @@
+/** Pure mapping of one Describe Spark Job (v2) answer to samples. */
+import type { SparkJob } from "../cloud/types.js";
+import { MappingBuilder } from "./builder.js";
+import { JOB_FAMILIES as J } from "./families.js";
+import type { FamilyDef, MappingResult } from "./sample.js";
+import { stateSet } from "./stateSet.js";
+
+/** Known Spark job statuses, as exposed. */
+export const SPARK_JOB_STATUSES: readonly string[] = [
+  "pending",
+  "preparing",
+  "running",
+  "succeeded",
+  "failed",
+  "timeout",
+  "cancelling",
+  "canceled",
+];
+
+const TERMINAL: ReadonlySet<string> = new Set(["succeeded", "failed", "timeout", "canceled"]);
+
+/**
+ * Normalizes an upstream Spark job status: trimmed and lowercased ("RUNNING" -> "running"),
+ * with the British "cancelled" read as "canceled"; "unknown" when empty, so that it is always a
+ * usable label value.
+ */
+export function normalizeSparkStatus(raw: string): string {
+  const s = raw.trim().toLowerCase();
+  if (s === "cancelled") return "canceled";
+  return s === "" ? "unknown" : s;
+}
+
+/** True for succeeded, failed, timeout and canceled (raw or normalized); unknown ones are not terminal. */
+export function isTerminalSparkStatus(status: string): boolean {
+  return TERMINAL.has(normalizeSparkStatus(status));
+}
+
+/**
+ * Maps a Spark job to: its status state set; vdbcloud_spark_job_info (cluster_id "" when the
+ * job has none); duration, the four timestamps in Unix seconds, precheck passed (1/0), precheck
+ * error count and checked rows, each only when the upstream gives a value (null is no sample,
+ * never 0); and vdbcloud_spark_job_failure_info when a failure reason exists. Every series is
+ * labelled project_id, job_id first.
+ */
+export function mapSparkJob(job: SparkJob): MappingResult {
+  const out = new MappingBuilder();
+  const id = { project_id: job.projectId, job_id: job.jobId };
+  const optional = (family: FamilyDef, value: number | null): void => {
+    if (value !== null) out.add(family, id, value);
+  };
+  const seconds = (ms: number | null): number | null => (ms === null ? null : ms / 1000);
+
+  out.addSamples(
+    J.sparkStatus,
+    stateSet(J.sparkStatus, id, "status", SPARK_JOB_STATUSES, normalizeSparkStatus(job.status)),
+  );
+  out.add(
+    J.sparkInfo,
+    { ...id, type: job.type, region_id: job.regionId, cluster_id: job.clusterId ?? "" },
+    1,
+  );
+  optional(J.sparkDuration, job.durationSeconds);
+  optional(J.sparkCreated, seconds(job.createdAtMs));
+  optional(J.sparkSubmitted, seconds(job.submittedAtMs));
+  optional(J.sparkStarted, seconds(job.startedAtMs));
+  optional(J.sparkFinished, seconds(job.finishedAtMs));
+
+  const precheck = job.precheck;
+  if (precheck !== null) {
+    optional(J.sparkPrecheckPassed, precheck.passed === null ? null : Number(precheck.passed));
+    out.add(J.sparkPrecheckErrors, id, precheck.errors.length);
+    optional(J.sparkPrecheckCheckedRows, precheck.checkedRows);
+  }
+
+  const failure = job.failureReason;
+  if (failure !== null) {
+    const labels = { ...id, code: failure.code, retryable: String(failure.retryable) };
+    out.add(J.sparkFailureInfo, labels, 1);
+  }
+  return out.result();
+}

@@ -1,0 +1,124 @@
+/**
+ * Conversion of upstream metric values to Prometheus base units, from the `unit` string of a
+ * Query Cluster Metrics result. The upstream spelling is not enumerated anywhere, so the parser
+ * is tolerant of case, plurals, spacing and common abbreviations.
+ */
+
+/** The base unit a family is expressed in. */
+export type UnitKind = "ratio" | "bytes" | "seconds" | "per_second" | "count";
+
+/** How to reach the base unit of `kind`: value x multiplier / divisor. */
+export interface UnitScale {
+  readonly kind: UnitKind;
+  readonly multiplier: number;
+  readonly divisor: number;
+}
+
+// Multiplier and divisor are kept apart so that e.g. 12.5 ms / 1000 and 55.5 % / 100 are
+// computed with one exact division instead of a multiplication by an inexact 0.001 or 0.01.
+function scale(kind: UnitKind, multiplier: number, divisor = 1): UnitScale {
+  return { kind, multiplier, divisor };
+}
+
+const RATIO = scale("ratio", 1, 100);
+const COUNT = scale("count", 1);
+const PER_MINUTE = scale("per_second", 1, 60);
+const PER_SECOND = scale("per_second", 1);
+
+const WHOLE_UNITS: ReadonlyMap<string, UnitScale> = new Map([
+  ...entries(["percent", "percents", "percentage", "pct", "%"], RATIO),
+  ...entries(["ratio", "fraction"], scale("ratio", 1)),
+  ...entries(["b", "byte", "bytes"], scale("bytes", 1)),
+  ...entries(["kb", "kilobyte", "kilobytes"], scale("bytes", 1e3)),
+  ...entries(["mb", "megabyte", "megabytes"], scale("bytes", 1e6)),
+  ...entries(["gb", "gigabyte", "gigabytes"], scale("bytes", 1e9)),
+  ...entries(["tb", "terabyte", "terabytes"], scale("bytes", 1e12)),
+  ...entries(["kib", "kibibyte", "kibibytes"], scale("bytes", 2 ** 10)),
+  ...entries(["mib", "mebibyte", "mebibytes"], scale("bytes", 2 ** 20)),
+  ...entries(["gib", "gibibyte", "gibibytes"], scale("bytes", 2 ** 30)),
+  ...entries(["tib", "tebibyte", "tebibytes"], scale("bytes", 2 ** 40)),
+  ...entries(["ns", "nanosecond", "nanoseconds"], scale("seconds", 1, 1e9)),
+  ...entries(["us", "usec", "microsecond", "microseconds"], scale("seconds", 1, 1e6)),
+  ...entries(["ms", "msec", "msecs", "millisecond", "milliseconds"], scale("seconds", 1, 1e3)),
+  ...entries(["s", "sec", "secs", "second", "seconds"], scale("seconds", 1)),
+  ...entries(["rpm", "cpm", "qpm", "opm"], PER_MINUTE),
+  ...entries(["qps", "rps", "tps", "cps"], PER_SECOND),
+  ...entries(["", "count", "counts", "number", "num", "unit", "units", "vcu"], COUNT),
+]);
+
+// Numerators accepted in "<thing>/<time>" rates: the thing counted does not change the unit.
+const COUNTED_THINGS: ReadonlySet<string> = new Set([
+  "",
+  "count",
+  "counts",
+  "req",
+  "reqs",
+  "request",
+  "requests",
+  "query",
+  "queries",
+  "op",
+  "ops",
+  "operation",
+  "operations",
+  "call",
+  "calls",
+  "time",
+  "times",
+  "event",
+  "events",
+  "entity",
+  "entities",
+  "row",
+  "rows",
+  "item",
+  "items",
+]);
+
+const TIME_DENOMINATORS: ReadonlyMap<string, UnitScale> = new Map([
+  ...entries(["s", "sec", "secs", "second", "seconds"], PER_SECOND),
+  ...entries(["m", "min", "mins", "minute", "minutes"], PER_MINUTE),
+  ...entries(["h", "hr", "hrs", "hour", "hours"], scale("per_second", 1, 3600)),
+]);
+
+function entries(keys: readonly string[], value: UnitScale): [string, UnitScale][] {
+  return keys.map((k) => [k, value]);
+}
+
+function normalizeUnit(unit: string): string {
+  return (
+    unit
+      .trim()
+      .toLowerCase()
+      // Both the micro sign (U+00B5) and the Greek mu (U+03BC) are used for "micro".
+      .replace(/[\u00b5\u03bc]/g, "u")
+      .replace(/\s+/g, " ")
+      .replace(/^per /, "/")
+      .replace(/ per /g, "/")
+      .replace(/ ?\/ ?/g, "/")
+  );
+}
+
+/**
+ * Parses an upstream unit string. Returns the kind of base unit it measures and the scale to
+ * reach it, or undefined when the unit is not recognised.
+ */
+export function parseUnit(unit: string): UnitScale | undefined {
+  const u = normalizeUnit(unit);
+  const whole = WHOLE_UNITS.get(u);
+  if (whole !== undefined) return whole;
+  const parts = u.split("/");
+  if (parts.length !== 2) return undefined;
+  const [numerator = "", denominator = ""] = parts;
+  return COUNTED_THINGS.has(numerator) ? TIME_DENOMINATORS.get(denominator) : undefined;
+}
+
+/**
+ * Converts `value`, measured in `unit`, to the base unit of `kind`. Returns undefined when the
+ * unit is not recognised or measures another kind (e.g. "ms" for a ratio family).
+ */
+export function toBaseUnit(value: number, unit: string, kind: UnitKind): number | undefined {
+  const s = parseUnit(unit);
+  if (s === undefined || s.kind !== kind) return undefined;
+  return (value * s.multiplier) / s.divisor;
+}

@@ -1,0 +1,138 @@
+/**
+ * Leaf schemas of the config file: one builder per kind of value, each with a message that
+ * says what is expected. Numbers and booleans also accept their string spelling ("20",
+ * "true") because `${VAR}` substitution always yields strings.
+ */
+import * as z from "zod";
+import { formatDuration, parseDuration } from "./duration.js";
+import { ListenAddressError, parseListen } from "./listen.js";
+
+type Issue = { readonly input?: unknown };
+
+/** Message for a missing value vs. a value of the wrong kind. */
+function expecting(what: string): (issue: Issue) => string {
+  return (issue) => (issue.input === undefined ? "is required" : what);
+}
+
+const INTEGER_TEXT = /^\s*-?\d+\s*$/;
+
+/** An integer in [min, max]. */
+export function intField(min: number, max: number) {
+  const message = `must be an integer from ${min} to ${max}`;
+  return z.preprocess(
+    (v) => (typeof v === "string" && INTEGER_TEXT.test(v) ? Number(v) : v),
+    z
+      .number({ error: expecting(message) })
+      .int({ error: message })
+      .min(min, { error: message })
+      .max(max, { error: message }),
+  );
+}
+
+/** true or false. */
+export function boolField() {
+  return z.preprocess(
+    (v) => (v === "true" ? true : v === "false" ? false : v),
+    z.boolean({ error: expecting("must be true or false") }),
+  );
+}
+
+/** A non-empty string, optionally restricted to a pattern described in words. */
+export function textField(pattern?: { readonly regex: RegExp; readonly description: string }) {
+  const base = z
+    .string({ error: expecting("must be a string") })
+    .min(1, { error: "must not be empty" });
+  return pattern ? base.regex(pattern.regex, { error: `must be ${pattern.description}` }) : base;
+}
+
+/** Bounds of a duration field, in milliseconds. */
+export interface DurationBounds {
+  readonly min: number;
+  readonly max?: number;
+}
+
+/**
+ * An ISO 8601 duration text, output in milliseconds. Bounds are inclusive; the messages
+ * quote them as durations ("must be at least PT30S").
+ */
+export function durationField(bounds: DurationBounds) {
+  return z
+    .string({ error: expecting("must be an ISO 8601 duration such as PT30S (a string)") })
+    .transform((text, ctx) => {
+      let ms: number;
+      try {
+        ms = parseDuration(text);
+      } catch (err) {
+        ctx.issues.push({ code: "custom", message: (err as Error).message, input: text });
+        return z.NEVER;
+      }
+      if (ms < bounds.min) {
+        const message =
+          bounds.min <= 1 ? "must be longer than zero" : `must be at least ${formatDuration(bounds.min)}`;
+        ctx.issues.push({ code: "custom", message: `${message} (got ${text})`, input: text });
+        return z.NEVER;
+      }
+      if (bounds.max !== undefined && ms > bounds.max) {
+        ctx.issues.push({
+          code: "custom",
+          message: `must be at most ${formatDuration(bounds.max)} (got ${text})`,
+          input: text,
+        });
+        return z.NEVER;
+      }
+      return ms;
+    });
+}
+
+/** An absolute http(s) URL; the output has no trailing slash so paths can be appended. */
+export function httpUrlField() {
+  return z.string({ error: expecting("must be an http(s) URL (a string)") }).transform((text, ctx) => {
+    if (!isHttpUrl(text)) {
+      ctx.issues.push({ code: "custom", message: "must be an http(s) URL such as https://api.example.com", input: text });
+      return z.NEVER;
+    }
+    return text.replace(/\/+$/, "");
+  });
+}
+
+/** Like httpUrlField, but a template that must contain `{region}` (the cluster's region). */
+export function regionUrlTemplateField() {
+  return z.string({ error: expecting("must be an http(s) URL template (a string)") }).transform((text, ctx) => {
+    if (!text.includes("{region}")) {
+      ctx.issues.push({
+        code: "custom",
+        message: "must contain {region}, which is replaced by each cluster's region",
+        input: text,
+      });
+      return z.NEVER;
+    }
+    if (!isHttpUrl(text.replaceAll("{region}", "region"))) {
+      ctx.issues.push({
+        code: "custom",
+        message: "must be an http(s) URL template such as https://controller.api.{region}.example.com",
+        input: text,
+      });
+      return z.NEVER;
+    }
+    return text.replace(/\/+$/, "");
+  });
+}
+
+function isHttpUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+}
+
+/** `HOST:PORT`, output as `{ host, port }`. */
+export function listenField() {
+  return z.string({ error: expecting("must be HOST:PORT (a string)") }).transform((text, ctx) => {
+    try {
+      return parseListen(text);
+    } catch (err) {
+      if (!(err instanceof ListenAddressError)) throw err;
+      ctx.issues.push({ code: "custom", message: err.message, input: text });
+      return z.NEVER;
+    }
+  });
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { describeUnknownKey, editDistance, knownKeysAt } from "./issues.js";
+import { configFileSchema } from "./schema.js";
+
+describe("editDistance", () => {
+  it.each([
+    ["", "", 0],
+    ["abc", "abc", 0],
+    ["granulartiy", "granularity", 2],
+    ["regoin", "region", 2],
+    ["kitten", "sitting", 3],
+  ])("%s vs %s = %d", (a, b, d) => {
+    expect(editDistance(a, b)).toBe(d);
+  });
+});
+
+describe("describeUnknownKey", () => {
+  it.each([
+    ["granulartiy", ["enabled", "granularity", "interval"], 'unknown key (did you mean "granularity"?)'],
+    ["Interval", ["enabled", "granularity", "interval"], 'unknown key (did you mean "interval"?)'],
+    ["zzz", ["a_key", "b_key"], "unknown key (allowed: a_key, b_key)"],
+    ["zzz", undefined, "unknown key"],
+  ])("%s", (key, known, message) => {
+    expect(describeUnknownKey(key, known)).toBe(message);
+  });
+});
+
+describe("knownKeysAt", () => {
+  it.each([
+    [[], ["api", "clusters", "metrics", "import_jobs", "spark_jobs", "inventory", "server", "staleness_intervals"]],
+    [["inventory", "discovery"], ["enabled", "project_ids", "region_ids"]],
+    [["clusters", 3, "scopes", 0], ["db_name", "collection_name"]],
+    [["metrics", "queries", 1], ["name", "stat"]],
+  ] as const)("%j", (path, keys) => {
+    expect(knownKeysAt(configFileSchema, path)).toEqual(keys);
+  });
+
+  it("is undefined where there is no object", () => {
+    expect(knownKeysAt(configFileSchema, ["api", "rate_limit"])).toBeUndefined();
+    expect(knownKeysAt(configFileSchema, ["nope"])).toBeUndefined();
+  });
+});

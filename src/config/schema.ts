@@ -1,0 +1,323 @@
+/**
+ * The strict zod schema of the YAML config file (design.md section 4, snake_case). It checks
+ * shapes, ranges and cross-field rules, applies defaults, and turns durations into
+ * milliseconds; it does not rename fields or read files (see normalize.ts and secrets.ts).
+ * Cross-field rules run even when unrelated fields are wrong, so one run reports every
+ * problem: they read the partially parsed value defensively.
+ */
+import * as z from "zod";
+import { boolField, durationField, httpUrlField, intField, listenField, regionUrlTemplateField, textField } from "./fields.js";
+import { checkQuery, METRIC_NAME, queryKey } from "./queries.js";
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Default values the file may omit (also quoted in config/example.yaml). */
+export const DEFAULTS = {
+  baseUrl: "https://api.cloud.zilliz.com",
+  controllerUrl: "https://controller.api.{region}.zillizcloud.com",
+  listen: { host: "0.0.0.0", port: 9474 },
+} as const;
+
+/** Smallest metric granularity the upstream accepts. */
+export const MIN_GRANULARITY_MS = 30 * SECOND;
+
+type Ctx = z.core.$RefinementCtx;
+const always = { when: () => true } as const;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function sectionError(issue: { code?: string; input?: unknown }): string | undefined {
+  if (issue.code !== "invalid_type") return undefined;
+  return issue.input === undefined ? "is required" : "must be a mapping of keys to values";
+}
+
+/**
+ * A strict mapping (unknown keys are errors). An absent or empty (`key:` with nothing after
+ * it) section means "all defaults".
+ */
+function section<T extends z.core.$ZodLooseShape>(shape: T) {
+  return z.preprocess((v) => (v === null || v === undefined ? {} : v), z.strictObject(shape, { error: sectionError }));
+}
+
+/** A list; an empty `key:` counts as absent. */
+function list<T extends z.core.$ZodType>(item: T) {
+  return z.array(item, {
+    error: (issue) => (issue.code === "invalid_type" ? "must be a list" : undefined),
+  });
+}
+
+function nullAsAbsent<T extends z.core.$ZodType>(schema: T) {
+  return z.preprocess((v) => (v === null ? undefined : v), schema);
+}
+
+/** Reports the later of two equal items, naming where the first one is. */
+function rejectDuplicates(
+  items: unknown,
+  ctx: Ctx,
+  identify: (item: Record<string, unknown>) => string | undefined,
+  describe: (firstIndex: number, key: string) => string,
+  pathOf: (index: number) => PropertyKey[] = (index) => [index],
+): void {
+  if (!Array.isArray(items)) return;
+  const seen = new Map<string, number>();
+  items.forEach((item, index) => {
+    if (!isRecord(item)) return;
+    const key = identify(item);
+    if (key === undefined) return;
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, index);
+    else ctx.addIssue({ code: "custom", message: describe(first, key), path: pathOf(index), input: item });
+  });
+}
+
+function text(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+function rejectBothKeys(value: unknown, ctx: Ctx): void {
+  if (isRecord(value) && value.api_key !== undefined && value.api_key_file !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: "set either api_key or api_key_file, not both",
+      path: ["api_key_file"],
+      input: undefined,
+    });
+  }
+}
+
+const apiKeyFields = {
+  api_key: textField().optional(),
+  api_key_file: textField().optional(),
+};
+
+const apiSchema = section({
+  base_url: httpUrlField().default(DEFAULTS.baseUrl),
+  controller_url: regionUrlTemplateField().default(DEFAULTS.controllerUrl),
+  ...apiKeyFields,
+  request_timeout: durationField({ min: 100, max: 10 * MINUTE }).default(10 * SECOND),
+  rate_limit: intField(1, 1000).default(20),
+  max_retries: intField(0, 10).default(3),
+  max_response_bytes: intField(1024, 1024 ** 3).default(16 * 1024 ** 2),
+  max_in_flight: intField(1, 1000).default(16),
+  send_request_timeout_header: boolField().default(true),
+}).check(z.superRefine(rejectBothKeys, always));
+
+const REGION = { regex: /^[a-z0-9-]+$/, description: "a region ID of lower-case letters, digits and - (aws-us-west-2)" };
+
+const scopeSchema = z
+  .strictObject(
+    {
+      db_name: textField().optional(),
+      collection_name: textField().optional(),
+    },
+    { error: sectionError },
+  )
+  .superRefine((scope, ctx) => {
+    if (scope.db_name === undefined && scope.collection_name === undefined) {
+      ctx.addIssue({ code: "custom", message: "needs db_name, collection_name or both", input: scope });
+    }
+  });
+
+const clusterSchema = z
+  .strictObject(
+    {
+      id: textField({
+        regex: /^[A-Za-z0-9-]+$/,
+        description: "a cluster ID of letters, digits and - (in01-0123456789abcdef)",
+      }),
+      region: textField(REGION).optional(),
+      project_id: textField().optional(),
+      scopes: nullAsAbsent(
+        list(scopeSchema)
+          .check(
+            z.superRefine(
+              (scopes, ctx) =>
+                rejectDuplicates(
+                  scopes,
+                  ctx,
+                  (s) => JSON.stringify([text(s.db_name) ?? null, text(s.collection_name) ?? null]),
+                  (first) => `duplicate of scopes[${first}]`,
+                ),
+              always,
+            ),
+          )
+          .default([]),
+      ),
+      ...apiKeyFields,
+    },
+    { error: sectionError },
+  )
+  .check(z.superRefine(rejectBothKeys, always));
+
+const clustersSchema = nullAsAbsent(
+  list(clusterSchema)
+    .check(
+      z.superRefine(
+        (clusters, ctx) =>
+          rejectDuplicates(
+            clusters,
+            ctx,
+            (c) => text(c.id),
+            (first, id) => `duplicate cluster id "${id}" (also at clusters[${first}].id)`,
+            (index) => [index, "id"],
+          ),
+        always,
+      ),
+    )
+    .default([]),
+);
+
+const querySchema = z
+  .strictObject(
+    {
+      name: textField({ regex: METRIC_NAME, description: "an upper-case metric name such as CU_COMPUTATION" }),
+      stat: z.enum(["AVG", "P99"], { error: "must be AVG or P99" }).optional(),
+    },
+    { error: sectionError },
+  )
+  .superRefine((query, ctx) => {
+    const q = query.stat === undefined ? { name: query.name } : { name: query.name, stat: query.stat };
+    for (const problem of checkQuery(q)) {
+      ctx.addIssue({ code: "custom", message: problem.message, path: [problem.field], input: query });
+    }
+  });
+
+const queriesSchema = list(querySchema).check(
+  z.superRefine(
+    (queries, ctx) =>
+      rejectDuplicates(
+        queries,
+        ctx,
+        (q) => {
+          const name = text(q.name);
+          if (name === undefined || !METRIC_NAME.test(name)) return undefined;
+          return queryKey(q.stat === "AVG" || q.stat === "P99" ? { name, stat: q.stat } : { name });
+        },
+        (first) => `duplicate of metrics.queries[${first}]`,
+      ),
+    always,
+  ),
+);
+
+function checkMetricWindows(metrics: unknown, ctx: Ctx): void {
+  if (!isRecord(metrics)) return;
+  const { granularity, interval, lookback, queries, enabled } = metrics;
+  if (typeof granularity === "number") {
+    if (granularity % SECOND !== 0) {
+      ctx.addIssue({ code: "custom", message: "must be a whole number of seconds", path: ["granularity"], input: granularity });
+    }
+    const floor = `must be at least the granularity`;
+    if (typeof interval === "number" && interval < granularity) {
+      ctx.addIssue({ code: "custom", message: floor, path: ["interval"], input: interval });
+    }
+    if (typeof lookback === "number" && lookback < granularity) {
+      ctx.addIssue({ code: "custom", message: floor, path: ["lookback"], input: lookback });
+    }
+  }
+  if (enabled !== false && Array.isArray(queries) && queries.length === 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: "must list at least one query (omit it for the default list, or set metrics.enabled: false)",
+      path: ["queries"],
+      input: queries,
+    });
+  }
+}
+
+const metricsSchema = section({
+  enabled: boolField().default(true),
+  granularity: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).default(MINUTE),
+  interval: durationField({ min: MIN_GRANULARITY_MS }).optional(),
+  lookback: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).default(5 * MINUTE),
+  queries: nullAsAbsent(queriesSchema.optional()),
+}).check(z.superRefine(checkMetricWindows, always));
+
+const importJobsSchema = section({
+  enabled: boolField().default(true),
+  interval: durationField({ min: SECOND }).default(MINUTE),
+  page_size: intField(5, 100).default(100),
+  retention: durationField({ min: 0 }).default(HOUR),
+  max_jobs_per_cluster: intField(1, 100_000).default(1000),
+});
+
+/** One Spark job reference; also the item shape of `spark_jobs.jobs_file`. */
+export const sparkJobSchema = z.strictObject(
+  {
+    project_id: textField(),
+    job_id: textField(),
+  },
+  { error: sectionError },
+);
+
+/** A list of Spark job references without duplicates; `where` prefixes the duplicate message. */
+export function sparkJobListSchema(where: string) {
+  return list(sparkJobSchema).check(
+    z.superRefine(
+      (jobs, ctx) =>
+        rejectDuplicates(
+          jobs,
+          ctx,
+          (j) => {
+            const project = text(j.project_id);
+            const job = text(j.job_id);
+            return project === undefined || job === undefined ? undefined : JSON.stringify([project, job]);
+          },
+          (first) => `duplicate of ${where}[${first}]`,
+        ),
+      always,
+    ),
+  );
+}
+
+const sparkJobsSchema = section({
+  interval: durationField({ min: SECOND }).default(30 * SECOND),
+  retention: durationField({ min: 0 }).default(HOUR),
+  jobs: nullAsAbsent(sparkJobListSchema("spark_jobs.jobs").default([])),
+  jobs_file: textField().optional(),
+});
+
+const inventorySchema = section({
+  enabled: boolField().default(true),
+  interval: durationField({ min: SECOND }).default(MINUTE),
+  discovery: section({
+    enabled: boolField().default(false),
+    project_ids: nullAsAbsent(list(textField()).default([])),
+    region_ids: nullAsAbsent(list(textField(REGION)).default([])),
+  }),
+});
+
+const serverSchema = section({
+  listen: listenField().default(DEFAULTS.listen),
+  web_config_file: textField().nullable().optional(),
+});
+
+/**
+ * The whole file. An empty document is a valid file (every default, key from the
+ * environment). Output: snake_case keys, defaults applied, durations in milliseconds, the
+ * listen address split, `metrics.interval` and `metrics.queries` possibly absent (their
+ * defaults depend on other fields; normalize.ts fills them in).
+ */
+export const configFileSchema = z.preprocess(
+  (v) => (v === null || v === undefined ? {} : v),
+  z.strictObject(
+    {
+      api: apiSchema,
+      clusters: clustersSchema,
+      metrics: metricsSchema,
+      import_jobs: importJobsSchema,
+      spark_jobs: sparkJobsSchema,
+      inventory: inventorySchema,
+      server: serverSchema,
+      staleness_intervals: intField(2, 100).default(5),
+    },
+    { error: sectionError },
+  ),
+);
+
+/** The validated file, before renaming to the camelCase `Config` and resolving secrets. */
+export type ConfigFile = z.output<typeof configFileSchema>;

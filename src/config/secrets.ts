@@ -1,0 +1,70 @@
+/**
+ * Reads the API credentials a draft points at. Order for the default key: `api.api_key`,
+ * else `api.api_key_file`, else the VDBCLOUD_API_KEY environment variable. Problems name the
+ * field and the file, never the secret itself.
+ */
+import { type ConfigProblem, describeFsError } from "./errors.js";
+import type { ConfigDraft, SecretSlot } from "./normalize.js";
+import type { ClusterConfig, Config } from "./types.js";
+
+/** Environment variable used when the config names no key. */
+export const API_KEY_ENV = "VDBCLOUD_API_KEY";
+
+/** Reads a text file (injectable for tests). */
+export type ReadTextFile = (path: string) => Promise<string>;
+
+/** Outcome: the full config, or the problems that prevent it. */
+export type SecretsResult =
+  | { readonly ok: true; readonly config: Config }
+  | { readonly ok: false; readonly problems: ConfigProblem[] };
+
+async function readSlot(
+  slot: SecretSlot,
+  readFile: ReadTextFile,
+  problems: ConfigProblem[],
+): Promise<string | undefined> {
+  if (slot.value !== undefined) return slot.value;
+  if (slot.file === undefined) return undefined;
+  const path = `${slot.at}.api_key_file`;
+  let text: string;
+  try {
+    text = await readFile(slot.file);
+  } catch (err) {
+    problems.push({ path, message: `cannot read ${slot.file} (${describeFsError(err)})` });
+    return undefined;
+  }
+  const key = text.trim();
+  if (key === "") problems.push({ path, message: `${slot.file} is empty` });
+  return key === "" ? undefined : key;
+}
+
+/**
+ * Resolves the default key and each cluster's own key (a cluster without one uses the
+ * default). Files are read with `readFile` and trimmed (a trailing newline is not part of a
+ * key). Returns every problem found.
+ */
+export async function resolveSecrets(
+  draft: ConfigDraft,
+  opts: { readonly env: Readonly<Record<string, string | undefined>>; readonly readFile: ReadTextFile },
+): Promise<SecretsResult> {
+  const problems: ConfigProblem[] = [];
+  let apiKey = await readSlot(draft.apiKey, opts.readFile, problems);
+  if (apiKey === undefined && draft.apiKey.file === undefined) {
+    const fromEnv = opts.env[API_KEY_ENV]?.trim();
+    if (fromEnv) apiKey = fromEnv;
+    else {
+      problems.push({
+        path: "api.api_key",
+        message: `no API key: set api.api_key (e.g. \${${API_KEY_ENV}}), api.api_key_file, or the ${API_KEY_ENV} environment variable`,
+      });
+    }
+  }
+  const clusters: ClusterConfig[] = [];
+  for (const [index, cluster] of draft.config.clusters.entries()) {
+    const slot = draft.clusterKeys[index];
+    const key = slot === undefined ? undefined : await readSlot(slot, opts.readFile, problems);
+    clusters.push(key === undefined ? cluster : { ...cluster, apiKey: key });
+  }
+  if (problems.length > 0 || apiKey === undefined) return { ok: false, problems };
+  return { ok: true, config: { ...draft.config, api: { ...draft.config.api, apiKey }, clusters } };
+}

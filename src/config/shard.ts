@@ -1,0 +1,36 @@
+/**
+ * Which shard owns a target when several exporters split the work (`--shard I
+ * --total-shards N`). Hash-based, so adding or removing one cluster moves only that cluster.
+ */
+
+/** Shard selection: this exporter is `index` (0-based) of `total`. */
+export interface Shard {
+  readonly index: number;
+  readonly total: number;
+}
+
+/** 32-bit FNV-1a over the UTF-16 code units: small, stable across versions and platforms. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+/** The shard (0..total-1) that owns `key` (a cluster ID, or `projectId/jobId` for Spark jobs). */
+export function shardOf(key: string, total: number): number {
+  if (!Number.isInteger(total) || total < 1) throw new RangeError(`total shards must be a positive integer, got ${total}`);
+  return fnv1a(key) % total;
+}
+
+/** True when `shard` owns `key`; every key is owned when there is no sharding. */
+export function inShard(key: string, shard: Shard | undefined): boolean {
+  return shard === undefined || shardOf(key, shard.total) === shard.index;
+}
+
+/** Account-wide calls (List Projects, List Regions, List Clusters) belong to shard 0 only. */
+export function ownsGlobalCalls(shard: Shard | undefined): boolean {
+  return shard === undefined || shard.index === 0;
+}

@@ -1,0 +1,30 @@
+/**
+ * YAML text to plain data, with syntax errors as `FILE:LINE:COL: message` problems.
+ */
+import { parseDocument } from "yaml";
+import { ConfigError, type ConfigProblem } from "./errors.js";
+
+/**
+ * Parses one YAML document (YAML 1.2 core schema: `yes`/`on` stay strings, keys must be
+ * unique, a single document only). `source` names the file in problems.
+ * @throws ConfigError with code `config_syntax`, listing every syntax error.
+ */
+export function parseYaml(text: string, source: string): unknown {
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const problems: ConfigProblem[] = doc.errors.map((err) => {
+      const pos = err.linePos?.[0];
+      return {
+        path: pos === undefined ? source : `${source}:${pos.line}:${pos.col}`,
+        message: err.message,
+      };
+    });
+    throw new ConfigError("config_syntax", problems, { cause: doc.errors[0] });
+  }
+  try {
+    return doc.toJS({ maxAliasCount: 1000 });
+  } catch (err) {
+    // Alias problems (undefined anchors, alias bombs) surface only when building values.
+    throw new ConfigError("config_syntax", [{ path: source, message: (err as Error).message }], { cause: err });
+  }
+}

@@ -1,0 +1,46 @@
+import type { Simulator } from "./simulator/index.js";
+
+/** Options of the embedded demo. */
+export interface DemoOptions {
+  readonly listen: string;
+  readonly clusters?: number;
+}
+
+/**
+ * Starts the simulator on loopback. It is imported dynamically so that production code paths
+ * never load it: only `--demo` does.
+ */
+export async function startDemoSimulator(opts: { clusters: number }): Promise<Simulator> {
+  const { startSimulator } = await import("./simulator/index.js");
+  // Time runs 10x faster for jobs so that a visitor sees import and Spark jobs change state.
+  return startSimulator({ host: "127.0.0.1", port: 0, clusters: opts.clusters, seed: 1, timeScale: 10 });
+}
+
+/**
+ * The raw (YAML-shaped) config of the demo: every simulated cluster, a per-collection scope on
+ * the first one, every simulated Spark job, discovery off, 30 s cycles (the API's finest
+ * granularity), and a fixed demo key the simulator accepts.
+ */
+export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, unknown> {
+  const first = sim.clusters[0];
+  return {
+    api: { base_url: sim.baseUrl, controller_url: sim.controllerUrlTemplate, api_key: "demo-key" },
+    clusters: sim.clusters.map((c) => ({
+      id: c.id,
+      region: c.regionId,
+      project_id: c.projectId,
+      scopes:
+        c === first
+          ? c.collections.slice(0, 2).map((col) => ({ db_name: col.dbName, collection_name: col.collectionName }))
+          : [],
+    })),
+    metrics: { granularity: "PT30S", interval: "PT30S", lookback: "PT5M" },
+    import_jobs: { interval: "PT30S" },
+    spark_jobs: {
+      interval: "PT30S",
+      jobs: sim.state.sparkJobRefs.map((j) => ({ project_id: j.projectId, job_id: j.jobId })),
+    },
+    inventory: { interval: "PT30S" },
+    server: { listen: opts.listen },
+  };
+}

@@ -1,0 +1,285 @@
+import { unwatchFile, watchFile } from "node:fs";
+import type { Dispatcher } from "undici";
+import type { Logger } from "pino";
+import { type CloudClient, createCloudClient } from "./cloud/client.js";
+import type { ClusterDescription } from "./cloud/types.js";
+import { ImportJobTracker } from "./collect/importJobs.js";
+import { inShard, ownsGlobalCalls, type Shard } from "./config/shard.js";
+import { loadSparkJobsFile } from "./config/sparkJobsFile.js";
+import type { ClusterConfig, Config, SparkJobRef } from "./config/types.js";
+import { type MetricsResponse, metricsResponse } from "./expose/exposition.js";
+import { SelfMetrics } from "./expose/selfMetrics.js";
+import { SampleStore } from "./expose/store.js";
+import type { LandingInfo } from "./http/landing.js";
+import { clusterMetricsTasks } from "./poll/clusterMetrics.js";
+import type { PollContext } from "./poll/context.js";
+import { describeError } from "./poll/errors.js";
+import { HealthTracker } from "./poll/health.js";
+import { importJobTasks } from "./poll/importJobs.js";
+import { describeClusterTasks, discoveryTask, globalInventoryTask } from "./poll/inventory.js";
+import { SparkJobWatch, sparkJobTasks, sparkTargetName } from "./poll/sparkJobs.js";
+import { type Clock, Scheduler, type ScheduledTask, systemClock } from "./schedule/scheduler.js";
+
+
+export interface ExporterOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly shard?: Shard;
+  /** Injected for tests: clock for scheduling and the store, and an undici dispatcher. */
+  readonly clock?: Clock;
+  readonly dispatcher?: Dispatcher;
+  readonly publishDelayMs?: number;
+  /** How often expired series are swept. Default 5 s. */
+  readonly sweepEveryMs?: number;
+  /** How often the Spark jobs file is checked for changes. Default 5 s. */
+  readonly jobsFilePollMs?: number;
+  readonly defaultMetrics?: boolean;
+}
+
+
+/**
+ * The running exporter: owns the store, the self-metrics, the scheduler and one API client per
+ * credential, and re-plans the polling tasks when the configuration, the discovered clusters or
+ * the Spark jobs file change. Process-level concerns (argv, signals, listening) stay in main.
+ */
+export class Exporter {
+  readonly store: SampleStore;
+  readonly self: SelfMetrics;
+  readonly health: HealthTracker;
+  readonly scheduler: Scheduler;
+  private readonly logger: Logger;
+  private readonly version: string;
+  private readonly shard: Shard;
+  private readonly clock: Clock;
+  private readonly ctx: PollContext;
+  private readonly importTracker = new ImportJobTracker();
+  private readonly sparkWatch = new SparkJobWatch();
+  private readonly clients = new Map<string, CloudClient>();
+  private config: Config;
+  private discovered: readonly ClusterDescription[] = [];
+  private fileJobs: readonly SparkJobRef[] = [];
+  private importTargets: ReadonlySet<string> = new Set();
+  private watchedFile: string | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  private readyFlag = false;
+  private readonly startedAtMs: number;
+
+  constructor(private readonly opts: ExporterOptions) {
+    this.config = opts.config;
+    this.logger = opts.logger;
+    this.version = opts.version;
+    this.shard = opts.shard ?? { index: 0, total: 1 };
+    this.clock = opts.clock ?? systemClock;
+    const now = () => this.clock.now();
+    this.startedAtMs = now();
+    this.store = new SampleStore({ now, ...(opts.publishDelayMs !== undefined ? { publishDelayMs: opts.publishDelayMs } : {}) });
+    this.self = new SelfMetrics({ version: opts.version, defaultMetrics: opts.defaultMetrics ?? true });
+    this.self.shard(this.shard.index, this.shard.total);
+    this.self.configLoaded(true, now());
+    this.health = new HealthTracker(this.store, this.logger, now);
+    this.scheduler = new Scheduler({ clock: this.clock, onSkip: (t) => this.self.skipped(t.collector) });
+    this.ctx = { store: this.store, health: this.health, self: this.self, now };
+  }
+
+  /** Plans the tasks and starts polling. Ready once every task completed one run. */
+  async start(): Promise<void> {
+    await this.loadJobsFile();
+    this.watchJobsFile();
+    this.replan();
+    this.scheduler.start();
+    this.sweeper = setInterval(() => {
+      this.store.sweep();
+      this.self.series(this.store.seriesCount());
+    }, this.opts.sweepEveryMs ?? 5000);
+    this.sweeper.unref();
+    void this.scheduler.firstCycle().then(async () => {
+      await this.store.publishNow();
+      this.self.series(this.store.seriesCount());
+      if (!this.readyFlag) this.logger.info({ series: this.store.seriesCount() }, "first collection cycle complete");
+      this.readyFlag = true;
+    });
+  }
+
+  /** Applies a new, already validated configuration. The previous one keeps running until then. */
+  async applyConfig(config: Config): Promise<void> {
+    this.config = config;
+    await this.loadJobsFile();
+    this.watchJobsFile();
+    this.replan();
+    this.self.configLoaded(true, this.clock.now());
+  }
+
+  /** Records a rejected reload (the running configuration stays). */
+  rejectedConfig(): void {
+    this.self.configLoaded(false, this.clock.now());
+  }
+
+  ready(): boolean {
+    return this.readyFlag;
+  }
+
+  metrics(headers: { accept?: string | undefined; acceptEncoding?: string | undefined }): Promise<MetricsResponse> {
+    return metricsResponse(this.store, this.self, headers);
+  }
+
+  landing(): LandingInfo {
+    const published = this.store.latest();
+    return {
+      version: this.version,
+      startedAtMs: this.startedAtMs,
+      nowMs: this.clock.now(),
+      ready: this.readyFlag,
+      series: this.store.seriesCount(),
+      publishedAtMs: published.builtAtMs,
+      shard: this.shard,
+      targets: this.health.list(),
+    };
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    if (this.watchedFile) unwatchFile(this.watchedFile);
+    await this.scheduler.stop();
+    this.store.close();
+    await Promise.allSettled([...this.clients.values()].map((c) => c.close()));
+    this.clients.clear();
+  }
+
+  /** Every cluster this replica polls: configured ones, then discovered ones, in this shard. */
+  clusters(): ClusterConfig[] {
+    const byId = new Map<string, ClusterConfig>();
+    for (const c of this.config.clusters) byId.set(c.id, c);
+    for (const d of this.discovered) {
+      if (byId.has(d.clusterId)) continue;
+      byId.set(d.clusterId, {
+        id: d.clusterId,
+        ...(d.regionId !== null ? { region: d.regionId } : {}),
+        ...(d.projectId !== null ? { projectId: d.projectId } : {}),
+        scopes: [],
+      });
+    }
+    return [...byId.values()].filter((c) => inShard(c.id, this.shard));
+  }
+
+  private sparkJobs(): SparkJobRef[] {
+    const byKey = new Map<string, SparkJobRef>();
+    for (const j of [...this.config.sparkJobs.jobs, ...this.fileJobs]) byKey.set(sparkTargetName(j), j);
+    return [...byKey.values()].filter((j) => inShard(sparkTargetName(j), this.shard));
+  }
+
+  private clientFor = (cluster: Pick<ClusterConfig, "apiKey">): CloudClient => {
+    const key = cluster.apiKey ?? this.config.api.apiKey;
+    let client = this.clients.get(key);
+    if (!client) {
+      const api = this.config.api;
+      client = createCloudClient({
+        baseUrl: api.baseUrl,
+        controllerUrl: api.controllerUrl,
+        apiKey: key,
+        requestTimeoutMs: api.requestTimeoutMs,
+        rateLimit: api.rateLimit,
+        maxRetries: api.maxRetries,
+        maxResponseBytes: api.maxResponseBytes,
+        maxInFlight: api.maxInFlight,
+        observer: this.self,
+        ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
+      });
+      this.clients.set(key, client);
+    }
+    return client;
+  };
+
+  /** Rebuilds the task set from the current config, discovered clusters and jobs file. */
+  private replan(): void {
+    const cfg = this.config;
+    const clusters = this.clusters();
+    const staleness = cfg.stalenessIntervals;
+    const defaultClient = this.clientFor({});
+    const projectsRegion = cfg.inventory.discovery.regionIds[0] ?? clusters.find((c) => c.region)?.region;
+    const tasks: ScheduledTask[] = [
+      ...clusterMetricsTasks(this.ctx, cfg.metrics, clusters, this.clientFor, staleness),
+      ...importJobTasks(this.ctx, cfg.importJobs, clusters, this.clientFor, this.importTracker, staleness),
+      ...sparkJobTasks(this.ctx, cfg.sparkJobs, this.sparkJobs(), defaultClient, this.sparkWatch, staleness),
+      ...describeClusterTasks(this.ctx, cfg.inventory, clusters, this.clientFor, staleness),
+      ...(ownsGlobalCalls(this.shard)
+        ? globalInventoryTask(this.ctx, cfg.inventory, defaultClient, projectsRegion, staleness)
+        : []),
+      ...discoveryTask(this.ctx, cfg.inventory, defaultClient, (found) => this.onDiscovered(found)),
+    ];
+    this.scheduler.setTasks(tasks);
+    this.forgetRemovedTargets(tasks);
+    this.closeUnusedClients(clusters);
+  }
+
+  private onDiscovered(found: ClusterDescription[]): void {
+    const before = new Set(this.discovered.map((c) => c.clusterId));
+    const same = found.length === before.size && found.every((c) => before.has(c.clusterId));
+    this.discovered = found;
+    if (!same) {
+      this.logger.info({ clusters: found.length }, "discovered clusters changed");
+      this.replan();
+    }
+  }
+
+  /** Drops samples, health and tracker state of targets that are no longer polled. */
+  private forgetRemovedTargets(tasks: readonly ScheduledTask[]): void {
+    const byCollector = new Map<string, Set<string>>();
+    for (const t of tasks) {
+      const target = t.key.slice(t.collector.length + 1);
+      let set = byCollector.get(t.collector);
+      if (!set) byCollector.set(t.collector, (set = new Set()));
+      set.add(target);
+    }
+    for (const collector of ["cluster_metrics", "import_jobs", "spark_jobs", "inventory"]) {
+      const keep = byCollector.get(collector) ?? new Set<string>();
+      this.health.retain(collector, keep);
+      for (const target of this.store.targets(collector)) {
+        if (!keep.has(target)) this.store.deleteTarget(collector, target);
+      }
+      if (collector === "import_jobs") {
+        for (const id of this.importTargets) if (!keep.has(id)) this.importTracker.forgetCluster(id);
+        this.importTargets = keep;
+      }
+    }
+  }
+
+  private closeUnusedClients(clusters: readonly ClusterConfig[]): void {
+    const used = new Set([this.config.api.apiKey, ...clusters.map((c) => c.apiKey ?? this.config.api.apiKey)]);
+    for (const [key, client] of this.clients) {
+      if (!used.has(key)) {
+        this.clients.delete(key);
+        void client.close();
+      }
+    }
+  }
+
+  private async loadJobsFile(): Promise<void> {
+    const path = this.config.sparkJobs.jobsFile;
+    if (path === undefined) {
+      this.fileJobs = [];
+      return;
+    }
+    try {
+      this.fileJobs = await loadSparkJobsFile(path);
+    } catch (err) {
+      // A broken jobs file keeps the previous list, as an invalid reload keeps the config.
+      this.logger.error({ file: path, err: describeError(err).message }, "spark jobs file rejected");
+    }
+  }
+
+  private watchJobsFile(): void {
+    const path = this.config.sparkJobs.jobsFile;
+    if (path === this.watchedFile) return;
+    if (this.watchedFile) unwatchFile(this.watchedFile);
+    this.watchedFile = path;
+    if (path === undefined) return;
+    // Stat polling, not inotify: it survives the symlink swaps of Kubernetes ConfigMaps.
+    watchFile(path, { interval: this.opts.jobsFilePollMs ?? 5000, persistent: false }, () => {
+      void this.loadJobsFile().then(() => {
+        this.logger.info({ file: path, jobs: this.fileJobs.length }, "spark jobs file reloaded");
+        this.replan();
+      });
+    });
+  }
+}

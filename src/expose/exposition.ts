@@ -1,0 +1,71 @@
+import { gzipSync } from "node:zlib";
+import type { SampleStore } from "./store.js";
+
+export const TEXT_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+export const OPENMETRICS_CONTENT_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/** Anything that renders a small set of extra metrics at scrape time (the self-metrics). */
+export interface ScrapeTimeMetrics {
+  render(openMetrics: boolean): Promise<string>;
+}
+
+/** A ready-to-write /metrics response: `chunks` are written in order, as they are. */
+export interface MetricsResponse {
+  readonly contentType: string;
+  readonly contentEncoding?: "gzip";
+  readonly chunks: readonly Buffer[];
+}
+
+/**
+ * Whether the client prefers OpenMetrics: it must be listed with a q-value above zero and at
+ * least that of text/plain (Prometheus 2.x sends OpenMetrics q=1 before text/plain q=0.5).
+ */
+export function prefersOpenMetrics(accept: string | undefined): boolean {
+  if (!accept) return false;
+  let om = -1;
+  let text = -1;
+  for (const part of accept.split(",")) {
+    const [type = "", ...params] = part.trim().split(";");
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    const t = type.trim().toLowerCase();
+    if (t === "application/openmetrics-text") om = Math.max(om, q);
+    else if (t === "text/plain") text = Math.max(text, q);
+  }
+  return om > 0 && om >= text;
+}
+
+/** Whether `gzip` is acceptable per Accept-Encoding (absent, or q=0, means no). */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  return acceptEncoding.split(",").some((part) => {
+    const [coding = "", ...params] = part.trim().split(";");
+    if (coding.trim().toLowerCase() !== "gzip" && coding.trim() !== "*") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/**
+ * Builds the /metrics response from the store's latest published rendering (no rendering of
+ * polled data happens here) plus the self-metrics rendered now (a few hundred series).
+ * With gzip, the published part is already compressed; the self part is compressed as a second
+ * gzip member, which every gzip reader (Go's included) concatenates (RFC 1952 section 2.2).
+ */
+export async function metricsResponse(
+  store: SampleStore,
+  self: ScrapeTimeMetrics,
+  headers: { accept?: string | undefined; acceptEncoding?: string | undefined },
+): Promise<MetricsResponse> {
+  const om = prefersOpenMetrics(headers.accept);
+  const gzip = acceptsGzip(headers.acceptEncoding);
+  const published = store.latest();
+  const tail = (await self.render(om)) + (om ? "# EOF\n" : "");
+  const contentType = om ? OPENMETRICS_CONTENT_TYPE : TEXT_CONTENT_TYPE;
+  if (gzip) {
+    const head = om ? published.openMetricsGzip : published.textGzip;
+    const chunks = head.length > 0 ? [head, gzipSync(tail, { level: 1 })] : [gzipSync(tail, { level: 1 })];
+    return { contentType, contentEncoding: "gzip", chunks };
+  }
+  return { contentType, chunks: [om ? published.openMetrics : published.text, Buffer.from(tail, "utf8")] };
+}

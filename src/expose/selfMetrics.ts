@@ -1,0 +1,206 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { CallOutcome, ClientObserver, EndpointTemplate } from "../cloud/types.js";
+import type { DropReason } from "../collect/sample.js";
+import { textToOpenMetrics } from "./openMetrics.js";
+
+/** Every endpoint the client may call; counters are pre-initialised so series exist from the start. */
+export const ENDPOINTS: readonly EndpointTemplate[] = [
+  "POST /v2/clusters/{id}/metrics/query",
+  "GET /v1/vector/collections/import/list",
+  "GET /v2/projects/{projectId}/jobs/{jobId}",
+  "GET /v2/clusters/{id}",
+  "GET /v2/clusters",
+  "GET /v1/projects",
+  "GET /v2/regions",
+];
+
+export const OUTCOMES: readonly CallOutcome[] = [
+  "success",
+  "api_error",
+  "auth_error",
+  "not_found",
+  "rate_limited",
+  "http_error",
+  "timeout",
+  "network_error",
+  "schema_error",
+  "body_too_large",
+  "aborted",
+];
+
+export const DROP_REASONS: readonly DropReason[] = [
+  "unparsable_value",
+  "unknown_unit",
+  "non_finite_value",
+  "job_cap",
+  "unknown_metric_name",
+];
+
+export const COLLECTORS = ["cluster_metrics", "import_jobs", "spark_jobs", "inventory"] as const;
+export type CollectorName = (typeof COLLECTORS)[number];
+
+/**
+ * The exporter's own fixed-cardinality metrics, kept in prom-client (label sets are bounded by
+ * the constants above). Per-target health lives in the sample store instead, because its
+ * cardinality grows with the targets. Implements `ClientObserver`, so the cloud client can
+ * report to it without knowing of Prometheus.
+ */
+export class SelfMetrics implements ClientObserver {
+  readonly registry = new Registry();
+  private readonly apiRequests: Counter<"endpoint" | "outcome">;
+  private readonly apiDuration: Histogram<"endpoint">;
+  private readonly apiRetries: Counter<"endpoint">;
+  private readonly apiRateLimited: Counter<"endpoint">;
+  private readonly apiSchemaErrors: Counter<"endpoint">;
+  private readonly samplesDropped: Counter<"reason">;
+  private readonly collectorDuration: Histogram<"collector">;
+  private readonly skippedRuns: Counter<"collector">;
+  private readonly reloadSuccessful: Gauge;
+  private readonly reloadTimestamp: Gauge;
+  private readonly shardOrdinal: Gauge;
+  private readonly totalShards: Gauge;
+  private readonly seriesGauge: Gauge;
+
+  constructor(opts: { version: string; defaultMetrics?: boolean }) {
+    const registers = [this.registry];
+    this.apiRequests = new Counter({
+      name: "vdbcloud_api_requests_total",
+      help: "HTTP requests to the upstream API by endpoint template and outcome (each retry counts).",
+      labelNames: ["endpoint", "outcome"],
+      registers,
+    });
+    this.apiDuration = new Histogram({
+      name: "vdbcloud_api_request_duration_seconds",
+      help: "Duration of HTTP requests to the upstream API by endpoint template.",
+      labelNames: ["endpoint"],
+      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.apiRetries = new Counter({
+      name: "vdbcloud_api_retries_total",
+      help: "Retries of upstream API requests by endpoint template.",
+      labelNames: ["endpoint"],
+      registers,
+    });
+    this.apiRateLimited = new Counter({
+      name: "vdbcloud_api_rate_limited_total",
+      help: "Rate-limit answers from the upstream API (HTTP 429 or a rate-limit error code).",
+      labelNames: ["endpoint"],
+      registers,
+    });
+    this.apiSchemaErrors = new Counter({
+      name: "vdbcloud_api_schema_errors_total",
+      help: "Upstream responses that did not match the documented schema.",
+      labelNames: ["endpoint"],
+      registers,
+    });
+    this.samplesDropped = new Counter({
+      name: "vdbcloud_samples_dropped_total",
+      help: "Samples not exposed, by reason (unparsable value, unknown unit, job cap, ...).",
+      labelNames: ["reason"],
+      registers,
+    });
+    this.collectorDuration = new Histogram({
+      name: "vdbcloud_collector_duration_seconds",
+      help: "Duration of one poll of one target by collector, including retries.",
+      labelNames: ["collector"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    });
+    this.skippedRuns = new Counter({
+      name: "vdbcloud_scheduler_skipped_runs_total",
+      help: "Polls skipped because the previous poll of the same target was still running.",
+      labelNames: ["collector"],
+      registers,
+    });
+    this.reloadSuccessful = new Gauge({
+      name: "vdbcloud_config_last_reload_successful",
+      help: "Whether the last configuration load or reload succeeded (1) or was rejected (0).",
+      registers,
+    });
+    this.reloadTimestamp = new Gauge({
+      name: "vdbcloud_config_last_reload_success_timestamp_seconds",
+      help: "Time of the last successful configuration load or reload.",
+      registers,
+    });
+    this.shardOrdinal = new Gauge({
+      name: "vdbcloud_shard_ordinal",
+      help: "Ordinal of this replica's shard (0-based).",
+      registers,
+    });
+    this.totalShards = new Gauge({
+      name: "vdbcloud_total_shards",
+      help: "Number of shards the targets are split across.",
+      registers,
+    });
+    this.seriesGauge = new Gauge({
+      name: "vdbcloud_exporter_series",
+      help: "Series held in the sample store (excluding these self-metrics).",
+      registers,
+    });
+    new Gauge({
+      name: "vdbcloud_exporter_build_info",
+      help: "Build information of the exporter; the value is always 1.",
+      labelNames: ["version", "nodejs_version"],
+      registers,
+    })
+      .labels({ version: opts.version, nodejs_version: process.version })
+      .set(1);
+
+    for (const endpoint of ENDPOINTS) {
+      for (const outcome of OUTCOMES) this.apiRequests.inc({ endpoint, outcome }, 0);
+      this.apiRetries.inc({ endpoint }, 0);
+      this.apiRateLimited.inc({ endpoint }, 0);
+      this.apiSchemaErrors.inc({ endpoint }, 0);
+      this.apiDuration.zero({ endpoint });
+    }
+    for (const reason of DROP_REASONS) this.samplesDropped.inc({ reason }, 0);
+    for (const collector of COLLECTORS) {
+      this.skippedRuns.inc({ collector }, 0);
+      this.collectorDuration.zero({ collector });
+    }
+    if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  attempt(endpoint: EndpointTemplate, outcome: CallOutcome, durationSeconds: number): void {
+    this.apiRequests.inc({ endpoint, outcome });
+    this.apiDuration.observe({ endpoint }, durationSeconds);
+  }
+  retry(endpoint: EndpointTemplate): void {
+    this.apiRetries.inc({ endpoint });
+  }
+  rateLimited(endpoint: EndpointTemplate): void {
+    this.apiRateLimited.inc({ endpoint });
+  }
+  schemaError(endpoint: EndpointTemplate): void {
+    this.apiSchemaErrors.inc({ endpoint });
+  }
+  dropped(counts: Partial<Record<DropReason, number>>): void {
+    for (const [reason, n] of Object.entries(counts)) {
+      if (n) this.samplesDropped.inc({ reason }, n);
+    }
+  }
+  collectorRun(collector: CollectorName, seconds: number): void {
+    this.collectorDuration.observe({ collector }, seconds);
+  }
+  skipped(collector: string): void {
+    this.skippedRuns.inc({ collector });
+  }
+  configLoaded(ok: boolean, atMs: number): void {
+    this.reloadSuccessful.set(ok ? 1 : 0);
+    if (ok) this.reloadTimestamp.set(atMs / 1000);
+  }
+  shard(index: number, total: number): void {
+    this.shardOrdinal.set(index);
+    this.totalShards.set(total);
+  }
+  series(n: number): void {
+    this.seriesGauge.set(n);
+  }
+
+  /** Renders the self-metrics; OpenMetrics output has no `# EOF` (the caller ends the body). */
+  async render(openMetrics: boolean): Promise<string> {
+    const text = await this.registry.metrics();
+    return openMetrics ? textToOpenMetrics(text) : text;
+  }
+}

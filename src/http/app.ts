@@ -1,0 +1,126 @@
+import express, { type NextFunction, type Request, type Response } from "express";
+import type { MetricsResponse } from "../expose/exposition.js";
+import type { BasicAuth } from "./basicAuth.js";
+import { type LandingInfo, renderLanding } from "./landing.js";
+
+/** Result of a reload request: the new config is applied, or rejected with its problems. */
+export interface ReloadResult {
+  readonly ok: boolean;
+  readonly problems: readonly string[];
+}
+
+/** What the HTTP layer needs from the exporter. The app holds no logic of its own. */
+export interface HttpDeps {
+  metrics(headers: { accept?: string | undefined; acceptEncoding?: string | undefined }): Promise<MetricsResponse>;
+  landing(): LandingInfo;
+  ready(): boolean;
+  reload(): Promise<ReloadResult>;
+  /** When set, every route but /healthz and /readyz requires these credentials. */
+  auth?: BasicAuth;
+  /** Extra response headers (web config `http_server_config.headers`). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** Request bodies are never read; anything announcing more than this is refused. */
+export const MAX_REQUEST_BODY_BYTES = 1024;
+
+const ROUTES: Record<string, readonly string[]> = {
+  "/": ["GET", "HEAD"],
+  "/metrics": ["GET", "HEAD"],
+  "/healthz": ["GET", "HEAD"],
+  "/readyz": ["GET", "HEAD"],
+  "/-/reload": ["POST"],
+};
+
+/**
+ * The express app: GET /metrics, /, /healthz, /readyz and POST /-/reload; every other path is
+ * 404 and every other method 405 (with Allow). No framework banner, no body parsing.
+ */
+export function createApp(deps: HttpDeps): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.disable("etag");
+  app.set("query parser", false);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    for (const [k, v] of Object.entries(deps.headers ?? {})) res.setHeader(k, v);
+    const allowed = ROUTES[req.path];
+    if (!allowed) {
+      res.status(404).type("text/plain").send("404 page not found\n");
+      return;
+    }
+    if (!allowed.includes(req.method)) {
+      res.setHeader("Allow", allowed.join(", "));
+      res.status(405).type("text/plain").send("405 method not allowed\n");
+      return;
+    }
+    const length = Number(req.headers["content-length"] ?? 0);
+    if (length > MAX_REQUEST_BODY_BYTES || (req.headers["transfer-encoding"] && req.method !== "GET")) {
+      res.status(413).type("text/plain").send("413 request body too large\n");
+      return;
+    }
+    next();
+  });
+
+  app.get("/healthz", (_req, res) => {
+    res.type("text/plain").send("OK\n");
+  });
+  app.get("/readyz", (_req, res) => {
+    if (deps.ready()) res.type("text/plain").send("ready\n");
+    else res.status(503).type("text/plain").send("not ready: first collection cycle not complete\n");
+  });
+
+  if (deps.auth) {
+    const auth = deps.auth;
+    app.use((req, res, next) => {
+      auth.check(req.headers.authorization).then(
+        (ok) => {
+          if (ok) return next();
+          res.setHeader("WWW-Authenticate", 'Basic realm="vdbcloud-exporter", charset="UTF-8"');
+          res.status(401).type("text/plain").send("401 unauthorized\n");
+        },
+        (err: unknown) => next(err),
+      );
+    });
+  }
+
+  app.get("/metrics", async (req, res, next) => {
+    try {
+      const out = await deps.metrics({
+        accept: req.headers.accept,
+        acceptEncoding: req.headers["accept-encoding"],
+      });
+      res.setHeader("Content-Type", out.contentType);
+      res.setHeader("Cache-Control", "no-store");
+      res.setHeader("Vary", "Accept, Accept-Encoding");
+      if (out.contentEncoding) res.setHeader("Content-Encoding", out.contentEncoding);
+      res.setHeader("Content-Length", out.chunks.reduce((n, c) => n + c.length, 0));
+      if (req.method === "HEAD") return void res.end();
+      for (const c of out.chunks) res.write(c);
+      res.end();
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  app.get("/", (_req, res) => {
+    res.type("html").send(renderLanding(deps.landing()));
+  });
+
+  app.post("/-/reload", async (_req, res, next) => {
+    try {
+      const r = await deps.reload();
+      if (r.ok) res.type("text/plain").send("configuration reloaded\n");
+      else res.status(400).type("text/plain").send(`configuration rejected, still running the previous one:\n${r.problems.join("\n")}\n`);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // Errors never reach the client with a stack trace.
+  app.use((_err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (!res.headersSent) res.status(500).type("text/plain").send("500 internal error\n");
+    else res.end();
+  });
+  return app;
+}

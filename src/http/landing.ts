@@ -1,0 +1,58 @@
+/** One row of the landing page's target table. */
+export interface TargetRow {
+  readonly collector: string;
+  readonly target: string;
+  readonly up: boolean | null;
+  readonly lastSuccessMs: number | null;
+  readonly consecutiveFailures: number;
+  readonly lastError: { readonly code: string; readonly message: string } | null;
+}
+
+/** Everything the landing page shows. Nothing here may contain a secret. */
+export interface LandingInfo {
+  readonly version: string;
+  readonly startedAtMs: number;
+  readonly nowMs: number;
+  readonly ready: boolean;
+  readonly series: number;
+  readonly publishedAtMs: number;
+  readonly shard: { readonly index: number; readonly total: number };
+  readonly targets: readonly TargetRow[];
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function ago(nowMs: number, thenMs: number | null): string {
+  if (thenMs === null) return "never";
+  const s = Math.max(0, Math.round((nowMs - thenMs) / 1000));
+  return s < 120 ? `${s}s ago` : `${Math.round(s / 60)}m ago`;
+}
+
+/** Renders the landing page: links, readiness, and a table of targets with their last poll. */
+export function renderLanding(info: LandingInfo): string {
+  const rows = [...info.targets]
+    .sort((a, b) => a.collector.localeCompare(b.collector) || a.target.localeCompare(b.target))
+    .map((t) => {
+      const state = t.up === null ? "pending" : t.up ? "up" : "down";
+      const err = t.lastError ? `${t.lastError.code}: ${t.lastError.message}` : "";
+      return `<tr class="${state}"><td>${escapeHtml(t.collector)}</td><td>${escapeHtml(t.target)}</td><td>${state}</td><td>${ago(info.nowMs, t.lastSuccessMs)}</td><td>${t.consecutiveFailures}</td><td>${escapeHtml(err)}</td></tr>`;
+    })
+    .join("\n");
+  const down = info.targets.filter((t) => t.up === false).length;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>vdbcloud-exporter</title>
+<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}tr.down td{background:#fdd}tr.pending td{color:#888}</style>
+</head><body>
+<h1>vdbcloud-exporter</h1>
+<p>Version ${escapeHtml(info.version)} &middot; ${info.ready ? "ready" : "starting (first cycle not complete)"} &middot; ${info.series} series &middot; snapshot published ${ago(info.nowMs, info.publishedAtMs)} &middot; shard ${info.shard.index + 1} of ${info.shard.total}</p>
+<ul><li><a href="metrics">/metrics</a></li><li><a href="healthz">/healthz</a></li><li><a href="readyz">/readyz</a></li></ul>
+<h2>Targets (${info.targets.length}, ${down} failing)</h2>
+<table><thead><tr><th>collector</th><th>target</th><th>last poll</th><th>last success</th><th>failures in a row</th><th>last error</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
+</body></html>
+`;
+}

@@ -1,0 +1,81 @@
+import type { CloudApi } from "../cloud/types.js";
+import { buildMetricQueries, mapClusterMetrics, type MetricScope } from "../collect/clusterMetrics.js";
+import { newestBucketSamples } from "../collect/selfFamilies.js";
+import type { ClusterConfig, MetricsConfig } from "../config/types.js";
+import type { ScheduledTask } from "../schedule/scheduler.js";
+import { mergeMappings, type PollContext, putData, runPoll } from "./context.js";
+
+/** The label-free identity of a metrics target: the cluster, or cluster/db/collection. */
+export function metricsTargetName(clusterId: string, scope?: MetricScope): string {
+  if (!scope) return clusterId;
+  return `${clusterId}/${scope.dbName ?? ""}/${scope.collectionName ?? ""}`;
+}
+
+/**
+ * The queried window: `lookback` (rounded up to whole granularity steps) ending at the last
+ * granularity boundary at or before `nowMs`, so consecutive cycles ask for the same buckets.
+ */
+export function alignedWindow(
+  nowMs: number,
+  granularityMs: number,
+  lookbackMs: number,
+): { startMs: number; endMs: number } {
+  const endMs = Math.floor(nowMs / granularityMs) * granularityMs;
+  const steps = Math.max(1, Math.ceil(lookbackMs / granularityMs));
+  return { startMs: endMs - steps * granularityMs, endMs };
+}
+
+/**
+ * One task per target (a cluster, plus one per configured scope). Each run sends one Query
+ * Cluster Metrics request carrying all the target's queries (two when both request forms are
+ * configured: they must not mix), maps the results and replaces the target's samples.
+ */
+export function clusterMetricsTasks(
+  ctx: PollContext,
+  cfg: MetricsConfig,
+  clusters: readonly ClusterConfig[],
+  clientFor: (cluster: ClusterConfig) => CloudApi,
+  stalenessIntervals: number,
+): ScheduledTask[] {
+  if (!cfg.enabled) return [];
+  const tasks: ScheduledTask[] = [];
+  const ttlMs = stalenessIntervals * cfg.intervalMs;
+  for (const cluster of clusters) {
+    const scopes: (MetricScope | undefined)[] = [undefined, ...cluster.scopes];
+    for (const scope of scopes) {
+      const batches = buildMetricQueries(cfg.queries, { scoped: scope !== undefined });
+      if (batches.length === 0) continue;
+      const target = metricsTargetName(cluster.id, scope);
+      const client = clientFor(cluster);
+      tasks.push({
+        key: `cluster_metrics/${target}`,
+        collector: "cluster_metrics",
+        intervalMs: cfg.intervalMs,
+        run: (signal) =>
+          runPoll(ctx, "cluster_metrics", target, async () => {
+            const { startMs, endMs } = alignedWindow(ctx.now(), cfg.granularityMs, cfg.lookbackMs);
+            const results = [];
+            for (const batch of batches) {
+              const part = await client.queryClusterMetrics(
+                {
+                  clusterId: cluster.id,
+                  startMs,
+                  endMs,
+                  granularityMs: cfg.granularityMs,
+                  ...(scope?.dbName !== undefined ? { dbName: scope.dbName } : {}),
+                  ...(scope?.collectionName !== undefined ? { collectionName: scope.collectionName } : {}),
+                  queries: batch.queries,
+                },
+                signal,
+              );
+              results.push(...part);
+            }
+            const mapped = mapClusterMetrics({ clusterId: cluster.id, ...(scope ? { scope } : {}), results });
+            const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
+            putData(ctx, "cluster_metrics", target, mergeMappings(mapped, newest), ttlMs);
+          }),
+      });
+    }
+  }
+  return tasks;
+}

@@ -1,0 +1,117 @@
+import type { Logger } from "pino";
+import { collectorUpSamples } from "../collect/selfFamilies.js";
+import type { SampleStore } from "../expose/store.js";
+import { describeError } from "./errors.js";
+
+/** What the landing page shows of one target. */
+export interface TargetHealth {
+  readonly collector: string;
+  readonly target: string;
+  /** null until the first attempt finished. */
+  readonly up: boolean | null;
+  readonly lastAttemptMs: number | null;
+  readonly lastSuccessMs: number | null;
+  readonly consecutiveFailures: number;
+  /** Stable error code and a message that never contains secrets. */
+  readonly lastError: { readonly code: string; readonly message: string } | null;
+}
+
+type Mutable = { -readonly [K in keyof TargetHealth]: TargetHealth[K] };
+
+/**
+ * Keeps per-target health, writes `vdbcloud_collector_up` and
+ * `vdbcloud_collector_last_success_timestamp_seconds` into the store (a slot that never goes
+ * stale while the target exists), and logs a target's failures once per change of state
+ * (up -> failing, one error code -> another, failing -> recovered), not once per cycle.
+ */
+export class HealthTracker {
+  private readonly targets = new Map<string, Mutable>();
+
+  constructor(
+    private readonly store: SampleStore,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  success(collector: string, target: string): void {
+    const h = this.entry(collector, target);
+    const now = this.now();
+    if (h.up === false) {
+      this.logger.info({ collector, target, after_failures: h.consecutiveFailures }, "target recovered");
+    }
+    h.up = true;
+    h.lastAttemptMs = now;
+    h.lastSuccessMs = now;
+    h.consecutiveFailures = 0;
+    h.lastError = null;
+    this.write(h);
+  }
+
+  failure(collector: string, target: string, err: unknown): void {
+    const h = this.entry(collector, target);
+    const error = describeError(err);
+    if (h.up !== false || h.lastError?.code !== error.code) {
+      this.logger.warn({ collector, target, code: error.code, err: error.message }, "target failing");
+    }
+    h.up = false;
+    h.lastAttemptMs = this.now();
+    h.consecutiveFailures++;
+    h.lastError = error;
+    this.write(h);
+  }
+
+  /** Forgets a target (removed from the config, or a finished job past retention). */
+  remove(collector: string, target: string): void {
+    if (this.targets.delete(key(collector, target))) {
+      this.store.delete({ collector, target, slot: "health" });
+    }
+  }
+
+  /** Keeps only the given targets of `collector`; returns the ones removed. */
+  retain(collector: string, keep: ReadonlySet<string>): string[] {
+    const removed: string[] = [];
+    for (const h of [...this.targets.values()]) {
+      if (h.collector === collector && !keep.has(h.target)) {
+        this.remove(collector, h.target);
+        removed.push(h.target);
+      }
+    }
+    return removed;
+  }
+
+  list(): TargetHealth[] {
+    return [...this.targets.values()].map((h) => ({ ...h }));
+  }
+
+  private entry(collector: string, target: string): Mutable {
+    const k = key(collector, target);
+    let h = this.targets.get(k);
+    if (!h) {
+      h = {
+        collector,
+        target,
+        up: null,
+        lastAttemptMs: null,
+        lastSuccessMs: null,
+        consecutiveFailures: 0,
+        lastError: null,
+      };
+      this.targets.set(k, h);
+    }
+    return h;
+  }
+
+  private write(h: Mutable): void {
+    const m = collectorUpSamples(
+      h.collector,
+      h.target,
+      h.up === true,
+      h.lastSuccessMs === null ? null : h.lastSuccessMs / 1000,
+    );
+    this.store.put({ collector: h.collector, target: h.target, slot: "health" }, m.families, m.samples, null);
+  }
+}
+
+function key(collector: string, target: string): string {
+  return `${collector}\u0000${target}`;
+}

@@ -1,0 +1,183 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { hash32, nextSlot, offsetFor, type RunOutcome, Scheduler, type ScheduledTask } from "./scheduler.js";
+
+const fakeClock = {
+  now: () => Date.now(),
+  setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+  clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout),
+};
+
+function task(key: string, intervalMs: number, run: (signal: AbortSignal) => Promise<RunOutcome>): ScheduledTask {
+  return { key, collector: "c", intervalMs, run };
+}
+
+describe("nextSlot", () => {
+  it.each([
+    { now: 0, interval: 1000, offset: 0, want: 1000 },
+    { now: 999, interval: 1000, offset: 0, want: 1000 },
+    { now: 1000, interval: 1000, offset: 0, want: 2000 },
+    { now: 1000, interval: 1000, offset: 250, want: 1250 },
+    { now: 1250, interval: 1000, offset: 250, want: 2250 },
+    { now: 100, interval: 1000, offset: 250, want: 250 },
+  ])("now=$now interval=$interval offset=$offset -> $want", ({ now, interval, offset, want }) => {
+    expect(nextSlot(now, interval, offset)).toBe(want);
+  });
+});
+
+describe("offsetFor", () => {
+  it("is stable and inside the interval, and spreads keys", () => {
+    const offsets = Array.from({ length: 200 }, (_, i) => offsetFor(`cluster_metrics/in01-${i}`, 30_000));
+    expect(offsets.every((o) => o >= 0 && o < 30_000)).toBe(true);
+    expect(offsetFor("cluster_metrics/in01-7", 30_000)).toBe(offsets[7]);
+    // Spread: every sixth of the interval holds some offsets.
+    const buckets = new Set(offsets.map((o) => Math.floor(o / 5_000)));
+    expect(buckets.size).toBe(6);
+  });
+  it("hash32 matches FNV-1a reference values", () => {
+    expect(hash32("")).toBe(0x811c9dc5);
+    expect(hash32("a")).toBe(0xe40c292c);
+    expect(hash32("foobar")).toBe(0xbf9cf968);
+  });
+});
+
+describe("Scheduler", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("runs each task at start, then once per interval at its offset", async () => {
+    const times: number[] = [];
+    const s = new Scheduler({ clock: fakeClock });
+    s.setTasks([
+      task("a", 1000, async () => {
+        times.push(Date.now());
+        return "ok";
+      }),
+    ]);
+    s.start();
+    await vi.advanceTimersByTimeAsync(3500);
+    await s.stop();
+    const offset = offsetFor("a", 1000);
+    expect(times).toEqual([0, offset, 1000 + offset, 2000 + offset, 3000 + offset].filter((t) => t <= 3500));
+    expect(times.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("never overlaps a task with itself and counts the skips", async () => {
+    const skipped: string[] = [];
+    let concurrent = 0;
+    let maxConcurrent = 0;
+    const s = new Scheduler({ clock: fakeClock, onSkip: (t) => skipped.push(t.key) });
+    s.setTasks([
+      task("slow", 1000, async (signal) => {
+        concurrent++;
+        maxConcurrent = Math.max(maxConcurrent, concurrent);
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, 2500);
+          signal.addEventListener("abort", () => {
+            clearTimeout(t);
+            r();
+          });
+        });
+        concurrent--;
+        return "ok";
+      }),
+    ]);
+    s.start();
+    await vi.advanceTimersByTimeAsync(10_000);
+    await s.stop();
+    expect(maxConcurrent).toBe(1);
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(s.status()[0]?.skipped).toBe(skipped.length);
+  });
+
+  it("backs off after permanent failures and recovers on success", async () => {
+    const times: number[] = [];
+    let outcome: RunOutcome = "permanent_failure";
+    const s = new Scheduler({ clock: fakeClock, maxBackoffMs: 8000 });
+    s.setTasks([
+      task("p", 1000, async () => {
+        times.push(Date.now());
+        return outcome;
+      }),
+    ]);
+    s.start();
+    await vi.advanceTimersByTimeAsync(20_000);
+    // 0, then >= 2 s, >= 4 s, >= 8 s (capped) apart: far fewer than 20 runs.
+    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+    expect(gaps[0]).toBeGreaterThanOrEqual(2000);
+    expect(gaps[1]).toBeGreaterThanOrEqual(4000);
+    expect(gaps.every((g) => g <= 9000)).toBe(true);
+    expect(times.length).toBeLessThan(6);
+    outcome = "ok";
+    const before = times.length;
+    await vi.advanceTimersByTimeAsync(20_000);
+    // Back to one run per interval after the first success.
+    expect(times.length - before).toBeGreaterThanOrEqual(18);
+    await s.stop();
+  });
+
+  it("aborts in-flight runs on stop and resolves firstCycle", async () => {
+    let aborted = false;
+    const s = new Scheduler({ clock: fakeClock });
+    s.setTasks([
+      task("hang", 1000, (signal) => {
+        return new Promise((resolve) => {
+          signal.addEventListener("abort", () => {
+            aborted = true;
+            resolve("failed");
+          });
+        });
+      }),
+    ]);
+    s.start();
+    const first = s.firstCycle();
+    await vi.advanceTimersByTimeAsync(10);
+    await s.stop();
+    await first;
+    expect(aborted).toBe(true);
+  });
+
+  it("adds, keeps and removes tasks on setTasks (reload)", async () => {
+    const runs = new Map<string, number>();
+    const mk = (key: string) =>
+      task(key, 1000, async (signal) => {
+        if (!signal.aborted) runs.set(key, (runs.get(key) ?? 0) + 1);
+        return "ok";
+      });
+    const s = new Scheduler({ clock: fakeClock });
+    s.setTasks([mk("a"), mk("b")]);
+    s.start();
+    await vi.advanceTimersByTimeAsync(2000);
+    s.setTasks([mk("b"), mk("c")]);
+    const aRuns = runs.get("a");
+    await vi.advanceTimersByTimeAsync(3000);
+    await s.stop();
+    expect(runs.get("a")).toBe(aRuns);
+    expect(runs.get("c")).toBeGreaterThanOrEqual(3);
+    expect(s.status().map((t) => t.key).sort()).toEqual(["b", "c"]);
+  });
+
+  it("firstCycle waits until every task ran once", async () => {
+    const s = new Scheduler({ clock: fakeClock });
+    s.setTasks([
+      task("fast", 1000, async () => "ok"),
+      task("late", 1000, async () => {
+        await new Promise((r) => setTimeout(r, 500));
+        return "failed";
+      }),
+    ]);
+    let done = false;
+    void s.firstCycle().then(() => {
+      done = true;
+    });
+    s.start();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(done).toBe(true);
+    await s.stop();
+  });
+});

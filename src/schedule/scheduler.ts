@@ -1,0 +1,239 @@
+/** Result of one poll, as the scheduler needs it. */
+export type RunOutcome = "ok" | "failed" | "permanent_failure";
+
+/**
+ * A periodic poll of one target by one collector. `run` must honour `signal` (aborted on
+ * shutdown or when the task is removed) and should not reject; a rejection counts as "failed".
+ */
+export interface ScheduledTask {
+  /** Unique and stable across reloads, e.g. "cluster_metrics/in01-abc". */
+  readonly key: string;
+  readonly collector: string;
+  readonly intervalMs: number;
+  run(signal: AbortSignal): Promise<RunOutcome>;
+}
+
+/** Timer functions, injectable so tests can drive time. */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    return t;
+  },
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+export interface SchedulerOptions {
+  clock?: Clock;
+  /** Called when a due run is skipped because the previous one is still running. */
+  onSkip?: (task: ScheduledTask) => void;
+  /** Upper bound of the slow retry after permanent failures. Default 30 minutes. */
+  maxBackoffMs?: number;
+}
+
+/** What the landing page and tests can see of a task. */
+export interface TaskStatus {
+  readonly key: string;
+  readonly collector: string;
+  readonly running: boolean;
+  readonly runs: number;
+  readonly skipped: number;
+  readonly lastOutcome: RunOutcome | null;
+  readonly consecutivePermanentFailures: number;
+  readonly nextRunAtMs: number | null;
+}
+
+interface TaskState {
+  task: ScheduledTask;
+  timer: unknown;
+  nextRunAtMs: number | null;
+  inFlight: Promise<void> | null;
+  abort: AbortController | null;
+  runs: number;
+  skipped: number;
+  lastOutcome: RunOutcome | null;
+  permanentFailures: number;
+  removed: boolean;
+}
+
+/**
+ * Runs every task once at start, then every `intervalMs` at a fixed offset inside the interval
+ * derived from a hash of its key, so targets are spread over the interval instead of bursting
+ * at its start. A task never overlaps itself: a run that comes due while the previous one is
+ * still going is skipped and counted. After a permanent failure (e.g. cluster not found) the
+ * task backs off exponentially up to `maxBackoffMs`, and returns to its interval on success.
+ */
+export class Scheduler {
+  private readonly clock: Clock;
+  private readonly onSkip: (task: ScheduledTask) => void;
+  private readonly maxBackoffMs: number;
+  private readonly states = new Map<string, TaskState>();
+  private started = false;
+  private stopped = false;
+  private firstCycleWaiters: Array<() => void> = [];
+
+  constructor(opts: SchedulerOptions = {}) {
+    this.clock = opts.clock ?? systemClock;
+    this.onSkip = opts.onSkip ?? (() => {});
+    this.maxBackoffMs = opts.maxBackoffMs ?? 30 * 60_000;
+  }
+
+  /**
+   * Replaces the task set: new keys are added (and run at once if started), removed keys are
+   * aborted, kept keys take the new definition from their next run on.
+   */
+  setTasks(tasks: readonly ScheduledTask[]): void {
+    const wanted = new Map(tasks.map((t) => [t.key, t]));
+    for (const [key, st] of this.states) {
+      if (!wanted.has(key)) {
+        st.removed = true;
+        this.clock.clearTimeout(st.timer);
+        st.abort?.abort(new Error("task removed"));
+        this.states.delete(key);
+      }
+    }
+    for (const task of tasks) {
+      const st = this.states.get(task.key);
+      if (st) {
+        const intervalChanged = st.task.intervalMs !== task.intervalMs;
+        st.task = task;
+        if (intervalChanged && this.started && !st.inFlight) this.scheduleNext(st);
+        continue;
+      }
+      const fresh: TaskState = {
+        task,
+        timer: undefined,
+        nextRunAtMs: null,
+        inFlight: null,
+        abort: null,
+        runs: 0,
+        skipped: 0,
+        lastOutcome: null,
+        permanentFailures: 0,
+        removed: false,
+      };
+      this.states.set(task.key, fresh);
+      if (this.started) this.fire(fresh);
+    }
+    this.checkFirstCycle();
+  }
+
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    for (const st of this.states.values()) this.fire(st);
+  }
+
+  /** Stops all timers, aborts running polls and waits for them to settle. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const pending: Promise<void>[] = [];
+    for (const st of this.states.values()) {
+      this.clock.clearTimeout(st.timer);
+      st.abort?.abort(new Error("shutting down"));
+      if (st.inFlight) pending.push(st.inFlight);
+    }
+    await Promise.allSettled(pending);
+    this.firstCycleWaiters.splice(0).forEach((w) => w());
+  }
+
+  /** Resolves once every current task has completed at least one run (or on stop). */
+  firstCycle(): Promise<void> {
+    if (this.firstCycleDone()) return Promise.resolve();
+    return new Promise((resolve) => this.firstCycleWaiters.push(resolve));
+  }
+
+  firstCycleDone(): boolean {
+    for (const st of this.states.values()) if (st.runs === 0) return false;
+    return true;
+  }
+
+  status(): TaskStatus[] {
+    return [...this.states.values()].map((st) => ({
+      key: st.task.key,
+      collector: st.task.collector,
+      running: st.inFlight !== null,
+      runs: st.runs,
+      skipped: st.skipped,
+      lastOutcome: st.lastOutcome,
+      consecutivePermanentFailures: st.permanentFailures,
+      nextRunAtMs: st.nextRunAtMs,
+    }));
+  }
+
+  private fire(st: TaskState): void {
+    if (this.stopped || st.removed) return;
+    if (st.inFlight) {
+      st.skipped++;
+      this.onSkip(st.task);
+      this.scheduleNext(st);
+      return;
+    }
+    const abort = new AbortController();
+    st.abort = abort;
+    // Fixed-rate: the next slot is booked now, so a slow run makes the next one a counted skip.
+    this.scheduleNext(st);
+    // Through a microtask, so a run that throws synchronously still counts as a failed run.
+    st.inFlight = Promise.resolve()
+      .then(() => st.task.run(abort.signal))
+      .catch((): RunOutcome => "failed")
+      .then((outcome) => {
+        st.inFlight = null;
+        st.abort = null;
+        st.runs++;
+        st.lastOutcome = outcome;
+        const wasBackingOff = st.permanentFailures > 0;
+        st.permanentFailures = outcome === "permanent_failure" ? st.permanentFailures + 1 : 0;
+        // Entering, extending or leaving backoff changes when the next run is due.
+        if (!this.stopped && !st.removed && (wasBackingOff || st.permanentFailures > 0)) this.scheduleNext(st);
+        this.checkFirstCycle();
+      });
+  }
+
+  private scheduleNext(st: TaskState): void {
+    this.clock.clearTimeout(st.timer);
+    const now = this.clock.now();
+    const interval = st.task.intervalMs;
+    let due = nextSlot(now, interval, offsetFor(st.task.key, interval));
+    if (st.permanentFailures > 0) {
+      const backoff = Math.min(interval * 2 ** st.permanentFailures, Math.max(this.maxBackoffMs, interval));
+      due = Math.max(due, now + backoff);
+    }
+    st.nextRunAtMs = due;
+    st.timer = this.clock.setTimeout(() => this.fire(st), due - now);
+  }
+
+  private checkFirstCycle(): void {
+    if (this.firstCycleWaiters.length > 0 && this.firstCycleDone()) {
+      this.firstCycleWaiters.splice(0).forEach((w) => w());
+    }
+  }
+}
+
+/** The first instant strictly after `now` that is `offset` past a multiple of `interval`. */
+export function nextSlot(now: number, interval: number, offset: number): number {
+  const k = Math.floor((now - offset) / interval) + 1;
+  return k * interval + offset;
+}
+
+/** A stable offset in [0, interval) from a key (FNV-1a), so each target keeps its slot. */
+export function offsetFor(key: string, interval: number): number {
+  return hash32(key) % interval;
+}
+
+/** FNV-1a 32-bit hash; also used for sharding, where stability across versions matters. */
+export function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

@@ -1,0 +1,28 @@
+/**
+ * The simulator's shared, in-memory state: the world, the value profiles, the job stores and
+ * the switches tests flip. Routes read it; `SimState` (state.ts) is the public way to change it.
+ */
+import type { ImportJobStore } from "./import-jobs.js";
+import type { ClusterProfile } from "./metric-values.js";
+import type { SparkJobStore } from "./spark-jobs.js";
+import type { MutableSimCluster, World } from "./world.js";
+
+export interface SimContext {
+  readonly seed: number;
+  readonly now: () => number;
+  readonly timeScale: number;
+  readonly listClustersShape: "array" | "object";
+  readonly rejectMixedMetricForms: boolean;
+  readonly world: World;
+  readonly clusterById: ReadonlyMap<string, MutableSimCluster>;
+  readonly profiles: ReadonlyMap<string, ClusterProfile>;
+  readonly spark: SparkJobStore;
+  readonly imports: ImportJobStore;
+  /** Metrics forced all-null, keyed by `nulledKey`. */
+  readonly nulledMetrics: Set<string>;
+}
+
+/** Key of a (cluster, metric name) pair in `SimContext.nulledMetrics`. */
+export function nulledKey(clusterId: string, metricName: string): string {
+  return `${clusterId}\u0000${metricName}`;
+}

@@ -1,0 +1,125 @@
+/**
+ * Query Cluster Metrics: validates a request body (both documented forms) and computes the
+ * results. Pure apart from its inputs, so it can be tested without HTTP.
+ */
+import { ApiCode, SimApiError } from "./errors.js";
+import { type ResolvedQuery, resolveMetricQuery } from "./metric-catalog.js";
+import { type ClusterProfile, formatValue, metricValue, type ScopeProfile, scopeKey } from "./metric-values.js";
+import { resolveWindow } from "./window.js";
+import type { SimCluster } from "./world.js";
+
+/** One result of the response, as sent on the wire. */
+export interface WireMetricResult {
+  name: string;
+  stat?: "AVG" | "P99";
+  unit: string;
+  values: Array<{ timestamp: string; value: string | null }>;
+}
+
+/** Statuses in which a cluster reports metrics; any other status yields all-null values. */
+const REPORTING_STATUSES = new Set(["RUNNING", "ABNORMAL", "MODIFYING", "RESUMING"]);
+
+export interface MetricsQueryContext {
+  readonly cluster: SimCluster;
+  readonly profile: ClusterProfile;
+  readonly nowMs: number;
+  /** Metrics made all-null by a test (`SimState.setMetricNull`). */
+  readonly isNulled: (clusterId: string, metricName: string) => boolean;
+  /** When true, one request may not mix items with and without `stat`. */
+  readonly rejectMixedForms: boolean;
+}
+
+function invalid(message: string): SimApiError {
+  return new SimApiError(ApiCode.INVALID_PARAMETER, message);
+}
+
+function optionalString(body: Record<string, unknown>, key: string): string | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string") throw invalid(`${key} must be a string`);
+  return v;
+}
+
+function parseQueries(raw: unknown): ResolvedQuery[] {
+  if (!Array.isArray(raw) || raw.length === 0) throw invalid("metricQueries must be a non-empty array");
+  return raw.map((item: unknown, i) => {
+    if (typeof item !== "object" || item === null) throw invalid(`metricQueries[${i}] must be an object`);
+    const rec = item as Record<string, unknown>;
+    // The spec labels the field `name` in one form and `metricName` in the other: accept both.
+    const name = rec.name ?? rec.metricName;
+    if (typeof name !== "string" || name === "") throw invalid(`metricQueries[${i}].name is required`);
+    const stat = rec.stat;
+    if (stat !== undefined && stat !== null && typeof stat !== "string") {
+      throw invalid(`metricQueries[${i}].stat must be a string`);
+    }
+    const resolved = resolveMetricQuery(name, stat ?? undefined);
+    if (typeof resolved === "string") throw new SimApiError(ApiCode.UNKNOWN_METRIC, resolved);
+    return resolved;
+  });
+}
+
+function resolveScope(
+  profile: ClusterProfile,
+  dbName: string | undefined,
+  collectionName: string | undefined,
+): ScopeProfile | undefined {
+  if (dbName === undefined && collectionName === undefined) return undefined;
+  const db = dbName ?? "default";
+  const scope = profile.scopes.get(scopeKey(db, collectionName));
+  if (scope) return scope;
+  const what = collectionName === undefined ? `database ${db}` : `collection ${db}.${collectionName}`;
+  throw new SimApiError(ApiCode.COLLECTION_NOT_FOUND, `${what} not found`);
+}
+
+function isoSeconds(t: number): string {
+  return new Date(t).toISOString().replace(".000Z", "Z");
+}
+
+/**
+ * Answers one Query Cluster Metrics body for `ctx.cluster`: `{results}` with one result per
+ * query item, in request order, one value per aligned bucket. Throws `SimApiError` for every
+ * invalid request (INVALID_PARAMETER, UNKNOWN_METRIC, COLLECTION_NOT_FOUND).
+ */
+export function answerMetricsQuery(body: unknown, ctx: MetricsQueryContext): { results: WireMetricResult[] } {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw invalid("the request body must be a JSON object");
+  }
+  const rec = body as Record<string, unknown>;
+  const window = resolveWindow(
+    {
+      start: optionalString(rec, "start"),
+      end: optionalString(rec, "end"),
+      period: optionalString(rec, "period"),
+      granularity: optionalString(rec, "granularity"),
+    },
+    ctx.nowMs,
+  );
+  const queries = parseQueries(rec.metricQueries);
+  const dbName = optionalString(rec, "dbName");
+  const collectionName = optionalString(rec, "collectionName");
+  const scope = resolveScope(ctx.profile, dbName, collectionName);
+  const firstForm = queries.some((q) => q.firstForm);
+  if (scope && firstForm) throw invalid("stat is not supported with dbName/collectionName (use the _AVG/_P99 names)");
+  if (ctx.rejectMixedForms && firstForm && queries.some((q) => !q.firstForm)) {
+    throw invalid("metricQueries mix items with and without stat");
+  }
+
+  const { cluster, profile, nowMs } = ctx;
+  const g = window.granularityMs;
+  const reporting = REPORTING_STATUSES.has(cluster.status);
+  const stamps = window.buckets.map(isoSeconds);
+  // Buckets with data: the cluster reports, existed then, and the bucket is past the data lag.
+  const hasData = window.buckets.map((t) => reporting && t >= profile.createTimeMs && t + g + profile.lagMs <= nowMs);
+
+  const results = queries.map((q): WireMetricResult => {
+    const nulled = ctx.isNulled(cluster.id, q.def.name);
+    const values = window.buckets.map((t, i) => {
+      const v = nulled || !hasData[i] ? null : metricValue(q.def, q.stat, profile, scope, t, g);
+      return { timestamp: stamps[i] ?? isoSeconds(t), value: v === null ? null : formatValue(q.def.kind, v) };
+    });
+    return q.firstForm
+      ? { name: q.def.name, stat: q.stat, unit: q.def.unit, values }
+      : { name: q.def.name, unit: q.def.unit, values };
+  });
+  return { results };
+}

@@ -1,0 +1,100 @@
+/**
+ * The path every API request takes: count it, maybe inject a fault, authenticate, rate limit,
+ * run the handler and wrap its result in the envelope. Faults come first because they stand
+ * for what sits in front of the service (gateways, network); they take no rate-limit token.
+ */
+import type { Express, Request, Response } from "express";
+import type { SimContext } from "./context.js";
+import { ApiCode, RATE_LIMIT_MESSAGE, SimApiError } from "./errors.js";
+import { renderFault } from "./fault-responses.js";
+import type { Faults } from "./faults.js";
+import type { Lifecycle } from "./lifecycle.js";
+import type { TokenBucketLimiter } from "./rate-limiter.js";
+import { failReply, invalidTokenReply, jsonReply, type Reply, sendReply } from "./reply.js";
+import { type RouteDef, type RouteRequest, successCode } from "./route.js";
+import type { StatsRecorder } from "./stats.js";
+
+export interface PipelineDeps {
+  readonly ctx: SimContext;
+  readonly stats: StatsRecorder;
+  readonly faults: Faults;
+  readonly limiter: TokenBucketLimiter;
+  /** Accepted keys; undefined accepts any non-empty key. */
+  readonly apiKeys: ReadonlySet<string> | undefined;
+  readonly life: Lifecycle;
+  readonly log: (line: string) => void;
+}
+
+/** The key of an `Authorization: Bearer <key>` header, or undefined. */
+export function bearerKey(header: string | undefined): string | undefined {
+  const m = header === undefined ? null : /^Bearer\s+(.+)$/i.exec(header.trim());
+  const key = m?.[1]?.trim();
+  return key ? key : undefined;
+}
+
+function firstValues(query: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  if (typeof query !== "object" || query === null) return out;
+  for (const [k, v] of Object.entries(query)) {
+    const first: unknown = Array.isArray(v) ? v[0] : v;
+    out[k] = typeof first === "string" ? first : undefined;
+  }
+  return out;
+}
+
+function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response): void {
+  const nowMs = deps.ctx.now();
+  const params = req.params as Record<string, string | undefined>;
+  const input: RouteRequest = {
+    params,
+    query: firstValues(req.query),
+    body: req.body as unknown,
+    region: params.region,
+    nowMs,
+  };
+  const clusterId = route.clusterId?.(input);
+  deps.stats.request(route.template, clusterId, {
+    method: req.method,
+    path: req.path,
+    query: { ...input.query },
+    headers: { ...req.headers },
+    body: input.body,
+    atMs: nowMs,
+  });
+  if (route.mutating) deps.stats.mutating(`${req.method} ${req.path}`);
+
+  const normal = (): Reply => {
+    const key = bearerKey(req.headers.authorization);
+    if (key === undefined || (deps.apiKeys !== undefined && !deps.apiKeys.has(key))) return invalidTokenReply();
+    if (!deps.limiter.take(`${key}\u0000${route.template}`)) {
+      deps.stats.rateLimit(route.template);
+      return failReply(ApiCode.RATE_LIMITED, RATE_LIMIT_MESSAGE, 429, { "retry-after": "1" });
+    }
+    try {
+      return jsonReply(200, { code: successCode(route.version), data: route.handle(input) });
+    } catch (err) {
+      if (err instanceof SimApiError) return failReply(err.code, err.message, err.httpStatus);
+      deps.log(`simulator handler error on ${route.template}: ${err instanceof Error ? err.stack : String(err)}`);
+      return failReply(500, "Internal Server Error", 500);
+    }
+  };
+
+  const fault = deps.faults.pick(route.template, clusterId);
+  if (fault) {
+    deps.stats.fault(fault.kind);
+    renderFault(fault, res, route, normal, deps.life);
+    return;
+  }
+  sendReply(res, normal());
+}
+
+/** Registers `route` on `app`; version 1 routes also answer under /ctl/:region. */
+export function mountRoute(app: Express, route: RouteDef, deps: PipelineDeps): void {
+  const paths = route.version === 1 ? [`/ctl/:region${route.path}`, route.path] : [route.path];
+  const handler = (req: Request, res: Response) => handle(route, deps, req, res);
+  for (const path of paths) {
+    if (route.method === "GET") app.get(path, handler);
+    else if (route.method === "POST") app.post(path, handler);
+    else app.delete(path, handler);
+  }
+}

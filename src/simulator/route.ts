@@ -1,0 +1,59 @@
+/**
+ * What an endpoint of the simulator is: its method, path, template and a handler that returns
+ * the `data` of a success envelope or throws `SimApiError`. The pipeline (pipeline.ts) adds
+ * everything shared: stats, faults, authentication, rate limiting and the envelope.
+ */
+import { ApiCode, SimApiError } from "./errors.js";
+
+/** A request as handlers see it (already authenticated and within the rate limit). */
+export interface RouteRequest {
+  readonly params: Readonly<Record<string, string | undefined>>;
+  /** Query parameters; a repeated parameter keeps its first value. */
+  readonly query: Readonly<Record<string, string | undefined>>;
+  readonly body: unknown;
+  /** The {region} of a version 1 call made through the controller URL, else undefined. */
+  readonly region: string | undefined;
+  readonly nowMs: number;
+}
+
+export interface RouteDef {
+  readonly method: "GET" | "POST" | "DELETE";
+  /** Express path; version 1 routes are also served under /ctl/:region. */
+  readonly path: string;
+  /** Endpoint template used by stats, faults and the rate limiter, e.g. "GET /v2/clusters/{id}". */
+  readonly template: string;
+  readonly version: 1 | 2;
+  readonly mutating: boolean;
+  /** Shape of a success `data`, so that the wrong_shape fault can send the other one. */
+  readonly dataShape: "object" | "array";
+  /** The cluster a request is about, for per-cluster stats and fault filters. */
+  readonly clusterId?: (req: RouteRequest) => string | undefined;
+  /** Returns the success `data`; throws SimApiError for an upstream-style failure. */
+  readonly handle: (req: RouteRequest) => unknown;
+}
+
+/** The success code of an API version: 0 for version 2, 200 for version 1. */
+export function successCode(version: 1 | 2): number {
+  return version === 1 ? ApiCode.OK_V1 : ApiCode.OK_V2;
+}
+
+/**
+ * Parses an integer query parameter within [min, max]; `fallback` when absent. Throws
+ * SimApiError INVALID_PARAMETER otherwise.
+ */
+export function intParam(
+  query: RouteRequest["query"],
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = query[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = /^-?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
+    throw new SimApiError(ApiCode.INVALID_PARAMETER, `${name} must be an integer ${range}, got ${raw}`);
+  }
+  return n;
+}

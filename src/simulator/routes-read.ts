@@ -1,0 +1,164 @@
+/**
+ * The read-only endpoints the exporter uses, with the documented shapes: Query Cluster
+ * Metrics, Describe/List Clusters, Describe Spark Job, List Cloud Regions (v2) and List Import
+ * Jobs, List Projects (v1).
+ */
+import { nulledKey, type SimContext } from "./context.js";
+import { ApiCode, SimApiError } from "./errors.js";
+import { answerMetricsQuery } from "./metrics-query.js";
+import { intParam, type RouteDef, type RouteRequest } from "./route.js";
+import { sparkJobView } from "./spark-jobs.js";
+import type { MutableSimCluster, SimCluster } from "./world.js";
+
+function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** The Describe Cluster payload; List Clusters items have the same fields. */
+export function describeCluster(c: SimCluster): Record<string, unknown> {
+  return {
+    clusterId: c.id,
+    clusterName: c.name,
+    projectId: c.projectId,
+    description: `${c.name} (${c.cuType})`,
+    regionId: c.regionId,
+    cuType: c.cuType,
+    plan: c.plan,
+    status: c.status,
+    connectAddress: c.connectAddress,
+    privateLinkAddress: "",
+    cuSize: c.cuSize,
+    createTime: isoSeconds(c.createTimeMs),
+  };
+}
+
+function v2Cluster(ctx: SimContext, id: string | undefined): MutableSimCluster {
+  const cluster = id === undefined ? undefined : ctx.clusterById.get(id);
+  if (!cluster) {
+    throw new SimApiError(ApiCode.CLUSTER_NOT_FOUND_V2, "Cluster not exist or you don't have permission.");
+  }
+  return cluster;
+}
+
+const pathCluster = (r: RouteRequest) => r.params.id;
+const queryCluster = (r: RouteRequest) => r.query.clusterId;
+
+/** The read-only routes over `ctx`. */
+export function readRoutes(ctx: SimContext): RouteDef[] {
+  return [
+    {
+      method: "POST",
+      path: "/v2/clusters/:id/metrics/query",
+      template: "POST /v2/clusters/{id}/metrics/query",
+      version: 2,
+      mutating: false,
+      dataShape: "object",
+      clusterId: pathCluster,
+      handle: (r) => {
+        const cluster = v2Cluster(ctx, r.params.id);
+        const profile = ctx.profiles.get(cluster.id);
+        if (!profile) throw new Error(`no value profile for ${cluster.id}`);
+        return answerMetricsQuery(r.body, {
+          cluster,
+          profile,
+          nowMs: r.nowMs,
+          isNulled: (id, name) => ctx.nulledMetrics.has(nulledKey(id, name)),
+          rejectMixedForms: ctx.rejectMixedMetricForms,
+        });
+      },
+    },
+    {
+      method: "GET",
+      path: "/v2/clusters/:id",
+      template: "GET /v2/clusters/{id}",
+      version: 2,
+      mutating: false,
+      dataShape: "object",
+      clusterId: pathCluster,
+      handle: (r) => describeCluster(v2Cluster(ctx, r.params.id)),
+    },
+    {
+      method: "GET",
+      path: "/v2/clusters",
+      template: "GET /v2/clusters",
+      version: 2,
+      mutating: false,
+      dataShape: ctx.listClustersShape === "array" ? "array" : "object",
+      handle: (r) => {
+        const pageSize = intParam(r.query, "pageSize", 10, 1, 100);
+        const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
+        const { projectId, regionId } = r.query;
+        const matching = ctx.world.clusters.filter(
+          (c) => (!projectId || c.projectId === projectId) && (!regionId || c.regionId === regionId),
+        );
+        const page = matching.slice((currentPage - 1) * pageSize, currentPage * pageSize).map(describeCluster);
+        return ctx.listClustersShape === "array"
+          ? page
+          : { count: matching.length, currentPage, pageSize, clusters: page };
+      },
+    },
+    {
+      method: "GET",
+      path: "/v2/projects/:projectId/jobs/:jobId",
+      template: "GET /v2/projects/{projectId}/jobs/{jobId}",
+      version: 2,
+      mutating: false,
+      dataShape: "object",
+      handle: (r) => {
+        const spec = ctx.spark.get(r.params.projectId ?? "", r.params.jobId ?? "");
+        if (!spec) throw new SimApiError(ApiCode.JOB_NOT_FOUND, "The job does not exist or you don't have permission.");
+        return sparkJobView(spec, r.nowMs, ctx.timeScale);
+      },
+    },
+    {
+      method: "GET",
+      path: "/v2/regions",
+      template: "GET /v2/regions",
+      version: 2,
+      mutating: false,
+      dataShape: "array",
+      handle: (r) =>
+        ctx.world.regions
+          .filter((g) => !r.query.cloudId || g.cloudId === r.query.cloudId)
+          .map((g) => ({ cloudId: g.cloudId, regionId: g.regionId, domain: g.domain })),
+    },
+    {
+      method: "GET",
+      path: "/v1/vector/collections/import/list",
+      template: "GET /v1/vector/collections/import/list",
+      version: 1,
+      mutating: false,
+      dataShape: "object",
+      clusterId: queryCluster,
+      handle: (r) => {
+        const clusterId = r.query.clusterId;
+        if (!clusterId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "clusterId is required");
+        const cluster = ctx.clusterById.get(clusterId);
+        // A regional controller knows only the clusters of its own region.
+        if (!cluster || (r.region !== undefined && r.region !== cluster.regionId)) {
+          throw new SimApiError(ApiCode.CLUSTER_NOT_FOUND_V1, `cluster ${clusterId} not found`);
+        }
+        const pageSize = intParam(r.query, "pageSize", 10, 5, 100);
+        const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
+        const jobs = ctx.imports.list(cluster, r.nowMs);
+        const page = jobs.slice((currentPage - 1) * pageSize, currentPage * pageSize);
+        return { count: jobs.length, currentPage, pageSize, [cluster.importListKey]: page };
+      },
+    },
+    {
+      method: "GET",
+      path: "/v1/projects",
+      template: "GET /v1/projects",
+      version: 1,
+      mutating: false,
+      dataShape: "array",
+      handle: () =>
+        ctx.world.projects.map((p) => ({
+          createTimeMilli: p.createTimeMs,
+          instanceCount: p.clusterIds.length,
+          projectId: p.id,
+          projectName: p.name,
+        })),
+    },
+  ];
+}

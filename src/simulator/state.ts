@@ -1,0 +1,157 @@
+/**
+ * Test hooks: drive job states, cluster status and metric gaps of a running simulator.
+ */
+import { type SimContext, nulledKey } from "./context.js";
+import { SimulatorError } from "./errors.js";
+import type { WireImportJob } from "./import-jobs.js";
+import { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
+import { hexFromHash, mix } from "./random.js";
+import {
+  SPARK_STATUSES,
+  type SparkJobRef,
+  type SparkScenario,
+  type SparkStatus,
+  sparkJobView,
+  type WireSparkJob,
+} from "./spark-jobs.js";
+import type { MutableSimCluster } from "./world.js";
+
+/** A Spark job to add. Defaults: a generated ID, scenario "succeeded", created now. */
+export interface AddSparkJobInput {
+  readonly projectId: string;
+  readonly jobId?: string;
+  readonly scenario?: SparkScenario;
+  readonly createdAtMs?: number;
+  /** A cluster of the world; its region becomes the job's region. */
+  readonly clusterId?: string;
+  readonly description?: string;
+  /** Pins this status at once (as setSparkJobStatus would). */
+  readonly status?: SparkStatus;
+}
+
+/** An import job to add at the top of a cluster's listing. Defaults: generated ID, ImportPending. */
+export interface AddImportJobInput {
+  readonly jobId?: string;
+  readonly collectionName?: string;
+  /** Any string: unknown states are allowed on purpose (clients must cope). */
+  readonly state?: string;
+}
+
+export interface SimState {
+  /** Every Spark job, e.g. for the demo's `spark_jobs.jobs` configuration. */
+  readonly sparkJobRefs: readonly SparkJobRef[];
+  /** The current Describe Spark Job payload. Throws UNKNOWN_JOB. */
+  sparkJob(projectId: string, jobId: string): WireSparkJob;
+  /** Adds a Spark job and returns its reference. Throws DUPLICATE_JOB or UNKNOWN_CLUSTER. */
+  addSparkJob(input: AddSparkJobInput): SparkJobRef;
+  /** Pins a job's status from now on, with consistent timestamps. Throws UNKNOWN_JOB. */
+  setSparkJobStatus(projectId: string, jobId: string, status: SparkStatus): void;
+  /** The current import job listing of a cluster (all pages). Throws UNKNOWN_CLUSTER. */
+  importJobs(clusterId: string): WireImportJob[];
+  /** Adds an import job and returns its ID. Throws UNKNOWN_CLUSTER. */
+  addImportJob(clusterId: string, input?: AddImportJobInput): string;
+  /** Fixes the state of an import job (added or generated). Throws UNKNOWN_CLUSTER or UNKNOWN_JOB. */
+  setImportJobState(clusterId: string, jobId: string, state: string): void;
+  /** Sets a cluster's status (any string). Throws UNKNOWN_CLUSTER. */
+  setClusterStatus(clusterId: string, status: string): void;
+  /** Makes every bucket of one metric of one cluster null (or undoes it). Throws UNKNOWN_*. */
+  setMetricNull(clusterId: string, metricName: string, allNull?: boolean): void;
+}
+
+const KNOWN_METRICS = new Set([...FIRST_FORM_NAMES, ...SECOND_FORM_NAMES]);
+
+/** The `SimState` implementation over the shared context. */
+export class SimStateImpl implements SimState {
+  readonly #ctx: SimContext;
+  #added = 0;
+
+  constructor(ctx: SimContext) {
+    this.#ctx = ctx;
+  }
+
+  get sparkJobRefs(): readonly SparkJobRef[] {
+    return this.#ctx.spark.refs();
+  }
+
+  #cluster(clusterId: string): MutableSimCluster {
+    const cluster = this.#ctx.clusterById.get(clusterId);
+    if (!cluster) throw new SimulatorError("UNKNOWN_CLUSTER", `unknown cluster: ${clusterId}`);
+    return cluster;
+  }
+
+  #nextId(prefix: string, length: number): string {
+    this.#added++;
+    return `${prefix}${hexFromHash(mix(this.#ctx.seed ^ 0xadd, this.#added), length)}`;
+  }
+
+  sparkJob(projectId: string, jobId: string): WireSparkJob {
+    const spec = this.#ctx.spark.get(projectId, jobId);
+    if (!spec) throw new SimulatorError("UNKNOWN_JOB", `unknown Spark job: ${projectId}/${jobId}`);
+    return sparkJobView(spec, this.#ctx.now(), this.#ctx.timeScale);
+  }
+
+  addSparkJob(input: AddSparkJobInput): SparkJobRef {
+    const cluster = input.clusterId === undefined ? undefined : this.#cluster(input.clusterId);
+    const jobId = input.jobId ?? this.#nextId("job-", 20);
+    const collection = cluster?.collections[0];
+    const now = this.#ctx.now();
+    const ok = this.#ctx.spark.add({
+      projectId: input.projectId,
+      jobId,
+      regionId: cluster?.regionId ?? this.#ctx.world.regions[0]?.regionId ?? "aws-us-west-2",
+      clusterId: cluster?.id ?? null,
+      scenario: input.scenario ?? "succeeded",
+      createdAtMs: input.createdAtMs ?? now,
+      description: input.description ?? "backfill added by a test",
+      dbName: collection?.dbName ?? "default",
+      collectionName: collection?.collectionName ?? "docs",
+      volumeName: "vol-test",
+      ...(input.status === undefined ? {} : { pinned: { status: input.status, atMs: now } }),
+    });
+    if (!ok) throw new SimulatorError("DUPLICATE_JOB", `Spark job exists: ${input.projectId}/${jobId}`);
+    return { projectId: input.projectId, jobId };
+  }
+
+  setSparkJobStatus(projectId: string, jobId: string, status: SparkStatus): void {
+    const spec = this.#ctx.spark.get(projectId, jobId);
+    if (!spec) throw new SimulatorError("UNKNOWN_JOB", `unknown Spark job: ${projectId}/${jobId}`);
+    if (!SPARK_STATUSES.includes(status)) {
+      throw new SimulatorError("INVALID_OPTION", `unknown Spark status: ${String(status)}`);
+    }
+    spec.pinned = { status, atMs: this.#ctx.now() };
+  }
+
+  importJobs(clusterId: string): WireImportJob[] {
+    return this.#ctx.imports.list(this.#cluster(clusterId), this.#ctx.now());
+  }
+
+  addImportJob(clusterId: string, input: AddImportJobInput = {}): string {
+    const cluster = this.#cluster(clusterId);
+    const jobId = input.jobId ?? this.#nextId("job-", 22);
+    this.#ctx.imports.add(cluster.id, {
+      jobId,
+      collectionName: input.collectionName ?? cluster.collections[0]?.collectionName ?? "docs",
+      state: input.state ?? "ImportPending",
+    });
+    return jobId;
+  }
+
+  setImportJobState(clusterId: string, jobId: string, state: string): void {
+    const cluster = this.#cluster(clusterId);
+    const listed = this.#ctx.imports.list(cluster, this.#ctx.now()).some((j) => j.jobId === jobId);
+    if (!listed) throw new SimulatorError("UNKNOWN_JOB", `import job ${jobId} is not listed for ${clusterId}`);
+    this.#ctx.imports.setState(cluster.id, jobId, state);
+  }
+
+  setClusterStatus(clusterId: string, status: string): void {
+    this.#cluster(clusterId).status = status;
+  }
+
+  setMetricNull(clusterId: string, metricName: string, allNull = true): void {
+    this.#cluster(clusterId);
+    if (!KNOWN_METRICS.has(metricName)) throw new SimulatorError("UNKNOWN_METRIC", `unknown metric: ${metricName}`);
+    const key = nulledKey(clusterId, metricName);
+    if (allNull) this.#ctx.nulledMetrics.add(key);
+    else this.#ctx.nulledMetrics.delete(key);
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Request counters of the simulator, readable at any time (and as JSON at GET /_sim/stats).
+ * They are plain objects replaced on `reset()`: read them through `sim.stats`, do not keep
+ * references to the inner records across a reset.
+ */
+import type { FaultKind } from "./faults.js";
+
+/** The last request seen on one endpoint, unredacted (this is a test double). */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: unknown;
+  readonly atMs: number;
+}
+
+export interface SimStats {
+  /** Every API request (admin /_sim routes excluded). */
+  readonly requests: number;
+  /** Requests per endpoint template, e.g. "POST /v2/clusters/{id}/metrics/query". */
+  readonly byEndpoint: Readonly<Record<string, number>>;
+  /** Requests per endpoint template and cluster ID (path parameter or clusterId query). */
+  readonly byEndpointCluster: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** HTTP 429 answers of the simulator's own limiter (injected 429 faults are in faultsInjected). */
+  readonly rateLimited: number;
+  readonly rateLimitedByEndpoint: Readonly<Record<string, number>>;
+  readonly faultsInjected: Readonly<Partial<Record<FaultKind, number>>>;
+  /** Calls to mutating endpoints as "METHOD /path" (the exporter must never make one). */
+  readonly mutatingCalls: readonly string[];
+  readonly lastRequest: Readonly<Record<string, RecordedRequest>>;
+  /** Zeroes every counter and forgets recorded requests. */
+  reset(): void;
+}
+
+function emptyRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/** The mutable implementation behind `SimStats`. */
+export class StatsRecorder implements SimStats {
+  requests = 0;
+  byEndpoint = emptyRecord<number>();
+  byEndpointCluster = emptyRecord<Record<string, number>>();
+  rateLimited = 0;
+  rateLimitedByEndpoint = emptyRecord<number>();
+  faultsInjected: Partial<Record<FaultKind, number>> = emptyRecord<number>();
+  mutatingCalls: string[] = [];
+  lastRequest = emptyRecord<RecordedRequest>();
+
+  reset(): void {
+    this.requests = 0;
+    this.byEndpoint = emptyRecord();
+    this.byEndpointCluster = emptyRecord();
+    this.rateLimited = 0;
+    this.rateLimitedByEndpoint = emptyRecord();
+    this.faultsInjected = emptyRecord();
+    this.mutatingCalls = [];
+    this.lastRequest = emptyRecord();
+  }
+
+  /** Counts one request to `endpoint` and remembers it. */
+  request(endpoint: string, clusterId: string | undefined, req: RecordedRequest): void {
+    this.requests++;
+    this.byEndpoint[endpoint] = (this.byEndpoint[endpoint] ?? 0) + 1;
+    if (clusterId !== undefined) {
+      const perCluster = this.byEndpointCluster[endpoint] ?? emptyRecord<number>();
+      perCluster[clusterId] = (perCluster[clusterId] ?? 0) + 1;
+      this.byEndpointCluster[endpoint] = perCluster;
+    }
+    this.lastRequest[endpoint] = req;
+  }
+
+  rateLimit(endpoint: string): void {
+    this.rateLimited++;
+    this.rateLimitedByEndpoint[endpoint] = (this.rateLimitedByEndpoint[endpoint] ?? 0) + 1;
+  }
+
+  fault(kind: FaultKind): void {
+    this.faultsInjected[kind] = (this.faultsInjected[kind] ?? 0) + 1;
+  }
+
+  mutating(call: string): void {
+    this.mutatingCalls.push(call);
+  }
+
+  /** A plain JSON copy (for GET /_sim/stats). */
+  toJSON(): Omit<SimStats, "reset"> {
+    return {
+      requests: this.requests,
+      byEndpoint: { ...this.byEndpoint },
+      byEndpointCluster: Object.fromEntries(Object.entries(this.byEndpointCluster).map(([k, v]) => [k, { ...v }])),
+      rateLimited: this.rateLimited,
+      rateLimitedByEndpoint: { ...this.rateLimitedByEndpoint },
+      faultsInjected: { ...this.faultsInjected },
+      mutatingCalls: [...this.mutatingCalls],
+      lastRequest: { ...this.lastRequest },
+    };
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The generated inventory: regions, projects and clusters (with their databases and
+ * collections). Everything is derived from the seed, so two simulators with the same options
+ * describe the same world.
+ */
+import { createRng, hexString } from "./random.js";
+
+/** A database/collection pair known to a cluster (the scopes of second-form metric queries). */
+export interface SimCollection {
+  readonly dbName: string;
+  readonly collectionName: string;
+}
+
+/** A generated cluster. `status` changes through `SimState.setClusterStatus`. */
+export interface SimCluster {
+  readonly id: string;
+  readonly name: string;
+  readonly projectId: string;
+  readonly regionId: string;
+  readonly plan: string;
+  readonly cuType: string;
+  readonly cuSize: number;
+  readonly status: string;
+  readonly createTimeMs: number;
+  readonly connectAddress: string;
+  readonly collections: readonly SimCollection[];
+  /** Which key List Import Jobs uses for this cluster's list: both documented variants occur. */
+  readonly importListKey: "records" | "tasks";
+  /** True for the one cluster whose CU load stays above 85%. */
+  readonly hot: boolean;
+}
+
+export interface SimProject {
+  readonly id: string;
+  readonly name: string;
+  readonly createTimeMs: number;
+  readonly clusterIds: readonly string[];
+}
+
+export interface SimRegion {
+  readonly cloudId: string;
+  readonly regionId: string;
+  /** Host (and port) of the version 2 server: the simulator itself, known once it listens. */
+  readonly domain: string;
+}
+
+/** Internal, mutable view of a cluster; the public type stays read-only. */
+export interface MutableSimCluster extends SimCluster {
+  status: string;
+}
+
+export interface MutableSimRegion extends SimRegion {
+  domain: string;
+}
+
+export interface World {
+  readonly regions: MutableSimRegion[];
+  readonly projects: SimProject[];
+  readonly clusters: MutableSimCluster[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** Every region the listing returns; clusters live in the first four. */
+const REGIONS: ReadonlyArray<{ cloudId: string; regionId: string }> = [
+  { cloudId: "aws", regionId: "aws-us-west-2" },
+  { cloudId: "aws", regionId: "aws-us-east-1" },
+  { cloudId: "gcp", regionId: "gcp-us-west1" },
+  { cloudId: "azure", regionId: "az-eastus" },
+  { cloudId: "aws", regionId: "aws-eu-central-1" },
+  { cloudId: "ali", regionId: "ali-cn-hangzhou" },
+];
+const CLUSTER_REGIONS = 4;
+
+const PROJECT_NAMES = ["Production", "Staging", "Analytics", "Research", "Search", "Recommendations"];
+const CLUSTER_NAMES = ["search", "rag", "recsys", "images", "catalog", "support", "qa", "embeddings"];
+const COLLECTION_NAMES = ["docs", "images", "products", "events", "faq", "users", "articles", "logs"];
+const CU_TYPES = ["Performance-optimized", "Capacity-optimized", "Tiered-storage"];
+const CU_SIZES = [1, 2, 4, 8, 12, 16, 32];
+
+export interface WorldOptions {
+  readonly seed: number;
+  readonly clusters: number;
+  readonly collectionsPerCluster: number;
+  /** Start time; creation times are whole days before it so that one day yields one world. */
+  readonly nowMs: number;
+}
+
+function pick<T>(items: readonly T[], r: number): T {
+  const item = items[Math.floor(r * items.length) % items.length];
+  if (item === undefined) throw new RangeError("pick from an empty list");
+  return item;
+}
+
+function collectionsFor(count: number): SimCollection[] {
+  const out: SimCollection[] = [];
+  for (let i = 0; i < count; i++) {
+    const base = COLLECTION_NAMES[i % COLLECTION_NAMES.length] ?? "collection";
+    const round = Math.floor(i / COLLECTION_NAMES.length);
+    // Every third collection lives in a second database so db-level scopes are exercised.
+    out.push({ dbName: i % 3 === 2 ? "analytics" : "default", collectionName: round ? `${base}_${round}` : base });
+  }
+  return out;
+}
+
+/** Status by position: the last cluster is stopped and, in larger worlds, one is abnormal. */
+function statusFor(index: number, count: number): string {
+  if (count >= 2 && index === count - 1) return "STOPPED";
+  if (count >= 10 && index === count - 2) return "ABNORMAL";
+  return "RUNNING";
+}
+
+/** Generates the world for `opts`; the same options always give the same world. */
+export function generateWorld(opts: WorldOptions): World {
+  const rng = createRng(opts.seed);
+  const today = Math.floor(opts.nowMs / DAY_MS) * DAY_MS;
+
+  const projectCount = Math.max(1, Math.min(20, Math.ceil(opts.clusters / 5)));
+  const projectIds: string[] = [];
+  const projectCreate: number[] = [];
+  for (let p = 0; p < projectCount; p++) {
+    projectIds.push(`proj-${hexString(rng, 22)}`);
+    projectCreate.push(today - (400 + Math.floor(rng() * 300)) * DAY_MS);
+  }
+
+  const seen = new Set<string>();
+  const clusters: MutableSimCluster[] = [];
+  for (let i = 0; i < opts.clusters; i++) {
+    let id = `in01-${hexString(rng, 16)}`;
+    while (seen.has(id)) id = `in01-${hexString(rng, 16)}`;
+    seen.add(id);
+    const regionId = pick(REGIONS.slice(0, CLUSTER_REGIONS), rng()).regionId;
+    const projectId = projectIds[i % projectCount] ?? "";
+    const plan = rng() < 0.3 ? "Enterprise" : "Standard";
+    const cuType = pick(CU_TYPES, rng());
+    const cuSize = pick(CU_SIZES, rng());
+    const createTimeMs = today - (30 + Math.floor(rng() * 300)) * DAY_MS;
+    const suffix = String(i + 1).padStart(2, "0");
+    clusters.push({
+      id,
+      name: `${pick(CLUSTER_NAMES, (i % CLUSTER_NAMES.length) / CLUSTER_NAMES.length)}-${suffix}`,
+      projectId,
+      regionId,
+      plan,
+      cuType,
+      cuSize,
+      status: statusFor(i, opts.clusters),
+      createTimeMs,
+      connectAddress: `https://${id}.${regionId}.vectordb.zillizcloud.com:19530`,
+      collections: collectionsFor(opts.collectionsPerCluster),
+      importListKey: i % 2 === 0 ? "records" : "tasks",
+      hot: i === 0,
+    });
+  }
+
+  const projects: SimProject[] = projectIds.map((id, p) => ({
+    id,
+    name: PROJECT_NAMES[p] ?? `Project ${p + 1}`,
+    createTimeMs: projectCreate[p] ?? today,
+    clusterIds: clusters.filter((c) => c.projectId === id).map((c) => c.id),
+  }));
+
+  const regions: MutableSimRegion[] = REGIONS.map((r) => ({ ...r, domain: "" }));
+  return { regions, projects, clusters };
+}
