@@ -108,7 +108,8 @@ export const overview: DashboardSpec = {
           title: "Clusters",
           description:
             "One row per cluster: descriptive labels and status from the inventory, current CU size, " +
-            "CU load, storage, request rate, worst failure ratio and worst P99 latency.",
+            "CU load, storage, request rate, worst failure ratio, worst P99 latency and the age of the newest " +
+            "metric bucket.",
           h: 9,
           queries: [
             { expr: clusterInfoWithStatus(INFO_SEL) },
@@ -125,6 +126,7 @@ export const overview: DashboardSpec = {
             {
               expr: clusterTableColumn(`vdbcloud_request_latency_seconds{${SEL}, stat="p99"}`, INFO_SEL),
             },
+            { expr: clusterTableColumn(`vdbcloud:metrics_data_age_seconds:max{${INFO_SEL}}`, INFO_SEL) },
           ],
           hide: ["Value #A"],
           columns: [
@@ -171,6 +173,7 @@ export const overview: DashboardSpec = {
               thresholds: LIMITS.p99Latency,
               colored: true,
             },
+            { field: "Value #I", displayName: "Data age", unit: "s", thresholds: LIMITS.dataAge, colored: true },
           ],
           links: [
             {
@@ -353,6 +356,36 @@ export const overview: DashboardSpec = {
           min: 0,
           thresholds: LIMITS.failureRatio,
           links: [CLUSTER_DETAIL_LINK],
+        },
+      ],
+    },
+    {
+      title: "Inventory",
+      panels: [
+        {
+          kind: "table",
+          title: "Projects",
+          description: "Projects visible to the API key and their number of clusters (List Projects).",
+          w: 12,
+          queries: [{ expr: `max by (project_id, project_name) (vdbcloud_project_clusters{project_id=~"$project"})` }],
+          columns: [
+            { field: "project_id", displayName: "Project ID" },
+            { field: "project_name", displayName: "Name" },
+            { field: "Value", displayName: "Clusters", unit: "none" },
+          ],
+        },
+        {
+          kind: "table",
+          title: "Regions",
+          description: "Cloud regions offered by the service, with the control-plane host per region (List Cloud Regions).",
+          w: 12,
+          queries: [{ expr: "max by (cloud_id, region_id, domain) (vdbcloud_region_info)" }],
+          hide: ["Value"],
+          columns: [
+            { field: "cloud_id", displayName: "Cloud" },
+            { field: "region_id", displayName: "Region" },
+            { field: "domain", displayName: "API host" },
+          ],
         },
       ],
     },

@@ -54,23 +54,38 @@ function initOf(ctx: MappingContext, apiCode?: number): CloudErrorInit {
   };
 }
 
-/**
- * The error for a non-success envelope `code`. Specific codes win over the message, so an
- * auth failure whose text happens to mention a limit is still an auth failure.
- */
+type ErrorClass = new (message: string, init: CloudErrorInit) => CloudError;
+
+// Specific codes win over wording, so an auth failure whose text mentions a limit stays one.
+function classForApiCode(apiCode: number, message: string): ErrorClass | undefined {
+  if (AUTH_API_CODES.has(apiCode)) return AuthError;
+  if (NOT_FOUND_API_CODES.has(apiCode)) return NotFoundError;
+  if (isRateLimitMessage(message)) return RateLimitError;
+  return undefined;
+}
+
+/** The error for a non-success envelope `code` (ApiError unless a specific class applies). */
 export function errorForApiCode(apiCode: number, message: string, ctx: MappingContext): CloudError {
-  const text = `${ctx.endpoint}: upstream code ${apiCode}: ${cleanMessage(message, ctx)}`;
-  const init = initOf(ctx, apiCode);
-  if (AUTH_API_CODES.has(apiCode)) return new AuthError(text, init);
-  if (NOT_FOUND_API_CODES.has(apiCode)) return new NotFoundError(text, init);
-  if (isRateLimitMessage(message)) return new RateLimitError(text, init);
-  return new ApiError(text, init);
+  const Cls = classForApiCode(apiCode, message) ?? ApiError;
+  return new Cls(`${ctx.endpoint}: upstream code ${apiCode}: ${cleanMessage(message, ctx)}`, initOf(ctx, apiCode));
+}
+
+function classForHttpStatus(
+  status: number,
+  envelope: { readonly code?: number; readonly message?: string } | undefined,
+): ErrorClass {
+  if (status === 429) return RateLimitError;
+  if (status === 401 || status === 403) return AuthError;
+  if (status === 404) return NotFoundError;
+  if (envelope?.code !== undefined) return classForApiCode(envelope.code, envelope.message ?? "") ?? HttpError;
+  if (envelope?.message !== undefined && isRateLimitMessage(envelope.message)) return RateLimitError;
+  return HttpError;
 }
 
 /**
  * The error for a non-2xx HTTP answer. `envelope` is the body's `{code, message}` when it
- * had one. The status decides first; for other statuses a recognizable envelope (auth,
- * not-found, rate-limit) refines it, and anything else is an HttpError.
+ * had one. The status decides first (429, 401/403, 404); for other statuses a recognizable
+ * envelope (auth, not-found, rate-limit) refines it, and anything else is an HttpError.
  */
 export function errorForHttpStatus(
   status: number,
@@ -80,18 +95,10 @@ export function errorForHttpStatus(
   const full: MappingContext = { ...ctx, httpStatus: status };
   const upstream =
     envelope?.code === undefined
-      ? ""
+      ? envelope?.message === undefined
+        ? ""
+        : `: ${cleanMessage(envelope.message, full)}`
       : `: upstream code ${envelope.code}: ${cleanMessage(envelope.message ?? "", full)}`;
-  const text = `${ctx.endpoint}: HTTP ${status}${upstream}`;
-  const init = initOf(full, envelope?.code);
-  if (status === 429) return new RateLimitError(text, init);
-  if (status === 401 || status === 403) return new AuthError(text, init);
-  if (status === 404) return new NotFoundError(text, init);
-  if (envelope?.code !== undefined) {
-    const byCode = errorForApiCode(envelope.code, envelope.message ?? "", full);
-    if (byCode.code !== "api_error") return byCode;
-  } else if (envelope?.message !== undefined && isRateLimitMessage(envelope.message)) {
-    return new RateLimitError(text, init);
-  }
-  return new HttpError(text, init);
+  const Cls = classForHttpStatus(status, envelope);
+  return new Cls(`${ctx.endpoint}: HTTP ${status}${upstream}`, initOf(full, envelope?.code));
 }

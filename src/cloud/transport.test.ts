@@ -1,3 +1,5 @@
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CloudError } from "./errors.js";
@@ -104,14 +106,6 @@ describe("Transport responses", () => {
     expect(err.message).toMatch(message);
     expect(err.message).not.toContain("{not");
   });
-
-  it("fails with a schema error when the body is shorter than Content-Length", async () => {
-    nock(ORIGIN).get("/v2/x").reply(200, '{"code":0,"da', { "Content-Length": "40" });
-    const err = await failure(
-      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }),
-    );
-    expect(err.code).toBe("schema_error");
-  });
 });
 
 describe("Transport limits", () => {
@@ -157,30 +151,6 @@ describe("Transport limits", () => {
     expect(res.body).toEqual({ code: 0, data: "z".repeat(80) });
   });
 
-  it("times out when no answer arrives within requestTimeoutMs", async () => {
-    nock(ORIGIN).get("/v2/x").delay(2_000).reply(200, { code: 0 });
-    const err = await failure(
-      track(transport({ requestTimeoutMs: 50 })).send({
-        endpoint: ENDPOINT,
-        method: "GET",
-        url: new URL(`${ORIGIN}/v2/x`),
-      }),
-    );
-    expect(err.code).toBe("timeout");
-  });
-
-  it("fails with AbortedError when the caller's signal fires", async () => {
-    nock(ORIGIN).get("/v2/x").delay(2_000).reply(200, { code: 0 });
-    const ctl = new AbortController();
-    const pending = track(transport()).send(
-      { endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) },
-      ctl.signal,
-    );
-    setImmediate(() => ctl.abort());
-    const err = await failure(pending);
-    expect(err.code).toBe("aborted");
-  });
-
   it("fails at once with AbortedError for an already aborted signal", async () => {
     const scope = nock(ORIGIN).get("/v2/x").reply(200, { code: 0 });
     const err = await failure(
@@ -192,12 +162,98 @@ describe("Transport limits", () => {
     expect(err.code).toBe("aborted");
     expect(scope.isDone()).toBe(false);
   });
+});
 
-  it("reports a connection failure as a network error", async () => {
-    nock(ORIGIN).get("/v2/x").replyWithError({ code: "ECONNRESET", message: "socket hang up" });
+// Socket-level behaviour (stalls, truncation, resets) needs a real peer: the loopback server
+// below stands in for the upstream, on an ephemeral port of 127.0.0.1.
+describe("Transport over a loopback socket", () => {
+  let server: Server | undefined;
+  let handler: RequestListener = () => {};
+
+  async function listen(): Promise<string> {
+    nock.enableNetConnect("127.0.0.1");
+    server = createServer((req, res) => handler(req, res));
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server = undefined;
+    nock.disableNetConnect();
+  });
+
+  it("fails with a schema error when the body is shorter than Content-Length", async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "40" });
+      res.write('{"code":0,"da');
+      setImmediate(() => res.socket?.destroy());
+    };
+    const base = await listen();
+    const err = await failure(track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }));
+    expect(err.code).toBe("schema_error");
+    expect(err.message).toMatch(/truncated/);
+  });
+
+  it("times out when no answer arrives within requestTimeoutMs", async () => {
+    handler = () => {};
+    const base = await listen();
     const err = await failure(
-      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }),
+      track(transport({ requestTimeoutMs: 50 })).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
     );
+    expect(err.code).toBe("timeout");
+  });
+
+  it("times out when the body stalls after the headers", async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"code":0,');
+    };
+    const base = await listen();
+    const err = await failure(
+      track(transport({ requestTimeoutMs: 50 })).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
+    );
+    expect(err.code).toBe("timeout");
+  });
+
+  it("fails with AbortedError when the caller's signal fires mid-request", async () => {
+    const ctl = new AbortController();
+    handler = () => ctl.abort();
+    const base = await listen();
+    const err = await failure(
+      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }, ctl.signal),
+    );
+    expect(err.code).toBe("aborted");
+  });
+
+  it("reports a reset connection as a network error", async () => {
+    handler = (req) => req.socket.destroy();
+    const base = await listen();
+    const err = await failure(track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }));
     expect(err.code).toBe("network_error");
+  });
+
+  it("holds no more than maxInFlight requests open at once", async () => {
+    let open = 0;
+    let peak = 0;
+    handler = (_req, res) => {
+      open += 1;
+      peak = Math.max(peak, open);
+      // Held long enough that, without the cap, all six would be open together.
+      setTimeout(() => {
+        open -= 1;
+        res.setHeader("content-type", "application/json");
+        res.end('{"code":0,"data":[]}');
+      }, 50);
+    };
+    const base = await listen();
+    const t = track(transport({ maxInFlight: 2 }));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) })),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(peak).toBeGreaterThanOrEqual(1);
+    expect(peak).toBeLessThanOrEqual(2);
   });
 });

@@ -92,8 +92,8 @@ export class Transport {
    * Sends `req`. Resolves with the parsed JSON of a 2xx answer; rejects with a CloudError:
    * the mapped error for non-2xx, TimeoutError after `requestTimeoutMs` (waiting for a free
    * in-flight slot included), AbortedError when `signal` fires, BodyTooLargeError past
-   * `maxResponseBytes`, SchemaError for a body that is empty, not JSON or truncated, and
-   * NetworkError for anything at the connection level.
+   * `maxResponseBytes`, SchemaError for a body that is empty, not JSON or truncated (the
+   * connection failed after the headers), and NetworkError for other connection failures.
    */
   async send(req: HttpRequest, signal?: AbortSignal): Promise<HttpResponse> {
     // One controller for both causes; AbortSignal.any() is avoided because dependent signals
@@ -108,6 +108,7 @@ export class Transport {
     if (signal?.aborted) combined.abort();
     else signal?.addEventListener("abort", onAbort, { once: true });
     let release: (() => void) | undefined;
+    let readingBody = false;
     try {
       release = await this.inFlight.acquire(combined.signal);
       const res = await request(req.url, {
@@ -120,7 +121,9 @@ export class Transport {
         bodyTimeout: this.opts.requestTimeoutMs,
       });
       const retryAfterMs = parseRetryAfter(headerValue(res.headers["retry-after"]), this.now());
+      readingBody = true;
       const raw = await this.readBody(res, req.endpoint);
+      readingBody = false;
       if (res.statusCode < 200 || res.statusCode > 299) {
         throw errorForHttpStatus(res.statusCode, readEnvelope(tryParseJson(raw)), {
           endpoint: req.endpoint,
@@ -134,7 +137,7 @@ export class Transport {
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       };
     } catch (error) {
-      throw this.classify(error, req.endpoint, signal?.aborted === true, timedOut);
+      throw this.classify(error, req.endpoint, { aborted: signal?.aborted === true, timedOut, readingBody });
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
@@ -185,14 +188,13 @@ export class Transport {
   private classify(
     error: unknown,
     endpoint: EndpointTemplate,
-    aborted: boolean,
-    timedOut: boolean,
+    state: { readonly aborted: boolean; readonly timedOut: boolean; readonly readingBody: boolean },
   ): CloudError {
     if (error instanceof CloudError) return error;
-    if (aborted) return new AbortedError(`${endpoint}: aborted`, { endpoint, cause: error });
+    if (state.aborted) return new AbortedError(`${endpoint}: aborted`, { endpoint, cause: error });
     const code = errorCode(error);
     if (
-      timedOut ||
+      state.timedOut ||
       code === "UND_ERR_HEADERS_TIMEOUT" ||
       code === "UND_ERR_BODY_TIMEOUT" ||
       code === "UND_ERR_CONNECT_TIMEOUT"
@@ -202,7 +204,8 @@ export class Transport {
         cause: error,
       });
     }
-    if (code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") {
+    // The connection ended before the body did: the answer is truncated, not merely late.
+    if (state.readingBody || code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") {
       return new SchemaError(`${endpoint}: truncated response body`, { endpoint, cause: error });
     }
     const detail = error instanceof Error ? redactSecret(error.message, this.opts.apiKey) : "unknown failure";

@@ -26,7 +26,7 @@ describe("parseDuration", () => {
     ["P1Y", "years or months"],
     ["P1Y2D", "years or months"],
     ["-PT5S", "negative"],
-    ["PT-5S", "not an ISO 8601 duration"],
+    ["PT-5S", "is not an ISO 8601 duration"],
     ["30s", "not an ISO 8601 duration"],
     ["pt30s", "not an ISO 8601 duration"],
     ["PT", "not an ISO 8601 duration"],

@@ -22,6 +22,8 @@ const STRICT = new RegExp(
   `^-?P(?=[\\dT])(?:${NUM}Y)?(?:${NUM}M)?(?:${NUM}W)?(?:${NUM}D)?(?:T(?=\\d)(?:${NUM}H)?(?:${NUM}M)?(?:${NUM}S)?)?$`,
 );
 
+const NOT_A_DURATION = "is not an ISO 8601 duration (examples: PT30S, PT1M30S, PT1H, P1D)";
+
 const MS = { weeks: 604_800_000, days: 86_400_000, hours: 3_600_000, minutes: 60_000, seconds: 1000 } as const;
 
 /**
@@ -31,16 +33,14 @@ const MS = { weeks: 604_800_000, days: 86_400_000, hours: 3_600_000, minutes: 60
  * @throws DurationError with a message fit for a config problem.
  */
 export function parseDuration(text: string): number {
-  if (!STRICT.test(text)) {
-    throw new DurationError(`"${text}" is not an ISO 8601 duration (examples: PT30S, PT1M30S, PT1H, P1D)`);
-  }
+  // Text that is not a duration is not quoted back: it could be anything, a secret pasted
+  // into the wrong field included.
+  if (!STRICT.test(text)) throw new DurationError(NOT_A_DURATION);
   let parts: ReturnType<typeof parse>;
   try {
     parts = parse(text);
   } catch (err) {
-    throw new DurationError(`"${text}" is not an ISO 8601 duration (examples: PT30S, PT1M30S, PT1H, P1D)`, {
-      cause: err,
-    });
+    throw new DurationError(NOT_A_DURATION, { cause: err });
   }
   if (parts.negative) throw new DurationError(`"${text}" is negative; durations must be positive`);
   if (parts.years !== undefined || parts.months !== undefined) {

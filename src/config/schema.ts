@@ -123,11 +123,13 @@ const scopeSchema = z
     }
   });
 
+const CLUSTER_ID = /^[A-Za-z0-9-]+$/;
+
 const clusterSchema = z
   .strictObject(
     {
       id: textField({
-        regex: /^[A-Za-z0-9-]+$/,
+        regex: CLUSTER_ID,
         description: "a cluster ID of letters, digits and - (in01-0123456789abcdef)",
       }),
       region: textField(REGION).optional(),
@@ -162,7 +164,11 @@ const clustersSchema = nullAsAbsent(
           rejectDuplicates(
             clusters,
             ctx,
-            (c) => text(c.id),
+            // Only well-formed IDs are quoted back in the message.
+            (c) => {
+              const id = text(c.id);
+              return id !== undefined && CLUSTER_ID.test(id) ? id : undefined;
+            },
             (first, id) => `duplicate cluster id "${id}" (also at clusters[${first}].id)`,
             (index) => [index, "id"],
           ),

@@ -1,7 +1,7 @@
 /**
  * YAML text to plain data, with syntax errors as `FILE:LINE:COL: message` problems.
  */
-import { parseDocument } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
 import { ConfigError, type ConfigProblem } from "./errors.js";
 
 /**
@@ -10,14 +10,16 @@ import { ConfigError, type ConfigProblem } from "./errors.js";
  * @throws ConfigError with code `config_syntax`, listing every syntax error.
  */
 export function parseYaml(text: string, source: string): unknown {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const lineCounter = new LineCounter();
+  // prettyErrors would append a source excerpt to each message; positions come from the
+  // line counter instead, so problems stay one line each.
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter });
   if (doc.errors.length > 0) {
     const problems: ConfigProblem[] = doc.errors.map((err) => {
-      const pos = err.linePos?.[0];
-      return {
-        path: pos === undefined ? source : `${source}:${pos.line}:${pos.col}`,
-        message: err.message,
-      };
+      const { line, col } = lineCounter.linePos(err.pos[0]);
+      // The library's wording for this one addresses its own API users.
+      const message = err.code === "MULTIPLE_DOCS" ? "the file must hold a single YAML document" : err.message;
+      return { path: `${source}:${line}:${col}`, message };
     });
     throw new ConfigError("config_syntax", problems, { cause: doc.errors[0] });
   }

@@ -1,4 +1,4 @@
-import { gzipSync } from "node:zlib";
+import { gzipWithTail } from "./gzipJoin.js";
 import type { SampleStore } from "./store.js";
 
 export const TEXT_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -49,8 +49,8 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
 /**
  * Builds the /metrics response from the store's latest published rendering (no rendering of
  * polled data happens here) plus the self-metrics rendered now (a few hundred series).
- * With gzip, the published part is already compressed; the self part is compressed as a second
- * gzip member, which every gzip reader (Go's included) concatenates (RFC 1952 section 2.2).
+ * With gzip, the published part is already compressed; only the self part is compressed now,
+ * and appended inside the same gzip member.
  */
 export async function metricsResponse(
   store: SampleStore,
@@ -60,12 +60,11 @@ export async function metricsResponse(
   const om = prefersOpenMetrics(headers.accept);
   const gzip = acceptsGzip(headers.acceptEncoding);
   const published = store.latest();
-  const tail = (await self.render(om)) + (om ? "# EOF\n" : "");
+  const tail = Buffer.from((await self.render(om)) + (om ? "# EOF\n" : ""), "utf8");
   const contentType = om ? OPENMETRICS_CONTENT_TYPE : TEXT_CONTENT_TYPE;
   if (gzip) {
     const head = om ? published.openMetricsGzip : published.textGzip;
-    const chunks = head.length > 0 ? [head, gzipSync(tail, { level: 1 })] : [gzipSync(tail, { level: 1 })];
-    return { contentType, contentEncoding: "gzip", chunks };
+    return { contentType, contentEncoding: "gzip", chunks: gzipWithTail(head, tail) };
   }
-  return { contentType, chunks: [om ? published.openMetrics : published.text, Buffer.from(tail, "utf8")] };
+  return { contentType, chunks: [om ? published.openMetrics : published.text, tail] };
 }

@@ -1,9 +1,6 @@
-import { promisify } from "node:util";
-import { constants, gzip } from "node:zlib";
 import type { FamilyDef, Sample } from "../collect/sample.js";
+import { type DeflatedHead, deflateHead } from "./gzipJoin.js";
 import { renderChunks, renderHeader } from "./render.js";
-
-const gzipAsync = promisify(gzip);
 
 /** Identifies one slice of the store: the samples of one collector for one target. */
 export interface EntryKey {
@@ -13,13 +10,16 @@ export interface EntryKey {
   readonly slot: string;
 }
 
-/** A published, immutable rendering of the store, ready to be written to a socket. */
+/**
+ * A published, immutable rendering of the store, ready to be written to a socket. The gzip
+ * forms are open-ended deflate heads (see gzipJoin.ts): a response appends its tail to them.
+ */
 export interface Published {
   readonly version: number;
   readonly text: Buffer;
   readonly openMetrics: Buffer;
-  readonly textGzip: Buffer;
-  readonly openMetricsGzip: Buffer;
+  readonly textGzip: DeflatedHead;
+  readonly openMetricsGzip: DeflatedHead;
   readonly series: number;
   readonly builtAtMs: number;
   readonly buildMs: number;
@@ -46,6 +46,7 @@ interface FamilyState {
 }
 
 const EMPTY = Buffer.alloc(0);
+const EMPTY_HEAD: DeflatedHead = { deflated: EMPTY, crc: 0, length: 0 };
 
 /**
  * Holds the last good samples of every collector and target, pre-rendered per family when a
@@ -76,8 +77,8 @@ export class SampleStore {
       version: 0,
       text: EMPTY,
       openMetrics: EMPTY,
-      textGzip: EMPTY,
-      openMetricsGzip: EMPTY,
+      textGzip: EMPTY_HEAD,
+      openMetricsGzip: EMPTY_HEAD,
       series: 0,
       builtAtMs: this.now(),
       buildMs: 0,
@@ -246,10 +247,7 @@ export class SampleStore {
     const text = Buffer.concat(textParts);
     const openMetrics = Buffer.concat(omParts);
     // zlib runs on the thread pool: compression never blocks the event loop.
-    const [textGzip, openMetricsGzip] = await Promise.all([
-      gzipAsync(text, { level: constants.Z_BEST_SPEED }),
-      gzipAsync(openMetrics, { level: constants.Z_BEST_SPEED }),
-    ]);
+    const [textGzip, openMetricsGzip] = await Promise.all([deflateHead(text), deflateHead(openMetrics)]);
     const published: Published = {
       version,
       text,

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import bcrypt from "bcryptjs";
 
 /**
@@ -44,11 +44,4 @@ export function parseBasic(header: string | undefined): { user: string; password
   const i = decoded.indexOf(":");
   if (i < 0) return undefined;
   return { user: decoded.slice(0, i), password: decoded.slice(i + 1) };
-}
-
-/** Constant-time string comparison (for tests and callers comparing secrets). */
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }

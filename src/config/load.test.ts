@@ -1,0 +1,331 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "./errors.js";
+import { buildConfig, loadConfig } from "./load.js";
+import { DEFAULT_METRIC_QUERIES } from "./queries.js";
+import type { Config } from "./types.js";
+
+const CONFIG = "/cfg/config.yaml";
+const SECRET = "sk-very-secret-0123456789";
+
+/** An in-memory file system: unknown paths fail like the real one. */
+function memoryFs(files: Record<string, string>) {
+  return async (path: string): Promise<string> => {
+    const text = files[path];
+    if (text === undefined) throw Object.assign(new Error(`ENOENT: open '${path}'`), { code: "ENOENT" });
+    return text;
+  };
+}
+
+async function load(
+  yaml: string,
+  env: Record<string, string> = { VDBCLOUD_API_KEY: "env-key" },
+  files: Record<string, string> = {},
+): Promise<Config> {
+  return loadConfig(CONFIG, { env, readFile: memoryFs({ [CONFIG]: yaml, ...files }) });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ConfigError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ConfigError);
+  return err as ConfigError;
+}
+
+const cluster = (extra = "") => `clusters:\n  - id: in01-a\n    region: aws-us-west-2\n${extra}`;
+
+describe("broken configs", () => {
+  it.each<[name: string, yaml: string, expected: string, env?: Record<string, string>]>([
+    ["YAML syntax error", "api: [1, 2\nclusters: 3\n", "/cfg/config.yaml:2:1: "],
+    ["YAML duplicate key", "metrics: {}\nmetrics: {}\n", "/cfg/config.yaml:2:1: Map keys must be unique"],
+    ["multiple YAML documents", "api: {}\n---\napi: {}\n", "/cfg/config.yaml:2:1: the file must hold a single YAML document"],
+    ["undefined YAML alias", "api: *nowhere\n", "/cfg/config.yaml"],
+    ["document is not a mapping", "- a\n- b\n", "(root): must be a mapping"],
+    ["unknown top-level key", "metric:\n  enabled: true\n", 'metric: unknown key (did you mean "metrics"?)'],
+    ["unknown nested key", "metrics:\n  granulartiy: PT1M\n", 'metrics.granulartiy: unknown key (did you mean "granularity"?)'],
+    ["unknown key, far from any", "server:\n  zzzz: 1\n", "server.zzzz: unknown key (allowed: listen, web_config_file)"],
+    ["unknown cluster key", cluster("    regoin: x\n"), 'clusters[0].regoin: unknown key (did you mean "region"?)'],
+    ["section of the wrong type", "metrics: 5\n", "metrics: must be a mapping"],
+    ["clusters not a list", "clusters: {id: a}\n", "clusters: must be a list"],
+    ["number of the wrong type", "api:\n  rate_limit: fast\n", "api.rate_limit: must be an integer from 1 to 1000"],
+    ["fractional integer", "api:\n  max_in_flight: 1.5\n", "api.max_in_flight: must be an integer from 1 to 1000"],
+    ["boolean of the wrong type", "metrics:\n  enabled: yes\n", "metrics.enabled: must be true or false"],
+    ["granularity PT10S", "metrics:\n  granularity: PT10S\n", "metrics.granularity: must be at least PT30S (got PT10S)"],
+    ["granularity not whole seconds", "metrics:\n  granularity: PT30.5S\n", "metrics.granularity: must be a whole number of seconds"],
+    ["interval below granularity", "metrics:\n  granularity: PT1M\n  interval: PT30S\n", "metrics.interval: must be at least the granularity"],
+    ["lookback below granularity", "metrics:\n  granularity: PT5M\n  lookback: PT1M\n", "metrics.lookback: must be at least the granularity"],
+    ["lookback above P1D", "metrics:\n  lookback: P2D\n", "metrics.lookback: must be at most P1D"],
+    ["P99 on CU_COMPUTATION", "metrics:\n  queries: [{name: CU_COMPUTATION, stat: P99}]\n", "metrics.queries[0].stat: P99 is only available for latency metrics"],
+    ["stat on a _P99 name", "metrics:\n  queries: [{name: REQ_SEARCH_LATENCY_P99, stat: P99}]\n", "metrics.queries[0].stat: REQ_SEARCH_LATENCY_P99 already names its statistic"],
+    ["first-form latency without stat", "metrics:\n  queries: [{name: REQ_SEARCH_LATENCY}]\n", "metrics.queries[0].stat: is required for REQ_SEARCH_LATENCY"],
+    ["unknown stat", "metrics:\n  queries: [{name: CU_COMPUTATION, stat: MAX}]\n", "metrics.queries[0].stat: must be AVG or P99"],
+    ["lowercase metric name", "metrics:\n  queries: [{name: cu_computation}]\n", "metrics.queries[0].name: must be an upper-case metric name"],
+    ["duplicate query", "metrics:\n  queries: [{name: CU_COMPUTATION}, {name: CU_CAPACITY}, {name: CU_COMPUTATION}]\n", "metrics.queries[2]: duplicate of metrics.queries[0]"],
+    ["empty query list", "metrics:\n  queries: []\n", "metrics.queries: must list at least one query"],
+    ["duplicate cluster id", "clusters:\n  - id: in01-a\n  - id: in01-b\n  - id: in01-a\n", 'clusters[2].id: duplicate cluster id "in01-a" (also at clusters[0].id)'],
+    ["empty cluster id", "clusters:\n  - id: ''\n", "clusters[0].id: must not be empty"],
+    ["missing cluster id", "clusters:\n  - region: aws-us-west-2\n", "clusters[0].id: is required"],
+    ["cluster id with bad characters", "clusters:\n  - id: in01/a\n", "clusters[0].id: must be a cluster ID"],
+    ["bad region", "clusters:\n  - id: in01-a\n    region: AWS_US\n", "clusters[0].region: must be a region ID"],
+    ["scope with neither db nor collection", cluster("    scopes: [{}]\n"), "clusters[0].scopes[0]: needs db_name, collection_name or both"],
+    ["duplicate scope", cluster("    scopes: [{db_name: d}, {db_name: d}]\n"), "clusters[0].scopes[1]: duplicate of scopes[0]"],
+    ["bad URL", "api:\n  base_url: not a url\n", "api.base_url: must be an http(s) URL"],
+    ["non-http URL", "api:\n  base_url: ftp://api.example.com\n", "api.base_url: must be an http(s) URL"],
+    ["controller_url without {region}", "api:\n  controller_url: https://controller.example.com\n", "api.controller_url: must contain {region}"],
+    ["rate_limit 0", "api:\n  rate_limit: 0\n", "api.rate_limit: must be an integer from 1 to 1000"],
+    ["rate_limit 1001", "api:\n  rate_limit: 1001\n", "api.rate_limit: must be an integer from 1 to 1000"],
+    ["max_retries 11", "api:\n  max_retries: 11\n", "api.max_retries: must be an integer from 0 to 10"],
+    ["request_timeout zero", "api:\n  request_timeout: PT0S\n", "api.request_timeout: must be at least PT0.1S"],
+    ["page_size 3", "import_jobs:\n  page_size: 3\n", "import_jobs.page_size: must be an integer from 5 to 100"],
+    ["page_size 101", "import_jobs:\n  page_size: 101\n", "import_jobs.page_size: must be an integer from 5 to 100"],
+    ["both api_key and api_key_file", "api:\n  api_key: k\n  api_key_file: k.txt\n", "api.api_key_file: set either api_key or api_key_file, not both"],
+    ["both keys on a cluster", cluster("    api_key: k\n    api_key_file: k.txt\n"), "clusters[0].api_key_file: set either api_key or api_key_file, not both"],
+    ["missing key (no env)", "api: {}\n", "api.api_key: no API key: set api.api_key", {}],
+    ["unreadable key file", "api:\n  api_key_file: missing.key\n", "api.api_key_file: cannot read /cfg/missing.key (ENOENT: no such file)"],
+    ["unreadable cluster key file", cluster("    api_key_file: /keys/team\n"), "clusters[0].api_key_file: cannot read /keys/team (ENOENT"],
+    ["unset ${VAR}", "api:\n  base_url: https://${API_HOST}/\n", "api.base_url: environment variable API_HOST is not set"],
+    ["unterminated ${", "api:\n  base_url: https://${API_HOST/\n", 'api.base_url: unterminated "${"'],
+    ["bad listen address", "server:\n  listen: 9474\n", "server.listen: must be HOST:PORT"],
+    ["listen without port", "server:\n  listen: localhost\n", "server.listen: expected HOST:PORT"],
+    ["listen port out of range", "server:\n  listen: 0.0.0.0:70000\n", "server.listen: port must be from 0 to 65535"],
+    ["bad web_config_file", "server:\n  web_config_file: 5\n", "server.web_config_file: must be a string"],
+    ["bad duration text", "import_jobs:\n  interval: 1m\n", "import_jobs.interval: is not an ISO 8601 duration"],
+    ["duration as a number", "spark_jobs:\n  interval: 30\n", "spark_jobs.interval: must be an ISO 8601 duration such as PT30S"],
+    ["P1M (months rejected)", "metrics:\n  lookback: P1M\n", 'metrics.lookback: "P1M" uses years or months'],
+    ["negative duration", "inventory:\n  interval: -PT1M\n", 'inventory.interval: "-PT1M" is negative'],
+    ["staleness_intervals 1", "staleness_intervals: 1\n", "staleness_intervals: must be an integer from 2 to 100"],
+    ["duplicate spark job", "spark_jobs:\n  jobs:\n    - {project_id: p, job_id: j}\n    - {project_id: p, job_id: j}\n", "spark_jobs.jobs[1]: duplicate of spark_jobs.jobs[0]"],
+    ["spark job without job_id", "spark_jobs:\n  jobs: [{project_id: p}]\n", "spark_jobs.jobs[0].job_id: is required"],
+    ["bad discovery region", "inventory:\n  discovery:\n    region_ids: [US-EAST]\n", "inventory.discovery.region_ids[0]: must be a region ID"],
+  ])("%s", async (_name, yaml, expected, env) => {
+    const err = await failure(load(yaml, env));
+    expect(err.message).toContain(expected);
+    expect(err.message).not.toContain("    at "); // no stack in the message
+  });
+
+  it("uses config_syntax for YAML errors and config_invalid for values", async () => {
+    expect((await failure(load("a: [\n"))).code).toBe("config_syntax");
+    expect((await failure(load("staleness_intervals: 1\n"))).code).toBe("config_invalid");
+  });
+
+  it("uses config_unreadable for a missing config file, naming it and the OS code", async () => {
+    const err = await failure(loadConfig("/nowhere/config.yaml", { readFile: memoryFs({}) }));
+    expect(err.code).toBe("config_unreadable");
+    expect(err.message).toBe("/nowhere/config.yaml: cannot read the config file (ENOENT: no such file)");
+  });
+
+  it("reports every problem at once, across sections and within one list", async () => {
+    const yaml = [
+      "api:",
+      "  rate_limit: 0",
+      "clusters:",
+      "  - id: in01-a",
+      "    region: BAD",
+      "  - id: in01-a",
+      "metrics:",
+      "  granularity: PT10S",
+      "  queries: [{name: lower}]",
+      "import_jobs: {page_size: 3}",
+      "extra: 1",
+    ].join("\n");
+    const err = await failure(load(yaml));
+    expect(err.problems.map((p) => p.path)).toEqual(
+      expect.arrayContaining([
+        "api.rate_limit",
+        "clusters[0].region",
+        "clusters[1].id",
+        "metrics.granularity",
+        "metrics.queries[0].name",
+        "import_jobs.page_size",
+        "extra",
+      ]),
+    );
+    expect(err.message.split("\n")).toHaveLength(err.problems.length);
+  });
+
+  it("does not add a schema complaint on top of an unset variable", async () => {
+    const err = await failure(load("api:\n  rate_limit: ${RATE}\n"));
+    expect(err.problems).toEqual([
+      { path: "api.rate_limit", message: expect.stringContaining("RATE is not set") },
+    ]);
+  });
+});
+
+describe("secrets never appear in errors", () => {
+  it.each<[name: string, yaml: string, files: Record<string, string>]>([
+    ["inline key with other problems", `api:\n  api_key: ${SECRET}\n  rate_limit: 0\n`, {}],
+    ["inline key and a key file", `api:\n  api_key: ${SECRET}\n  api_key_file: k\n`, { "/cfg/k": SECRET }],
+    ["key where a number belongs", `api:\n  rate_limit: ${SECRET}\n`, {}],
+    ["key in a metric name", `metrics:\n  queries: [{name: ${SECRET}}]\n`, {}],
+    ["key as a cluster id", `clusters:\n  - id: ${SECRET}_x\n`, {}],
+    ["key file with another problem", "api:\n  api_key_file: k\nstaleness_intervals: 0\n", { "/cfg/k": SECRET }],
+    ["cluster key file with another cluster bad", `${cluster("    api_key_file: /k\n")}  - id: ''\n`, { "/k": SECRET }],
+    ["key as a listen address", `server:\n  listen: ${SECRET}\n`, {}],
+    ["key as a duration", `metrics:\n  interval: ${SECRET}\n`, {}],
+  ])("%s", async (_name, yaml, files) => {
+    const err = await failure(load(yaml, { VDBCLOUD_API_KEY: "env-key" }, files));
+    expect(err.problems.length).toBeGreaterThan(0);
+    expect(err.message).not.toContain(SECRET);
+    expect(JSON.stringify(err.problems)).not.toContain(SECRET);
+    expect(String(err.cause ?? "")).not.toContain(SECRET);
+  });
+
+  it("keeps an environment key out of interpolation problems", async () => {
+    const err = await failure(load("api:\n  api_key: ${VDBCLOUD_API_KEY}x${NOPE}\n", { VDBCLOUD_API_KEY: SECRET }));
+    expect(err.message).toContain("NOPE is not set");
+    expect(err.message).not.toContain(SECRET);
+  });
+});
+
+describe("good configs", () => {
+  it("loads the commented example (config/example.yaml)", async () => {
+    const path = fileURLToPath(new URL("../../config/example.yaml", import.meta.url));
+    const config = await loadConfig(path, { env: { VDBCLOUD_API_KEY: "example-key" } });
+    expect(config.api.apiKey).toBe("example-key");
+    expect(config.clusters.map((c) => c.id)).toEqual(["in01-0123456789abcdef", "in01-fedcba9876543210"]);
+    expect(config.clusters[0]?.scopes).toEqual([{ dbName: "default", collectionName: "docs" }, { dbName: "analytics" }]);
+    expect(config.metrics.queries).toContainEqual({ name: "REQ_QUERY_LATENCY", stat: "P99" });
+    expect(config.sparkJobs.jobs).toHaveLength(1);
+    expect(config.server).toEqual({ host: "0.0.0.0", port: 9474 });
+  });
+
+  it("applies every default to an empty file", async () => {
+    const expected: Config = {
+      api: {
+        baseUrl: "https://api.cloud.zilliz.com",
+        controllerUrl: "https://controller.api.{region}.zillizcloud.com",
+        apiKey: "env-key",
+        requestTimeoutMs: 10_000,
+        rateLimit: 20,
+        maxRetries: 3,
+        maxResponseBytes: 16 * 1024 * 1024,
+        maxInFlight: 16,
+        sendRequestTimeoutHeader: true,
+      },
+      clusters: [],
+      metrics: {
+        enabled: true,
+        granularityMs: 60_000,
+        intervalMs: 60_000,
+        lookbackMs: 300_000,
+        queries: DEFAULT_METRIC_QUERIES,
+      },
+      importJobs: { enabled: true, intervalMs: 60_000, pageSize: 100, retentionMs: 3_600_000, maxJobsPerCluster: 1000 },
+      sparkJobs: { intervalMs: 30_000, retentionMs: 3_600_000, jobs: [] },
+      inventory: { enabled: true, intervalMs: 60_000, discovery: { enabled: false, projectIds: [], regionIds: [] } },
+      server: { host: "0.0.0.0", port: 9474 },
+      stalenessIntervals: 5,
+    };
+    expect(await load("")).toEqual(expected);
+    expect(await load("# only a comment\n")).toEqual(expected);
+    // Empty sections (`metrics:` with everything commented out) mean defaults too.
+    expect(await load("api:\nclusters:\nmetrics:\nserver:\n")).toEqual(expected);
+  });
+
+  it("defaults the metrics interval to the granularity", async () => {
+    const config = await load("metrics:\n  granularity: PT2M\n  lookback: PT10M\n");
+    expect(config.metrics).toMatchObject({ granularityMs: 120_000, intervalMs: 120_000, lookbackMs: 600_000 });
+  });
+
+  it("substitutes environment variables, with defaults and $$ escapes", async () => {
+    const yaml = [
+      "api:",
+      "  base_url: https://${API_HOST:-api.example.com}/",
+      "  api_key: ${MY_KEY}",
+      "  rate_limit: ${RATE}",
+      "  send_request_timeout_header: ${SEND_RT:-false}",
+      "clusters:",
+      "  - id: ${CLUSTER}",
+      "    project_id: p$$1",
+    ].join("\n");
+    const config = await load(yaml, { MY_KEY: "from-env", RATE: "50", CLUSTER: "in01-x" });
+    expect(config.api.baseUrl).toBe("https://api.example.com");
+    expect(config.api.apiKey).toBe("from-env");
+    expect(config.api.rateLimit).toBe(50);
+    expect(config.api.sendRequestTimeoutHeader).toBe(false);
+    expect(config.clusters[0]).toEqual({ id: "in01-x", projectId: "p$1", scopes: [] });
+  });
+
+  it("reads and trims the key file, relative to the config file", async () => {
+    const config = await load("api:\n  api_key_file: secrets/key.txt\n", {}, { "/cfg/secrets/key.txt": "  file-key\n\n" });
+    expect(config.api.apiKey).toBe("file-key");
+  });
+
+  it("prefers api_key over VDBCLOUD_API_KEY", async () => {
+    const config = await load("api:\n  api_key: inline\n", { VDBCLOUD_API_KEY: "env" });
+    expect(config.api.apiKey).toBe("inline");
+  });
+
+  it("gives clusters their own key when configured, and none otherwise", async () => {
+    const yaml = [
+      "clusters:",
+      "  - id: in01-a",
+      "    api_key: team-a",
+      "  - id: in01-b",
+      "    api_key_file: ../b.key",
+      "  - id: in01-c",
+    ].join("\n");
+    const config = await load(yaml, { VDBCLOUD_API_KEY: "default" }, { "/b.key": "team-b\n" });
+    expect(config.clusters.map((c) => c.apiKey)).toEqual(["team-a", "team-b", undefined]);
+    expect(config.api.apiKey).toBe("default");
+  });
+
+  it("resolves relative paths against the config file's directory, absolute ones as they are", async () => {
+    const config = await load(
+      "spark_jobs:\n  jobs_file: jobs/spark.yaml\nserver:\n  web_config_file: /etc/web.yaml\n",
+    );
+    expect(config.sparkJobs.jobsFile).toBe("/cfg/jobs/spark.yaml");
+    expect(config.server.webConfigFile).toBe("/etc/web.yaml");
+  });
+
+  it("accepts an IPv6 listen address and a null web config", async () => {
+    const config = await load("server:\n  listen: '[::1]:0'\n  web_config_file: null\n");
+    expect(config.server).toEqual({ host: "::1", port: 0 });
+  });
+
+  it("keeps first- and second-form queries as written, with scopes", async () => {
+    const yaml = [
+      cluster("    scopes: [{collection_name: docs}]\n"),
+      "metrics:",
+      "  queries:",
+      "    - {name: REQ_SEARCH_LATENCY, stat: P99}",
+      "    - {name: REQ_SEARCH_LATENCY, stat: AVG}",
+      "    - {name: CU_COMPUTATION, stat: AVG}",
+      "    - {name: CU_COMPUTATION}",
+    ].join("\n");
+    const config = await load(yaml);
+    expect(config.metrics.queries).toEqual([
+      { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+      { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
+      { name: "CU_COMPUTATION", stat: "AVG" },
+      { name: "CU_COMPUTATION" },
+    ]);
+    expect(config.clusters[0]?.scopes).toEqual([{ collectionName: "docs" }]);
+  });
+});
+
+describe("buildConfig", () => {
+  it("validates an object built in code, with its own base directory", async () => {
+    const config = await buildConfig(
+      {
+        api: { base_url: "http://127.0.0.1:8080", controller_url: "http://127.0.0.1:8080/{region}", api_key: "demo" },
+        clusters: [{ id: "in01-demo", region: "local" }],
+        metrics: { granularity: "PT30S" },
+        spark_jobs: { jobs_file: "jobs.yaml" },
+      },
+      { baseDir: "/demo", env: {} },
+    );
+    expect(config.api.baseUrl).toBe("http://127.0.0.1:8080");
+    expect(config.api.controllerUrl).toBe("http://127.0.0.1:8080/{region}");
+    expect(config.metrics.intervalMs).toBe(30_000);
+    expect(config.sparkJobs.jobsFile).toBe("/demo/jobs.yaml");
+  });
+
+  it("throws config_invalid with paths for a bad object", async () => {
+    const err = await failure(buildConfig({ clusters: [{ id: 5 }] }, { env: { VDBCLOUD_API_KEY: "k" } }));
+    expect(err.code).toBe("config_invalid");
+    expect(err.problems).toEqual([{ path: "clusters[0].id", message: "must be a string" }]);
+  });
+});

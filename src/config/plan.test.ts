@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import { buildConfig } from "./load.js";
+import { computePlan, formatPlan, metricRequestsPerCycle, type PlanRow } from "./plan.js";
+import { inShard } from "./shard.js";
+import type { Config } from "./types.js";
+
+const DEFAULT_KEY = "default-key-value-123";
+const TEAM_KEY = "team-key-value-456";
+
+function config(raw: Record<string, unknown>): Promise<Config> {
+  return buildConfig(raw, { env: { VDBCLOUD_API_KEY: DEFAULT_KEY }, baseDir: "/cfg" });
+}
+
+function manyClusters(n: number): { id: string; region: string }[] {
+  return Array.from({ length: n }, (_, i) => ({ id: `in01-${i}`, region: "aws-us-west-2" }));
+}
+
+function row(rows: readonly PlanRow[], endpoint: string, credential = "default"): PlanRow | undefined {
+  return rows.find((r) => r.endpoint === endpoint && r.credential === credential);
+}
+
+describe("metricRequestsPerCycle", () => {
+  const second = [{ name: "CU_COMPUTATION" }];
+  const first = [{ name: "REQ_SEARCH_LATENCY", stat: "P99" as const }];
+  const scopes = [{ dbName: "a" }, { dbName: "b", collectionName: "c" }];
+  it.each([
+    ["no scopes, second form", [], second, 1],
+    ["no scopes, first form", [], first, 1],
+    ["two scopes, second form only", scopes, second, 2],
+    ["two scopes, first form only", scopes, first, 1],
+    ["two scopes, both forms", scopes, [...first, ...second], 3],
+    ["no queries", scopes, [], 0],
+  ])("%s -> %d", (_name, scopeList, queries, expected) => {
+    expect(metricRequestsPerCycle({ scopes: scopeList }, queries)).toBe(expected);
+  });
+});
+
+describe("computePlan", () => {
+  it("counts calls per endpoint and credential for a small config", async () => {
+    const plan = computePlan(
+      await config({
+        clusters: [
+          { id: "in01-a", region: "aws-us-west-2", scopes: [{ db_name: "d1" }, { db_name: "d2", collection_name: "c" }] },
+          { id: "in01-b", api_key: TEAM_KEY },
+        ],
+        metrics: {
+          granularity: "PT1M",
+          queries: [{ name: "CU_COMPUTATION" }, { name: "REQ_SEARCH_LATENCY", stat: "P99" }],
+        },
+        spark_jobs: { jobs: [{ project_id: "p", job_id: "j1" }, { project_id: "p", job_id: "j2" }] },
+        inventory: { discovery: { enabled: true, project_ids: ["p1", "p2"] } },
+      }),
+    );
+    const summary = plan.rows.map((r) => [r.endpoint, r.credential, r.callsPerCycle, r.atLeast, r.intervalMs]);
+    expect(summary).toEqual([
+      // in01-a: cluster-wide (first-form query) + 2 scopes; in01-b: cluster-wide only.
+      ["POST /v2/clusters/{id}/metrics/query", "default", 3, false, 60_000],
+      ["POST /v2/clusters/{id}/metrics/query", "cluster key #1", 1, false, 60_000],
+      // in01-b has no region: no v1 import list for it.
+      ["GET /v1/vector/collections/import/list", "default", 1, true, 60_000],
+      ["GET /v2/projects/{projectId}/jobs/{jobId}", "default", 2, false, 30_000],
+      ["GET /v2/clusters/{id}", "default", 1, false, 60_000],
+      ["GET /v2/clusters/{id}", "cluster key #1", 1, false, 60_000],
+      ["GET /v1/projects", "default", 1, false, 60_000],
+      ["GET /v2/regions", "default", 1, false, 60_000],
+      ["GET /v2/clusters", "default", 2, true, 60_000],
+    ]);
+    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.requestsPerSecond).toBeCloseTo(0.05);
+    expect(plan.fits).toBe(true);
+    expect(plan.targets).toEqual([
+      { clusterId: "in01-a", region: "aws-us-west-2", scopes: ["db=d1", "db=d2 collection=c"], credential: "default" },
+      { clusterId: "in01-b", scopes: [], credential: "cluster key #1" },
+    ]);
+    expect(plan.notes).toContain("import jobs are not polled for clusters without a region: in01-b");
+
+    const text = formatPlan(plan);
+    expect(text).toContain("Targets: 2 configured clusters, 2 Spark jobs");
+    expect(text).toContain("  cluster in01-a region=aws-us-west-2 credential=default\n    scope db=d1\n");
+    expect(text).toContain(
+      "  POST /v2/clusters/{id}/metrics/query [default]: 3 calls every PT1M = 0.05 req/s: fits",
+    );
+    expect(text).toContain("  GET /v2/clusters [default]: at least 2 calls every PT1M = >= 0.033 req/s: fits");
+    expect(text).toContain("  spark job p/j1");
+    expect(text).toMatch(/Result: fits the rate budget$/);
+    expect(text).not.toContain(DEFAULT_KEY);
+    expect(text).not.toContain(TEAM_KEY);
+    expect(JSON.stringify(plan)).not.toContain(TEAM_KEY);
+  });
+
+  it("600 clusters at PT30S and 20 req/s fit exactly", async () => {
+    const plan = computePlan(
+      await config({ clusters: manyClusters(600), metrics: { granularity: "PT30S", interval: "PT30S" } }),
+    );
+    const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
+    expect(metrics).toMatchObject({ callsPerCycle: 600, intervalMs: 30_000, requestsPerSecond: 20, fits: true });
+    expect(metrics?.suggestedIntervalMs).toBeUndefined();
+    expect(plan.fits).toBe(true);
+    expect(formatPlan(plan)).toContain(
+      "POST /v2/clusters/{id}/metrics/query [default]: 600 calls every PT30S = 20 req/s: fits",
+    );
+  });
+
+  it("700 clusters exceed: at least PT35S, rounded up to PT1M in granularity steps", async () => {
+    const plan = computePlan(
+      await config({
+        clusters: manyClusters(700),
+        metrics: { granularity: "PT30S" },
+        import_jobs: { interval: "PT30S" },
+      }),
+    );
+    const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
+    expect(metrics).toMatchObject({ callsPerCycle: 700, fits: false, minimumIntervalMs: 35_000, suggestedIntervalMs: 60_000 });
+    // Other endpoints round to whole seconds only.
+    const imports = row(plan.rows, "GET /v1/vector/collections/import/list");
+    expect(imports).toMatchObject({ fits: false, minimumIntervalMs: 35_000, suggestedIntervalMs: 35_000 });
+    expect(plan.fits).toBe(false);
+    const text = formatPlan(plan);
+    expect(text).toContain(
+      "POST /v2/clusters/{id}/metrics/query [default]: 700 calls every PT30S = 23.333 req/s: " +
+        "EXCEEDS the budget: needs an interval of at least PT35S, use PT1M (whole granularity steps)",
+    );
+    expect(text).toContain(
+      "GET /v1/vector/collections/import/list [default]: at least 700 calls every PT30S = >= 23.333 req/s: " +
+        "EXCEEDS the budget: needs an interval of at least PT35S\n",
+    );
+    expect(text).toMatch(/Result: EXCEEDS the budget/);
+  });
+
+  it("gives each credential its own budget", async () => {
+    const clusters = [
+      ...manyClusters(400),
+      ...manyClusters(400).map((c) => ({ ...c, id: `${c.id}-t`, api_key: TEAM_KEY })),
+    ];
+    const plan = computePlan(await config({ clusters, metrics: { granularity: "PT30S" } }));
+    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.callsPerCycle).toBe(400);
+    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query", "cluster key #1")?.callsPerCycle).toBe(400);
+    expect(plan.fits).toBe(true);
+  });
+
+  it("adds discovered clusters and skips disabled collectors", async () => {
+    const plan = computePlan(
+      await config({ metrics: { enabled: false }, import_jobs: { enabled: false }, inventory: { discovery: { enabled: true } } }),
+      { discoveredClusters: 5 },
+    );
+    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")).toBeUndefined();
+    expect(row(plan.rows, "GET /v1/vector/collections/import/list")).toBeUndefined();
+    expect(row(plan.rows, "GET /v2/clusters/{id}")?.callsPerCycle).toBe(5);
+    expect(row(plan.rows, "GET /v2/clusters")?.callsPerCycle).toBe(1);
+    expect(formatPlan(plan)).toContain("Targets: 0 configured clusters + 5 discovered, 0 Spark jobs");
+  });
+
+  it("splits clusters and Spark jobs over shards; account-wide calls go to shard 0", async () => {
+    const cfg = await config({
+      clusters: manyClusters(20),
+      spark_jobs: { jobs: Array.from({ length: 10 }, (_, i) => ({ project_id: "p", job_id: `j${i}` })) },
+    });
+    const plans = [0, 1, 2].map((index) => computePlan(cfg, { shard: { index, total: 3 } }));
+    const ids = plans.flatMap((p) => p.targets.map((t) => t.clusterId));
+    expect(ids.sort()).toEqual(cfg.clusters.map((c) => c.id).sort());
+    expect(plans.reduce((n, p) => n + p.sparkJobs.length, 0)).toBe(10);
+    for (const [index, plan] of plans.entries()) {
+      expect(plan.targets.every((t) => inShard(t.clusterId, { index, total: 3 }))).toBe(true);
+      expect(row(plan.rows, "GET /v1/projects") !== undefined).toBe(index === 0);
+    }
+    expect(formatPlan(plans[1] as never)).toContain("Targets (shard 1 of 3):");
+  });
+
+  it("notes when there is nothing to poll and when jobs come from a file", async () => {
+    const plan = computePlan(await config({ spark_jobs: { jobs_file: "jobs.yaml" } }));
+    expect(plan.notes).toEqual([
+      "Spark jobs listed in /cfg/jobs.yaml are read at run time and add one call each",
+      "no clusters or Spark jobs to poll: list clusters, enable discovery, or add spark_jobs.jobs",
+    ]);
+  });
+});

@@ -1,0 +1,69 @@
+import * as zlib from "node:zlib";
+import { promisify } from "node:util";
+
+const deflateRawAsync = promisify(zlib.deflateRaw);
+
+/**
+ * A body compressed once, ahead of time, to which a small tail can be appended per response
+ * while the result stays ONE gzip member. (Concatenated gzip members are valid, but curl and
+ * some other clients decode only the first member.)
+ *
+ * The head is raw deflate ended with a sync flush: byte-aligned and without a final block, so
+ * another raw deflate stream can follow it directly. The CRC-32 of the head is kept so the
+ * gzip trailer can be completed over head + tail.
+ */
+export interface DeflatedHead {
+  readonly deflated: Buffer;
+  readonly crc: number;
+  readonly length: number;
+}
+
+/** Compresses `body` on the zlib thread pool (never blocking the event loop). */
+export async function deflateHead(body: Buffer, level = zlib.constants.Z_BEST_SPEED): Promise<DeflatedHead> {
+  const deflated = await deflateRawAsync(body, { level, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  return { deflated, crc: await crc32Sliced(body), length: body.length };
+}
+
+/** Returns the chunks of one gzip member holding `head` then `tail`. */
+export function gzipWithTail(head: DeflatedHead, tail: Buffer): Buffer[] {
+  const tailDeflated = zlib.deflateRawSync(tail, { level: zlib.constants.Z_BEST_SPEED });
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc32(tail, head.crc), 0);
+  trailer.writeUInt32LE((head.length + tail.length) % 2 ** 32, 4);
+  return [GZIP_HEADER, head.deflated, tailDeflated, trailer];
+}
+
+// ID1 ID2 CM=deflate FLG=0 MTIME=0 XFL=0 OS=unknown (RFC 1952 section 2.3).
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
+
+const TABLE = (() => {
+  const t = new Int32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c;
+  }
+  return t;
+})();
+
+const nativeCrc32 = (zlib as unknown as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+
+/** CRC-32 (the gzip one) of `data`, continuing from `previous` (the CRC of what came before). */
+export function crc32(data: Uint8Array, previous = 0): number {
+  // Node 22 has zlib.crc32; Node 20 needs the table version.
+  if (nativeCrc32) return nativeCrc32(data, previous);
+  let c = ~previous;
+  for (let i = 0; i < data.length; i++) c = (TABLE[(c ^ (data[i] as number)) & 0xff] as number) ^ (c >>> 8);
+  return ~c >>> 0;
+}
+
+/** CRC-32 of a large buffer in 1 MiB slices, yielding to the event loop between them. */
+async function crc32Sliced(data: Buffer): Promise<number> {
+  const slice = 1 << 20;
+  let crc = 0;
+  for (let off = 0; off < data.length; off += slice) {
+    crc = crc32(data.subarray(off, Math.min(off + slice, data.length)), crc);
+    if (off + slice < data.length) await new Promise<void>((r) => setImmediate(r));
+  }
+  return crc;
+}

@@ -1,0 +1,113 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import bcrypt from "bcryptjs";
+import { afterEach, describe, expect, it } from "vitest";
+import type { MetricsResponse } from "../expose/exposition.js";
+import { createApp, type HttpDeps } from "./app.js";
+import { BasicAuth } from "./basicAuth.js";
+
+let server: Server | undefined;
+
+async function serve(overrides: Partial<HttpDeps> = {}): Promise<string> {
+  const deps: HttpDeps = {
+    metrics: async (): Promise<MetricsResponse> => ({ contentType: "text/plain; version=0.0.4; charset=utf-8", chunks: [Buffer.from("m 1\n")] }),
+    landing: () => ({
+      version: "1.2.3",
+      startedAtMs: 0,
+      nowMs: 60_000,
+      ready: true,
+      series: 42,
+      publishedAtMs: 59_000,
+      shard: { index: 0, total: 1 },
+      targets: [
+        { collector: "cluster_metrics", target: "in01-a", up: true, lastSuccessMs: 30_000, consecutiveFailures: 0, lastError: null },
+        {
+          collector: "cluster_metrics",
+          target: "<script>x</script>",
+          up: false,
+          lastSuccessMs: null,
+          consecutiveFailures: 3,
+          lastError: { code: "not_found", message: "cluster not found" },
+        },
+      ],
+    }),
+    ready: () => true,
+    reload: async () => ({ ok: true, problems: [] }),
+    ...overrides,
+  };
+  server = createApp(deps).listen(0, "127.0.0.1");
+  await new Promise((r) => server?.once("listening", r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  await new Promise((r) => server?.close(r));
+  server = undefined;
+});
+
+describe("http app", () => {
+  it("serves /metrics with its content type and no framework banner", async () => {
+    const base = await serve();
+    const res = await fetch(`${base}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
+    expect(res.headers.get("x-powered-by")).toBeNull();
+    expect(await res.text()).toBe("m 1\n");
+  });
+
+  it.each([
+    { path: "/nope", method: "GET", status: 404 },
+    { path: "/metrics", method: "POST", status: 405 },
+    { path: "/metrics", method: "DELETE", status: 405 },
+    { path: "/-/reload", method: "GET", status: 405 },
+    { path: "/healthz", method: "PUT", status: 405 },
+  ])("$method $path -> $status", async ({ path, method, status }) => {
+    const base = await serve();
+    const res = await fetch(`${base}${path}`, { method });
+    expect(res.status).toBe(status);
+    if (status === 405) expect(res.headers.get("allow")).toBeTruthy();
+  });
+
+  it("answers /healthz always and /readyz only when ready", async () => {
+    const base = await serve({ ready: () => false });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(503);
+  });
+
+  it("reload: 200 when applied, 400 with the problems when rejected", async () => {
+    const base = await serve({ reload: async () => ({ ok: false, problems: ["metrics.granularity: must be at least PT30S"] }) });
+    const res = await fetch(`${base}/-/reload`, { method: "POST" });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("metrics.granularity: must be at least PT30S");
+  });
+
+  it("refuses large request bodies", async () => {
+    const base = await serve();
+    const res = await fetch(`${base}/-/reload`, { method: "POST", body: "x".repeat(5000) });
+    expect(res.status).toBe(413);
+  });
+
+  it("landing page links the endpoints and escapes target names and errors", async () => {
+    const base = await serve();
+    const html = await (await fetch(`${base}/`)).text();
+    expect(html).toContain('href="metrics"');
+    expect(html).toContain("in01-a");
+    expect(html).toContain("not_found: cluster not found");
+    expect(html).not.toContain("<script>x</script>");
+    expect(html).toContain("&#60;script&#62;");
+  });
+
+  it("basic auth protects /metrics and / but not /healthz or /readyz", async () => {
+    const hash = bcrypt.hashSync("s3cret", 4);
+    const base = await serve({ auth: new BasicAuth(new Map([["prom", hash]])) });
+    const good = `Basic ${Buffer.from("prom:s3cret").toString("base64")}`;
+    const bad = `Basic ${Buffer.from("prom:wrong").toString("base64")}`;
+    expect((await fetch(`${base}/metrics`)).status).toBe(401);
+    expect((await fetch(`${base}/metrics`, { headers: { authorization: bad } })).status).toBe(401);
+    expect((await fetch(`${base}/`)).headers.get("www-authenticate")).toContain("Basic");
+    expect((await fetch(`${base}/metrics`, { headers: { authorization: good } })).status).toBe(200);
+    expect((await fetch(`${base}/-/reload`, { method: "POST" })).status).toBe(401);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * The simulator's own HTTP controls under /_sim (not part of the upstream API, not counted,
+ * not rate limited, no key needed): stats, faults and the generated world.
+ */
+import type { Express, Request, Response } from "express";
+import type { SimContext } from "./context.js";
+import { ApiCode, SimulatorError } from "./errors.js";
+import { FAULT_KINDS, type FaultKind, type Faults, validateFault } from "./faults.js";
+import type { StatsRecorder } from "./stats.js";
+
+export interface AdminDeps {
+  readonly ctx: SimContext;
+  readonly stats: StatsRecorder;
+  readonly faults: Faults;
+}
+
+function badRequest(res: Response, err: unknown): void {
+  if (!(err instanceof SimulatorError)) throw err;
+  res.status(400).json({ code: ApiCode.INVALID_PARAMETER, message: err.message });
+}
+
+/** Mounts the /_sim routes. */
+export function mountAdmin(app: Express, deps: AdminDeps): void {
+  app.get("/_sim/stats", (_req: Request, res: Response) => {
+    res.json(deps.stats.toJSON());
+  });
+  app.post("/_sim/stats/reset", (_req: Request, res: Response) => {
+    deps.stats.reset();
+    res.json({ ok: true });
+  });
+  app.get("/_sim/faults", (_req: Request, res: Response) => {
+    res.json(deps.faults.active());
+  });
+  app.post("/_sim/faults", (req: Request, res: Response) => {
+    try {
+      const body: unknown = req.body;
+      const { kind, ...spec } = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+      const hit = validateFault(kind, spec);
+      deps.faults.set(hit.kind, hit.spec);
+      res.json({ ok: true, active: deps.faults.active() });
+    } catch (err) {
+      badRequest(res, err);
+    }
+  });
+  app.delete("/_sim/faults", (req: Request, res: Response) => {
+    const kind = typeof req.query.kind === "string" ? req.query.kind : undefined;
+    if (kind !== undefined && !(FAULT_KINDS as readonly string[]).includes(kind)) {
+      badRequest(res, new SimulatorError("INVALID_FAULT", `unknown fault kind: ${kind}`));
+      return;
+    }
+    deps.faults.clear(kind as FaultKind | undefined);
+    res.json({ ok: true, active: deps.faults.active() });
+  });
+  app.get("/_sim/world", (_req: Request, res: Response) => {
+    const { world, spark } = deps.ctx;
+    res.json({ clusters: world.clusters, projects: world.projects, regions: world.regions, sparkJobs: spark.refs() });
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * Assembles the express application: body parsing, the /_sim controls, every API route
+ * through the shared pipeline, and envelope-shaped answers for unknown paths and bad JSON.
+ */
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import { mountAdmin } from "./admin.js";
+import { ApiCode } from "./errors.js";
+import { mountRoute, type PipelineDeps } from "./pipeline.js";
+import { mutatingRoutes } from "./routes-mutating.js";
+import { readRoutes } from "./routes-read.js";
+
+/** Builds the simulator's express app over `deps`. */
+export function createApp(deps: PipelineDeps): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.use(express.json({ limit: "1mb" }));
+  mountAdmin(app, deps);
+  for (const route of [...readRoutes(deps.ctx), ...mutatingRoutes()]) mountRoute(app, route, deps);
+
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ code: ApiCode.NOT_FOUND, message: `Not Found: ${req.method} ${req.path}` });
+  });
+  // Express recognises an error handler by its four parameters.
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = (err as { status?: unknown }).status;
+    if (status === 400 || status === 413 || status === 415) {
+      res.status(status).json({ code: ApiCode.INVALID_PARAMETER, message: "invalid request body" });
+      return;
+    }
+    deps.log(`simulator error: ${err instanceof Error ? err.stack : String(err)}`);
+    res.status(500).json({ code: 500, message: "Internal Server Error" });
+  });
+  return app;
+}

@@ -1,0 +1,80 @@
+/**
+ * Command-line arguments of the standalone simulator (cli.ts), parsed into SimulatorOptions.
+ */
+import { parseArgs } from "node:util";
+import { SimulatorError } from "./errors.js";
+import type { SimulatorOptions } from "./options.js";
+
+export const USAGE = `usage: node dist/simulator/cli.js [options]
+  --host HOST                      listen address (default 127.0.0.1)
+  --port PORT                      listen port (default 0: any free port)
+  --clusters N                     generated clusters (default 6)
+  --seed N                         world and value seed (default 1)
+  --time-scale X                   job timelines run X times faster (default 1)
+  --rate-limit N                   requests/s per key and endpoint, 0 disables (default 20)
+  --list-clusters-shape SHAPE      array or object (default object)
+  --api-key KEY                    accept only this key (repeatable; default any non-empty key)
+  --spark-jobs-per-project N       (default 6)
+  --import-jobs-per-cluster N      (default 8)
+  --collections-per-cluster N      (default 3)
+  --verbose                        log every request to stderr
+  --help`;
+
+export type CliArgs = { help: true } | { help: false; verbose: boolean; options: SimulatorOptions };
+
+function num(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n)) throw new SimulatorError("INVALID_OPTION", `--${name} must be a number, got ${raw}`);
+  return n;
+}
+
+/** Parses `argv` (without node and script). Throws `SimulatorError` (INVALID_OPTION) on bad input. */
+export function parseCliArgs(argv: readonly string[]): CliArgs {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        clusters: { type: "string" },
+        seed: { type: "string" },
+        "time-scale": { type: "string" },
+        "rate-limit": { type: "string" },
+        "list-clusters-shape": { type: "string" },
+        "api-key": { type: "string", multiple: true },
+        "spark-jobs-per-project": { type: "string" },
+        "import-jobs-per-cluster": { type: "string" },
+        "collections-per-cluster": { type: "string" },
+        verbose: { type: "boolean" },
+        help: { type: "boolean" },
+      },
+    }));
+  } catch (err) {
+    throw new SimulatorError("INVALID_OPTION", err instanceof Error ? err.message : String(err), { cause: err });
+  }
+  if (values.help) return { help: true };
+  const str = (k: string) => (typeof values[k] === "string" ? values[k] : undefined);
+  const shape = str("list-clusters-shape");
+  if (shape !== undefined && shape !== "array" && shape !== "object") {
+    throw new SimulatorError("INVALID_OPTION", `--list-clusters-shape must be array or object, got ${shape}`);
+  }
+  const entries: Array<[keyof SimulatorOptions, unknown]> = [
+    ["host", str("host")],
+    ["port", num("port", str("port"))],
+    ["clusters", num("clusters", str("clusters"))],
+    ["seed", num("seed", str("seed"))],
+    ["timeScale", num("time-scale", str("time-scale"))],
+    ["rateLimitPerSecond", num("rate-limit", str("rate-limit"))],
+    ["listClustersShape", shape],
+    ["apiKeys", values["api-key"]],
+    ["sparkJobsPerProject", num("spark-jobs-per-project", str("spark-jobs-per-project"))],
+    ["importJobsPerCluster", num("import-jobs-per-cluster", str("import-jobs-per-cluster"))],
+    ["collectionsPerCluster", num("collections-per-cluster", str("collections-per-cluster"))],
+  ];
+  const options = Object.fromEntries(entries.filter(([, v]) => v !== undefined)) as SimulatorOptions;
+  return { help: false, verbose: values.verbose === true, options };
+}

@@ -1,0 +1,138 @@
+/**
+ * A deterministic fake of the upstream control-plane API for the demo, the tests and the
+ * benchmarks. Production code reaches it only through main.ts's `--demo` (dynamic import).
+ *
+ * v2 endpoints live at `baseUrl`/v2/..., v1 endpoints at `controllerUrlTemplate` (with the
+ * region) /v1/... and also at the root. /_sim/... holds the simulator's own controls.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApp } from "./app.js";
+import type { SimContext } from "./context.js";
+import { type FaultController, Faults } from "./faults.js";
+import { ImportJobStore } from "./import-jobs.js";
+import { Lifecycle } from "./lifecycle.js";
+import { buildProfile } from "./metric-values.js";
+import { resolveOptions, type SimulatorOptions } from "./options.js";
+import { TokenBucketLimiter } from "./rate-limiter.js";
+import { generateSparkJobs, SparkJobStore } from "./spark-jobs.js";
+import { type SimState, SimStateImpl } from "./state.js";
+import { type SimStats, StatsRecorder } from "./stats.js";
+import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
+
+export { ApiCode, RATE_LIMIT_MESSAGE, SimApiError, SimulatorError, type SimulatorErrorCode } from "./errors.js";
+export { FAULT_KINDS, type FaultController, type FaultKind, type FaultSpec } from "./faults.js";
+export { IMPORT_STATES, type ImportState, type WireImportJob } from "./import-jobs.js";
+export { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
+export type { SimulatorOptions } from "./options.js";
+export {
+  SPARK_SCENARIOS,
+  SPARK_STATUSES,
+  type SparkJobRef,
+  type SparkScenario,
+  type SparkStatus,
+  type WireSparkJob,
+} from "./spark-jobs.js";
+export type { AddImportJobInput, AddSparkJobInput, SimState } from "./state.js";
+export type { RecordedRequest, SimStats } from "./stats.js";
+export type { SimCluster, SimCollection, SimProject, SimRegion } from "./world.js";
+
+/** A running simulator. */
+export interface Simulator {
+  /** e.g. http://127.0.0.1:PORT (v2 endpoints at /v2/...). */
+  readonly baseUrl: string;
+  /** e.g. http://127.0.0.1:PORT/ctl/{region}; v1 endpoints at <that, region filled>/v1/... */
+  readonly controllerUrlTemplate: string;
+  readonly clusters: readonly SimCluster[];
+  readonly projects: readonly SimProject[];
+  readonly regions: readonly SimRegion[];
+  readonly stats: SimStats;
+  readonly faults: FaultController;
+  readonly state: SimState;
+  /** Stops listening, drops hung and slow requests, cancels timers. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a simulator and resolves once it listens. Rejects with `SimulatorError`
+ * (INVALID_OPTION) on bad options, or with the listen error.
+ */
+export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator> {
+  const o = resolveOptions(opts);
+  const startMs = o.now();
+  const world = generateWorld({
+    seed: o.seed,
+    clusters: o.clusters,
+    collectionsPerCluster: o.collectionsPerCluster,
+    nowMs: startMs,
+  });
+  const spark = new SparkJobStore();
+  for (const job of generateSparkJobs(world, o.seed, o.sparkJobsPerProject, startMs, o.timeScale)) spark.add(job);
+  const ctx: SimContext = {
+    seed: o.seed,
+    now: o.now,
+    timeScale: o.timeScale,
+    listClustersShape: o.listClustersShape,
+    rejectMixedMetricForms: o.rejectMixedMetricForms,
+    world,
+    clusterById: new Map(world.clusters.map((c) => [c.id, c])),
+    profiles: new Map(world.clusters.map((c) => [c.id, buildProfile(o.seed, c)])),
+    spark,
+    imports: new ImportJobStore({
+      seed: o.seed,
+      perCluster: o.importJobsPerCluster,
+      timeScale: o.timeScale,
+      startMs,
+    }),
+    nulledMetrics: new Set(),
+  };
+  const stats = new StatsRecorder();
+  const faults = new Faults(o.seed);
+  const life = new Lifecycle();
+  const app = createApp({
+    ctx,
+    stats,
+    faults,
+    limiter: new TokenBucketLimiter(o.rateLimitPerSecond, o.now),
+    apiKeys: o.apiKeys === undefined ? undefined : new Set(o.apiKeys),
+    life,
+    log: o.logger,
+  });
+  const server = createServer(app);
+  if (opts?.logger) {
+    server.on("request", (req, res) => {
+      res.on("finish", () => o.logger(`${req.method} ${req.url} ${res.statusCode}`));
+    });
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(o.port, o.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = o.host.includes(":") ? `[${o.host}]` : o.host;
+  const baseUrl = `http://${host}:${port}`;
+  for (const region of world.regions) region.domain = `${host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl,
+    controllerUrlTemplate: `${baseUrl}/ctl/{region}`,
+    clusters: world.clusters,
+    projects: world.projects,
+    regions: world.regions,
+    stats,
+    faults,
+    state: new SimStateImpl(ctx),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        life.shutdown();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

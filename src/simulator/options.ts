@@ -1,0 +1,80 @@
+/**
+ * Options of the simulator: defaults and validation.
+ */
+import { SimulatorError } from "./errors.js";
+
+export interface SimulatorOptions {
+  /** Default "127.0.0.1". */
+  host?: string;
+  /** Default 0 (any free port). */
+  port?: number;
+  /** Number of generated clusters, default 6; IDs like "in01-" + 16 hex digits, from the seed. */
+  clusters?: number;
+  /** Default 1. */
+  seed?: number;
+  /** Injectable clock (epoch ms), default Date.now. */
+  now?: () => number;
+  /** Per API key per endpoint template, default 20; 0 disables. */
+  rateLimitPerSecond?: number;
+  /** Accepted Bearer keys; default: any non-empty key. */
+  apiKeys?: string[];
+  /** List Clusters `data` shape: the documented array, or the sampled object (default). */
+  listClustersShape?: "array" | "object";
+  /** Spark jobs generated per project, default 6 (one per scenario). */
+  sparkJobsPerProject?: number;
+  /** Import jobs listed per cluster, default 8. */
+  importJobsPerCluster?: number;
+  /** Speeds up job timelines (the demo uses 10); default 1. */
+  timeScale?: number;
+  /** Collections per cluster (scopes of second-form queries), default 3, spread over two databases. */
+  collectionsPerCluster?: number;
+  /** When true, a metric query may not mix items with and without `stat`. Default false. */
+  rejectMixedMetricForms?: boolean;
+  /** Receives one line per request and any internal error. Default: silent. */
+  logger?: (line: string) => void;
+}
+
+export type ResolvedOptions = Required<Omit<SimulatorOptions, "apiKeys">> & { apiKeys: string[] | undefined };
+
+function count(name: string, value: number | undefined, fallback: number, max: number): number {
+  const v = value ?? fallback;
+  if (!Number.isSafeInteger(v) || v < 0 || v > max) {
+    throw new SimulatorError("INVALID_OPTION", `${name} must be an integer from 0 to ${max}, got ${String(value)}`);
+  }
+  return v;
+}
+
+/** Applies defaults and checks ranges; throws `SimulatorError` (INVALID_OPTION). */
+export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
+  const timeScale = opts.timeScale ?? 1;
+  if (!(Number.isFinite(timeScale) && timeScale > 0)) {
+    throw new SimulatorError("INVALID_OPTION", `timeScale must be a positive number, got ${String(opts.timeScale)}`);
+  }
+  const rate = opts.rateLimitPerSecond ?? 20;
+  if (!(Number.isFinite(rate) && rate >= 0)) {
+    throw new SimulatorError("INVALID_OPTION", `rateLimitPerSecond must be >= 0, got ${String(rate)}`);
+  }
+  const shape = opts.listClustersShape ?? "object";
+  if (shape !== "array" && shape !== "object") {
+    throw new SimulatorError("INVALID_OPTION", `listClustersShape must be "array" or "object", got ${String(shape)}`);
+  }
+  if (opts.apiKeys?.some((k) => typeof k !== "string" || k === "")) {
+    throw new SimulatorError("INVALID_OPTION", "apiKeys must be non-empty strings");
+  }
+  return {
+    host: opts.host ?? "127.0.0.1",
+    port: count("port", opts.port, 0, 65_535),
+    clusters: count("clusters", opts.clusters, 6, 100_000),
+    seed: count("seed", opts.seed, 1, 0xffff_ffff),
+    now: opts.now ?? Date.now,
+    rateLimitPerSecond: rate,
+    apiKeys: opts.apiKeys,
+    listClustersShape: shape,
+    sparkJobsPerProject: count("sparkJobsPerProject", opts.sparkJobsPerProject, 6, 1000),
+    importJobsPerCluster: count("importJobsPerCluster", opts.importJobsPerCluster, 8, 10_000),
+    timeScale,
+    collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
+    rejectMixedMetricForms: opts.rejectMixedMetricForms ?? false,
+    logger: opts.logger ?? (() => {}),
+  };
+}
