@@ -24,7 +24,13 @@ const STRICT = new RegExp(
 
 const NOT_A_DURATION = "is not an ISO 8601 duration (examples: PT30S, PT1M30S, PT1H, P1D)";
 
-const MS = { weeks: 604_800_000, days: 86_400_000, hours: 3_600_000, minutes: 60_000, seconds: 1000 } as const;
+const MS = {
+  weeks: 604_800_000,
+  days: 86_400_000,
+  hours: 3_600_000,
+  minutes: 60_000,
+  seconds: 1000,
+} as const;
 
 /**
  * Parses an ISO 8601 duration into milliseconds. Years and months are rejected (their length

@@ -27,7 +27,9 @@ describe("ConfigError", () => {
     expect(err).toBeInstanceOf(Error);
     expect(err.code).toBe("config_invalid");
     expect(err.cause).toBe(cause);
-    expect(err.message).toBe("clusters[1].id: must not be empty\nmetrics.queries[0].stat: must be AVG or P99");
+    expect(err.message).toBe(
+      "clusters[1].id: must not be empty\nmetrics.queries[0].stat: must be AVG or P99",
+    );
     expect(err.problems).toHaveLength(2);
   });
 

@@ -39,9 +39,7 @@ export function boolField() {
 
 /** A non-empty string, optionally restricted to a pattern described in words. */
 export function textField(pattern?: { readonly regex: RegExp; readonly description: string }) {
-  const base = z
-    .string({ error: expecting("must be a string") })
-    .min(1, { error: "must not be empty" });
+  const base = z.string({ error: expecting("must be a string") }).min(1, { error: "must not be empty" });
   return pattern ? base.regex(pattern.regex, { error: `must be ${pattern.description}` }) : base;
 }
 
@@ -88,7 +86,11 @@ export function durationField(bounds: DurationBounds) {
 export function httpUrlField() {
   return z.string({ error: expecting("must be an http(s) URL (a string)") }).transform((text, ctx) => {
     if (!isHttpUrl(text)) {
-      ctx.issues.push({ code: "custom", message: "must be an http(s) URL such as https://api.example.com", input: text });
+      ctx.issues.push({
+        code: "custom",
+        message: "must be an http(s) URL such as https://api.example.com",
+        input: text,
+      });
       return z.NEVER;
     }
     return text.replace(/\/+$/, "");
@@ -97,25 +99,27 @@ export function httpUrlField() {
 
 /** Like httpUrlField, but a template that must contain `{region}` (the cluster's region). */
 export function regionUrlTemplateField() {
-  return z.string({ error: expecting("must be an http(s) URL template (a string)") }).transform((text, ctx) => {
-    if (!text.includes("{region}")) {
-      ctx.issues.push({
-        code: "custom",
-        message: "must contain {region}, which is replaced by each cluster's region",
-        input: text,
-      });
-      return z.NEVER;
-    }
-    if (!isHttpUrl(text.replaceAll("{region}", "region"))) {
-      ctx.issues.push({
-        code: "custom",
-        message: "must be an http(s) URL template such as https://controller.api.{region}.example.com",
-        input: text,
-      });
-      return z.NEVER;
-    }
-    return text.replace(/\/+$/, "");
-  });
+  return z
+    .string({ error: expecting("must be an http(s) URL template (a string)") })
+    .transform((text, ctx) => {
+      if (!text.includes("{region}")) {
+        ctx.issues.push({
+          code: "custom",
+          message: "must contain {region}, which is replaced by each cluster's region",
+          input: text,
+        });
+        return z.NEVER;
+      }
+      if (!isHttpUrl(text.replaceAll("{region}", "region"))) {
+        ctx.issues.push({
+          code: "custom",
+          message: "must be an http(s) URL template such as https://controller.api.{region}.example.com",
+          input: text,
+        });
+        return z.NEVER;
+      }
+      return text.replace(/\/+$/, "");
+    });
 }
 
 function isHttpUrl(text: string): boolean {

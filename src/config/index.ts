@@ -7,7 +7,14 @@ export { ConfigError, type ConfigErrorCode, type ConfigProblem, formatProblems }
 export { interpolate, interpolateString } from "./interpolate.js";
 export { formatListen, type ListenAddress, ListenAddressError, parseListen } from "./listen.js";
 export { type BuildOptions, buildConfig, type LoadOptions, loadConfig } from "./load.js";
-export { computePlan, formatPlan, metricRequestsPerCycle, type Plan, type PlanRow, type PlanTarget } from "./plan.js";
+export {
+  computePlan,
+  formatPlan,
+  metricRequestsPerCycle,
+  type Plan,
+  type PlanRow,
+  type PlanTarget,
+} from "./plan.js";
 export { DEFAULT_METRIC_QUERIES } from "./queries.js";
 export { configFileSchema, DEFAULTS, MIN_GRANULARITY_MS } from "./schema.js";
 export { API_KEY_ENV } from "./secrets.js";

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} in plain strings is the config syntax under test.
 import { describe, expect, it } from "vitest";
 import { interpolate, interpolateString } from "./interpolate.js";
 

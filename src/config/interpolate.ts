@@ -60,7 +60,9 @@ export function interpolateString(text: string, env: Env): { value: string; prob
       if (sep >= 0) {
         out += value === undefined || value === "" ? inner.slice(sep + 2) : value;
       } else if (value === undefined) {
-        problems.push(`environment variable ${name} is not set (write \${${name}:-default} to give a default)`);
+        problems.push(
+          `environment variable ${name} is not set (write \${${name}:-default} to give a default)`,
+        );
       } else {
         out += value;
       }

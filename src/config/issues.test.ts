@@ -27,10 +27,31 @@ describe("describeUnknownKey", () => {
 
 describe("knownKeysAt", () => {
   it.each([
-    [[], ["api", "clusters", "metrics", "import_jobs", "spark_jobs", "inventory", "server", "staleness_intervals"]],
-    [["inventory", "discovery"], ["enabled", "project_ids", "region_ids"]],
-    [["clusters", 3, "scopes", 0], ["db_name", "collection_name"]],
-    [["metrics", "queries", 1], ["name", "stat"]],
+    [
+      [],
+      [
+        "api",
+        "clusters",
+        "metrics",
+        "import_jobs",
+        "spark_jobs",
+        "inventory",
+        "server",
+        "staleness_intervals",
+      ],
+    ],
+    [
+      ["inventory", "discovery"],
+      ["enabled", "project_ids", "region_ids"],
+    ],
+    [
+      ["clusters", 3, "scopes", 0],
+      ["db_name", "collection_name"],
+    ],
+    [
+      ["metrics", "queries", 1],
+      ["name", "stat"],
+    ],
   ] as const)("%j", (path, keys) => {
     expect(knownKeysAt(configFileSchema, path)).toEqual(keys);
   });

@@ -18,7 +18,8 @@ export class ListenAddressError extends Error {
   }
 }
 
-const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const HOSTNAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 const EXPECTED = "expected HOST:PORT such as 0.0.0.0:9474, 127.0.0.1:9474 or [::1]:9474";
 
 /**
@@ -34,7 +35,9 @@ export function parseListen(text: string): ListenAddress {
   const host = match[1] ?? "";
   const port = Number(match[2]);
   if (bracketed ? !isIPv6(host) : !(isIPv4(host) || (HOSTNAME.test(host) && !/^[\d.]+$/.test(host)))) {
-    throw new ListenAddressError(`host is not a valid ${bracketed ? "IPv6 address" : "IPv4 address or host name"}; ${EXPECTED}`);
+    throw new ListenAddressError(
+      `host is not a valid ${bracketed ? "IPv6 address" : "IPv4 address or host name"}; ${EXPECTED}`,
+    );
   }
   if (port > 65535) throw new ListenAddressError(`port must be from 0 to 65535; ${EXPECTED}`);
   return { host, port };

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} in plain strings is the config syntax under test.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "./errors.js";
@@ -40,65 +41,209 @@ describe("broken configs", () => {
   it.each<[name: string, yaml: string, expected: string, env?: Record<string, string>]>([
     ["YAML syntax error", "api: [1, 2\nclusters: 3\n", "/cfg/config.yaml:2:1: "],
     ["YAML duplicate key", "metrics: {}\nmetrics: {}\n", "/cfg/config.yaml:2:1: Map keys must be unique"],
-    ["multiple YAML documents", "api: {}\n---\napi: {}\n", "/cfg/config.yaml:2:1: the file must hold a single YAML document"],
+    [
+      "multiple YAML documents",
+      "api: {}\n---\napi: {}\n",
+      "/cfg/config.yaml:2:1: the file must hold a single YAML document",
+    ],
     ["undefined YAML alias", "api: *nowhere\n", "/cfg/config.yaml"],
     ["document is not a mapping", "- a\n- b\n", "(root): must be a mapping"],
     ["unknown top-level key", "metric:\n  enabled: true\n", 'metric: unknown key (did you mean "metrics"?)'],
-    ["unknown nested key", "metrics:\n  granulartiy: PT1M\n", 'metrics.granulartiy: unknown key (did you mean "granularity"?)'],
-    ["unknown key, far from any", "server:\n  zzzz: 1\n", "server.zzzz: unknown key (allowed: listen, web_config_file)"],
-    ["unknown cluster key", cluster("    regoin: x\n"), 'clusters[0].regoin: unknown key (did you mean "region"?)'],
+    [
+      "unknown nested key",
+      "metrics:\n  granulartiy: PT1M\n",
+      'metrics.granulartiy: unknown key (did you mean "granularity"?)',
+    ],
+    [
+      "unknown key, far from any",
+      "server:\n  zzzz: 1\n",
+      "server.zzzz: unknown key (allowed: listen, web_config_file)",
+    ],
+    [
+      "unknown cluster key",
+      cluster("    regoin: x\n"),
+      'clusters[0].regoin: unknown key (did you mean "region"?)',
+    ],
     ["section of the wrong type", "metrics: 5\n", "metrics: must be a mapping"],
     ["clusters not a list", "clusters: {id: a}\n", "clusters: must be a list"],
-    ["number of the wrong type", "api:\n  rate_limit: fast\n", "api.rate_limit: must be an integer from 1 to 1000"],
-    ["fractional integer", "api:\n  max_in_flight: 1.5\n", "api.max_in_flight: must be an integer from 1 to 1000"],
+    [
+      "number of the wrong type",
+      "api:\n  rate_limit: fast\n",
+      "api.rate_limit: must be an integer from 1 to 1000",
+    ],
+    [
+      "fractional integer",
+      "api:\n  max_in_flight: 1.5\n",
+      "api.max_in_flight: must be an integer from 1 to 1000",
+    ],
     ["boolean of the wrong type", "metrics:\n  enabled: yes\n", "metrics.enabled: must be true or false"],
-    ["granularity PT10S", "metrics:\n  granularity: PT10S\n", "metrics.granularity: must be at least PT30S (got PT10S)"],
-    ["granularity not whole seconds", "metrics:\n  granularity: PT30.5S\n", "metrics.granularity: must be a whole number of seconds"],
-    ["interval below granularity", "metrics:\n  granularity: PT1M\n  interval: PT30S\n", "metrics.interval: must be at least the granularity"],
-    ["lookback below granularity", "metrics:\n  granularity: PT5M\n  lookback: PT1M\n", "metrics.lookback: must be at least the granularity"],
+    [
+      "granularity PT10S",
+      "metrics:\n  granularity: PT10S\n",
+      "metrics.granularity: must be at least PT30S (got PT10S)",
+    ],
+    [
+      "granularity not whole seconds",
+      "metrics:\n  granularity: PT30.5S\n",
+      "metrics.granularity: must be a whole number of seconds",
+    ],
+    [
+      "interval below granularity",
+      "metrics:\n  granularity: PT1M\n  interval: PT30S\n",
+      "metrics.interval: must be at least the granularity",
+    ],
+    [
+      "lookback below granularity",
+      "metrics:\n  granularity: PT5M\n  lookback: PT1M\n",
+      "metrics.lookback: must be at least the granularity",
+    ],
     ["lookback above P1D", "metrics:\n  lookback: P2D\n", "metrics.lookback: must be at most P1D"],
-    ["P99 on CU_COMPUTATION", "metrics:\n  queries: [{name: CU_COMPUTATION, stat: P99}]\n", "metrics.queries[0].stat: P99 is only available for latency metrics"],
-    ["stat on a _P99 name", "metrics:\n  queries: [{name: REQ_SEARCH_LATENCY_P99, stat: P99}]\n", "metrics.queries[0].stat: REQ_SEARCH_LATENCY_P99 already names its statistic"],
-    ["first-form latency without stat", "metrics:\n  queries: [{name: REQ_SEARCH_LATENCY}]\n", "metrics.queries[0].stat: is required for REQ_SEARCH_LATENCY"],
-    ["unknown stat", "metrics:\n  queries: [{name: CU_COMPUTATION, stat: MAX}]\n", "metrics.queries[0].stat: must be AVG or P99"],
-    ["lowercase metric name", "metrics:\n  queries: [{name: cu_computation}]\n", "metrics.queries[0].name: must be an upper-case metric name"],
-    ["duplicate query", "metrics:\n  queries: [{name: CU_COMPUTATION}, {name: CU_CAPACITY}, {name: CU_COMPUTATION}]\n", "metrics.queries[2]: duplicate of metrics.queries[0]"],
+    [
+      "P99 on CU_COMPUTATION",
+      "metrics:\n  queries: [{name: CU_COMPUTATION, stat: P99}]\n",
+      "metrics.queries[0].stat: P99 is only available for latency metrics",
+    ],
+    [
+      "stat on a _P99 name",
+      "metrics:\n  queries: [{name: REQ_SEARCH_LATENCY_P99, stat: P99}]\n",
+      "metrics.queries[0].stat: REQ_SEARCH_LATENCY_P99 already names its statistic",
+    ],
+    [
+      "first-form latency without stat",
+      "metrics:\n  queries: [{name: REQ_SEARCH_LATENCY}]\n",
+      "metrics.queries[0].stat: is required for REQ_SEARCH_LATENCY",
+    ],
+    [
+      "unknown stat",
+      "metrics:\n  queries: [{name: CU_COMPUTATION, stat: MAX}]\n",
+      "metrics.queries[0].stat: must be AVG or P99",
+    ],
+    [
+      "lowercase metric name",
+      "metrics:\n  queries: [{name: cu_computation}]\n",
+      "metrics.queries[0].name: must be an upper-case metric name",
+    ],
+    [
+      "duplicate query",
+      "metrics:\n  queries: [{name: CU_COMPUTATION}, {name: CU_CAPACITY}, {name: CU_COMPUTATION}]\n",
+      "metrics.queries[2]: duplicate of metrics.queries[0]",
+    ],
     ["empty query list", "metrics:\n  queries: []\n", "metrics.queries: must list at least one query"],
-    ["duplicate cluster id", "clusters:\n  - id: in01-a\n  - id: in01-b\n  - id: in01-a\n", 'clusters[2].id: duplicate cluster id "in01-a" (also at clusters[0].id)'],
+    [
+      "duplicate cluster id",
+      "clusters:\n  - id: in01-a\n  - id: in01-b\n  - id: in01-a\n",
+      'clusters[2].id: duplicate cluster id "in01-a" (also at clusters[0].id)',
+    ],
     ["empty cluster id", "clusters:\n  - id: ''\n", "clusters[0].id: must not be empty"],
     ["missing cluster id", "clusters:\n  - region: aws-us-west-2\n", "clusters[0].id: is required"],
     ["cluster id with bad characters", "clusters:\n  - id: in01/a\n", "clusters[0].id: must be a cluster ID"],
-    ["bad region", "clusters:\n  - id: in01-a\n    region: AWS_US\n", "clusters[0].region: must be a region ID"],
-    ["scope with neither db nor collection", cluster("    scopes: [{}]\n"), "clusters[0].scopes[0]: needs db_name, collection_name or both"],
-    ["duplicate scope", cluster("    scopes: [{db_name: d}, {db_name: d}]\n"), "clusters[0].scopes[1]: duplicate of scopes[0]"],
+    [
+      "bad region",
+      "clusters:\n  - id: in01-a\n    region: AWS_US\n",
+      "clusters[0].region: must be a region ID",
+    ],
+    [
+      "scope with neither db nor collection",
+      cluster("    scopes: [{}]\n"),
+      "clusters[0].scopes[0]: needs db_name, collection_name or both",
+    ],
+    [
+      "duplicate scope",
+      cluster("    scopes: [{db_name: d}, {db_name: d}]\n"),
+      "clusters[0].scopes[1]: duplicate of scopes[0]",
+    ],
     ["bad URL", "api:\n  base_url: not a url\n", "api.base_url: must be an http(s) URL"],
     ["non-http URL", "api:\n  base_url: ftp://api.example.com\n", "api.base_url: must be an http(s) URL"],
-    ["controller_url without {region}", "api:\n  controller_url: https://controller.example.com\n", "api.controller_url: must contain {region}"],
+    [
+      "controller_url without {region}",
+      "api:\n  controller_url: https://controller.example.com\n",
+      "api.controller_url: must contain {region}",
+    ],
     ["rate_limit 0", "api:\n  rate_limit: 0\n", "api.rate_limit: must be an integer from 1 to 1000"],
     ["rate_limit 1001", "api:\n  rate_limit: 1001\n", "api.rate_limit: must be an integer from 1 to 1000"],
     ["max_retries 11", "api:\n  max_retries: 11\n", "api.max_retries: must be an integer from 0 to 10"],
-    ["request_timeout zero", "api:\n  request_timeout: PT0S\n", "api.request_timeout: must be at least PT0.1S"],
-    ["page_size 3", "import_jobs:\n  page_size: 3\n", "import_jobs.page_size: must be an integer from 5 to 100"],
-    ["page_size 101", "import_jobs:\n  page_size: 101\n", "import_jobs.page_size: must be an integer from 5 to 100"],
-    ["both api_key and api_key_file", "api:\n  api_key: k\n  api_key_file: k.txt\n", "api.api_key_file: set either api_key or api_key_file, not both"],
-    ["both keys on a cluster", cluster("    api_key: k\n    api_key_file: k.txt\n"), "clusters[0].api_key_file: set either api_key or api_key_file, not both"],
+    [
+      "request_timeout zero",
+      "api:\n  request_timeout: PT0S\n",
+      "api.request_timeout: must be at least PT0.1S",
+    ],
+    [
+      "page_size 3",
+      "import_jobs:\n  page_size: 3\n",
+      "import_jobs.page_size: must be an integer from 5 to 100",
+    ],
+    [
+      "page_size 101",
+      "import_jobs:\n  page_size: 101\n",
+      "import_jobs.page_size: must be an integer from 5 to 100",
+    ],
+    [
+      "both api_key and api_key_file",
+      "api:\n  api_key: k\n  api_key_file: k.txt\n",
+      "api.api_key_file: set either api_key or api_key_file, not both",
+    ],
+    [
+      "both keys on a cluster",
+      cluster("    api_key: k\n    api_key_file: k.txt\n"),
+      "clusters[0].api_key_file: set either api_key or api_key_file, not both",
+    ],
     ["missing key (no env)", "api: {}\n", "api.api_key: no API key: set api.api_key", {}],
-    ["unreadable key file", "api:\n  api_key_file: missing.key\n", "api.api_key_file: cannot read /cfg/missing.key (ENOENT: no such file)"],
-    ["unreadable cluster key file", cluster("    api_key_file: /keys/team\n"), "clusters[0].api_key_file: cannot read /keys/team (ENOENT"],
-    ["unset ${VAR}", "api:\n  base_url: https://${API_HOST}/\n", "api.base_url: environment variable API_HOST is not set"],
+    [
+      "unreadable key file",
+      "api:\n  api_key_file: missing.key\n",
+      "api.api_key_file: cannot read /cfg/missing.key (ENOENT: no such file)",
+    ],
+    [
+      "unreadable cluster key file",
+      cluster("    api_key_file: /keys/team\n"),
+      "clusters[0].api_key_file: cannot read /keys/team (ENOENT",
+    ],
+    [
+      "unset ${VAR}",
+      "api:\n  base_url: https://${API_HOST}/\n",
+      "api.base_url: environment variable API_HOST is not set",
+    ],
     ["unterminated ${", "api:\n  base_url: https://${API_HOST/\n", 'api.base_url: unterminated "${"'],
     ["bad listen address", "server:\n  listen: 9474\n", "server.listen: must be HOST:PORT"],
     ["listen without port", "server:\n  listen: localhost\n", "server.listen: expected HOST:PORT"],
-    ["listen port out of range", "server:\n  listen: 0.0.0.0:70000\n", "server.listen: port must be from 0 to 65535"],
+    [
+      "listen port out of range",
+      "server:\n  listen: 0.0.0.0:70000\n",
+      "server.listen: port must be from 0 to 65535",
+    ],
     ["bad web_config_file", "server:\n  web_config_file: 5\n", "server.web_config_file: must be a string"],
-    ["bad duration text", "import_jobs:\n  interval: 1m\n", "import_jobs.interval: is not an ISO 8601 duration"],
-    ["duration as a number", "spark_jobs:\n  interval: 30\n", "spark_jobs.interval: must be an ISO 8601 duration such as PT30S"],
+    [
+      "bad duration text",
+      "import_jobs:\n  interval: 1m\n",
+      "import_jobs.interval: is not an ISO 8601 duration",
+    ],
+    [
+      "duration as a number",
+      "spark_jobs:\n  interval: 30\n",
+      "spark_jobs.interval: must be an ISO 8601 duration such as PT30S",
+    ],
     ["P1M (months rejected)", "metrics:\n  lookback: P1M\n", 'metrics.lookback: "P1M" uses years or months'],
     ["negative duration", "inventory:\n  interval: -PT1M\n", 'inventory.interval: "-PT1M" is negative'],
-    ["staleness_intervals 1", "staleness_intervals: 1\n", "staleness_intervals: must be an integer from 2 to 100"],
-    ["duplicate spark job", "spark_jobs:\n  jobs:\n    - {project_id: p, job_id: j}\n    - {project_id: p, job_id: j}\n", "spark_jobs.jobs[1]: duplicate of spark_jobs.jobs[0]"],
-    ["spark job without job_id", "spark_jobs:\n  jobs: [{project_id: p}]\n", "spark_jobs.jobs[0].job_id: is required"],
-    ["bad discovery region", "inventory:\n  discovery:\n    region_ids: [US-EAST]\n", "inventory.discovery.region_ids[0]: must be a region ID"],
+    [
+      "staleness_intervals 1",
+      "staleness_intervals: 1\n",
+      "staleness_intervals: must be an integer from 2 to 100",
+    ],
+    [
+      "duplicate spark job",
+      "spark_jobs:\n  jobs:\n    - {project_id: p, job_id: j}\n    - {project_id: p, job_id: j}\n",
+      "spark_jobs.jobs[1]: duplicate of spark_jobs.jobs[0]",
+    ],
+    [
+      "spark job without job_id",
+      "spark_jobs:\n  jobs: [{project_id: p}]\n",
+      "spark_jobs.jobs[0].job_id: is required",
+    ],
+    [
+      "bad discovery region",
+      "inventory:\n  discovery:\n    region_ids: [US-EAST]\n",
+      "inventory.discovery.region_ids[0]: must be a region ID",
+    ],
   ])("%s", async (_name, yaml, expected, env) => {
     const err = await failure(load(yaml, env));
     expect(err.message).toContain(expected);
@@ -160,8 +305,16 @@ describe("secrets never appear in errors", () => {
     ["key where a number belongs", `api:\n  rate_limit: ${SECRET}\n`, {}],
     ["key in a metric name", `metrics:\n  queries: [{name: ${SECRET}}]\n`, {}],
     ["key as a cluster id", `clusters:\n  - id: ${SECRET}_x\n`, {}],
-    ["key file with another problem", "api:\n  api_key_file: k\nstaleness_intervals: 0\n", { "/cfg/k": SECRET }],
-    ["cluster key file with another cluster bad", `${cluster("    api_key_file: /k\n")}  - id: ''\n`, { "/k": SECRET }],
+    [
+      "key file with another problem",
+      "api:\n  api_key_file: k\nstaleness_intervals: 0\n",
+      { "/cfg/k": SECRET },
+    ],
+    [
+      "cluster key file with another cluster bad",
+      `${cluster("    api_key_file: /k\n")}  - id: ''\n`,
+      { "/k": SECRET },
+    ],
     ["key as a listen address", `server:\n  listen: ${SECRET}\n`, {}],
     ["key as a duration", `metrics:\n  interval: ${SECRET}\n`, {}],
   ])("%s", async (_name, yaml, files) => {
@@ -173,7 +326,9 @@ describe("secrets never appear in errors", () => {
   });
 
   it("keeps an environment key out of interpolation problems", async () => {
-    const err = await failure(load("api:\n  api_key: ${VDBCLOUD_API_KEY}x${NOPE}\n", { VDBCLOUD_API_KEY: SECRET }));
+    const err = await failure(
+      load("api:\n  api_key: ${VDBCLOUD_API_KEY}x${NOPE}\n", { VDBCLOUD_API_KEY: SECRET }),
+    );
     expect(err.message).toContain("NOPE is not set");
     expect(err.message).not.toContain(SECRET);
   });
@@ -185,7 +340,10 @@ describe("good configs", () => {
     const config = await loadConfig(path, { env: { VDBCLOUD_API_KEY: "example-key" } });
     expect(config.api.apiKey).toBe("example-key");
     expect(config.clusters.map((c) => c.id)).toEqual(["in01-0123456789abcdef", "in01-fedcba9876543210"]);
-    expect(config.clusters[0]?.scopes).toEqual([{ dbName: "default", collectionName: "docs" }, { dbName: "analytics" }]);
+    expect(config.clusters[0]?.scopes).toEqual([
+      { dbName: "default", collectionName: "docs" },
+      { dbName: "analytics" },
+    ]);
     expect(config.metrics.queries).toContainEqual({ name: "REQ_QUERY_LATENCY", stat: "P99" });
     expect(config.sparkJobs.jobs).toHaveLength(1);
     expect(config.server).toEqual({ host: "0.0.0.0", port: 9474 });
@@ -212,9 +370,19 @@ describe("good configs", () => {
         lookbackMs: 300_000,
         queries: DEFAULT_METRIC_QUERIES,
       },
-      importJobs: { enabled: true, intervalMs: 60_000, pageSize: 100, retentionMs: 3_600_000, maxJobsPerCluster: 1000 },
+      importJobs: {
+        enabled: true,
+        intervalMs: 60_000,
+        pageSize: 100,
+        retentionMs: 3_600_000,
+        maxJobsPerCluster: 1000,
+      },
       sparkJobs: { intervalMs: 30_000, retentionMs: 3_600_000, jobs: [] },
-      inventory: { enabled: true, intervalMs: 60_000, discovery: { enabled: false, projectIds: [], regionIds: [] } },
+      inventory: {
+        enabled: true,
+        intervalMs: 60_000,
+        discovery: { enabled: false, projectIds: [], regionIds: [] },
+      },
       server: { host: "0.0.0.0", port: 9474 },
       stalenessIntervals: 5,
     };
@@ -226,7 +394,11 @@ describe("good configs", () => {
 
   it("defaults the metrics interval to the granularity", async () => {
     const config = await load("metrics:\n  granularity: PT2M\n  lookback: PT10M\n");
-    expect(config.metrics).toMatchObject({ granularityMs: 120_000, intervalMs: 120_000, lookbackMs: 600_000 });
+    expect(config.metrics).toMatchObject({
+      granularityMs: 120_000,
+      intervalMs: 120_000,
+      lookbackMs: 600_000,
+    });
   });
 
   it("substitutes environment variables, with defaults and $$ escapes", async () => {
@@ -249,7 +421,11 @@ describe("good configs", () => {
   });
 
   it("reads and trims the key file, relative to the config file", async () => {
-    const config = await load("api:\n  api_key_file: secrets/key.txt\n", {}, { "/cfg/secrets/key.txt": "  file-key\n\n" });
+    const config = await load(
+      "api:\n  api_key_file: secrets/key.txt\n",
+      {},
+      { "/cfg/secrets/key.txt": "  file-key\n\n" },
+    );
     expect(config.api.apiKey).toBe("file-key");
   });
 
@@ -310,7 +486,11 @@ describe("buildConfig", () => {
   it("validates an object built in code, with its own base directory", async () => {
     const config = await buildConfig(
       {
-        api: { base_url: "http://127.0.0.1:8080", controller_url: "http://127.0.0.1:8080/{region}", api_key: "demo" },
+        api: {
+          base_url: "http://127.0.0.1:8080",
+          controller_url: "http://127.0.0.1:8080/{region}",
+          api_key: "demo",
+        },
         clusters: [{ id: "in01-demo", region: "local" }],
         metrics: { granularity: "PT30S" },
         spark_jobs: { jobs_file: "jobs.yaml" },

@@ -40,18 +40,33 @@ describe("computePlan", () => {
     const plan = computePlan(
       await config({
         clusters: [
-          { id: "in01-a", region: "aws-us-west-2", scopes: [{ db_name: "d1" }, { db_name: "d2", collection_name: "c" }] },
+          {
+            id: "in01-a",
+            region: "aws-us-west-2",
+            scopes: [{ db_name: "d1" }, { db_name: "d2", collection_name: "c" }],
+          },
           { id: "in01-b", api_key: TEAM_KEY },
         ],
         metrics: {
           granularity: "PT1M",
           queries: [{ name: "CU_COMPUTATION" }, { name: "REQ_SEARCH_LATENCY", stat: "P99" }],
         },
-        spark_jobs: { jobs: [{ project_id: "p", job_id: "j1" }, { project_id: "p", job_id: "j2" }] },
+        spark_jobs: {
+          jobs: [
+            { project_id: "p", job_id: "j1" },
+            { project_id: "p", job_id: "j2" },
+          ],
+        },
         inventory: { discovery: { enabled: true, project_ids: ["p1", "p2"] } },
       }),
     );
-    const summary = plan.rows.map((r) => [r.endpoint, r.credential, r.callsPerCycle, r.atLeast, r.intervalMs]);
+    const summary = plan.rows.map((r) => [
+      r.endpoint,
+      r.credential,
+      r.callsPerCycle,
+      r.atLeast,
+      r.intervalMs,
+    ]);
     expect(summary).toEqual([
       // in01-a: cluster-wide (first-form query) + 2 scopes; in01-b: cluster-wide only.
       ["POST /v2/clusters/{id}/metrics/query", "default", 3, false, 60_000],
@@ -68,7 +83,12 @@ describe("computePlan", () => {
     expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.requestsPerSecond).toBeCloseTo(0.05);
     expect(plan.fits).toBe(true);
     expect(plan.targets).toEqual([
-      { clusterId: "in01-a", region: "aws-us-west-2", scopes: ["db=d1", "db=d2 collection=c"], credential: "default" },
+      {
+        clusterId: "in01-a",
+        region: "aws-us-west-2",
+        scopes: ["db=d1", "db=d2 collection=c"],
+        credential: "default",
+      },
       { clusterId: "in01-b", scopes: [], credential: "cluster key #1" },
     ]);
     expect(plan.notes).toContain("import jobs are not polled for clusters without a region: in01-b");
@@ -79,7 +99,9 @@ describe("computePlan", () => {
     expect(text).toContain(
       "  POST /v2/clusters/{id}/metrics/query [default]: 3 calls every PT1M = 0.05 req/s: fits",
     );
-    expect(text).toContain("  GET /v2/clusters [default]: at least 2 calls every PT1M = >= 0.033 req/s: fits");
+    expect(text).toContain(
+      "  GET /v2/clusters [default]: at least 2 calls every PT1M = >= 0.033 req/s: fits",
+    );
     expect(text).toContain("  spark job p/j1");
     expect(text).toMatch(/Result: fits the rate budget$/);
     expect(text).not.toContain(DEFAULT_KEY);
@@ -92,7 +114,12 @@ describe("computePlan", () => {
       await config({ clusters: manyClusters(600), metrics: { granularity: "PT30S", interval: "PT30S" } }),
     );
     const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
-    expect(metrics).toMatchObject({ callsPerCycle: 600, intervalMs: 30_000, requestsPerSecond: 20, fits: true });
+    expect(metrics).toMatchObject({
+      callsPerCycle: 600,
+      intervalMs: 30_000,
+      requestsPerSecond: 20,
+      fits: true,
+    });
     expect(metrics?.suggestedIntervalMs).toBeUndefined();
     expect(plan.fits).toBe(true);
     expect(formatPlan(plan)).toContain(
@@ -109,7 +136,12 @@ describe("computePlan", () => {
       }),
     );
     const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
-    expect(metrics).toMatchObject({ callsPerCycle: 700, fits: false, minimumIntervalMs: 35_000, suggestedIntervalMs: 60_000 });
+    expect(metrics).toMatchObject({
+      callsPerCycle: 700,
+      fits: false,
+      minimumIntervalMs: 35_000,
+      suggestedIntervalMs: 60_000,
+    });
     // Other endpoints round to whole seconds only.
     const imports = row(plan.rows, "GET /v1/vector/collections/import/list");
     expect(imports).toMatchObject({ fits: false, minimumIntervalMs: 35_000, suggestedIntervalMs: 35_000 });
@@ -139,7 +171,11 @@ describe("computePlan", () => {
 
   it("adds discovered clusters and skips disabled collectors", async () => {
     const plan = computePlan(
-      await config({ metrics: { enabled: false }, import_jobs: { enabled: false }, inventory: { discovery: { enabled: true } } }),
+      await config({
+        metrics: { enabled: false },
+        import_jobs: { enabled: false },
+        inventory: { discovery: { enabled: true } },
+      }),
       { discoveredClusters: 5 },
     );
     expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")).toBeUndefined();
@@ -162,7 +198,8 @@ describe("computePlan", () => {
       expect(plan.targets.every((t) => inShard(t.clusterId, { index, total: 3 }))).toBe(true);
       expect(row(plan.rows, "GET /v1/projects") !== undefined).toBe(index === 0);
     }
-    expect(formatPlan(plans[1] as never)).toContain("Targets (shard 1 of 3):");
+    const [, second] = plans;
+    expect(second && formatPlan(second)).toContain("Targets (shard 1 of 3):");
   });
 
   it("notes when there is nothing to poll and when jobs come from a file", async () => {

@@ -54,7 +54,10 @@ export interface Plan {
  * cluster has no scopes or any first-form query, plus 1 per scope if there is any
  * second-form query.
  */
-export function metricRequestsPerCycle(cluster: Pick<ClusterConfig, "scopes">, queries: readonly MetricQueryConfig[]): number {
+export function metricRequestsPerCycle(
+  cluster: Pick<ClusterConfig, "scopes">,
+  queries: readonly MetricQueryConfig[],
+): number {
   const firstForm = queries.some((q) => q.stat !== undefined);
   const secondForm = queries.some((q) => q.stat === undefined);
   const clusterWide = queries.length > 0 && (cluster.scopes.length === 0 || firstForm) ? 1 : 0;
@@ -110,8 +113,13 @@ export function computePlan(
 
   const metricsEndpoint: EndpointTemplate = "POST /v2/clusters/{id}/metrics/query";
   if (config.metrics.enabled) {
-    for (const c of clusters) add(metricsEndpoint, credentialOf(c), metricRequestsPerCycle(c, config.metrics.queries));
-    add(metricsEndpoint, "default", discovered * metricRequestsPerCycle({ scopes: [] }, config.metrics.queries));
+    for (const c of clusters)
+      add(metricsEndpoint, credentialOf(c), metricRequestsPerCycle(c, config.metrics.queries));
+    add(
+      metricsEndpoint,
+      "default",
+      discovered * metricRequestsPerCycle({ scopes: [] }, config.metrics.queries),
+    );
   }
 
   const importEndpoint: EndpointTemplate = "GET /v1/vector/collections/import/list";
@@ -127,7 +135,9 @@ export function computePlan(
   const sparkEndpoint: EndpointTemplate = "GET /v2/projects/{projectId}/jobs/{jobId}";
   add(sparkEndpoint, "default", sparkJobs.length);
   if (config.sparkJobs.jobsFile !== undefined) {
-    notes.push(`Spark jobs listed in ${config.sparkJobs.jobsFile} are read at run time and add one call each`);
+    notes.push(
+      `Spark jobs listed in ${config.sparkJobs.jobsFile} are read at run time and add one call each`,
+    );
   }
 
   const discovery = config.inventory.discovery;
@@ -182,7 +192,11 @@ export function computePlan(
       else {
         const minimumIntervalMs = Math.ceil(n / rateLimit) * 1000;
         const step = endpoint === metricsEndpoint ? config.metrics.granularityMs : 1000;
-        rows.push({ ...row, minimumIntervalMs, suggestedIntervalMs: Math.ceil(minimumIntervalMs / step) * step });
+        rows.push({
+          ...row,
+          minimumIntervalMs,
+          suggestedIntervalMs: Math.ceil(minimumIntervalMs / step) * step,
+        });
       }
     }
   }
@@ -216,7 +230,9 @@ export function formatPlan(plan: Plan): string {
   const lines: string[] = [];
   const shard = plan.shard === undefined ? "" : ` (shard ${plan.shard.index} of ${plan.shard.total})`;
   const discovered = plan.discoveredClusters > 0 ? ` + ${plan.discoveredClusters} discovered` : "";
-  lines.push(`Targets${shard}: ${plan.targets.length} configured clusters${discovered}, ${plan.sparkJobs.length} Spark jobs`);
+  lines.push(
+    `Targets${shard}: ${plan.targets.length} configured clusters${discovered}, ${plan.sparkJobs.length} Spark jobs`,
+  );
   for (const t of plan.targets) {
     const details = [
       t.region === undefined ? undefined : `region=${t.region}`,

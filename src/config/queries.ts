@@ -86,7 +86,12 @@ export function checkQuery(query: MetricQueryConfig): QueryProblem[] {
     ];
   }
   if (stat === undefined && FIRST_FORM_ONLY.has(name)) {
-    return [{ field: "stat", message: `is required for ${name}, which exists only in the first form: add stat: AVG` }];
+    return [
+      {
+        field: "stat",
+        message: `is required for ${name}, which exists only in the first form: add stat: AVG`,
+      },
+    ];
   }
   return [];
 }

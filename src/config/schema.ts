@@ -6,7 +6,15 @@
  * problem: they read the partially parsed value defensively.
  */
 import * as z from "zod";
-import { boolField, durationField, httpUrlField, intField, listenField, regionUrlTemplateField, textField } from "./fields.js";
+import {
+  boolField,
+  durationField,
+  httpUrlField,
+  intField,
+  listenField,
+  regionUrlTemplateField,
+  textField,
+} from "./fields.js";
 import { checkQuery, METRIC_NAME, queryKey } from "./queries.js";
 
 const SECOND = 1000;
@@ -41,7 +49,10 @@ function sectionError(issue: { code?: string; input?: unknown }): string | undef
  * it) section means "all defaults".
  */
 function section<T extends z.core.$ZodLooseShape>(shape: T) {
-  return z.preprocess((v) => (v === null || v === undefined ? {} : v), z.strictObject(shape, { error: sectionError }));
+  return z.preprocess(
+    (v) => (v === null || v === undefined ? {} : v),
+    z.strictObject(shape, { error: sectionError }),
+  );
 }
 
 /** A list; an empty `key:` counts as absent. */
@@ -107,7 +118,10 @@ const apiSchema = section({
   send_request_timeout_header: boolField().default(true),
 }).check(z.superRefine(rejectBothKeys, always));
 
-const REGION = { regex: /^[a-z0-9-]+$/, description: "a region ID of lower-case letters, digits and - (aws-us-west-2)" };
+const REGION = {
+  regex: /^[a-z0-9-]+$/,
+  description: "a region ID of lower-case letters, digits and - (aws-us-west-2)",
+};
 
 const scopeSchema = z
   .strictObject(
@@ -181,7 +195,10 @@ const clustersSchema = nullAsAbsent(
 const querySchema = z
   .strictObject(
     {
-      name: textField({ regex: METRIC_NAME, description: "an upper-case metric name such as CU_COMPUTATION" }),
+      name: textField({
+        regex: METRIC_NAME,
+        description: "an upper-case metric name such as CU_COMPUTATION",
+      }),
       stat: z.enum(["AVG", "P99"], { error: "must be AVG or P99" }).optional(),
     },
     { error: sectionError },
@@ -215,7 +232,12 @@ function checkMetricWindows(metrics: unknown, ctx: Ctx): void {
   const { granularity, interval, lookback, queries, enabled } = metrics;
   if (typeof granularity === "number") {
     if (granularity % SECOND !== 0) {
-      ctx.addIssue({ code: "custom", message: "must be a whole number of seconds", path: ["granularity"], input: granularity });
+      ctx.addIssue({
+        code: "custom",
+        message: "must be a whole number of seconds",
+        path: ["granularity"],
+        input: granularity,
+      });
     }
     const floor = `must be at least the granularity`;
     if (typeof interval === "number" && interval < granularity) {

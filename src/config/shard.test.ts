@@ -4,7 +4,10 @@ import { inShard, ownsGlobalCalls, shardOf } from "./shard.js";
 describe("shardOf", () => {
   it("is stable and within range", () => {
     // Pinned values: a change would silently move clusters between running exporters.
-    expect(shardOf("in01-0123456789abcdef", 4)).toBe(shardOf("in01-0123456789abcdef", 4));
+    // FNV-1a("a") is 0xe40c292c = 3826002220, the published test vector.
+    expect(shardOf("a", 1000)).toBe(220);
+    expect(shardOf("in01-0123456789abcdef", 1000)).toBe(872);
+    expect(shardOf("proj/job", 4)).toBe(2);
     expect([shardOf("a", 1), shardOf("b", 1)]).toEqual([0, 0]);
     for (let i = 0; i < 200; i++) {
       const s = shardOf(`cluster-${i}`, 7);
@@ -15,7 +18,10 @@ describe("shardOf", () => {
 
   it("spreads keys over every shard", () => {
     const counts = [0, 0, 0, 0];
-    for (let i = 0; i < 400; i++) counts[shardOf(`in01-${i}`, 4)]! += 1;
+    for (let i = 0; i < 400; i++) {
+      const shard = shardOf(`in01-${i}`, 4);
+      counts[shard] = (counts[shard] ?? 0) + 1;
+    }
     for (const c of counts) expect(c).toBeGreaterThan(50);
   });
 

@@ -21,7 +21,8 @@ function fnv1a(text: string): number {
 
 /** The shard (0..total-1) that owns `key` (a cluster ID, or `projectId/jobId` for Spark jobs). */
 export function shardOf(key: string, total: number): number {
-  if (!Number.isInteger(total) || total < 1) throw new RangeError(`total shards must be a positive integer, got ${total}`);
+  if (!Number.isInteger(total) || total < 1)
+    throw new RangeError(`total shards must be a positive integer, got ${total}`);
   return fnv1a(key) % total;
 }
 

@@ -12,7 +12,15 @@ import type { SparkJobRef } from "./types.js";
 import { parseYaml } from "./yaml.js";
 
 const listSchema = sparkJobListSchema("jobs");
-const mappingSchema = z.strictObject({ jobs: listSchema });
+const mappingSchema = z.strictObject(
+  { jobs: listSchema },
+  {
+    error: (issue) =>
+      issue.code === "invalid_type"
+        ? "must be a list of {project_id, job_id}, or a mapping with such a jobs list"
+        : undefined,
+  },
+);
 
 /**
  * Reads and validates a Spark jobs file. An empty file is an empty list. Problem paths are

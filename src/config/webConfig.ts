@@ -63,9 +63,13 @@ const ALLOWED_HEADERS = new Map(
   ].map((h) => [h.toLowerCase(), h]),
 );
 
-const mapping = { error: (i: { code?: string }) => (i.code === "invalid_type" ? "must be a mapping" : undefined) };
+const mapping = {
+  error: (i: { code?: string }) => (i.code === "invalid_type" ? "must be a mapping" : undefined),
+};
 const filePath = z.string({ error: "must be a file path" }).min(1, { error: "must not be empty" });
-const version = z.enum(["TLS10", "TLS11", "TLS12", "TLS13"], { error: "must be TLS10, TLS11, TLS12 or TLS13" });
+const version = z.enum(["TLS10", "TLS11", "TLS12", "TLS13"], {
+  error: "must be TLS10, TLS11, TLS12 or TLS13",
+});
 
 const bcryptHash = z.string({ error: "must be a bcrypt hash (a string)" }).refine(
   (hash) => {
@@ -97,7 +101,10 @@ const webConfigSchema = z.preprocess(
                   "VerifyClientCertIfGiven",
                   "RequireAndVerifyClientCert",
                 ],
-                { error: "must be one of NoClientCert, RequestClientCert, RequireAnyClientCert, VerifyClientCertIfGiven, RequireAndVerifyClientCert" },
+                {
+                  error:
+                    "must be one of NoClientCert, RequestClientCert, RequireAnyClientCert, VerifyClientCertIfGiven, RequireAndVerifyClientCert",
+                },
               )
               .optional(),
             client_ca_file: filePath.optional(),
@@ -114,13 +121,20 @@ const webConfigSchema = z.preprocess(
         .strictObject(
           {
             headers: z
-              .record(
-                z.string().refine((name) => ALLOWED_HEADERS.has(name.toLowerCase()), {
-                  error: `only these headers can be set: ${[...ALLOWED_HEADERS.values()].join(", ")}`,
-                }),
-                z.string({ error: "must be a string" }),
-                mapping,
-              )
+              .record(z.string(), z.string({ error: "must be a string" }), mapping)
+              .superRefine((headers, ctx) => {
+                // Checked here rather than on the record's key schema, whose failures zod
+                // reports only as a generic "invalid key".
+                for (const name of Object.keys(headers)) {
+                  if (ALLOWED_HEADERS.has(name.toLowerCase())) continue;
+                  ctx.addIssue({
+                    code: "custom",
+                    message: `only these headers can be set: ${[...ALLOWED_HEADERS.values()].join(", ")}`,
+                    path: [name],
+                    input: name,
+                  });
+                }
+              })
               .optional(),
           },
           mapping,
@@ -143,7 +157,10 @@ async function readTls(
     try {
       return await readFile(file);
     } catch (err) {
-      problems.push({ path: `tls_server_config.${field}`, message: `cannot read ${file} (${describeFsError(err)})` });
+      problems.push({
+        path: `tls_server_config.${field}`,
+        message: `cannot read ${file} (${describeFsError(err)})`,
+      });
       return undefined;
     }
   };
@@ -163,7 +180,10 @@ async function readTls(
       message: "is NoClientCert, but client_ca_file is set: choose a client auth policy or remove the CA",
     });
   }
-  if (caFile === undefined && (clientAuthType === "VerifyClientCertIfGiven" || clientAuthType === "RequireAndVerifyClientCert")) {
+  if (
+    caFile === undefined &&
+    (clientAuthType === "VerifyClientCertIfGiven" || clientAuthType === "RequireAndVerifyClientCert")
+  ) {
     problems.push({ path: "tls_server_config.client_ca_file", message: `is required by ${clientAuthType}` });
   }
   const minVersion = TLS_VERSIONS[tls.min_version ?? "TLS12"];

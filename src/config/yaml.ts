@@ -18,7 +18,8 @@ export function parseYaml(text: string, source: string): unknown {
     const problems: ConfigProblem[] = doc.errors.map((err) => {
       const { line, col } = lineCounter.linePos(err.pos[0]);
       // The library's wording for this one addresses its own API users.
-      const message = err.code === "MULTIPLE_DOCS" ? "the file must hold a single YAML document" : err.message;
+      const message =
+        err.code === "MULTIPLE_DOCS" ? "the file must hold a single YAML document" : err.message;
       return { path: `${source}:${line}:${col}`, message };
     });
     throw new ConfigError("config_syntax", problems, { cause: doc.errors[0] });
@@ -27,6 +28,8 @@ export function parseYaml(text: string, source: string): unknown {
     return doc.toJS({ maxAliasCount: 1000 });
   } catch (err) {
     // Alias problems (undefined anchors, alias bombs) surface only when building values.
-    throw new ConfigError("config_syntax", [{ path: source, message: (err as Error).message }], { cause: err });
+    throw new ConfigError("config_syntax", [{ path: source, message: (err as Error).message }], {
+      cause: err,
+    });
   }
 }

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { formatIsoDuration, formatIsoUtcSeconds, parseTimestamp } from "./iso.js";
+
+describe("formatIsoUtcSeconds", () => {
+  it.each([
+    { ms: Date.UTC(2024, 4, 1, 12, 0, 0), expected: "2024-05-01T12:00:00Z" },
+    { ms: Date.UTC(2024, 4, 1, 12, 0, 0, 999), expected: "2024-05-01T12:00:00Z" },
+  ])("$ms -> $expected", ({ ms, expected }) => {
+    expect(formatIsoUtcSeconds(ms)).toBe(expected);
+  });
+});
+
+describe("formatIsoDuration", () => {
+  it.each([
+    [30_000, "PT30S"],
+    [60_000, "PT1M"],
+    [90_000, "PT1M30S"],
+    [3_600_000, "PT1H"],
+    [5_400_000, "PT1H30M"],
+    [3_661_000, "PT1H1M1S"],
+    [86_400_000, "PT24H"],
+    [0, "PT0S"],
+  ])("%d ms -> %s", (ms, expected) => {
+    expect(formatIsoDuration(ms)).toBe(expected);
+  });
+});
+
+describe("parseTimestamp", () => {
+  const t = Date.UTC(2024, 4, 1, 12, 0, 0);
+  it.each<{ value: string | number; expected: number | undefined }>([
+    { value: "2024-05-01T12:00:00Z", expected: t },
+    { value: "2024-05-01T12:00:00.000Z", expected: t },
+    { value: "2024-05-01T14:00:00+02:00", expected: t },
+    { value: "2024-05-01T12:00:00", expected: t },
+    { value: t, expected: t },
+    { value: t / 1000, expected: t },
+    { value: String(t / 1000), expected: t },
+    { value: "yesterday", expected: undefined },
+    { value: "2024-13-45T99:00:00Z", expected: undefined },
+    { value: Number.NaN, expected: undefined },
+  ])("$value -> $expected", ({ value, expected }) => {
+    expect(parseTimestamp(value)).toBe(expected);
+  });
+});

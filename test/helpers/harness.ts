@@ -1,0 +1,89 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { pino } from "pino";
+import { buildConfig } from "../../src/config/load.js";
+import { demoConfig } from "../../src/demo.js";
+import { Exporter } from "../../src/exporter.js";
+import { createApp } from "../../src/http/app.js";
+import type { Clock } from "../../src/schedule/scheduler.js";
+import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
+
+export const TEST_API_KEY = "sk-test-0123456789abcdef-SECRET";
+
+/** A simulator, an exporter polling it, and the exporter's HTTP app, all on loopback port 0. */
+export interface Harness {
+  readonly sim: Simulator;
+  readonly exporter: Exporter;
+  readonly url: string;
+  /** GET /metrics as text (publishes the latest state first, so no waiting on the debounce). */
+  metrics(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  readonly sim?: SimulatorOptions;
+  /** Edits the demo-shaped raw config before it is validated. */
+  readonly config?: (raw: Record<string, unknown>) => void;
+  readonly clock?: Clock;
+  readonly logs?: string[];
+}
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const sim = await startSimulator({ clusters: 4, ...opts.sim });
+  const raw = demoConfig(sim, { listen: "127.0.0.1:0" });
+  (raw.api as Record<string, unknown>).api_key = TEST_API_KEY;
+  opts.config?.(raw);
+  const config = await buildConfig(raw);
+  const logs = opts.logs;
+  const logger = pino(
+    { level: logs ? "debug" : "silent" },
+    { write: (line: string) => void logs?.push(line) },
+  );
+  const exporter = new Exporter({
+    config,
+    logger,
+    version: "test",
+    publishDelayMs: 10,
+    defaultMetrics: false,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
+  const server: Server = createApp({
+    metrics: (h) => exporter.metrics(h),
+    landing: () => exporter.landing(),
+    ready: () => exporter.ready(),
+    reload: async () => ({ ok: false, problems: ["not in tests"] }),
+  }).listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await exporter.start();
+  return {
+    sim,
+    exporter,
+    url,
+    async metrics() {
+      await exporter.store.publishNow();
+      return (await fetch(`${url}/metrics`)).text();
+    },
+    async close() {
+      await exporter.stop();
+      await new Promise((r) => server.close(r));
+      await sim.close();
+    },
+  };
+}
+
+/** Parses exposition text into samples (enough for assertions; promtool checks the format). */
+export function parseSamples(text: string): { name: string; labels: Record<string, string>; value: number }[] {
+  const out: { name: string; labels: Record<string, string>; value: number }[] = [];
+  for (const line of text.split("\n")) {
+    if (line === "" || line.startsWith("#")) continue;
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m) throw new Error(`unparsable line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const l of (m[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[l[1] as string] = (l[2] as string).replace(/\\n/g, "\n").replace(/\\(["\\])/g, "$1");
+    }
+    out.push({ name: m[1] as string, labels, value: Number(m[3]) });
+  }
+  return out;
+}
