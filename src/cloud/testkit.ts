@@ -2,6 +2,7 @@
  * Test doubles for the client: a manual clock whose sleep advances time, and an observer that
  * records events. Used by tests only; production code never imports this module.
  */
+import { type CloudClient, type CloudClientOptions, createCloudClient } from "./client.js";
 import type { SleepFn } from "./sleep.js";
 import type { CallOutcome, ClientObserver, EndpointTemplate } from "./types.js";
 
@@ -55,4 +56,35 @@ export function recordingObserver(): RecordingObserver {
     rateLimited: (endpoint) => events.push({ kind: "rateLimited", endpoint }),
     schemaError: (endpoint) => events.push({ kind: "schemaError", endpoint }),
   };
+}
+
+/** Upstream addresses used by the HTTP-level tests (intercepted by nock, never resolved). */
+export const TEST_BASE_URL = "https://api.vdbcloud.test";
+export const TEST_CONTROLLER_URL = "https://controller.api.{region}.vdbcloud.test";
+export const TEST_API_KEY = "sk-test-5ecret-0123456789abcdef";
+
+/** A client wired to a manual clock and a recording observer, with fast, deterministic retries. */
+export function testClient(overrides: Partial<CloudClientOptions> = {}): {
+  readonly client: CloudClient;
+  readonly clock: ManualClock;
+  readonly observer: RecordingObserver;
+} {
+  const clock = manualClock();
+  const observer = recordingObserver();
+  const client = createCloudClient({
+    baseUrl: TEST_BASE_URL,
+    controllerUrl: TEST_CONTROLLER_URL,
+    apiKey: TEST_API_KEY,
+    requestTimeoutMs: 5_000,
+    rateLimit: 20,
+    maxRetries: 3,
+    maxResponseBytes: 1_000_000,
+    maxInFlight: 4,
+    observer,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: () => 0.5,
+    ...overrides,
+  });
+  return { client, clock, observer };
 }

@@ -65,9 +65,11 @@ export function durationField(bounds: DurationBounds) {
         return z.NEVER;
       }
       if (ms < bounds.min) {
-        const message =
-          bounds.min <= 1 ? "must be longer than zero" : `must be at least ${formatDuration(bounds.min)}`;
-        ctx.issues.push({ code: "custom", message: `${message} (got ${text})`, input: text });
+        ctx.issues.push({
+          code: "custom",
+          message: `must be at least ${formatDuration(bounds.min)} (got ${text})`,
+          input: text,
+        });
         return z.NEVER;
       }
       if (bounds.max !== undefined && ms > bounds.max) {

@@ -55,13 +55,14 @@ function section<T extends z.core.$ZodLooseShape>(shape: T) {
   );
 }
 
-/** A list; an empty `key:` counts as absent. */
+/** A list with a plain-words type error (wrap in nullAsAbsent to accept an empty `key:`). */
 function list<T extends z.core.$ZodType>(item: T) {
   return z.array(item, {
     error: (issue) => (issue.code === "invalid_type" ? "must be a list" : undefined),
   });
 }
 
+/** An empty `key:` (YAML null) counts as absent, so the default applies. */
 function nullAsAbsent<T extends z.core.$ZodType>(schema: T) {
   return z.preprocess((v) => (v === null ? undefined : v), schema);
 }
