@@ -107,6 +107,8 @@ export class Exporter {
     await this.loadJobsFile();
     this.watchJobsFile();
     this.replan();
+    // A reload may have fixed what failed permanently (a rotated key, a corrected cluster ID).
+    this.scheduler.resetBackoff();
     this.self.configLoaded(true, this.clock.now());
   }
 

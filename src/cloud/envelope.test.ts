@@ -57,7 +57,9 @@ describe("unwrapEnvelope error table", () => {
   });
 
   it("passes Retry-After through to a rate-limit error", () => {
-    const err = thrown(() => unwrapEnvelope({ code: 1, message: "rate limit" }, { ...v2, retryAfterMs: 4000 }));
+    const err = thrown(() =>
+      unwrapEnvelope({ code: 1, message: "rate limit" }, { ...v2, retryAfterMs: 4000 }),
+    );
     expect(err.retryAfterMs).toBe(4000);
   });
 });

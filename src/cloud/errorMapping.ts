@@ -67,7 +67,10 @@ function classForApiCode(apiCode: number, message: string): ErrorClass | undefin
 /** The error for a non-success envelope `code` (ApiError unless a specific class applies). */
 export function errorForApiCode(apiCode: number, message: string, ctx: MappingContext): CloudError {
   const Cls = classForApiCode(apiCode, message) ?? ApiError;
-  return new Cls(`${ctx.endpoint}: upstream code ${apiCode}: ${cleanMessage(message, ctx)}`, initOf(ctx, apiCode));
+  return new Cls(
+    `${ctx.endpoint}: upstream code ${apiCode}: ${cleanMessage(message, ctx)}`,
+    initOf(ctx, apiCode),
+  );
 }
 
 function classForHttpStatus(
@@ -77,7 +80,8 @@ function classForHttpStatus(
   if (status === 429) return RateLimitError;
   if (status === 401 || status === 403) return AuthError;
   if (status === 404) return NotFoundError;
-  if (envelope?.code !== undefined) return classForApiCode(envelope.code, envelope.message ?? "") ?? HttpError;
+  if (envelope?.code !== undefined)
+    return classForApiCode(envelope.code, envelope.message ?? "") ?? HttpError;
   if (envelope?.message !== undefined && isRateLimitMessage(envelope.message)) return RateLimitError;
   return HttpError;
 }

@@ -69,7 +69,11 @@ describe("CloudError classes", () => {
 
 describe("redactSecret", () => {
   it.each([
-    { text: "key sk-1 is illegal, sk-1!", secret: "sk-1", expected: "key [REDACTED] is illegal, [REDACTED]!" },
+    {
+      text: "key sk-1 is illegal, sk-1!",
+      secret: "sk-1",
+      expected: "key [REDACTED] is illegal, [REDACTED]!",
+    },
     { text: "nothing here", secret: "sk-1", expected: "nothing here" },
     { text: "empty secret keeps text", secret: "", expected: "empty secret keeps text" },
   ])("redacts $secret in '$text'", ({ text, secret, expected }) => {

@@ -1,7 +1,7 @@
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { metricsDataSchema, metricsRequestBody, normalizeMetrics } from "./metrics.js";
-import { TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import { closeTestClients, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
 import type { ClusterMetricsRequest } from "./types.js";
 
 const START = Date.UTC(2024, 4, 1, 12, 0, 0);
@@ -26,7 +26,10 @@ const secondForm: ClusterMetricsRequest = {
 };
 
 beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
+afterEach(async () => {
+  nock.cleanAll();
+  await closeTestClients();
+});
 afterAll(() => nock.enableNetConnect());
 
 describe("metricsRequestBody", () => {
@@ -74,7 +77,10 @@ describe("Query Cluster Metrics over HTTP", () => {
         "request-timeout": "5",
       },
     })
-      .post("/v2/clusters/in01-0123456789abcdef/metrics/query", metricsRequestBody(req) as unknown as nock.DataMatcherMap)
+      .post(
+        "/v2/clusters/in01-0123456789abcdef/metrics/query",
+        metricsRequestBody(req) as unknown as nock.DataMatcherMap,
+      )
       .reply(200, { code: 0, data: { results: [] } });
     const { client, observer } = testClient();
     await expect(client.queryClusterMetrics(req)).resolves.toEqual([]);
@@ -110,7 +116,11 @@ describe("Query Cluster Metrics over HTTP", () => {
                 { timestamp: "2024-05-01T12:01:00Z", value: null },
               ],
             },
-            { metricName: "REQ_SEARCH_LATENCY_P99", unit: "ms", values: [{ timestamp: 1714564800, value: 7 }] },
+            {
+              metricName: "REQ_SEARCH_LATENCY_P99",
+              unit: "ms",
+              values: [{ timestamp: 1714564800, value: 7 }],
+            },
           ],
         },
       });

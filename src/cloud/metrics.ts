@@ -53,7 +53,9 @@ export function metricsRequestBody(req: ClusterMetricsRequest): MetricsRequestBo
     start: formatIsoUtcSeconds(req.startMs),
     end: formatIsoUtcSeconds(req.endMs),
     granularity: formatIsoDuration(req.granularityMs),
-    metricQueries: req.queries.map((q) => (q.stat === undefined ? { name: q.name } : { name: q.name, stat: q.stat })),
+    metricQueries: req.queries.map((q) =>
+      q.stat === undefined ? { name: q.name } : { name: q.name, stat: q.stat },
+    ),
     ...(req.dbName === undefined ? {} : { dbName: req.dbName }),
     ...(req.collectionName === undefined ? {} : { collectionName: req.collectionName }),
   };

@@ -55,10 +55,13 @@ describe("retryDelayMs Retry-After", () => {
     { retryAfterMs: 700, random: 0.1, expected: 700 },
     { retryAfterMs: 10, random: 0.5, expected: 50 },
     { retryAfterMs: 1_000, random: 0, expected: 1_000 },
-  ])("is a minimum: Retry-After $retryAfterMs, random $random -> $expected", ({ retryAfterMs, random, expected }) => {
-    const err = new RateLimitError("r", { endpoint, retryAfterMs });
-    expect(retryDelayMs(0, err, opts, () => random)).toBe(expected);
-  });
+  ])(
+    "is a minimum: Retry-After $retryAfterMs, random $random -> $expected",
+    ({ retryAfterMs, random, expected }) => {
+      const err = new RateLimitError("r", { endpoint, retryAfterMs });
+      expect(retryDelayMs(0, err, opts, () => random)).toBe(expected);
+    },
+  );
 
   it("gives up when Retry-After is longer than maxMs", () => {
     const err = new RateLimitError("r", { endpoint, retryAfterMs: 1_001 });

@@ -24,9 +24,12 @@ export const sleep: SleepFn = (ms, signal) =>
       clearTimeout(timer);
       reject(signal ? abortReason(signal) : undefined);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener("abort", onAbort, { once: true });
   });

@@ -63,6 +63,13 @@ export const TEST_BASE_URL = "https://api.vdbcloud.test";
 export const TEST_CONTROLLER_URL = "https://controller.api.{region}.vdbcloud.test";
 export const TEST_API_KEY = "sk-test-5ecret-0123456789abcdef";
 
+const created: CloudClient[] = [];
+
+/** Closes every client testClient() made (call it in afterEach). */
+export async function closeTestClients(): Promise<void> {
+  await Promise.all(created.splice(0).map((c) => c.close()));
+}
+
 /** A client wired to a manual clock and a recording observer, with fast, deterministic retries. */
 export function testClient(overrides: Partial<CloudClientOptions> = {}): {
   readonly client: CloudClient;
@@ -86,5 +93,6 @@ export function testClient(overrides: Partial<CloudClientOptions> = {}): {
     random: () => 0.5,
     ...overrides,
   });
+  created.push(client);
   return { client, clock, observer };
 }

@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
+import { Agent } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CloudError } from "./errors.js";
 import { Transport, type TransportOptions } from "./transport.js";
@@ -55,7 +56,12 @@ describe("Transport headers", () => {
       .post("/v2/x", { a: 1 })
       .reply(200, { code: 0, data: {} });
     const t = track(transport({ requestTimeoutMs: 7_500 }));
-    const res = await t.send({ endpoint: ENDPOINT, method: "POST", url: new URL(`${ORIGIN}/v2/x`), body: { a: 1 } });
+    const res = await t.send({
+      endpoint: ENDPOINT,
+      method: "POST",
+      url: new URL(`${ORIGIN}/v2/x`),
+      body: { a: 1 },
+    });
     expect(res).toEqual({ status: 200, body: { code: 0, data: {} } });
     expect(scope.isDone()).toBe(true);
   });
@@ -73,13 +79,22 @@ describe("Transport headers", () => {
 describe("Transport responses", () => {
   it("returns Retry-After in milliseconds", async () => {
     nock(ORIGIN).get("/v2/x").reply(200, { code: 0 }, { "Retry-After": "3" });
-    const res = await track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
+    const res = await track(transport()).send({
+      endpoint: ENDPOINT,
+      method: "GET",
+      url: new URL(`${ORIGIN}/v2/x`),
+    });
     expect(res.retryAfterMs).toBe(3_000);
   });
 
   it.each([
     { status: 429, body: { code: 1, message: "slow down" }, code: "rate_limited", retryAfterMs: 2_000 },
-    { status: 401, body: { code: 80001, message: "invalid token" }, code: "auth_error", retryAfterMs: undefined },
+    {
+      status: 401,
+      body: { code: 80001, message: "invalid token" },
+      code: "auth_error",
+      retryAfterMs: undefined,
+    },
     { status: 404, body: "", code: "not_found", retryAfterMs: undefined },
     { status: 503, body: "<html>busy</html>", code: "http_error", retryAfterMs: undefined },
   ])("maps HTTP $status to $code", async ({ status, body, code, retryAfterMs }) => {
@@ -105,6 +120,26 @@ describe("Transport responses", () => {
     expect(err.code).toBe("schema_error");
     expect(err.message).toMatch(message);
     expect(err.message).not.toContain("{not");
+  });
+});
+
+describe("Transport close", () => {
+  it("closes its own Agent: later requests fail as network errors", async () => {
+    nock(ORIGIN).get("/v2/x").reply(200, { code: 0 });
+    const t = transport();
+    await t.close();
+    const err = await failure(t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }));
+    expect(err.code).toBe("network_error");
+  });
+
+  it("leaves an injected dispatcher open for its owner", async () => {
+    nock(ORIGIN).get("/v2/x").twice().reply(200, { code: 0 });
+    const agent = new Agent();
+    const t = transport({ dispatcher: agent });
+    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
+    await t.close();
+    expect(agent.closed).toBe(false);
+    await agent.close();
   });
 });
 
@@ -191,7 +226,9 @@ describe("Transport over a loopback socket", () => {
       setImmediate(() => res.socket?.destroy());
     };
     const base = await listen();
-    const err = await failure(track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }));
+    const err = await failure(
+      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
+    );
     expect(err.code).toBe("schema_error");
     expect(err.message).toMatch(/truncated/);
   });
@@ -200,7 +237,11 @@ describe("Transport over a loopback socket", () => {
     handler = () => {};
     const base = await listen();
     const err = await failure(
-      track(transport({ requestTimeoutMs: 50 })).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
+      track(transport({ requestTimeoutMs: 50 })).send({
+        endpoint: ENDPOINT,
+        method: "GET",
+        url: new URL(`${base}/x`),
+      }),
     );
     expect(err.code).toBe("timeout");
   });
@@ -212,7 +253,11 @@ describe("Transport over a loopback socket", () => {
     };
     const base = await listen();
     const err = await failure(
-      track(transport({ requestTimeoutMs: 50 })).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
+      track(transport({ requestTimeoutMs: 50 })).send({
+        endpoint: ENDPOINT,
+        method: "GET",
+        url: new URL(`${base}/x`),
+      }),
     );
     expect(err.code).toBe("timeout");
   });
@@ -230,7 +275,9 @@ describe("Transport over a loopback socket", () => {
   it("reports a reset connection as a network error", async () => {
     handler = (req) => req.socket.destroy();
     const base = await listen();
-    const err = await failure(track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }));
+    const err = await failure(
+      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
+    );
     expect(err.code).toBe("network_error");
   });
 
@@ -250,7 +297,9 @@ describe("Transport over a loopback socket", () => {
     const base = await listen();
     const t = track(transport({ maxInFlight: 2 }));
     const results = await Promise.all(
-      Array.from({ length: 6 }, () => t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) })),
+      Array.from({ length: 6 }, () =>
+        t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(peak).toBeGreaterThanOrEqual(1);

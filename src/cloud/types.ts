@@ -75,7 +75,11 @@ export interface SparkJob {
   readonly startedAtMs: number | null;
   readonly finishedAtMs: number | null;
   readonly durationSeconds: number | null;
-  readonly failureReason: { readonly code: string; readonly message: string; readonly retryable: boolean } | null;
+  readonly failureReason: {
+    readonly code: string;
+    readonly message: string;
+    readonly retryable: boolean;
+  } | null;
   readonly precheck: {
     readonly passed: boolean | null;
     readonly checkedRows: number | null;

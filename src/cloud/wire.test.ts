@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { nullableNumeric, nullableTimestampMs, numeric, stringish, summarizeIssues, timestampMs } from "./wire.js";
+import {
+  nullableNumeric,
+  nullableTimestampMs,
+  numeric,
+  stringish,
+  summarizeIssues,
+  timestampMs,
+} from "./wire.js";
 
 describe("tolerant scalars", () => {
   it.each<{ input: unknown; expected: number | null }>([

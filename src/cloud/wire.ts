@@ -11,10 +11,7 @@ const NUMERIC_STRING = /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/;
 /** A number, or a string holding one: yields a number. */
 export const numeric = z.union([
   z.number(),
-  z
-    .string()
-    .regex(NUMERIC_STRING, { message: "expected a number or a numeric string" })
-    .transform(Number),
+  z.string().regex(NUMERIC_STRING, { message: "expected a number or a numeric string" }).transform(Number),
 ]);
 
 /** `numeric`, or null/absent: yields number | null. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { buildMetricQueries } from "../collect/metricQueries.js";
 import { buildConfig } from "./load.js";
 import { computePlan, formatPlan, metricRequestsPerCycle, type PlanRow } from "./plan.js";
 import { inShard } from "./shard.js";
@@ -26,12 +27,19 @@ describe("metricRequestsPerCycle", () => {
   it.each([
     ["no scopes, second form", [], second, 1],
     ["no scopes, first form", [], first, 1],
-    ["two scopes, second form only", scopes, second, 2],
+    ["no scopes, both forms (they must not mix)", [], [...first, ...second], 2],
+    ["two scopes, second form only", scopes, second, 3],
     ["two scopes, first form only", scopes, first, 1],
-    ["two scopes, both forms", scopes, [...first, ...second], 3],
+    ["two scopes, both forms", scopes, [...first, ...second], 4],
     ["no queries", scopes, [], 0],
   ])("%s -> %d", (_name, scopeList, queries, expected) => {
     expect(metricRequestsPerCycle({ scopes: scopeList }, queries)).toBe(expected);
+    // The plan must count what the collector sends: one request per batch per target.
+    const sent = [undefined, ...scopeList].reduce(
+      (n, scope) => n + buildMetricQueries(queries, { scoped: scope !== undefined }).length,
+      0,
+    );
+    expect(sent).toBe(expected);
   });
 });
 
@@ -68,9 +76,9 @@ describe("computePlan", () => {
       r.intervalMs,
     ]);
     expect(summary).toEqual([
-      // in01-a: cluster-wide (first-form query) + 2 scopes; in01-b: cluster-wide only.
-      ["POST /v2/clusters/{id}/metrics/query", "default", 3, false, 60_000],
-      ["POST /v2/clusters/{id}/metrics/query", "cluster key #1", 1, false, 60_000],
+      // in01-a: cluster-wide first form + cluster-wide second form + 2 scopes; in01-b: 2.
+      ["POST /v2/clusters/{id}/metrics/query", "default", 4, false, 60_000],
+      ["POST /v2/clusters/{id}/metrics/query", "cluster key #1", 2, false, 60_000],
       // in01-b has no region: no v1 import list for it.
       ["GET /v1/vector/collections/import/list", "default", 1, true, 60_000],
       ["GET /v2/projects/{projectId}/jobs/{jobId}", "default", 2, false, 30_000],
@@ -80,7 +88,7 @@ describe("computePlan", () => {
       ["GET /v2/regions", "default", 1, false, 60_000],
       ["GET /v2/clusters", "default", 2, true, 60_000],
     ]);
-    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.requestsPerSecond).toBeCloseTo(0.05);
+    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.requestsPerSecond).toBeCloseTo(0.0667, 3);
     expect(plan.fits).toBe(true);
     expect(plan.targets).toEqual([
       {
@@ -97,7 +105,7 @@ describe("computePlan", () => {
     expect(text).toContain("Targets: 2 configured clusters, 2 Spark jobs");
     expect(text).toContain("  cluster in01-a region=aws-us-west-2 credential=default\n    scope db=d1\n");
     expect(text).toContain(
-      "  POST /v2/clusters/{id}/metrics/query [default]: 3 calls every PT1M = 0.05 req/s: fits",
+      "  POST /v2/clusters/{id}/metrics/query [default]: 4 calls every PT1M = 0.067 req/s: fits",
     );
     expect(text).toContain(
       "  GET /v2/clusters [default]: at least 2 calls every PT1M = >= 0.033 req/s: fits",

@@ -48,20 +48,19 @@ export interface Plan {
 }
 
 /**
- * Query Cluster Metrics requests one cluster needs per cycle. First-form queries (with
- * `stat`) can only be sent cluster-wide; second-form queries go to each scope, and
- * cluster-wide as well when the cluster has no scopes. So: 1 cluster-wide request if the
- * cluster has no scopes or any first-form query, plus 1 per scope if there is any
- * second-form query.
+ * Query Cluster Metrics requests one cluster makes per cycle, as the collector sends them
+ * (src/collect/metricQueries.ts): the cluster-wide target sends its first-form queries (with
+ * `stat`) and its second-form queries as separate requests, because the two forms must not
+ * mix; each scope sends one request with the second-form queries (the first form has no
+ * scopes). So: (1 if any first-form query) + (1 + scopes if any second-form query).
  */
 export function metricRequestsPerCycle(
   cluster: Pick<ClusterConfig, "scopes">,
   queries: readonly MetricQueryConfig[],
 ): number {
-  const firstForm = queries.some((q) => q.stat !== undefined);
-  const secondForm = queries.some((q) => q.stat === undefined);
-  const clusterWide = queries.length > 0 && (cluster.scopes.length === 0 || firstForm) ? 1 : 0;
-  return clusterWide + (secondForm ? cluster.scopes.length : 0);
+  const firstForm = queries.some((q) => q.stat !== undefined) ? 1 : 0;
+  const secondForm = queries.some((q) => q.stat === undefined) ? 1 + cluster.scopes.length : 0;
+  return firstForm + secondForm;
 }
 
 /** Labels credentials without revealing them: clusters sharing a key share a label and a budget. */

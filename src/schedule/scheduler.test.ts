@@ -181,3 +181,32 @@ describe("Scheduler", () => {
     await s.stop();
   });
 });
+
+describe("Scheduler.resetBackoff", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("returns a backed-off task to its normal slot", async () => {
+    const times: number[] = [];
+    const s = new Scheduler({ clock: fakeClock, maxBackoffMs: 60_000 });
+    let outcome: RunOutcome = "permanent_failure";
+    s.setTasks([
+      task("k", 1000, async () => {
+        times.push(Date.now());
+        return outcome;
+      }),
+    ]);
+    s.start();
+    await vi.advanceTimersByTimeAsync(10_000);
+    const during = times.length;
+    outcome = "ok";
+    s.resetBackoff();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(times.length).toBe(during + 1);
+    await s.stop();
+  });
+});

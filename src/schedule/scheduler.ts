@@ -131,6 +131,18 @@ export class Scheduler {
     for (const st of this.states.values()) this.fire(st);
   }
 
+  /**
+   * Forgets permanent-failure backoff (e.g. after a reload that may have fixed the key), so
+   * those tasks return to their normal slot.
+   */
+  resetBackoff(): void {
+    for (const st of this.states.values()) {
+      if (st.permanentFailures === 0) continue;
+      st.permanentFailures = 0;
+      if (this.started && !this.stopped && !st.inFlight) this.scheduleNext(st);
+    }
+  }
+
   /** Stops all timers, aborts running polls and waits for them to settle. */
   async stop(): Promise<void> {
     this.stopped = true;

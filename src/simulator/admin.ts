@@ -34,7 +34,10 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
   app.post("/_sim/faults", (req: Request, res: Response) => {
     try {
       const body: unknown = req.body;
-      const { kind, ...spec } = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+      const { kind, ...spec } = (typeof body === "object" && body !== null ? body : {}) as Record<
+        string,
+        unknown
+      >;
       const hit = validateFault(kind, spec);
       deps.faults.set(hit.kind, hit.spec);
       res.json({ ok: true, active: deps.faults.active() });
@@ -53,6 +56,11 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
   });
   app.get("/_sim/world", (_req: Request, res: Response) => {
     const { world, spark } = deps.ctx;
-    res.json({ clusters: world.clusters, projects: world.projects, regions: world.regions, sparkJobs: spark.refs() });
+    res.json({
+      clusters: world.clusters,
+      projects: world.projects,
+      regions: world.regions,
+      sparkJobs: spark.refs(),
+    });
   });
 }

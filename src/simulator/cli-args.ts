@@ -25,7 +25,8 @@ export type CliArgs = { help: true } | { help: false; verbose: boolean; options:
 function num(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(n)) throw new SimulatorError("INVALID_OPTION", `--${name} must be a number, got ${raw}`);
+  if (raw.trim() === "" || !Number.isFinite(n))
+    throw new SimulatorError("INVALID_OPTION", `--${name} must be a number, got ${raw}`);
   return n;
 }
 
@@ -54,7 +55,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       },
     }));
   } catch (err) {
-    throw new SimulatorError("INVALID_OPTION", err instanceof Error ? err.message : String(err), { cause: err });
+    throw new SimulatorError("INVALID_OPTION", err instanceof Error ? err.message : String(err), {
+      cause: err,
+    });
   }
   if (values.help) return { help: true };
   const str = (k: string) => (typeof values[k] === "string" ? values[k] : undefined);

@@ -25,7 +25,9 @@ async function main(): Promise<number> {
     ...args.options,
     ...(verbose ? { logger: (line: string) => process.stderr.write(`${line}\n`) } : {}),
   });
-  const keys = args.options.apiKeys?.length ? `${args.options.apiKeys.length} configured key(s)` : "any non-empty key";
+  const keys = args.options.apiKeys?.length
+    ? `${args.options.apiKeys.length} configured key(s)`
+    : "any non-empty key";
   process.stdout.write(
     [
       "vdbcloud upstream simulator listening",
@@ -51,7 +53,12 @@ main().then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    const message = err instanceof SimulatorError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+    const message =
+      err instanceof SimulatorError
+        ? err.message
+        : err instanceof Error
+          ? (err.stack ?? err.message)
+          : String(err);
     process.stderr.write(`${message}\n`);
     process.exitCode = err instanceof SimulatorError && err.code === "INVALID_OPTION" ? 2 : 1;
   },

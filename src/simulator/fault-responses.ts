@@ -18,7 +18,13 @@ function html(status: number, title: string): Reply {
   };
 }
 
-function trickle(res: ServerResponse, reply: Reply, durationMs: number, chunks: number, life: Lifecycle): void {
+function trickle(
+  res: ServerResponse,
+  reply: Reply,
+  durationMs: number,
+  chunks: number,
+  life: Lifecycle,
+): void {
   const body = Buffer.from(reply.body);
   const pieces = Math.max(1, Math.min(Math.floor(chunks), body.length));
   const size = Math.ceil(body.length / pieces);
@@ -90,7 +96,9 @@ export function renderFault(
     case "rate_limit_429":
       sendReply(
         res,
-        failReply(ApiCode.RATE_LIMITED, RATE_LIMIT_MESSAGE, 429, { "retry-after": String(spec.retryAfterSeconds ?? 1) }),
+        failReply(ApiCode.RATE_LIMITED, RATE_LIMIT_MESSAGE, 429, {
+          "retry-after": String(spec.retryAfterSeconds ?? 1),
+        }),
       );
       return;
     case "rate_limit_code":

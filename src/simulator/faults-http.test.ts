@@ -5,7 +5,10 @@ import { ApiCode, RATE_LIMIT_MESSAGE, type Simulator, startSimulator } from "./i
 
 const T0 = Date.UTC(2025, 4, 1, 12, 0, 0);
 
-async function raw(url: string, init: { method?: "GET" | "POST" | "DELETE"; body?: unknown; key?: string; signal?: AbortSignal } = {}) {
+async function raw(
+  url: string,
+  init: { method?: "GET" | "POST" | "DELETE"; body?: unknown; key?: string; signal?: AbortSignal } = {},
+) {
   const res = await request(url, {
     method: init.method ?? "GET",
     headers: { authorization: `Bearer ${init.key ?? "k"}`, "content-type": "application/json" },
@@ -84,7 +87,10 @@ describe("faults", () => {
     const obj = JSON.parse((await text(describeUrl)).body) as { code: number; data: unknown };
     expect(obj.code).toBe(0);
     expect(Array.isArray(obj.data)).toBe(true);
-    const arr = JSON.parse((await text(`${sim.baseUrl}/v1/projects`)).body) as { code: number; data: unknown };
+    const arr = JSON.parse((await text(`${sim.baseUrl}/v1/projects`)).body) as {
+      code: number;
+      data: unknown;
+    };
     expect(arr.code).toBe(200);
     expect(Array.isArray(arr.data)).toBe(false);
   });
@@ -177,14 +183,19 @@ describe("faults", () => {
   });
 
   it("refuses an invalid fault setting", () => {
-    expect(() => sim.faults.set("http_500", { rate: 2 })).toThrow(expect.objectContaining({ code: "INVALID_FAULT" }));
+    expect(() => sim.faults.set("http_500", { rate: 2 })).toThrow(
+      expect.objectContaining({ code: "INVALID_FAULT" }),
+    );
     expect(() => sim.faults.set("nope" as "http_500", { rate: 1 })).toThrow(
       expect.objectContaining({ code: "INVALID_FAULT" }),
     );
   });
 
   it("is controlled over HTTP at /_sim/faults", async () => {
-    const set = await raw(`${sim.baseUrl}/_sim/faults`, { method: "POST", body: { kind: "http_502", rate: 1 } });
+    const set = await raw(`${sim.baseUrl}/_sim/faults`, {
+      method: "POST",
+      body: { kind: "http_502", rate: 1 },
+    });
     expect(set.statusCode).toBe(200);
     await set.body.dump();
     expect(sim.faults.active()).toEqual({ http_502: { rate: 1 } });

@@ -70,9 +70,13 @@ function isFaultKind(kind: string): kind is FaultKind {
 /** Checks an untrusted fault setting (HTTP or JavaScript) and returns it typed. */
 export function validateFault(kind: unknown, spec: unknown): FaultHit {
   if (typeof kind !== "string" || !isFaultKind(kind)) {
-    throw new SimulatorError("INVALID_FAULT", `unknown fault kind: ${String(kind)} (expected one of ${FAULT_KINDS.join(", ")})`);
+    throw new SimulatorError(
+      "INVALID_FAULT",
+      `unknown fault kind: ${String(kind)} (expected one of ${FAULT_KINDS.join(", ")})`,
+    );
   }
-  if (typeof spec !== "object" || spec === null) throw new SimulatorError("INVALID_FAULT", "fault spec must be an object");
+  if (typeof spec !== "object" || spec === null)
+    throw new SimulatorError("INVALID_FAULT", "fault spec must be an object");
   const s = spec as Record<string, unknown>;
   const rate = s.rate;
   if (typeof rate !== "number" || !(rate >= 0 && rate <= 1)) {

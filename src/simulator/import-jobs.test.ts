@@ -25,7 +25,11 @@ describe("import jobs", () => {
   });
 
   it("has pending, running and finished jobs at start", () => {
-    const states = new Set(store().list(cluster, START).map((j) => j.state));
+    const states = new Set(
+      store()
+        .list(cluster, START)
+        .map((j) => j.state),
+    );
     expect(states.has("ImportPending")).toBe(true);
     expect(states.has("ImportCompleted") || states.has("ImportFailed")).toBe(true);
   });
@@ -38,7 +42,10 @@ describe("import jobs", () => {
     expect(later[0]?.jobId).not.toBe(before[0]?.jobId);
     expect(later.map((j) => j.jobId)).not.toContain(before.at(-1)?.jobId);
     // A job listed in both keeps its ID and only moves forward in its life.
-    const rank = { ImportPending: 0, ImportRunning: 1, ImportCompleted: 2, ImportFailed: 2 } as Record<string, number>;
+    const rank = { ImportPending: 0, ImportRunning: 1, ImportCompleted: 2, ImportFailed: 2 } as Record<
+      string,
+      number
+    >;
     for (const job of later) {
       const old = before.find((j) => j.jobId === job.jobId);
       if (old) expect(rank[job.state]).toBeGreaterThanOrEqual(rank[old.state] ?? 0);
@@ -46,7 +53,8 @@ describe("import jobs", () => {
   });
 
   it("runs faster with the time scale", () => {
-    const newestAt = (scale: number, afterMs: number) => store(8, scale).list(cluster, START + afterMs)[0]?.jobId;
+    const newestAt = (scale: number, afterMs: number) =>
+      store(8, scale).list(cluster, START + afterMs)[0]?.jobId;
     expect(newestAt(10, 60_000)).not.toBe(newestAt(1, 60_000));
   });
 

@@ -23,7 +23,11 @@ async function call(
     headers,
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
-  return { status: res.statusCode, headers: res.headers, json: (await res.body.json()) as Record<string, unknown> };
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    json: (await res.body.json()) as Record<string, unknown>,
+  };
 }
 
 function data<T = Record<string, unknown>>(a: Answer): T {
@@ -181,7 +185,12 @@ describe("simulator endpoints", () => {
     const list = (d: Record<string, unknown>) => d[c.importListKey] as Array<{ jobId: string }>;
     expect(list(p1)).toHaveLength(5);
     expect(list(p2)).toHaveLength(3);
-    expect(list(p2).map((j) => j.jobId)).toEqual(sim.state.importJobs(c.id).slice(5).map((j) => j.jobId));
+    expect(list(p2).map((j) => j.jobId)).toEqual(
+      sim.state
+        .importJobs(c.id)
+        .slice(5)
+        .map((j) => j.jobId),
+    );
     for (const bad of ["4", "101", "abc"]) {
       expect((await call(`${base}&pageSize=${bad}`)).json.code).toBe(ApiCode.INVALID_PARAMETER);
     }
@@ -230,17 +239,24 @@ describe("simulator endpoints", () => {
   });
 
   it("generates jobs of every status family across projects", async () => {
-    const statuses = new Set(sim.state.sparkJobRefs.map((r) => sim.state.sparkJob(r.projectId, r.jobId).status));
+    const statuses = new Set(
+      sim.state.sparkJobRefs.map((r) => sim.state.sparkJob(r.projectId, r.jobId).status),
+    );
     // At start, the spread creation times leave both finished and unfinished jobs.
     expect([...statuses].some((s) => ["SUCCEEDED", "FAILED", "TIMEOUT", "CANCELED"].includes(s))).toBe(true);
-    expect([...statuses].some((s) => ["PENDING", "PREPARING", "RUNNING", "CANCELLING"].includes(s))).toBe(true);
+    expect([...statuses].some((s) => ["PENDING", "PREPARING", "RUNNING", "CANCELLING"].includes(s))).toBe(
+      true,
+    );
   });
 
   it("rejects a missing or malformed key with HTTP 200 and code 80001", async () => {
     for (const key of [null, ""]) {
       const a = await call(`${sim.baseUrl}/v2/regions`, { key });
       expect(a.status).toBe(200);
-      expect(a.json).toEqual({ code: ApiCode.INVALID_TOKEN, message: expect.stringMatching(/^Invalid token/) });
+      expect(a.json).toEqual({
+        code: ApiCode.INVALID_TOKEN,
+        message: expect.stringMatching(/^Invalid token/),
+      });
     }
   });
 
@@ -248,7 +264,9 @@ describe("simulator endpoints", () => {
     const strict = await startSimulator({ apiKeys: ["good"], now: () => T0 });
     try {
       expect((await call(`${strict.baseUrl}/v2/regions`, { key: "good" })).json.code).toBe(0);
-      expect((await call(`${strict.baseUrl}/v2/regions`, { key: "bad" })).json.code).toBe(ApiCode.INVALID_TOKEN);
+      expect((await call(`${strict.baseUrl}/v2/regions`, { key: "bad" })).json.code).toBe(
+        ApiCode.INVALID_TOKEN,
+      );
     } finally {
       await strict.close();
     }
@@ -279,7 +297,11 @@ describe("simulator endpoints", () => {
     });
     expect(sim.stats.byEndpointCluster["GET /v2/clusters/{id}"]).toEqual({ [c.id]: 2 });
     const last = sim.stats.lastRequest["POST /v2/clusters/{id}/metrics/query"];
-    expect(last?.body).toEqual({ period: "PT5M", granularity: "PT1M", metricQueries: [{ name: "CU_COMPUTATION" }] });
+    expect(last?.body).toEqual({
+      period: "PT5M",
+      granularity: "PT1M",
+      metricQueries: [{ name: "CU_COMPUTATION" }],
+    });
     expect(last?.headers.authorization).toBe("Bearer test-key");
     const http = await call(`${sim.baseUrl}/_sim/stats`);
     expect(http.json.requests).toBe(4);

@@ -20,7 +20,13 @@ import { type SimState, SimStateImpl } from "./state.js";
 import { type SimStats, StatsRecorder } from "./stats.js";
 import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
 
-export { ApiCode, RATE_LIMIT_MESSAGE, SimApiError, SimulatorError, type SimulatorErrorCode } from "./errors.js";
+export {
+  ApiCode,
+  RATE_LIMIT_MESSAGE,
+  SimApiError,
+  SimulatorError,
+  type SimulatorErrorCode,
+} from "./errors.js";
 export { FAULT_KINDS, type FaultController, type FaultKind, type FaultSpec } from "./faults.js";
 export { IMPORT_STATES, type ImportState, type WireImportJob } from "./import-jobs.js";
 export { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
@@ -67,7 +73,8 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     nowMs: startMs,
   });
   const spark = new SparkJobStore();
-  for (const job of generateSparkJobs(world, o.seed, o.sparkJobsPerProject, startMs, o.timeScale)) spark.add(job);
+  for (const job of generateSparkJobs(world, o.seed, o.sparkJobsPerProject, startMs, o.timeScale))
+    spark.add(job);
   const ctx: SimContext = {
     seed: o.seed,
     now: o.now,

@@ -12,7 +12,9 @@ describe("metric catalog", () => {
       "WRITE_VCU",
       ...types.map((t) => `REQ_${t}_COUNT`),
       ...types.filter((t) => t !== "QUERY").map((t) => `VECTOR_REQ_${t}_COUNT`),
-      ...types.filter((t) => t !== "BULK_INSERT").flatMap((t) => [`REQ_${t}_LATENCY_AVG`, `REQ_${t}_LATENCY_P99`]),
+      ...types
+        .filter((t) => t !== "BULK_INSERT")
+        .flatMap((t) => [`REQ_${t}_LATENCY_AVG`, `REQ_${t}_LATENCY_P99`]),
       "SLOW_QUERY_COUNT",
       ...types.map((t) => `REQ_FAIL_RATE_${t}`),
       "ENTITIES_LOADED",
@@ -27,7 +29,13 @@ describe("metric catalog", () => {
   });
 
   it("adds the first-form names and drops the suffixed latency names there", () => {
-    for (const n of ["REQ_BULK_INSERT_LATENCY", "REQ_SEARCH_LATENCY", "REQ_SUCCESS_RATE", "REQ_FAIL_RATE", "ENTITIES_INSERT_RATE"]) {
+    for (const n of [
+      "REQ_BULK_INSERT_LATENCY",
+      "REQ_SEARCH_LATENCY",
+      "REQ_SUCCESS_RATE",
+      "REQ_FAIL_RATE",
+      "ENTITIES_INSERT_RATE",
+    ]) {
       expect(FIRST_FORM_NAMES).toContain(n);
     }
     expect(FIRST_FORM_NAMES).toContain("CU_COMPUTATION");

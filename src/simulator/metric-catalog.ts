@@ -84,7 +84,11 @@ const CLUSTER_ONLY_KINDS = new Set<MetricKind>([
 ]);
 
 let nextHash = 1;
-function def(name: string, kind: MetricKind, extra: { requestType?: RequestType; fixedStat?: Stat } = {}): MetricDef {
+function def(
+  name: string,
+  kind: MetricKind,
+  extra: { requestType?: RequestType; fixedStat?: Stat } = {},
+): MetricDef {
   return {
     name,
     kind,
@@ -107,7 +111,8 @@ function secondForm(): MetricDef[] {
     def("WRITE_VCU", "write_vcu"),
   ];
   for (const t of ALL_TYPES) out.push(def(`REQ_${t}_COUNT`, "req_count", { requestType: t }));
-  for (const t of VECTOR_TYPES) out.push(def(`VECTOR_REQ_${t}_COUNT`, "vector_req_count", { requestType: t }));
+  for (const t of VECTOR_TYPES)
+    out.push(def(`VECTOR_REQ_${t}_COUNT`, "vector_req_count", { requestType: t }));
   for (const t of LATENCY_SECOND_FORM) {
     for (const s of ["AVG", "P99"] as const) {
       out.push(def(`REQ_${t}_LATENCY_${s}`, "latency", { requestType: t, fixedStat: s }));

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { type MetricDef, resolveMetricQuery, SECOND_FORM_NAMES } from "./metric-catalog.js";
-import { buildProfile, type ClusterProfile, formatValue, loadAt, metricValue, scopeKey } from "./metric-values.js";
+import {
+  buildProfile,
+  type ClusterProfile,
+  formatValue,
+  loadAt,
+  metricValue,
+  scopeKey,
+} from "./metric-values.js";
 import { generateWorld } from "./world.js";
 
 const NOW = Date.UTC(2025, 5, 1, 0, 0, 0);
@@ -16,7 +23,13 @@ function def(name: string): MetricDef {
   return first.def;
 }
 
-function value(p: ClusterProfile, name: string, t: number, stat: "AVG" | "P99" = "AVG", scope?: string): number | null {
+function value(
+  p: ClusterProfile,
+  name: string,
+  t: number,
+  stat: "AVG" | "P99" = "AVG",
+  scope?: string,
+): number | null {
   return metricValue(def(name), stat, p, scope === undefined ? undefined : p.scopes.get(scope), t, 60_000);
 }
 
@@ -75,7 +88,8 @@ describe("metric values", () => {
       expect(after / before).toBeLessThan(1.2);
       expect(value(profile, "ENTITIES_LOADED", NOW)).toBeLessThanOrEqual(after);
       expect(value(profile, "ENTITIES_INDEXED", NOW)).toBeLessThanOrEqual(after);
-      const gbPerEntity = (t: number) => (value(profile, "STORAGE_USE", t) ?? 0) / (value(profile, "ENTITIES_COUNT", t) ?? 1);
+      const gbPerEntity = (t: number) =>
+        (value(profile, "STORAGE_USE", t) ?? 0) / (value(profile, "ENTITIES_COUNT", t) ?? 1);
       expect(gbPerEntity(NOW)).toBeCloseTo(gbPerEntity(NOW - 7 * 24 * HOUR), 9);
       expect(value(profile, "CU_CAPACITY", NOW)).toBeLessThan(100);
     }
@@ -87,14 +101,17 @@ describe("metric values", () => {
     expect(withBulk.length).toBeGreaterThan(0);
     expect(without.length).toBeGreaterThan(0);
     for (const { profile } of without) expect(value(profile, "REQ_BULK_INSERT_COUNT", NOW)).toBeNull();
-    for (const { profile } of withBulk) expect(value(profile, "REQ_BULK_INSERT_COUNT", NOW)).toBeGreaterThan(0);
+    for (const { profile } of withBulk)
+      expect(value(profile, "REQ_BULK_INSERT_COUNT", NOW)).toBeGreaterThan(0);
   });
 
   it("splits additive values over collections and has no cluster-wide values at a scope", () => {
     const { cluster, profile } = profiles[1] ?? profiles[0] ?? { cluster: undefined, profile: undefined };
     if (!cluster || !profile) throw new Error("no cluster");
     const total = value(profile, "ENTITIES_COUNT", NOW) ?? 0;
-    const parts = cluster.collections.map((c) => value(profile, "ENTITIES_COUNT", NOW, "AVG", scopeKey(c.dbName, c.collectionName)) ?? 0);
+    const parts = cluster.collections.map(
+      (c) => value(profile, "ENTITIES_COUNT", NOW, "AVG", scopeKey(c.dbName, c.collectionName)) ?? 0,
+    );
     expect(parts.reduce((a, b) => a + b, 0)).toBeCloseTo(total, -2);
     const db = value(profile, "ENTITIES_COUNT", NOW, "AVG", scopeKey("default", undefined)) ?? 0;
     expect(db).toBeLessThan(total);

@@ -74,7 +74,15 @@ export function buildProfile(seed: number, cluster: SimCluster): ClusterProfile 
   const loaded = between(r(20), 0, 1) < 0.3;
   const unloadedCollections = cluster.collections.length > 1 && loaded ? 1 : 0;
   const growthPerDay = between(r(11), 0.002, 0.02);
-  const type = (k: number, qpsLo: number, qpsHi: number, vLo: number, vHi: number, latLo: number, latHi: number) => ({
+  const type = (
+    k: number,
+    qpsLo: number,
+    qpsHi: number,
+    vLo: number,
+    vHi: number,
+    latLo: number,
+    latHi: number,
+  ) => ({
     qps: between(r(100 + k), qpsLo, qpsHi),
     vectors: Math.round(between(r(200 + k), vLo, vHi)),
     latencyMs: between(r(300 + k), latLo, latHi),
@@ -82,7 +90,9 @@ export function buildProfile(seed: number, cluster: SimCluster): ClusterProfile 
   const entityBase = between(r(10), 2e5, 2e7) * cluster.cuSize ** 0.5;
 
   const scopes = new Map<string, ScopeProfile>();
-  const weights = cluster.collections.map((c) => 0.2 + unit(mix(h, hashString(scopeKey(c.dbName, c.collectionName)))));
+  const weights = cluster.collections.map(
+    (c) => 0.2 + unit(mix(h, hashString(scopeKey(c.dbName, c.collectionName)))),
+  );
   const total = weights.reduce((a, b) => a + b, 0) || 1;
   cluster.collections.forEach((c, i) => {
     const share = (weights[i] ?? 0) / total;
@@ -128,7 +138,7 @@ export function loadAt(p: ClusterProfile, t: number): number {
   const diurnal = Math.sin((t / DAY_MS) * TWO_PI + p.phase);
   const noise = signedUnit(mix(p.hash, Math.floor(t / 1000)));
   const v = p.baseLoad + p.amplitude * diurnal + p.jitter * noise;
-  return v < 0.01 ? 0.01 : v > 0.99 ? 0.99 : v;
+  return Math.min(0.99, Math.max(0.01, v));
 }
 
 function entitiesAt(p: ClusterProfile, t: number): number {
@@ -174,7 +184,13 @@ export function metricValue(
     case "read_vcu":
       return (p.types.SEARCH.qps + p.types.QUERY.qps) * traffic * granularityMs * 2e-6 * (1 + 0.1 * n);
     case "write_vcu":
-      return (p.types.INSERT.qps + p.types.UPSERT.qps + p.types.DELETE.qps) * traffic * granularityMs * 1e-6 * (1 + 0.1 * n);
+      return (
+        (p.types.INSERT.qps + p.types.UPSERT.qps + p.types.DELETE.qps) *
+        traffic *
+        granularityMs *
+        1e-6 *
+        (1 + 0.1 * n)
+      );
     case "req_count":
       return type.qps * traffic * 60 * share * (1 + 0.1 * n);
     case "vector_req_count":

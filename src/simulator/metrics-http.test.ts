@@ -13,14 +13,22 @@ interface Result {
   values: Array<{ timestamp: string; value: string | null }>;
 }
 
-async function query(sim: Simulator, clusterId: string, body: unknown): Promise<{ code: number; message?: string; results: Result[] }> {
+async function query(
+  sim: Simulator,
+  clusterId: string,
+  body: unknown,
+): Promise<{ code: number; message?: string; results: Result[] }> {
   const res = await request(`${sim.baseUrl}/v2/clusters/${clusterId}/metrics/query`, {
     method: "POST",
     headers: { authorization: "Bearer k", "content-type": "application/json" },
     body: JSON.stringify(body),
   });
   const json = (await res.body.json()) as { code: number; message?: string; data?: { results: Result[] } };
-  return { code: json.code, ...(json.message === undefined ? {} : { message: json.message }), results: json.data?.results ?? [] };
+  return {
+    code: json.code,
+    ...(json.message === undefined ? {} : { message: json.message }),
+    results: json.data?.results ?? [],
+  };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -99,21 +107,34 @@ describe("Query Cluster Metrics", () => {
       "2025-05-01T11:03:00Z",
       "2025-05-01T11:04:00Z",
     ]);
-    const b = await query(sim, running, { period: "PT1H", granularity: "PT5M", metricQueries: [{ name: "CU_COMPUTATION" }] });
+    const b = await query(sim, running, {
+      period: "PT1H",
+      granularity: "PT5M",
+      metricQueries: [{ name: "CU_COMPUTATION" }],
+    });
     const stamps = b.results[0]?.values.map((v) => Date.parse(v.timestamp)) ?? [];
     expect(stamps).toHaveLength(13);
     for (const t of stamps) expect(t % (5 * MIN)).toBe(0);
   });
 
   it("leaves the newest bucket null (data lag) and fills older ones with strings", async () => {
-    const a = await query(sim, running, { period: "PT10M", granularity: "PT1M", metricQueries: [{ name: "CU_COMPUTATION" }] });
+    const a = await query(sim, running, {
+      period: "PT10M",
+      granularity: "PT1M",
+      metricQueries: [{ name: "CU_COMPUTATION" }],
+    });
     const values = a.results[0]?.values.map((v) => v.value) ?? [];
     expect(values.at(-1)).toBeNull();
     expect(values.slice(0, 5).every((v) => typeof v === "string")).toBe(true);
   });
 
   it("is deterministic for the same seed and differs for another seed", async () => {
-    const body = { start: iso(T0 - 30 * MIN), end: iso(T0), granularity: "PT1M", metricQueries: [{ name: "REQ_SEARCH_LATENCY_AVG" }] };
+    const body = {
+      start: iso(T0 - 30 * MIN),
+      end: iso(T0),
+      granularity: "PT1M",
+      metricQueries: [{ name: "REQ_SEARCH_LATENCY_AVG" }],
+    };
     const twin = await startSimulator({ now: () => T0, clusters: 12 });
     const other = await startSimulator({ now: () => T0, clusters: 12, seed: 2 });
     try {
@@ -132,17 +153,25 @@ describe("Query Cluster Metrics", () => {
       start: iso(T0 - 24 * 60 * MIN),
       end: iso(T0 - 10 * MIN),
       granularity: "PT30M",
-      metricQueries: [{ name: "CU_COMPUTATION" }, { name: "REQ_SEARCH_LATENCY_AVG" }, { name: "REQ_SEARCH_LATENCY_P99" }],
+      metricQueries: [
+        { name: "CU_COMPUTATION" },
+        { name: "REQ_SEARCH_LATENCY_AVG" },
+        { name: "REQ_SEARCH_LATENCY_P99" },
+      ],
     });
     // The newest bucket may still be inside the data lag: keep the buckets that have data.
     const [cu, avg, p99] = a.results.map((r) => r.values.slice(0, -1).map((v) => Number(v.value)));
     expect(cu?.length).toBe(47);
     for (const v of cu ?? []) expect(v).toBeGreaterThan(85);
-    avg?.forEach((v, i) => expect(p99?.[i]).toBeGreaterThan(v));
+    for (const [i, v] of (avg ?? []).entries()) expect(p99?.[i]).toBeGreaterThan(v);
   });
 
   it("returns all-null values for a stopped cluster and for bulk inserts on some clusters", async () => {
-    const body = { period: "PT10M", granularity: "PT1M", metricQueries: [{ name: "CU_COMPUTATION" }, { name: "REQ_BULK_INSERT_COUNT" }] };
+    const body = {
+      period: "PT10M",
+      granularity: "PT1M",
+      metricQueries: [{ name: "CU_COMPUTATION" }, { name: "REQ_BULK_INSERT_COUNT" }],
+    };
     const s = await query(sim, stopped, body);
     expect(s.code).toBe(0);
     expect(s.results.flatMap((r) => r.values.map((v) => v.value)).every((v) => v === null)).toBe(true);
@@ -188,9 +217,21 @@ describe("Query Cluster Metrics", () => {
 
   it.each([
     ["an unknown metric", { metricQueries: [{ name: "NOPE" }] }, ApiCode.UNKNOWN_METRIC],
-    ["P99 on a non-latency metric", { metricQueries: [{ name: "CU_COMPUTATION", stat: "P99" }] }, ApiCode.UNKNOWN_METRIC],
-    ["a first-form-only name without stat", { metricQueries: [{ name: "REQ_SEARCH_LATENCY" }] }, ApiCode.UNKNOWN_METRIC],
-    ["a second-form latency name with stat", { metricQueries: [{ name: "REQ_SEARCH_LATENCY_P99", stat: "P99" }] }, ApiCode.UNKNOWN_METRIC],
+    [
+      "P99 on a non-latency metric",
+      { metricQueries: [{ name: "CU_COMPUTATION", stat: "P99" }] },
+      ApiCode.UNKNOWN_METRIC,
+    ],
+    [
+      "a first-form-only name without stat",
+      { metricQueries: [{ name: "REQ_SEARCH_LATENCY" }] },
+      ApiCode.UNKNOWN_METRIC,
+    ],
+    [
+      "a second-form latency name with stat",
+      { metricQueries: [{ name: "REQ_SEARCH_LATENCY_P99", stat: "P99" }] },
+      ApiCode.UNKNOWN_METRIC,
+    ],
     ["granularity below PT30S", { granularity: "PT10S" }, ApiCode.INVALID_PARAMETER],
     ["no granularity", { granularity: undefined }, ApiCode.INVALID_PARAMETER],
     ["start without end", { period: undefined, start: iso(T0 - MIN) }, ApiCode.INVALID_PARAMETER],
@@ -198,21 +239,38 @@ describe("Query Cluster Metrics", () => {
     ["an empty query list", { metricQueries: [] }, ApiCode.INVALID_PARAMETER],
     ["an unknown collection", { dbName: "default", collectionName: "nope" }, ApiCode.COLLECTION_NOT_FOUND],
     ["an unknown database", { dbName: "nope" }, ApiCode.COLLECTION_NOT_FOUND],
-    ["stat with a scope", { dbName: "default", metricQueries: [{ name: "CU_COMPUTATION", stat: "AVG" }] }, ApiCode.INVALID_PARAMETER],
+    [
+      "stat with a scope",
+      { dbName: "default", metricQueries: [{ name: "CU_COMPUTATION", stat: "AVG" }] },
+      ApiCode.INVALID_PARAMETER,
+    ],
   ])("refuses %s", async (_label, override, code) => {
-    const body = { period: "PT5M", granularity: "PT1M", metricQueries: [{ name: "CU_COMPUTATION" }], ...override };
+    const body = {
+      period: "PT5M",
+      granularity: "PT1M",
+      metricQueries: [{ name: "CU_COMPUTATION" }],
+      ...override,
+    };
     const a = await query(sim, running, body);
     expect(a.code).toBe(code);
     expect(a.message).toEqual(expect.any(String));
   });
 
   it("answers 80020 for an unknown cluster", async () => {
-    const a = await query(sim, "in01-0000000000000000", { period: "PT5M", granularity: "PT1M", metricQueries: [{ name: "CU_COMPUTATION" }] });
+    const a = await query(sim, "in01-0000000000000000", {
+      period: "PT5M",
+      granularity: "PT1M",
+      metricQueries: [{ name: "CU_COMPUTATION" }],
+    });
     expect(a.code).toBe(ApiCode.CLUSTER_NOT_FOUND_V2);
   });
 
   it("accepts mixed forms unless rejectMixedMetricForms is set", async () => {
-    const body = { period: "PT5M", granularity: "PT1M", metricQueries: [{ name: "CU_COMPUTATION" }, { name: "CU_COMPUTATION", stat: "AVG" }] };
+    const body = {
+      period: "PT5M",
+      granularity: "PT1M",
+      metricQueries: [{ name: "CU_COMPUTATION" }, { name: "CU_COMPUTATION", stat: "AVG" }],
+    };
     expect((await query(sim, running, body)).code).toBe(0);
     const strict = await startSimulator({ now: () => T0, rejectMixedMetricForms: true });
     try {

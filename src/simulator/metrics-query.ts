@@ -4,7 +4,13 @@
  */
 import { ApiCode, SimApiError } from "./errors.js";
 import { type ResolvedQuery, resolveMetricQuery } from "./metric-catalog.js";
-import { type ClusterProfile, formatValue, metricValue, type ScopeProfile, scopeKey } from "./metric-values.js";
+import {
+  type ClusterProfile,
+  formatValue,
+  metricValue,
+  type ScopeProfile,
+  scopeKey,
+} from "./metric-values.js";
 import { resolveWindow } from "./window.js";
 import type { SimCluster } from "./world.js";
 
@@ -99,7 +105,8 @@ export function answerMetricsQuery(body: unknown, ctx: MetricsQueryContext): { r
   const collectionName = optionalString(rec, "collectionName");
   const scope = resolveScope(ctx.profile, dbName, collectionName);
   const firstForm = queries.some((q) => q.firstForm);
-  if (scope && firstForm) throw invalid("stat is not supported with dbName/collectionName (use the _AVG/_P99 names)");
+  if (scope && firstForm)
+    throw invalid("stat is not supported with dbName/collectionName (use the _AVG/_P99 names)");
   if (ctx.rejectMixedForms && firstForm && queries.some((q) => !q.firstForm)) {
     throw invalid("metricQueries mix items with and without stat");
   }
@@ -109,7 +116,9 @@ export function answerMetricsQuery(body: unknown, ctx: MetricsQueryContext): { r
   const reporting = REPORTING_STATUSES.has(cluster.status);
   const stamps = window.buckets.map(isoSeconds);
   // Buckets with data: the cluster reports, existed then, and the bucket is past the data lag.
-  const hasData = window.buckets.map((t) => reporting && t >= profile.createTimeMs && t + g + profile.lagMs <= nowMs);
+  const hasData = window.buckets.map(
+    (t) => reporting && t >= profile.createTimeMs && t + g + profile.lagMs <= nowMs,
+  );
 
   const results = queries.map((q): WireMetricResult => {
     const nulled = ctx.isNulled(cluster.id, q.def.name);

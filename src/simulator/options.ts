@@ -39,7 +39,10 @@ export type ResolvedOptions = Required<Omit<SimulatorOptions, "apiKeys">> & { ap
 function count(name: string, value: number | undefined, fallback: number, max: number): number {
   const v = value ?? fallback;
   if (!Number.isSafeInteger(v) || v < 0 || v > max) {
-    throw new SimulatorError("INVALID_OPTION", `${name} must be an integer from 0 to ${max}, got ${String(value)}`);
+    throw new SimulatorError(
+      "INVALID_OPTION",
+      `${name} must be an integer from 0 to ${max}, got ${String(value)}`,
+    );
   }
   return v;
 }
@@ -48,7 +51,10 @@ function count(name: string, value: number | undefined, fallback: number, max: n
 export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
   const timeScale = opts.timeScale ?? 1;
   if (!(Number.isFinite(timeScale) && timeScale > 0)) {
-    throw new SimulatorError("INVALID_OPTION", `timeScale must be a positive number, got ${String(opts.timeScale)}`);
+    throw new SimulatorError(
+      "INVALID_OPTION",
+      `timeScale must be a positive number, got ${String(opts.timeScale)}`,
+    );
   }
   const rate = opts.rateLimitPerSecond ?? 20;
   if (!(Number.isFinite(rate) && rate >= 0)) {
@@ -56,7 +62,10 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
   }
   const shape = opts.listClustersShape ?? "object";
   if (shape !== "array" && shape !== "object") {
-    throw new SimulatorError("INVALID_OPTION", `listClustersShape must be "array" or "object", got ${String(shape)}`);
+    throw new SimulatorError(
+      "INVALID_OPTION",
+      `listClustersShape must be "array" or "object", got ${String(shape)}`,
+    );
   }
   if (opts.apiKeys?.some((k) => typeof k !== "string" || k === "")) {
     throw new SimulatorError("INVALID_OPTION", "apiKeys must be non-empty strings");

@@ -65,7 +65,8 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
 
   const normal = (): Reply => {
     const key = bearerKey(req.headers.authorization);
-    if (key === undefined || (deps.apiKeys !== undefined && !deps.apiKeys.has(key))) return invalidTokenReply();
+    if (key === undefined || (deps.apiKeys !== undefined && !deps.apiKeys.has(key)))
+      return invalidTokenReply();
     if (!deps.limiter.take(`${key}\u0000${route.template}`)) {
       deps.stats.rateLimit(route.template);
       return failReply(ApiCode.RATE_LIMITED, RATE_LIMIT_MESSAGE, 429, { "retry-after": "1" });
@@ -74,7 +75,9 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
       return jsonReply(200, { code: successCode(route.version), data: route.handle(input) });
     } catch (err) {
       if (err instanceof SimApiError) return failReply(err.code, err.message, err.httpStatus);
-      deps.log(`simulator handler error on ${route.template}: ${err instanceof Error ? err.stack : String(err)}`);
+      deps.log(
+        `simulator handler error on ${route.template}: ${err instanceof Error ? err.stack : String(err)}`,
+      );
       return failReply(500, "Internal Server Error", 500);
     }
   };

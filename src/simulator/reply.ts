@@ -19,13 +19,21 @@ export function jsonReply(status: number, payload: unknown, headers: Record<stri
 }
 
 /** An upstream failure envelope `{code, message}`. */
-export function failReply(code: number, message: string, status = 200, headers: Record<string, string> = {}): Reply {
+export function failReply(
+  code: number,
+  message: string,
+  status = 200,
+  headers: Record<string, string> = {},
+): Reply {
   return jsonReply(status, { code, message }, headers);
 }
 
 /** The answer to a missing or unknown API key (HTTP 200, as the service does). */
 export function invalidTokenReply(): Reply {
-  return failReply(ApiCode.INVALID_TOKEN, "Invalid token: your token is not valid. Please double check your request.");
+  return failReply(
+    ApiCode.INVALID_TOKEN,
+    "Invalid token: your token is not valid. Please double check your request.",
+  );
 }
 
 /** Writes `reply` in full. */

@@ -91,7 +91,9 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
         const matching = ctx.world.clusters.filter(
           (c) => (!projectId || c.projectId === projectId) && (!regionId || c.regionId === regionId),
         );
-        const page = matching.slice((currentPage - 1) * pageSize, currentPage * pageSize).map(describeCluster);
+        const page = matching
+          .slice((currentPage - 1) * pageSize, currentPage * pageSize)
+          .map(describeCluster);
         return ctx.listClustersShape === "array"
           ? page
           : { count: matching.length, currentPage, pageSize, clusters: page };
@@ -106,7 +108,11 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
       dataShape: "object",
       handle: (r) => {
         const spec = ctx.spark.get(r.params.projectId ?? "", r.params.jobId ?? "");
-        if (!spec) throw new SimApiError(ApiCode.JOB_NOT_FOUND, "The job does not exist or you don't have permission.");
+        if (!spec)
+          throw new SimApiError(
+            ApiCode.JOB_NOT_FOUND,
+            "The job does not exist or you don't have permission.",
+          );
         return sparkJobView(spec, r.nowMs, ctx.timeScale);
       },
     },

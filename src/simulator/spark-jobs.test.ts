@@ -59,14 +59,24 @@ describe("Spark job timelines", () => {
 
   it("leaves timestamps null until reached and keeps the duration consistent", () => {
     const pending = at(spec("succeeded"), 5);
-    expect(pending).toMatchObject({ submittedAt: null, startedAt: null, finishedAt: null, durationSeconds: null, precheckReport: null });
+    expect(pending).toMatchObject({
+      submittedAt: null,
+      startedAt: null,
+      finishedAt: null,
+      durationSeconds: null,
+      precheckReport: null,
+    });
     expect(pending.createdAt).toBe("2025-01-01T00:00:00Z");
 
     const running = at(spec("succeeded"), 100);
     expect(running.finishedAt).toBeNull();
     expect(running.startedAt).toBe("2025-01-01T00:00:45Z");
     expect(running.durationSeconds).toBe(55);
-    expect(running.precheckReport).toMatchObject({ passed: true, errors: [], checkedRows: expect.any(Number) });
+    expect(running.precheckReport).toMatchObject({
+      passed: true,
+      errors: [],
+      checkedRows: expect.any(Number),
+    });
 
     const done = at(spec("succeeded"), 1000);
     expect(done.finishedAt).toBe("2025-01-01T00:05:00Z");
@@ -129,7 +139,10 @@ describe("Spark job timelines", () => {
     expect(new Set(jobs.map((j) => j.scenario))).toEqual(new Set(SPARK_SCENARIOS));
     for (const j of jobs) {
       expect(j.createdAtMs).toBeLessThanOrEqual(now);
-      expect(j.clusterId === null || world.clusters.some((c) => c.id === j.clusterId && c.projectId === j.projectId)).toBe(true);
+      expect(
+        j.clusterId === null ||
+          world.clusters.some((c) => c.id === j.clusterId && c.projectId === j.projectId),
+      ).toBe(true);
     }
     expect(generateSparkJobs(world, 1, 6, now, 1)).toEqual(jobs);
   });

@@ -3,7 +3,7 @@
  * (PENDING -> PREPARING -> RUNNING -> terminal), unless a test pins a status. The view is
  * computed on demand, so no timer runs and an injected clock drives everything.
  */
-import { mix, hashString, hexFromHash, unit } from "./random.js";
+import { hashString, hexFromHash, mix, unit } from "./random.js";
 import type { World } from "./world.js";
 
 export const SPARK_STATUSES = [
@@ -19,7 +19,13 @@ export const SPARK_STATUSES = [
 export type SparkStatus = (typeof SPARK_STATUSES)[number];
 
 /** How a job's life ends. */
-export type SparkScenario = "succeeded" | "failed" | "timeout" | "canceled" | "precheck_failed" | "long_running";
+export type SparkScenario =
+  | "succeeded"
+  | "failed"
+  | "timeout"
+  | "canceled"
+  | "precheck_failed"
+  | "long_running";
 export const SPARK_SCENARIOS: readonly SparkScenario[] = [
   "succeeded",
   "failed",
@@ -125,7 +131,11 @@ const EXECUTOR_FAILURE = {
   message: "Spark executor lost: container killed on exceeding memory limits",
   retryable: true,
 };
-const TIMEOUT_FAILURE = { code: "JOB_TIMEOUT", message: "the job exceeded its maximum run time", retryable: true };
+const TIMEOUT_FAILURE = {
+  code: "JOB_TIMEOUT",
+  message: "the job exceeded its maximum run time",
+  retryable: true,
+};
 const PRECHECK_FAILURE = {
   code: "PRECHECK_FAILED",
   message: "precheck failed: the source data does not match the collection schema",

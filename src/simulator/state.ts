@@ -1,7 +1,7 @@
 /**
  * Test hooks: drive job states, cluster status and metric gaps of a running simulator.
  */
-import { type SimContext, nulledKey } from "./context.js";
+import { nulledKey, type SimContext } from "./context.js";
 import { SimulatorError } from "./errors.js";
 import type { WireImportJob } from "./import-jobs.js";
 import { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
@@ -139,7 +139,8 @@ export class SimStateImpl implements SimState {
   setImportJobState(clusterId: string, jobId: string, state: string): void {
     const cluster = this.#cluster(clusterId);
     const listed = this.#ctx.imports.list(cluster, this.#ctx.now()).some((j) => j.jobId === jobId);
-    if (!listed) throw new SimulatorError("UNKNOWN_JOB", `import job ${jobId} is not listed for ${clusterId}`);
+    if (!listed)
+      throw new SimulatorError("UNKNOWN_JOB", `import job ${jobId} is not listed for ${clusterId}`);
     this.#ctx.imports.setState(cluster.id, jobId, state);
   }
 
@@ -149,7 +150,8 @@ export class SimStateImpl implements SimState {
 
   setMetricNull(clusterId: string, metricName: string, allNull = true): void {
     this.#cluster(clusterId);
-    if (!KNOWN_METRICS.has(metricName)) throw new SimulatorError("UNKNOWN_METRIC", `unknown metric: ${metricName}`);
+    if (!KNOWN_METRICS.has(metricName))
+      throw new SimulatorError("UNKNOWN_METRIC", `unknown metric: ${metricName}`);
     const key = nulledKey(clusterId, metricName);
     if (allNull) this.#ctx.nulledMetrics.add(key);
     else this.#ctx.nulledMetrics.delete(key);

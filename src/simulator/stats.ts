@@ -89,7 +89,9 @@ export class StatsRecorder implements SimStats {
     return {
       requests: this.requests,
       byEndpoint: { ...this.byEndpoint },
-      byEndpointCluster: Object.fromEntries(Object.entries(this.byEndpointCluster).map(([k, v]) => [k, { ...v }])),
+      byEndpointCluster: Object.fromEntries(
+        Object.entries(this.byEndpointCluster).map(([k, v]) => [k, { ...v }]),
+      ),
       rateLimited: this.rateLimited,
       rateLimitedByEndpoint: { ...this.rateLimitedByEndpoint },
       faultsInjected: { ...this.faultsInjected },

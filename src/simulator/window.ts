@@ -24,7 +24,8 @@ export function parseDurationMs(text: string): number | undefined {
     return undefined;
   }
   if (d.negative || d.years || d.months || d.weeks) return undefined;
-  const ms = ((d.days ?? 0) * 86_400 + (d.hours ?? 0) * 3_600 + (d.minutes ?? 0) * 60 + (d.seconds ?? 0)) * 1000;
+  const ms =
+    ((d.days ?? 0) * 86_400 + (d.hours ?? 0) * 3_600 + (d.minutes ?? 0) * 60 + (d.seconds ?? 0)) * 1000;
   return Number.isFinite(ms) ? Math.round(ms) : undefined;
 }
 
@@ -50,7 +51,8 @@ export interface MetricWindow {
  */
 export function alignBuckets(startMs: number, endMs: number, granularityMs: number): number[] {
   const out: number[] = [];
-  for (let t = Math.floor(startMs / granularityMs) * granularityMs; t < endMs; t += granularityMs) out.push(t);
+  for (let t = Math.floor(startMs / granularityMs) * granularityMs; t < endMs; t += granularityMs)
+    out.push(t);
   return out;
 }
 
@@ -73,13 +75,15 @@ export interface WindowFields {
 export function resolveWindow(fields: WindowFields, nowMs: number): MetricWindow {
   if (fields.granularity === undefined) throw invalid("granularity is required");
   const granularityMs = parseDurationMs(fields.granularity);
-  if (granularityMs === undefined) throw invalid(`granularity is not an ISO 8601 duration: ${fields.granularity}`);
+  if (granularityMs === undefined)
+    throw invalid(`granularity is not an ISO 8601 duration: ${fields.granularity}`);
   if (granularityMs < MIN_GRANULARITY_MS) throw invalid("granularity must be at least PT30S");
 
   let startMs: number;
   let endMs: number;
   if (fields.start !== undefined || fields.end !== undefined) {
-    if (fields.start === undefined || fields.end === undefined) throw invalid("start and end must be given together");
+    if (fields.start === undefined || fields.end === undefined)
+      throw invalid("start and end must be given together");
     const s = parseTimestampMs(fields.start);
     const e = parseTimestampMs(fields.end);
     if (s === undefined) throw invalid(`start is not an ISO 8601 UTC timestamp: ${fields.start}`);
@@ -89,7 +93,8 @@ export function resolveWindow(fields: WindowFields, nowMs: number): MetricWindow
     endMs = e;
   } else if (fields.period !== undefined) {
     const periodMs = parseDurationMs(fields.period);
-    if (periodMs === undefined || periodMs <= 0) throw invalid(`period is not an ISO 8601 duration: ${fields.period}`);
+    if (periodMs === undefined || periodMs <= 0)
+      throw invalid(`period is not an ISO 8601 duration: ${fields.period}`);
     endMs = nowMs;
     startMs = nowMs - periodMs;
   } else {

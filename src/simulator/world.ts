@@ -98,7 +98,10 @@ function collectionsFor(count: number): SimCollection[] {
     const base = COLLECTION_NAMES[i % COLLECTION_NAMES.length] ?? "collection";
     const round = Math.floor(i / COLLECTION_NAMES.length);
     // Every third collection lives in a second database so db-level scopes are exercised.
-    out.push({ dbName: i % 3 === 2 ? "analytics" : "default", collectionName: round ? `${base}_${round}` : base });
+    out.push({
+      dbName: i % 3 === 2 ? "analytics" : "default",
+      collectionName: round ? `${base}_${round}` : base,
+    });
   }
   return out;
 }

@@ -44,7 +44,10 @@ function isExecutableFile(path: string): boolean {
  * Finds `name` on `searchPath` (default: the PATH environment variable), like `which`.
  * Returns the absolute path of the first executable match, or undefined.
  */
-export function findTool(name: ToolName, searchPath: string | undefined = process.env.PATH): string | undefined {
+export function findTool(
+  name: ToolName,
+  searchPath: string | undefined = process.env.PATH,
+): string | undefined {
   for (const dir of (searchPath ?? "").split(delimiter)) {
     if (dir === "") continue;
     const candidate = join(dir, name);

@@ -1,0 +1,366 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import nock from "nock";
+import { Dispatcher } from "undici";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CloudError } from "./errors.js";
+import { closeTestClients, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import type { ClientObserver } from "./types.js";
+
+const REGIONS = "GET /v2/regions" as const;
+const ok = { code: 0, data: [{ cloudId: "aws", regionId: "aws-us-west-2", domain: "d" }] };
+
+async function failure(p: Promise<unknown>): Promise<CloudError> {
+  try {
+    await p;
+  } catch (error) {
+    if (error instanceof CloudError) return error;
+    throw error;
+  }
+  throw new Error("expected a rejection");
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(async () => {
+  nock.cleanAll();
+  await closeTestClients();
+});
+afterAll(() => nock.enableNetConnect());
+
+describe("the client surface", () => {
+  it("has exactly the read-only methods and close(), nothing mutating", () => {
+    const { client } = testClient();
+    const methods = Object.keys(client).sort();
+    expect(methods).toEqual([
+      "close",
+      "describeCluster",
+      "describeSparkJob",
+      "listClusters",
+      "listImportJobs",
+      "listProjects",
+      "listRegions",
+      "queryClusterMetrics",
+    ]);
+    expect(methods.filter((m) => /drop|delete|create|update|migrate|release/i.test(m))).toEqual([]);
+    expect(Object.isFrozen(client)).toBe(true);
+  });
+
+  it("rejects invalid retry settings at construction", () => {
+    expect(() => testClient({ maxRetries: -1 })).toThrow(RangeError);
+  });
+});
+
+describe("retries", () => {
+  it("retries 5xx answers with growing backoff, then succeeds", async () => {
+    const scope = nock(TEST_BASE_URL)
+      .get("/v2/regions")
+      .reply(503, "busy")
+      .get("/v2/regions")
+      .reply(500, { code: 65000, message: "internal" })
+      .get("/v2/regions")
+      .reply(200, ok);
+    const { client, clock, observer } = testClient({ retryBaseMs: 100 });
+    await expect(client.listRegions({})).resolves.toHaveLength(1);
+    expect(scope.isDone()).toBe(true);
+    // random() = 0.5: half of 100, then half of 200.
+    expect(clock.sleeps).toEqual([50, 100]);
+    expect(observer.events).toEqual([
+      { kind: "attempt", endpoint: REGIONS, outcome: "http_error" },
+      { kind: "retry", endpoint: REGIONS, delayMs: 50 },
+      { kind: "attempt", endpoint: REGIONS, outcome: "http_error" },
+      { kind: "retry", endpoint: REGIONS, delayMs: 100 },
+      { kind: "attempt", endpoint: REGIONS, outcome: "success" },
+    ]);
+  });
+
+  it("honours Retry-After on 429, pauses the endpoint, counts it, then succeeds", async () => {
+    const scope = nock(TEST_BASE_URL)
+      .get("/v2/regions")
+      .reply(429, { code: 1, message: "Too many requests" }, { "Retry-After": "2" })
+      .get("/v2/regions")
+      .reply(200, ok);
+    const { client, clock, observer } = testClient();
+    await client.listRegions({});
+    expect(scope.isDone()).toBe(true);
+    // 2000 ms from Retry-After; then the limiter, emptied by the penalty, waits one token (1/20 s).
+    expect(clock.sleeps).toEqual([2_000, 50]);
+    expect(observer.events).toEqual([
+      { kind: "attempt", endpoint: REGIONS, outcome: "rate_limited" },
+      { kind: "rateLimited", endpoint: REGIONS },
+      { kind: "retry", endpoint: REGIONS, delayMs: 2_000 },
+      { kind: "attempt", endpoint: REGIONS, outcome: "success" },
+    ]);
+  });
+
+  it("honours Retry-After given as an HTTP date", async () => {
+    const { client, clock } = testClient();
+    const at = new Date(clock.now() + 3_000).toUTCString();
+    nock(TEST_BASE_URL)
+      .get("/v2/regions")
+      .reply(429, "", { "Retry-After": at })
+      .get("/v2/regions")
+      .reply(200, ok);
+    await client.listRegions({});
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(3_000);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(4_000);
+  });
+
+  it("treats a rate-limit message in a 200 envelope as rate limiting", async () => {
+    const scope = nock(TEST_BASE_URL)
+      .get("/v2/regions")
+      .reply(200, { code: 90001, message: "request rate limit exceeded" })
+      .get("/v2/regions")
+      .reply(200, ok);
+    const { client, observer } = testClient();
+    await client.listRegions({});
+    expect(scope.isDone()).toBe(true);
+    expect(observer.events.filter((e) => e.kind === "rateLimited")).toHaveLength(1);
+  });
+
+  it("gives up after maxRetries and throws the last error", async () => {
+    const scope = nock(TEST_BASE_URL).get("/v2/regions").times(3).reply(503, "busy");
+    const extra = nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    const { client, observer } = testClient({ maxRetries: 2 });
+    const err = await failure(client.listRegions({}));
+    expect(err.code).toBe("http_error");
+    expect(err.httpStatus).toBe(503);
+    expect(scope.isDone()).toBe(true);
+    expect(extra.isDone()).toBe(false);
+    expect(observer.events.filter((e) => e.kind === "attempt")).toHaveLength(3);
+  });
+
+  it.each([
+    { name: "HTTP 401", status: 401, body: {}, code: "auth_error", permanent: true },
+    { name: "HTTP 403", status: 403, body: {}, code: "auth_error", permanent: true },
+    { name: "HTTP 404", status: 404, body: {}, code: "not_found", permanent: true },
+    {
+      name: "HTTP 400",
+      status: 400,
+      body: { code: 1, message: "bad" },
+      code: "http_error",
+      permanent: false,
+    },
+    {
+      name: "code 80001",
+      status: 200,
+      body: { code: 80001, message: "Invalid token" },
+      code: "auth_error",
+      permanent: true,
+    },
+    {
+      name: "code 21119",
+      status: 200,
+      body: { code: 21119, message: "The apikey is illegal." },
+      code: "auth_error",
+      permanent: true,
+    },
+    {
+      name: "code 80020",
+      status: 200,
+      body: { code: 80020, message: "not found" },
+      code: "not_found",
+      permanent: true,
+    },
+    {
+      name: "code 96018",
+      status: 200,
+      body: { code: 96018, message: "cluster not found" },
+      code: "not_found",
+      permanent: true,
+    },
+    {
+      name: "code 80003",
+      status: 200,
+      body: { code: 80003, message: "invalid pageSize" },
+      code: "api_error",
+      permanent: false,
+    },
+    {
+      name: "a schema mismatch",
+      status: 200,
+      body: { code: 0, data: { not: "an array" } },
+      code: "schema_error",
+      permanent: false,
+    },
+    { name: "invalid JSON", status: 200, body: "{oops", code: "schema_error", permanent: false },
+  ])("does not retry $name", async ({ status, body, code, permanent }) => {
+    const scope = nock(TEST_BASE_URL).get("/v2/regions").reply(status, body);
+    const spare = nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    const { client, clock, observer } = testClient();
+    const err = await failure(client.listRegions({}));
+    expect(err.code).toBe(code);
+    expect(err.permanent).toBe(permanent);
+    expect(scope.isDone()).toBe(true);
+    expect(spare.isDone()).toBe(false);
+    expect(clock.sleeps).toEqual([]);
+    expect(observer.events.filter((e) => e.kind === "retry")).toEqual([]);
+  });
+
+  it("does not retry an oversized body", async () => {
+    nock(TEST_BASE_URL)
+      .get("/v2/regions")
+      .reply(200, { code: 0, data: [], pad: "x".repeat(500) });
+    const spare = nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    const { client, observer } = testClient({ maxResponseBytes: 100 });
+    const err = await failure(client.listRegions({}));
+    expect(err.code).toBe("body_too_large");
+    expect(spare.isDone()).toBe(false);
+    expect(observer.events).toEqual([{ kind: "attempt", endpoint: REGIONS, outcome: "body_too_large" }]);
+  });
+});
+
+describe("observer reports", () => {
+  it("reports a schema error with its path, not the body", async () => {
+    nock(TEST_BASE_URL)
+      .get("/v2/clusters/in01-abc")
+      .reply(200, { code: 0, data: { clusterId: "in01-abc", cuSize: "BODY-CONTENT" } });
+    const { client, observer } = testClient();
+    const err = await failure(client.describeCluster("in01-abc"));
+    expect(err.code).toBe("schema_error");
+    expect(err.message).toContain("data.cuSize");
+    expect(err.message).not.toContain("BODY-CONTENT");
+    expect(observer.events).toEqual([
+      { kind: "attempt", endpoint: "GET /v2/clusters/{id}", outcome: "schema_error" },
+      { kind: "schemaError", endpoint: "GET /v2/clusters/{id}" },
+    ]);
+  });
+
+  it("still returns the answer when the observer throws", async () => {
+    nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    const throwing: ClientObserver = {
+      attempt: () => {
+        throw new Error("observer bug");
+      },
+      retry: () => {},
+      rateLimited: () => {},
+      schemaError: () => {},
+    };
+    const { client } = testClient({ observer: throwing });
+    await expect(client.listRegions({})).resolves.toHaveLength(1);
+  });
+});
+
+describe("rate limiting across calls", () => {
+  it("spaces calls of one endpoint by the budget, and keeps endpoints apart", async () => {
+    nock(TEST_BASE_URL).get("/v2/regions").times(3).reply(200, ok);
+    nock(TEST_BASE_URL)
+      .get("/v2/clusters/c")
+      .reply(200, { code: 0, data: { clusterId: "c" } });
+    const { client, clock } = testClient({ rateLimit: 2 });
+    // rate 2/s, burst 1: the first call goes at once, each later one waits 500 ms.
+    await Promise.all([
+      client.listRegions({}),
+      client.listRegions({}),
+      client.listRegions({}),
+      client.describeCluster("c"),
+    ]);
+    expect(clock.sleeps).toEqual([500, 500]);
+  });
+});
+
+describe("aborts", () => {
+  it("sends nothing for an already aborted signal", async () => {
+    const scope = nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    const { client, observer } = testClient();
+    const err = await failure(client.listRegions({}, AbortSignal.abort()));
+    expect(err.code).toBe("aborted");
+    expect(scope.isDone()).toBe(false);
+    expect(observer.events).toEqual([]);
+  });
+
+  it("stops retrying when the signal fires during the backoff", async () => {
+    nock(TEST_BASE_URL).get("/v2/regions").reply(503, "busy");
+    const spare = nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    const ctl = new AbortController();
+    const { client } = testClient({
+      sleep: (_ms, signal) => {
+        ctl.abort();
+        return Promise.reject(signal?.reason);
+      },
+    });
+    const err = await failure(client.listRegions({}, ctl.signal));
+    expect(err.code).toBe("aborted");
+    expect(spare.isDone()).toBe(false);
+  });
+});
+
+describe("over a loopback socket", () => {
+  let server: Server | undefined;
+
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server = undefined;
+    nock.disableNetConnect();
+  });
+
+  it("retries a timed-out attempt and returns the next answer", async () => {
+    let requests = 0;
+    nock.enableNetConnect("127.0.0.1");
+    server = createServer((_req, res) => {
+      requests += 1;
+      if (requests === 1) return; // the first attempt never gets an answer
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(ok));
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { client, observer } = testClient({ baseUrl: base, requestTimeoutMs: 50 });
+    await expect(client.listRegions({})).resolves.toHaveLength(1);
+    expect(requests).toBe(2);
+    expect(
+      observer.events.filter((e) => e.kind === "attempt").map((e) => e.kind === "attempt" && e.outcome),
+    ).toEqual(["timeout", "success"]);
+  });
+});
+
+describe("the API key never leaks", () => {
+  const key = TEST_API_KEY;
+  it.each([
+    {
+      name: "an auth error echoing the key",
+      status: 401,
+      body: { code: 80001, message: `token ${key} is invalid` },
+    },
+    {
+      name: "an envelope error echoing the key",
+      status: 200,
+      body: { code: 21119, message: `apikey ${key} illegal` },
+    },
+    {
+      name: "a rate-limit message echoing the key",
+      status: 200,
+      body: { code: 5, message: `rate limit for ${key}` },
+    },
+    { name: "a 500 page echoing the key", status: 500, body: `<html>Authorization: Bearer ${key}</html>` },
+    { name: "invalid JSON echoing the key", status: 200, body: `{"code":0,"data":"${key}` },
+    {
+      name: "a schema mismatch holding the key",
+      status: 200,
+      body: { code: 0, data: [{ cloudId: key, regionId: 1 }] },
+    },
+  ])("in $name", async ({ status, body }) => {
+    nock(TEST_BASE_URL).get("/v2/regions").times(4).reply(status, body);
+    const { client } = testClient();
+    const err = await failure(client.listRegions({}));
+    expect(err.message).not.toContain(key);
+    expect(JSON.stringify(err)).not.toContain(key);
+    expect(String(err.stack)).not.toContain(key);
+  });
+
+  it("in a network error", async () => {
+    // A dispatcher whose connection attempt fails with a message that quotes the key.
+    class FailingDispatcher extends Dispatcher {
+      override dispatch(_opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+        queueMicrotask(() => handler.onError?.(new Error(`connect to ${key} refused`)));
+        return true;
+      }
+    }
+    const { client } = testClient({ dispatcher: new FailingDispatcher(), maxRetries: 0 });
+    const err = await failure(client.listRegions({}));
+    expect(err.code).toBe("network_error");
+    expect(err.message).toContain("[REDACTED]");
+    expect(err.message).not.toContain(key);
+    expect(JSON.stringify(err)).not.toContain(key);
+  });
+});

@@ -1,0 +1,121 @@
+import nock from "nock";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { clusterListDataSchema, clusterSchema, normalizeCluster, normalizeClusterList } from "./clusters.js";
+import { closeTestClients, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+
+const cluster = {
+  clusterId: "in01-abc",
+  clusterName: "prod",
+  projectId: "proj-0123",
+  regionId: "aws-us-west-2",
+  cuType: "Performance-optimized",
+  plan: "Enterprise",
+  status: "RUNNING",
+  connectAddress: "https://in01-abc.example",
+  cuSize: 2,
+  createTime: "2024-01-01T00:00:00Z",
+};
+const normalized = {
+  clusterId: "in01-abc",
+  clusterName: "prod",
+  projectId: "proj-0123",
+  regionId: "aws-us-west-2",
+  plan: "Enterprise",
+  cuType: "Performance-optimized",
+  cuSize: 2,
+  status: "RUNNING",
+  connectAddress: "https://in01-abc.example",
+};
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(async () => {
+  nock.cleanAll();
+  await closeTestClients();
+});
+afterAll(() => nock.enableNetConnect());
+
+describe("Describe Cluster over HTTP", () => {
+  it("GETs /v2/clusters/{id} with auth", async () => {
+    const scope = nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } })
+      .get("/v2/clusters/in01-abc")
+      .reply(200, { code: 0, data: cluster });
+    const { client } = testClient();
+    await expect(client.describeCluster("in01-abc")).resolves.toStrictEqual(normalized);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it("honours a path prefix in the base URL", async () => {
+    const scope = nock("http://127.0.0.1:4321")
+      .get("/api/v2/clusters/in01-abc")
+      .reply(200, { code: 0, data: cluster });
+    const { client } = testClient({ baseUrl: "http://127.0.0.1:4321/api/" });
+    await client.describeCluster("in01-abc");
+    expect(scope.isDone()).toBe(true);
+  });
+});
+
+describe("List Clusters over HTTP", () => {
+  it("sends the page and the filters it has, as strings", async () => {
+    const scope = nock(TEST_BASE_URL)
+      .get("/v2/clusters")
+      .query({ projectId: "proj-0123", pageSize: "100", currentPage: "2" })
+      .reply(200, { code: 0, data: { count: 101, currentPage: 2, pageSize: 100, clusters: [cluster] } });
+    const { client } = testClient();
+    const page = await client.listClusters({ projectId: "proj-0123", pageSize: 100, currentPage: 2 });
+    expect(page).toStrictEqual({ total: 101, currentPage: 2, pageSize: 100, clusters: [normalized] });
+    expect(scope.isDone()).toBe(true);
+  });
+});
+
+describe("cluster variants", () => {
+  it.each<{ name: string; data: unknown; total: number; ids: string[] }>([
+    {
+      name: "documented array",
+      data: [cluster, { ...cluster, clusterId: "in01-def" }],
+      total: 2,
+      ids: ["in01-abc", "in01-def"],
+    },
+    {
+      name: "sampled page object",
+      data: { count: "7", currentPage: "1", pageSize: "5", clusters: [cluster] },
+      total: 7,
+      ids: ["in01-abc"],
+    },
+    { name: "empty page object", data: { count: 0, currentPage: 1, pageSize: 5 }, total: 0, ids: [] },
+  ])("List Clusters accepts the $name", ({ data, total, ids }) => {
+    const page = normalizeClusterList(clusterListDataSchema.parse(data), { pageSize: 5, currentPage: 1 });
+    expect(page.total).toBe(total);
+    expect(page.clusters.map((c) => c.clusterId)).toEqual(ids);
+    expect(page.currentPage).toBe(1);
+    expect(page.pageSize).toBe(5);
+  });
+
+  it.each([
+    { cuSize: 4, expected: 4 },
+    { cuSize: "8", expected: 8 },
+    { cuSize: null, expected: null },
+  ])("reads cuSize $cuSize as $expected", ({ cuSize, expected }) => {
+    expect(normalizeCluster(clusterSchema.parse({ ...cluster, cuSize })).cuSize).toBe(expected);
+  });
+
+  it("fills missing fields with null", () => {
+    expect(normalizeCluster(clusterSchema.parse({ clusterId: "in01-x" }))).toStrictEqual({
+      clusterId: "in01-x",
+      clusterName: null,
+      projectId: null,
+      regionId: null,
+      plan: null,
+      cuType: null,
+      cuSize: null,
+      status: null,
+      connectAddress: null,
+    });
+  });
+
+  it.each([
+    { name: "no clusterId", data: { clusterName: "x" } },
+    { name: "a non-numeric cuSize", data: { clusterId: "x", cuSize: "big" } },
+  ])("rejects $name", ({ data }) => {
+    expect(clusterSchema.safeParse(data).success).toBe(false);
+  });
+});

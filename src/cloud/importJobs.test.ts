@@ -1,0 +1,99 @@
+import nock from "nock";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { importJobsDataSchema, normalizeImportJobs } from "./importJobs.js";
+import { closeTestClients, TEST_API_KEY, testClient } from "./testkit.js";
+
+const CONTROLLER = "https://controller.api.aws-us-west-2.vdbcloud.test";
+const args = { clusterId: "in01-abc", region: "aws-us-west-2", pageSize: 100, currentPage: 1 };
+const job = { jobId: "job-1", collectionName: "docs", state: "ImportRunning" };
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(async () => {
+  nock.cleanAll();
+  await closeTestClients();
+});
+afterAll(() => nock.enableNetConnect());
+
+describe("List Import Jobs over HTTP", () => {
+  it("GETs the region's controller with string query parameters and auth", async () => {
+    const scope = nock(CONTROLLER, {
+      reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
+      badheaders: ["content-type"],
+    })
+      .get("/v1/vector/collections/import/list")
+      .query({ clusterId: "in01-abc", pageSize: "100", currentPage: "1" })
+      .reply(200, { code: 200, data: { count: 1, currentPage: 1, pageSize: 100, records: [job] } });
+    const { client } = testClient();
+    await expect(client.listImportJobs(args)).resolves.toStrictEqual({
+      total: 1,
+      currentPage: 1,
+      pageSize: 100,
+      jobs: [{ jobId: "job-1", collectionName: "docs", state: "ImportRunning" }],
+    });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it("honours a path prefix in the controller URL template", async () => {
+    const scope = nock("http://127.0.0.1:1234")
+      .get("/ctl/aws-us-west-2/v1/vector/collections/import/list")
+      .query(true)
+      .reply(200, { code: 0, data: { count: 0, currentPage: 1, pageSize: 100, records: [] } });
+    const { client } = testClient({ controllerUrl: "http://127.0.0.1:1234/ctl/{region}" });
+    await client.listImportJobs(args);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it("refuses an empty region without sending anything", async () => {
+    const { client, observer } = testClient();
+    await expect(client.listImportJobs({ ...args, region: "" })).rejects.toMatchObject({ code: "api_error" });
+    expect(observer.events).toEqual([]);
+  });
+});
+
+describe("normalizeImportJobs variants", () => {
+  it.each([
+    {
+      name: "`records` (schema), numbers",
+      data: { count: 2, currentPage: 1, pageSize: 100, records: [job, { ...job, jobId: "job-2" }] },
+      expected: { total: 2, currentPage: 1, pageSize: 100, jobIds: ["job-1", "job-2"] },
+    },
+    {
+      name: "`tasks` (sample), strings",
+      data: { count: "1", currentPage: "2", pageSize: "5", tasks: [job] },
+      expected: { total: 1, currentPage: 2, pageSize: 5, jobIds: ["job-1"] },
+    },
+    {
+      name: "empty page without a list",
+      data: { count: 0 },
+      expected: { total: 0, currentPage: 1, pageSize: 100, jobIds: [] },
+    },
+    {
+      name: "no counters: taken from the request and the list",
+      data: { tasks: [job], extra: true },
+      expected: { total: 1, currentPage: 1, pageSize: 100, jobIds: ["job-1"] },
+    },
+  ])("$name", ({ data, expected }) => {
+    const page = normalizeImportJobs(importJobsDataSchema.parse(data), args);
+    expect({
+      total: page.total,
+      currentPage: page.currentPage,
+      pageSize: page.pageSize,
+      jobIds: page.jobs.map((j) => j.jobId),
+    }).toStrictEqual(expected);
+  });
+
+  it("keeps the raw state and defaults a missing collection name", () => {
+    const page = normalizeImportJobs(
+      importJobsDataSchema.parse({ tasks: [{ jobId: 7, state: "Completed" }] }),
+      args,
+    );
+    expect(page.jobs).toStrictEqual([{ jobId: "7", collectionName: "", state: "Completed" }]);
+  });
+
+  it.each([
+    { name: "a non-numeric count", data: { count: "many", records: [] } },
+    { name: "a job without state", data: { records: [{ jobId: "j" }] } },
+  ])("rejects $name", ({ data }) => {
+    expect(importJobsDataSchema.safeParse(data).success).toBe(false);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { parseCliArgs } from "./cli-args.js";
+
+describe("parseCliArgs", () => {
+  it("maps flags to options", () => {
+    expect(
+      parseCliArgs([
+        "--port",
+        "8080",
+        "--clusters",
+        "20",
+        "--time-scale",
+        "10",
+        "--list-clusters-shape",
+        "array",
+        "--api-key",
+        "a",
+        "--api-key",
+        "b",
+        "--verbose",
+      ]),
+    ).toEqual({
+      help: false,
+      verbose: true,
+      options: { port: 8080, clusters: 20, timeScale: 10, listClustersShape: "array", apiKeys: ["a", "b"] },
+    });
+  });
+
+  it("leaves defaults to the simulator", () => {
+    expect(parseCliArgs([])).toEqual({ help: false, verbose: false, options: {} });
+    expect(parseCliArgs(["--help"])).toEqual({ help: true });
+  });
+
+  it.each([
+    [["--port", "eighty"], /--port must be a number/],
+    [["--list-clusters-shape", "list"], /array or object/],
+    [["--bogus"], /bogus/],
+    [["positional"], /positional/i],
+  ])("refuses %j", (argv, message) => {
+    expect(() => parseCliArgs(argv)).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringMatching(message) }),
+    );
+  });
+});

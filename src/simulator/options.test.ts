@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { resolveOptions } from "./options.js";
+
+describe("resolveOptions", () => {
+  it("applies the documented defaults", () => {
+    const o = resolveOptions();
+    expect(o).toMatchObject({
+      host: "127.0.0.1",
+      port: 0,
+      clusters: 6,
+      seed: 1,
+      rateLimitPerSecond: 20,
+      listClustersShape: "object",
+      timeScale: 1,
+      apiKeys: undefined,
+      rejectMixedMetricForms: false,
+    });
+    expect(o.now).toBe(Date.now);
+  });
+
+  it.each([
+    [{ clusters: -1 }, /clusters/],
+    [{ clusters: 1.5 }, /clusters/],
+    [{ port: 70_000 }, /port/],
+    [{ timeScale: 0 }, /timeScale/],
+    [{ rateLimitPerSecond: -1 }, /rateLimitPerSecond/],
+    [{ listClustersShape: "list" as "array" }, /listClustersShape/],
+    [{ apiKeys: [""] }, /apiKeys/],
+  ])("refuses %j", (opts, message) => {
+    expect(() => resolveOptions(opts)).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringMatching(message) }),
+    );
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * The committed dashboards: up to date with their generator, structurally importable by
+ * Grafana 10+, every query valid PromQL (checked by the real promtool) over families the
+ * exporter exposes or rules recording.yml defines.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { renderAll } from "../grafana/boards/index.js";
+import {
+  allPanels,
+  dashboardQueries,
+  expandVariables,
+  metricNamesIn,
+  parseLabelValues,
+  variablesIn,
+  variablesOutsideRegexMatchers,
+} from "../grafana/lib/queries.js";
+import { EXPOSED_FAMILIES, PROMETHEUS_SERIES, seriesNamesOf } from "./helpers/families.js";
+import { toolOrSkip, toolPath } from "./helpers/tools.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const DASHBOARD_DIR = join(ROOT, "grafana", "dashboards");
+
+type Obj = Record<string, unknown>;
+
+const files = readdirSync(DASHBOARD_DIR)
+  .filter((f) => f.endsWith(".json"))
+  .sort();
+const dashboards = new Map<string, Obj>(
+  files.map((f) => [f, JSON.parse(readFileSync(join(DASHBOARD_DIR, f), "utf8")) as Obj]),
+);
+const queries = [...dashboards].flatMap(([file, d]) => dashboardQueries(d, file));
+
+const recordingRules = (
+  parse(readFileSync(join(ROOT, "config", "prometheus", "recording.yml"), "utf8")) as {
+    groups: Array<{ rules: Array<{ record: string }> }>;
+  }
+).groups.flatMap((g) => g.rules.map((r) => r.record));
+
+const KNOWN_SERIES = new Set([
+  ...EXPOSED_FAMILIES.flatMap(seriesNamesOf),
+  ...recordingRules,
+  ...PROMETHEUS_SERIES,
+]);
+
+function panelsOf(d: Obj): Obj[] {
+  return allPanels(d).filter((p) => p.type !== "row");
+}
+
+/** Every `datasource` object anywhere in the JSON. */
+function datasourceRefs(node: unknown, out: unknown[] = []): unknown[] {
+  if (Array.isArray(node)) {
+    for (const n of node) datasourceRefs(n, out);
+  } else if (typeof node === "object" && node !== null) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "datasource") out.push(value);
+      datasourceRefs(value, out);
+    }
+  }
+  return out;
+}
+
+describe("generated dashboards", () => {
+  const rendered = renderAll();
+
+  it("the committed files are exactly the generator's dashboards (run `npx tsx grafana/generate.ts`)", () => {
+    expect(files).toEqual([...rendered.keys()].sort());
+    for (const [file, json] of rendered) expect(dashboards.get(file), file).toEqual(json);
+  });
+
+  it("uids are unique and stable", () => {
+    const uids = [...dashboards.values()].map((d) => d.uid);
+    expect(uids.sort()).toEqual([
+      "vdbcloud-cluster",
+      "vdbcloud-exporter",
+      "vdbcloud-jobs",
+      "vdbcloud-overview",
+    ]);
+  });
+});
+
+describe.each([...dashboards])("dashboard %s", (_file, d) => {
+  it("is a Grafana 10+ dashboard with a datasource variable of type prometheus", () => {
+    expect(d.schemaVersion).toBeGreaterThanOrEqual(38);
+    expect(typeof d.title).toBe("string");
+    const list = (d.templating as { list: Obj[] }).list;
+    expect(list[0]).toMatchObject({ name: "datasource", type: "datasource", query: "prometheus" });
+  });
+
+  it("references datasources only through ${datasource}", () => {
+    const refs = datasourceRefs(d);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect(ref).toEqual({ type: "prometheus", uid: "${datasource}" });
+  });
+
+  it("has unique panel ids and panels that fit the 24-column grid without overlapping", () => {
+    const panels = allPanels(d);
+    const ids = panels.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const boxes = panels.map((p) => p.gridPos as { x: number; y: number; w: number; h: number });
+    for (const [i, a] of boxes.entries()) {
+      expect(a.x + a.w).toBeLessThanOrEqual(24);
+      for (const b of boxes.slice(i + 1)) {
+        const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+        expect(overlap, `${JSON.stringify(a)} overlaps ${JSON.stringify(b)}`).toBe(false);
+      }
+    }
+  });
+
+  it("gives every panel a description, a unit and at least one query", () => {
+    for (const p of panelsOf(d)) {
+      expect(p.description, String(p.title)).toMatch(/\S{3,}/);
+      const defaults = (p.fieldConfig as { defaults: Obj }).defaults;
+      expect(defaults.unit, String(p.title)).toEqual(expect.any(String));
+      expect((p.targets as unknown[]).length, String(p.title)).toBeGreaterThan(0);
+    }
+  });
+
+  it("uses its custom variables only inside regex matchers (safe with multi-value and All)", () => {
+    const names = new Set(((d.templating as { list: Obj[] }).list ?? []).map((v) => String(v.name)));
+    for (const q of dashboardQueries(d, "")) {
+      expect(variablesOutsideRegexMatchers(q.expr), `${q.where}: ${q.expr}`).toEqual([]);
+      for (const v of variablesIn(q.expr)) {
+        if (!v.startsWith("__")) expect(names, `${q.where} uses undefined $${v}`).toContain(v);
+      }
+    }
+  });
+});
+
+describe("dashboard contents", () => {
+  it("overview variables chain project -> region -> cluster from vdbcloud_cluster_info", () => {
+    const list = (dashboards.get("vdbcloud-overview.json")?.templating as { list: Obj[] }).list;
+    const byName = new Map(list.map((v) => [v.name, v]));
+    for (const [name, label] of [
+      ["project", "project_id"],
+      ["region", "region_id"],
+      ["cluster", "cluster_id"],
+    ] as const) {
+      const v = byName.get(name);
+      const parsed = parseLabelValues(String(v?.definition));
+      expect(parsed.label).toBe(label);
+      expect(parsed.selector).toMatch(/^vdbcloud_cluster_info\b/);
+    }
+  });
+
+  it("only reads families the exporter exposes or recording.yml defines", () => {
+    const unknown = queries.flatMap((q) =>
+      metricNamesIn(expandVariables(q.expr))
+        .filter((m) => !KNOWN_SERIES.has(m))
+        .map((m) => `${q.dashboard} ${q.where}: ${m}`),
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  it("shows every exposed family on some dashboard and uses every recording rule", () => {
+    const used = new Set(queries.flatMap((q) => metricNamesIn(expandVariables(q.expr))));
+    const unshown = EXPOSED_FAMILIES.filter((f) => !seriesNamesOf(f).some((s) => used.has(s)));
+    expect(unshown).toEqual([]);
+    expect(recordingRules.filter((r) => !used.has(r))).toEqual([]);
+  });
+
+  it("shows every cluster metric family on the cluster dashboard", () => {
+    const cluster = dashboards.get("vdbcloud-cluster.json") ?? {};
+    const used = new Set(
+      dashboardQueries(cluster, "cluster").flatMap((q) => metricNamesIn(expandVariables(q.expr))),
+    );
+    // Cluster families are the ones keyed by cluster_id from Query Cluster Metrics (design.md section 5).
+    const clusterFamilies = EXPOSED_FAMILIES.slice(0, EXPOSED_FAMILIES.indexOf("vdbcloud_import_job_state"));
+    expect(clusterFamilies.length).toBeGreaterThan(15);
+    expect(clusterFamilies.filter((f) => !used.has(f))).toEqual([]);
+  });
+});
+
+describe("metric name extraction (used by the checks above)", () => {
+  it.each([
+    ["sum by (cluster_id) (rate(vdbcloud_a_total[5m]))", ["vdbcloud_a_total"]],
+    ['x{a="b c"} * on (cluster_id) group_left (cluster_name) max by (cluster_id) (y)', ["x", "y"]],
+    ["time() - vdbcloud_t offset 5m > 1e3", ["vdbcloud_t"]],
+    ['vdbcloud:rec:max{job=~"$job"} or vector(0)', ["vdbcloud:rec:max"]],
+    ['count(z == 1) by (status) and bool w{s!="running"}', ["z", "w"]],
+  ])("%s -> %j", (expr, names) => {
+    expect(metricNamesIn(expandVariables(expr)).sort()).toEqual([...names].sort());
+  });
+
+  it.each([
+    ['x{c=~"$cluster"}[$__rate_interval]', {}, 'x{c=~".+"}[2m]'],
+    ['x{c=~"${cluster:pipe}", d=~"[[db]]"}', { cluster: "a|b" }, 'x{c=~"a|b", d=~".+"}'],
+  ])("expands %s", (expr, values, expected) => {
+    expect(expandVariables(expr, values)).toBe(expected);
+  });
+
+  it("flags variables outside regex matchers", () => {
+    expect(variablesOutsideRegexMatchers('x{c="$cluster", d=~"$db"}[$__interval]')).toEqual(["cluster"]);
+  });
+});
+
+const promtool = toolOrSkip("promtool");
+const tmp = mkdtempSync(join(tmpdir(), "vdbcloud-dashboards-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function checkRules(exprs: readonly string[]): { status: number | null; output: string } {
+  const path = join(tmp, `q${Date.now()}-${Math.random().toString(36).slice(2)}.yml`);
+  const rules = exprs.map((expr, i) => ({ record: `dashboard_query_${i}`, expr }));
+  writeFileSync(path, stringify({ groups: [{ name: "dashboard-queries", rules }] }));
+  const result = spawnSync(toolPath(promtool), ["check", "rules", path], { encoding: "utf8" });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+describe("dashboard PromQL", () => {
+  // Runs the real promtool (skipped with a printed notice when it is missing; CI fails instead).
+  it.skipIf(promtool.skip)("every panel, variable and annotation query parses (promtool check rules)", () => {
+    expect(queries.length).toBeGreaterThan(50);
+    const { status, output } = checkRules(queries.map((q) => expandVariables(q.expr)));
+    // promtool names the failing rule by index: map it back for a readable failure.
+    const bad = [...output.matchAll(/dashboard_query_(\d+)/g)].map((m) => {
+      const q = queries[Number(m[1])];
+      return `${q?.dashboard} ${q?.where}: ${q?.expr}`;
+    });
+    expect(bad, output).toEqual([]);
+    expect(output).toContain(`SUCCESS: ${queries.length} rules found`);
+    expect(status, output).toBe(0);
+  });
+
+  it.skipIf(promtool.skip)("the check itself rejects invalid PromQL", () => {
+    const { status } = checkRules(["sum by (cluster_id (vdbcloud_vcu)"]);
+    expect(status).not.toBe(0);
+  });
+});
