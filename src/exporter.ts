@@ -184,6 +184,7 @@ export class Exporter {
         maxRetries: api.maxRetries,
         maxResponseBytes: api.maxResponseBytes,
         maxInFlight: api.maxInFlight,
+        sendRequestTimeoutHeader: api.sendRequestTimeoutHeader ?? true,
         observer: this.self,
         ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
       });

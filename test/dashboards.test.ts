@@ -27,6 +27,9 @@ const DASHBOARD_DIR = join(ROOT, "grafana", "dashboards");
 
 type Obj = Record<string, unknown>;
 
+/** How Grafana spells a reference to the `datasource` variable. */
+const DATASOURCE_VARIABLE_REF = `$\{datasource}`;
+
 const files = readdirSync(DASHBOARD_DIR)
   .filter((f) => f.endsWith(".json"))
   .sort();
@@ -91,10 +94,10 @@ describe.each([...dashboards])("dashboard %s", (_file, d) => {
     expect(list[0]).toMatchObject({ name: "datasource", type: "datasource", query: "prometheus" });
   });
 
-  it("references datasources only through ${datasource}", () => {
+  it("references datasources only through the datasource variable (no hard-coded uid)", () => {
     const refs = datasourceRefs(d);
     expect(refs.length).toBeGreaterThan(0);
-    for (const ref of refs) expect(ref).toEqual({ type: "prometheus", uid: "${datasource}" });
+    for (const ref of refs) expect(ref).toEqual({ type: "prometheus", uid: DATASOURCE_VARIABLE_REF });
   });
 
   it("has unique panel ids and panels that fit the 24-column grid without overlapping", () => {
@@ -133,7 +136,8 @@ describe.each([...dashboards])("dashboard %s", (_file, d) => {
 
 describe("dashboard contents", () => {
   it("overview variables chain project -> region -> cluster from vdbcloud_cluster_info", () => {
-    const list = (dashboards.get("vdbcloud-overview.json")?.templating as { list: Obj[] }).list;
+    const overview = dashboards.get("vdbcloud-overview.json") ?? {};
+    const list = (overview.templating as { list: Obj[] }).list;
     const byName = new Map(list.map((v) => [v.name, v]));
     for (const [name, label] of [
       ["project", "project_id"],
@@ -188,7 +192,7 @@ describe("metric name extraction (used by the checks above)", () => {
 
   it.each([
     ['x{c=~"$cluster"}[$__rate_interval]', {}, 'x{c=~".+"}[2m]'],
-    ['x{c=~"${cluster:pipe}", d=~"[[db]]"}', { cluster: "a|b" }, 'x{c=~"a|b", d=~".+"}'],
+    [`x{c=~"$\{cluster:pipe}", d=~"[[db]]"}`, { cluster: "a|b" }, 'x{c=~"a|b", d=~".+"}'],
   ])("expands %s", (expr, values, expected) => {
     expect(expandVariables(expr, values)).toBe(expected);
   });

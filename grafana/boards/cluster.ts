@@ -109,7 +109,9 @@ export const cluster: DashboardSpec = {
             },
           ],
           hide: ["Value"],
-          columns: [{ field: "status", displayName: "status", colored: true, mappings: CLUSTER_STATUS_COLORS }],
+          columns: [
+            { field: "status", displayName: "status", colored: true, mappings: CLUSTER_STATUS_COLORS },
+          ],
         },
       ],
     },
@@ -218,7 +220,15 @@ export const cluster: DashboardSpec = {
           "Success ratio",
           "Share of successful requests (REQ_SUCCESS_RATE).",
           [[`vdbcloud_request_success_ratio{${SEL}}`, "success"]],
-          { unit: "percentunit", max: 1, thresholds: [{ color: "red", value: null }, { color: "orange", value: 0.95 }, { color: "green", value: 0.99 }] },
+          {
+            unit: "percentunit",
+            max: 1,
+            thresholds: [
+              { color: "red", value: null },
+              { color: "orange", value: 0.95 },
+              { color: "green", value: 0.99 },
+            ],
+          },
         ),
       ],
     },

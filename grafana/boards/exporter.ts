@@ -16,7 +16,9 @@ function rateByLabel(
     kind: "timeseries",
     title,
     description,
-    queries: [{ expr: `sum by (${label}) (rate(${counter}{${I}}[$__rate_interval]))`, legend: `{{${label}}}` }],
+    queries: [
+      { expr: `sum by (${label}) (rate(${counter}{${I}}[$__rate_interval]))`, legend: `{{${label}}}` },
+    ],
     unit: "ops",
     min: 0,
     w: 8,
@@ -64,8 +66,7 @@ export const exporter: DashboardSpec = {
   annotations: [
     {
       name: "Exporter alerts",
-      expr:
-        'ALERTS{alertname=~"VdbcloudExporter.+|VdbcloudCollector.+|VdbcloudApi.+|VdbcloudConfigReloadFailed", alertstate="firing"}',
+      expr: 'ALERTS{alertname=~"VdbcloudExporter.+|VdbcloudCollector.+|VdbcloudApi.+|VdbcloudConfigReloadFailed", alertstate="firing"}',
       titleFormat: "{{alertname}}",
       textFormat: "{{instance}} {{collector}} {{target}} {{endpoint}}",
       iconColor: "orange",
@@ -97,7 +98,8 @@ export const exporter: DashboardSpec = {
         {
           kind: "stat",
           title: "Last config reload",
-          description: "Whether the last config (re)load succeeded. A failed reload keeps the previous config running.",
+          description:
+            "Whether the last config (re)load succeeded. A failed reload keeps the previous config running.",
           queries: [{ expr: `vdbcloud_config_last_reload_successful{${I}}`, legend: "{{instance}}" }],
           mappings: upDown("OK", "FAILED"),
           thresholds: [
@@ -149,7 +151,9 @@ export const exporter: DashboardSpec = {
           h: 9,
           queries: [
             { expr: `max by (collector, target) (vdbcloud_collector_up{${IC}})` },
-            { expr: `max by (collector, target) (time() - vdbcloud_collector_last_success_timestamp_seconds{${IC}})` },
+            {
+              expr: `max by (collector, target) (time() - vdbcloud_collector_last_success_timestamp_seconds{${IC}})`,
+            },
           ],
           columns: [
             { field: "Value #A", displayName: "Last poll", colored: true, mappings: upDown("OK", "FAILED") },

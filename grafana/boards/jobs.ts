@@ -50,7 +50,8 @@ const IMPORT_STATE_COLORS = [
 export const jobs: DashboardSpec = {
   uid: UID.jobs,
   title: "Vector DB Cloud / Jobs",
-  description: "Import jobs (List Import Jobs) and Spark jobs (Describe Spark Job): states, timing, prechecks, failures.",
+  description:
+    "Import jobs (List Import Jobs) and Spark jobs (Describe Spark Job): states, timing, prechecks, failures.",
   tags: [TAG],
   variables: [
     DATASOURCE_VARIABLE,
@@ -88,7 +89,11 @@ export const jobs: DashboardSpec = {
       panels: [
         importStateStat("pending", "Listed import jobs waiting to start.", false),
         importStateStat("running", "Listed import jobs in progress.", false),
-        importStateStat("completed", "Listed import jobs that completed (kept for the retention period).", false),
+        importStateStat(
+          "completed",
+          "Listed import jobs that completed (kept for the retention period).",
+          false,
+        ),
         importStateStat(
           "failed",
           "Listed import jobs that failed (kept for the retention period). Each one also raises VdbcloudImportJobFailed.",
@@ -119,7 +124,8 @@ export const jobs: DashboardSpec = {
         {
           kind: "table",
           title: "Import jobs",
-          description: "Every exposed import job with its current state (terminal jobs stay for the retention period).",
+          description:
+            "Every exposed import job with its current state (terminal jobs stay for the retention period).",
           queries: [{ expr: `vdbcloud_import_job_state{${IMPORT}} == 1` }],
           hide: ["Value"],
           columns: [{ field: "state", colored: true, mappings: IMPORT_STATE_COLORS }],
@@ -133,7 +139,9 @@ export const jobs: DashboardSpec = {
           kind: "bargauge",
           title: "Spark jobs per status",
           description: "Number of watched Spark jobs per current status.",
-          queries: [{ expr: `count by (status) (vdbcloud_spark_job_status{${SPARK}} == 1)`, legend: "{{status}}" }],
+          queries: [
+            { expr: `count by (status) (vdbcloud_spark_job_status{${SPARK}} == 1)`, legend: "{{status}}" },
+          ],
           unit: "none",
           min: 0,
           thresholds: steps(),
@@ -142,9 +150,12 @@ export const jobs: DashboardSpec = {
         {
           kind: "stat",
           title: "Spark jobs failed or timed out",
-          description: "Watched Spark jobs whose status is failed or timeout. Each one raises VdbcloudSparkJobFailed.",
+          description:
+            "Watched Spark jobs whose status is failed or timeout. Each one raises VdbcloudSparkJobFailed.",
           queries: [
-            { expr: `count(vdbcloud_spark_job_status{${SPARK}, status=~"failed|timeout"} == 1) or vector(0)` },
+            {
+              expr: `count(vdbcloud_spark_job_status{${SPARK}, status=~"failed|timeout"} == 1) or vector(0)`,
+            },
           ],
           unit: "none",
           thresholds: LIMITS.anyIsBad,
@@ -154,7 +165,8 @@ export const jobs: DashboardSpec = {
         {
           kind: "stat",
           title: "Spark prechecks failed",
-          description: "Watched Spark jobs whose precheck report did not pass. Each one raises VdbcloudSparkPrecheckFailed.",
+          description:
+            "Watched Spark jobs whose precheck report did not pass. Each one raises VdbcloudSparkPrecheckFailed.",
           queries: [{ expr: `count(vdbcloud_spark_job_precheck_passed{${SPARK}} == 0) or vector(0)` }],
           unit: "none",
           thresholds: LIMITS.anyIsBad,
@@ -194,7 +206,12 @@ export const jobs: DashboardSpec = {
             { field: "Value #C", displayName: "Created", unit: "dateTimeAsIso" },
             { field: "Value #D", displayName: "Started", unit: "dateTimeAsIso" },
             { field: "Value #E", displayName: "Finished", unit: "dateTimeAsIso" },
-            { field: "Value #F", displayName: "Precheck", colored: true, mappings: upDown("passed", "failed") },
+            {
+              field: "Value #F",
+              displayName: "Precheck",
+              colored: true,
+              mappings: upDown("passed", "failed"),
+            },
             {
               field: "Value #G",
               displayName: "Precheck errors",
@@ -209,7 +226,8 @@ export const jobs: DashboardSpec = {
         {
           kind: "table",
           title: "Spark job failures",
-          description: "Failure reason of failed Spark jobs: code, and whether the service says a retry may succeed.",
+          description:
+            "Failure reason of failed Spark jobs: code, and whether the service says a retry may succeed.",
           h: 6,
           queries: [{ expr: `vdbcloud_spark_job_failure_info{${SPARK}}` }],
           hide: ["Value"],

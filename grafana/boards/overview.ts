@@ -74,7 +74,8 @@ export const overview: DashboardSpec = {
         {
           kind: "stat",
           title: "Highest CU capacity",
-          description: "The fullest cluster's CU capacity (share of data capacity in use). Alert at 80%, page at 95%.",
+          description:
+            "The fullest cluster's CU capacity (share of data capacity in use). Alert at 80%, page at 95%.",
           queries: [{ expr: `max(vdbcloud_cu_capacity_ratio{${SEL}})` }],
           unit: "percentunit",
           decimals: 1,
@@ -92,7 +93,8 @@ export const overview: DashboardSpec = {
         {
           kind: "stat",
           title: "Worst failure ratio",
-          description: "The highest request failure ratio of any selected cluster and request type. Alert at 5%.",
+          description:
+            "The highest request failure ratio of any selected cluster and request type. Alert at 5%.",
           queries: [{ expr: `max(vdbcloud:cluster_request_failure_ratio:max{cluster_id=~"$cluster"})` }],
           unit: "percentunit",
           decimals: 2,
@@ -173,7 +175,13 @@ export const overview: DashboardSpec = {
               thresholds: LIMITS.p99Latency,
               colored: true,
             },
-            { field: "Value #I", displayName: "Data age", unit: "s", thresholds: LIMITS.dataAge, colored: true },
+            {
+              field: "Value #I",
+              displayName: "Data age",
+              unit: "s",
+              thresholds: LIMITS.dataAge,
+              colored: true,
+            },
           ],
           links: [
             {
@@ -190,7 +198,8 @@ export const overview: DashboardSpec = {
         {
           kind: "timeseries",
           title: "CU computation",
-          description: "Share of each cluster's compute units in use (CU_COMPUTATION, average). Alert above 85% for 15m.",
+          description:
+            "Share of each cluster's compute units in use (CU_COMPUTATION, average). Alert above 85% for 15m.",
           queries: [{ expr: withClusterName(`vdbcloud_cu_computation_ratio{${SEL}}`), legend: LEGEND }],
           unit: "percentunit",
           min: 0,
@@ -270,7 +279,9 @@ export const overview: DashboardSpec = {
           description: "Vector requests (entities touched) per second per cluster (VECTOR_REQ_*_COUNT).",
           queries: [
             {
-              expr: withClusterName(`vdbcloud:cluster_vector_requests_per_second:sum{cluster_id=~"$cluster"}`),
+              expr: withClusterName(
+                `vdbcloud:cluster_vector_requests_per_second:sum{cluster_id=~"$cluster"}`,
+              ),
               legend: LEGEND,
             },
           ],
@@ -300,7 +311,8 @@ export const overview: DashboardSpec = {
         {
           kind: "timeseries",
           title: "P99 latency per request type",
-          description: "99th percentile request latency per cluster and request type. Alert above 1 s for 15m.",
+          description:
+            "99th percentile request latency per cluster and request type. Alert above 1 s for 15m.",
           queries: [
             {
               expr: withClusterName(`vdbcloud_request_latency_seconds{${SEL}, stat="p99"}`),
@@ -367,7 +379,9 @@ export const overview: DashboardSpec = {
           title: "Projects",
           description: "Projects visible to the API key and their number of clusters (List Projects).",
           w: 12,
-          queries: [{ expr: `max by (project_id, project_name) (vdbcloud_project_clusters{project_id=~"$project"})` }],
+          queries: [
+            { expr: `max by (project_id, project_name) (vdbcloud_project_clusters{project_id=~"$project"})` },
+          ],
           columns: [
             { field: "project_id", displayName: "Project ID" },
             { field: "project_name", displayName: "Name" },
@@ -377,7 +391,8 @@ export const overview: DashboardSpec = {
         {
           kind: "table",
           title: "Regions",
-          description: "Cloud regions offered by the service, with the control-plane host per region (List Cloud Regions).",
+          description:
+            "Cloud regions offered by the service, with the control-plane host per region (List Cloud Regions).",
           w: 12,
           queries: [{ expr: "max by (cloud_id, region_id, domain) (vdbcloud_region_info)" }],
           hide: ["Value"],

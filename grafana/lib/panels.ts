@@ -4,8 +4,8 @@
  * never names a datasource UID of any particular Grafana.
  */
 
-/** The datasource reference every panel, query and variable uses. */
-export const DATASOURCE = { type: "prometheus", uid: "${datasource}" } as const;
+/** The datasource reference every panel, query and variable uses: Grafana's `${datasource}`. */
+export const DATASOURCE = { type: "prometheus", uid: `$\{datasource}` } as const;
 
 /** Grafana units used here (the unit picker's ids). */
 export type Unit =
@@ -284,7 +284,8 @@ function columnOverride(column: ColumnSpec): JsonObject {
   if (column.thresholds !== undefined) {
     properties.push({ id: "thresholds", value: thresholdsJson(column.thresholds) });
   }
-  if (column.mappings !== undefined) properties.push({ id: "mappings", value: mappingsJson(column.mappings) });
+  if (column.mappings !== undefined)
+    properties.push({ id: "mappings", value: mappingsJson(column.mappings) });
   if (column.colored === true) {
     properties.push({ id: "custom.cellOptions", value: { type: "color-background", mode: "basic" } });
   }
@@ -312,11 +313,24 @@ function tableJson(spec: TableSpec): JsonObject {
 function heatmapJson(spec: HeatmapSpec): JsonObject {
   return {
     type: "heatmap",
-    fieldConfig: { defaults: { ...defaultsJson(spec), custom: { hideFrom: { legend: false, tooltip: false, viz: false } } }, overrides: [] },
+    fieldConfig: {
+      defaults: {
+        ...defaultsJson(spec),
+        custom: { hideFrom: { legend: false, tooltip: false, viz: false } },
+      },
+      overrides: [],
+    },
     options: {
       calculate: false,
       cellGap: 1,
-      color: { mode: "scheme", scheme: "Oranges", steps: 64, exponent: 0.5, fill: "dark-orange", reverse: false },
+      color: {
+        mode: "scheme",
+        scheme: "Oranges",
+        steps: 64,
+        exponent: 0.5,
+        fill: "dark-orange",
+        reverse: false,
+      },
       yAxis: { axisPlacement: "left", unit: spec.unit ?? "s", reverse: false },
       rowsFrame: { layout: "auto" },
       tooltip: { mode: "single", yHistogram: true, showColorScale: false },
@@ -382,7 +396,14 @@ export function layoutPanels(rows: readonly RowSpec[]): JsonObject[] {
   let id = 1;
   let y = 0;
   for (const row of rows) {
-    out.push({ type: "row", id: id++, title: row.title, collapsed: false, panels: [], gridPos: { h: 1, w: 24, x: 0, y } });
+    out.push({
+      type: "row",
+      id: id++,
+      title: row.title,
+      collapsed: false,
+      panels: [],
+      gridPos: { h: 1, w: 24, x: 0, y },
+    });
     y += 1;
     let x = 0;
     let lineHeight = 0;

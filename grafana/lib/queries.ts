@@ -96,7 +96,13 @@ export function dashboardQueries(dashboard: Obj, name: string): DashboardQuery[]
     const { selector, label } = parseLabelValues(text);
     // label_values(label) without a selector lists a label over all series: nothing to check.
     if (selector === undefined) continue;
-    out.push({ dashboard: name, where: `variable ${String(variable.name)}`, kind: "variable", expr: selector, label });
+    out.push({
+      dashboard: name,
+      where: `variable ${String(variable.name)}`,
+      kind: "variable",
+      expr: selector,
+      label,
+    });
   }
   const annotations = isObj(dashboard.annotations) ? dashboard.annotations : {};
   for (const a of asArray(annotations.list)) {
@@ -107,7 +113,8 @@ export function dashboardQueries(dashboard: Obj, name: string): DashboardQuery[]
 }
 
 // $name, ${name}, ${name:format}, [[name]] and [[name:format]]: Grafana's variable syntaxes.
-const VARIABLE_RE = /\$\{([a-zA-Z_][a-zA-Z0-9_]*)(?::[^}]*)?\}|\$([a-zA-Z_][a-zA-Z0-9_]*)|\[\[([a-zA-Z_][a-zA-Z0-9_]*)(?::[^\]]*)?\]\]/g;
+const VARIABLE_RE =
+  /\$\{([a-zA-Z_][a-zA-Z0-9_]*)(?::[^}]*)?\}|\$([a-zA-Z_][a-zA-Z0-9_]*)|\[\[([a-zA-Z_][a-zA-Z0-9_]*)(?::[^\]]*)?\]\]/g;
 
 /** The names of the Grafana variables an expression uses (built-ins included), deduplicated. */
 export function variablesIn(expr: string): string[] {

@@ -105,6 +105,19 @@ describe("retries", () => {
     expect(clock.sleeps[0]).toBeLessThanOrEqual(4_000);
   });
 
+  it("gives up on a Retry-After beyond retryMaxMs and pauses the endpoint at most a minute", async () => {
+    nock(TEST_BASE_URL).get("/v2/regions").reply(429, "", { "Retry-After": "86400" });
+    nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    const { client, clock, observer } = testClient();
+    const err = await failure(client.listRegions({}));
+    expect(err.code).toBe("rate_limited");
+    expect(err.retryAfterMs).toBe(86_400_000);
+    expect(observer.events.filter((e) => e.kind === "retry")).toEqual([]);
+    // The next call waits out the capped pause (60 s) plus one token, not a day.
+    await client.listRegions({});
+    expect(clock.sleeps).toEqual([60_050]);
+  });
+
   it("treats a rate-limit message in a 200 envelope as rate limiting", async () => {
     const scope = nock(TEST_BASE_URL)
       .get("/v2/regions")

@@ -42,7 +42,7 @@ export interface CloudClientOptions {
   /** Send `Request-Timeout: <seconds>`. Default true. */
   sendRequestTimeoutHeader?: boolean;
   observer?: ClientObserver;
-  /** Replaces the client's own undici Agent; the caller then closes it. */
+  /** Replaces the client's own connection pools; the caller then closes it. */
   dispatcher?: Dispatcher;
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number;
@@ -70,6 +70,11 @@ export const DEFAULT_RETRY_BASE_MS = 250;
 export const DEFAULT_RETRY_MAX_MS = 10_000;
 /** How long an endpoint pauses after a rate-limit answer without Retry-After: one budget window. */
 export const RATE_LIMIT_PAUSE_MS = 1_000;
+/**
+ * The longest pause a Retry-After can impose on an endpoint: a bogus value (hours) must not
+ * silence a collector; a minute covers every documented interval.
+ */
+export const MAX_RATE_LIMIT_PAUSE_MS = 60_000;
 
 /** Creates the client. Throws RangeError for invalid numeric options. */
 export function createCloudClient(opts: CloudClientOptions): CloudClient {
@@ -177,7 +182,10 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
       observer.attempt(endpoint, failure.code, Math.max(0, now() - started) / 1000);
       if (failure.code === "rate_limited") {
         observer.rateLimited(endpoint);
-        limiter.penalize(endpoint, failure.retryAfterMs ?? RATE_LIMIT_PAUSE_MS);
+        limiter.penalize(
+          endpoint,
+          Math.min(failure.retryAfterMs ?? RATE_LIMIT_PAUSE_MS, MAX_RATE_LIMIT_PAUSE_MS),
+        );
       } else if (failure.code === "schema_error") {
         observer.schemaError(endpoint);
       }

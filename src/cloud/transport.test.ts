@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
-import { Agent } from "undici";
+import { Pool } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CloudError } from "./errors.js";
 import { Transport, type TransportOptions } from "./transport.js";
@@ -124,22 +124,29 @@ describe("Transport responses", () => {
 });
 
 describe("Transport close", () => {
-  it("closes its own Agent: later requests fail as network errors", async () => {
-    nock(ORIGIN).get("/v2/x").reply(200, { code: 0 });
+  it("keeps one pool per origin and closes them all", async () => {
+    nock(ORIGIN).get("/v2/x").twice().reply(200, { code: 0 });
+    nock("https://other.transport.test").get("/v1/y").reply(200, { code: 200 });
     const t = transport();
+    const pools = (t as unknown as { pools: Map<string, Pool> }).pools;
+    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
+    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
+    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL("https://other.transport.test/v1/y") });
+    const owned = [...pools.values()];
+    expect([...pools.keys()].sort()).toEqual([ORIGIN, "https://other.transport.test"]);
     await t.close();
-    const err = await failure(t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }));
-    expect(err.code).toBe("network_error");
+    expect(owned.every((pool) => pool.closed)).toBe(true);
+    expect(pools.size).toBe(0);
   });
 
   it("leaves an injected dispatcher open for its owner", async () => {
     nock(ORIGIN).get("/v2/x").twice().reply(200, { code: 0 });
-    const agent = new Agent();
-    const t = transport({ dispatcher: agent });
+    const pool = new Pool(ORIGIN);
+    const t = transport({ dispatcher: pool });
     await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
     await t.close();
-    expect(agent.closed).toBe(false);
-    await agent.close();
+    expect(pool.closed).toBe(false);
+    await pool.close();
   });
 });
 
@@ -173,6 +180,21 @@ describe("Transport limits", () => {
       }),
     );
     expect(err.code).toBe("body_too_large");
+  });
+
+  it("classifies an oversized error page by its status, so a 503 stays retryable", async () => {
+    nock(ORIGIN)
+      .get("/v2/x")
+      .reply(503, `<html>${"busy ".repeat(500)}</html>`);
+    const err = await failure(
+      track(transport({ maxResponseBytes: 100 })).send({
+        endpoint: ENDPOINT,
+        method: "GET",
+        url: new URL(`${ORIGIN}/v2/x`),
+      }),
+    );
+    expect(err.code).toBe("http_error");
+    expect(err.httpStatus).toBe(503);
   });
 
   it("accepts a body of exactly maxResponseBytes", async () => {

@@ -1,9 +1,9 @@
 /**
- * HTTP transport to the upstream: undici with keep-alive (an Agent keeps one Pool per
- * origin), authentication and content headers, timeouts, caller aborts, a response size cap,
+ * HTTP transport to the upstream: undici with keep-alive (one Pool per origin: the v2 server
+ * and each region's controller), authentication and content headers, timeouts, caller aborts, a response size cap,
  * a cap on requests in flight, and JSON parsing. Failures leave here as CloudErrors.
  */
-import { Agent, type Dispatcher, request } from "undici";
+import { type Dispatcher, Pool, request } from "undici";
 import { readEnvelope } from "./envelope.js";
 import { errorForHttpStatus } from "./errorMapping.js";
 import {
@@ -27,7 +27,7 @@ export interface TransportOptions {
   readonly maxInFlight: number;
   /** Send `Request-Timeout: <seconds>` (the spec's examples do). Default true. */
   readonly sendRequestTimeoutHeader?: boolean;
-  /** Used instead of an own Agent (tests, proxies); the caller then owns and closes it. */
+  /** Used instead of the own pools (tests, proxies); the caller then owns and closes it. */
   readonly dispatcher?: Dispatcher;
   /** Wall clock for Retry-After dates. Default Date.now. */
   readonly now?: () => number;
@@ -66,8 +66,8 @@ function errorCode(error: unknown): string | undefined {
  */
 export class Transport {
   private readonly opts: TransportOptions;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private readonly injected: Dispatcher | undefined;
+  private readonly pools = new Map<string, Pool>();
   private readonly inFlight: Semaphore;
   private readonly now: () => number;
 
@@ -77,20 +77,13 @@ export class Transport {
     this.opts = opts;
     this.inFlight = new Semaphore(opts.maxInFlight);
     this.now = opts.now ?? Date.now;
-    this.ownsDispatcher = opts.dispatcher === undefined;
-    this.dispatcher =
-      opts.dispatcher ??
-      new Agent({
-        keepAliveTimeout: KEEP_ALIVE_MS,
-        connections: opts.maxInFlight,
-        headersTimeout: opts.requestTimeoutMs,
-        bodyTimeout: opts.requestTimeoutMs,
-      });
+    this.injected = opts.dispatcher;
   }
 
   /**
    * Sends `req`. Resolves with the parsed JSON of a 2xx answer; rejects with a CloudError:
-   * the mapped error for non-2xx, TimeoutError after `requestTimeoutMs` (waiting for a free
+   * the mapped error for non-2xx (classified by status alone when its body is unreadable or
+   * oversized), TimeoutError after `requestTimeoutMs` (waiting for a free
    * in-flight slot included), AbortedError when `signal` fires, BodyTooLargeError past
    * `maxResponseBytes`, SchemaError for a body that is empty, not JSON or truncated (the
    * connection failed after the headers), and NetworkError for other connection failures.
@@ -112,7 +105,7 @@ export class Transport {
     try {
       release = await this.inFlight.acquire(combined.signal);
       const res = await request(req.url, {
-        dispatcher: this.dispatcher,
+        dispatcher: this.dispatcherFor(req.url),
         method: req.method,
         headers: this.headersFor(req),
         ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
@@ -121,16 +114,22 @@ export class Transport {
         bodyTimeout: this.opts.requestTimeoutMs,
       });
       const retryAfterMs = parseRetryAfter(headerValue(res.headers["retry-after"]), this.now());
+      if (res.statusCode < 200 || res.statusCode > 299) {
+        // The status decides; an unreadable or oversized error body only loses the details.
+        const raw = await this.readBody(res, req.endpoint).catch(() => undefined);
+        throw errorForHttpStatus(
+          res.statusCode,
+          raw === undefined ? undefined : readEnvelope(tryParseJson(raw)),
+          {
+            endpoint: req.endpoint,
+            ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+            redact: (text) => redactSecret(text, this.opts.apiKey),
+          },
+        );
+      }
       readingBody = true;
       const raw = await this.readBody(res, req.endpoint);
       readingBody = false;
-      if (res.statusCode < 200 || res.statusCode > 299) {
-        throw errorForHttpStatus(res.statusCode, readEnvelope(tryParseJson(raw)), {
-          endpoint: req.endpoint,
-          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-          redact: (text) => redactSecret(text, this.opts.apiKey),
-        });
-      }
       return {
         status: res.statusCode,
         body: parseJsonBody(raw, req.endpoint, res.statusCode),
@@ -145,16 +144,33 @@ export class Transport {
     }
   }
 
-  /** Closes the connections of an owned Agent; an injected dispatcher is left to its owner. */
+  /** Closes the pools it owns; an injected dispatcher is left to its owner. */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((pool) => pool.close()));
+  }
+
+  // Origins are few (the v2 server and one controller per region in use), so pools are kept.
+  private dispatcherFor(url: URL): Dispatcher {
+    if (this.injected) return this.injected;
+    let pool = this.pools.get(url.origin);
+    if (!pool) {
+      pool = new Pool(url.origin, {
+        connections: this.opts.maxInFlight,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        headersTimeout: this.opts.requestTimeoutMs,
+        bodyTimeout: this.opts.requestTimeoutMs,
+      });
+      this.pools.set(url.origin, pool);
+    }
+    return pool;
   }
 
   private headersFor(req: HttpRequest): Record<string, string> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.opts.apiKey}`,
       accept: "application/json",
-      "user-agent": "vdbcloud-exporter",
     };
     if (req.body !== undefined) headers["content-type"] = "application/json";
     if (this.opts.sendRequestTimeoutHeader ?? true) {

@@ -8,6 +8,7 @@ import { ApiCode, SimulatorError } from "./errors.js";
 import { FAULT_KINDS, type FaultKind, type Faults, validateFault } from "./faults.js";
 import type { StatsRecorder } from "./stats.js";
 
+/** What the /_sim routes read and change. */
 export interface AdminDeps {
   readonly ctx: SimContext;
   readonly stats: StatsRecorder;

@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { SimulatorError } from "./errors.js";
 import type { SimulatorOptions } from "./options.js";
 
+/** Help text printed by --help and after an argument error. */
 export const USAGE = `usage: node dist/simulator/cli.js [options]
   --host HOST                      listen address (default 127.0.0.1)
   --port PORT                      listen port (default 0: any free port)
@@ -20,6 +21,7 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
   --verbose                        log every request to stderr
   --help`;
 
+/** Parsed arguments: either a request for help, or options to start with. */
 export type CliArgs = { help: true } | { help: false; verbose: boolean; options: SimulatorOptions };
 
 function num(name: string, raw: string | undefined): number | undefined {

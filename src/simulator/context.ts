@@ -7,6 +7,7 @@ import type { ClusterProfile } from "./metric-values.js";
 import type { SparkJobStore } from "./spark-jobs.js";
 import type { MutableSimCluster, World } from "./world.js";
 
+/** State shared by every route; built once by startSimulator. */
 export interface SimContext {
   readonly seed: number;
   readonly now: () => number;

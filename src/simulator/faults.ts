@@ -6,6 +6,7 @@
 import { SimulatorError } from "./errors.js";
 import { createRng, type Rng } from "./random.js";
 
+/** Every fault kind, in the order `pick` tries them. */
 export const FAULT_KINDS = [
   "hang",
   "slow_body",
@@ -20,6 +21,7 @@ export const FAULT_KINDS = [
   "invalid_key",
   "unknown_cluster",
 ] as const;
+/** One of FAULT_KINDS. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** How often and where a fault fires, plus kind-specific options. */

@@ -4,6 +4,7 @@
  */
 import type { ServerResponse } from "node:http";
 
+/** Owner of timers and hung responses; `shutdown` releases them all. */
 export class Lifecycle {
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #hung = new Set<ServerResponse>();

@@ -4,6 +4,7 @@
  */
 
 export type RequestType = "INSERT" | "BULK_INSERT" | "UPSERT" | "DELETE" | "SEARCH" | "QUERY";
+/** Statistic of a metric query (first form) or of a suffixed second-form name. */
 export type Stat = "AVG" | "P99";
 
 /** How a metric's values are generated (see metric-values.ts). */
@@ -29,6 +30,7 @@ export type MetricKind =
   | "collections"
   | "unloaded_collections";
 
+/** One known metric name: how its values are made and which rules apply to it. */
 export interface MetricDef {
   readonly name: string;
   readonly kind: MetricKind;

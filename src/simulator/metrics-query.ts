@@ -25,6 +25,7 @@ export interface WireMetricResult {
 /** Statuses in which a cluster reports metrics; any other status yields all-null values. */
 const REPORTING_STATUSES = new Set(["RUNNING", "ABNORMAL", "MODIFYING", "RESUMING"]);
 
+/** What answering one metrics query needs besides the body. */
 export interface MetricsQueryContext {
   readonly cluster: SimCluster;
   readonly profile: ClusterProfile;

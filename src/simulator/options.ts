@@ -3,6 +3,7 @@
  */
 import { SimulatorError } from "./errors.js";
 
+/** Options of startSimulator; every field is optional. */
 export interface SimulatorOptions {
   /** Default "127.0.0.1". */
   host?: string;
@@ -34,6 +35,7 @@ export interface SimulatorOptions {
   logger?: (line: string) => void;
 }
 
+/** Options with every default applied. */
 export type ResolvedOptions = Required<Omit<SimulatorOptions, "apiKeys">> & { apiKeys: string[] | undefined };
 
 function count(name: string, value: number | undefined, fallback: number, max: number): number {

@@ -14,6 +14,7 @@ import { failReply, invalidTokenReply, jsonReply, type Reply, sendReply } from "
 import { type RouteDef, type RouteRequest, successCode } from "./route.js";
 import type { StatsRecorder } from "./stats.js";
 
+/** Collaborators of the request pipeline. */
 export interface PipelineDeps {
   readonly ctx: SimContext;
   readonly stats: StatsRecorder;

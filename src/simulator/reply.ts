@@ -5,6 +5,7 @@
 import type { ServerResponse } from "node:http";
 import { ApiCode } from "./errors.js";
 
+/** A complete HTTP answer, not yet written. */
 export interface Reply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;

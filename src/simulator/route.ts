@@ -16,6 +16,7 @@ export interface RouteRequest {
   readonly nowMs: number;
 }
 
+/** One endpoint of the simulated API. */
 export interface RouteDef {
   readonly method: "GET" | "POST" | "DELETE";
   /** Express path; version 1 routes are also served under /ctl/:region. */

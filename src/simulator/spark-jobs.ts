@@ -6,6 +6,7 @@
 import { hashString, hexFromHash, mix, unit } from "./random.js";
 import type { World } from "./world.js";
 
+/** Every documented Spark job status. */
 export const SPARK_STATUSES = [
   "PENDING",
   "PREPARING",
@@ -16,6 +17,7 @@ export const SPARK_STATUSES = [
   "CANCELLING",
   "CANCELED",
 ] as const;
+/** One of SPARK_STATUSES. */
 export type SparkStatus = (typeof SPARK_STATUSES)[number];
 
 /** How a job's life ends. */
@@ -26,6 +28,7 @@ export type SparkScenario =
   | "canceled"
   | "precheck_failed"
   | "long_running";
+/** The scenarios generated jobs cycle through, in order. */
 export const SPARK_SCENARIOS: readonly SparkScenario[] = [
   "succeeded",
   "failed",

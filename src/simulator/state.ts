@@ -37,6 +37,7 @@ export interface AddImportJobInput {
   readonly state?: string;
 }
 
+/** Test hooks of a running simulator; changes apply to the next request. */
 export interface SimState {
   /** Every Spark job, e.g. for the demo's `spark_jobs.jobs` configuration. */
   readonly sparkJobRefs: readonly SparkJobRef[];

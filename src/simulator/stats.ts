@@ -15,6 +15,7 @@ export interface RecordedRequest {
   readonly atMs: number;
 }
 
+/** Counters of the requests the simulator received. */
 export interface SimStats {
   /** Every API request (admin /_sim routes excluded). */
   readonly requests: number;

@@ -30,6 +30,7 @@ export interface SimCluster {
   readonly hot: boolean;
 }
 
+/** A generated project and the clusters it holds. */
 export interface SimProject {
   readonly id: string;
   readonly name: string;
@@ -37,6 +38,7 @@ export interface SimProject {
   readonly clusterIds: readonly string[];
 }
 
+/** A cloud region of the region listing. */
 export interface SimRegion {
   readonly cloudId: string;
   readonly regionId: string;
@@ -49,10 +51,12 @@ export interface MutableSimCluster extends SimCluster {
   status: string;
 }
 
+/** Internal view of a region: its domain is filled in once the server listens. */
 export interface MutableSimRegion extends SimRegion {
   domain: string;
 }
 
+/** Everything generateWorld makes. */
 export interface World {
   readonly regions: MutableSimRegion[];
   readonly projects: SimProject[];
@@ -78,6 +82,7 @@ const COLLECTION_NAMES = ["docs", "images", "products", "events", "faq", "users"
 const CU_TYPES = ["Performance-optimized", "Capacity-optimized", "Tiered-storage"];
 const CU_SIZES = [1, 2, 4, 8, 12, 16, 32];
 
+/** Inputs of generateWorld. */
 export interface WorldOptions {
   readonly seed: number;
   readonly clusters: number;

@@ -1,0 +1,237 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Simulator, startSimulator } from "../src/simulator/index.js";
+import { parseSamples, TEST_API_KEY } from "./helpers/harness.js";
+
+// These tests run the built binary, as users do (`npm test` builds first).
+const MAIN = join(import.meta.dirname, "..", "dist", "main.js");
+const dir = mkdtempSync(join(tmpdir(), "vdbcloud-cli-"));
+
+function write(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [MAIN, ...args], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", ...env },
+    timeout: 20_000,
+  });
+}
+
+function clusterYaml(sim: Simulator): string {
+  return sim.clusters
+    .map((c) => `  - { id: ${c.id}, region: ${c.regionId}, project_id: ${c.projectId} }`)
+    .join("\n");
+}
+
+function goodConfig(sim: Simulator, extra = ""): string {
+  return `api:
+  base_url: ${sim.baseUrl}
+  controller_url: ${sim.controllerUrlTemplate}
+  api_key: \${VDBCLOUD_API_KEY}
+clusters:
+${clusterYaml(sim)}
+metrics: { granularity: PT30S }
+spark_jobs: { jobs: [] }
+${extra}`;
+}
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator({ clusters: 3 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+describe("command line", () => {
+  it("--help and --version exit 0", () => {
+    expect(run(["--help"]).status).toBe(0);
+    expect(run(["--help"]).stdout).toContain("--check-config");
+    expect(run(["--version"]).stdout).toMatch(/^vdbcloud-exporter \d+\.\d+\.\d+/);
+  });
+
+  it("bad arguments exit 2 with the usage and no stack trace", () => {
+    const r = run(["--bogus"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("Usage:");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("--check-config prints the plan and exits 0, without the key", () => {
+    const path = write("good.yaml", goodConfig(sim));
+    const r = run(["--config", path, "--check-config"], { VDBCLOUD_API_KEY: TEST_API_KEY });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("POST /v2/clusters/{id}/metrics/query");
+    expect(r.stdout).toContain("fits");
+    for (const c of sim.clusters) expect(r.stdout).toContain(c.id);
+    expect(r.stdout + r.stderr).not.toContain(TEST_API_KEY);
+  });
+
+  it("--check-config says when the rate budget does not fit and what interval would", () => {
+    const many = Array.from({ length: 700 }, (_, i) => `  - { id: in01-${String(i).padStart(16, "0")} }`).join("\n");
+    const path = write(
+      "big.yaml",
+      `api: { api_key: k }\nclusters:\n${many}\nmetrics: { granularity: PT30S }\nimport_jobs: { enabled: false }\ninventory: { enabled: false }\n`,
+    );
+    const r = run(["--config", path, "--check-config"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("EXCEEDS");
+    expect(r.stdout).toMatch(/PT1M|PT35S/);
+  });
+
+  // Each broken config: exit 2, the field's path in the message, no stack trace, no key.
+  it.each([
+    { name: "yaml syntax", yaml: "api: [unclosed\n", want: "bad.yaml:" },
+    { name: "unknown top-level key", yaml: "api: { api_key: k }\nbogus: 1\n", want: "bogus" },
+    { name: "typo in nested key", yaml: "api: { api_key: k }\nmetrics: { granulartiy: PT1M }\n", want: "metrics.granulartiy" },
+    { name: "granularity below PT30S", yaml: "api: { api_key: k }\nmetrics: { granularity: PT10S }\n", want: "metrics.granularity" },
+    { name: "interval below granularity", yaml: "api: { api_key: k }\nmetrics: { granularity: PT1M, interval: PT30S }\n", want: "metrics.interval" },
+    { name: "lookback below granularity", yaml: "api: { api_key: k }\nmetrics: { granularity: PT1M, lookback: PT30S }\n", want: "metrics.lookback" },
+    { name: "P99 on a non-latency metric", yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: CU_COMPUTATION, stat: P99 }] }\n", want: "metrics.queries[0].stat" },
+    { name: "stat on a _P99 name", yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: REQ_SEARCH_LATENCY_P99, stat: AVG }] }\n", want: "metrics.queries[0]" },
+    { name: "lower-case metric name", yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: cu_computation }] }\n", want: "metrics.queries[0].name" },
+    { name: "duplicate query", yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: CU_CAPACITY }, { name: CU_CAPACITY }] }\n", want: "metrics.queries[1]" },
+    { name: "missing api key", yaml: "clusters: [{ id: in01-a }]\n", want: "api.api_key" },
+    { name: "unreadable key file", yaml: "api: { api_key_file: /nonexistent/key }\n", want: "api.api_key_file" },
+    { name: "both key and key file", yaml: "api: { api_key: k, api_key_file: /x }\n", want: "api" },
+    { name: "duplicate cluster", yaml: "api: { api_key: k }\nclusters: [{ id: in01-a }, { id: in01-a }]\n", want: "clusters[1].id" },
+    { name: "empty cluster id", yaml: "api: { api_key: k }\nclusters: [{ id: '' }]\n", want: "clusters[0].id" },
+    { name: "bad region", yaml: "api: { api_key: k }\nclusters: [{ id: in01-a, region: 'US West' }]\n", want: "clusters[0].region" },
+    { name: "empty scope", yaml: "api: { api_key: k }\nclusters: [{ id: in01-a, scopes: [{}] }]\n", want: "clusters[0].scopes[0]" },
+    { name: "bad base url", yaml: "api: { api_key: k, base_url: 'not a url' }\n", want: "api.base_url" },
+    { name: "controller url without {region}", yaml: "api: { api_key: k, controller_url: 'https://x.example.com' }\n", want: "api.controller_url" },
+    { name: "rate limit zero", yaml: "api: { api_key: k, rate_limit: 0 }\n", want: "api.rate_limit" },
+    { name: "wrong type", yaml: "api: { api_key: k, max_retries: many }\n", want: "api.max_retries" },
+    { name: "page size too small", yaml: "api: { api_key: k }\nimport_jobs: { page_size: 3 }\n", want: "import_jobs.page_size" },
+    { name: "page size too large", yaml: "api: { api_key: k }\nimport_jobs: { page_size: 101 }\n", want: "import_jobs.page_size" },
+    { name: "months in a duration", yaml: "api: { api_key: k }\nimport_jobs: { retention: P1M }\n", want: "import_jobs.retention" },
+    { name: "bad duration text", yaml: "api: { api_key: k }\nmetrics: { granularity: '1 minute' }\n", want: "metrics.granularity" },
+    { name: "unset env variable", yaml: "api: { api_key: '${NOPE_NOT_SET}' }\n", want: "NOPE_NOT_SET" },
+    { name: "bad listen address", yaml: "api: { api_key: k }\nserver: { listen: 'localhost' }\n", want: "server.listen" },
+    { name: "staleness too small", yaml: "api: { api_key: k }\nstaleness_intervals: 1\n", want: "staleness_intervals" },
+    { name: "duplicate spark job", yaml: "api: { api_key: k }\nspark_jobs: { jobs: [{ project_id: p, job_id: j }, { project_id: p, job_id: j }] }\n", want: "spark_jobs.jobs[1]" },
+  ])("rejects: $name", ({ yaml, want }) => {
+    const path = write("bad.yaml", yaml);
+    const r = run(["--config", path, "--check-config"]);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain(want);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe("");
+  });
+
+  it("a missing config file exits 2 naming the file", () => {
+    const r = run(["--config", join(dir, "nope.yaml"), "--check-config"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("nope.yaml");
+  });
+});
+
+describe("running process", () => {
+  let child: ChildProcess | undefined;
+  let output = "";
+
+  afterEach(() => {
+    child?.kill("SIGKILL");
+    child = undefined;
+  });
+
+  async function start(configPath: string, extraArgs: string[] = []): Promise<string> {
+    output = "";
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    child = spawn(process.execPath, [MAIN, "--config", configPath, "--listen", `127.0.0.1:${port}`, "--log-level", "debug", ...extraArgs], {
+      env: { PATH: process.env.PATH ?? "", VDBCLOUD_API_KEY: TEST_API_KEY },
+    });
+    child.stdout?.on("data", (d: Buffer) => {
+      output += d.toString();
+    });
+    child.stderr?.on("data", (d: Buffer) => {
+      output += d.toString();
+    });
+    const url = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100; i++) {
+      try {
+        if ((await fetch(`${url}/readyz`)).status === 200) return url;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`exporter not ready:\n${output}`);
+  }
+
+  it("reloads on SIGHUP and POST /-/reload, rejects an invalid config and keeps running", async () => {
+    const path = write("reload.yaml", goodConfig(sim));
+    const url = await start(path);
+    const m1 = parseSamples(await (await fetch(`${url}/metrics`)).text());
+    expect(m1.find((s) => s.name === "vdbcloud_config_last_reload_successful")?.value).toBe(1);
+
+    // Invalid: rejected with its problems, previous config keeps running.
+    writeFileSync(path, "api: { api_key: k }\nmetrics: { granularity: PT10S }\n");
+    const bad = await fetch(`${url}/-/reload`, { method: "POST" });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("metrics.granularity");
+    const m2 = parseSamples(await (await fetch(`${url}/metrics`)).text());
+    expect(m2.find((s) => s.name === "vdbcloud_config_last_reload_successful")?.value).toBe(0);
+    expect(m2.some((s) => s.name === "vdbcloud_storage_bytes")).toBe(true);
+
+    // Valid again, with one cluster fewer, through SIGHUP.
+    const fewer = { ...sim, clusters: sim.clusters.slice(0, 2) } as Simulator;
+    writeFileSync(path, goodConfig(fewer));
+    child?.kill("SIGHUP");
+    let m3 = parseSamples("");
+    for (let i = 0; i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      m3 = parseSamples(await (await fetch(`${url}/metrics`)).text());
+      if (m3.find((s) => s.name === "vdbcloud_config_last_reload_successful")?.value === 1) break;
+    }
+    expect(m3.find((s) => s.name === "vdbcloud_config_last_reload_successful")?.value).toBe(1);
+    const removed = sim.clusters[2]?.id as string;
+    // The removed cluster's series go at the next publish.
+    for (let i = 0; i < 30 && m3.some((s) => s.labels.cluster_id === removed); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      m3 = parseSamples(await (await fetch(`${url}/metrics`)).text());
+    }
+    expect(m3.some((s) => s.labels.cluster_id === removed)).toBe(false);
+    expect(output).toContain("configuration rejected");
+    expect(output).toContain("configuration reloaded");
+  });
+
+  it("stops cleanly on SIGTERM within a few seconds, even with upstream requests hanging", async () => {
+    const path = write("term.yaml", goodConfig(sim));
+    await start(path);
+    sim.faults.set("hang", { rate: 1 });
+    try {
+      const proc = child as ChildProcess;
+      const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
+      const started = Date.now();
+      proc.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(Date.now() - started).toBeLessThan(6000);
+    } finally {
+      sim.faults.clear();
+    }
+  });
+
+  it("never writes the API key to its logs, even at debug level and under auth failures", async () => {
+    const path = write("logs.yaml", goodConfig(sim));
+    const url = await start(path);
+    sim.faults.set("invalid_key", { rate: 1 });
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      await fetch(`${url}/metrics`);
+      await fetch(`${url}/`);
+    } finally {
+      sim.faults.clear();
+    }
+    expect(output.length).toBeGreaterThan(0);
+    expect(output).not.toContain(TEST_API_KEY);
+  });
+});
