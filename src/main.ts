@@ -146,6 +146,9 @@ async function main(argv: readonly string[]): Promise<number> {
     reload,
     ...(web && web.basicAuthUsers.size > 0 ? { auth: new BasicAuth(web.basicAuthUsers) } : {}),
     ...(web ? { headers: web.headers } : {}),
+    ...(web?.tls?.clientAuthType === "RequireAnyClientCert" || web?.tls?.clientAuthType === "VerifyClientCertIfGiven"
+      ? { clientCertPolicy: web.tls.clientAuthType }
+      : {}),
   });
   const server: Server = web?.tls ? createHttpsServer(toTlsOptions(web.tls), app) : createHttpServer(app);
   server.headersTimeout = 10_000;

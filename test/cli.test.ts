@@ -235,3 +235,48 @@ describe("running process", () => {
     expect(output).not.toContain(TEST_API_KEY);
   });
 });
+
+describe("web config: TLS and basic auth (exporter-toolkit format)", () => {
+  let child: ChildProcess | undefined;
+  afterEach(() => {
+    child?.kill("SIGKILL");
+    child = undefined;
+  });
+
+  it("serves /metrics over TLS only with the right credentials; /healthz stays open", async () => {
+    const { hashSync } = await import("bcryptjs");
+    const { Agent, request } = await import("undici");
+    const { readFileSync } = await import("node:fs");
+    const testdata = join(import.meta.dirname, "..", "src", "config", "testdata");
+    const web = write(
+      "web.yaml",
+      `tls_server_config:\n  cert_file: ${join(testdata, "cert.pem")}\n  key_file: ${join(testdata, "key.pem")}\nbasic_auth_users:\n  prometheus: '${hashSync("scrape-secret", 4)}'\n`,
+    );
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const cfg = write("tls.yaml", goodConfig(sim, `server: { listen: 127.0.0.1:${port}, web_config_file: ${web} }\n`));
+    child = spawn(process.execPath, [MAIN, "--config", cfg], { env: { PATH: process.env.PATH ?? "", VDBCLOUD_API_KEY: TEST_API_KEY } });
+    const dispatcher = new Agent({ connect: { ca: readFileSync(join(testdata, "cert.pem")) } });
+    const get = async (path: string, auth?: string) => {
+      const r = await request(`https://localhost:${port}${path}`, {
+        dispatcher,
+        ...(auth ? { headers: { authorization: `Basic ${Buffer.from(auth).toString("base64")}` } } : {}),
+      });
+      return { status: r.statusCode, body: await r.body.text() };
+    };
+    let health = { status: 0, body: "" };
+    for (let i = 0; i < 100 && health.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      health = await get("/healthz").catch(() => health);
+    }
+    expect(health.status).toBe(200);
+    expect((await get("/metrics")).status).toBe(401);
+    expect((await get("/metrics", "prometheus:wrong")).status).toBe(401);
+    expect((await get("/", "prometheus:wrong")).status).toBe(401);
+    const ok = await get("/metrics", "prometheus:scrape-secret");
+    expect(ok.status).toBe(200);
+    expect(ok.body).toContain("vdbcloud_collector_up");
+    // Plain HTTP on the TLS port does not get metrics.
+    await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
+    await dispatcher.close();
+  });
+});

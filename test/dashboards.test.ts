@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { renderAll } from "../grafana/boards/index.js";
+import { DashboardSpecError, layoutPanels, type PanelSpec } from "../grafana/lib/panels.js";
 import {
   allPanels,
   dashboardQueries,
@@ -199,6 +200,58 @@ describe("metric name extraction (used by the checks above)", () => {
 
   it("flags variables outside regex matchers", () => {
     expect(variablesOutsideRegexMatchers('x{c="$cluster", d=~"$db"}[$__interval]')).toEqual(["cluster"]);
+  });
+});
+
+describe("panel layout (grafana/lib/panels.ts)", () => {
+  const stat = (title: string, w?: number): PanelSpec => ({
+    kind: "stat",
+    title,
+    description: "d",
+    queries: [{ expr: "up" }],
+    ...(w === undefined ? {} : { w }),
+  });
+
+  it("numbers panels in order and wraps rows at 24 columns", () => {
+    const panels = layoutPanels([
+      { title: "r1", panels: [stat("a", 12), stat("b", 8), stat("c", 8)] },
+      { title: "r2", panels: [stat("d")] },
+    ]);
+    expect(panels.map((p) => [p.id, p.type, p.title, p.gridPos])).toEqual([
+      [1, "row", "r1", { h: 1, w: 24, x: 0, y: 0 }],
+      [2, "stat", "a", { h: 4, w: 12, x: 0, y: 1 }],
+      [3, "stat", "b", { h: 4, w: 8, x: 12, y: 1 }],
+      [4, "stat", "c", { h: 4, w: 8, x: 0, y: 5 }],
+      [5, "row", "r2", { h: 1, w: 24, x: 0, y: 9 }],
+      [6, "stat", "d", { h: 4, w: 4, x: 0, y: 10 }],
+    ]);
+  });
+
+  it.each([0, 25])("rejects a panel %i columns wide", (w) => {
+    expect(() => layoutPanels([{ title: "r", panels: [stat("x", w)] }])).toThrow(DashboardSpecError);
+  });
+
+  it("puts exact value mappings before regex ones, anchored", () => {
+    const [, panel] = layoutPanels([
+      {
+        title: "r",
+        panels: [
+          {
+            ...stat("m"),
+            mappings: [
+              { value: ".*", color: "orange", regex: true },
+              { value: "running", color: "green" },
+            ],
+          },
+        ],
+      },
+    ]);
+    const fieldConfig = (panel ?? {}).fieldConfig as { defaults: { mappings: unknown[] } };
+    const mappings = fieldConfig.defaults.mappings;
+    expect(mappings).toEqual([
+      { type: "value", options: { running: { color: "green", index: 1 } } },
+      { type: "regex", options: { pattern: "^.*$", result: { color: "orange", index: 0 } } },
+    ]);
   });
 });
 

@@ -80,6 +80,7 @@ export function upDown(up: string, down: string): ValueMapping[] {
   ];
 }
 
+/** The `datasource` variable (type prometheus) every dashboard starts with. */
 export const DATASOURCE_VARIABLE: VariableSpec = { kind: "datasource" };
 
 /** project -> region -> cluster, all from `vdbcloud_cluster_info`. */

@@ -114,6 +114,7 @@ export interface BarGaugeSpec extends CommonSpec {
   readonly kind: "bargauge";
 }
 
+/** Any panel kind; `kind` selects the Grafana panel type. */
 export type PanelSpec = TimeseriesSpec | StatSpec | TableSpec | HeatmapSpec | BarGaugeSpec;
 
 /** A titled row of panels. */
@@ -159,8 +160,20 @@ export interface DashboardSpec {
   readonly refresh?: string;
 }
 
-/** Minimum schema version Grafana 10 understands natively; set so it does not migrate on load. */
+/**
+ * Dashboard schema version written (Grafana 10 is 38+). Grafana runs no migrations on a
+ * dashboard already at its version, so panels load exactly as generated.
+ */
 export const SCHEMA_VERSION = 39;
+
+/** A dashboard spec that cannot be rendered (too many queries, a panel wider than the grid). */
+export class DashboardSpecError extends Error {
+  readonly code = "INVALID_DASHBOARD_SPEC";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "DashboardSpecError";
+  }
+}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -169,7 +182,7 @@ const REF_IDS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 function refId(index: number): string {
   const id = REF_IDS[index];
-  if (id === undefined) throw new RangeError(`too many queries in one panel (${index + 1})`);
+  if (id === undefined) throw new DashboardSpecError(`too many queries in one panel (${index + 1})`);
   return id;
 }
 
@@ -411,7 +424,7 @@ export function layoutPanels(rows: readonly RowSpec[]): JsonObject[] {
       const size = DEFAULT_SIZE[spec.kind];
       const w = spec.w ?? size.w;
       const h = spec.h ?? size.h;
-      if (w < 1 || w > 24) throw new RangeError(`panel "${spec.title}": width ${w} is outside 1..24`);
+      if (w < 1 || w > 24) throw new DashboardSpecError(`panel "${spec.title}": width ${w} is outside 1..24`);
       if (x + w > 24) {
         y += lineHeight;
         x = 0;

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { MetricsResponse } from "../expose/exposition.js";
 import type { BasicAuth } from "./basicAuth.js";
+import { clientCertMiddleware, type SoftClientCertPolicy } from "./clientCert.js";
 import { type LandingInfo, renderLanding } from "./landing.js";
 
 /** Result of a reload request: the new config is applied, or rejected with its problems. */
@@ -17,6 +18,8 @@ export interface HttpDeps {
   reload(): Promise<ReloadResult>;
   /** When set, every route but /healthz and /readyz requires these credentials. */
   auth?: BasicAuth;
+  /** A client certificate policy the TLS layer cannot enforce alone (see clientCert.ts). */
+  clientCertPolicy?: SoftClientCertPolicy;
   /** Extra response headers (web config `http_server_config.headers`). */
   headers?: Readonly<Record<string, string>>;
 }
@@ -69,6 +72,8 @@ export function createApp(deps: HttpDeps): express.Express {
     if (deps.ready()) res.type("text/plain").send("ready\n");
     else res.status(503).type("text/plain").send("not ready: first collection cycle not complete\n");
   });
+
+  if (deps.clientCertPolicy) app.use(clientCertMiddleware(deps.clientCertPolicy));
 
   if (deps.auth) {
     const auth = deps.auth;

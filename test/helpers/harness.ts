@@ -26,10 +26,13 @@ export interface HarnessOptions {
   readonly config?: (raw: Record<string, unknown>) => void;
   readonly clock?: Clock;
   readonly logs?: string[];
+  readonly shard?: { index: number; total: number };
+  /** Use this simulator instead of starting one (it is then not closed by `close`). */
+  readonly simulator?: Simulator;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
-  const sim = await startSimulator({ clusters: 4, ...opts.sim });
+  const sim = opts.simulator ?? (await startSimulator({ clusters: 4, ...opts.sim }));
   const raw = demoConfig(sim, { listen: "127.0.0.1:0" });
   (raw.api as Record<string, unknown>).api_key = TEST_API_KEY;
   opts.config?.(raw);
@@ -46,6 +49,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     publishDelayMs: 10,
     defaultMetrics: false,
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.shard ? { shard: opts.shard } : {}),
   });
   const server: Server = createApp({
     metrics: (h) => exporter.metrics(h),
@@ -67,7 +71,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     async close() {
       await exporter.stop();
       await new Promise((r) => server.close(r));
-      await sim.close();
+      if (!opts.simulator) await sim.close();
     },
   };
 }
