@@ -185,6 +185,7 @@ export class Exporter {
         maxResponseBytes: api.maxResponseBytes,
         maxInFlight: api.maxInFlight,
         sendRequestTimeoutHeader: api.sendRequestTimeoutHeader ?? true,
+        userAgent: `vdbcloud-exporter/${this.version}`,
         observer: this.self,
         ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
       });

@@ -232,7 +232,7 @@ describe("panel layout (grafana/lib/panels.ts)", () => {
   });
 
   it("puts exact value mappings before regex ones, anchored", () => {
-    const [, panel] = layoutPanels([
+    const [, panel = {}] = layoutPanels([
       {
         title: "r",
         panels: [
@@ -246,7 +246,7 @@ describe("panel layout (grafana/lib/panels.ts)", () => {
         ],
       },
     ]);
-    const fieldConfig = (panel ?? {}).fieldConfig as { defaults: { mappings: unknown[] } };
+    const fieldConfig = panel.fieldConfig as { defaults: { mappings: unknown[] } };
     const mappings = fieldConfig.defaults.mappings;
     expect(mappings).toEqual([
       { type: "value", options: { running: { color: "green", index: 1 } } },

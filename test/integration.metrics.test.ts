@@ -79,6 +79,7 @@ describe("cluster metrics against the simulator", () => {
     // The request carried every configured query with the bearer key and an aligned window.
     const last = h.sim.stats.lastRequest[METRICS_ENDPOINT];
     expect(last?.headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);
+    expect(last?.headers["user-agent"]).toBe("vdbcloud-exporter/test");
     const body = last?.body as { start: string; end: string; granularity: string; metricQueries: unknown[] };
     expect(body.granularity).toBe("PT30S");
     expect(Date.parse(body.end) % 30_000).toBe(0);

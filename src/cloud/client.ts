@@ -41,6 +41,8 @@ export interface CloudClientOptions {
   maxInFlight: number;
   /** Send `Request-Timeout: <seconds>`. Default true. */
   sendRequestTimeoutHeader?: boolean;
+  /** `User-Agent` header value. Default "vdbcloud-exporter". */
+  userAgent?: string;
   observer?: ClientObserver;
   /** Replaces the client's own connection pools; the caller then closes it. */
   dispatcher?: Dispatcher;
@@ -98,6 +100,7 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     maxResponseBytes: opts.maxResponseBytes,
     maxInFlight: opts.maxInFlight,
     now,
+    ...(opts.userAgent === undefined ? {} : { userAgent: opts.userAgent }),
     ...(opts.sendRequestTimeoutHeader === undefined
       ? {}
       : { sendRequestTimeoutHeader: opts.sendRequestTimeoutHeader }),

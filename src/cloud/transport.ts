@@ -27,6 +27,8 @@ export interface TransportOptions {
   readonly maxInFlight: number;
   /** Send `Request-Timeout: <seconds>` (the spec's examples do). Default true. */
   readonly sendRequestTimeoutHeader?: boolean;
+  /** Identifies the exporter to the upstream's operators. Default "vdbcloud-exporter". */
+  readonly userAgent?: string;
   /** Used instead of the own pools (tests, proxies); the caller then owns and closes it. */
   readonly dispatcher?: Dispatcher;
   /** Wall clock for Retry-After dates. Default Date.now. */
@@ -171,6 +173,7 @@ export class Transport {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.opts.apiKey}`,
       accept: "application/json",
+      "user-agent": this.opts.userAgent ?? "vdbcloud-exporter",
     };
     if (req.body !== undefined) headers["content-type"] = "application/json";
     if (this.opts.sendRequestTimeoutHeader ?? true) {
