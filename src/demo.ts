@@ -31,7 +31,9 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
       project_id: c.projectId,
       scopes:
         c === first
-          ? c.collections.slice(0, 2).map((col) => ({ db_name: col.dbName, collection_name: col.collectionName }))
+          ? c.collections
+              .slice(0, 2)
+              .map((col) => ({ db_name: col.dbName, collection_name: col.collectionName }))
           : [],
     })),
     metrics: { granularity: "PT30S", interval: "PT30S", lookback: "PT5M" },

@@ -1,6 +1,6 @@
 import { unwatchFile, watchFile } from "node:fs";
-import type { Dispatcher } from "undici";
 import type { Logger } from "pino";
+import type { Dispatcher } from "undici";
 import { type CloudClient, createCloudClient } from "./cloud/client.js";
 import type { ClusterDescription } from "./cloud/types.js";
 import { ImportJobTracker } from "./collect/importJobs.js";
@@ -18,8 +18,7 @@ import { HealthTracker } from "./poll/health.js";
 import { importJobTasks } from "./poll/importJobs.js";
 import { describeClusterTasks, discoveryTask, globalInventoryTask } from "./poll/inventory.js";
 import { SparkJobWatch, sparkJobTasks, sparkTargetName } from "./poll/sparkJobs.js";
-import { type Clock, Scheduler, type ScheduledTask, systemClock } from "./schedule/scheduler.js";
-
+import { type Clock, type ScheduledTask, Scheduler, systemClock } from "./schedule/scheduler.js";
 
 export interface ExporterOptions {
   readonly config: Config;
@@ -36,7 +35,6 @@ export interface ExporterOptions {
   readonly jobsFilePollMs?: number;
   readonly defaultMetrics?: boolean;
 }
-
 
 /**
  * The running exporter: owns the store, the self-metrics, the scheduler and one API client per
@@ -73,7 +71,10 @@ export class Exporter {
     this.clock = opts.clock ?? systemClock;
     const now = () => this.clock.now();
     this.startedAtMs = now();
-    this.store = new SampleStore({ now, ...(opts.publishDelayMs !== undefined ? { publishDelayMs: opts.publishDelayMs } : {}) });
+    this.store = new SampleStore({
+      now,
+      ...(opts.publishDelayMs !== undefined ? { publishDelayMs: opts.publishDelayMs } : {}),
+    });
     this.self = new SelfMetrics({ version: opts.version, defaultMetrics: opts.defaultMetrics ?? true });
     this.self.shard(this.shard.index, this.shard.total);
     this.self.configLoaded(true, now());
@@ -96,7 +97,8 @@ export class Exporter {
     void this.scheduler.firstCycle().then(async () => {
       await this.store.publishNow();
       this.self.series(this.store.seriesCount());
-      if (!this.readyFlag) this.logger.info({ series: this.store.seriesCount() }, "first collection cycle complete");
+      if (!this.readyFlag)
+        this.logger.info({ series: this.store.seriesCount() }, "first collection cycle complete");
       this.readyFlag = true;
     });
   }
@@ -121,7 +123,10 @@ export class Exporter {
     return this.readyFlag;
   }
 
-  metrics(headers: { accept?: string | undefined; acceptEncoding?: string | undefined }): Promise<MetricsResponse> {
+  metrics(headers: {
+    accept?: string | undefined;
+    acceptEncoding?: string | undefined;
+  }): Promise<MetricsResponse> {
     return metricsResponse(this.store, this.self, headers);
   }
 
@@ -231,8 +236,8 @@ export class Exporter {
     const byCollector = new Map<string, Set<string>>();
     for (const t of tasks) {
       const target = t.key.slice(t.collector.length + 1);
-      let set = byCollector.get(t.collector);
-      if (!set) byCollector.set(t.collector, (set = new Set()));
+      const set = byCollector.get(t.collector) ?? new Set<string>();
+      byCollector.set(t.collector, set);
       set.add(target);
     }
     for (const collector of ["cluster_metrics", "import_jobs", "spark_jobs", "inventory"]) {
@@ -249,7 +254,10 @@ export class Exporter {
   }
 
   private closeUnusedClients(clusters: readonly ClusterConfig[]): void {
-    const used = new Set([this.config.api.apiKey, ...clusters.map((c) => c.apiKey ?? this.config.api.apiKey)]);
+    const used = new Set([
+      this.config.api.apiKey,
+      ...clusters.map((c) => c.apiKey ?? this.config.api.apiKey),
+    ]);
     for (const [key, client] of this.clients) {
       if (!used.has(key)) {
         this.clients.delete(key);

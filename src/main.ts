@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { pino, type Logger } from "pino";
+import { type Logger, pino } from "pino";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./cli/args.js";
 import { ConfigError } from "./config/errors.js";
 import { parseListen } from "./config/listen.js";
@@ -21,7 +21,9 @@ const EXIT_USAGE = 2;
 
 function version(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version?: string };
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      version?: string;
+    };
     return pkg.version ?? "unknown";
   } catch {
     return "unknown";
@@ -43,7 +45,11 @@ export const REDACT_PATHS = [
 ];
 
 function createLogger(level: string): Logger {
-  return pino({ level, base: { service: "vdbcloud-exporter" }, redact: { paths: REDACT_PATHS, censor: "[redacted]" } });
+  return pino({
+    level,
+    base: { service: "vdbcloud-exporter" },
+    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+  });
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -91,7 +97,10 @@ async function main(argv: readonly string[]): Promise<number> {
     if (args.mode === "demo") {
       const sim = await startDemoSimulator({ clusters: 6 });
       closeDemo = () => sim.close();
-      logger.info({ simulator: sim.baseUrl }, "demo: embedded simulator of the upstream API started on loopback");
+      logger.info(
+        { simulator: sim.baseUrl },
+        "demo: embedded simulator of the upstream API started on loopback",
+      );
       config = await buildConfig(demoConfig(sim, { listen: args.listen ?? "0.0.0.0:9474" }));
     } else {
       config = await loadConfig(args.configPath as string);
@@ -100,7 +109,10 @@ async function main(argv: readonly string[]): Promise<number> {
     await closeDemo?.();
     return reportConfigError(err);
   }
-  const listen = parseListen(args.listen ?? `${config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host}:${config.server.port}`);
+  const listen = parseListen(
+    args.listen ??
+      `${config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host}:${config.server.port}`,
+  );
 
   let web: Awaited<ReturnType<typeof loadWebConfig>> | undefined;
   if (config.server.webConfigFile !== undefined) {
@@ -129,7 +141,9 @@ async function main(argv: readonly string[]): Promise<number> {
       } catch (err) {
         exporter.rejectedConfig();
         const problems =
-          err instanceof ConfigError ? err.problems.map((p) => `${p.path}: ${p.message}`) : [(err as Error).message];
+          err instanceof ConfigError
+            ? err.problems.map((p) => `${p.path}: ${p.message}`)
+            : [(err as Error).message];
         logger.error({ file: path, problems }, "configuration rejected; the previous one keeps running");
         return { ok: false, problems };
       } finally {
@@ -146,7 +160,8 @@ async function main(argv: readonly string[]): Promise<number> {
     reload,
     ...(web && web.basicAuthUsers.size > 0 ? { auth: new BasicAuth(web.basicAuthUsers) } : {}),
     ...(web ? { headers: web.headers } : {}),
-    ...(web?.tls?.clientAuthType === "RequireAnyClientCert" || web?.tls?.clientAuthType === "VerifyClientCertIfGiven"
+    ...(web?.tls?.clientAuthType === "RequireAnyClientCert" ||
+    web?.tls?.clientAuthType === "VerifyClientCertIfGiven"
       ? { clientCertPolicy: web.tls.clientAuthType }
       : {}),
   });
@@ -170,7 +185,12 @@ async function main(argv: readonly string[]): Promise<number> {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : listen.port;
   logger.info(
-    { listen: `${listen.host}:${port}`, tls: Boolean(web?.tls), clusters: exporter.clusters().length, demo: args.mode === "demo" },
+    {
+      listen: `${listen.host}:${port}`,
+      tls: Boolean(web?.tls),
+      clusters: exporter.clusters().length,
+      demo: args.mode === "demo",
+    },
     "vdbcloud-exporter listening",
   );
 

@@ -76,7 +76,10 @@ describe("command line", () => {
   });
 
   it("--check-config says when the rate budget does not fit and what interval would", () => {
-    const many = Array.from({ length: 700 }, (_, i) => `  - { id: in01-${String(i).padStart(16, "0")} }`).join("\n");
+    const many = Array.from(
+      { length: 700 },
+      (_, i) => `  - { id: in01-${String(i).padStart(16, "0")} }`,
+    ).join("\n");
     const path = write(
       "big.yaml",
       `api: { api_key: k }\nclusters:\n${many}\nmetrics: { granularity: PT30S }\nimport_jobs: { enabled: false }\ninventory: { enabled: false }\n`,
@@ -91,33 +94,118 @@ describe("command line", () => {
   it.each([
     { name: "yaml syntax", yaml: "api: [unclosed\n", want: "bad.yaml:" },
     { name: "unknown top-level key", yaml: "api: { api_key: k }\nbogus: 1\n", want: "bogus" },
-    { name: "typo in nested key", yaml: "api: { api_key: k }\nmetrics: { granulartiy: PT1M }\n", want: "metrics.granulartiy" },
-    { name: "granularity below PT30S", yaml: "api: { api_key: k }\nmetrics: { granularity: PT10S }\n", want: "metrics.granularity" },
-    { name: "interval below granularity", yaml: "api: { api_key: k }\nmetrics: { granularity: PT1M, interval: PT30S }\n", want: "metrics.interval" },
-    { name: "lookback below granularity", yaml: "api: { api_key: k }\nmetrics: { granularity: PT1M, lookback: PT30S }\n", want: "metrics.lookback" },
-    { name: "P99 on a non-latency metric", yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: CU_COMPUTATION, stat: P99 }] }\n", want: "metrics.queries[0].stat" },
-    { name: "stat on a _P99 name", yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: REQ_SEARCH_LATENCY_P99, stat: AVG }] }\n", want: "metrics.queries[0]" },
-    { name: "lower-case metric name", yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: cu_computation }] }\n", want: "metrics.queries[0].name" },
-    { name: "duplicate query", yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: CU_CAPACITY }, { name: CU_CAPACITY }] }\n", want: "metrics.queries[1]" },
+    {
+      name: "typo in nested key",
+      yaml: "api: { api_key: k }\nmetrics: { granulartiy: PT1M }\n",
+      want: "metrics.granulartiy",
+    },
+    {
+      name: "granularity below PT30S",
+      yaml: "api: { api_key: k }\nmetrics: { granularity: PT10S }\n",
+      want: "metrics.granularity",
+    },
+    {
+      name: "interval below granularity",
+      yaml: "api: { api_key: k }\nmetrics: { granularity: PT1M, interval: PT30S }\n",
+      want: "metrics.interval",
+    },
+    {
+      name: "lookback below granularity",
+      yaml: "api: { api_key: k }\nmetrics: { granularity: PT1M, lookback: PT30S }\n",
+      want: "metrics.lookback",
+    },
+    {
+      name: "P99 on a non-latency metric",
+      yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: CU_COMPUTATION, stat: P99 }] }\n",
+      want: "metrics.queries[0].stat",
+    },
+    {
+      name: "stat on a _P99 name",
+      yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: REQ_SEARCH_LATENCY_P99, stat: AVG }] }\n",
+      want: "metrics.queries[0]",
+    },
+    {
+      name: "lower-case metric name",
+      yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: cu_computation }] }\n",
+      want: "metrics.queries[0].name",
+    },
+    {
+      name: "duplicate query",
+      yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: CU_CAPACITY }, { name: CU_CAPACITY }] }\n",
+      want: "metrics.queries[1]",
+    },
     { name: "missing api key", yaml: "clusters: [{ id: in01-a }]\n", want: "api.api_key" },
-    { name: "unreadable key file", yaml: "api: { api_key_file: /nonexistent/key }\n", want: "api.api_key_file" },
+    {
+      name: "unreadable key file",
+      yaml: "api: { api_key_file: /nonexistent/key }\n",
+      want: "api.api_key_file",
+    },
     { name: "both key and key file", yaml: "api: { api_key: k, api_key_file: /x }\n", want: "api" },
-    { name: "duplicate cluster", yaml: "api: { api_key: k }\nclusters: [{ id: in01-a }, { id: in01-a }]\n", want: "clusters[1].id" },
-    { name: "empty cluster id", yaml: "api: { api_key: k }\nclusters: [{ id: '' }]\n", want: "clusters[0].id" },
-    { name: "bad region", yaml: "api: { api_key: k }\nclusters: [{ id: in01-a, region: 'US West' }]\n", want: "clusters[0].region" },
-    { name: "empty scope", yaml: "api: { api_key: k }\nclusters: [{ id: in01-a, scopes: [{}] }]\n", want: "clusters[0].scopes[0]" },
+    {
+      name: "duplicate cluster",
+      yaml: "api: { api_key: k }\nclusters: [{ id: in01-a }, { id: in01-a }]\n",
+      want: "clusters[1].id",
+    },
+    {
+      name: "empty cluster id",
+      yaml: "api: { api_key: k }\nclusters: [{ id: '' }]\n",
+      want: "clusters[0].id",
+    },
+    {
+      name: "bad region",
+      yaml: "api: { api_key: k }\nclusters: [{ id: in01-a, region: 'US West' }]\n",
+      want: "clusters[0].region",
+    },
+    {
+      name: "empty scope",
+      yaml: "api: { api_key: k }\nclusters: [{ id: in01-a, scopes: [{}] }]\n",
+      want: "clusters[0].scopes[0]",
+    },
     { name: "bad base url", yaml: "api: { api_key: k, base_url: 'not a url' }\n", want: "api.base_url" },
-    { name: "controller url without {region}", yaml: "api: { api_key: k, controller_url: 'https://x.example.com' }\n", want: "api.controller_url" },
+    {
+      name: "controller url without {region}",
+      yaml: "api: { api_key: k, controller_url: 'https://x.example.com' }\n",
+      want: "api.controller_url",
+    },
     { name: "rate limit zero", yaml: "api: { api_key: k, rate_limit: 0 }\n", want: "api.rate_limit" },
     { name: "wrong type", yaml: "api: { api_key: k, max_retries: many }\n", want: "api.max_retries" },
-    { name: "page size too small", yaml: "api: { api_key: k }\nimport_jobs: { page_size: 3 }\n", want: "import_jobs.page_size" },
-    { name: "page size too large", yaml: "api: { api_key: k }\nimport_jobs: { page_size: 101 }\n", want: "import_jobs.page_size" },
-    { name: "months in a duration", yaml: "api: { api_key: k }\nimport_jobs: { retention: P1M }\n", want: "import_jobs.retention" },
-    { name: "bad duration text", yaml: "api: { api_key: k }\nmetrics: { granularity: '1 minute' }\n", want: "metrics.granularity" },
-    { name: "unset env variable", yaml: "api: { api_key: '${NOPE_NOT_SET}' }\n", want: "NOPE_NOT_SET" },
-    { name: "bad listen address", yaml: "api: { api_key: k }\nserver: { listen: 'localhost' }\n", want: "server.listen" },
-    { name: "staleness too small", yaml: "api: { api_key: k }\nstaleness_intervals: 1\n", want: "staleness_intervals" },
-    { name: "duplicate spark job", yaml: "api: { api_key: k }\nspark_jobs: { jobs: [{ project_id: p, job_id: j }, { project_id: p, job_id: j }] }\n", want: "spark_jobs.jobs[1]" },
+    {
+      name: "page size too small",
+      yaml: "api: { api_key: k }\nimport_jobs: { page_size: 3 }\n",
+      want: "import_jobs.page_size",
+    },
+    {
+      name: "page size too large",
+      yaml: "api: { api_key: k }\nimport_jobs: { page_size: 101 }\n",
+      want: "import_jobs.page_size",
+    },
+    {
+      name: "months in a duration",
+      yaml: "api: { api_key: k }\nimport_jobs: { retention: P1M }\n",
+      want: "import_jobs.retention",
+    },
+    {
+      name: "bad duration text",
+      yaml: "api: { api_key: k }\nmetrics: { granularity: '1 minute' }\n",
+      want: "metrics.granularity",
+    },
+    // The ${...} is YAML text for the exporter's own interpolation, not a JS template.
+    { name: "unset env variable", yaml: `api: { api_key: '$${"{"}NOPE_NOT_SET}' }\n`, want: "NOPE_NOT_SET" },
+    {
+      name: "bad listen address",
+      yaml: "api: { api_key: k }\nserver: { listen: 'localhost' }\n",
+      want: "server.listen",
+    },
+    {
+      name: "staleness too small",
+      yaml: "api: { api_key: k }\nstaleness_intervals: 1\n",
+      want: "staleness_intervals",
+    },
+    {
+      name: "duplicate spark job",
+      yaml: "api: { api_key: k }\nspark_jobs: { jobs: [{ project_id: p, job_id: j }, { project_id: p, job_id: j }] }\n",
+      want: "spark_jobs.jobs[1]",
+    },
   ])("rejects: $name", ({ yaml, want }) => {
     const path = write("bad.yaml", yaml);
     const r = run(["--config", path, "--check-config"]);
@@ -146,9 +234,13 @@ describe("running process", () => {
   async function start(configPath: string, extraArgs: string[] = []): Promise<string> {
     output = "";
     const port = 20_000 + Math.floor(Math.random() * 20_000);
-    child = spawn(process.execPath, [MAIN, "--config", configPath, "--listen", `127.0.0.1:${port}`, "--log-level", "debug", ...extraArgs], {
-      env: { PATH: process.env.PATH ?? "", VDBCLOUD_API_KEY: TEST_API_KEY },
-    });
+    child = spawn(
+      process.execPath,
+      [MAIN, "--config", configPath, "--listen", `127.0.0.1:${port}`, "--log-level", "debug", ...extraArgs],
+      {
+        env: { PATH: process.env.PATH ?? "", VDBCLOUD_API_KEY: TEST_API_KEY },
+      },
+    );
     child.stdout?.on("data", (d: Buffer) => {
       output += d.toString();
     });
@@ -253,8 +345,13 @@ describe("web config: TLS and basic auth (exporter-toolkit format)", () => {
       `tls_server_config:\n  cert_file: ${join(testdata, "cert.pem")}\n  key_file: ${join(testdata, "key.pem")}\nbasic_auth_users:\n  prometheus: '${hashSync("scrape-secret", 4)}'\n`,
     );
     const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const cfg = write("tls.yaml", goodConfig(sim, `server: { listen: 127.0.0.1:${port}, web_config_file: ${web} }\n`));
-    child = spawn(process.execPath, [MAIN, "--config", cfg], { env: { PATH: process.env.PATH ?? "", VDBCLOUD_API_KEY: TEST_API_KEY } });
+    const cfg = write(
+      "tls.yaml",
+      goodConfig(sim, `server: { listen: 127.0.0.1:${port}, web_config_file: ${web} }\n`),
+    );
+    child = spawn(process.execPath, [MAIN, "--config", cfg], {
+      env: { PATH: process.env.PATH ?? "", VDBCLOUD_API_KEY: TEST_API_KEY },
+    });
     const dispatcher = new Agent({ connect: { ca: readFileSync(join(testdata, "cert.pem")) } });
     const get = async (path: string, auth?: string) => {
       const r = await request(`https://localhost:${port}${path}`, {

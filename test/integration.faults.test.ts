@@ -28,7 +28,9 @@ async function step(clock: ManualClock, harness: Harness, ms: number): Promise<v
 }
 
 function find(text: string, name: string, labels: Record<string, string>) {
-  return parseSamples(text).filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  return parseSamples(text).filter(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
 }
 
 async function faultHarness(clock: ManualClock, logs?: string[]): Promise<Harness> {
@@ -60,49 +62,64 @@ describe("fault injection on one cluster's metrics", () => {
     { kind: "rate_limit_code", outcome: "rate_limited" },
     { kind: "invalid_key", outcome: "auth_error", permanent: true },
     { kind: "unknown_cluster", outcome: "not_found", permanent: true },
-  ])("$kind: keeps serving, marks only the victim down, counts $outcome, ages out, recovers", async ({ kind, spec, outcome, permanent }) => {
-    const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000);
-    h = await faultHarness(clock);
-    await h.exporter.scheduler.firstCycle();
-    const [victim, bystander] = h.sim.clusters.filter((c) => c.status === "RUNNING").map((c) => c.id);
-    if (!victim || !bystander) throw new Error("need two running clusters");
-    const before = find(await h.metrics(), "vdbcloud_storage_bytes", { cluster_id: victim });
-    expect(before.length).toBe(1);
+  ])(
+    "$kind: keeps serving, marks only the victim down, counts $outcome, ages out, recovers",
+    async ({ kind, spec, outcome, permanent }) => {
+      const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000);
+      h = await faultHarness(clock);
+      await h.exporter.scheduler.firstCycle();
+      const [victim, bystander] = h.sim.clusters.filter((c) => c.status === "RUNNING").map((c) => c.id);
+      if (!victim || !bystander) throw new Error("need two running clusters");
+      const before = find(await h.metrics(), "vdbcloud_storage_bytes", { cluster_id: victim });
+      expect(before.length).toBe(1);
 
-    h.sim.faults.set(kind, { rate: 1, endpoints: [METRICS], clusters: [victim], ...spec });
-    await step(clock, h, INTERVAL);
-    let text = await h.metrics();
-    expect(find(text, "vdbcloud_collector_up", { collector: "cluster_metrics", target: victim })[0]?.value).toBe(0);
-    expect(find(text, "vdbcloud_collector_up", { collector: "cluster_metrics", target: bystander })[0]?.value).toBe(1);
-    // Last good value kept within the staleness bound.
-    expect(find(text, "vdbcloud_storage_bytes", { cluster_id: victim })).toEqual(before);
-    // Counted by kind.
-    expect(find(text, "vdbcloud_api_requests_total", { endpoint: METRICS, outcome })[0]?.value).toBeGreaterThan(0);
-    if (outcome === "schema_error") {
-      expect(find(text, "vdbcloud_api_schema_errors_total", { endpoint: METRICS })[0]?.value).toBeGreaterThan(0);
-    }
-    if (outcome === "rate_limited") {
-      expect(find(text, "vdbcloud_api_rate_limited_total", { endpoint: METRICS })[0]?.value).toBeGreaterThan(0);
-    }
-    if (permanent) {
-      // Permanent errors are not retried within a poll.
-      expect(find(text, "vdbcloud_api_retries_total", { endpoint: METRICS })[0]?.value).toBe(0);
-    }
+      h.sim.faults.set(kind, { rate: 1, endpoints: [METRICS], clusters: [victim], ...spec });
+      await step(clock, h, INTERVAL);
+      let text = await h.metrics();
+      expect(
+        find(text, "vdbcloud_collector_up", { collector: "cluster_metrics", target: victim })[0]?.value,
+      ).toBe(0);
+      expect(
+        find(text, "vdbcloud_collector_up", { collector: "cluster_metrics", target: bystander })[0]?.value,
+      ).toBe(1);
+      // Last good value kept within the staleness bound.
+      expect(find(text, "vdbcloud_storage_bytes", { cluster_id: victim })).toEqual(before);
+      // Counted by kind.
+      expect(
+        find(text, "vdbcloud_api_requests_total", { endpoint: METRICS, outcome })[0]?.value,
+      ).toBeGreaterThan(0);
+      if (outcome === "schema_error") {
+        expect(
+          find(text, "vdbcloud_api_schema_errors_total", { endpoint: METRICS })[0]?.value,
+        ).toBeGreaterThan(0);
+      }
+      if (outcome === "rate_limited") {
+        expect(
+          find(text, "vdbcloud_api_rate_limited_total", { endpoint: METRICS })[0]?.value,
+        ).toBeGreaterThan(0);
+      }
+      if (permanent) {
+        // Permanent errors are not retried within a poll.
+        expect(find(text, "vdbcloud_api_retries_total", { endpoint: METRICS })[0]?.value).toBe(0);
+      }
 
-    // Beyond the staleness bound the victim's values disappear; the bystander's stay.
-    await step(clock, h, STALENESS * INTERVAL);
-    h.exporter.store.sweep();
-    text = await h.metrics();
-    expect(find(text, "vdbcloud_storage_bytes", { cluster_id: victim })).toEqual([]);
-    expect(find(text, "vdbcloud_storage_bytes", { cluster_id: bystander }).length).toBe(1);
+      // Beyond the staleness bound the victim's values disappear; the bystander's stay.
+      await step(clock, h, STALENESS * INTERVAL);
+      h.exporter.store.sweep();
+      text = await h.metrics();
+      expect(find(text, "vdbcloud_storage_bytes", { cluster_id: victim })).toEqual([]);
+      expect(find(text, "vdbcloud_storage_bytes", { cluster_id: bystander }).length).toBe(1);
 
-    // Recovery: transient faults within one interval; permanent ones at the next slow retry.
-    h.sim.faults.clear();
-    await step(clock, h, permanent ? 32 * INTERVAL : INTERVAL);
-    text = await h.metrics();
-    expect(find(text, "vdbcloud_collector_up", { collector: "cluster_metrics", target: victim })[0]?.value).toBe(1);
-    expect(find(text, "vdbcloud_storage_bytes", { cluster_id: victim }).length).toBe(1);
-  });
+      // Recovery: transient faults within one interval; permanent ones at the next slow retry.
+      h.sim.faults.clear();
+      await step(clock, h, permanent ? 32 * INTERVAL : INTERVAL);
+      text = await h.metrics();
+      expect(
+        find(text, "vdbcloud_collector_up", { collector: "cluster_metrics", target: victim })[0]?.value,
+      ).toBe(1);
+      expect(find(text, "vdbcloud_storage_bytes", { cluster_id: victim }).length).toBe(1);
+    },
+  );
 
   it("backs a permanently failing target off to a slow retry and logs once per state change", async () => {
     const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000);

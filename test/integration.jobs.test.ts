@@ -38,13 +38,25 @@ describe("jobs and inventory against the simulator", () => {
     await clock.advance(30_000);
     text = await h.metrics();
     expect(value(text, "vdbcloud_import_job_state", { ...labels, state: "completed" })).toBe(1);
-    expect(value(text, "vdbcloud_import_jobs", { cluster_id: cluster, collection_name: "docs", state: "completed" })).toBeGreaterThanOrEqual(1);
+    expect(
+      value(text, "vdbcloud_import_jobs", {
+        cluster_id: cluster,
+        collection_name: "docs",
+        state: "completed",
+      }),
+    ).toBeGreaterThanOrEqual(1);
 
     // Past the retention the per-job series go; the per-state counts stay.
     await clock.advance(6 * 60_000);
     text = await h.metrics();
     expect(value(text, "vdbcloud_import_job_state", { ...labels, state: "completed" })).toBeUndefined();
-    expect(value(text, "vdbcloud_import_jobs", { cluster_id: cluster, collection_name: "docs", state: "completed" })).toBeGreaterThanOrEqual(1);
+    expect(
+      value(text, "vdbcloud_import_jobs", {
+        cluster_id: cluster,
+        collection_name: "docs",
+        state: "completed",
+      }),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it("polls a Spark job until it settles in a terminal status, confirms once, then stops; retention removes it", async () => {
@@ -82,7 +94,11 @@ describe("jobs and inventory against the simulator", () => {
     expect(value(text, "vdbcloud_spark_job_status", { ...labels, status: "failed" })).toBe(1);
     expect(value(text, "vdbcloud_spark_job_status", { ...labels, status: "running" })).toBe(0);
     expect(value(text, "vdbcloud_spark_job_finished_timestamp_seconds", labels)).toBeGreaterThan(0);
-    expect(parseSamples(text).some((s) => s.name === "vdbcloud_spark_job_failure_info" && s.labels.job_id === job.jobId)).toBe(true);
+    expect(
+      parseSamples(text).some(
+        (s) => s.name === "vdbcloud_spark_job_failure_info" && s.labels.job_id === job.jobId,
+      ),
+    ).toBe(true);
 
     // No more requests for a settled job; still exposed within the retention.
     await clock.advance(5 * 60_000);
@@ -94,7 +110,12 @@ describe("jobs and inventory against the simulator", () => {
     h.exporter.store.sweep();
     text = await h.metrics();
     expect(value(text, "vdbcloud_spark_job_status", { ...labels, status: "failed" })).toBeUndefined();
-    expect(value(text, "vdbcloud_collector_up", { collector: "spark_jobs", target: `${job.projectId}/${job.jobId}` })).toBeUndefined();
+    expect(
+      value(text, "vdbcloud_collector_up", {
+        collector: "spark_jobs",
+        target: `${job.projectId}/${job.jobId}`,
+      }),
+    ).toBeUndefined();
     expect(h.sim.stats.byEndpoint[SPARK_ENDPOINT] ?? 0).toBe(settled);
   });
 
@@ -114,8 +135,12 @@ describe("jobs and inventory against the simulator", () => {
       }),
     ).toBe(1);
     expect(value(text, "vdbcloud_cluster_cu_size", { cluster_id: c.id })).toBe(c.cuSize);
-    expect(value(text, "vdbcloud_cluster_status", { cluster_id: c.id, status: c.status.toLowerCase() })).toBe(1);
-    expect(parseSamples(text).filter((s) => s.name === "vdbcloud_region_info").length).toBe(h.sim.regions.length);
+    expect(value(text, "vdbcloud_cluster_status", { cluster_id: c.id, status: c.status.toLowerCase() })).toBe(
+      1,
+    );
+    expect(parseSamples(text).filter((s) => s.name === "vdbcloud_region_info").length).toBe(
+      h.sim.regions.length,
+    );
     expect(parseSamples(text).some((s) => s.name === "vdbcloud_project_clusters")).toBe(true);
 
     h.sim.state.setClusterStatus(c.id, "ABNORMAL");
@@ -134,12 +159,21 @@ describe("jobs and inventory against the simulator", () => {
       },
     });
     // The discovery run re-plans; wait for the second wave of first runs.
-    for (let i = 0; i < 50 && h.exporter.clusters().length < 5; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(h.exporter.clusters().map((c) => c.id).sort()).toEqual(h.sim.clusters.map((c) => c.id).sort());
+    for (let i = 0; i < 50 && h.exporter.clusters().length < 5; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(
+      h.exporter
+        .clusters()
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(h.sim.clusters.map((c) => c.id).sort());
     await h.exporter.scheduler.firstCycle();
     const text = await h.metrics();
     for (const c of h.sim.clusters) {
-      expect(parseSamples(text).some((s) => s.name === "vdbcloud_cluster_info" && s.labels.cluster_id === c.id), c.id).toBe(true);
+      expect(
+        parseSamples(text).some((s) => s.name === "vdbcloud_cluster_info" && s.labels.cluster_id === c.id),
+        c.id,
+      ).toBe(true);
     }
     expect(parseSamples(text).some((s) => s.name === "vdbcloud_import_jobs")).toBe(true);
   });

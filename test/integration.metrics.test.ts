@@ -98,7 +98,9 @@ describe("cluster metrics against the simulator", () => {
     expect(cu.some((s) => s.labels.cluster_id === quiet)).toBe(false);
     // Null is never 0: the other cluster still has its sample, and the quiet one has other metrics.
     expect(cu.some((s) => s.labels.cluster_id !== quiet)).toBe(true);
-    expect(samples.some((s) => s.name === "vdbcloud_storage_bytes" && s.labels.cluster_id === quiet)).toBe(true);
+    expect(samples.some((s) => s.name === "vdbcloud_storage_bytes" && s.labels.cluster_id === quiet)).toBe(
+      true,
+    );
   });
 
   it("never shows the API key on /metrics or the landing page", async () => {

@@ -20,10 +20,16 @@ describe("label values from the upstream are escaped", () => {
     const h = await startHarness({ sim: { clusters: 2 } });
     harnesses.push(h);
     const cluster = h.sim.clusters[0]?.id as string;
-    h.sim.state.addImportJob(cluster, { jobId: HOSTILE_JOB, collectionName: HOSTILE_COLLECTION, state: "ImportRunning" });
+    h.sim.state.addImportJob(cluster, {
+      jobId: HOSTILE_JOB,
+      collectionName: HOSTILE_COLLECTION,
+      state: "ImportRunning",
+    });
     await h.exporter.scheduler.firstCycle();
     const text = await h.metrics();
-    const job = parseSamples(text).find((s) => s.name === "vdbcloud_import_job_state" && s.labels.job_id === HOSTILE_JOB);
+    const job = parseSamples(text).find(
+      (s) => s.name === "vdbcloud_import_job_state" && s.labels.job_id === HOSTILE_JOB,
+    );
     expect(job?.labels.collection_name).toBe(HOSTILE_COLLECTION);
     // Nothing was injected: no family named "evil" exists.
     expect(parseSamples(text).some((s) => s.name === "evil")).toBe(false);
@@ -83,7 +89,8 @@ describe("sharding", () => {
         expect(owners.get(`cluster_metrics/${c.id}`)?.length, c.id).toBe(1);
         expect(owners.get(`inventory/${c.id}`)?.length, c.id).toBe(1);
       }
-      for (const j of sim.state.sparkJobRefs) expect(owners.get(`spark_jobs/${j.projectId}/${j.jobId}`)?.length).toBe(1);
+      for (const j of sim.state.sparkJobRefs)
+        expect(owners.get(`spark_jobs/${j.projectId}/${j.jobId}`)?.length).toBe(1);
       // Account-wide listings run on shard 0 only.
       expect(owners.get("inventory/global")).toEqual([0]);
       // The upstream saw each cluster's metrics queried once, and no replica idles.

@@ -3,11 +3,17 @@ import { ArgsError, parseCli } from "./args.js";
 
 describe("parseCli", () => {
   it.each([
-    { argv: ["--config", "c.yaml"], want: { mode: "run", configPath: "c.yaml", logLevel: "info", shard: { index: 0, total: 1 } } },
+    {
+      argv: ["--config", "c.yaml"],
+      want: { mode: "run", configPath: "c.yaml", logLevel: "info", shard: { index: 0, total: 1 } },
+    },
     { argv: ["--config", "c.yaml", "--check-config"], want: { mode: "check", configPath: "c.yaml" } },
     { argv: ["--demo"], want: { mode: "demo" } },
     { argv: ["--demo", "--listen", "127.0.0.1:0"], want: { mode: "demo", listen: "127.0.0.1:0" } },
-    { argv: ["--config", "c", "--shard", "2", "--total-shards", "3"], want: { shard: { index: 2, total: 3 } } },
+    {
+      argv: ["--config", "c", "--shard", "2", "--total-shards", "3"],
+      want: { shard: { index: 2, total: 3 } },
+    },
     { argv: ["--config", "c", "--log-level", "debug"], want: { logLevel: "debug" } },
     { argv: ["--help"], want: { mode: "help" } },
     { argv: ["--version"], want: { mode: "version" } },

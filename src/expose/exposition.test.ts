@@ -1,6 +1,12 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, metricsResponse, OPENMETRICS_CONTENT_TYPE, prefersOpenMetrics, TEXT_CONTENT_TYPE } from "./exposition.js";
+import {
+  acceptsGzip,
+  metricsResponse,
+  OPENMETRICS_CONTENT_TYPE,
+  prefersOpenMetrics,
+  TEXT_CONTENT_TYPE,
+} from "./exposition.js";
 import { SampleStore } from "./store.js";
 
 describe("prefersOpenMetrics", () => {
@@ -35,7 +41,10 @@ describe("acceptsGzip", () => {
 });
 
 describe("metricsResponse", () => {
-  const self = { render: async (om: boolean) => (om ? "# HELP s S.\n# TYPE s gauge\ns 1\n" : "# HELP s S.\n# TYPE s gauge\ns 1\n") };
+  const self = {
+    render: async (om: boolean) =>
+      om ? "# HELP s S.\n# TYPE s gauge\ns 1\n" : "# HELP s S.\n# TYPE s gauge\ns 1\n",
+  };
 
   async function storeWithData() {
     const store = new SampleStore();
@@ -54,13 +63,18 @@ describe("metricsResponse", () => {
     const r = await metricsResponse(store, self, {});
     expect(r.contentType).toBe(TEXT_CONTENT_TYPE);
     expect(r.contentEncoding).toBeUndefined();
-    expect(Buffer.concat(r.chunks).toString()).toBe("# HELP vdbcloud_x X.\n# TYPE vdbcloud_x gauge\nvdbcloud_x 1\n# HELP s S.\n# TYPE s gauge\ns 1\n");
+    expect(Buffer.concat(r.chunks).toString()).toBe(
+      "# HELP vdbcloud_x X.\n# TYPE vdbcloud_x gauge\nvdbcloud_x 1\n# HELP s S.\n# TYPE s gauge\ns 1\n",
+    );
     store.close();
   });
 
   it("ends OpenMetrics with # EOF and gzips everything as one member", async () => {
     const store = await storeWithData();
-    const r = await metricsResponse(store, self, { accept: "application/openmetrics-text", acceptEncoding: "gzip" });
+    const r = await metricsResponse(store, self, {
+      accept: "application/openmetrics-text",
+      acceptEncoding: "gzip",
+    });
     expect(r.contentType).toBe(OPENMETRICS_CONTENT_TYPE);
     expect(r.contentEncoding).toBe("gzip");
     const gz = Buffer.concat(r.chunks);

@@ -16,7 +16,7 @@ describe("crc32", () => {
     expect(crc32(Buffer.from(" world"), crc32(Buffer.from("hello")))).toBe(whole);
   });
   it("matches the CRC in zlib's own gzip trailer", () => {
-    const body = Buffer.from("x".repeat(100_000) + "y");
+    const body = Buffer.from(`${"x".repeat(100_000)}y`);
     const gz = gzipSync(body);
     expect(crc32(body)).toBe(gz.readUInt32LE(gz.length - 8));
   });
@@ -26,18 +26,25 @@ describe("gzipWithTail", () => {
   it.each([
     { head: "", tail: "# EOF\n" },
     { head: "metric 1\n", tail: "self 2\n# EOF\n" },
-    { head: "m{a=\"b\"} 1\n".repeat(50_000), tail: "s 1\n".repeat(300) },
-  ])("is one gzip member that decodes to head + tail ($head.length + $tail.length bytes)", async ({ head, tail }) => {
-    const h = await deflateHead(Buffer.from(head));
-    const gz = Buffer.concat(gzipWithTail(h, Buffer.from(tail)));
-    expect(gunzipSync(gz).toString()).toBe(head + tail);
-    // One member: the header magic occurs once at the start and the trailer holds the total size.
-    expect(gz.readUInt32LE(gz.length - 4)).toBe(Buffer.byteLength(head + tail));
-    expect(gz.subarray(0, 2).toString("hex")).toBe("1f8b");
-  });
+    { head: 'm{a="b"} 1\n'.repeat(50_000), tail: "s 1\n".repeat(300) },
+  ])(
+    "is one gzip member that decodes to head + tail ($head.length + $tail.length bytes)",
+    async ({ head, tail }) => {
+      const h = await deflateHead(Buffer.from(head));
+      const gz = Buffer.concat(gzipWithTail(h, Buffer.from(tail)));
+      expect(gunzipSync(gz).toString()).toBe(head + tail);
+      // One member: the header magic occurs once at the start and the trailer holds the total size.
+      expect(gz.readUInt32LE(gz.length - 4)).toBe(Buffer.byteLength(head + tail));
+      expect(gz.subarray(0, 2).toString("hex")).toBe("1f8b");
+    },
+  );
   it("reuses one head with different tails", async () => {
     const h = await deflateHead(Buffer.from("shared head\n"));
-    expect(gunzipSync(Buffer.concat(gzipWithTail(h, Buffer.from("one\n")))).toString()).toBe("shared head\none\n");
-    expect(gunzipSync(Buffer.concat(gzipWithTail(h, Buffer.from("two\n")))).toString()).toBe("shared head\ntwo\n");
+    expect(gunzipSync(Buffer.concat(gzipWithTail(h, Buffer.from("one\n")))).toString()).toBe(
+      "shared head\none\n",
+    );
+    expect(gunzipSync(Buffer.concat(gzipWithTail(h, Buffer.from("two\n")))).toString()).toBe(
+      "shared head\ntwo\n",
+    );
   });
 });

@@ -1,5 +1,5 @@
-import * as zlib from "node:zlib";
 import { promisify } from "node:util";
+import * as zlib from "node:zlib";
 
 const deflateRawAsync = promisify(zlib.deflateRaw);
 

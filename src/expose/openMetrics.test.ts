@@ -5,8 +5,8 @@ describe("textToOpenMetrics", () => {
   it.each([
     {
       name: "counter loses _total in HELP and TYPE, keeps it on samples",
-      text: "# HELP a_total Things.\n# TYPE a_total counter\na_total{x=\"1\"} 3\n\n",
-      want: "# HELP a Things.\n# TYPE a counter\na_total{x=\"1\"} 3\n",
+      text: '# HELP a_total Things.\n# TYPE a_total counter\na_total{x="1"} 3\n\n',
+      want: '# HELP a Things.\n# TYPE a counter\na_total{x="1"} 3\n',
     },
     {
       name: "gauge named _total is left alone",
@@ -20,8 +20,8 @@ describe("textToOpenMetrics", () => {
     },
     {
       name: "histogram is unchanged",
-      text: "# HELP h H.\n# TYPE h histogram\nh_bucket{le=\"+Inf\"} 1\nh_sum 2\nh_count 1\n",
-      want: "# HELP h H.\n# TYPE h histogram\nh_bucket{le=\"+Inf\"} 1\nh_sum 2\nh_count 1\n",
+      text: '# HELP h H.\n# TYPE h histogram\nh_bucket{le="+Inf"} 1\nh_sum 2\nh_count 1\n',
+      want: '# HELP h H.\n# TYPE h histogram\nh_bucket{le="+Inf"} 1\nh_sum 2\nh_count 1\n',
     },
     { name: "empty input", text: "", want: "" },
   ])("$name", ({ text, want }) => {

@@ -45,7 +45,10 @@ export function renderHeader(def: FamilyDef, openMetrics: boolean): string {
  * Renders samples grouped by family: returns, per family name, the concatenated sample lines.
  * Samples of a family not in `families` are skipped (a mapping bug must not break exposition).
  */
-export function renderChunks(families: readonly FamilyDef[], samples: readonly Sample[]): Map<string, string> {
+export function renderChunks(
+  families: readonly FamilyDef[],
+  samples: readonly Sample[],
+): Map<string, string> {
   const known = new Set(families.map((f) => f.name));
   const out = new Map<string, string>();
   for (const s of samples) {

@@ -4,7 +4,11 @@ import type { FamilyDef, Sample } from "../collect/sample.js";
 import { gzipWithTail } from "./gzipJoin.js";
 import { SampleStore } from "./store.js";
 
-const up: FamilyDef = { name: "vdbcloud_cu_computation_ratio", help: "CU (upstream CU_COMPUTATION).", type: "gauge" };
+const up: FamilyDef = {
+  name: "vdbcloud_cu_computation_ratio",
+  help: "CU (upstream CU_COMPUTATION).",
+  type: "gauge",
+};
 const st: FamilyDef = { name: "vdbcloud_storage_bytes", help: "Storage.", type: "gauge" };
 const ctr: FamilyDef = { name: "vdbcloud_things_total", help: "Things.", type: "counter" };
 
@@ -68,10 +72,18 @@ describe("SampleStore", () => {
     const store = new SampleStore();
     store.put(key("a"), [ctr], [{ family: ctr.name, labels: {}, value: 3 }], null);
     const p = await store.publishNow();
-    expect(p.openMetrics.toString()).toBe("# HELP vdbcloud_things Things.\n# TYPE vdbcloud_things counter\nvdbcloud_things_total 3\n");
+    expect(p.openMetrics.toString()).toBe(
+      "# HELP vdbcloud_things Things.\n# TYPE vdbcloud_things counter\nvdbcloud_things_total 3\n",
+    );
     const end = Buffer.from("# EOF\n");
-    expect(gunzipSync(Buffer.concat(gzipWithTail(p.textGzip, end))).equals(Buffer.concat([p.text, end]))).toBe(true);
-    expect(gunzipSync(Buffer.concat(gzipWithTail(p.openMetricsGzip, end))).equals(Buffer.concat([p.openMetrics, end]))).toBe(true);
+    expect(
+      gunzipSync(Buffer.concat(gzipWithTail(p.textGzip, end))).equals(Buffer.concat([p.text, end])),
+    ).toBe(true);
+    expect(
+      gunzipSync(Buffer.concat(gzipWithTail(p.openMetricsGzip, end))).equals(
+        Buffer.concat([p.openMetrics, end]),
+      ),
+    ).toBe(true);
     store.close();
   });
 
@@ -109,7 +121,12 @@ describe("SampleStore", () => {
 
   it("escapes hostile label values so the output stays parseable", async () => {
     const store = new SampleStore();
-    store.put(key("x"), [up], [{ family: up.name, labels: { collection_name: 'a"b\\c\nd' }, value: 1 }], null);
+    store.put(
+      key("x"),
+      [up],
+      [{ family: up.name, labels: { collection_name: 'a"b\\c\nd' }, value: 1 }],
+      null,
+    );
     expect((await store.publishNow()).text.toString()).toContain('{collection_name="a\\"b\\\\c\\nd"} 1\n');
     store.close();
   });

@@ -1,5 +1,5 @@
-import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import bcrypt from "bcryptjs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { MetricsResponse } from "../expose/exposition.js";
@@ -10,7 +10,10 @@ let server: Server | undefined;
 
 async function serve(overrides: Partial<HttpDeps> = {}): Promise<string> {
   const deps: HttpDeps = {
-    metrics: async (): Promise<MetricsResponse> => ({ contentType: "text/plain; version=0.0.4; charset=utf-8", chunks: [Buffer.from("m 1\n")] }),
+    metrics: async (): Promise<MetricsResponse> => ({
+      contentType: "text/plain; version=0.0.4; charset=utf-8",
+      chunks: [Buffer.from("m 1\n")],
+    }),
     landing: () => ({
       version: "1.2.3",
       startedAtMs: 0,
@@ -20,7 +23,14 @@ async function serve(overrides: Partial<HttpDeps> = {}): Promise<string> {
       publishedAtMs: 59_000,
       shard: { index: 0, total: 1 },
       targets: [
-        { collector: "cluster_metrics", target: "in01-a", up: true, lastSuccessMs: 30_000, consecutiveFailures: 0, lastError: null },
+        {
+          collector: "cluster_metrics",
+          target: "in01-a",
+          up: true,
+          lastSuccessMs: 30_000,
+          consecutiveFailures: 0,
+          lastError: null,
+        },
         {
           collector: "cluster_metrics",
           target: "<script>x</script>",
@@ -75,7 +85,9 @@ describe("http app", () => {
   });
 
   it("reload: 200 when applied, 400 with the problems when rejected", async () => {
-    const base = await serve({ reload: async () => ({ ok: false, problems: ["metrics.granularity: must be at least PT30S"] }) });
+    const base = await serve({
+      reload: async () => ({ ok: false, problems: ["metrics.granularity: must be at least PT30S"] }),
+    });
     const res = await fetch(`${base}/-/reload`, { method: "POST" });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("metrics.granularity: must be at least PT30S");

@@ -12,7 +12,10 @@ export interface ReloadResult {
 
 /** What the HTTP layer needs from the exporter. The app holds no logic of its own. */
 export interface HttpDeps {
-  metrics(headers: { accept?: string | undefined; acceptEncoding?: string | undefined }): Promise<MetricsResponse>;
+  metrics(headers: {
+    accept?: string | undefined;
+    acceptEncoding?: string | undefined;
+  }): Promise<MetricsResponse>;
   landing(): LandingInfo;
   ready(): boolean;
   reload(): Promise<ReloadResult>;
@@ -99,7 +102,10 @@ export function createApp(deps: HttpDeps): express.Express {
       res.setHeader("Cache-Control", "no-store");
       res.setHeader("Vary", "Accept, Accept-Encoding");
       if (out.contentEncoding) res.setHeader("Content-Encoding", out.contentEncoding);
-      res.setHeader("Content-Length", out.chunks.reduce((n, c) => n + c.length, 0));
+      res.setHeader(
+        "Content-Length",
+        out.chunks.reduce((n, c) => n + c.length, 0),
+      );
       if (req.method === "HEAD") return void res.end();
       for (const c of out.chunks) res.write(c);
       res.end();
@@ -116,7 +122,11 @@ export function createApp(deps: HttpDeps): express.Express {
     try {
       const r = await deps.reload();
       if (r.ok) res.type("text/plain").send("configuration reloaded\n");
-      else res.status(400).type("text/plain").send(`configuration rejected, still running the previous one:\n${r.problems.join("\n")}\n`);
+      else
+        res
+          .status(400)
+          .type("text/plain")
+          .send(`configuration rejected, still running the previous one:\n${r.problems.join("\n")}\n`);
     } catch (err) {
       next(err);
     }

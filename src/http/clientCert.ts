@@ -15,9 +15,13 @@ export type SoftClientCertPolicy = "RequireAnyClientCert" | "VerifyClientCertIfG
 export function clientCertMiddleware(policy: SoftClientCertPolicy) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const socket = req.socket as TLSSocket;
-    const presented = typeof socket.getPeerCertificate === "function" && Object.keys(socket.getPeerCertificate()).length > 0;
+    const presented =
+      typeof socket.getPeerCertificate === "function" && Object.keys(socket.getPeerCertificate()).length > 0;
     const ok = policy === "RequireAnyClientCert" ? presented : !presented || socket.authorized === true;
-    if (ok) return next();
+    if (ok) {
+      next();
+      return;
+    }
     res.status(403).type("text/plain").send("403 client certificate required or not trusted\n");
   };
 }

@@ -1,5 +1,5 @@
 import type { CloudApi } from "../cloud/types.js";
-import { buildMetricQueries, mapClusterMetrics, type MetricScope } from "../collect/clusterMetrics.js";
+import { buildMetricQueries, type MetricScope, mapClusterMetrics } from "../collect/clusterMetrics.js";
 import { newestBucketSamples } from "../collect/selfFamilies.js";
 import type { ClusterConfig, MetricsConfig } from "../config/types.js";
 import type { ScheduledTask } from "../schedule/scheduler.js";

@@ -27,7 +27,13 @@ export function describeClusterTasks(
       intervalMs: cfg.intervalMs,
       run: (signal) =>
         runPoll(ctx, "inventory", cluster.id, async () => {
-          putData(ctx, "inventory", cluster.id, mapCluster(await client.describeCluster(cluster.id, signal)), ttlMs);
+          putData(
+            ctx,
+            "inventory",
+            cluster.id,
+            mapCluster(await client.describeCluster(cluster.id, signal)),
+            ttlMs,
+          );
         }),
     };
   });

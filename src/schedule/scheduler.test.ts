@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { hash32, nextSlot, offsetFor, type RunOutcome, Scheduler, type ScheduledTask } from "./scheduler.js";
+import { hash32, nextSlot, offsetFor, type RunOutcome, type ScheduledTask, Scheduler } from "./scheduler.js";
 
 const fakeClock = {
   now: () => Date.now(),
@@ -7,7 +7,11 @@ const fakeClock = {
   clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout),
 };
 
-function task(key: string, intervalMs: number, run: (signal: AbortSignal) => Promise<RunOutcome>): ScheduledTask {
+function task(
+  key: string,
+  intervalMs: number,
+  run: (signal: AbortSignal) => Promise<RunOutcome>,
+): ScheduledTask {
   return { key, collector: "c", intervalMs, run };
 }
 
@@ -157,7 +161,12 @@ describe("Scheduler", () => {
     await s.stop();
     expect(runs.get("a")).toBe(aRuns);
     expect(runs.get("c")).toBeGreaterThanOrEqual(3);
-    expect(s.status().map((t) => t.key).sort()).toEqual(["b", "c"]);
+    expect(
+      s
+        .status()
+        .map((t) => t.key)
+        .sort(),
+    ).toEqual(["b", "c"]);
   });
 
   it("firstCycle waits until every task ran once", async () => {

@@ -153,7 +153,7 @@ export class Scheduler {
       if (st.inFlight) pending.push(st.inFlight);
     }
     await Promise.allSettled(pending);
-    this.firstCycleWaiters.splice(0).forEach((w) => w());
+    for (const w of this.firstCycleWaiters.splice(0)) w();
   }
 
   /** Resolves once every current task has completed at least one run (or on stop). */
@@ -204,7 +204,8 @@ export class Scheduler {
         const wasBackingOff = st.permanentFailures > 0;
         st.permanentFailures = outcome === "permanent_failure" ? st.permanentFailures + 1 : 0;
         // Entering, extending or leaving backoff changes when the next run is due.
-        if (!this.stopped && !st.removed && (wasBackingOff || st.permanentFailures > 0)) this.scheduleNext(st);
+        if (!this.stopped && !st.removed && (wasBackingOff || st.permanentFailures > 0))
+          this.scheduleNext(st);
         this.checkFirstCycle();
       });
   }
@@ -224,7 +225,7 @@ export class Scheduler {
 
   private checkFirstCycle(): void {
     if (this.firstCycleWaiters.length > 0 && this.firstCycleDone()) {
-      this.firstCycleWaiters.splice(0).forEach((w) => w());
+      for (const w of this.firstCycleWaiters.splice(0)) w();
     }
   }
 }

@@ -1,5 +1,5 @@
-import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { buildConfig } from "../../src/config/load.js";
 import { demoConfig } from "../../src/demo.js";
@@ -77,7 +77,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 }
 
 /** Parses exposition text into samples (enough for assertions; promtool checks the format). */
-export function parseSamples(text: string): { name: string; labels: Record<string, string>; value: number }[] {
+export function parseSamples(
+  text: string,
+): { name: string; labels: Record<string, string>; value: number }[] {
   const out: { name: string; labels: Record<string, string>; value: number }[] = [];
   for (const line of text.split("\n")) {
     if (line === "" || line.startsWith("#")) continue;

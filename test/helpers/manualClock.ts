@@ -24,7 +24,10 @@ export class ManualClock implements Clock {
     this.timers.delete(handle as number);
   }
   /** Moves time forward by `ms`, firing every timer that comes due, then lets I/O settle. */
-  async advance(ms: number, settle: () => Promise<void> = () => new Promise((r) => setTimeout(r, 20))): Promise<void> {
+  async advance(
+    ms: number,
+    settle: () => Promise<void> = () => new Promise((r) => setTimeout(r, 20)),
+  ): Promise<void> {
     const end = this.t + ms;
     for (;;) {
       let next: [number, { at: number; fn: () => void }] | undefined;
