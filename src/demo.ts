@@ -1,4 +1,16 @@
+import { DEFAULT_METRIC_QUERIES } from "./config/queries.js";
 import type { Simulator } from "./simulator/index.js";
+
+/**
+ * Metrics that exist only in the first request form (name + stat). The demo asks for them too,
+ * so that it shows both documented forms and every family.
+ */
+const FIRST_FORM_ONLY = [
+  { name: "REQ_SUCCESS_RATE", stat: "AVG" },
+  { name: "REQ_FAIL_RATE", stat: "AVG" },
+  { name: "ENTITIES_INSERT_RATE", stat: "AVG" },
+  { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+] as const;
 
 /** Options of the embedded demo. */
 export interface DemoOptions {
@@ -36,7 +48,12 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
               .map((col) => ({ db_name: col.dbName, collection_name: col.collectionName }))
           : [],
     })),
-    metrics: { granularity: "PT30S", interval: "PT30S", lookback: "PT5M" },
+    metrics: {
+      granularity: "PT30S",
+      interval: "PT30S",
+      lookback: "PT5M",
+      queries: [...DEFAULT_METRIC_QUERIES, ...FIRST_FORM_ONLY],
+    },
     import_jobs: { interval: "PT30S" },
     spark_jobs: {
       interval: "PT30S",

@@ -21,25 +21,13 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import {
-  type DashboardQuery,
-  dashboardQueries,
-  expandVariables,
-  metricNamesIn,
-} from "../grafana/lib/queries.js";
+import { type DashboardQuery, dashboardQueries, expandVariables } from "../grafana/lib/queries.js";
 import { EXPOSED_FAMILIES, seriesNamesOf } from "./helpers/families.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const MAIN = join(ROOT, "dist", "main.js");
 const RULES = join(ROOT, "config", "prometheus");
-
-/**
- * The demo's config uses the second (current) form of Query Cluster Metrics, which has no
- * REQ_SUCCESS_RATE or ENTITIES_INSERT_RATE (first form only, design.md section 7), so these
- * families never appear in the demo; queries reading only them may return nothing.
- */
-const NOT_IN_DEMO = new Set(["vdbcloud_request_success_ratio", "vdbcloud_entity_inserts_per_second"]);
 
 /** Grafana built-ins as they would be with a 1 s scrape interval and a 5 minute range. */
 const VARIABLES = { __rate_interval: "1m", __interval: "15s", __range: "5m", __range_s: "300" };
@@ -205,7 +193,7 @@ describe("exporter demo scraped by a real Prometheus", () => {
   it.skipIf(prometheusTool.skip)(
     "every exposed family arrives in Prometheus",
     async () => {
-      const expected = EXPOSED_FAMILIES.filter((f) => !NOT_IN_DEMO.has(f));
+      const expected = EXPOSED_FAMILIES;
       let missing: string[] = [];
       try {
         await waitFor("every family", 30_000, async () => {
@@ -267,8 +255,7 @@ describe("exporter demo scraped by a real Prometheus", () => {
           continue;
         }
         const result = res.data.result as VectorSample[];
-        const optional = metricNamesIn(expr).every((m) => NOT_IN_DEMO.has(m));
-        if (result.length === 0 && !optional) failures.push(`${where} -> no data`);
+        if (result.length === 0) failures.push(`${where} -> no data`);
         if (
           q.label !== undefined &&
           result.length > 0 &&

@@ -64,7 +64,12 @@ describe("cluster metrics against the simulator", () => {
   });
 
   it("sends exactly one metrics request per target per cycle and meets no rate limit", async () => {
-    h = await startHarness();
+    // Only the second (current) request form: one request carries every query of a target.
+    h = await startHarness({
+      config: (raw) => {
+        raw.metrics = { granularity: "PT30S", interval: "PT30S", lookback: "PT5M" };
+      },
+    });
     await h.exporter.scheduler.firstCycle();
     const targets = h.exporter.scheduler.status().filter((t) => t.collector === "cluster_metrics").length;
     const clusters = h.sim.clusters.length;
@@ -84,6 +89,28 @@ describe("cluster metrics against the simulator", () => {
     expect(body.granularity).toBe("PT30S");
     expect(Date.parse(body.end) % 30_000).toBe(0);
     expect(Date.parse(body.end) - Date.parse(body.start)).toBe(300_000);
+  });
+
+  it("with both request forms configured, splits cluster-wide requests in two and never mixes forms", async () => {
+    h = await startHarness(); // the demo config asks for first-form-only metrics too
+    await h.exporter.scheduler.firstCycle();
+    const perCluster = h.sim.stats.byEndpointCluster[METRICS_ENDPOINT] ?? {};
+    const first = h.sim.clusters[0]?.id as string;
+    // Two per cluster-wide target; scoped targets (two on the first cluster) use the second form only.
+    for (const c of h.sim.clusters) expect(perCluster[c.id], c.id).toBe(c.id === first ? 4 : 2);
+    const samples = parseSamples(await h.metrics());
+    expect(samples.some((s) => s.name === "vdbcloud_request_success_ratio")).toBe(true);
+    expect(samples.some((s) => s.name === "vdbcloud_entity_inserts_per_second")).toBe(true);
+    // REQ_SEARCH_LATENCY (P99, first form) and REQ_SEARCH_LATENCY_P99 (second form) are one series.
+    const searchP99 = samples.filter(
+      (s) =>
+        s.name === "vdbcloud_request_latency_seconds" &&
+        s.labels.cluster_id === first &&
+        s.labels.request_type === "search" &&
+        s.labels.stat === "p99" &&
+        s.labels.collection_name === undefined,
+    );
+    expect(searchP99.length).toBe(1);
   });
 
   it("exposes no series for a metric whose buckets are all null", async () => {

@@ -109,6 +109,22 @@ export const exporter: DashboardSpec = {
         },
         {
           kind: "stat",
+          title: "Config age",
+          description: "Time since the configuration was last loaded or reloaded successfully.",
+          queries: [{ expr: `time() - vdbcloud_config_last_reload_success_timestamp_seconds{${I}}` }],
+          unit: "s",
+          colorMode: "none",
+        },
+        {
+          kind: "stat",
+          title: "Series",
+          description: "Series held by the exporter (vdbcloud_exporter_series), self-metrics excluded.",
+          queries: [{ expr: `sum(vdbcloud_exporter_series{${I}})` }],
+          unit: "none",
+          colorMode: "none",
+        },
+        {
+          kind: "stat",
           title: "Targets failing",
           description: "Collector targets whose last poll failed (vdbcloud_collector_up == 0).",
           queries: [{ expr: `count(vdbcloud_collector_up{${IC}} == 0) or vector(0)` }],

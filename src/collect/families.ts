@@ -171,7 +171,7 @@ export const PROCESS_SELF_FAMILIES = {
   ),
   apiRequests: counter(
     "vdbcloud_api_requests_total",
-    "Upstream API calls by endpoint template and outcome, after retries.",
+    "HTTP requests to the upstream API (each retry counts) by endpoint template and outcome.",
   ),
   apiRetries: counter("vdbcloud_api_retries_total", "Upstream API retries by endpoint template."),
   apiRateLimited: counter(
@@ -188,6 +188,14 @@ export const PROCESS_SELF_FAMILIES = {
     "1 if the last configuration load or reload succeeded, 0 otherwise.",
   ),
   buildInfo: gauge("vdbcloud_exporter_build_info", "Exporter build, always 1."),
+  configLastReloadSuccessTimestamp: gauge(
+    "vdbcloud_config_last_reload_success_timestamp_seconds",
+    "Unix time of the last successful configuration load or reload.",
+  ),
+  exporterSeries: gauge(
+    "vdbcloud_exporter_series",
+    "Series held in the sample store (excluding self-metrics).",
+  ),
   shardOrdinal: gauge("vdbcloud_shard_ordinal", "Shard ordinal of this exporter instance."),
   totalShards: gauge("vdbcloud_total_shards", "Number of shards the targets are split across."),
 } as const;

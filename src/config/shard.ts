@@ -2,6 +2,7 @@
  * Which shard owns a target when several exporters split the work (`--shard I
  * --total-shards N`). Hash-based, so adding or removing one cluster moves only that cluster.
  */
+import { fnv1a32 } from "../shared/hash.js";
 
 /** Shard selection: this exporter is `index` (0-based) of `total`. */
 export interface Shard {
@@ -9,21 +10,11 @@ export interface Shard {
   readonly total: number;
 }
 
-/** 32-bit FNV-1a over the UTF-16 code units: small, stable across versions and platforms. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
-}
-
 /** The shard (0..total-1) that owns `key` (a cluster ID, or `projectId/jobId` for Spark jobs). */
 export function shardOf(key: string, total: number): number {
   if (!Number.isInteger(total) || total < 1)
     throw new RangeError(`total shards must be a positive integer, got ${total}`);
-  return fnv1a(key) % total;
+  return fnv1a32(key) % total;
 }
 
 /** True when `shard` owns `key`; every key is owned when there is no sharding. */

@@ -1,6 +1,8 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { CallOutcome, ClientObserver, EndpointTemplate } from "../cloud/types.js";
+import { PROCESS_SELF_FAMILIES as F } from "../collect/families.js";
 import type { DropReason } from "../collect/sample.js";
+import { COLLECTOR_NAMES } from "../collect/selfFamilies.js";
 import { textToOpenMetrics } from "./openMetrics.js";
 
 /** Every endpoint the client may call; counters are pre-initialised so series exist from the start. */
@@ -36,8 +38,13 @@ export const DROP_REASONS: readonly DropReason[] = [
   "unknown_metric_name",
 ];
 
-export const COLLECTORS = ["cluster_metrics", "import_jobs", "spark_jobs", "inventory"] as const;
-export type CollectorName = (typeof COLLECTORS)[number];
+/** The self-metric histograms (FamilyDef describes only gauges and counters). */
+export const HISTOGRAM_FAMILIES = [
+  "vdbcloud_api_request_duration_seconds",
+  "vdbcloud_collector_duration_seconds",
+] as const;
+
+export type CollectorName = (typeof COLLECTOR_NAMES)[number];
 
 /**
  * The exporter's own fixed-cardinality metrics, kept in prom-client (label sets are bounded by
@@ -64,83 +71,83 @@ export class SelfMetrics implements ClientObserver {
   constructor(opts: { version: string; defaultMetrics?: boolean }) {
     const registers = [this.registry];
     this.apiRequests = new Counter({
-      name: "vdbcloud_api_requests_total",
-      help: "HTTP requests to the upstream API by endpoint template and outcome (each retry counts).",
+      name: F.apiRequests.name,
+      help: F.apiRequests.help,
       labelNames: ["endpoint", "outcome"],
       registers,
     });
     this.apiDuration = new Histogram({
-      name: "vdbcloud_api_request_duration_seconds",
+      name: HISTOGRAM_FAMILIES[0],
       help: "Duration of HTTP requests to the upstream API by endpoint template.",
       labelNames: ["endpoint"],
       buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
     this.apiRetries = new Counter({
-      name: "vdbcloud_api_retries_total",
-      help: "Retries of upstream API requests by endpoint template.",
+      name: F.apiRetries.name,
+      help: F.apiRetries.help,
       labelNames: ["endpoint"],
       registers,
     });
     this.apiRateLimited = new Counter({
-      name: "vdbcloud_api_rate_limited_total",
-      help: "Rate-limit answers from the upstream API (HTTP 429 or a rate-limit error code).",
+      name: F.apiRateLimited.name,
+      help: F.apiRateLimited.help,
       labelNames: ["endpoint"],
       registers,
     });
     this.apiSchemaErrors = new Counter({
-      name: "vdbcloud_api_schema_errors_total",
-      help: "Upstream responses that did not match the documented schema.",
+      name: F.apiSchemaErrors.name,
+      help: F.apiSchemaErrors.help,
       labelNames: ["endpoint"],
       registers,
     });
     this.samplesDropped = new Counter({
-      name: "vdbcloud_samples_dropped_total",
-      help: "Samples not exposed, by reason (unparsable value, unknown unit, job cap, ...).",
+      name: F.samplesDropped.name,
+      help: F.samplesDropped.help,
       labelNames: ["reason"],
       registers,
     });
     this.collectorDuration = new Histogram({
-      name: "vdbcloud_collector_duration_seconds",
+      name: HISTOGRAM_FAMILIES[1],
       help: "Duration of one poll of one target by collector, including retries.",
       labelNames: ["collector"],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
     });
     this.skippedRuns = new Counter({
-      name: "vdbcloud_scheduler_skipped_runs_total",
-      help: "Polls skipped because the previous poll of the same target was still running.",
+      name: F.schedulerSkippedRuns.name,
+      help: F.schedulerSkippedRuns.help,
       labelNames: ["collector"],
       registers,
     });
     this.reloadSuccessful = new Gauge({
-      name: "vdbcloud_config_last_reload_successful",
-      help: "Whether the last configuration load or reload succeeded (1) or was rejected (0).",
+      name: F.configLastReloadSuccessful.name,
+      help: F.configLastReloadSuccessful.help,
       registers,
     });
     this.reloadTimestamp = new Gauge({
-      name: "vdbcloud_config_last_reload_success_timestamp_seconds",
-      help: "Time of the last successful configuration load or reload.",
+      name: F.configLastReloadSuccessTimestamp.name,
+      help: F.configLastReloadSuccessTimestamp.help,
       registers,
     });
     this.shardOrdinal = new Gauge({
-      name: "vdbcloud_shard_ordinal",
-      help: "Ordinal of this replica's shard (0-based).",
+      name: F.shardOrdinal.name,
+      help: F.shardOrdinal.help,
       registers,
     });
     this.totalShards = new Gauge({
-      name: "vdbcloud_total_shards",
-      help: "Number of shards the targets are split across.",
+      name: F.totalShards.name,
+      help: F.totalShards.help,
       registers,
     });
     this.seriesGauge = new Gauge({
-      name: "vdbcloud_exporter_series",
-      help: "Series held in the sample store (excluding these self-metrics).",
+      name: F.exporterSeries.name,
+      help: F.exporterSeries.help,
       registers,
     });
     new Gauge({
-      name: "vdbcloud_exporter_build_info",
-      help: "Build information of the exporter; the value is always 1.",
+      name: F.buildInfo.name,
+      help: F.buildInfo.help,
       labelNames: ["version", "nodejs_version"],
       registers,
     })
@@ -155,7 +162,7 @@ export class SelfMetrics implements ClientObserver {
       this.apiDuration.zero({ endpoint });
     }
     for (const reason of DROP_REASONS) this.samplesDropped.inc({ reason }, 0);
-    for (const collector of COLLECTORS) {
+    for (const collector of COLLECTOR_NAMES) {
       this.skippedRuns.inc({ collector }, 0);
       this.collectorDuration.zero({ collector });
     }

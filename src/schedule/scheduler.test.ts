@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { hash32, nextSlot, offsetFor, type RunOutcome, type ScheduledTask, Scheduler } from "./scheduler.js";
+import { fnv1a32 } from "../shared/hash.js";
+import { nextSlot, offsetFor, type RunOutcome, type ScheduledTask, Scheduler } from "./scheduler.js";
 
 const fakeClock = {
   now: () => Date.now(),
@@ -37,10 +38,10 @@ describe("offsetFor", () => {
     const buckets = new Set(offsets.map((o) => Math.floor(o / 5_000)));
     expect(buckets.size).toBe(6);
   });
-  it("hash32 matches FNV-1a reference values", () => {
-    expect(hash32("")).toBe(0x811c9dc5);
-    expect(hash32("a")).toBe(0xe40c292c);
-    expect(hash32("foobar")).toBe(0xbf9cf968);
+  it("fnv1a32 matches FNV-1a reference values", () => {
+    expect(fnv1a32("")).toBe(0x811c9dc5);
+    expect(fnv1a32("a")).toBe(0xe40c292c);
+    expect(fnv1a32("foobar")).toBe(0xbf9cf968);
   });
 });
 

@@ -1,3 +1,5 @@
+import { fnv1a32 } from "../shared/hash.js";
+
 /** Result of one poll, as the scheduler needs it. */
 export type RunOutcome = "ok" | "failed" | "permanent_failure";
 
@@ -238,15 +240,5 @@ export function nextSlot(now: number, interval: number, offset: number): number 
 
 /** A stable offset in [0, interval) from a key (FNV-1a), so each target keeps its slot. */
 export function offsetFor(key: string, interval: number): number {
-  return hash32(key) % interval;
-}
-
-/** FNV-1a 32-bit hash; also used for sharding, where stability across versions matters. */
-export function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+  return fnv1a32(key) % interval;
 }
