@@ -266,17 +266,20 @@ export class Exporter {
     }
   }
 
-  private async loadJobsFile(): Promise<void> {
+  /** Reads the Spark jobs file; false (and the previous list kept) when it is broken. */
+  private async loadJobsFile(): Promise<boolean> {
     const path = this.config.sparkJobs.jobsFile;
     if (path === undefined) {
       this.fileJobs = [];
-      return;
+      return true;
     }
     try {
       this.fileJobs = await loadSparkJobsFile(path);
+      return true;
     } catch (err) {
       // A broken jobs file keeps the previous list, as an invalid reload keeps the config.
       this.logger.error({ file: path, err: describeError(err).message }, "spark jobs file rejected");
+      return false;
     }
   }
 
@@ -288,7 +291,8 @@ export class Exporter {
     if (path === undefined) return;
     // Stat polling, not inotify: it survives the symlink swaps of Kubernetes ConfigMaps.
     watchFile(path, { interval: this.opts.jobsFilePollMs ?? 5000, persistent: false }, () => {
-      void this.loadJobsFile().then(() => {
+      void this.loadJobsFile().then((ok) => {
+        if (!ok) return;
         this.logger.info({ file: path, jobs: this.fileJobs.length }, "spark jobs file reloaded");
         this.replan();
       });

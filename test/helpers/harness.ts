@@ -27,6 +27,7 @@ export interface HarnessOptions {
   readonly clock?: Clock;
   readonly logs?: string[];
   readonly shard?: { index: number; total: number };
+  readonly jobsFilePollMs?: number;
   /** Use this simulator instead of starting one (it is then not closed by `close`). */
   readonly simulator?: Simulator;
 }
@@ -50,6 +51,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     defaultMetrics: false,
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.shard ? { shard: opts.shard } : {}),
+    ...(opts.jobsFilePollMs !== undefined ? { jobsFilePollMs: opts.jobsFilePollMs } : {}),
   });
   const server: Server = createApp({
     metrics: (h) => exporter.metrics(h),
