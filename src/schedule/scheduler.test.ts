@@ -66,8 +66,10 @@ describe("Scheduler", () => {
     await vi.advanceTimersByTimeAsync(3500);
     await s.stop();
     const offset = offsetFor("a", 1000);
-    expect(times).toEqual([0, offset, 1000 + offset, 2000 + offset, 3000 + offset].filter((t) => t <= 3500));
-    expect(times.length).toBeGreaterThanOrEqual(4);
+    // The first slot is the first one at least half an interval after the start-up run.
+    const firstSlot = offset >= 500 ? offset : 1000 + offset;
+    expect(times).toEqual([0, firstSlot, firstSlot + 1000, firstSlot + 2000].filter((t) => t <= 3500));
+    expect(times.length).toBeGreaterThanOrEqual(3);
   });
 
   it("never overlaps a task with itself and counts the skips", async () => {
@@ -190,6 +192,39 @@ describe("Scheduler", () => {
     expect(done).toBe(true);
     await s.stop();
   });
+});
+
+describe("Scheduler start-up", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it.each([0, 1, 100, 499, 500, 999])(
+    "never polls twice within half an interval of start (start at %d ms into the interval)",
+    async (startAt) => {
+      vi.setSystemTime(startAt);
+      const times = new Map<string, number[]>();
+      const s = new Scheduler({ clock: fakeClock });
+      s.setTasks(
+        Array.from({ length: 50 }, (_, i) =>
+          task(`t${i}`, 1000, async () => {
+            times.set(`t${i}`, [...(times.get(`t${i}`) ?? []), Date.now()]);
+            return "ok";
+          }),
+        ),
+      );
+      s.start();
+      await vi.advanceTimersByTimeAsync(1600);
+      await s.stop();
+      for (const [key, t] of times) {
+        expect(t[0], key).toBe(startAt);
+        if (t[1] !== undefined) expect(t[1] - startAt, key).toBeGreaterThanOrEqual(500);
+      }
+    },
+  );
 });
 
 describe("Scheduler.resetBackoff", () => {

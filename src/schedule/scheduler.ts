@@ -67,6 +67,7 @@ interface TaskState {
 
 /**
  * Runs every task once at start, then every `intervalMs` at a fixed offset inside the interval
+ * (the first slot at least half an interval after the start-up run)
  * derived from a hash of its key, so targets are spread over the interval instead of bursting
  * at its start. A task never overlaps itself: a run that comes due while the previous one is
  * still going is skipped and counted. After a permanent failure (e.g. cluster not found) the
@@ -216,7 +217,10 @@ export class Scheduler {
     this.clock.clearTimeout(st.timer);
     const now = this.clock.now();
     const interval = st.task.intervalMs;
-    let due = nextSlot(now, interval, offsetFor(st.task.key, interval));
+    // After the start-up run, the first slot is at least half an interval away: a slot that
+    // happens to fall right after start would otherwise poll the target twice in a row.
+    const from = st.runs === 0 ? now + interval / 2 : now;
+    let due = nextSlot(from, interval, offsetFor(st.task.key, interval));
     if (st.permanentFailures > 0) {
       const backoff = Math.min(interval * 2 ** st.permanentFailures, Math.max(this.maxBackoffMs, interval));
       due = Math.max(due, now + backoff);

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { percentile, summarize } from "./stats.js";
+
+describe("percentile", () => {
+  const hundred = Array.from({ length: 100 }, (_, i) => 100 - i); // 100..1, unsorted
+
+  it.each([
+    { p: 50, want: 50 },
+    { p: 99, want: 99 },
+    { p: 100, want: 100 },
+    { p: 1, want: 1 },
+    { p: 0.1, want: 1 },
+  ])("nearest rank p$p of 1..100 is $want", ({ p, want }) => {
+    expect(percentile(hundred, p)).toBe(want);
+  });
+
+  it("takes the value at the rank, not an interpolation", () => {
+    expect(percentile([10, 20, 30, 40], 50)).toBe(20);
+    expect(percentile([10, 20, 30, 40], 99)).toBe(40);
+  });
+
+  it("is NaN for no values and leaves the input unsorted", () => {
+    expect(percentile([], 50)).toBeNaN();
+    const input = [3, 1, 2];
+    percentile(input, 50);
+    expect(input).toEqual([3, 1, 2]);
+  });
+});
+
+describe("summarize", () => {
+  it("reports count, p50, p99, max and mean", () => {
+    expect(summarize([4, 1, 3, 2])).toEqual({ count: 4, p50: 2, p99: 4, max: 4, mean: 2.5 });
+  });
+
+  it("is NaN but countable for no values", () => {
+    const s = summarize([]);
+    expect(s.count).toBe(0);
+    expect(s.max).toBeNaN();
+    expect(s.mean).toBeNaN();
+  });
+});

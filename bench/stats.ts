@@ -1,0 +1,36 @@
+/** Summary of a list of measurements (milliseconds, bytes, ...). */
+export interface Summary {
+  readonly count: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly mean: number;
+}
+
+/**
+ * The nearest-rank percentile `p` (0 < p <= 100) of `values`: the smallest value with at least
+ * p% of the values at or below it. NaN for an empty list. Does not modify `values`.
+ */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1] as number;
+}
+
+/** p50, p99, max and mean of `values` (NaN everywhere for an empty list). */
+export function summarize(values: readonly number[]): Summary {
+  let max = Number.NaN;
+  let sum = 0;
+  for (const v of values) {
+    if (!(v <= max)) max = v;
+    sum += v;
+  }
+  return {
+    count: values.length,
+    p50: percentile(values, 50),
+    p99: percentile(values, 99),
+    max,
+    mean: values.length === 0 ? Number.NaN : sum / values.length,
+  };
+}
