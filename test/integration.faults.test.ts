@@ -33,8 +33,13 @@ function find(text: string, name: string, labels: Record<string, string>) {
   );
 }
 
+/**
+ * Starts the exporter and lets its start-up cycle land, then moves half an interval on: first
+ * slots fall 0.5 to 1.5 intervals after start, so from here each step of one interval polls
+ * every target exactly once.
+ */
 async function faultHarness(clock: ManualClock, logs?: string[]): Promise<Harness> {
-  return startHarness({
+  const harness = await startHarness({
     clock,
     ...(logs ? { logs } : {}),
     sim: { now: () => clock.now(), clusters: 3 },
@@ -46,6 +51,9 @@ async function faultHarness(clock: ManualClock, logs?: string[]): Promise<Harnes
       raw.spark_jobs = { jobs: [] };
     },
   });
+  await harness.exporter.scheduler.firstCycle();
+  await step(clock, harness, INTERVAL / 2);
+  return harness;
 }
 
 describe("fault injection on one cluster's metrics", () => {

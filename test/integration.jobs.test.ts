@@ -29,6 +29,8 @@ describe("jobs and inventory against the simulator", () => {
     const cluster = h.sim.clusters[0]?.id as string;
     const jobId = h.sim.state.addImportJob(cluster, { collectionName: "docs", state: "ImportRunning" });
     await h.exporter.scheduler.firstCycle();
+    // First slots fall 0.5 to 1.5 intervals after start: from here, one step polls each target once.
+    await clock.advance(15_000);
     let text = await h.metrics();
     const labels = { cluster_id: cluster, job_id: jobId };
     expect(value(text, "vdbcloud_import_job_state", { ...labels, state: "running" })).toBe(1);
@@ -75,6 +77,8 @@ describe("jobs and inventory against the simulator", () => {
     const job = ref as { projectId: string; jobId: string };
     h.sim.state.setSparkJobStatus(job.projectId, job.jobId, "RUNNING");
     await h.exporter.scheduler.firstCycle();
+    // First slots fall 0.5 to 1.5 intervals after start: from here, one step polls each target once.
+    await clock.advance(15_000);
     const labels = { project_id: job.projectId, job_id: job.jobId };
     let text = await h.metrics();
     // The first poll may have seen the generated status; after one more cycle it is RUNNING.
@@ -123,6 +127,8 @@ describe("jobs and inventory against the simulator", () => {
     const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000);
     h = await startHarness({ clock, sim: { now: () => clock.now(), clusters: 3 } });
     await h.exporter.scheduler.firstCycle();
+    // First slots fall 0.5 to 1.5 intervals after start: from here, one step polls each target once.
+    await clock.advance(15_000);
     const c = h.sim.clusters[0];
     if (!c) throw new Error("no cluster");
     let text = await h.metrics();

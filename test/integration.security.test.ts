@@ -76,7 +76,16 @@ describe("sharding", () => {
     try {
       const total = 3;
       for (let index = 0; index < total; index++) {
-        harnesses.push(await startHarness({ simulator: sim, shard: { index, total } }));
+        harnesses.push(
+          await startHarness({
+            simulator: sim,
+            shard: { index, total },
+            // One request form, so one metrics request per target.
+            config: (raw) => {
+              raw.metrics = { granularity: "PT30S" };
+            },
+          }),
+        );
       }
       await Promise.all(harnesses.map((x) => x.exporter.scheduler.firstCycle()));
       const owners = new Map<string, number[]>();

@@ -1,0 +1,58 @@
+/**
+ * Measurement probe preloaded into the exporter's process (`node --import probe.js main.js`),
+ * so the exporter runs unmodified while the harness reads what only that process can know:
+ * event-loop delay, CPU time and memory. Commands arrive over the IPC channel; without one
+ * (not started by the harness) the probe does nothing.
+ */
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { serveRpc } from "./ipc.js";
+
+/** What happened in the process since the previous lap (memory: at the moment of the lap). */
+export interface Lap {
+  readonly wallMs: number;
+  readonly cpuUserMs: number;
+  readonly cpuSystemMs: number;
+  /** Longest gap between two 1 ms timer ticks: the longest the event loop was blocked. */
+  readonly loopDelayMaxMs: number;
+  readonly loopDelayP99Ms: number;
+  readonly rssBytes: number;
+  readonly heapUsedBytes: number;
+  readonly heapTotalBytes: number;
+  readonly externalBytes: number;
+}
+
+/** Starts measuring; `lap()` reports since the previous lap (or since start) and restarts. */
+export function createLapper(): () => Lap {
+  // Resolution 1 ms: the histogram's timer lives in C++, so its cost to the process is tiny.
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  let since = performance.now();
+  let cpu = process.cpuUsage();
+  return () => {
+    const now = performance.now();
+    const used = process.cpuUsage(cpu);
+    const mem = process.memoryUsage();
+    const lap: Lap = {
+      wallMs: now - since,
+      cpuUserMs: used.user / 1000,
+      cpuSystemMs: used.system / 1000,
+      loopDelayMaxMs: delay.count > 0 ? delay.max / 1e6 : 0,
+      loopDelayP99Ms: delay.count > 0 ? delay.percentile(99) / 1e6 : 0,
+      rssBytes: mem.rss,
+      heapUsedBytes: mem.heapUsed,
+      heapTotalBytes: mem.heapTotal,
+      externalBytes: mem.external,
+    };
+    delay.reset();
+    since = now;
+    cpu = process.cpuUsage();
+    return lap;
+  };
+}
+
+if (process.send) {
+  const lap = createLapper();
+  serveRpc({ lap: () => lap() });
+  // The probe must never be what keeps the exporter alive.
+  process.channel?.unref();
+}

@@ -1,0 +1,125 @@
+/**
+ * Child process running the upstream simulator, so that its CPU is not the exporter's and
+ * the exporter reaches it over real loopback HTTP. Driven over IPC (see ipc.ts): `start`,
+ * `snapshot`, `faultSet`, `faultClear`, `drainMetricLog`, `close`.
+ */
+import { type FaultKind, type FaultSpec, type Simulator, startSimulator } from "../src/simulator/index.js";
+import { serveRpc } from "./ipc.js";
+
+/** Options of the simulated world and its rate limit. */
+export interface SimStartArgs {
+  readonly clusters: number;
+  readonly seed: number;
+  readonly collectionsPerCluster: number;
+  /** Per API key per endpoint; the documented limit is 20. */
+  readonly rateLimitPerSecond: number;
+  /** Keep a log of Query Cluster Metrics requests (time, cluster, status) for cycle counting. */
+  readonly recordMetricRequests: boolean;
+}
+
+/** What a config needs to know of the world. */
+export interface SimInfo {
+  readonly baseUrl: string;
+  readonly controllerUrlTemplate: string;
+  readonly clusters: ReadonlyArray<{
+    readonly id: string;
+    readonly regionId: string;
+    readonly projectId: string;
+    readonly collections: ReadonlyArray<{ readonly dbName: string; readonly collectionName: string }>;
+  }>;
+  readonly sparkJobs: ReadonlyArray<{ readonly projectId: string; readonly jobId: string }>;
+}
+
+/** The simulator's counters plus the CPU time of its process since start. */
+export interface SimSnapshot {
+  readonly requests: number;
+  readonly byEndpoint: Readonly<Record<string, number>>;
+  readonly rateLimited: number;
+  readonly faultsInjected: Readonly<Record<string, number>>;
+  readonly mutatingCalls: number;
+  readonly cpuMs: number;
+}
+
+/** One logged Query Cluster Metrics request (at response end). */
+export interface MetricRequest {
+  readonly atMs: number;
+  readonly clusterId: string;
+  readonly status: number;
+}
+
+const METRICS_LINE = /^POST \/v2\/clusters\/([^/?]+)\/metrics\/query(?:\?\S*)? (\d{3})$/;
+
+let sim: Simulator | undefined;
+let log: MetricRequest[] = [];
+
+serveRpc({
+  start: async (raw) => {
+    const args = raw as SimStartArgs;
+    sim = await startSimulator({
+      clusters: args.clusters,
+      seed: args.seed,
+      collectionsPerCluster: args.collectionsPerCluster,
+      rateLimitPerSecond: args.rateLimitPerSecond,
+      ...(args.recordMetricRequests
+        ? {
+            logger: (line: string) => {
+              const m = METRICS_LINE.exec(line);
+              if (m) log.push({ atMs: Date.now(), clusterId: decodeURIComponent(m[1] as string), status: Number(m[2]) });
+            },
+          }
+        : {}),
+    });
+    const info: SimInfo = {
+      baseUrl: sim.baseUrl,
+      controllerUrlTemplate: sim.controllerUrlTemplate,
+      clusters: sim.clusters.map((c) => ({
+        id: c.id,
+        regionId: c.regionId,
+        projectId: c.projectId,
+        collections: c.collections.map((col) => ({ dbName: col.dbName, collectionName: col.collectionName })),
+      })),
+      sparkJobs: sim.state.sparkJobRefs.map((j) => ({ projectId: j.projectId, jobId: j.jobId })),
+    };
+    return info;
+  },
+  snapshot: (): SimSnapshot => {
+    const s = running().stats;
+    const cpu = process.cpuUsage();
+    return {
+      requests: s.requests,
+      byEndpoint: { ...s.byEndpoint },
+      rateLimited: s.rateLimited,
+      faultsInjected: { ...s.faultsInjected } as Record<string, number>,
+      mutatingCalls: s.mutatingCalls.length,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+    };
+  },
+  faultSet: (raw) => {
+    const { kind, spec } = raw as { kind: FaultKind; spec: FaultSpec };
+    running().faults.set(kind, spec);
+    return true;
+  },
+  faultClear: (raw) => {
+    const kind = (raw as { kind?: FaultKind } | undefined)?.kind;
+    running().faults.clear(kind);
+    return true;
+  },
+  drainMetricLog: (): MetricRequest[] => {
+    const out = log;
+    log = [];
+    return out;
+  },
+  close: async () => {
+    await sim?.close();
+    setImmediate(() => process.exit(0));
+    return true;
+  },
+});
+
+// An orphaned simulator must not outlive the harness.
+process.on("disconnect", () => process.exit(0));
+
+function running(): Simulator {
+  if (!sim) throw new Error("simulator not started");
+  return sim;
+}
