@@ -107,6 +107,8 @@ describe("http app", () => {
     expect(html).toContain("not_found: cluster not found");
     expect(html).not.toContain("<script>x</script>");
     expect(html).toContain("&#60;script&#62;");
+    // The failing target is listed before the healthy one.
+    expect(html.indexOf("not_found: cluster not found")).toBeLessThan(html.indexOf("in01-a"));
   });
 
   it("basic auth protects /metrics and / but not /healthz or /readyz", async () => {

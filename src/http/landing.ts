@@ -30,10 +30,18 @@ function ago(nowMs: number, thenMs: number | null): string {
   return s < 120 ? `${s}s ago` : `${Math.round(s / 60)}m ago`;
 }
 
+function rank(up: boolean | null): number {
+  return up === false ? 0 : up === null ? 1 : 2;
+}
+
 /** Renders the landing page: links, readiness, and a table of targets with their last poll. */
 export function renderLanding(info: LandingInfo): string {
   const rows = [...info.targets]
-    .sort((a, b) => a.collector.localeCompare(b.collector) || a.target.localeCompare(b.target))
+    // Failing targets first: with hundreds of targets, those are the rows an operator looks for.
+    .sort(
+      (a, b) =>
+        rank(a.up) - rank(b.up) || a.collector.localeCompare(b.collector) || a.target.localeCompare(b.target),
+    )
     .map((t) => {
       const state = t.up === null ? "pending" : t.up ? "up" : "down";
       const err = t.lastError ? `${t.lastError.code}: ${t.lastError.message}` : "";
