@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import type { CloudApi, ClusterDescription, ClusterPage } from "../cloud/types.js";
+import { discoverClusters, LIST_CLUSTERS_PAGE_SIZE } from "./inventory.js";
+
+function cluster(id: string, projectId: string, regionId: string): ClusterDescription {
+  return {
+    clusterId: id,
+    clusterName: id,
+    projectId,
+    regionId,
+    plan: null,
+    cuType: null,
+    cuSize: null,
+    status: "RUNNING",
+    connectAddress: null,
+  };
+}
+
+function client(all: ClusterDescription[], honourFilters: boolean) {
+  const calls: { projectId?: string; regionId?: string; currentPage: number }[] = [];
+  const api = {
+    listClusters: async (args: {
+      projectId?: string;
+      regionId?: string;
+      pageSize: number;
+      currentPage: number;
+    }): Promise<ClusterPage> => {
+      calls.push({
+        ...(args.projectId ? { projectId: args.projectId } : {}),
+        ...(args.regionId ? { regionId: args.regionId } : {}),
+        currentPage: args.currentPage,
+      });
+      const matching = honourFilters
+        ? all.filter(
+            (c) =>
+              (!args.projectId || c.projectId === args.projectId) &&
+              (!args.regionId || c.regionId === args.regionId),
+          )
+        : all;
+      const start = (args.currentPage - 1) * args.pageSize;
+      return {
+        total: matching.length,
+        currentPage: args.currentPage,
+        pageSize: args.pageSize,
+        clusters: matching.slice(start, start + args.pageSize),
+      };
+    },
+  } as unknown as CloudApi;
+  return { api, calls };
+}
+
+const many = Array.from({ length: 250 }, (_, i) =>
+  cluster(`in01-${i}`, i % 2 ? "p1" : "p2", i % 3 ? "r1" : "r2"),
+);
+
+describe("discoverClusters", () => {
+  it("pages through every cluster when unfiltered", async () => {
+    const { api, calls } = client(many, true);
+    const found = await discoverClusters(api, { projectIds: [], regionIds: [] });
+    expect(found.length).toBe(250);
+    expect(calls.map((c) => c.currentPage)).toEqual([1, 2, 3]);
+    expect(LIST_CLUSTERS_PAGE_SIZE).toBe(100);
+  });
+
+  it.each([true, false])("applies project and region filters (upstream honours them: %s)", async (honour) => {
+    const { api } = client(many, honour);
+    const found = await discoverClusters(api, { projectIds: ["p1"], regionIds: ["r2"] });
+    const want = many
+      .filter((c) => c.projectId === "p1" && c.regionId === "r2")
+      .map((c) => c.clusterId)
+      .sort();
+    expect(found.map((c) => c.clusterId).sort()).toEqual(want);
+  });
+
+  it("asks once per project x region combination and de-duplicates", async () => {
+    const { api, calls } = client(many.slice(0, 10), false);
+    const found = await discoverClusters(api, { projectIds: ["p1", "p2"], regionIds: ["r1"] });
+    expect(calls.map((c) => `${c.projectId}/${c.regionId}`)).toEqual(["p1/r1", "p2/r1"]);
+    expect(new Set(found.map((c) => c.clusterId)).size).toBe(found.length);
+  });
+});
