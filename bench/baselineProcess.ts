@@ -1,23 +1,22 @@
 /**
- * Child process of the baselines (prom-client and the static floor), so that they run like
- * the exporter does: in a process of their own. Command `start` takes the exporter's text
- * exposition and its four answers; it returns the two servers' origins.
+ * Child process of one baseline (prom-client, or the static floor), so that each runs like
+ * the exporter does: in a process of its own, undisturbed by the other's garbage collection.
+ * Command `start` takes either the exporter's text exposition (prom-client) or its four
+ * answers (static) and returns the server's origin.
  */
-import { startPromClientServer, startStaticServer, type StaticBodies } from "./baselineServers.js";
+import { type StaticBodies, startPromClientServer, startStaticServer } from "./baselineServers.js";
 import { parseExposition } from "./exposition.js";
 import { serveRpc } from "./ipc.js";
 import { buildRegistries } from "./promBaseline.js";
 
-/** Arguments of `start`. */
-export interface BaselineStartArgs {
-  readonly exposition: string;
-  readonly bodies: StaticBodies;
-}
+/** Arguments of `start`: what to serve. */
+export type BaselineStartArgs =
+  | { readonly kind: "prom-client"; readonly exposition: string }
+  | { readonly kind: "static"; readonly bodies: StaticBodies };
 
-/** Result of `start`. */
+/** Result of `start`. `series` and `buildMs` describe the prom-client registry (0 for static). */
 export interface BaselineInfo {
-  readonly promClientUrl: string;
-  readonly staticUrl: string;
+  readonly url: string;
   readonly series: number;
   readonly buildMs: number;
 }
@@ -25,12 +24,12 @@ export interface BaselineInfo {
 serveRpc({
   start: async (raw): Promise<BaselineInfo> => {
     const args = raw as BaselineStartArgs;
+    if (args.kind === "static")
+      return { url: (await startStaticServer(args.bodies)).url, series: 0, buildMs: 0 };
     const started = performance.now();
     const registries = buildRegistries(parseExposition(args.exposition));
     const buildMs = performance.now() - started;
-    const prom = await startPromClientServer(registries);
-    const stat = await startStaticServer(args.bodies);
-    return { promClientUrl: prom.url, staticUrl: stat.url, series: registries.series, buildMs };
+    return { url: (await startPromClientServer(registries)).url, series: registries.series, buildMs };
   },
 });
 

@@ -14,16 +14,19 @@ afterEach(async () => {
 const byName = (name: string) => VARIANTS.find((v) => v.name === name) as (typeof VARIANTS)[0];
 
 describe("static server", () => {
-  it.each(VARIANTS.map((v) => ({ name: v.name })))("answers $name with its prepared body", async ({ name }) => {
-    const bodies = Object.fromEntries(VARIANTS.map((v) => [v.name, Buffer.from(`body of ${v.name}`)]));
-    const { server, url } = await startStaticServer(bodies);
-    servers.push(server);
-    const scraper = new Scraper(url);
-    const s = await scraper.get("/metrics", byName(name));
-    await scraper.close();
-    expect(s.body.toString()).toBe(`body of ${name}`);
-    expect(s.contentEncoding).toBe(name.endsWith("gzip") ? "gzip" : undefined);
-  });
+  it.each(VARIANTS.map((v) => ({ name: v.name })))(
+    "answers $name with its prepared body",
+    async ({ name }) => {
+      const bodies = Object.fromEntries(VARIANTS.map((v) => [v.name, Buffer.from(`body of ${v.name}`)]));
+      const { server, url } = await startStaticServer(bodies);
+      servers.push(server);
+      const scraper = new Scraper(url);
+      const s = await scraper.get("/metrics", byName(name));
+      await scraper.close();
+      expect(s.body.toString()).toBe(`body of ${name}`);
+      expect(s.contentEncoding).toBe(name.endsWith("gzip") ? "gzip" : undefined);
+    },
+  );
 });
 
 describe("prom-client server", () => {

@@ -29,7 +29,9 @@ async function listen(server: Server): Promise<string> {
 }
 
 /** Serves `registries` at any path; resolves with the server and its origin. */
-export async function startPromClientServer(registries: BaselineRegistries): Promise<{ server: Server; url: string }> {
+export async function startPromClientServer(
+  registries: BaselineRegistries,
+): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     const om = wantsOpenMetrics(req);
     const registry = om ? registries.openMetrics : registries.text;

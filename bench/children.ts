@@ -49,6 +49,8 @@ export function forkChild(
     serialization: "advanced",
   });
   live.add(child);
+  // Sending to a child that just exited reports an 'error' event; the exit is handled below.
+  child.on("error", () => undefined);
   const lines: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     if (!stream) continue;
@@ -91,12 +93,15 @@ export async function startSimProcess(args: SimStartArgs): Promise<{ handle: Chi
     return { handle, info };
   } catch (err) {
     await handle.stop();
-    throw new BenchError("child_failed", `simulator did not start: ${(err as Error).message}`, { cause: err });
+    throw new BenchError("child_failed", `simulator did not start: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 }
 
 /** Stops the simulator cleanly (closing its sockets), killing it if it does not answer. */
 export async function stopSimProcess(handle: ChildHandle): Promise<void> {
+  if (handle.hasExited()) return;
   await handle.rpc.call("close", undefined, 5000).catch(() => undefined);
   await handle.stop();
 }
@@ -112,11 +117,17 @@ export const EXPORTER_MAIN = new URL("../src/main.js", import.meta.url);
 
 /**
  * Runs `node --import probe.js main.js --config FILE --listen 127.0.0.1:0` and resolves once
- * it logs the address it listens on.
+ * it logs the address it listens on (an info line: `logLevel` must keep info).
  */
 export async function startExporterProcess(
   configPath: string,
-  opts: { onLine?: (line: string) => void; logLevel?: string; timeoutMs?: number } = {},
+  opts: {
+    onLine?: (line: string) => void;
+    logLevel?: string;
+    timeoutMs?: number;
+    /** Extra node flags, e.g. ["--cpu-prof", "--cpu-prof-dir", DIR]. */
+    nodeArgs?: readonly string[];
+  } = {},
 ): Promise<ExporterProcess> {
   let resolveUrl: (url: string) => void = () => {};
   const urlP = new Promise<string>((r) => {
@@ -127,7 +138,7 @@ export async function startExporterProcess(
     EXPORTER_MAIN,
     ["--config", configPath, "--listen", "127.0.0.1:0", "--log-level", opts.logLevel ?? "info"],
     {
-      execArgv: ["--import", new URL("./probe.js", import.meta.url).href],
+      execArgv: [...(opts.nodeArgs ?? []), "--import", new URL("./probe.js", import.meta.url).href],
       onLine: (line) => {
         const listen = listenAddressOf(line);
         if (listen) resolveUrl(`http://${listen}`);
@@ -147,7 +158,8 @@ export async function startExporterProcess(
   clearTimeout(timer);
   if (typeof outcome === "string") return { handle, url: outcome };
   await handle.stop();
-  const why = "exited" in outcome ? `exited (${String(outcome.exited)})` : `did not listen within ${timeoutMs} ms`;
+  const why =
+    "exited" in outcome ? `exited (${String(outcome.exited)})` : `did not listen within ${timeoutMs} ms`;
   throw new BenchError("child_failed", `exporter ${why}:\n${handle.tail().join("\n")}`);
 }
 
@@ -156,7 +168,9 @@ export function listenAddressOf(line: string): string | undefined {
   if (!line.includes("listening")) return undefined;
   try {
     const entry = JSON.parse(line) as { msg?: unknown; listen?: unknown };
-    return entry.msg === "vdbcloud-exporter listening" && typeof entry.listen === "string" ? entry.listen : undefined;
+    return entry.msg === "vdbcloud-exporter listening" && typeof entry.listen === "string"
+      ? entry.listen
+      : undefined;
   } catch {
     return undefined;
   }
@@ -175,7 +189,10 @@ export async function waitFor200(url: string, timeoutMs: number, everyMs = 500):
     );
     if (status === 200) return;
     if (Date.now() > deadline) {
-      throw new BenchError("child_timeout", `${url} did not answer 200 within ${timeoutMs} ms (last: ${status})`);
+      throw new BenchError(
+        "child_timeout",
+        `${url} did not answer 200 within ${timeoutMs} ms (last: ${status})`,
+      );
     }
     await new Promise((r) => setTimeout(r, everyMs));
   }

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { buildConfig } from "../src/config/load.js";
 import { chooseScopes, cycleIntervalMs, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
 
@@ -9,7 +9,12 @@ const WORLD = {
   baseUrl: "http://127.0.0.1:1",
   controllerUrlTemplate: "http://127.0.0.1:1/ctl/{region}",
   clusters: [
-    { id: "in01-a", regionId: "aws-us-west-2", projectId: "proj-1", collections: [col("default", "a1"), col("analytics", "a2")] },
+    {
+      id: "in01-a",
+      regionId: "aws-us-west-2",
+      projectId: "proj-1",
+      collections: [col("default", "a1"), col("analytics", "a2")],
+    },
     { id: "in01-b", regionId: "aws-us-west-2", projectId: "proj-1", collections: [col("default", "b1")] },
     { id: "in01-c", regionId: "gcp-us-west1", projectId: "proj-2", collections: [] },
   ],
@@ -19,10 +24,11 @@ const WORLD = {
 describe("cycleIntervalMs", () => {
   it.each([
     { targets: 1, rate: 20, want: 30_000 },
-    { targets: 600, rate: 20, want: 60_000 },
-    { targets: 1000, rate: 20, want: 60_000 },
-    { targets: 1100, rate: 20, want: 90_000 },
-    { targets: 2400, rate: 20, want: 150_000 },
+    { targets: 360, rate: 20, want: 30_000 },
+    { targets: 361, rate: 20, want: 60_000 },
+    { targets: 1000, rate: 20, want: 90_000 },
+    { targets: 1100, rate: 20, want: 120_000 },
+    { targets: 2400, rate: 20, want: 210_000 },
     { targets: 600, rate: 20, utilisation: 1, want: 30_000 },
   ])("$targets targets at $rate/s -> $want ms", ({ targets, rate, utilisation, want }) => {
     expect(cycleIntervalMs(targets, rate, utilisation)).toBe(want);

@@ -46,10 +46,11 @@ export function isoDuration(ms: number): string {
 
 /**
  * The shortest interval (a whole number of 30 s steps) in which `targets` requests on one
- * endpoint fit at `rate` per second while using at most `utilisation` of the budget: targets
- * are spread over the interval at random offsets, so a fully used budget would queue.
+ * endpoint fit at `rate` per second while using at most `utilisation` of the budget. Targets
+ * sit at random offsets, so a nearly full budget queues; and the start-up run queues every
+ * target at once, a backlog that only the unused share of the budget drains.
  */
-export function cycleIntervalMs(targets: number, rate: number, utilisation = 0.85): number {
+export function cycleIntervalMs(targets: number, rate: number, utilisation = 0.6): number {
   const needMs = (targets / (rate * utilisation)) * 1000;
   return Math.max(GRANULARITY_MS, Math.ceil(needMs / GRANULARITY_MS) * GRANULARITY_MS);
 }

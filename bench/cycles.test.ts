@@ -1,59 +1,65 @@
 import { describe, expect, it } from "vitest";
 import { offsetFor } from "../src/schedule/scheduler.js";
-import { countCycles, cycleOf, type LoggedRequest } from "./cycles.js";
+import { countCycles, type LoggedRequest, slotOf } from "./cycles.js";
 
 const I = 30_000;
 const CLUSTERS = ["in01-a", "in01-b", "in01-c", "in01-d"];
 const offset = (id: string) => offsetFor(`cluster_metrics/${id}`, I);
+const slot = (k: number, id: string) => k * I + offset(id);
 
 /** One request per cluster per cycle k in [from, to], made `delayMs` after its slot. */
 function steady(from: number, to: number, delayMs = 0): LoggedRequest[] {
   const out: LoggedRequest[] = [];
   for (let k = from; k <= to; k++) {
-    for (const id of CLUSTERS) out.push({ atMs: k * I + offset(id) + delayMs, clusterId: id, status: 200 });
+    for (const id of CLUSTERS) out.push({ atMs: slot(k, id) + delayMs, clusterId: id, status: 200 });
   }
   return out;
 }
 
-describe("cycleOf", () => {
+describe("slotOf", () => {
   it.each([
     { delay: 0, want: 100 },
     { delay: 1, want: 100 },
     { delay: I - 1, want: 100 },
     { delay: I, want: 101 },
-  ])("a request $delay ms after its slot of cycle 100 is in cycle $want", ({ delay, want }) => {
-    for (const id of CLUSTERS) expect(cycleOf(100 * I + offset(id) + delay, id, I)).toBe(want);
+  ])("a request $delay ms after its slot of cycle 100 has the slot of cycle $want", ({ delay, want }) => {
+    for (const id of CLUSTERS) expect(slotOf(slot(100, id) + delay, id, I)).toBe(slot(want, id));
   });
 });
 
 describe("countCycles", () => {
-  it("counts one request per target per cycle, however late the limiter made it", () => {
-    const log = steady(100, 104, 7_000);
-    const counts = countCycles(log, I, 100 * I, 106 * I, 10_000);
+  it("counts one request per target per window, however late the limiter made it", () => {
+    const counts = countCycles(steady(100, 104, 7_000), I, 100 * I, 5);
     expect(counts.map((c) => [c.cycle, c.requests, c.distinctTargets])).toEqual([
-      [100, 4, 4],
-      [101, 4, 4],
-      [102, 4, 4],
-      [103, 4, 4],
-      [104, 4, 4],
+      [0, 4, 4],
+      [1, 4, 4],
+      [2, 4, 4],
+      [3, 4, 4],
+      [4, 4, 4],
     ]);
   });
 
-  it("keeps only cycles that start after `from` and ended before `to` minus the margin", () => {
-    const counts = countCycles(steady(90, 110), I, 100 * I + 1, 105 * I + 5_000, 5_000);
-    expect(counts.map((c) => c.cycle)).toEqual([101, 102, 103, 104]);
+  it("windows start at any instant, not only at multiples of the interval", () => {
+    const from = 100 * I + 12_345;
+    const counts = countCycles(steady(99, 110, 2_000), I, from, 3);
+    expect(counts.map((c) => c.requests)).toEqual([4, 4, 4]);
+    expect(counts.map((c) => c.distinctTargets)).toEqual([4, 4, 4]);
+  });
+
+  it("ignores requests of slots before the first window and after the last", () => {
+    expect(countCycles(steady(90, 110), I, 100 * I, 2).map((c) => c.requests)).toEqual([4, 4]);
   });
 
   it("shows a skipped run, a repeated request and rate-limit answers", () => {
-    const skipped = 100 * I + offset("in01-b");
+    const skipped = slot(100, "in01-b");
     const log = steady(100, 102).filter((r) => r.atMs !== skipped || r.clusterId !== "in01-b");
-    const extra = { atMs: 102 * I + offset("in01-c") + 2_000, clusterId: "in01-c", status: 429 };
-    const counts = countCycles([...log, extra], I, 100 * I, 104 * I, 0);
+    const extra = { atMs: slot(102, "in01-c") + 2_000, clusterId: "in01-c", status: 429 };
+    const counts = countCycles([...log, extra], I, 100 * I, 4);
     expect(counts.map((c) => [c.cycle, c.requests, c.distinctTargets, c.rateLimited])).toEqual([
-      [100, 3, 3, 0],
-      [101, 4, 4, 0],
-      [102, 5, 4, 1],
-      [103, 0, 0, 0],
+      [0, 3, 3, 0],
+      [1, 4, 4, 0],
+      [2, 5, 4, 1],
+      [3, 0, 0, 0],
     ]);
   });
 });

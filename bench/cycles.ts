@@ -1,8 +1,13 @@
 /**
  * Counting upstream requests per polling cycle. The scheduler runs each target at a fixed
  * offset inside its interval (offset = hash of the task key), so a request made at time t by
- * a target with offset o belongs to cycle floor((t - o) / interval), whatever the rate
- * limiter's queueing delayed it by (as long as that delay is under one interval).
+ * a target with offset o comes from that target's latest slot at or before t, whatever the
+ * rate limiter's queueing delayed it by (as long as the delay is under one interval).
+ *
+ * Requests are attributed with the offset of the cluster's own task. A scope target of the
+ * same cluster has another offset, but the same one every cycle, so its requests still land
+ * one per cycle: totals per cycle stay exact, only which cycle a scope's request counts in
+ * may shift by one.
  */
 import { offsetFor } from "../src/schedule/scheduler.js";
 
@@ -13,51 +18,50 @@ export interface LoggedRequest {
   readonly status: number;
 }
 
-/** Requests of one cycle. */
+/** Requests whose slots fall in one window of one interval. */
 export interface CycleCount {
-  /** Cycle number k: the cycle's slots lie in [k x interval, (k + 1) x interval) plus offsets. */
+  /** Window index: 0 holds the slots in [from, from + interval), 1 the next interval, ... */
   readonly cycle: number;
   readonly requests: number;
   readonly distinctTargets: number;
   readonly rateLimited: number;
 }
 
-/** The cycle a request of `clusterId`'s cluster-metrics task made at `atMs` belongs to. */
-export function cycleOf(atMs: number, clusterId: string, intervalMs: number): number {
-  return Math.floor((atMs - offsetFor(`cluster_metrics/${clusterId}`, intervalMs)) / intervalMs);
+/** The latest slot at or before `atMs` of `clusterId`'s cluster-metrics task. */
+export function slotOf(atMs: number, clusterId: string, intervalMs: number): number {
+  const offset = offsetFor(`cluster_metrics/${clusterId}`, intervalMs);
+  return atMs - ((((atMs - offset) % intervalMs) + intervalMs) % intervalMs);
 }
 
 /**
- * Counts requests per cycle, keeping only complete cycles: those whose every slot lies at or
- * after `fromMs` and that ended (with `marginMs` for queueing) before `toMs`.
+ * Counts requests per window of slots: window j holds the requests whose slot lies in
+ * [fromMs + j x interval, fromMs + (j + 1) x interval), for `windows` windows. The log must
+ * extend past the last window's end by the longest queueing delay.
  */
 export function countCycles(
   log: readonly LoggedRequest[],
   intervalMs: number,
   fromMs: number,
-  toMs: number,
-  marginMs: number,
+  windows: number,
 ): CycleCount[] {
-  const byCycle = new Map<number, { requests: number; targets: Set<string>; rateLimited: number }>();
+  const counts = Array.from({ length: windows }, () => ({
+    requests: 0,
+    targets: new Set<string>(),
+    rateLimited: 0,
+  }));
   for (const r of log) {
-    const k = cycleOf(r.atMs, r.clusterId, intervalMs);
-    let c = byCycle.get(k);
-    if (!c) byCycle.set(k, (c = { requests: 0, targets: new Set(), rateLimited: 0 }));
+    const slot = slotOf(r.atMs, r.clusterId, intervalMs);
+    if (slot < fromMs) continue;
+    const c = counts[Math.floor((slot - fromMs) / intervalMs)];
+    if (!c) continue;
     c.requests++;
     c.targets.add(r.clusterId);
     if (r.status === 429) c.rateLimited++;
   }
-  const first = Math.ceil(fromMs / intervalMs);
-  const last = Math.floor((toMs - marginMs) / intervalMs) - 1;
-  const out: CycleCount[] = [];
-  for (let k = first; k <= last; k++) {
-    const c = byCycle.get(k);
-    out.push({
-      cycle: k,
-      requests: c?.requests ?? 0,
-      distinctTargets: c?.targets.size ?? 0,
-      rateLimited: c?.rateLimited ?? 0,
-    });
-  }
-  return out;
+  return counts.map((c, cycle) => ({
+    cycle,
+    requests: c.requests,
+    distinctTargets: c.targets.size,
+    rateLimited: c.rateLimited,
+  }));
 }

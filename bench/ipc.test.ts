@@ -27,11 +27,9 @@ describe("RpcClient with serveRpc", () => {
     const { parent, child } = pair();
     serveRpc({ double: (n) => (n as number) * 2, later: async () => "done" }, child);
     const rpc = new RpcClient(parent, "child");
-    await expect(Promise.all([rpc.call("double", 21), rpc.call("later"), rpc.call("double", 1)])).resolves.toEqual([
-      42,
-      "done",
-      2,
-    ]);
+    await expect(
+      Promise.all([rpc.call("double", 21), rpc.call("later"), rpc.call("double", 1)]),
+    ).resolves.toEqual([42, "done", 2]);
   });
 
   it.each([
@@ -68,9 +66,12 @@ describe("RpcClient with serveRpc", () => {
     await settled;
   });
 
-  it("rejects at once when the channel cannot send", async () => {
+  it("rejects when the channel reports a send failure", async () => {
     const closed = new EventEmitter() as Channel;
-    closed.send = () => false;
+    closed.send = (_m, callback) => {
+      setImmediate(() => callback?.(new Error("channel closed")));
+      return false;
+    };
     await expect(new RpcClient(closed, "sim").call("stats")).rejects.toMatchObject({ code: "child_failed" });
   });
 });

@@ -20,7 +20,7 @@ interface RpcReply {
 
 /** What both ends need of a channel: a ChildProcess on one side, `process` on the other. */
 export interface Channel extends EventEmitter {
-  send?(message: unknown): boolean;
+  send?(message: unknown, callback?: (error: Error | null) => void): boolean;
 }
 
 /** A command handler; its result (or rejection message) is sent back to the caller. */
@@ -98,11 +98,19 @@ export class RpcClient {
         reject(new BenchError("child_timeout", `${this.name}: ${cmd} did not answer within ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(rpc, { resolve: resolve as (v: unknown) => void, reject, timer });
-      const sent = this.channel.send?.({ rpc, cmd, args } satisfies RpcRequest);
-      if (!sent) {
+      const fail = (err: unknown) => {
         clearTimeout(timer);
         this.pending.delete(rpc);
-        reject(new BenchError("child_failed", `${this.name}: cannot send ${cmd} (channel closed)`));
+        reject(
+          new BenchError("child_failed", `${this.name}: cannot send ${cmd} (channel closed)`, { cause: err }),
+        );
+      };
+      // `false` from send() only means "queued" (large messages); the callback reports failure.
+      try {
+        if (!this.channel.send) fail(undefined);
+        else this.channel.send({ rpc, cmd, args } satisfies RpcRequest, (err) => err && fail(err));
+      } catch (err) {
+        fail(err);
       }
     });
   }

@@ -4,15 +4,35 @@ import { estimateFrom, runPilot, scopesNeeded, seriesKind } from "./pilot.js";
 describe("seriesKind", () => {
   it.each([
     { name: "vdbcloud_cu_computation_ratio", labels: { cluster_id: "c" }, want: "cluster" },
-    { name: "vdbcloud_entities", labels: { cluster_id: "c", db_name: "d", collection_name: "x" }, want: "scope" },
-    { name: "vdbcloud_import_jobs", labels: { cluster_id: "c", collection_name: "x", state: "failed" }, want: "cluster" },
-    { name: "vdbcloud_collector_up", labels: { collector: "cluster_metrics", target: "c/d/x" }, want: "scope" },
+    {
+      name: "vdbcloud_entities",
+      labels: { cluster_id: "c", db_name: "d", collection_name: "x" },
+      want: "scope",
+    },
+    {
+      name: "vdbcloud_import_jobs",
+      labels: { cluster_id: "c", collection_name: "x", state: "failed" },
+      want: "cluster",
+    },
+    {
+      name: "vdbcloud_collector_up",
+      labels: { collector: "cluster_metrics", target: "c/d/x" },
+      want: "scope",
+    },
     { name: "vdbcloud_collector_up", labels: { collector: "cluster_metrics", target: "c" }, want: "cluster" },
     { name: "vdbcloud_collector_up", labels: { collector: "import_jobs", target: "c" }, want: "cluster" },
     { name: "vdbcloud_collector_up", labels: { collector: "spark_jobs", target: "p/j" }, want: "global" },
     { name: "vdbcloud_collector_up", labels: { collector: "inventory", target: "global" }, want: "global" },
-    { name: "vdbcloud_spark_job_status", labels: { project_id: "p", job_id: "j", status: "running" }, want: "global" },
-    { name: "vdbcloud_region_info", labels: { cloud_id: "aws", region_id: "r", domain: "d" }, want: "global" },
+    {
+      name: "vdbcloud_spark_job_status",
+      labels: { project_id: "p", job_id: "j", status: "running" },
+      want: "global",
+    },
+    {
+      name: "vdbcloud_region_info",
+      labels: { cloud_id: "aws", region_id: "r", domain: "d" },
+      want: "global",
+    },
   ])("$name $labels is $want", ({ name, labels, want }) => {
     expect(seriesKind({ name, labels })).toBe(want);
   });

@@ -75,9 +75,10 @@ export async function runPilot(opts: {
   let exporter: Exporter | undefined;
   try {
     const k = Math.min(opts.sample, sim.clusters.length);
-    const sampled = Array.from({ length: k }, (_, i) => sim.clusters[Math.floor((i * sim.clusters.length) / k)]).filter(
-      (c) => c !== undefined,
-    );
+    const sampled = Array.from(
+      { length: k },
+      (_, i) => sim.clusters[Math.floor((i * sim.clusters.length) / k)],
+    ).filter((c) => c !== undefined);
     const world = {
       baseUrl: sim.baseUrl,
       controllerUrlTemplate: sim.controllerUrlTemplate,
@@ -104,7 +105,8 @@ export async function runPilot(opts: {
     await exporter.start();
     const deadline = Date.now() + 60_000;
     while (!exporter.ready()) {
-      if (Date.now() > deadline) throw new BenchError("child_timeout", "pilot: first cycle did not complete in 60 s");
+      if (Date.now() > deadline)
+        throw new BenchError("child_timeout", "pilot: first cycle did not complete in 60 s");
       await new Promise((r) => setTimeout(r, 50));
     }
     const published = await exporter.store.publishNow();

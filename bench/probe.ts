@@ -4,7 +4,7 @@
  * event-loop delay, CPU time and memory. Commands arrive over the IPC channel; without one
  * (not started by the harness) the probe does nothing.
  */
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { serveRpc } from "./ipc.js";
 
 /** What happened in the process since the previous lap (memory: at the moment of the lap). */
@@ -15,6 +15,9 @@ export interface Lap {
   /** Longest gap between two 1 ms timer ticks: the longest the event loop was blocked. */
   readonly loopDelayMaxMs: number;
   readonly loopDelayP99Ms: number;
+  /** Longest garbage-collection pause and the sum of all pauses. */
+  readonly gcMaxMs: number;
+  readonly gcTotalMs: number;
   readonly rssBytes: number;
   readonly heapUsedBytes: number;
   readonly heapTotalBytes: number;
@@ -28,6 +31,14 @@ export function createLapper(): () => Lap {
   delay.enable();
   let since = performance.now();
   let cpu = process.cpuUsage();
+  let gcMax = 0;
+  let gcTotal = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcMax = Math.max(gcMax, e.duration);
+      gcTotal += e.duration;
+    }
+  }).observe({ entryTypes: ["gc"] });
   return () => {
     const now = performance.now();
     const used = process.cpuUsage(cpu);
@@ -38,12 +49,16 @@ export function createLapper(): () => Lap {
       cpuSystemMs: used.system / 1000,
       loopDelayMaxMs: delay.count > 0 ? delay.max / 1e6 : 0,
       loopDelayP99Ms: delay.count > 0 ? delay.percentile(99) / 1e6 : 0,
+      gcMaxMs: gcMax,
+      gcTotalMs: gcTotal,
       rssBytes: mem.rss,
       heapUsedBytes: mem.heapUsed,
       heapTotalBytes: mem.heapTotal,
       externalBytes: mem.external,
     };
     delay.reset();
+    gcMax = 0;
+    gcTotal = 0;
     since = now;
     cpu = process.cpuUsage();
     return lap;

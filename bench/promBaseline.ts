@@ -2,13 +2,13 @@
  * The "straightforward implementation" the exporter is compared with: a prom-client Registry
  * of Gauges holding the same samples, rendered by `registry.metrics()` on every scrape.
  */
-import { Gauge, Registry } from "prom-client";
+import { Gauge, type OpenMetricsContentType, Registry } from "prom-client";
 import type { ParsedExposition } from "./exposition.js";
 
 /** The same gauges registered in a text-format and an OpenMetrics registry. */
 export interface BaselineRegistries {
   readonly text: Registry;
-  readonly openMetrics: Registry;
+  readonly openMetrics: Registry<OpenMetricsContentType>;
   readonly series: number;
 }
 
@@ -28,7 +28,8 @@ function helpFor(parsed: ParsedExposition, name: string): string {
  */
 export function buildRegistries(parsed: ParsedExposition): BaselineRegistries {
   const text = new Registry();
-  const openMetrics = new Registry(Registry.OPENMETRICS_CONTENT_TYPE);
+  const openMetrics = new Registry<OpenMetricsContentType>();
+  openMetrics.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
   const byName = new Map<string, ParsedExposition["samples"]>();
   for (const s of parsed.samples) {
     const list = byName.get(s.name);
@@ -37,7 +38,12 @@ export function buildRegistries(parsed: ParsedExposition): BaselineRegistries {
   }
   for (const [name, samples] of byName) {
     const labelNames = [...new Set(samples.flatMap((s) => Object.keys(s.labels)))];
-    const gauge = new Gauge({ name, help: helpFor(parsed, name), labelNames, registers: [text, openMetrics] });
+    const gauge = new Gauge({
+      name,
+      help: helpFor(parsed, name),
+      labelNames,
+      registers: [text, openMetrics],
+    });
     for (const s of samples) gauge.set(s.labels, s.value);
   }
   return { text, openMetrics, series: parsed.samples.length };

@@ -63,24 +63,61 @@ export class Scraper {
    * was asked for, gzip-encoded; otherwise rejects with `scrape_failed`. Returns the latencies
    * and the size of the last body.
    */
-  async series(path: string, variant: Variant, count: number, warmup = 3): Promise<{ ms: number[]; bytes: number }> {
-    const ms: number[] = [];
-    let bytes = 0;
-    for (let i = 0; i < warmup + count; i++) {
-      const s = await this.get(path, variant);
-      if (s.status !== 200 || (variant.gzip && s.contentEncoding !== "gzip")) {
-        throw new BenchError(
-          "scrape_failed",
-          `${variant.name}: status ${s.status}, content-encoding ${s.contentEncoding ?? "none"}`,
-        );
-      }
-      if (i >= warmup) ms.push(s.ms);
-      bytes = s.body.length;
+  async series(
+    path: string,
+    variant: Variant,
+    count: number,
+    warmup = 3,
+  ): Promise<{ ms: number[]; bytes: number }> {
+    const [run] = await interleaved([this], path, variant, count, warmup);
+    return run as { ms: number[]; bytes: number };
+  }
+
+  /** One checked GET (see `series`). */
+  async checked(path: string, variant: Variant): Promise<Scrape> {
+    const s = await this.get(path, variant);
+    if (s.status !== 200 || (variant.gzip && s.contentEncoding !== "gzip")) {
+      throw new BenchError(
+        "scrape_failed",
+        `${variant.name}: status ${s.status}, content-encoding ${s.contentEncoding ?? "none"}`,
+      );
     }
-    return { ms, bytes };
+    return s;
   }
 
   async close(): Promise<void> {
     await this.pool.close();
   }
+}
+
+/**
+ * Scrapes several servers in turn, one request each per round, so that they are measured
+ * under the same conditions (background work, other processes) rather than one after the
+ * other. Returns, per scraper, its latencies and the size of its last body.
+ */
+export async function interleaved(
+  scrapers: readonly Scraper[],
+  path: string,
+  variant: Variant,
+  count: number,
+  warmup = 3,
+): Promise<{ ms: number[]; bytes: number }[]> {
+  const out = scrapers.map(() => ({ ms: [] as number[], bytes: 0 }));
+  for (let i = 0; i < warmup + count; i++) {
+    for (const [j, scraper] of scrapers.entries()) {
+      const s = await scraper.checked(path, variant);
+      const run = out[j] as { ms: number[]; bytes: number };
+      if (i >= warmup) run.ms.push(s.ms);
+      run.bytes = s.body.length;
+    }
+  }
+  return out;
+}
+
+/** GET `url` as plain text (uncompressed); rejects unless the answer is 200. */
+export async function fetchText(url: string, timeoutMs = 30_000): Promise<string> {
+  const res = await fetch(url, { headers: { accept: "text/plain" }, signal: AbortSignal.timeout(timeoutMs) });
+  const text = await res.text();
+  if (res.status !== 200) throw new BenchError("scrape_failed", `${url}: status ${res.status}`);
+  return text;
 }

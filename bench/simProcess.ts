@@ -64,7 +64,12 @@ serveRpc({
         ? {
             logger: (line: string) => {
               const m = METRICS_LINE.exec(line);
-              if (m) log.push({ atMs: Date.now(), clusterId: decodeURIComponent(m[1] as string), status: Number(m[2]) });
+              if (m)
+                log.push({
+                  atMs: Date.now(),
+                  clusterId: decodeURIComponent(m[1] as string),
+                  status: Number(m[2]),
+                });
             },
           }
         : {}),

@@ -20,7 +20,13 @@ export interface DeflatedHead {
 
 /** Compresses `body` on the zlib thread pool (never blocking the event loop). */
 export async function deflateHead(body: Buffer, level = zlib.constants.Z_BEST_SPEED): Promise<DeflatedHead> {
-  const deflated = await deflateRawAsync(body, { level, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  // Larger output chunks: zlib hands back each one to the main thread, which then joins them;
+  // at the 16 KiB default that bookkeeping took ~5 ms per 11 MB body, at 64 KiB ~1 ms.
+  const deflated = await deflateRawAsync(body, {
+    level,
+    finishFlush: zlib.constants.Z_SYNC_FLUSH,
+    chunkSize: 64 * 1024,
+  });
   return { deflated, crc: await crc32Sliced(body), length: body.length };
 }
 

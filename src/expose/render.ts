@@ -50,10 +50,16 @@ export function renderChunks(
   samples: readonly Sample[],
 ): Map<string, string> {
   const known = new Set(families.map((f) => f.name));
-  const out = new Map<string, string>();
+  // Lines are collected and joined once: appending to a string per sample builds a rope of
+  // cons-strings that costs several times the text's size until it is flattened.
+  const lines = new Map<string, string[]>();
   for (const s of samples) {
     if (!known.has(s.family)) continue;
-    out.set(s.family, (out.get(s.family) ?? "") + renderSample(s));
+    const list = lines.get(s.family);
+    if (list) list.push(renderSample(s));
+    else lines.set(s.family, [renderSample(s)]);
   }
+  const out = new Map<string, string>();
+  for (const [family, list] of lines) out.set(family, list.join(""));
   return out;
 }

@@ -38,6 +38,9 @@ export const DROP_REASONS: readonly DropReason[] = [
   "unknown_metric_name",
 ];
 
+/** How long one rendering of the process metrics is served (well under any scrape interval). */
+export const PROCESS_RENDER_TTL_MS = 1000;
+
 /** The self-metric histograms (FamilyDef describes only gauges and counters). */
 export const HISTOGRAM_FAMILIES = [
   "vdbcloud_api_request_duration_seconds",
@@ -54,6 +57,13 @@ export type CollectorName = (typeof COLLECTOR_NAMES)[number];
  */
 export class SelfMetrics implements ClientObserver {
   readonly registry = new Registry();
+  /**
+   * prom-client's default process and Node.js metrics, apart: collecting them costs more than
+   * all of our own families together, and they are samples of the process anyway, so their
+   * rendering is reused for up to PROCESS_RENDER_TTL_MS across scrapes.
+   */
+  private readonly processRegistry: Registry | null;
+  private processCache: { atMs: number; text: string; openMetrics: string } | null = null;
   private readonly apiRequests: Counter<"endpoint" | "outcome">;
   private readonly apiDuration: Histogram<"endpoint">;
   private readonly apiRetries: Counter<"endpoint">;
@@ -166,7 +176,8 @@ export class SelfMetrics implements ClientObserver {
       this.skippedRuns.inc({ collector }, 0);
       this.collectorDuration.zero({ collector });
     }
-    if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    this.processRegistry = opts.defaultMetrics === false ? null : new Registry();
+    if (this.processRegistry) collectDefaultMetrics({ register: this.processRegistry });
   }
 
   attempt(endpoint: EndpointTemplate, outcome: CallOutcome, durationSeconds: number): void {
@@ -207,7 +218,18 @@ export class SelfMetrics implements ClientObserver {
 
   /** Renders the self-metrics; OpenMetrics output has no `# EOF` (the caller ends the body). */
   async render(openMetrics: boolean): Promise<string> {
-    const text = await this.registry.metrics();
-    return openMetrics ? textToOpenMetrics(text) : text;
+    const own = await this.registry.metrics();
+    const proc = await this.renderProcess();
+    if (openMetrics) return textToOpenMetrics(own) + proc.openMetrics;
+    return own + proc.text;
+  }
+
+  private async renderProcess(): Promise<{ text: string; openMetrics: string }> {
+    if (!this.processRegistry) return { text: "", openMetrics: "" };
+    const now = performance.now();
+    if (this.processCache && now - this.processCache.atMs < PROCESS_RENDER_TTL_MS) return this.processCache;
+    const text = await this.processRegistry.metrics();
+    this.processCache = { atMs: now, text, openMetrics: textToOpenMetrics(text) };
+    return this.processCache;
   }
 }

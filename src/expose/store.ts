@@ -42,7 +42,11 @@ interface Entry {
 
 interface FamilyState {
   readonly def: FamilyDef;
-  readonly chunks: Map<string, string>;
+  /** The family's HELP and TYPE lines, encoded once: text 0.0.4 and OpenMetrics. */
+  readonly textHeader: Buffer;
+  readonly omHeader: Buffer;
+  /** Sample lines per entry, already UTF-8: a build only copies bytes. */
+  readonly chunks: Map<string, Buffer>;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -88,16 +92,22 @@ export class SampleStore {
   /** Replaces the slice `key` with `samples`. `ttlMs` null means the slice never goes stale. */
   put(key: EntryKey, families: readonly FamilyDef[], samples: readonly Sample[], ttlMs: number | null): void {
     const id = entryId(key);
-    const chunks = renderChunks(families, samples);
+    const chunks = encodeChunks(renderChunks(families, samples));
     this.removeChunks(id);
     for (const def of families) {
-      if (!chunks.has(def.name)) continue;
+      const chunk = chunks.get(def.name);
+      if (chunk === undefined) continue;
       let fam = this.families.get(def.name);
       if (!fam) {
-        fam = { def, chunks: new Map() };
+        fam = {
+          def,
+          textHeader: Buffer.from(renderHeader(def, false), "utf8"),
+          omHeader: Buffer.from(renderHeader(def, true), "utf8"),
+          chunks: new Map(),
+        };
         this.families.set(def.name, fam);
       }
-      fam.chunks.set(id, chunks.get(def.name) as string);
+      fam.chunks.set(id, chunk);
     }
     this.entries.set(id, {
       families: [...chunks.keys()],
@@ -226,26 +236,44 @@ export class SampleStore {
     const names = [...this.families.keys()].sort();
     const captured = names.map((n) => {
       const fam = this.families.get(n) as FamilyState;
-      return { def: fam.def, chunks: [...fam.chunks.values()] };
+      return { fam, chunks: [...fam.chunks.values()] };
     });
     let series = 0;
     for (const e of this.entries.values()) series += e.series;
 
-    // Each family body is encoded once and shared by both formats; only headers differ.
-    const textParts: Buffer[] = [];
-    const omParts: Buffer[] = [];
+    // Sizes first, so each format is one allocation that the chunks are copied into: no
+    // intermediate strings or parts, and chunks are immutable once put, so yielding between
+    // families below cannot tear the rendering.
+    let textLength = 0;
+    let omLength = 0;
+    for (const { fam, chunks } of captured) {
+      let body = 0;
+      for (const c of chunks) body += c.length;
+      textLength += fam.textHeader.length + body;
+      omLength += fam.omHeader.length + body;
+    }
+    const text = Buffer.allocUnsafe(textLength);
+    const openMetrics = Buffer.allocUnsafe(omLength);
+    let t = 0;
+    let o = 0;
     let sliceStart = performance.now();
-    for (const fam of captured) {
-      const body = Buffer.from(fam.chunks.join(""), "utf8");
-      textParts.push(Buffer.from(renderHeader(fam.def, false)), body);
-      omParts.push(Buffer.from(renderHeader(fam.def, true)), body);
+    for (const { fam, chunks } of captured) {
+      text.set(fam.textHeader, t);
+      t += fam.textHeader.length;
+      openMetrics.set(fam.omHeader, o);
+      o += fam.omHeader.length;
+      const bodyStart = t;
+      for (const c of chunks) {
+        text.set(c, t);
+        t += c.length;
+      }
+      // The formats differ only in headers: the family body is copied across in one piece.
+      o += text.copy(openMetrics, o, bodyStart, t);
       if (performance.now() - sliceStart > this.yieldEveryMs) {
         await new Promise<void>((r) => setImmediate(r));
         sliceStart = performance.now();
       }
     }
-    const text = Buffer.concat(textParts);
-    const openMetrics = Buffer.concat(omParts);
     // zlib runs on the thread pool: compression never blocks the event loop.
     const [textGzip, openMetricsGzip] = await Promise.all([deflateHead(text), deflateHead(openMetrics)]);
     const published: Published = {
@@ -261,6 +289,24 @@ export class SampleStore {
     if (version >= this.published.version) this.published = published;
     return this.published;
   }
+}
+
+/**
+ * Encodes an entry's per-family sample lines into one allocation, handing out a view per
+ * family (one Buffer per entry instead of one per family keeps small allocations few).
+ */
+function encodeChunks(chunks: ReadonlyMap<string, string>): Map<string, Buffer> {
+  let total = 0;
+  for (const text of chunks.values()) total += Buffer.byteLength(text, "utf8");
+  const buf = Buffer.allocUnsafe(total);
+  const out = new Map<string, Buffer>();
+  let offset = 0;
+  for (const [name, text] of chunks) {
+    const n = buf.write(text, offset, "utf8");
+    out.set(name, buf.subarray(offset, offset + n));
+    offset += n;
+  }
+  return out;
 }
 
 function entryId(key: EntryKey): string {

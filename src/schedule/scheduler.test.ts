@@ -72,6 +72,32 @@ describe("Scheduler", () => {
     expect(times.length).toBeGreaterThanOrEqual(3);
   });
 
+  it("waits out a timer that fires early instead of polling twice", async () => {
+    // Node timers may run up to 1 ms before their due time.
+    const earlyClock = {
+      ...fakeClock,
+      setTimeout: (fn: () => void, ms: number) => setTimeout(fn, Math.max(0, ms - 1)),
+    };
+    const times: number[] = [];
+    const skipped: string[] = [];
+    const s = new Scheduler({ clock: earlyClock, onSkip: (t) => skipped.push(t.key) });
+    s.setTasks([
+      task("a", 1000, async () => {
+        times.push(Date.now());
+        await new Promise((r) => setTimeout(r, 10));
+        return "ok";
+      }),
+    ]);
+    s.start();
+    await vi.advanceTimersByTimeAsync(5500);
+    await s.stop();
+    const offset = offsetFor("a", 1000);
+    const firstSlot = offset >= 500 ? offset : 1000 + offset;
+    const want = [0, firstSlot, firstSlot + 1000, firstSlot + 2000, firstSlot + 3000, firstSlot + 4000];
+    expect(times).toEqual(want.filter((t) => t <= 5500));
+    expect(skipped).toEqual([]);
+  });
+
   it("never overlaps a task with itself and counts the skips", async () => {
     const skipped: string[] = [];
     let concurrent = 0;

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { parseBenchArgs, parseSoakArgs } from "./args.js";
+
+describe("parseBenchArgs", () => {
+  it("has the documented defaults", () => {
+    expect(parseBenchArgs([])).toEqual({
+      help: false,
+      clusters: 1000,
+      scrapes: 200,
+      baselineScrapes: 100,
+      series: 100_000,
+      metricsOnly: false,
+    });
+  });
+
+  it.each([
+    { argv: ["--clusters", "50"], want: { clusters: 50 } },
+    { argv: ["--scrapes", "20"], want: { scrapes: 20, baselineScrapes: 100 } },
+    { argv: ["--scrapes", "300", "--baseline-scrapes", "50"], want: { scrapes: 300, baselineScrapes: 50 } },
+    { argv: ["--series", "5000", "--metrics-only"], want: { series: 5000, metricsOnly: true } },
+    { argv: ["--help"], want: { help: true } },
+  ])("reads $argv", ({ argv, want }) => {
+    expect(parseBenchArgs(argv)).toMatchObject(want);
+  });
+
+  it.each([
+    { argv: ["--clusters", "0"], message: "--clusters must be a number from 1" },
+    { argv: ["--clusters", "1.5"], message: "--clusters must be a whole number" },
+    { argv: ["--scrapes", "many"], message: "--scrapes must be a number" },
+    { argv: ["--scrapes="], message: "--scrapes must be a number" },
+    { argv: ["--unknown"], message: "Unknown option" },
+    { argv: ["positional"], message: "positional" },
+  ])("rejects $argv", ({ argv, message }) => {
+    expect(() => parseBenchArgs(argv)).toThrow(expect.objectContaining({ code: "bad_arguments" }));
+    expect(() => parseBenchArgs(argv)).toThrow(message);
+  });
+});
+
+describe("parseSoakArgs", () => {
+  it.each([
+    { argv: [], want: { help: false, minutes: 3, clusters: 20 } },
+    { argv: ["--minutes", "2.5", "--clusters", "5"], want: { help: false, minutes: 2.5, clusters: 5 } },
+  ])("reads $argv", ({ argv, want }) => {
+    expect(parseSoakArgs(argv)).toEqual(want);
+  });
+
+  it.each([{ argv: ["--minutes", "1"] }, { argv: ["--clusters", "-1"] }])("rejects $argv", ({ argv }) => {
+    expect(() => parseSoakArgs(argv)).toThrow(expect.objectContaining({ code: "bad_arguments" }));
+  });
+});

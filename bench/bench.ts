@@ -1,0 +1,501 @@
+/**
+ * `npm run bench`: the exporter at scale, against the simulator, with baselines. Prints one
+ * report (progress goes to stderr) and exits 1 if a target fails, 2 on bad flags.
+ *
+ * Processes: the simulator, the exporter (`node --import probe.js dist-bench/src/main.js
+ * --config FILE`, i.e. the real entry point built from the current sources) and each
+ * baseline run in a process of their own; this process only drives them and scrapes.
+ *
+ * Phases of the scale scenario: pilot (sizing) -> exporter start and first cycle (every
+ * target at once) -> wait for that backlog to drain -> one full cycle, unscraped (CPU, event
+ * loop, upstream requests) -> timed scrapes of the exporter and the static floor in turn ->
+ * exporter stopped -> timed scrapes of prom-client on a quiet machine. The per-cycle
+ * scenario (600 targets, one key, PT30S) runs alongside the first phases: it is light (20
+ * requests per second) and the phases it overlaps are measured in CPU time, not latency.
+ */
+import { arch, cpus, platform } from "node:os";
+import { BENCH_USAGE, type BenchArgs, parseBenchArgs } from "./args.js";
+import type { BaselineInfo, BaselineStartArgs } from "./baselineProcess.js";
+import {
+  type ChildHandle,
+  type ExporterProcess,
+  forkChild,
+  startExporterProcess,
+  startSimProcess,
+  stopSimProcess,
+  waitFor200,
+} from "./children.js";
+import {
+  type Collectors,
+  chooseScopes,
+  cycleIntervalMs,
+  isoDuration,
+  scenarioConfig,
+  writeConfigFile,
+} from "./config.js";
+import type { CycleCount } from "./cycles.js";
+import { BenchError } from "./errors.js";
+import { parseExposition } from "./exposition.js";
+import { countLoggedCycles, observeCycles, type PerCycleResult, waitForDrain } from "./perCycle.js";
+import { runPilot, scopesNeeded } from "./pilot.js";
+import type { Lap } from "./probe.js";
+import { evaluateTargets, formatChecks, type Latencies, mb, ms, table } from "./report.js";
+import { fetchText, interleaved, Scraper, VARIANTS } from "./scrape.js";
+import { delta, readSelfCounters, type SelfCounters, total } from "./selfCounters.js";
+import type { SimSnapshot } from "./simProcess.js";
+import { type Summary, summarize } from "./stats.js";
+
+const SEED = 1;
+const RATE_LIMIT = 20;
+const PER_CYCLE_TARGETS = 600;
+const PER_CYCLE_INTERVAL_MS = 30_000;
+const API_KEY = "bench-key";
+
+const t0 = Date.now();
+function progress(message: string): void {
+  process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${message}\n`);
+}
+
+const sleep = (msec: number) => new Promise((r) => setTimeout(r, Math.max(0, msec)));
+const lap = (ex: ExporterProcess) => ex.handle.rpc.call<Lap>("lap");
+const snapshot = (sim: ChildHandle) => sim.rpc.call<SimSnapshot>("snapshot");
+const countersOf = async (url: string): Promise<SelfCounters> =>
+  readSelfCounters(parseExposition(await fetchText(`${url}/metrics`)).samples);
+
+/** Everything the report prints. */
+interface Results {
+  readonly args: BenchArgs;
+  readonly collectors: Collectors;
+  readonly estimate: { perCluster: number; perScope: number; global: number; scopes: number };
+  readonly scopes: number;
+  readonly intervalMs: number;
+  readonly firstCycleMs: number;
+  readonly warmup: Lap;
+  readonly cycle: Lap;
+  readonly scrapes: Lap;
+  readonly end: Lap;
+  readonly simCycleCpuMs: number;
+  readonly window: {
+    readonly simRequests: ReadonlyMap<string, number>;
+    readonly exporterRequests: ReadonlyMap<string, number>;
+    readonly retries: ReadonlyMap<string, number>;
+    readonly polls: ReadonlyMap<string, number>;
+    readonly skipped: number;
+  };
+  readonly minimum: ReadonlyMap<string, number>;
+  readonly rateLimitedScale: number;
+  readonly exporterRateLimited: number;
+  readonly sampleLines: number;
+  readonly storeSeries: number;
+  readonly bytes: Readonly<Record<string, number>>;
+  readonly latencies: Latencies;
+  readonly baseline: BaselineInfo;
+  readonly perCycle: PerCycleResult;
+  readonly scaleCycles: CycleCount[];
+}
+
+/** Starts one baseline in its own process, scrapes each variant `count` times, stops it. */
+async function baselineLatencies(
+  start: BaselineStartArgs,
+  count: number,
+): Promise<{ info: BaselineInfo; latencies: Map<string, Summary> }> {
+  const child = forkChild(start.kind, new URL("./baselineProcess.js", import.meta.url), []);
+  try {
+    const info = await child.rpc.call<BaselineInfo>("start", start, 300_000);
+    const scraper = new Scraper(info.url);
+    const latencies = new Map<string, Summary>();
+    for (const v of VARIANTS)
+      latencies.set(v.name, summarize((await scraper.series("/metrics", v, count)).ms));
+    await scraper.close();
+    return { info, latencies };
+  } finally {
+    await child.stop();
+  }
+}
+
+async function run(args: BenchArgs): Promise<Results> {
+  const collectors: Collectors = args.metricsOnly
+    ? { importJobs: false, sparkJobs: false, inventory: false }
+    : { importJobs: true, sparkJobs: true, inventory: true };
+  let collectionsPerCluster = 3;
+
+  progress(`pilot: sizing ${args.clusters} clusters against ${args.series} series`);
+  const est = await runPilot({
+    clusters: args.clusters,
+    seed: SEED,
+    collectionsPerCluster,
+    collectors,
+    sample: 40,
+  });
+  const wanted = scopesNeeded(est, args.clusters, args.series);
+  collectionsPerCluster = Math.min(1000, Math.max(collectionsPerCluster, Math.ceil(wanted / args.clusters)));
+  progress(
+    `pilot: ${est.perCluster.toFixed(1)} series per cluster, ${est.perScope.toFixed(1)} per scope, ` +
+      `${est.global} global -> ${wanted} scopes`,
+  );
+
+  const [simA, simB] = await Promise.all([
+    startSimProcess({
+      clusters: args.clusters,
+      seed: SEED,
+      collectionsPerCluster,
+      rateLimitPerSecond: RATE_LIMIT,
+      recordMetricRequests: true,
+    }),
+    startSimProcess({
+      clusters: PER_CYCLE_TARGETS,
+      seed: SEED + 1,
+      collectionsPerCluster: 1,
+      rateLimitPerSecond: RATE_LIMIT,
+      recordMetricRequests: true,
+    }),
+  ]);
+  const children: ChildHandle[] = [];
+  try {
+    const scopes = chooseScopes(simA.info.clusters, wanted);
+    const scopeCount = [...scopes.values()].reduce((n, s) => n + s.length, 0);
+    const intervalMs = cycleIntervalMs(args.clusters + scopeCount, RATE_LIMIT);
+    const cfgA = await writeConfigFile(
+      "scale",
+      scenarioConfig({ sim: simA.info, apiKey: API_KEY, intervalMs, scopes, collectors }),
+    );
+    const cfgB = await writeConfigFile(
+      "per-cycle",
+      scenarioConfig({
+        sim: simB.info,
+        apiKey: API_KEY,
+        intervalMs: PER_CYCLE_INTERVAL_MS,
+        collectors: { importJobs: false, sparkJobs: false, inventory: false },
+      }),
+    );
+
+    const startedAt = Date.now();
+    const [exA, exB] = await Promise.all([startExporterProcess(cfgA), startExporterProcess(cfgB)]);
+    children.push(exA.handle, exB.handle);
+    // Polling starts before the exporter listens, and the scheduler books each target's first
+    // slot at least half an interval after that start-up run: from then on every window of one
+    // interval holds exactly one slot per target.
+    const steadyFrom = Date.now() + intervalMs / 2;
+    // Startup (module loading, config) is not part of any measured window.
+    await lap(exA);
+    progress(
+      `scale: ${args.clusters} clusters + ${scopeCount} scopes, interval ${isoDuration(intervalMs)}; ` +
+        `per-cycle: ${PER_CYCLE_TARGETS} targets at PT30S; waiting for first cycles`,
+    );
+    const perCycleP = observeCycles(exB, simB.handle, {
+      targets: PER_CYCLE_TARGETS,
+      intervalMs: PER_CYCLE_INTERVAL_MS,
+      cycles: 2,
+      startedAt,
+    });
+    // Surface a failure of the per-cycle scenario even while the scale one is still running.
+    perCycleP.catch(() => undefined);
+
+    await waitFor200(`${exA.url}/readyz`, 3 * intervalMs + 120_000);
+    const firstCycleMs = Date.now() - startedAt;
+    const warmup = await lap(exA);
+    progress(
+      `scale: first cycle took ${(firstCycleMs / 1000).toFixed(0)} s; waiting for its backlog to drain`,
+    );
+    // Slots that came due during the start-up run queued behind it; a window that began
+    // before they drained would count them twice.
+    await waitForDrain(simA.handle, RATE_LIMIT * 0.85, intervalMs);
+    await sleep(steadyFrom - Date.now());
+
+    progress(`scale: measuring one full cycle (${isoDuration(intervalMs)}), unscraped`);
+    const before = await countersOf(exA.url);
+    const simBefore = await snapshot(simA.handle);
+    const windowFrom = Date.now();
+    await lap(exA);
+    const scaleCyclesP = countLoggedCycles(simA.handle, intervalMs, windowFrom, 1);
+    await sleep(windowFrom + intervalMs - Date.now());
+    const cycle = await lap(exA);
+    const simAfter = await snapshot(simA.handle);
+    const after = await countersOf(exA.url);
+
+    progress("per-cycle: waiting for two complete cycles");
+    const perCycle = await perCycleP;
+    await exB.handle.stop();
+    await stopSimProcess(simB.handle);
+
+    progress(`scale: ${args.scrapes} timed scrapes per variant, exporter and static floor in turn`);
+    const scraper = new Scraper(exA.url);
+    const bodies: Record<string, Buffer> = {};
+    for (const v of VARIANTS) bodies[v.name] = (await scraper.checked("/metrics", v)).body;
+    // The floor serves the exporter's own answers, scraped in turn with the exporter so both
+    // are measured under the same background load (the exporter keeps polling meanwhile).
+    const floorChild = forkChild("static floor", new URL("./baselineProcess.js", import.meta.url), []);
+    children.push(floorChild);
+    const floorInfo = await floorChild.rpc.call<BaselineInfo>("start", { kind: "static", bodies }, 60_000);
+    const floor = new Scraper(floorInfo.url);
+    const exporterLat = new Map<string, Summary>();
+    const floorLat = new Map<string, Summary>();
+    await lap(exA);
+    for (const v of VARIANTS) {
+      const [e, f] = await interleaved([scraper, floor], "/metrics", v, args.scrapes);
+      exporterLat.set(v.name, summarize(e?.ms ?? []));
+      floorLat.set(v.name, summarize(f?.ms ?? []));
+    }
+    const scrapes = await lap(exA);
+    await Promise.all([scraper.close(), floor.close()]);
+    await floorChild.stop();
+    progress("scale: counting the measured cycle's requests");
+    const scaleCycles = await scaleCyclesP;
+    const textBody = (bodies.text as Buffer).toString("utf8");
+    const final = readSelfCounters(parseExposition(textBody).samples);
+    const end = await lap(exA);
+    const simEnd = await snapshot(simA.handle);
+    await exA.handle.stop();
+    await stopSimProcess(simA.handle);
+
+    progress("baseline: prom-client registry of the same samples, exporter stopped");
+    const promLat = await baselineLatencies(
+      { kind: "prom-client", exposition: textBody },
+      args.baselineScrapes,
+    );
+
+    const minimum = new Map<string, number>([
+      ["POST /v2/clusters/{id}/metrics/query", args.clusters + scopeCount],
+      ...(collectors.importJobs
+        ? ([["GET /v1/vector/collections/import/list", args.clusters]] as const)
+        : []),
+      ...(collectors.inventory
+        ? ([
+            ["GET /v2/clusters/{id}", args.clusters],
+            ["GET /v2/regions", 1],
+            ["GET /v1/projects", 1],
+          ] as const)
+        : []),
+      ...(collectors.sparkJobs
+        ? ([["GET /v2/projects/{projectId}/jobs/{jobId}", simA.info.sparkJobs.length]] as const)
+        : []),
+    ]);
+    return {
+      args,
+      collectors,
+      estimate: { ...est, scopes: wanted },
+      scopes: scopeCount,
+      intervalMs,
+      firstCycleMs,
+      warmup,
+      cycle,
+      scrapes,
+      end,
+      simCycleCpuMs: simAfter.cpuMs - simBefore.cpuMs,
+      window: {
+        simRequests: delta(
+          new Map(Object.entries(simAfter.byEndpoint)),
+          new Map(Object.entries(simBefore.byEndpoint)),
+        ),
+        exporterRequests: delta(after.requests, before.requests),
+        retries: delta(after.retries, before.retries),
+        polls: delta(after.polls, before.polls),
+        skipped: total(after.skipped) - total(before.skipped),
+      },
+      minimum,
+      rateLimitedScale: simEnd.rateLimited,
+      exporterRateLimited: total(final.rateLimited),
+      sampleLines: parseExposition(textBody).samples.length,
+      storeSeries: final.storeSeries,
+      bytes: Object.fromEntries(Object.entries(bodies).map(([k, b]) => [k, b.length])),
+      latencies: { exporter: exporterLat, promClient: promLat.latencies, floor: floorLat },
+      baseline: promLat.info,
+      perCycle,
+      scaleCycles,
+    };
+  } finally {
+    await Promise.allSettled([
+      ...children.map((c) => c.stop()),
+      stopSimProcess(simA.handle),
+      stopSimProcess(simB.handle),
+    ]);
+  }
+}
+
+function collectorsText(c: Collectors): string {
+  const on = [
+    "cluster_metrics",
+    c.importJobs && "import_jobs",
+    c.sparkJobs && "spark_jobs",
+    c.inventory && "inventory",
+  ];
+  return on.filter(Boolean).join(", ");
+}
+
+function render(r: Results): { text: string; ok: boolean } {
+  const cpu = cpus();
+  const lines: string[] = [];
+  const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
+  lines.push("vdbcloud-exporter benchmark");
+  lines.push(
+    `machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown"}), ${platform()} ${arch()}, node ${process.version}`,
+  );
+  lines.push(
+    "processes: simulator, exporter (node dist-bench/src/main.js --config FILE, probe preloaded) and baselines each in their own",
+  );
+  lines.push("");
+  lines.push(
+    `scale scenario: ${r.args.clusters} clusters, one API key, simulator limit ${RATE_LIMIT} req/s per endpoint`,
+  );
+  lines.push(`  collectors: ${collectorsText(r.collectors)}; default metric queries (full catalog)`);
+  lines.push(
+    `  sizing (pilot): ${r.estimate.perCluster.toFixed(1)} series per cluster, ${r.estimate.perScope.toFixed(1)} per ` +
+      `scope, ${r.estimate.global} global -> ${r.estimate.scopes} scopes needed for ${r.args.series}; ${r.scopes} configured`,
+  );
+  lines.push(
+    `  interval ${isoDuration(r.intervalMs)} (granularity PT30S); first cycle ${(r.firstCycleMs / 1000).toFixed(0)} s`,
+  );
+  lines.push(
+    `  series exposed: ${r.storeSeries} from the store + ${r.sampleLines - r.storeSeries} self-metrics = ` +
+      `${r.sampleLines} sample lines; body ${mb(r.bytes.text ?? 0)} text, ${mb(r.bytes["text+gzip"] ?? 0)} gzip`,
+  );
+  lines.push("");
+  lines.push(
+    "/metrics latency, ms (sequential scrapes, one keep-alive connection per server, time to last byte; exporter " +
+      "and floor scraped in turn while the exporter polls; prom-client alone, after the exporter stopped)",
+  );
+  const rows: string[][] = [["server / variant", "scrapes", "p50", "p99", "max", "bytes"]];
+  const add = (server: string, m: ReadonlyMap<string, Summary>) => {
+    for (const [variant, s] of m) {
+      rows.push([
+        `${server} ${variant}`,
+        String(s.count),
+        ms(s.p50),
+        ms(s.p99),
+        ms(s.max),
+        String(r.bytes[variant] ?? ""),
+      ]);
+    }
+  };
+  add("exporter", r.latencies.exporter);
+  add("static Buffer, node:http (floor)", r.latencies.floor);
+  add("prom-client registry.metrics()", r.latencies.promClient);
+  lines.push(table(rows));
+  lines.push(
+    `  prom-client baseline: ${r.baseline.series} gauge samples, built in ${(r.baseline.buildMs / 1000).toFixed(1)} s; ` +
+      "gzip per request with zlib.gzip",
+  );
+  lines.push("");
+  lines.push("exporter process (monitorEventLoopDelay, 1 ms resolution; CPU from process.cpuUsage)");
+  lines.push(
+    table([
+      ["window", "wall s", "CPU s", "loop delay max ms", "p99 ms", "GC pause max ms", "GC total ms"],
+      ...(
+        [
+          ["first cycle (all targets at once)", r.warmup],
+          ["one full cycle, no scrapes", r.cycle],
+          [`scrapes (${VARIANTS.length} x ${r.args.scrapes})`, r.scrapes],
+        ] as const
+      ).map(([name, l]) => [
+        name,
+        (l.wallMs / 1000).toFixed(1),
+        ((l.cpuUserMs + l.cpuSystemMs) / 1000).toFixed(2),
+        ms(l.loopDelayMaxMs),
+        ms(l.loopDelayP99Ms),
+        ms(l.gcMaxMs),
+        l.gcTotalMs.toFixed(0),
+      ]),
+    ]),
+  );
+  const cycleCpuS = (r.cycle.cpuUserMs + r.cycle.cpuSystemMs) / 1000;
+  lines.push(
+    `  CPU per cycle: ${cycleCpuS.toFixed(2)} s (user ${(r.cycle.cpuUserMs / 1000).toFixed(2)} + system ` +
+      `${(r.cycle.cpuSystemMs / 1000).toFixed(2)}) over ${isoDuration(r.intervalMs)} = ` +
+      `${((cycleCpuS * 100000) / r.cycle.wallMs).toFixed(1)}% of one core; simulator ${(r.simCycleCpuMs / 1000).toFixed(2)} s`,
+  );
+  lines.push(
+    `  memory after the first cycle: RSS ${mib(r.warmup.rssBytes)}, heap used ${mib(r.warmup.heapUsedBytes)} of ` +
+      `${mib(r.warmup.heapTotalBytes)}, external ${mib(r.warmup.externalBytes)}; at the end: RSS ${mib(r.end.rssBytes)}, ` +
+      `heap used ${mib(r.end.heapUsedBytes)}`,
+  );
+  lines.push("");
+  lines.push("upstream requests in the measured cycle (one interval), against the minimum of one per target");
+  const reqRows: string[][] = [["endpoint", "simulator saw", "minimum", "exporter sent", "retries"]];
+  for (const [endpoint, min] of r.minimum) {
+    reqRows.push([
+      endpoint,
+      String(r.window.simRequests.get(endpoint) ?? 0),
+      String(min),
+      String(r.window.exporterRequests.get(endpoint) ?? 0),
+      String(r.window.retries.get(endpoint) ?? 0),
+    ]);
+  }
+  lines.push(table(reqRows));
+  lines.push(
+    `  Query Cluster Metrics requests of the cycle's slots (each attributed to its target's slot): ` +
+      `${r.scaleCycles.map((c) => `${c.requests} requests / ${c.distinctTargets} clusters`).join(", ")}; ` +
+      `minimum ${r.args.clusters + r.scopes} (${r.args.clusters} clusters + ${r.scopes} scopes)`,
+  );
+  lines.push(
+    `  polls completed in the window: ${[...r.window.polls].map(([c, n]) => `${c} ${n}`).join(", ")}; ` +
+      `skipped runs ${r.window.skipped}. Spark jobs that settled are no longer polled.`,
+  );
+  lines.push(
+    `  rate limiting, whole run: simulator 429 answers ${r.rateLimitedScale}; exporter rate-limit answers seen ${r.exporterRateLimited}`,
+  );
+  lines.push("");
+  const pc = r.perCycle;
+  lines.push(
+    `per-cycle scenario: ${pc.targets} targets, cluster metrics only, interval ${isoDuration(pc.intervalMs)}, one API key ` +
+      `(= ${(pc.targets / (pc.intervalMs / 1000)).toFixed(0)} req/s, the whole budget)`,
+  );
+  lines.push(
+    `  first cycle ${(pc.firstCycleMs / 1000).toFixed(0)} s; complete cycles: ` +
+      `${pc.cycles.map((c) => `${c.requests} requests / ${c.distinctTargets} targets / ${c.rateLimited} x 429`).join("; ")}`,
+  );
+  lines.push(
+    `  simulator 429 answers ${pc.rateLimited}; exporter retries ${pc.retries}; skipped runs ${pc.skippedRuns}`,
+  );
+  lines.push("");
+  const checks = evaluateTargets({
+    latencies: r.latencies,
+    // The first cycle starts with the process's cold start (JIT-cold code meeting the first
+    // burst of answers): shown above, but the target is about steady cycles and scrapes.
+    stallsMs: { cycle: r.cycle.loopDelayMaxMs, scrapes: r.scrapes.loopDelayMaxMs },
+    maxRssBytes: Math.max(r.warmup.rssBytes, r.cycle.rssBytes, r.scrapes.rssBytes, r.end.rssBytes),
+    rateLimited: { scale: r.rateLimitedScale, [`${pc.targets} targets`]: pc.rateLimited },
+    perCycle: [
+      {
+        name: "scale",
+        targets: r.args.clusters + r.scopes,
+        clusters: r.args.clusters,
+        cycles: r.scaleCycles,
+      },
+      { name: `${pc.targets} targets`, targets: pc.targets, cycles: pc.cycles },
+    ],
+  });
+  lines.push("targets");
+  lines.push(formatChecks(checks));
+  return { text: `${lines.join("\n")}\n`, ok: checks.every((c) => c.pass) };
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let args: BenchArgs;
+  try {
+    args = parseBenchArgs(argv);
+  } catch (err) {
+    if (err instanceof BenchError) {
+      process.stderr.write(`${err.message}\n${BENCH_USAGE}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (args.help) {
+    process.stdout.write(`${BENCH_USAGE}\n`);
+    return 0;
+  }
+  const { text, ok } = render(await run(args));
+  process.stdout.write(text);
+  progress(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  return ok ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(
+      `bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exit(1);
+  },
+);

@@ -1,0 +1,284 @@
+/**
+ * `npm run soak`: reliability under upstream faults. The simulator and the exporter (the real
+ * entry point, probe preloaded) run in processes of their own; this process switches faults
+ * on and off in the simulator (see faultPlan.ts) and scrapes /metrics continuously.
+ *
+ * Exit 1 when the exporter crashed (its process exited, or /metrics did not answer 200
+ * within 1 s) or lost a series before its staleness bound (see lossTracker.ts); 2 on bad
+ * flags. Progress goes to stderr, the report to stdout.
+ */
+import { arch, cpus, platform } from "node:os";
+import { parseSoakArgs, SOAK_USAGE, type SoakArgs } from "./args.js";
+import {
+  type ChildHandle,
+  type ExporterProcess,
+  startExporterProcess,
+  startSimProcess,
+  stopSimProcess,
+  waitFor200,
+} from "./children.js";
+import { chooseScopes, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
+import { BenchError } from "./errors.js";
+import { parseExposition } from "./exposition.js";
+import { type Episode, planFaults } from "./faultPlan.js";
+import { LossTracker } from "./lossTracker.js";
+import type { Lap } from "./probe.js";
+import { ms, table } from "./report.js";
+import { Scraper, VARIANTS } from "./scrape.js";
+import { readSelfCounters, type SelfCounters, total } from "./selfCounters.js";
+import type { SimSnapshot } from "./simProcess.js";
+import { summarize } from "./stats.js";
+
+const INTERVAL_MS = 30_000;
+const STALENESS_INTERVALS = 5;
+const SCRAPE_TIMEOUT_MS = 1000;
+const SCRAPE_EVERY_MS = 250;
+/** Each kind of an episode fires on this share of requests (the first kind listed wins ties). */
+const FAULT_RATE = 0.6;
+
+const t0 = Date.now();
+function progress(message: string): void {
+  process.stderr.write(`[soak ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+}
+const sleep = (msec: number) => new Promise((r) => setTimeout(r, Math.max(0, msec)));
+
+/** What the scraping loop saw. */
+interface ScrapeLog {
+  scrapes: number;
+  failures: { atMs: number; why: string }[];
+  latencies: number[];
+  last: SelfCounters | undefined;
+  lastUpDown: { up: number; down: number };
+}
+
+/** Scrapes until `stop()` resolves; every scrape is timed and checked, successful ones tracked. */
+async function scrapeLoop(
+  url: string,
+  tracker: LossTracker,
+  log: ScrapeLog,
+  until: () => boolean,
+): Promise<void> {
+  const scraper = new Scraper(url);
+  const text = VARIANTS[0] as (typeof VARIANTS)[0];
+  while (!until()) {
+    const atMs = Date.now();
+    try {
+      const s = await scraper.get("/metrics", text, SCRAPE_TIMEOUT_MS);
+      log.scrapes++;
+      log.latencies.push(s.ms);
+      if (s.status !== 200) {
+        log.failures.push({ atMs, why: `status ${s.status}` });
+      } else {
+        const samples = parseExposition(s.body.toString("utf8")).samples;
+        tracker.observe(atMs, samples);
+        log.last = readSelfCounters(samples);
+        let up = 0;
+        let down = 0;
+        for (const x of samples) if (x.name === "vdbcloud_collector_up") x.value === 1 ? up++ : down++;
+        log.lastUpDown = { up, down };
+      }
+    } catch (err) {
+      log.scrapes++;
+      log.failures.push({
+        atMs,
+        why: (err as Error).name === "TimeoutError" ? "no answer within 1 s" : String(err),
+      });
+    }
+    await sleep(atMs + SCRAPE_EVERY_MS - Date.now());
+  }
+  await scraper.close();
+}
+
+/** Switches the plan's faults on and off at their times (relative to `startMs`). */
+async function driveFaults(sim: ChildHandle, plan: readonly Episode[], startMs: number): Promise<void> {
+  for (const e of plan) {
+    await sleep(startMs + e.startMs - Date.now());
+    progress(
+      `faults on: ${e.kinds.join(", ")} (rate ${FAULT_RATE} each) for ${((e.endMs - e.startMs) / 1000).toFixed(0)} s`,
+    );
+    for (const kind of e.kinds) await sim.rpc.call("faultSet", { kind, spec: { rate: FAULT_RATE } });
+    await sleep(startMs + e.endMs - Date.now());
+    await sim.rpc.call("faultClear");
+    progress("faults off");
+  }
+}
+
+interface SoakResult {
+  readonly args: SoakArgs;
+  readonly clusters: number;
+  readonly scopes: number;
+  readonly plan: readonly Episode[];
+  readonly exits: number;
+  readonly exitNote: string;
+  readonly log: ScrapeLog;
+  readonly tracker: LossTracker;
+  readonly start: Lap;
+  readonly end: Lap | undefined;
+  readonly sim: SimSnapshot;
+  readonly metricsTargets: number;
+}
+
+async function run(args: SoakArgs): Promise<SoakResult> {
+  const totalMs = args.minutes * 60_000;
+  const plan = planFaults(totalMs);
+  const sim = await startSimProcess({
+    clusters: args.clusters,
+    seed: 1,
+    collectionsPerCluster: 2,
+    rateLimitPerSecond: 20,
+    recordMetricRequests: false,
+  });
+  let exporter: ExporterProcess | undefined;
+  try {
+    const scopes = chooseScopes(sim.info.clusters.slice(0, 2), 2);
+    const raw = scenarioConfig({
+      sim: sim.info,
+      apiKey: "soak-key",
+      intervalMs: INTERVAL_MS,
+      scopes,
+      collectors: { importJobs: true, sparkJobs: true, inventory: true },
+    });
+    raw.staleness_intervals = STALENESS_INTERVALS;
+    const cfg = await writeConfigFile("soak", raw);
+    exporter = await startExporterProcess(cfg);
+    const ex = exporter;
+    const startMs = Date.now();
+    let exits = 0;
+    let exitNote = "";
+    void ex.handle.exited.then((code) => {
+      if (Date.now() < startMs + totalMs) {
+        exits++;
+        exitNote = `exited with ${String(code)}: ${ex.handle.tail().slice(-5).join(" | ")}`;
+      }
+    });
+    progress(`exporter up; ${plan.length} fault episodes over ${args.minutes} min`);
+    await waitFor200(`${ex.url}/readyz`, 120_000);
+    const start = await ex.handle.rpc.call<Lap>("lap");
+
+    const tracker = new LossTracker({ boundMs: STALENESS_INTERVALS * INTERVAL_MS });
+    const log: ScrapeLog = {
+      scrapes: 0,
+      failures: [],
+      latencies: [],
+      last: undefined,
+      lastUpDown: { up: 0, down: 0 },
+    };
+    const done = () => Date.now() >= startMs + totalMs || ex.handle.hasExited();
+    await Promise.all([scrapeLoop(ex.url, tracker, log, done), driveFaults(sim.handle, plan, startMs)]);
+    await sleep(startMs + totalMs - Date.now());
+    const end = ex.handle.hasExited() ? undefined : await ex.handle.rpc.call<Lap>("lap");
+    const snap = await sim.handle.rpc.call<SimSnapshot>("snapshot");
+    const scopeCount = [...scopes.values()].reduce((n, s) => n + s.length, 0);
+    return {
+      args,
+      clusters: sim.info.clusters.length,
+      scopes: scopeCount,
+      plan,
+      exits,
+      exitNote,
+      log,
+      tracker,
+      start,
+      end,
+      sim: snap,
+      metricsTargets: sim.info.clusters.length + scopeCount,
+    };
+  } finally {
+    await exporter?.handle.stop();
+    await stopSimProcess(sim.handle);
+  }
+}
+
+/** "collector/target: N series, last success T s before" per target whose series expired. */
+function expiredTargets(tracker: LossTracker): string[] {
+  const by = new Map<string, { n: number; ageS: number }>();
+  for (const e of tracker.expired) {
+    const k = e.owner === "health" ? "health" : `${e.owner.collector} ${e.owner.target}`;
+    const prev = by.get(k);
+    const ageS = (e.atMs - (e.lastSuccessMs ?? e.atMs)) / 1000;
+    by.set(k, { n: (prev?.n ?? 0) + 1, ageS: Math.max(prev?.ageS ?? 0, ageS) });
+  }
+  return [...by].map(([k, v]) => `${k}: ${v.n} series, last success ${v.ageS.toFixed(0)} s before`);
+}
+
+function render(r: SoakResult): { text: string; ok: boolean } {
+  const cpu = cpus();
+  const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
+  const polls = r.log.last?.polls.get("cluster_metrics") ?? 0;
+  const lat = summarize(r.log.latencies);
+  const slow = r.log.latencies.filter((l) => l > SCRAPE_TIMEOUT_MS).length;
+  const crashes = r.exits + r.log.failures.length;
+  const lost = r.tracker.lost.length;
+  const kinds = Object.entries(r.sim.faultsInjected).sort(([a], [b]) => a.localeCompare(b));
+  const lines = [
+    "vdbcloud-exporter soak",
+    `machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown"}), ${platform()} ${arch()}, node ${process.version}`,
+    `run: ${r.args.minutes} min real time; simulator and exporter (node dist-bench/src/main.js) in their own processes`,
+    `  ${r.clusters} clusters + ${r.scopes} scopes, every collector at ${isoDuration(INTERVAL_MS)}, simulator limit 20 req/s ` +
+      `per endpoint; staleness bound ${STALENESS_INTERVALS} x ${isoDuration(INTERVAL_MS)} = ` +
+      `${(STALENESS_INTERVALS * INTERVAL_MS) / 1000} s`,
+    `  fault plan: ${r.plan.length} episodes of ${((r.plan[0]?.endMs ?? 0) - (r.plan[0]?.startMs ?? 0)) / 1000} s ` +
+      `(${r.plan[0]?.kinds.length ?? 0} kind(s) each at rate ${FAULT_RATE}, all endpoints), after a quiet warm-up, ` +
+      "before a quiet tail",
+    ...r.plan.map(
+      (e) =>
+        `    ${(e.startMs / 1000).toFixed(0).padStart(4)} s .. ${(e.endMs / 1000).toFixed(0)} s: ${e.kinds.join(", ")}`,
+    ),
+    "",
+    `cycles: ${Math.floor(polls / r.metricsTargets)} (cluster-metrics polls ${polls} / ${r.metricsTargets} targets); ` +
+      `skipped runs ${r.log.last ? total(r.log.last.skipped) : 0}; exporter retries ${r.log.last ? total(r.log.last.retries) : 0}; ` +
+      `rate-limit answers seen ${r.log.last ? total(r.log.last.rateLimited) : 0}`,
+    "faults injected (simulator count, by kind):",
+    kinds.length === 0 ? "  none" : table(kinds.map(([k, n]) => [k, String(n)])),
+    `  upstream requests ${r.sim.requests}; 429s of the simulator's own limit ${r.sim.rateLimited}; mutating calls ${r.sim.mutatingCalls}`,
+    "",
+    `crashes: ${crashes} (exporter exits ${r.exits}${r.exitNote ? `: ${r.exitNote}` : ""}; /metrics not 200 within 1 s: ` +
+      `${r.log.failures.length} of ${r.log.scrapes} scrapes)`,
+    ...r.log.failures.slice(0, 5).map((f) => `  at ${((f.atMs - t0) / 1000).toFixed(0)} s: ${f.why}`),
+    `series lost outside the staleness bound: ${lost} (distinct series seen ${r.tracker.seen.size}; left with fresh ` +
+      `data from a successful poll ${r.tracker.replaced}; expired at the bound ${r.tracker.expired.length})`,
+    ...expiredTargets(r.tracker).map((line) => `  expired: ${line}`),
+    ...r.tracker.lost
+      .slice(0, 5)
+      .map(
+        (l) =>
+          `  ${l.series} at ${((l.atMs - t0) / 1000).toFixed(0)} s, last success ${l.lastSuccessMs ?? "unknown"}`,
+      ),
+    `scrape latency (${r.log.latencies.length} scrapes, text): p50 ${ms(lat.p50)} ms, p99 ${ms(lat.p99)} ms, ` +
+      `max ${ms(lat.max)} ms; over 1 s: ${slow}`,
+    `RSS: start ${mib(r.start.rssBytes)}, end ${r.end ? mib(r.end.rssBytes) : "n/a (exited)"}; heap used start ` +
+      `${mib(r.start.heapUsedBytes)}, end ${r.end ? mib(r.end.heapUsedBytes) : "n/a"}`,
+    `targets at the end: ${r.log.lastUpDown.up} up, ${r.log.lastUpDown.down} down`,
+    "",
+    `verdict: ${crashes === 0 && lost === 0 ? "PASS" : "FAIL"} (crashes ${crashes}, series lost ${lost})`,
+  ];
+  return { text: `${lines.join("\n")}\n`, ok: crashes === 0 && lost === 0 };
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let args: SoakArgs;
+  try {
+    args = parseSoakArgs(argv);
+  } catch (err) {
+    if (err instanceof BenchError) {
+      process.stderr.write(`${err.message}\n${SOAK_USAGE}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (args.help) {
+    process.stdout.write(`${SOAK_USAGE}\n`);
+    return 0;
+  }
+  const { text, ok } = render(await run(args));
+  process.stdout.write(text);
+  return ok ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`soak failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
