@@ -444,7 +444,7 @@ function render(r: Results): { text: string; ok: boolean } {
       `${pc.cycles.map((c) => `${c.requests} requests / ${c.distinctTargets} targets / ${c.rateLimited} x 429`).join("; ")}`,
   );
   lines.push(
-    `  simulator 429 answers ${pc.rateLimited}; exporter retries ${pc.retries}; skipped runs ${pc.skippedRuns}`,
+    `  simulator 429 answers ${pc.rateLimited}; exporter retries ${pc.retries}; skipped runs ${pc.skippedAtStart} while the start-up burst drained, ${pc.skippedRuns} in the counted cycles`,
   );
   lines.push("");
   const checks = evaluateTargets({

@@ -57,6 +57,9 @@ export interface PerCycleResult {
   readonly rateLimited: number;
   /** The exporter's own counts over the whole scenario. */
   readonly retries: number;
+  /** Skipped runs while the start-up burst drained (slots that came before the first run ended). */
+  readonly skippedAtStart: number;
+  /** Skipped runs in the counted cycles: any here means a poll outlived its interval. */
   readonly skippedRuns: number;
 }
 
@@ -76,6 +79,7 @@ export async function observeCycles(
 ): Promise<PerCycleResult> {
   await waitFor200(`${exporter.url}/readyz`, 4 * opts.intervalMs + 60_000);
   const readyAt = Date.now();
+  const atStart = readSelfCounters(parseExposition(await fetchText(`${exporter.url}/metrics`)).samples);
   const cycles = await countLoggedCycles(sim, opts.intervalMs, readyAt, opts.cycles);
   const snap = await sim.rpc.call<SimSnapshot>("snapshot");
   const self = readSelfCounters(parseExposition(await fetchText(`${exporter.url}/metrics`)).samples);
@@ -86,6 +90,7 @@ export async function observeCycles(
     cycles,
     rateLimited: snap.rateLimited,
     retries: total(self.retries),
-    skippedRuns: total(self.skipped),
+    skippedAtStart: total(atStart.skipped),
+    skippedRuns: total(self.skipped) - total(atStart.skipped),
   };
 }
