@@ -34,14 +34,14 @@ import {
   writeConfigFile,
 } from "./config.js";
 import type { CycleCount } from "./cycles.js";
-import { BenchError } from "./errors.js";
+import { progressPrinter, runEntry, sleep } from "./entry.js";
 import { parseExposition } from "./exposition.js";
 import { countLoggedCycles, observeCycles, type PerCycleResult, waitForDrain } from "./perCycle.js";
 import { runPilot, scopesNeeded } from "./pilot.js";
 import type { Lap } from "./probe.js";
 import { evaluateTargets, formatChecks, type Latencies, mb, ms, table } from "./report.js";
-import { fetchText, interleaved, Scraper, VARIANTS } from "./scrape.js";
-import { delta, readSelfCounters, type SelfCounters, total } from "./selfCounters.js";
+import { interleaved, Scraper, VARIANTS } from "./scrape.js";
+import { delta, readSelfCounters, scrapeSelfCounters, total } from "./selfCounters.js";
 import type { SimSnapshot } from "./simProcess.js";
 import { type Summary, summarize } from "./stats.js";
 
@@ -52,15 +52,9 @@ const PER_CYCLE_INTERVAL_MS = 30_000;
 const API_KEY = "bench-key";
 
 const t0 = Date.now();
-function progress(message: string): void {
-  process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${message}\n`);
-}
-
-const sleep = (msec: number) => new Promise((r) => setTimeout(r, Math.max(0, msec)));
+const progress = progressPrinter("bench");
 const lap = (ex: ExporterProcess) => ex.handle.rpc.call<Lap>("lap");
 const snapshot = (sim: ChildHandle) => sim.rpc.call<SimSnapshot>("snapshot");
-const countersOf = async (url: string): Promise<SelfCounters> =>
-  readSelfCounters(parseExposition(await fetchText(`${url}/metrics`)).samples);
 
 /** Everything the report prints. */
 interface Results {
@@ -203,7 +197,7 @@ async function run(args: BenchArgs): Promise<Results> {
     await sleep(steadyFrom - Date.now());
 
     progress(`scale: measuring one full cycle (${isoDuration(intervalMs)}), unscraped`);
-    const before = await countersOf(exA.url);
+    const before = await scrapeSelfCounters(exA.url);
     const simBefore = await snapshot(simA.handle);
     const windowFrom = Date.now();
     await lap(exA);
@@ -211,7 +205,7 @@ async function run(args: BenchArgs): Promise<Results> {
     await sleep(windowFrom + intervalMs - Date.now());
     const cycle = await lap(exA);
     const simAfter = await snapshot(simA.handle);
-    const after = await countersOf(exA.url);
+    const after = await scrapeSelfCounters(exA.url);
 
     progress("per-cycle: waiting for two complete cycles");
     const perCycle = await perCycleP;
@@ -423,7 +417,7 @@ function render(r: Results): { text: string; ok: boolean } {
   lines.push(table(reqRows));
   lines.push(
     `  Query Cluster Metrics requests of the cycle's slots (each attributed to its target's slot): ` +
-      `${r.scaleCycles.map((c) => `${c.requests} requests / ${c.distinctTargets} clusters`).join(", ")}; ` +
+      `${r.scaleCycles.map((c) => `${c.requests} requests / ${c.distinctTargets} targets`).join(", ")}; ` +
       `minimum ${r.args.clusters + r.scopes} (${r.args.clusters} clusters + ${r.scopes} scopes)`,
   );
   lines.push(
@@ -444,7 +438,7 @@ function render(r: Results): { text: string; ok: boolean } {
       `${pc.cycles.map((c) => `${c.requests} requests / ${c.distinctTargets} targets / ${c.rateLimited} x 429`).join("; ")}`,
   );
   lines.push(
-    `  simulator 429 answers ${pc.rateLimited}; exporter retries ${pc.retries}; skipped runs ${pc.skippedAtStart} while the start-up burst drained, ${pc.skippedRuns} in the counted cycles`,
+    `  simulator 429 answers ${pc.rateLimited}; exporter retries ${pc.retries}; skipped runs ${pc.skippedAtStart} while the start-up burst drained, ${pc.skippedRuns} after the first cycle`,
   );
   lines.push("");
   const checks = evaluateTargets({
@@ -458,7 +452,6 @@ function render(r: Results): { text: string; ok: boolean } {
       {
         name: "scale",
         targets: r.args.clusters + r.scopes,
-        clusters: r.args.clusters,
         cycles: r.scaleCycles,
       },
       { name: `${pc.targets} targets`, targets: pc.targets, cycles: pc.cycles },
@@ -469,33 +462,13 @@ function render(r: Results): { text: string; ok: boolean } {
   return { text: `${lines.join("\n")}\n`, ok: checks.every((c) => c.pass) };
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  let args: BenchArgs;
-  try {
-    args = parseBenchArgs(argv);
-  } catch (err) {
-    if (err instanceof BenchError) {
-      process.stderr.write(`${err.message}\n${BENCH_USAGE}\n`);
-      return 2;
-    }
-    throw err;
-  }
-  if (args.help) {
-    process.stdout.write(`${BENCH_USAGE}\n`);
-    return 0;
-  }
-  const { text, ok } = render(await run(args));
-  process.stdout.write(text);
-  progress(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-  return ok ? 0 : 1;
-}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(
-      `bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
-    process.exit(1);
+runEntry({
+  name: "bench",
+  usage: BENCH_USAGE,
+  parse: parseBenchArgs,
+  body: async (args) => {
+    const report = render(await run(args));
+    progress(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    return report;
   },
-);
+});

@@ -6,6 +6,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { sleep } from "./entry.js";
 import { BenchError } from "./errors.js";
 import { RpcClient } from "./ipc.js";
 import type { SimInfo, SimStartArgs } from "./simProcess.js";
@@ -125,8 +126,6 @@ export async function startExporterProcess(
     onLine?: (line: string) => void;
     logLevel?: string;
     timeoutMs?: number;
-    /** Extra node flags, e.g. ["--cpu-prof", "--cpu-prof-dir", DIR]. */
-    nodeArgs?: readonly string[];
   } = {},
 ): Promise<ExporterProcess> {
   let resolveUrl: (url: string) => void = () => {};
@@ -138,7 +137,7 @@ export async function startExporterProcess(
     EXPORTER_MAIN,
     ["--config", configPath, "--listen", "127.0.0.1:0", "--log-level", opts.logLevel ?? "info"],
     {
-      execArgv: [...(opts.nodeArgs ?? []), "--import", new URL("./probe.js", import.meta.url).href],
+      execArgv: ["--import", new URL("./probe.js", import.meta.url).href],
       onLine: (line) => {
         const listen = listenAddressOf(line);
         if (listen) resolveUrl(`http://${listen}`);
@@ -194,6 +193,6 @@ export async function waitFor200(url: string, timeoutMs: number, everyMs = 500):
         `${url} did not answer 200 within ${timeoutMs} ms (last: ${status})`,
       );
     }
-    await new Promise((r) => setTimeout(r, everyMs));
+    await sleep(everyMs);
   }
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { offsetFor } from "../src/schedule/scheduler.js";
-import { countCycles, type LoggedRequest, slotOf } from "./cycles.js";
+import { countCycles, type LoggedRequest, slotOf, targetOfRequest } from "./cycles.js";
 
 const I = 30_000;
-const CLUSTERS = ["in01-a", "in01-b", "in01-c", "in01-d"];
+// Two clusters and two scopes: a scope's slot has an offset of its own.
+const CLUSTERS = ["in01-a", "in01-b", "in01-c", "in01-a/db/coll"];
 const offset = (id: string) => offsetFor(`cluster_metrics/${id}`, I);
 const slot = (k: number, id: string) => k * I + offset(id);
 
@@ -11,7 +12,7 @@ const slot = (k: number, id: string) => k * I + offset(id);
 function steady(from: number, to: number, delayMs = 0): LoggedRequest[] {
   const out: LoggedRequest[] = [];
   for (let k = from; k <= to; k++) {
-    for (const id of CLUSTERS) out.push({ atMs: slot(k, id) + delayMs, clusterId: id, status: 200 });
+    for (const id of CLUSTERS) out.push({ atMs: slot(k, id) + delayMs, target: id, status: 200 });
   }
   return out;
 }
@@ -52,8 +53,8 @@ describe("countCycles", () => {
 
   it("shows a skipped run, a repeated request and rate-limit answers", () => {
     const skipped = slot(100, "in01-b");
-    const log = steady(100, 102).filter((r) => r.atMs !== skipped || r.clusterId !== "in01-b");
-    const extra = { atMs: slot(102, "in01-c") + 2_000, clusterId: "in01-c", status: 429 };
+    const log = steady(100, 102).filter((r) => r.atMs !== skipped || r.target !== "in01-b");
+    const extra = { atMs: slot(102, "in01-c") + 2_000, target: "in01-c", status: 429 };
     const counts = countCycles([...log, extra], I, 100 * I, 4);
     expect(counts.map((c) => [c.cycle, c.requests, c.distinctTargets, c.rateLimited])).toEqual([
       [0, 3, 3, 0],
@@ -61,5 +62,18 @@ describe("countCycles", () => {
       [2, 5, 4, 1],
       [3, 0, 0, 0],
     ]);
+  });
+});
+
+describe("targetOfRequest", () => {
+  it.each([
+    { body: { clusterId: "in01-a" }, want: "in01-a" },
+    { body: undefined, want: "in01-a" },
+    { body: { dbName: "db", collectionName: "c" }, want: "in01-a/db/c" },
+    { body: { dbName: "db" }, want: "in01-a/db/" },
+    { body: { collectionName: "c" }, want: "in01-a//c" },
+    { body: { dbName: 7 }, want: "in01-a" },
+  ])("$body -> $want (the exporter's own target name)", ({ body, want }) => {
+    expect(targetOfRequest("in01-a", body)).toBe(want);
   });
 });

@@ -4,17 +4,17 @@
  * a target with offset o comes from that target's latest slot at or before t, whatever the
  * rate limiter's queueing delayed it by (as long as the delay is under one interval).
  *
- * Requests are attributed with the offset of the cluster's own task. A scope target of the
- * same cluster has another offset, but the same one every cycle, so its requests still land
- * one per cycle: totals per cycle stay exact, only which cycle a scope's request counts in
- * may shift by one.
+ * Each request is attributed to its own target (a cluster, or a scope of one), whose task key
+ * gives the offset.
  */
+import { metricsTargetName } from "../src/poll/clusterMetrics.js";
 import { offsetFor } from "../src/schedule/scheduler.js";
 
 /** One request as the simulator saw it. */
 export interface LoggedRequest {
   readonly atMs: number;
-  readonly clusterId: string;
+  /** The exporter's target name: the cluster ID, or `cluster/db/collection` for a scope. */
+  readonly target: string;
   readonly status: number;
 }
 
@@ -27,9 +27,9 @@ export interface CycleCount {
   readonly rateLimited: number;
 }
 
-/** The latest slot at or before `atMs` of `clusterId`'s cluster-metrics task. */
-export function slotOf(atMs: number, clusterId: string, intervalMs: number): number {
-  const offset = offsetFor(`cluster_metrics/${clusterId}`, intervalMs);
+/** The latest slot at or before `atMs` of `target`'s cluster-metrics task. */
+export function slotOf(atMs: number, target: string, intervalMs: number): number {
+  const offset = offsetFor(`cluster_metrics/${target}`, intervalMs);
   return atMs - ((((atMs - offset) % intervalMs) + intervalMs) % intervalMs);
 }
 
@@ -50,12 +50,12 @@ export function countCycles(
     rateLimited: 0,
   }));
   for (const r of log) {
-    const slot = slotOf(r.atMs, r.clusterId, intervalMs);
+    const slot = slotOf(r.atMs, r.target, intervalMs);
     if (slot < fromMs) continue;
     const c = counts[Math.floor((slot - fromMs) / intervalMs)];
     if (!c) continue;
     c.requests++;
-    c.targets.add(r.clusterId);
+    c.targets.add(r.target);
     if (r.status === 429) c.rateLimited++;
   }
   return counts.map((c, cycle) => ({
@@ -64,4 +64,17 @@ export function countCycles(
     distinctTargets: c.targets.size,
     rateLimited: c.rateLimited,
   }));
+}
+
+/** The exporter's target name of a metrics request: the cluster, or the scope in its body. */
+export function targetOfRequest(clusterId: string, body: unknown): string {
+  const b = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const dbName = text(b.dbName);
+  const collectionName = text(b.collectionName);
+  if (dbName === undefined && collectionName === undefined) return metricsTargetName(clusterId);
+  return metricsTargetName(clusterId, {
+    ...(dbName !== undefined ? { dbName } : {}),
+    ...(collectionName !== undefined ? { collectionName } : {}),
+  });
 }

@@ -6,9 +6,8 @@
 import type { ChildHandle, ExporterProcess } from "./children.js";
 import { waitFor200 } from "./children.js";
 import { type CycleCount, countCycles } from "./cycles.js";
-import { parseExposition } from "./exposition.js";
-import { fetchText } from "./scrape.js";
-import { readSelfCounters, total } from "./selfCounters.js";
+import { sleep } from "./entry.js";
+import { scrapeSelfCounters, total } from "./selfCounters.js";
 import type { MetricRequest, SimSnapshot } from "./simProcess.js";
 
 export const METRICS_ENDPOINT = "POST /v2/clusters/{id}/metrics/query";
@@ -18,8 +17,6 @@ export const METRICS_ENDPOINT = "POST /v2/clusters/{id}/metrics/query";
  * used budget requests wait in the client's limiter for about 12 s (measured), so 20 s.
  */
 export const MARGIN_MS = 20_000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 /**
  * Resolves once the simulator sees fewer than `belowPerSecond` metric requests per second
@@ -59,7 +56,7 @@ export interface PerCycleResult {
   readonly retries: number;
   /** Skipped runs while the start-up burst drained (slots that came before the first run ended). */
   readonly skippedAtStart: number;
-  /** Skipped runs in the counted cycles: any here means a poll outlived its interval. */
+  /** Skipped runs after the first cycle: any here means a poll outlived its interval. */
   readonly skippedRuns: number;
 }
 
@@ -79,10 +76,10 @@ export async function observeCycles(
 ): Promise<PerCycleResult> {
   await waitFor200(`${exporter.url}/readyz`, 4 * opts.intervalMs + 60_000);
   const readyAt = Date.now();
-  const atStart = readSelfCounters(parseExposition(await fetchText(`${exporter.url}/metrics`)).samples);
+  const atStart = await scrapeSelfCounters(exporter.url);
   const cycles = await countLoggedCycles(sim, opts.intervalMs, readyAt, opts.cycles);
   const snap = await sim.rpc.call<SimSnapshot>("snapshot");
-  const self = readSelfCounters(parseExposition(await fetchText(`${exporter.url}/metrics`)).samples);
+  const self = await scrapeSelfCounters(exporter.url);
   return {
     targets: opts.targets,
     intervalMs: opts.intervalMs,

@@ -9,6 +9,7 @@ import { buildConfig } from "../src/config/load.js";
 import { Exporter } from "../src/exporter.js";
 import { startSimulator } from "../src/simulator/index.js";
 import { type Collectors, chooseScopes, scenarioConfig } from "./config.js";
+import { sleep } from "./entry.js";
 import { BenchError } from "./errors.js";
 import { type ParsedSample, parseExposition } from "./exposition.js";
 
@@ -107,7 +108,7 @@ export async function runPilot(opts: {
     while (!exporter.ready()) {
       if (Date.now() > deadline)
         throw new BenchError("child_timeout", "pilot: first cycle did not complete in 60 s");
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
     const published = await exporter.store.publishNow();
     const scopeCount = [...scopes.values()].reduce((n, s) => n + s.length, 0);

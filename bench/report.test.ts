@@ -19,8 +19,7 @@ function inputs(over: Partial<TargetInputs> = {}): TargetInputs {
       {
         name: "scale",
         targets: 3,
-        clusters: 2,
-        cycles: [{ cycle: 0, requests: 3, distinctTargets: 2, rateLimited: 0 }],
+        cycles: [{ cycle: 0, requests: 3, distinctTargets: 3, rateLimited: 0 }],
       },
       {
         name: "600 targets",

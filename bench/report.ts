@@ -31,8 +31,6 @@ export interface TargetInputs {
     readonly name: string;
     /** Targets: one request each per cycle. */
     readonly targets: number;
-    /** Distinct clusters among them (scopes share their cluster's ID); default `targets`. */
-    readonly clusters?: number;
     readonly cycles: readonly CycleCount[];
   }>;
 }
@@ -109,7 +107,7 @@ export function evaluateTargets(inp: TargetInputs): Check[] {
   const limited = Object.entries(inp.rateLimited);
   const counted = inp.perCycle.filter((p) => p.cycles.length > 0);
   const exact = counted.every((p) =>
-    p.cycles.every((c) => c.requests === p.targets && c.distinctTargets === (p.clusters ?? p.targets)),
+    p.cycles.every((c) => c.requests === p.targets && c.distinctTargets === p.targets),
   );
   return [
     { name: `p50 within ${LIMITS.floorFactor}x the static floor`, ...floor },

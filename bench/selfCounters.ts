@@ -3,7 +3,8 @@
  * answers per endpoint, polls and skipped runs per collector. The benchmark compares two
  * readings to know what happened in between, as the exporter itself saw it.
  */
-import type { ParsedSample } from "./exposition.js";
+import { type ParsedSample, parseExposition } from "./exposition.js";
+import { fetchText } from "./scrape.js";
 
 export interface SelfCounters {
   /** vdbcloud_api_requests_total summed over outcomes, by endpoint. */
@@ -54,4 +55,9 @@ export function total(m: ReadonlyMap<string, number>): number {
   let n = 0;
   for (const v of m.values()) n += v;
   return n;
+}
+
+/** Scrapes `origin`/metrics once and reads the counters. */
+export async function scrapeSelfCounters(origin: string): Promise<SelfCounters> {
+  return readSelfCounters(parseExposition(await fetchText(`${origin}/metrics`)).samples);
 }

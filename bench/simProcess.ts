@@ -3,7 +3,14 @@
  * the exporter reaches it over real loopback HTTP. Driven over IPC (see ipc.ts): `start`,
  * `snapshot`, `faultSet`, `faultClear`, `drainMetricLog`, `close`.
  */
-import { type FaultKind, type FaultSpec, type Simulator, startSimulator } from "../src/simulator/index.js";
+import {
+  type FaultKind,
+  type FaultSpec,
+  type RequestDone,
+  type Simulator,
+  startSimulator,
+} from "../src/simulator/index.js";
+import { type LoggedRequest, targetOfRequest } from "./cycles.js";
 import { serveRpc } from "./ipc.js";
 
 /** Options of the simulated world and its rate limit. */
@@ -13,7 +20,7 @@ export interface SimStartArgs {
   readonly collectionsPerCluster: number;
   /** Per API key per endpoint; the documented limit is 20. */
   readonly rateLimitPerSecond: number;
-  /** Keep a log of Query Cluster Metrics requests (time, cluster, status) for cycle counting. */
+  /** Keep a log of Query Cluster Metrics requests (time, target, status) for cycle counting. */
   readonly recordMetricRequests: boolean;
 }
 
@@ -41,13 +48,9 @@ export interface SimSnapshot {
 }
 
 /** One logged Query Cluster Metrics request (at response end). */
-export interface MetricRequest {
-  readonly atMs: number;
-  readonly clusterId: string;
-  readonly status: number;
-}
+export type MetricRequest = LoggedRequest;
 
-const METRICS_LINE = /^POST \/v2\/clusters\/([^/?]+)\/metrics\/query(?:\?\S*)? (\d{3})$/;
+const METRICS_TEMPLATE = "POST /v2/clusters/{id}/metrics/query";
 
 let sim: Simulator | undefined;
 let log: MetricRequest[] = [];
@@ -62,14 +65,9 @@ serveRpc({
       rateLimitPerSecond: args.rateLimitPerSecond,
       ...(args.recordMetricRequests
         ? {
-            logger: (line: string) => {
-              const m = METRICS_LINE.exec(line);
-              if (m)
-                log.push({
-                  atMs: Date.now(),
-                  clusterId: decodeURIComponent(m[1] as string),
-                  status: Number(m[2]),
-                });
+            onRequestDone: (d: RequestDone) => {
+              if (d.template !== METRICS_TEMPLATE || d.clusterId === undefined) return;
+              log.push({ atMs: Date.now(), target: targetOfRequest(d.clusterId, d.body), status: d.status });
             },
           }
         : {}),

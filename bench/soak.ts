@@ -18,7 +18,7 @@ import {
   waitFor200,
 } from "./children.js";
 import { chooseScopes, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
-import { BenchError } from "./errors.js";
+import { progressPrinter, runEntry, sleep } from "./entry.js";
 import { parseExposition } from "./exposition.js";
 import { type Episode, planFaults } from "./faultPlan.js";
 import { LossTracker } from "./lossTracker.js";
@@ -37,10 +37,7 @@ const SCRAPE_EVERY_MS = 250;
 const FAULT_RATE = 0.6;
 
 const t0 = Date.now();
-function progress(message: string): void {
-  process.stderr.write(`[soak ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
-}
-const sleep = (msec: number) => new Promise((r) => setTimeout(r, Math.max(0, msec)));
+const progress = progressPrinter("soak");
 
 /** What the scraping loop saw. */
 interface ScrapeLog {
@@ -255,30 +252,9 @@ function render(r: SoakResult): { text: string; ok: boolean } {
   return { text: `${lines.join("\n")}\n`, ok: crashes === 0 && lost === 0 };
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  let args: SoakArgs;
-  try {
-    args = parseSoakArgs(argv);
-  } catch (err) {
-    if (err instanceof BenchError) {
-      process.stderr.write(`${err.message}\n${SOAK_USAGE}\n`);
-      return 2;
-    }
-    throw err;
-  }
-  if (args.help) {
-    process.stdout.write(`${SOAK_USAGE}\n`);
-    return 0;
-  }
-  const { text, ok } = render(await run(args));
-  process.stdout.write(text);
-  return ok ? 0 : 1;
-}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`soak failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runEntry({
+  name: "soak",
+  usage: SOAK_USAGE,
+  parse: parseSoakArgs,
+  body: async (args) => render(await run(args)),
+});

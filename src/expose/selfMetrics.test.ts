@@ -25,19 +25,28 @@ describe("SelfMetrics.render", () => {
     expect(new Set(types).size).toBe(types.length);
   });
 
-  it("counts our own events at every scrape but reuses the process rendering briefly", async () => {
-    const m = new SelfMetrics({ version: "x" });
+  it("counts our own events at every scrape but reuses the process rendering for the TTL", async () => {
+    let now = 0;
+    const m = new SelfMetrics({ version: "x", now: () => now });
+    const series = 'vdbcloud_api_requests_total{endpoint="GET /v2/clusters",outcome="success"}';
+    const cpu = "process_cpu_user_seconds_total";
+    // Burns CPU so that a fresh process rendering differs from the previous one.
+    const burn = () => {
+      const until = performance.now() + 30;
+      while (performance.now() < until) {}
+    };
     const first = await m.render(false);
     m.attempt("GET /v2/clusters", "success", 0.01);
-    // Burn CPU so a fresh process rendering would differ.
-    const until = performance.now() + 30;
-    while (performance.now() < until) {}
+    burn();
+    now = PROCESS_RENDER_TTL_MS - 1;
     const second = await m.render(false);
-    const series = 'vdbcloud_api_requests_total{endpoint="GET /v2/clusters",outcome="success"}';
     expect(sampleValue(first, series)).toBe(0);
     expect(sampleValue(second, series)).toBe(1);
-    const cpu = "process_cpu_user_seconds_total";
     expect(sampleValue(second, cpu)).toBe(sampleValue(first, cpu));
+    burn();
+    now = PROCESS_RENDER_TTL_MS;
+    const third = await m.render(false);
+    expect(sampleValue(third, cpu)).toBeGreaterThan(sampleValue(first, cpu));
     expect(PROCESS_RENDER_TTL_MS).toBeLessThanOrEqual(1000);
   });
 

@@ -64,6 +64,7 @@ export class SelfMetrics implements ClientObserver {
    */
   private readonly processRegistry: Registry | null;
   private processCache: { atMs: number; text: string; openMetrics: string } | null = null;
+  private readonly now: () => number;
   private readonly apiRequests: Counter<"endpoint" | "outcome">;
   private readonly apiDuration: Histogram<"endpoint">;
   private readonly apiRetries: Counter<"endpoint">;
@@ -78,7 +79,9 @@ export class SelfMetrics implements ClientObserver {
   private readonly totalShards: Gauge;
   private readonly seriesGauge: Gauge;
 
-  constructor(opts: { version: string; defaultMetrics?: boolean }) {
+  /** `now` (monotonic milliseconds) times the process-metrics reuse; tests inject it. */
+  constructor(opts: { version: string; defaultMetrics?: boolean; now?: () => number }) {
+    this.now = opts.now ?? (() => performance.now());
     const registers = [this.registry];
     this.apiRequests = new Counter({
       name: F.apiRequests.name,
@@ -226,7 +229,7 @@ export class SelfMetrics implements ClientObserver {
 
   private async renderProcess(): Promise<{ text: string; openMetrics: string }> {
     if (!this.processRegistry) return { text: "", openMetrics: "" };
-    const now = performance.now();
+    const now = this.now();
     if (this.processCache && now - this.processCache.atMs < PROCESS_RENDER_TTL_MS) return this.processCache;
     const text = await this.processRegistry.metrics();
     this.processCache = { atMs: now, text, openMetrics: textToOpenMetrics(text) };

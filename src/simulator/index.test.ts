@@ -1,7 +1,7 @@
 import nock from "nock";
 import { request } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ApiCode, type Simulator, startSimulator } from "./index.js";
+import { ApiCode, type RequestDone, type Simulator, startSimulator } from "./index.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12, 0, 0);
 
@@ -332,5 +332,40 @@ describe("simulator endpoints", () => {
     await call(`${sim.baseUrl}/ctl/aws-us-west-2/v1/pipelines/pipe-9`, { method: "DELETE" });
     expect(sim.stats.mutatingCalls).toEqual(["DELETE /ctl/aws-us-west-2/v1/pipelines/pipe-9"]);
     expect(sim.stats.byEndpoint["DELETE /v1/pipelines/{id}"]).toBe(1);
+  });
+});
+
+describe("onRequestDone", () => {
+  it("reports each answered request with its template, cluster, body and status", async () => {
+    nock.disableNetConnect();
+    nock.enableNetConnect("127.0.0.1");
+    const done: RequestDone[] = [];
+    const sim = await startSimulator({
+      now: () => T0,
+      rateLimitPerSecond: 0,
+      onRequestDone: (d) => done.push(d),
+    });
+    try {
+      const c = sim.clusters[0];
+      if (!c) throw new Error("no cluster");
+      const body = {
+        startTime: new Date(T0 - 600_000).toISOString(),
+        endTime: new Date(T0).toISOString(),
+        period: "PT30S",
+        dbName: "db1",
+        collectionName: "c1",
+        metricQueries: [{ name: "CU_COMPUTATION", stat: "AVG" }],
+      };
+      await call(`${sim.baseUrl}/v2/clusters/${c.id}/metrics/query`, { method: "POST", body });
+      await call(`${sim.baseUrl}/v2/clusters/${c.id}`, { key: null });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(done).toEqual([
+        { template: "POST /v2/clusters/{id}/metrics/query", clusterId: c.id, body, status: 200 },
+        { template: "GET /v2/clusters/{id}", clusterId: c.id, body: undefined, status: 200 },
+      ]);
+    } finally {
+      await sim.close();
+      nock.enableNetConnect();
+    }
   });
 });

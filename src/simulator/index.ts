@@ -30,7 +30,7 @@ export {
 export { FAULT_KINDS, type FaultController, type FaultKind, type FaultSpec } from "./faults.js";
 export { IMPORT_STATES, type ImportState, type WireImportJob } from "./import-jobs.js";
 export { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
-export type { SimulatorOptions } from "./options.js";
+export type { RequestDone, SimulatorOptions } from "./options.js";
 export {
   SPARK_SCENARIOS,
   SPARK_STATUSES,
@@ -104,6 +104,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     apiKeys: o.apiKeys === undefined ? undefined : new Set(o.apiKeys),
     life,
     log: o.logger,
+    onRequestDone: o.onRequestDone,
   });
   const server = createServer(app);
   if (opts?.logger) {

@@ -33,6 +33,18 @@ export interface SimulatorOptions {
   rejectMixedMetricForms?: boolean;
   /** Receives one line per request and any internal error. Default: silent. */
   logger?: (line: string) => void;
+  /** Called once per API request when its answer has been sent (for harnesses that attribute requests). */
+  onRequestDone?: (done: RequestDone) => void;
+}
+
+/** One answered API request, as `onRequestDone` reports it. */
+export interface RequestDone {
+  /** The endpoint template, e.g. `POST /v2/clusters/{id}/metrics/query`. */
+  readonly template: string;
+  readonly clusterId: string | undefined;
+  /** The parsed JSON body (undefined without one). */
+  readonly body: unknown;
+  readonly status: number;
 }
 
 /** Options with every default applied. */
@@ -87,5 +99,6 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
     rejectMixedMetricForms: opts.rejectMixedMetricForms ?? false,
     logger: opts.logger ?? (() => {}),
+    onRequestDone: opts.onRequestDone ?? (() => {}),
   };
 }

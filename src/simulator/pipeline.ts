@@ -9,6 +9,7 @@ import { ApiCode, RATE_LIMIT_MESSAGE, SimApiError } from "./errors.js";
 import { renderFault } from "./fault-responses.js";
 import type { Faults } from "./faults.js";
 import type { Lifecycle } from "./lifecycle.js";
+import type { RequestDone } from "./options.js";
 import type { TokenBucketLimiter } from "./rate-limiter.js";
 import { failReply, invalidTokenReply, jsonReply, type Reply, sendReply } from "./reply.js";
 import { type RouteDef, type RouteRequest, successCode } from "./route.js";
@@ -24,6 +25,7 @@ export interface PipelineDeps {
   readonly apiKeys: ReadonlySet<string> | undefined;
   readonly life: Lifecycle;
   readonly log: (line: string) => void;
+  readonly onRequestDone?: (done: RequestDone) => void;
 }
 
 /** The key of an `Authorization: Bearer <key>` header, or undefined. */
@@ -63,6 +65,12 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
     atMs: nowMs,
   });
   if (route.mutating) deps.stats.mutating(`${req.method} ${req.path}`);
+  const onDone = deps.onRequestDone;
+  if (onDone) {
+    res.on("finish", () =>
+      onDone({ template: route.template, clusterId, body: input.body, status: res.statusCode }),
+    );
+  }
 
   const normal = (): Reply => {
     const key = bearerKey(req.headers.authorization);
