@@ -4,6 +4,7 @@
  */
 import type { ImportJobStore } from "./import-jobs.js";
 import type { ClusterProfile } from "./metric-values.js";
+import type { SimQuirks } from "./quirks.js";
 import type { SparkJobStore } from "./spark-jobs.js";
 import type { MutableSimCluster, World } from "./world.js";
 
@@ -14,6 +15,8 @@ export interface SimContext {
   readonly timeScale: number;
   readonly listClustersShape: "array" | "object";
   readonly rejectMixedMetricForms: boolean;
+  /** Upstream behaviours switched on (quirks.ts). */
+  readonly quirks: SimQuirks;
   readonly world: World;
   readonly clusterById: ReadonlyMap<string, MutableSimCluster>;
   readonly profiles: ReadonlyMap<string, ClusterProfile>;

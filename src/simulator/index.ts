@@ -31,6 +31,7 @@ export { FAULT_KINDS, type FaultController, type FaultKind, type FaultSpec } fro
 export { IMPORT_STATES, type ImportState, type WireImportJob } from "./import-jobs.js";
 export { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
 export type { RequestDone, SimulatorOptions } from "./options.js";
+export { ALL_QUIRKS, NO_QUIRKS, type SimQuirks } from "./quirks.js";
 export {
   SPARK_SCENARIOS,
   SPARK_STATUSES,
@@ -81,6 +82,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     timeScale: o.timeScale,
     listClustersShape: o.listClustersShape,
     rejectMixedMetricForms: o.rejectMixedMetricForms,
+    quirks: o.quirks,
     world,
     clusterById: new Map(world.clusters.map((c) => [c.id, c])),
     profiles: new Map(world.clusters.map((c) => [c.id, buildProfile(o.seed, c)])),

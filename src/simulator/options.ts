@@ -2,6 +2,7 @@
  * Options of the simulator: defaults and validation.
  */
 import { SimulatorError } from "./errors.js";
+import { resolveQuirks, type SimQuirks } from "./quirks.js";
 
 /** Options of startSimulator; every field is optional. */
 export interface SimulatorOptions {
@@ -31,6 +32,8 @@ export interface SimulatorOptions {
   collectionsPerCluster?: number;
   /** When true, a metric query may not mix items with and without `stat`. Default false. */
   rejectMixedMetricForms?: boolean;
+  /** Upstream behaviours to imitate (see quirks.ts); default: none. */
+  quirks?: Partial<SimQuirks>;
   /** Receives one line per request and any internal error. Default: silent. */
   logger?: (line: string) => void;
   /** Called once per API request when its answer has been sent (for harnesses that attribute requests). */
@@ -48,7 +51,10 @@ export interface RequestDone {
 }
 
 /** Options with every default applied. */
-export type ResolvedOptions = Required<Omit<SimulatorOptions, "apiKeys">> & { apiKeys: string[] | undefined };
+export type ResolvedOptions = Required<Omit<SimulatorOptions, "apiKeys" | "quirks">> & {
+  apiKeys: string[] | undefined;
+  quirks: SimQuirks;
+};
 
 function count(name: string, value: number | undefined, fallback: number, max: number): number {
   const v = value ?? fallback;
@@ -98,6 +104,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     timeScale,
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
     rejectMixedMetricForms: opts.rejectMixedMetricForms ?? false,
+    quirks: resolveQuirks(opts.quirks),
     logger: opts.logger ?? (() => {}),
     onRequestDone: opts.onRequestDone ?? (() => {}),
   };

@@ -1,0 +1,50 @@
+/**
+ * Behaviours the upstream API is allowed to show (by its spec or its public documentation) that
+ * a client must survive. Each is off by default so the demo stays simple; tests and the
+ * conformance run switch them on, alone or all at once.
+ */
+import { SimulatorError } from "./errors.js";
+
+/** The switches; every field has a default (see `resolveQuirks`). */
+export interface SimQuirks {
+  /** Metrics: the answer ends with the bucket that has not ended yet, holding a partial value. */
+  readonly openBucket: boolean;
+  /** Metrics: results come back without `stat` (the client must label them from its request). */
+  readonly statlessResults: boolean;
+  /** Metrics: request counts are in a bare `count` unit (per bucket), not `count/min`. */
+  readonly countUnits: boolean;
+  /** List Import Jobs: the server caps `pageSize` at this many (0: no cap beyond the documented 100). */
+  readonly importPageCap: number;
+  /** Describe Spark Job: unused fields of odd JSON types, empty-string timestamps, `CANCELING`, partial failure/precheck objects. */
+  readonly oddSparkFields: boolean;
+}
+
+/** Every quirk off. */
+export const NO_QUIRKS: SimQuirks = {
+  openBucket: false,
+  statlessResults: false,
+  countUnits: false,
+  importPageCap: 0,
+  oddSparkFields: false,
+};
+
+/** Every quirk on, with a page cap small enough to force several pages. */
+export const ALL_QUIRKS: SimQuirks = {
+  openBucket: true,
+  statlessResults: true,
+  countUnits: true,
+  importPageCap: 7,
+  oddSparkFields: true,
+};
+
+/** Applies defaults; throws `SimulatorError` (INVALID_OPTION) on a bad page cap. */
+export function resolveQuirks(q: Partial<SimQuirks> | undefined): SimQuirks {
+  const out = { ...NO_QUIRKS, ...q };
+  if (!Number.isSafeInteger(out.importPageCap) || out.importPageCap < 0 || out.importPageCap > 100) {
+    throw new SimulatorError(
+      "INVALID_OPTION",
+      `quirks.importPageCap must be an integer from 0 to 100, got ${String(out.importPageCap)}`,
+    );
+  }
+  return out;
+}
