@@ -54,6 +54,8 @@ export class Exporter {
   private readonly importTracker = new ImportJobTracker();
   private readonly sparkWatch = new SparkJobWatch();
   private readonly clients = new Map<string, CloudClient>();
+  /** The `api` settings (key aside) the clients in `clients` were built with. */
+  private clientSettings = "";
   private config: Config;
   private discovered: readonly ClusterDescription[] = [];
   private fileJobs: readonly SparkJobRef[] = [];
@@ -202,6 +204,7 @@ export class Exporter {
   /** Rebuilds the task set from the current config, discovered clusters and jobs file. */
   private replan(): void {
     const cfg = this.config;
+    this.retireStaleClients(cfg.api);
     const clusters = this.clusters();
     const staleness = cfg.stalenessIntervals;
     const defaultClient = this.clientFor({});
@@ -251,6 +254,19 @@ export class Exporter {
         this.importTargets = keep;
       }
     }
+  }
+
+  /**
+   * A client bakes in every `api` setting (URLs, timeouts, retries, rate limit, in-flight cap),
+   * so when any of them changes every client is rebuilt; a cached one would keep the old
+   * settings for as long as its key is in use. In-flight requests of a retired client finish.
+   */
+  private retireStaleClients(api: Config["api"]): void {
+    const settings = JSON.stringify({ ...api, apiKey: undefined });
+    if (settings === this.clientSettings) return;
+    this.clientSettings = settings;
+    for (const client of this.clients.values()) void client.close().catch(() => {});
+    this.clients.clear();
   }
 
   private closeUnusedClients(clusters: readonly ClusterConfig[]): void {

@@ -1,6 +1,6 @@
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { metricsDataSchema, metricsRequestBody, normalizeMetrics } from "./metrics.js";
+import { attributeStats, metricsDataSchema, metricsRequestBody, normalizeMetrics } from "./metrics.js";
 import { closeTestClients, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
 import type { ClusterMetricsRequest } from "./types.js";
 
@@ -180,11 +180,137 @@ describe("normalizeMetrics variants", () => {
     expect(normalizeMetrics(metricsDataSchema.parse(data))).toEqual([]);
   });
 
+  it("rejects a result without any name", () => {
+    expect(metricsDataSchema.safeParse({ results: [{ unit: "ms", values: [] }] }).success).toBe(false);
+  });
+
+  // One bad point must not cost the response: it is kept as unusable, and the mapping drops it.
   it.each([
-    { name: "no name at all", item: { unit: "ms", values: [] } },
-    { name: "a bad timestamp", item: { name: "A", values: [{ timestamp: "soon", value: "1" }] } },
-    { name: "a boolean value", item: { name: "A", values: [{ timestamp: START, value: true }] } },
-  ])("rejects $name", ({ item }) => {
-    expect(metricsDataSchema.safeParse({ results: [item] }).success).toBe(false);
+    {
+      name: "an unreadable timestamp",
+      point: { timestamp: "soon", value: "1" },
+      want: { timestampMs: Number.NaN, value: "1" },
+    },
+    {
+      name: "an empty timestamp",
+      point: { timestamp: "", value: "1" },
+      want: { timestampMs: Number.NaN, value: "1" },
+    },
+    { name: "no timestamp", point: { value: "1" }, want: { timestampMs: Number.NaN, value: "1" } },
+    {
+      name: "a boolean value",
+      point: { timestamp: START, value: true },
+      want: { timestampMs: START, value: "" },
+    },
+    {
+      name: "an object value",
+      point: { timestamp: START, value: { v: 1 } },
+      want: { timestampMs: START, value: "" },
+    },
+    {
+      name: "a point that is not an object",
+      point: "12:00 1.0",
+      want: { timestampMs: Number.NaN, value: "" },
+    },
+    {
+      name: "a zone-less timestamp (UTC)",
+      point: { timestamp: "2024-05-01T12:00:00", value: "1.00" },
+      want: { timestampMs: START, value: "1.00" },
+    },
+  ])("keeps $name as a point of its result", ({ point, want }) => {
+    const data = metricsDataSchema.parse({
+      results: [
+        { name: "A", unit: "%", values: [point] },
+        { name: "B", values: [] },
+      ],
+    });
+    const [a, b] = normalizeMetrics(data);
+    expect(a?.values).toStrictEqual([want]);
+    expect(b?.name).toBe("B");
+  });
+});
+
+describe("attributeStats: the statistic comes from the request when the answer omits it", () => {
+  it.each<{
+    name: string;
+    queries: { name: string; stat?: "AVG" | "P99" }[];
+    results: { name: string; stat?: "AVG" | "P99" }[];
+    want: ("AVG" | "P99" | undefined)[];
+  }>([
+    {
+      name: "by name when one query has it",
+      queries: [
+        { name: "CU_COMPUTATION", stat: "AVG" },
+        { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+      ],
+      results: [{ name: "REQ_SEARCH_LATENCY" }, { name: "CU_COMPUTATION" }],
+      want: ["P99", "AVG"],
+    },
+    {
+      name: "by position among the same name (AVG and P99 of one metric)",
+      queries: [
+        { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+        { name: "CU_COMPUTATION", stat: "AVG" },
+        { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
+      ],
+      results: [{ name: "REQ_SEARCH_LATENCY" }, { name: "CU_COMPUTATION" }, { name: "REQ_SEARCH_LATENCY" }],
+      want: ["P99", "AVG", "AVG"],
+    },
+    {
+      name: "the answer's own stat wins",
+      queries: [{ name: "REQ_SEARCH_LATENCY", stat: "AVG" }],
+      results: [{ name: "REQ_SEARCH_LATENCY", stat: "P99" }],
+      want: ["P99"],
+    },
+    {
+      name: "case and spacing of the name do not matter",
+      queries: [{ name: "REQ_QUERY_LATENCY", stat: "P99" }],
+      results: [{ name: " req_query_latency " }],
+      want: ["P99"],
+    },
+    {
+      name: "more results of a name than queries: no guess",
+      queries: [
+        { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+        { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
+      ],
+      results: [
+        { name: "REQ_SEARCH_LATENCY" },
+        { name: "REQ_SEARCH_LATENCY" },
+        { name: "REQ_SEARCH_LATENCY" },
+      ],
+      want: ["P99", "AVG", undefined],
+    },
+    {
+      name: "a name nobody asked for",
+      queries: [{ name: "CU_COMPUTATION", stat: "AVG" }],
+      results: [{ name: "SURPRISE" }],
+      want: [undefined],
+    },
+    {
+      name: "second-form queries have no stat to give",
+      queries: [{ name: "REQ_SEARCH_LATENCY_P99" }],
+      results: [{ name: "REQ_SEARCH_LATENCY_P99" }],
+      want: [undefined],
+    },
+  ])("$name", ({ queries, results, want }) => {
+    expect(attributeStats(queries, results)).toEqual(want);
+  });
+
+  it("labels statless results of a first-form request through normalizeMetrics", () => {
+    const data = metricsDataSchema.parse({
+      results: [
+        { name: "REQ_SEARCH_LATENCY", unit: "ms", values: [] },
+        { name: "REQ_SEARCH_LATENCY", unit: "ms", values: [] },
+      ],
+    });
+    const req: ClusterMetricsRequest = {
+      ...firstForm,
+      queries: [
+        { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
+        { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+      ],
+    };
+    expect(normalizeMetrics(data, req).map((r) => r.stat)).toEqual(["AVG", "P99"]);
   });
 });

@@ -3,22 +3,32 @@
  *
  * Documented in two forms: the first sends `stat` per query, the second adds an optional
  * `dbName`/`collectionName` scope and has no `stat`. The builder accepts their union. On the
- * way back, a result names its metric `name` or `metricName`, carries `stat` or not, and each
- * value is a string, a number or null.
+ * way back, a result names its metric `name` or `metricName`, carries `stat` or not (then the
+ * request tells it), and each value is a string, a number or null; a malformed point is kept
+ * as unusable (NaN timestamp or "" value) for the mapping to drop and count.
  */
 import { z } from "zod";
 import type { EndpointDef } from "./endpoint.js";
-import { formatIsoDuration, formatIsoUtcSeconds } from "./iso.js";
-import type { ClusterMetricsRequest, MetricPoint, MetricResult } from "./types.js";
+import { formatIsoDuration, formatIsoUtcSeconds, parseTimestamp } from "./iso.js";
+import type { ClusterMetricsRequest, MetricPoint, MetricQuery, MetricResult } from "./types.js";
 import { segment } from "./urls.js";
-import { timestampMs } from "./wire.js";
 
-const valueSchema = z
-  .union([z.string(), z.number().transform(String), z.null()])
-  .optional()
-  .transform((v) => v ?? null);
-
-const pointSchema = z.object({ timestamp: timestampMs, value: valueSchema });
+// Points are read one by one and never fail the response: one bad point (a missing or empty
+// timestamp, a value of an odd type) must not cost the other metrics of the answer. The mapping
+// drops and counts such points (NaN timestamp, "" value).
+function readPoint(raw: unknown): MetricPoint {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    return { timestampMs: Number.NaN, value: "" };
+  const { timestamp, value } = raw as Record<string, unknown>;
+  const ts =
+    typeof timestamp === "string" || typeof timestamp === "number" ? parseTimestamp(timestamp) : undefined;
+  let v: string | null;
+  if (value === null || value === undefined) v = null;
+  else if (typeof value === "string") v = value;
+  else if (typeof value === "number") v = String(value);
+  else v = "";
+  return { timestampMs: ts ?? Number.NaN, value: v };
+}
 
 const resultSchema = z
   .object({
@@ -26,7 +36,7 @@ const resultSchema = z
     metricName: z.string().optional(),
     stat: z.string().nullish(),
     unit: z.string().nullish(),
-    values: z.array(pointSchema).nullish(),
+    values: z.array(z.unknown()).nullish(),
   })
   .refine((r) => r.name !== undefined || r.metricName !== undefined, {
     message: "a result needs `name` or `metricName`",
@@ -67,17 +77,52 @@ function normalizeStat(stat: string | null | undefined): "AVG" | "P99" | undefin
   return upper === "AVG" || upper === "P99" ? upper : undefined;
 }
 
-/** Maps validated `data` to MetricResult[]: one name, an upper-case stat when known. */
-export function normalizeMetrics(data: MetricsData): MetricResult[] {
-  return (data.results ?? []).map((r) => {
+/**
+ * The statistic of each result, taken from the response when it names one, else from the
+ * query that asked for it. The response carries `stat` in one documented form only, so a
+ * result without it is matched to the request: by name when one query has that name, else by
+ * position among the queries and results of that name (AVG and P99 of one metric asked in one
+ * request come back in request order). When that cannot tell (more results of a name than
+ * queries), the result stays without a stat and the mapping drops it rather than guess.
+ */
+export function attributeStats(
+  queries: readonly MetricQuery[],
+  results: readonly { readonly name: string; readonly stat?: "AVG" | "P99" | undefined }[],
+): ("AVG" | "P99" | undefined)[] {
+  const asked = new Map<string, ("AVG" | "P99" | undefined)[]>();
+  for (const q of queries) {
+    const key = q.name.toUpperCase();
+    const list = asked.get(key) ?? [];
+    list.push(q.stat);
+    asked.set(key, list);
+  }
+  const seen = new Map<string, number>();
+  return results.map((r) => {
+    const key = r.name.trim().toUpperCase();
+    const nth = seen.get(key) ?? 0;
+    seen.set(key, nth + 1);
+    if (r.stat !== undefined) return r.stat;
+    const stats = asked.get(key);
+    if (stats === undefined) return undefined;
+    if (stats.length === 1) return stats[0];
+    return nth < stats.length ? stats[nth] : undefined;
+  });
+}
+
+/**
+ * Maps validated `data` to MetricResult[]: one name, an upper-case stat (from the result, else
+ * from the request, see `attributeStats`), points read leniently.
+ */
+export function normalizeMetrics(data: MetricsData, req?: ClusterMetricsRequest): MetricResult[] {
+  const parsed = (data.results ?? []).map((r) => {
     const stat = normalizeStat(r.stat);
-    const values: MetricPoint[] = (r.values ?? []).map((p) => ({ timestampMs: p.timestamp, value: p.value }));
-    return {
-      name: r.name ?? r.metricName ?? "",
-      ...(stat === undefined ? {} : { stat }),
-      unit: r.unit ?? "",
-      values,
-    };
+    const values: MetricPoint[] = (r.values ?? []).map(readPoint);
+    return { name: r.name ?? r.metricName ?? "", stat, unit: r.unit ?? "", values };
+  });
+  const stats = req === undefined ? parsed.map((r) => r.stat) : attributeStats(req.queries, parsed);
+  return parsed.map((r, i) => {
+    const stat = stats[i];
+    return { name: r.name, ...(stat === undefined ? {} : { stat }), unit: r.unit, values: r.values };
   });
 }
 
@@ -92,5 +137,5 @@ export const queryClusterMetricsEndpoint: EndpointDef<ClusterMetricsRequest, Met
     body: metricsRequestBody(req),
   }),
   schema: metricsDataSchema,
-  normalize: (data) => normalizeMetrics(data),
+  normalize: (data, req) => normalizeMetrics(data, req),
 };

@@ -56,10 +56,11 @@ const ROWS: Row[] = [
     "seconds",
   ],
   [
+    // No statistic known: no `stat` label (never a guessed avg); the mapping drops such a result.
     "REQ_DELETE_LATENCY",
     undefined,
     "vdbcloud_request_latency_seconds",
-    { request_type: "delete", stat: "avg" },
+    { request_type: "delete" },
     "seconds",
   ],
   [

@@ -90,12 +90,17 @@ const TYPED_RULES: readonly TypedRule[] = [
     pattern: new RegExp(`^REQ_${T}_LATENCY_(AVG|P99)$`),
     map: (t, m) => entry(C.latency, "seconds", { request_type: t, stat: (m[2] ?? "AVG").toLowerCase() }),
   },
-  // First form: the statistic comes with the result. Without one it is AVG, the statistic of
-  // every metric that is not explicitly asked for P99.
+  // First form: the statistic comes with the result or from the request that asked for it.
+  // Without one the entry has no `stat` label and the mapping drops the result: defaulting to
+  // AVG would label a P99 as an average.
   {
     pattern: new RegExp(`^REQ_${T}_LATENCY$`),
     map: (t, _m, stat) =>
-      entry(C.latency, "seconds", { request_type: t, stat: (stat ?? "AVG").toLowerCase() }),
+      entry(
+        C.latency,
+        "seconds",
+        stat === undefined ? { request_type: t } : { request_type: t, stat: stat.toLowerCase() },
+      ),
   },
   {
     pattern: new RegExp(`^REQ_${T}_COUNT$`),

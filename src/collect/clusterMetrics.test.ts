@@ -4,8 +4,9 @@ import {
   type ClusterMetricsInput,
   clusterLabels,
   mapClusterMetrics,
-  newestNonNull,
+  newestUsablePoint,
   parseMetricValue,
+  type QueryWindow,
 } from "./clusterMetrics.js";
 
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -22,9 +23,14 @@ function result(
   return stat === undefined ? { name, unit, values: points } : { name, stat, unit, values: points };
 }
 
-function map(results: MetricResult[], scope?: ClusterMetricsInput["scope"]) {
+// Every bucket the tables use (offsets 0..9 min) has ended in this window.
+const WINDOW: QueryWindow = { endMs: T0 + 10 * MIN, granularityMs: MIN, nowMs: T0 + 10 * MIN };
+
+function map(results: MetricResult[], scope?: ClusterMetricsInput["scope"], window = WINDOW) {
   return mapClusterMetrics(
-    scope === undefined ? { clusterId: CLUSTER, results } : { clusterId: CLUSTER, scope, results },
+    scope === undefined
+      ? { clusterId: CLUSTER, results, window }
+      : { clusterId: CLUSTER, scope, results, window },
   );
 }
 
@@ -211,7 +217,7 @@ describe("mapClusterMetrics: newest non-null bucket", () => {
     expect(out.dropped).toEqual({});
   });
 
-  it("reports the newest non-null bucket over all results, dropped ones included", () => {
+  it("reports the newest bucket of the values shown: a dropped result does not make data look fresh", () => {
     const out = map([
       result("CU_COMPUTATION", "percent", [
         [1, "10"],
@@ -223,26 +229,32 @@ describe("mapClusterMetrics: newest non-null bucket", () => {
         [4, null],
       ]),
     ]);
-    expect(out.newestBucketMs).toBe(T0 + 3 * MIN);
+    expect(out.newestBucketMs).toBe(T0 + 2 * MIN);
     expect(out.dropped).toEqual({ unknown_unit: 1 });
   });
 
   it("picks the first of equal timestamps", () => {
     expect(
-      newestNonNull([
-        { timestampMs: T0, value: "1" },
-        { timestampMs: T0, value: "2" },
-      ]),
-    ).toEqual({ timestampMs: T0, value: "1" });
+      newestUsablePoint(
+        [
+          { timestampMs: T0, value: "1" },
+          { timestampMs: T0, value: "2" },
+        ],
+        WINDOW,
+      ),
+    ).toEqual({ point: { timestampMs: T0, value: 1 }, skipped: [] });
   });
 
-  it("ignores points whose timestamp is not a number", () => {
+  it("passes over points whose timestamp is not a number, and reports them", () => {
     expect(
-      newestNonNull([
-        { timestampMs: Number.NaN, value: "9" },
-        { timestampMs: T0, value: "1" },
-      ]),
-    ).toEqual({ timestampMs: T0, value: "1" });
+      newestUsablePoint(
+        [
+          { timestampMs: Number.NaN, value: "9" },
+          { timestampMs: T0, value: "1" },
+        ],
+        WINDOW,
+      ),
+    ).toEqual({ point: { timestampMs: T0, value: 1 }, skipped: ["bad_timestamp"] });
   });
 });
 
@@ -258,15 +270,27 @@ describe("mapClusterMetrics: unusable values are dropped and counted", () => {
     ["Infinity", "non_finite_value"],
     ["-inf", "non_finite_value"],
     ["1e400", "non_finite_value"],
-  ])("%j -> %s, without falling back to an older bucket", (raw, reason) => {
+  ])("%j -> %s, and the older closed bucket still wins", (raw, reason) => {
     const out = map([
       result("CU_COMPUTATION", "percent", [
         [0, "50"],
         [1, raw],
       ]),
     ]);
+    expect(out.samples.map((s) => s.value)).toEqual([0.5]);
+    expect(out.newestBucketMs).toBe(T0);
+    expect(out.dropped).toEqual({ [reason]: 1 });
+  });
+
+  it.each<[raw: string, reason: string]>([
+    ["abc", "unparsable_value"],
+    ["", "unparsable_value"],
+    ["NaN", "non_finite_value"],
+  ])("%j as the only value -> no series, %s counted", (raw, reason) => {
+    const out = map([result("CU_COMPUTATION", "percent", [[1, raw]])]);
     expect(out.samples).toEqual([]);
     expect(out.families).toEqual([]);
+    expect(out.newestBucketMs).toBeNull();
     expect(out.dropped).toEqual({ [reason]: 1 });
   });
 
@@ -274,7 +298,7 @@ describe("mapClusterMetrics: unusable values are dropped and counted", () => {
     ["CU_COMPUTATION", "ms"],
     ["STORAGE_USE", "percent"],
     ["REQ_SEARCH_LATENCY_P99", "count"],
-    ["SLOW_QUERY_COUNT", "count"],
+    ["ENTITIES_COUNT", "count/min"],
     ["ENTITIES_COUNT", "furlongs"],
     ["SOMETHING_NEW", "furlongs"],
   ])("%s in %j -> unknown_unit", (name, unit) => {
@@ -385,5 +409,164 @@ describe("mapClusterMetrics: two results on the same series", () => {
     ]);
     expect(out.families.map((f) => f.name)).toEqual(["vdbcloud_vcu", "vdbcloud_cu_computation_ratio"]);
     expect(out.samples.map((s) => s.labels.operation ?? "-")).toEqual(["read", "-", "write"]);
+  });
+});
+
+describe("mapClusterMetrics: buckets that have not ended", () => {
+  // Window asked at 12:10:20 for [12:05, 12:10) at PT1M; the server may still answer later buckets.
+  const asked: QueryWindow = { endMs: T0 + 10 * MIN, granularityMs: MIN, nowMs: T0 + 10 * MIN + 20_000 };
+
+  it.each<[label: string, values: [number, string | null][], expected: number, skipped: number]>([
+    [
+      "a bucket at the window's end",
+      [
+        [9, "40"],
+        [10, "3"],
+      ],
+      0.4,
+      1,
+    ],
+    [
+      "a bucket past the window's end",
+      [
+        [9, "40"],
+        [11, "3"],
+      ],
+      0.4,
+      1,
+    ],
+    [
+      "open buckets out of order",
+      [
+        [10, "3"],
+        [8, "20"],
+        [9, "40"],
+      ],
+      0.4,
+      1,
+    ],
+    [
+      "a null open bucket is just no data",
+      [
+        [9, "40"],
+        [10, null],
+      ],
+      0.4,
+      0,
+    ],
+  ])("%s is never the newest value", (_label, values, expected, skipped) => {
+    const out = map([result("CU_COMPUTATION", "percent", values)], undefined, asked);
+    expect(out.samples.map((s) => s.value)).toEqual([expected]);
+    expect(out.newestBucketMs).toBe(T0 + 9 * MIN);
+    expect(out.dropped).toEqual(skipped === 0 ? {} : { open_bucket: skipped });
+  });
+
+  it("drops a bucket that ends after the request was made, even inside the window", () => {
+    // A delay-less request made 30 s into the minute with an unaligned end (as a `period` query has).
+    const early: QueryWindow = {
+      endMs: T0 + 9 * MIN + 30_000,
+      granularityMs: MIN,
+      nowMs: T0 + 9 * MIN + 30_000,
+    };
+    const out = map(
+      [
+        result("CU_COMPUTATION", "percent", [
+          [8, "20"],
+          [9, "40"],
+        ]),
+      ],
+      undefined,
+      early,
+    );
+    expect(out.samples.map((s) => s.value)).toEqual([0.2]);
+    expect(out.dropped).toEqual({ open_bucket: 1 });
+  });
+
+  it("gives no series when only an open bucket has data", () => {
+    const out = map(
+      [
+        result("CU_COMPUTATION", "percent", [
+          [9, null],
+          [10, "3"],
+        ]),
+      ],
+      undefined,
+      asked,
+    );
+    expect(out.samples).toEqual([]);
+    expect(out.newestBucketMs).toBeNull();
+    expect(out.dropped).toEqual({ open_bucket: 1 });
+  });
+});
+
+describe("mapClusterMetrics: bad points drop the point, not the response", () => {
+  it("keeps every other result of the response", () => {
+    const out = map([
+      {
+        name: "CU_COMPUTATION",
+        unit: "percent",
+        values: [
+          { timestampMs: T0, value: "10" },
+          { timestampMs: Number.NaN, value: "99" },
+        ],
+      },
+      result("STORAGE_USE", "GB", [[1, "2"]]),
+      result("CU_CAPACITY", "percent", [
+        [1, "30"],
+        [2, ""],
+      ]),
+    ]);
+    expect(out.samples.map((s) => [s.family, s.value])).toEqual([
+      ["vdbcloud_cu_computation_ratio", 0.1],
+      ["vdbcloud_storage_bytes", 2e9],
+      ["vdbcloud_cu_capacity_ratio", 0.3],
+    ]);
+    expect(out.dropped).toEqual({ bad_timestamp: 1, unparsable_value: 1 });
+  });
+
+  it("does not count bad points older than the value shown (they never mattered)", () => {
+    const out = map([
+      result("CU_COMPUTATION", "percent", [
+        [0, "x"],
+        [1, "10"],
+      ]),
+    ]);
+    expect(out.samples.map((s) => s.value)).toEqual([0.1]);
+    expect(out.dropped).toEqual({});
+  });
+});
+
+describe("mapClusterMetrics: statistics are never guessed", () => {
+  it("drops a first-form latency result without a statistic, and keeps the others", () => {
+    const out = map([
+      result("REQ_SEARCH_LATENCY", "ms", [[0, "10"]]),
+      result("REQ_SEARCH_LATENCY", "ms", [[0, "30"]], "P99"),
+    ]);
+    expect(out.samples.map((s) => [s.labels.stat, s.value])).toEqual([["p99", 0.03]]);
+    expect(out.dropped).toEqual({ unknown_stat: 1 });
+  });
+});
+
+describe("mapClusterMetrics: a bare count on a rate is per bucket", () => {
+  it.each<[name: string, unit: string, granularityMs: number, raw: string, family: string, value: number]>([
+    ["REQ_SEARCH_COUNT", "count", MIN, "120", "vdbcloud_requests_per_second", 2],
+    ["REQ_SEARCH_COUNT", "count", 30_000, "120", "vdbcloud_requests_per_second", 4],
+    ["VECTOR_REQ_SEARCH_COUNT", "count", 5 * MIN, "600", "vdbcloud_vector_requests_per_second", 2],
+    ["SLOW_QUERY_COUNT", "count", MIN, "6", "vdbcloud_slow_queries_per_second", 0.1],
+    ["FLUSH_COUNT", "counts", 30_000, "3", "vdbcloud_flushes_per_second", 0.1],
+    ["REQ_SEARCH_COUNT", "QPS", MIN, "7", "vdbcloud_requests_per_second", 7],
+    ["VECTOR_REQ_INSERT_COUNT", "VPS", MIN, "9", "vdbcloud_vector_requests_per_second", 9],
+    ["REQ_QUERY_COUNT", "count/s", MIN, "5", "vdbcloud_requests_per_second", 5],
+    ["REQ_QUERY_COUNT", "count/min", 30_000, "60", "vdbcloud_requests_per_second", 1],
+    ["ENTITIES_INSERT_RATE", "count", MIN, "600", "vdbcloud_entity_inserts_per_second", 10],
+  ])("%s in %j at %d ms buckets: %s -> %s %d", (name, unit, granularityMs, raw, family, value) => {
+    const window = { endMs: T0 + 10 * MIN, granularityMs, nowMs: T0 + 10 * MIN };
+    const out = map(
+      [result(name, unit, [[0, raw]], name === "ENTITIES_INSERT_RATE" ? "AVG" : undefined)],
+      undefined,
+      window,
+    );
+    expect(out.samples.map((s) => [s.family, s.value])).toEqual([[family, value]]);
+    expect(out.dropped).toEqual({});
   });
 });

@@ -1,10 +1,11 @@
 /**
- * Pure mapping of Query Cluster Metrics results to samples: per series the newest non-null
- * bucket, converted to base units, labelled by cluster (and scope), named by the catalog.
+ * Pure mapping of Query Cluster Metrics results to samples: per series the newest closed,
+ * usable bucket, converted to base units, labelled by cluster (and scope), named by the catalog.
  */
 import type { MetricPoint, MetricResult } from "../cloud/types.js";
 import { MappingBuilder, seriesKey } from "./builder.js";
 import { lookupFamily } from "./catalog.js";
+import { CLUSTER_FAMILIES } from "./families.js";
 import type { DropReason, FamilyDef, MappingResult } from "./sample.js";
 import { toBaseUnit } from "./units.js";
 
@@ -16,14 +17,26 @@ export interface MetricScope {
   readonly collectionName?: string;
 }
 
+/**
+ * The window a request asked for, and when: a bucket that starts at or after `endMs`, or ends
+ * after `nowMs`, has not ended and holds partial data.
+ */
+export interface QueryWindow {
+  readonly endMs: number;
+  readonly granularityMs: number;
+  /** When the request was built (epoch ms). */
+  readonly nowMs: number;
+}
+
 export interface ClusterMetricsInput {
   readonly clusterId: string;
   readonly scope?: MetricScope;
   readonly results: readonly MetricResult[];
+  readonly window: QueryWindow;
 }
 
 export interface ClusterMetricsMapping extends MappingResult {
-  /** Newest non-null bucket over all results (epoch ms), null when every value was null. */
+  /** Newest usable bucket over all results (epoch ms), null when there was none. */
   readonly newestBucketMs: number | null;
 }
 
@@ -49,19 +62,55 @@ export function parseMetricValue(raw: string): ParsedValue {
   return Number.isFinite(value) ? { ok: true, value } : { ok: false, reason: "non_finite_value" };
 }
 
+/** Why a point of a result cannot be the series' value. */
+export type PointProblem = Extract<
+  DropReason,
+  "open_bucket" | "bad_timestamp" | "unparsable_value" | "non_finite_value"
+>;
+
+/** The point a series shows, and the problems of the newer points passed over to reach it. */
+export interface PointChoice {
+  readonly point: { readonly timestampMs: number; readonly value: number } | undefined;
+  /** One entry per skipped point newer than the chosen one (older ones never mattered). */
+  readonly skipped: readonly PointProblem[];
+}
+
+/** Whether a bucket starting at `timestampMs` had ended when the request was made. */
+export function isClosedBucket(timestampMs: number, window: QueryWindow): boolean {
+  return timestampMs < window.endMs && timestampMs + window.granularityMs <= window.nowMs;
+}
+
 /**
- * The newest bucket with a non-null value, by timestamp rather than array order (the API does
- * not document an order). On equal timestamps the first one in the array wins.
+ * The newest usable point of a result, by timestamp rather than array order (the API does not
+ * document an order); on equal timestamps the first one wins. Null values are "no data" and
+ * never a problem. A point is passed over, and reported in `skipped` when it is newer than the
+ * chosen one, if its bucket has not ended (its value is partial), its timestamp is missing or
+ * unreadable, or its value does not parse: an older closed bucket then still wins, because
+ * it is a true value of a finished bucket and the freshness gauge shows its age.
  */
-export function newestNonNull(
-  values: readonly MetricPoint[],
-): { readonly timestampMs: number; readonly value: string } | undefined {
-  let best: { timestampMs: number; value: string } | undefined;
+export function newestUsablePoint(values: readonly MetricPoint[], window: QueryWindow): PointChoice {
+  let best: { timestampMs: number; value: number } | undefined;
+  const problems: { readonly timestampMs: number; readonly reason: PointProblem }[] = [];
   for (const { timestampMs, value } of values) {
-    if (value === null || !Number.isFinite(timestampMs)) continue;
-    if (best === undefined || timestampMs > best.timestampMs) best = { timestampMs, value };
+    if (value === null) continue;
+    if (!Number.isFinite(timestampMs)) {
+      problems.push({ timestampMs: Number.POSITIVE_INFINITY, reason: "bad_timestamp" });
+      continue;
+    }
+    if (!isClosedBucket(timestampMs, window)) {
+      problems.push({ timestampMs, reason: "open_bucket" });
+      continue;
+    }
+    if (best !== undefined && timestampMs <= best.timestampMs) continue;
+    const parsed = parseMetricValue(value);
+    if (!parsed.ok) {
+      problems.push({ timestampMs, reason: parsed.reason });
+      continue;
+    }
+    best = { timestampMs, value: parsed.value };
   }
-  return best;
+  const after = best?.timestampMs ?? Number.NEGATIVE_INFINITY;
+  return { point: best, skipped: problems.filter((p) => p.timestampMs > after).map((p) => p.reason) };
 }
 
 /**
@@ -76,6 +125,8 @@ export function clusterLabels(clusterId: string, scope?: MetricScope): Record<st
   return labels;
 }
 
+const LATENCY_FAMILY = CLUSTER_FAMILIES.latency;
+
 interface Candidate {
   readonly family: FamilyDef;
   readonly labels: Readonly<Record<string, string>>;
@@ -86,12 +137,12 @@ interface Candidate {
 /**
  * Maps the results of one target's Query Cluster Metrics request(s) to samples.
  *
- * Per result the newest non-null bucket is the value; a result with no non-null bucket (empty
- * or all null) gives no sample and is not counted, since "no data" is normal upstream. When the
- * newest non-null value is unusable (unparsable, not finite, or a unit that does not convert
- * to the family's unit) the series is dropped for this cycle and counted under that reason. It
- * does not fall back to an older bucket: that would present old data as current while the
- * freshness gauge says otherwise, and hide an upstream change that the drop counter exposes.
+ * Per result the newest usable point is the value (see `newestUsablePoint`); a result with no
+ * non-null point gives no sample and is not counted, since "no data" is normal upstream. The
+ * points passed over on the way are counted by reason. A whole result is dropped and counted
+ * when its unit does not convert to the family's unit, when its name cannot be mapped, or when
+ * it is a first-form latency without a known statistic (labelling it avg could show a P99
+ * as an average, so it is never guessed).
  *
  * Labels, in order: cluster_id, db_name and collection_name when scoped (those present), then
  * the family's own labels. When two results land on the same series (e.g. REQ_SEARCH_LATENCY
@@ -102,25 +153,25 @@ export function mapClusterMetrics(input: ClusterMetricsInput): ClusterMetricsMap
   const out = new MappingBuilder();
   const base = clusterLabels(input.clusterId, input.scope);
   const chosen = new Map<string, Candidate>();
+  const bucketSeconds = input.window.granularityMs / 1000;
   let newestBucketMs: number | null = null;
 
   for (const result of input.results) {
-    const point = newestNonNull(result.values);
+    const { point, skipped } = newestUsablePoint(result.values, input.window);
+    for (const reason of skipped) out.drop(reason);
     if (point === undefined) continue;
-    if (newestBucketMs === null || point.timestampMs > newestBucketMs) newestBucketMs = point.timestampMs;
 
     const found = lookupFamily(result.name, result.stat, result.unit);
     if (!found.ok) {
       out.drop(found.reason);
       continue;
     }
-    const parsed = parseMetricValue(point.value);
-    if (!parsed.ok) {
-      out.drop(parsed.reason);
+    const { family, labels: extra, kind } = found.entry;
+    if (extra.stat === undefined && family === LATENCY_FAMILY) {
+      out.drop("unknown_stat");
       continue;
     }
-    const { family, labels: extra, kind } = found.entry;
-    const value = toBaseUnit(parsed.value, result.unit, kind);
+    const value = toBaseUnit(point.value, result.unit, kind, bucketSeconds);
     if (value === undefined) {
       out.drop("unknown_unit");
       continue;
@@ -129,6 +180,7 @@ export function mapClusterMetrics(input: ClusterMetricsInput): ClusterMetricsMap
       out.drop("non_finite_value");
       continue;
     }
+    if (newestBucketMs === null || point.timestampMs > newestBucketMs) newestBucketMs = point.timestampMs;
     const labels = { ...base, ...extra };
     const key = seriesKey(family.name, labels);
     const previous = chosen.get(key);

@@ -28,7 +28,13 @@ export type DropReason =
   | "unknown_unit"
   | "non_finite_value"
   | "job_cap"
-  | "unknown_metric_name";
+  | "unknown_metric_name"
+  /** A point whose bucket had not ended when asked: a partial count or average. */
+  | "open_bucket"
+  /** A point with a missing or unreadable timestamp. */
+  | "bad_timestamp"
+  /** A first-form latency result whose statistic neither the answer nor the request tells. */
+  | "unknown_stat";
 
 /**
  * Output of one pure mapping: the samples, the definitions of every family they use, and

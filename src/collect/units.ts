@@ -42,7 +42,8 @@ const WHOLE_UNITS: ReadonlyMap<string, UnitScale> = new Map([
   ...entries(["ms", "msec", "msecs", "millisecond", "milliseconds"], scale("seconds", 1, 1e3)),
   ...entries(["s", "sec", "secs", "second", "seconds"], scale("seconds", 1)),
   ...entries(["rpm", "cpm", "qpm", "opm"], PER_MINUTE),
-  ...entries(["qps", "rps", "tps", "cps"], PER_SECOND),
+  // QPS and VPS (queries / vectors per second) are how the service's console labels its rates.
+  ...entries(["qps", "vps", "rps", "tps", "cps"], PER_SECOND),
   ...entries(["", "count", "counts", "number", "num", "unit", "units", "vcu"], COUNT),
 ]);
 
@@ -114,11 +115,22 @@ export function parseUnit(unit: string): UnitScale | undefined {
 }
 
 /**
- * Converts `value`, measured in `unit`, to the base unit of `kind`. Returns undefined when the
- * unit is not recognised or measures another kind (e.g. "ms" for a ratio family).
+ * Converts `value`, measured in `unit`, to the base unit of `kind`. A bare count on a rate
+ * family is the number of events in one bucket, so it is divided by `bucketSeconds` (the
+ * query's granularity); without a bucket length it cannot be read and is refused. Returns
+ * undefined when the unit is not recognised or measures another kind (e.g. "ms" for a ratio).
  */
-export function toBaseUnit(value: number, unit: string, kind: UnitKind): number | undefined {
+export function toBaseUnit(
+  value: number,
+  unit: string,
+  kind: UnitKind,
+  bucketSeconds?: number,
+): number | undefined {
   const s = parseUnit(unit);
-  if (s === undefined || s.kind !== kind) return undefined;
-  return (value * s.multiplier) / s.divisor;
+  if (s === undefined) return undefined;
+  if (s.kind === kind) return (value * s.multiplier) / s.divisor;
+  if (kind === "per_second" && s.kind === "count" && bucketSeconds !== undefined && bucketSeconds > 0) {
+    return (value * s.multiplier) / (s.divisor * bucketSeconds);
+  }
+  return undefined;
 }

@@ -46,7 +46,11 @@ describe("knownKeysAt", () => {
     ],
     [
       ["clusters", 3, "scopes", 0],
-      ["db_name", "collection_name"],
+      ["db_name", "collection_name", "queries"],
+    ],
+    [
+      ["clusters", 0, "scopes", 1, "queries", 0],
+      ["name", "stat"],
     ],
     [
       ["metrics", "queries", 1],

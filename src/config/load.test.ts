@@ -109,9 +109,19 @@ describe("broken configs", () => {
       "metrics.queries[0].stat: REQ_SEARCH_LATENCY_P99 already names its statistic",
     ],
     [
-      "first-form latency without stat",
-      "metrics:\n  queries: [{name: REQ_SEARCH_LATENCY}]\n",
-      "metrics.queries[0].stat: is required for REQ_SEARCH_LATENCY",
+      "a scope query with no second form",
+      "clusters:\n  - id: c1\n    scopes: [{collection_name: docs, queries: [{name: REQ_SUCCESS_RATE}]}]\n",
+      "clusters[0].scopes[0].queries[0].name: REQ_SUCCESS_RATE has no per-collection (second) form",
+    ],
+    [
+      "a duplicate scope query",
+      "clusters:\n  - id: c1\n    scopes: [{collection_name: docs, queries: [{name: ENTITIES_COUNT}, {name: ENTITIES_COUNT}]}]\n",
+      "clusters[0].scopes[0].queries[1]: duplicate of queries[0]",
+    ],
+    [
+      "a delay as long as the lookback",
+      "metrics:\n  lookback: PT5M\n  delay: PT5M\n",
+      "metrics.delay: must be shorter than metrics.lookback",
     ],
     [
       "unknown stat",
@@ -368,6 +378,7 @@ describe("good configs", () => {
         granularityMs: 60_000,
         intervalMs: 60_000,
         lookbackMs: 300_000,
+        delayMs: 0,
         queries: DEFAULT_METRIC_QUERIES,
       },
       importJobs: {
@@ -479,6 +490,58 @@ describe("good configs", () => {
       { name: "CU_COMPUTATION" },
     ]);
     expect(config.clusters[0]?.scopes).toEqual([{ collectionName: "docs" }]);
+  });
+});
+
+describe("metric defaults and plain names", () => {
+  it.each<[label: string, yaml: string, lookbackMs: number, delayMs: number]>([
+    ["defaults", "metrics: {}\n", 300_000, 0],
+    [
+      "PT10M granularity without lookback is valid: two buckets",
+      "metrics:\n  granularity: PT10M\n",
+      1_200_000,
+      0,
+    ],
+    ["PT2M granularity: still five minutes", "metrics:\n  granularity: PT2M\n", 300_000, 0],
+    ["an explicit lookback and delay", "metrics:\n  lookback: PT15M\n  delay: PT2M\n", 900_000, 120_000],
+  ])("%s", async (_label, yaml, lookbackMs, delayMs) => {
+    const config = await load(yaml);
+    expect(config.metrics.lookbackMs).toBe(lookbackMs);
+    expect(config.metrics.delayMs).toBe(delayMs);
+  });
+
+  it("expands plain names to what is sent: first-form-only with AVG, bare latency with AVG and P99", async () => {
+    const yaml = [
+      cluster(
+        "    scopes:\n      - {collection_name: docs}\n      - {collection_name: faq, queries: [{name: REQ_QUERY_LATENCY}, {name: CU_CAPACITY}]}\n",
+      ),
+      "metrics:",
+      "  queries:",
+      "    - {name: REQ_SUCCESS_RATE}",
+      "    - {name: REQ_SEARCH_LATENCY}",
+      "    - {name: REQ_SEARCH_LATENCY, stat: P99}",
+      "    - {name: CU_COMPUTATION}",
+      "    - {name: ENTITIES_COUNT}",
+    ].join("\n");
+    const config = await load(yaml);
+    expect(config.metrics.queries).toEqual([
+      { name: "REQ_SUCCESS_RATE", stat: "AVG" },
+      { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
+      { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+      { name: "CU_COMPUTATION" },
+      { name: "ENTITIES_COUNT" },
+    ]);
+    expect(config.clusters[0]?.scopes).toEqual([
+      { collectionName: "docs" },
+      {
+        collectionName: "faq",
+        queries: [
+          { name: "REQ_QUERY_LATENCY_AVG" },
+          { name: "REQ_QUERY_LATENCY_P99" },
+          { name: "CU_CAPACITY" },
+        ],
+      },
+    ]);
   });
 });
 

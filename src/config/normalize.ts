@@ -4,8 +4,8 @@
  * directory. Secrets are only located here, not read (see secrets.ts).
  */
 import { resolve } from "node:path";
-import { DEFAULT_METRIC_QUERIES } from "./queries.js";
-import type { ConfigFile } from "./schema.js";
+import { DEFAULT_METRIC_QUERIES, expandQueries, scopeQueries } from "./queries.js";
+import { type ConfigFile, defaultLookbackMs } from "./schema.js";
 import type { ApiConfig, ClusterConfig, Config, MetricQueryConfig, ScopeConfig } from "./types.js";
 
 /** Where one credential comes from: an inline value, a file to read, or nothing configured. */
@@ -36,6 +36,10 @@ function slot(at: string, value: string | undefined, file: string | undefined, b
   };
 }
 
+function queryOf(q: { name: string; stat?: "AVG" | "P99" | undefined }): MetricQueryConfig {
+  return q.stat === undefined ? { name: q.name } : { name: q.name, stat: q.stat };
+}
+
 /**
  * Maps a validated file to a draft. `baseDir` is the directory relative paths resolve
  * against (the config file's directory). Pure: no I/O.
@@ -43,8 +47,7 @@ function slot(at: string, value: string | undefined, file: string | undefined, b
 export function normalize(file: ConfigFile, baseDir: string): ConfigDraft {
   const { api, metrics, import_jobs: imports, spark_jobs: spark, inventory, server } = file;
   const queries: readonly MetricQueryConfig[] =
-    metrics.queries?.map((q) => (q.stat === undefined ? { name: q.name } : { name: q.name, stat: q.stat })) ??
-    DEFAULT_METRIC_QUERIES;
+    metrics.queries === undefined ? DEFAULT_METRIC_QUERIES : expandQueries(metrics.queries.map(queryOf));
   const webConfigFile = server.web_config_file ?? undefined;
   return {
     config: {
@@ -66,6 +69,7 @@ export function normalize(file: ConfigFile, baseDir: string): ConfigDraft {
           (s): ScopeConfig => ({
             ...(s.db_name === undefined ? {} : { dbName: s.db_name }),
             ...(s.collection_name === undefined ? {} : { collectionName: s.collection_name }),
+            ...(s.queries === undefined ? {} : { queries: scopeQueries(queries, s.queries.map(queryOf)) }),
           }),
         ),
       })),
@@ -73,7 +77,8 @@ export function normalize(file: ConfigFile, baseDir: string): ConfigDraft {
         enabled: metrics.enabled,
         granularityMs: metrics.granularity,
         intervalMs: metrics.interval ?? metrics.granularity,
-        lookbackMs: metrics.lookback,
+        lookbackMs: metrics.lookback ?? defaultLookbackMs(metrics.granularity),
+        delayMs: metrics.delay,
         queries,
       },
       importJobs: {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildMetricQueries } from "../collect/metricQueries.js";
 import { buildConfig } from "./load.js";
 import { computePlan, formatPlan, metricRequestsPerCycle, type PlanRow } from "./plan.js";
+import { queriesForTarget } from "./queries.js";
 import { inShard } from "./shard.js";
 import type { Config } from "./types.js";
 
@@ -21,22 +22,33 @@ function row(rows: readonly PlanRow[], endpoint: string, credential = "default")
 }
 
 describe("metricRequestsPerCycle", () => {
-  const second = [{ name: "CU_COMPUTATION" }];
+  const second = [{ name: "ENTITIES_COUNT" }];
+  const clusterLevel = [{ name: "CU_COMPUTATION" }];
   const first = [{ name: "REQ_SEARCH_LATENCY", stat: "P99" as const }];
+  const firstOnly = [{ name: "REQ_SUCCESS_RATE", stat: "AVG" as const }];
   const scopes = [{ dbName: "a" }, { dbName: "b", collectionName: "c" }];
   it.each([
     ["no scopes, second form", [], second, 1],
     ["no scopes, first form", [], first, 1],
     ["no scopes, both forms (they must not mix)", [], [...first, ...second], 2],
     ["two scopes, second form only", scopes, second, 3],
-    ["two scopes, first form only", scopes, first, 1],
+    ["two scopes, first form only (translated for the scopes)", scopes, first, 3],
     ["two scopes, both forms", scopes, [...first, ...second], 4],
+    ["two scopes, a cluster-level metric only", scopes, clusterLevel, 1],
+    ["two scopes, a first-form-only metric only", scopes, firstOnly, 1],
+    [
+      "two scopes, one with its own list",
+      [{ dbName: "a" }, { dbName: "b", queries: second }],
+      clusterLevel,
+      2,
+    ],
     ["no queries", scopes, [], 0],
   ])("%s -> %d", (_name, scopeList, queries, expected) => {
     expect(metricRequestsPerCycle({ scopes: scopeList }, queries)).toBe(expected);
     // The plan must count what the collector sends: one request per batch per target.
     const sent = [undefined, ...scopeList].reduce(
-      (n, scope) => n + buildMetricQueries(queries, { scoped: scope !== undefined }).length,
+      (n, scope) =>
+        n + buildMetricQueries(queriesForTarget(queries, scope), { scoped: scope !== undefined }).length,
       0,
     );
     expect(sent).toBe(expected);
@@ -96,14 +108,27 @@ describe("computePlan", () => {
         region: "aws-us-west-2",
         scopes: ["db=d1", "db=d2 collection=c"],
         credential: "default",
+        queries: ["CU_COMPUTATION", "REQ_SEARCH_LATENCY stat=P99"],
+        scopeQueries: [["REQ_SEARCH_LATENCY_P99"], ["REQ_SEARCH_LATENCY_P99"]],
       },
-      { clusterId: "in01-b", scopes: [], credential: "cluster key #1" },
+      {
+        clusterId: "in01-b",
+        scopes: [],
+        credential: "cluster key #1",
+        queries: ["CU_COMPUTATION", "REQ_SEARCH_LATENCY stat=P99"],
+        scopeQueries: [],
+      },
     ]);
     expect(plan.notes).toContain("import jobs are not polled for clusters without a region: in01-b");
 
     const text = formatPlan(plan);
     expect(text).toContain("Targets: 2 configured clusters, 2 Spark jobs");
-    expect(text).toContain("  cluster in01-a region=aws-us-west-2 credential=default\n    scope db=d1\n");
+    expect(text).toContain(
+      "  cluster in01-a region=aws-us-west-2 credential=default queries=Q1\n    scope db=d1 queries=Q2\n",
+    );
+    expect(text).toContain(
+      "Metric queries sent per target:\n  Q1 (2): CU_COMPUTATION, REQ_SEARCH_LATENCY stat=P99\n  Q2 (1): REQ_SEARCH_LATENCY_P99\n",
+    );
     expect(text).toContain(
       "  POST /v2/clusters/{id}/metrics/query [default]: 4 calls every PT1M = 0.067 req/s: fits",
     );

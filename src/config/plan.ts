@@ -5,8 +5,9 @@
  */
 import type { EndpointTemplate } from "../cloud/types.js";
 import { formatDuration } from "./duration.js";
+import { queriesForTarget } from "./queries.js";
 import { inShard, ownsGlobalCalls, type Shard } from "./shard.js";
-import type { ClusterConfig, Config, MetricQueryConfig, SparkJobRef } from "./types.js";
+import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "./types.js";
 
 /** One polled cluster. `credential` is a label ("default", "cluster key #1"), never a key. */
 export interface PlanTarget {
@@ -16,6 +17,10 @@ export interface PlanTarget {
   /** "db=default collection=docs", one per scope. */
   readonly scopes: readonly string[];
   readonly credential: string;
+  /** The metric queries the cluster-wide target sends ("NAME" or "NAME stat=P99"). */
+  readonly queries: readonly string[];
+  /** The metric queries each scope sends, in the order of `scopes`. */
+  readonly scopeQueries: readonly (readonly string[])[];
 }
 
 /** Calls of one endpoint with one credential per cycle of its collector. */
@@ -51,16 +56,21 @@ export interface Plan {
  * Query Cluster Metrics requests one cluster makes per cycle, as the collector sends them
  * (src/collect/metricQueries.ts): the cluster-wide target sends its first-form queries (with
  * `stat`) and its second-form queries as separate requests, because the two forms must not
- * mix; each scope sends one request with the second-form queries (the first form has no
- * scopes). So: (1 if any first-form query) + (1 + scopes if any second-form query).
+ * mix; each scope with anything to ask sends one request of second-form queries (the first
+ * form has no scopes; see `queriesForTarget`).
  */
 export function metricRequestsPerCycle(
   cluster: Pick<ClusterConfig, "scopes">,
   queries: readonly MetricQueryConfig[],
 ): number {
   const firstForm = queries.some((q) => q.stat !== undefined) ? 1 : 0;
-  const secondForm = queries.some((q) => q.stat === undefined) ? 1 + cluster.scopes.length : 0;
-  return firstForm + secondForm;
+  const secondForm = queries.some((q) => q.stat === undefined) ? 1 : 0;
+  const scopes = cluster.scopes.filter((scope) => queriesForTarget(queries, scope).length > 0).length;
+  return firstForm + secondForm + scopes;
+}
+
+function describeQueries(queries: readonly MetricQueryConfig[]): string[] {
+  return queries.map((q) => (q.stat === undefined ? q.name : `${q.name} stat=${q.stat}`));
 }
 
 /** Labels credentials without revealing them: clusters sharing a key share a label and a budget. */
@@ -74,7 +84,7 @@ function credentialLabels(clusters: readonly ClusterConfig[], defaultKey: string
   return byKey;
 }
 
-function describeScope(scope: ClusterConfig["scopes"][number]): string {
+function describeScope(scope: ScopeConfig): string {
   return [
     scope.dbName === undefined ? undefined : `db=${scope.dbName}`,
     scope.collectionName === undefined ? undefined : `collection=${scope.collectionName}`,
@@ -210,6 +220,10 @@ export function computePlan(
       ...(c.projectId === undefined ? {} : { projectId: c.projectId }),
       scopes: c.scopes.map(describeScope),
       credential: credentialOf(c),
+      queries: config.metrics.enabled ? describeQueries(config.metrics.queries) : [],
+      scopeQueries: c.scopes.map((scope) =>
+        config.metrics.enabled ? describeQueries(queriesForTarget(config.metrics.queries, scope)) : [],
+      ),
     })),
     discoveredClusters: discovered,
     sparkJobs,
@@ -232,16 +246,40 @@ export function formatPlan(plan: Plan): string {
   lines.push(
     `Targets${shard}: ${plan.targets.length} configured clusters${discovered}, ${plan.sparkJobs.length} Spark jobs`,
   );
+  // Targets usually share a few query lists: each distinct list is printed once, named, and
+  // every target says which one it sends.
+  const querySets = new Map<string, string>();
+  const setOf = (queries: readonly string[]): string => {
+    if (queries.length === 0) return "none";
+    const key = queries.join(", ");
+    let name = querySets.get(key);
+    if (name === undefined) {
+      name = `Q${querySets.size + 1}`;
+      querySets.set(key, name);
+    }
+    return name;
+  };
+  const targetLines: string[] = [];
   for (const t of plan.targets) {
     const details = [
       t.region === undefined ? undefined : `region=${t.region}`,
       t.projectId === undefined ? undefined : `project=${t.projectId}`,
       `credential=${t.credential}`,
     ].filter((d) => d !== undefined);
-    lines.push(`  cluster ${t.clusterId} ${details.join(" ")}`);
-    for (const scope of t.scopes) lines.push(`    scope ${scope}`);
+    targetLines.push(`  cluster ${t.clusterId} ${details.join(" ")} queries=${setOf(t.queries)}`);
+    t.scopes.forEach((scope, i) => {
+      targetLines.push(`    scope ${scope} queries=${setOf(t.scopeQueries[i] ?? [])}`);
+    });
   }
+  lines.push(...targetLines);
   for (const j of plan.sparkJobs) lines.push(`  spark job ${j.projectId}/${j.jobId}`);
+  if (querySets.size > 0) {
+    lines.push("");
+    lines.push("Metric queries sent per target:");
+    for (const [list, name] of querySets) {
+      lines.push(`  ${name} (${list.split(", ").length}): ${list}`);
+    }
+  }
   lines.push("");
   lines.push(`API calls per cycle (budget: ${plan.rateLimit} requests/s per endpoint per credential):`);
   for (const r of plan.rows) {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { checkQuery, DEFAULT_METRIC_QUERIES, queryKey } from "./queries.js";
+import {
+  checkQuery,
+  checkScopeQuery,
+  DEFAULT_METRIC_QUERIES,
+  expandQueries,
+  expandQuery,
+  queriesForTarget,
+  queryKey,
+  scopeQueries,
+  toSecondForm,
+} from "./queries.js";
 
 describe("DEFAULT_METRIC_QUERIES", () => {
   it("is the documented second-form catalog: 40 names, no stat, no duplicates", () => {
@@ -36,6 +46,10 @@ describe("checkQuery", () => {
     [{ name: "REQ_SEARCH_LATENCY_P99" }],
     [{ name: "REQ_SUCCESS_RATE", stat: "AVG" as const }],
     [{ name: "SOME_FUTURE_METRIC" }],
+    // Plain names are valid for every documented metric: the exporter picks the form.
+    [{ name: "REQ_SEARCH_LATENCY" }],
+    [{ name: "REQ_FAIL_RATE" }],
+    [{ name: "REQ_SUCCESS_RATE" }],
   ])("accepts %j", (query) => {
     expect(checkQuery(query)).toEqual([]);
   });
@@ -44,8 +58,6 @@ describe("checkQuery", () => {
     [{ name: "CU_COMPUTATION", stat: "P99" as const }, "P99 is only available for latency metrics"],
     [{ name: "REQ_SEARCH_LATENCY_P99", stat: "P99" as const }, "already names its statistic"],
     [{ name: "REQ_SEARCH_LATENCY_AVG", stat: "AVG" as const }, "already names its statistic"],
-    [{ name: "REQ_SEARCH_LATENCY" }, "is required for REQ_SEARCH_LATENCY"],
-    [{ name: "REQ_FAIL_RATE" }, "exists only in the first form"],
   ])("rejects %j", (query, message) => {
     const problems = checkQuery(query);
     expect(problems).toHaveLength(1);
@@ -56,5 +68,110 @@ describe("checkQuery", () => {
   it("keys queries by name and stat", () => {
     expect(queryKey({ name: "A" })).not.toBe(queryKey({ name: "A", stat: "AVG" }));
     expect(queryKey({ name: "A", stat: "AVG" })).toBe(queryKey({ name: "A", stat: "AVG" }));
+  });
+});
+
+describe("expandQuery: a plain name picks its request form", () => {
+  it.each<[query: { name: string; stat?: "AVG" | "P99" }, sent: { name: string; stat?: "AVG" | "P99" }[]]>([
+    [{ name: "CU_COMPUTATION" }, [{ name: "CU_COMPUTATION" }]],
+    [{ name: "REQ_SEARCH_LATENCY_P99" }, [{ name: "REQ_SEARCH_LATENCY_P99" }]],
+    [{ name: "REQ_SUCCESS_RATE" }, [{ name: "REQ_SUCCESS_RATE", stat: "AVG" }]],
+    [{ name: "REQ_FAIL_RATE" }, [{ name: "REQ_FAIL_RATE", stat: "AVG" }]],
+    [{ name: "ENTITIES_INSERT_RATE" }, [{ name: "ENTITIES_INSERT_RATE", stat: "AVG" }]],
+    [
+      { name: "REQ_BULK_INSERT_LATENCY" },
+      [
+        { name: "REQ_BULK_INSERT_LATENCY", stat: "AVG" },
+        { name: "REQ_BULK_INSERT_LATENCY", stat: "P99" },
+      ],
+    ],
+    [{ name: "REQ_SEARCH_LATENCY", stat: "P99" }, [{ name: "REQ_SEARCH_LATENCY", stat: "P99" }]],
+  ])("%j -> %j", (query, sent) => {
+    expect(expandQuery(query)).toEqual(sent);
+  });
+
+  it("sends each (name, stat) once after expansion", () => {
+    expect(
+      expandQueries([
+        { name: "REQ_SEARCH_LATENCY" },
+        { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+        { name: "X" },
+      ]),
+    ).toEqual([
+      { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
+      { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+      { name: "X" },
+    ]);
+  });
+});
+
+describe("toSecondForm: what a per-collection scope can carry", () => {
+  it.each<[query: { name: string; stat?: "AVG" | "P99" }, second: string | undefined]>([
+    [{ name: "ENTITIES_COUNT" }, "ENTITIES_COUNT"],
+    [{ name: "STORAGE_USE", stat: "AVG" }, "STORAGE_USE"],
+    [{ name: "REQ_SEARCH_LATENCY", stat: "P99" }, "REQ_SEARCH_LATENCY_P99"],
+    [{ name: "REQ_QUERY_LATENCY", stat: "AVG" }, "REQ_QUERY_LATENCY_AVG"],
+    [{ name: "REQ_BULK_INSERT_LATENCY", stat: "AVG" }, undefined],
+    [{ name: "REQ_SUCCESS_RATE", stat: "AVG" }, undefined],
+    [{ name: "REQ_FAIL_RATE", stat: "AVG" }, undefined],
+    [{ name: "ENTITIES_INSERT_RATE", stat: "AVG" }, undefined],
+    [{ name: "REQ_FUTURE_LATENCY", stat: "P99" }, "REQ_FUTURE_LATENCY_P99"],
+  ])("%j -> %s", (query, second) => {
+    expect(toSecondForm(query)).toEqual(second === undefined ? undefined : { name: second });
+  });
+});
+
+describe("scopeQueries and queriesForTarget", () => {
+  const cluster = [
+    { name: "CU_COMPUTATION", stat: "AVG" as const },
+    { name: "REQ_SEARCH_LATENCY", stat: "AVG" as const },
+    { name: "REQ_SEARCH_LATENCY", stat: "P99" as const },
+    { name: "REQ_SUCCESS_RATE", stat: "AVG" as const },
+    { name: "ENTITIES_COUNT" },
+    { name: "REQ_SEARCH_LATENCY_P99" },
+  ];
+
+  it("derives a scope's list: second-form names, cluster-level metrics left out, each once", () => {
+    expect(queriesForTarget(cluster, { collectionName: "docs" })).toEqual([
+      { name: "REQ_SEARCH_LATENCY_AVG" },
+      { name: "REQ_SEARCH_LATENCY_P99" },
+      { name: "ENTITIES_COUNT" },
+    ]);
+  });
+
+  it("gives the cluster-wide target the list as is", () => {
+    expect(queriesForTarget(cluster)).toBe(cluster);
+  });
+
+  it("takes a scope's own list when it has one, even cluster-level names", () => {
+    const own = scopeQueries(cluster, [{ name: "CU_CAPACITY" }, { name: "REQ_QUERY_LATENCY" }]);
+    expect(own).toEqual([
+      { name: "CU_CAPACITY" },
+      { name: "REQ_QUERY_LATENCY_AVG" },
+      { name: "REQ_QUERY_LATENCY_P99" },
+    ]);
+    expect(queriesForTarget(cluster, { collectionName: "docs", queries: own })).toBe(own);
+  });
+
+  it("asks every documented per-collection metric of the default list", () => {
+    const names = queriesForTarget(DEFAULT_METRIC_QUERIES, { dbName: "default" }).map((q) => q.name);
+    expect(names).toHaveLength(DEFAULT_METRIC_QUERIES.length - 7);
+    expect(names).toContain("REQ_SEARCH_LATENCY_P99");
+    expect(names).not.toContain("CU_COMPUTATION");
+  });
+});
+
+describe("checkScopeQuery", () => {
+  it.each<[query: { name: string; stat?: "AVG" | "P99" }, problem: string | undefined]>([
+    [{ name: "ENTITIES_COUNT" }, undefined],
+    [{ name: "REQ_SEARCH_LATENCY" }, undefined],
+    [{ name: "REQ_SEARCH_LATENCY", stat: "P99" }, undefined],
+    [{ name: "REQ_SUCCESS_RATE" }, "REQ_SUCCESS_RATE has no per-collection (second) form"],
+    [{ name: "REQ_BULK_INSERT_LATENCY" }, "REQ_BULK_INSERT_LATENCY has no per-collection (second) form"],
+    [{ name: "CU_COMPUTATION", stat: "P99" }, "P99 is only available for latency metrics"],
+  ])("%j", (query, problem) => {
+    const problems = checkScopeQuery(query);
+    if (problem === undefined) expect(problems).toEqual([]);
+    else expect(problems[0]?.message).toContain(problem);
   });
 });

@@ -15,7 +15,7 @@ import {
   regionUrlTemplateField,
   textField,
 } from "./fields.js";
-import { checkQuery, METRIC_NAME, queryKey } from "./queries.js";
+import { checkQuery, checkScopeQuery, METRIC_NAME, type QueryProblem, queryKey } from "./queries.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -31,6 +31,14 @@ export const DEFAULTS = {
 
 /** Smallest metric granularity the upstream accepts. */
 export const MIN_GRANULARITY_MS = 30 * SECOND;
+
+/**
+ * Default `metrics.lookback`: five minutes, and never less than two buckets, so the window
+ * always holds a closed bucket before the newest one (which is often still empty upstream).
+ */
+export function defaultLookbackMs(granularityMs: number): number {
+  return Math.max(5 * MINUTE, 2 * granularityMs);
+}
 
 type Ctx = z.core.$RefinementCtx;
 const always = { when: () => true } as const;
@@ -119,6 +127,47 @@ const apiSchema = section({
   send_request_timeout_header: boolField().default(true),
 }).check(z.superRefine(rejectBothKeys, always));
 
+/** A metric query item; `check` applies the form rules (cluster-wide or per-scope ones). */
+function querySchema(check: (q: { name: string; stat?: "AVG" | "P99" }) => QueryProblem[]) {
+  return z
+    .strictObject(
+      {
+        name: textField({
+          regex: METRIC_NAME,
+          description: "an upper-case metric name such as CU_COMPUTATION",
+        }),
+        stat: z.enum(["AVG", "P99"], { error: "must be AVG or P99" }).optional(),
+      },
+      { error: sectionError },
+    )
+    .superRefine((query, ctx) => {
+      const q = query.stat === undefined ? { name: query.name } : { name: query.name, stat: query.stat };
+      for (const problem of check(q)) {
+        ctx.addIssue({ code: "custom", message: problem.message, path: [problem.field], input: query });
+      }
+    });
+}
+
+/** A list of metric queries without duplicates; `where` names the list in the duplicate message. */
+function queriesSchema(where: string, check: (q: { name: string; stat?: "AVG" | "P99" }) => QueryProblem[]) {
+  return list(querySchema(check)).check(
+    z.superRefine(
+      (queries, ctx) =>
+        rejectDuplicates(
+          queries,
+          ctx,
+          (q) => {
+            const name = text(q.name);
+            if (name === undefined || !METRIC_NAME.test(name)) return undefined;
+            return queryKey(q.stat === "AVG" || q.stat === "P99" ? { name, stat: q.stat } : { name });
+          },
+          (first) => `duplicate of ${where}[${first}]`,
+        ),
+      always,
+    ),
+  );
+}
+
 const REGION = {
   regex: /^[a-z0-9-]+$/,
   description: "a region ID of lower-case letters, digits and - (aws-us-west-2)",
@@ -129,6 +178,8 @@ const scopeSchema = z
     {
       db_name: textField().optional(),
       collection_name: textField().optional(),
+      // Absent: every metric of metrics.queries that a scope can carry.
+      queries: nullAsAbsent(queriesSchema("queries", checkScopeQuery).optional()),
     },
     { error: sectionError },
   )
@@ -193,44 +244,9 @@ const clustersSchema = nullAsAbsent(
     .default([]),
 );
 
-const querySchema = z
-  .strictObject(
-    {
-      name: textField({
-        regex: METRIC_NAME,
-        description: "an upper-case metric name such as CU_COMPUTATION",
-      }),
-      stat: z.enum(["AVG", "P99"], { error: "must be AVG or P99" }).optional(),
-    },
-    { error: sectionError },
-  )
-  .superRefine((query, ctx) => {
-    const q = query.stat === undefined ? { name: query.name } : { name: query.name, stat: query.stat };
-    for (const problem of checkQuery(q)) {
-      ctx.addIssue({ code: "custom", message: problem.message, path: [problem.field], input: query });
-    }
-  });
-
-const queriesSchema = list(querySchema).check(
-  z.superRefine(
-    (queries, ctx) =>
-      rejectDuplicates(
-        queries,
-        ctx,
-        (q) => {
-          const name = text(q.name);
-          if (name === undefined || !METRIC_NAME.test(name)) return undefined;
-          return queryKey(q.stat === "AVG" || q.stat === "P99" ? { name, stat: q.stat } : { name });
-        },
-        (first) => `duplicate of metrics.queries[${first}]`,
-      ),
-    always,
-  ),
-);
-
 function checkMetricWindows(metrics: unknown, ctx: Ctx): void {
   if (!isRecord(metrics)) return;
-  const { granularity, interval, lookback, queries, enabled } = metrics;
+  const { granularity, interval, lookback, delay, queries, enabled } = metrics;
   if (typeof granularity === "number") {
     if (granularity % SECOND !== 0) {
       ctx.addIssue({
@@ -247,6 +263,15 @@ function checkMetricWindows(metrics: unknown, ctx: Ctx): void {
     if (typeof lookback === "number" && lookback < granularity) {
       ctx.addIssue({ code: "custom", message: floor, path: ["lookback"], input: lookback });
     }
+    const effectiveLookback = typeof lookback === "number" ? lookback : defaultLookbackMs(granularity);
+    if (typeof delay === "number" && delay >= effectiveLookback) {
+      ctx.addIssue({
+        code: "custom",
+        message: "must be shorter than metrics.lookback (the window would hold no bucket)",
+        path: ["delay"],
+        input: delay,
+      });
+    }
   }
   if (enabled !== false && Array.isArray(queries) && queries.length === 0) {
     ctx.addIssue({
@@ -262,8 +287,10 @@ const metricsSchema = section({
   enabled: boolField().default(true),
   granularity: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).default(MINUTE),
   interval: durationField({ min: MIN_GRANULARITY_MS }).optional(),
-  lookback: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).default(5 * MINUTE),
-  queries: nullAsAbsent(queriesSchema.optional()),
+  // Absent: defaultLookbackMs(granularity), filled in by normalize.ts.
+  lookback: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).optional(),
+  delay: durationField({ min: 0, max: HOUR }).default(0),
+  queries: nullAsAbsent(queriesSchema("metrics.queries", checkQuery).optional()),
 }).check(z.superRefine(checkMetricWindows, always));
 
 const importJobsSchema = section({
@@ -328,7 +355,7 @@ const serverSchema = section({
 /**
  * The whole file. An empty document is a valid file (every default, key from the
  * environment). Output: snake_case keys, defaults applied, durations in milliseconds, the
- * listen address split, `metrics.interval` and `metrics.queries` possibly absent (their
+ * listen address split, `metrics.interval`, `metrics.lookback` and `metrics.queries` possibly absent (their
  * defaults depend on other fields; normalize.ts fills them in).
  */
 export const configFileSchema = z.preprocess(

@@ -15,6 +15,11 @@ export interface MetricQueryConfig {
 export interface ScopeConfig {
   readonly dbName?: string;
   readonly collectionName?: string;
+  /**
+   * The scope's own query list, already expanded and in second-form names; absent means
+   * every metric of `metrics.queries` a scope can carry (config/queries.ts `scopeQueries`).
+   */
+  readonly queries?: readonly MetricQueryConfig[];
 }
 
 export interface ClusterConfig {
@@ -53,6 +58,9 @@ export interface MetricsConfig {
   readonly granularityMs: number;
   readonly intervalMs: number;
   readonly lookbackMs: number;
+  /** Settle time subtracted from now before the window's end is aligned (late-arriving data). */
+  readonly delayMs: number;
+  /** What the cluster-wide target sends: expanded (config/queries.ts `expandQuery`), each once. */
   readonly queries: readonly MetricQueryConfig[];
 }
 

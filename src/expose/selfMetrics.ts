@@ -36,6 +36,9 @@ export const DROP_REASONS: readonly DropReason[] = [
   "non_finite_value",
   "job_cap",
   "unknown_metric_name",
+  "open_bucket",
+  "bad_timestamp",
+  "unknown_stat",
 ];
 
 /** How long one rendering of the process metrics is served (well under any scrape interval). */

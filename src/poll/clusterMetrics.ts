@@ -1,7 +1,8 @@
 import type { CloudApi } from "../cloud/types.js";
 import { buildMetricQueries, type MetricScope, mapClusterMetrics } from "../collect/clusterMetrics.js";
 import { newestBucketSamples } from "../collect/selfFamilies.js";
-import type { ClusterConfig, MetricsConfig } from "../config/types.js";
+import { queriesForTarget } from "../config/queries.js";
+import type { ClusterConfig, MetricsConfig, ScopeConfig } from "../config/types.js";
 import type { ScheduledTask } from "../schedule/scheduler.js";
 import { mergeMappings, type PollContext, putData, runPoll } from "./context.js";
 
@@ -13,14 +14,16 @@ export function metricsTargetName(clusterId: string, scope?: MetricScope): strin
 
 /**
  * The queried window: `lookback` (rounded up to whole granularity steps) ending at the last
- * granularity boundary at or before `nowMs`, so consecutive cycles ask for the same buckets.
+ * granularity boundary at or before `nowMs - delayMs`, so consecutive cycles ask for the same
+ * buckets and every bucket of the window has ended (a delay also lets late data settle).
  */
 export function alignedWindow(
   nowMs: number,
   granularityMs: number,
   lookbackMs: number,
+  delayMs = 0,
 ): { startMs: number; endMs: number } {
-  const endMs = Math.floor(nowMs / granularityMs) * granularityMs;
+  const endMs = Math.floor((nowMs - delayMs) / granularityMs) * granularityMs;
   const steps = Math.max(1, Math.ceil(lookbackMs / granularityMs));
   return { startMs: endMs - steps * granularityMs, endMs };
 }
@@ -41,9 +44,13 @@ export function clusterMetricsTasks(
   const tasks: ScheduledTask[] = [];
   const ttlMs = stalenessIntervals * cfg.intervalMs;
   for (const cluster of clusters) {
-    const scopes: (MetricScope | undefined)[] = [undefined, ...cluster.scopes];
-    for (const scope of scopes) {
-      const batches = buildMetricQueries(cfg.queries, { scoped: scope !== undefined });
+    const scopes: (ScopeConfig | undefined)[] = [undefined, ...cluster.scopes];
+    for (const scopeConfig of scopes) {
+      // A scope's own query list is config; the mapping reads only its db/collection names.
+      const scope: MetricScope | undefined = scopeConfig;
+      const batches = buildMetricQueries(queriesForTarget(cfg.queries, scopeConfig), {
+        scoped: scope !== undefined,
+      });
       if (batches.length === 0) continue;
       const target = metricsTargetName(cluster.id, scope);
       const client = clientFor(cluster);
@@ -53,7 +60,8 @@ export function clusterMetricsTasks(
         intervalMs: cfg.intervalMs,
         run: (signal) =>
           runPoll(ctx, "cluster_metrics", target, async () => {
-            const { startMs, endMs } = alignedWindow(ctx.now(), cfg.granularityMs, cfg.lookbackMs);
+            const nowMs = ctx.now();
+            const { startMs, endMs } = alignedWindow(nowMs, cfg.granularityMs, cfg.lookbackMs, cfg.delayMs);
             const results = [];
             for (const batch of batches) {
               const part = await client.queryClusterMetrics(
@@ -70,7 +78,12 @@ export function clusterMetricsTasks(
               );
               results.push(...part);
             }
-            const mapped = mapClusterMetrics({ clusterId: cluster.id, ...(scope ? { scope } : {}), results });
+            const mapped = mapClusterMetrics({
+              clusterId: cluster.id,
+              ...(scope ? { scope } : {}),
+              results,
+              window: { endMs, granularityMs: cfg.granularityMs, nowMs },
+            });
             const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
             putData(ctx, "cluster_metrics", target, mergeMappings(mapped, newest), ttlMs);
           }),
