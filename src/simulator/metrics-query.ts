@@ -11,6 +11,7 @@ import {
   type ScopeProfile,
   scopeKey,
 } from "./metric-values.js";
+import type { SimQuirks } from "./quirks.js";
 import { resolveWindow } from "./window.js";
 import type { SimCluster } from "./world.js";
 
@@ -34,7 +35,12 @@ export interface MetricsQueryContext {
   readonly isNulled: (clusterId: string, metricName: string) => boolean;
   /** When true, one request may not mix items with and without `stat`. */
   readonly rejectMixedForms: boolean;
+  /** Upstream behaviours switched on; default none. */
+  readonly quirks?: Pick<SimQuirks, "openBucket" | "statlessResults" | "countUnits">;
 }
+
+/** Metric kinds the service counts per time unit (count/min): the ones `countUnits` rewrites. */
+const COUNTED_KINDS = new Set(["req_count", "vector_req_count", "slow_query", "flush"]);
 
 function invalid(message: string): SimApiError {
   return new SimApiError(ApiCode.INVALID_PARAMETER, message);
@@ -121,15 +127,30 @@ export function answerMetricsQuery(body: unknown, ctx: MetricsQueryContext): { r
     (t) => reporting && t >= profile.createTimeMs && t + g + profile.lagMs <= nowMs,
   );
 
+  const quirks = ctx.quirks;
+  // An open bucket: the one starting at the window's end, if it has started, holding only the
+  // part of its data seen so far (a partial count or average), as a server with an inclusive
+  // `end` would answer.
+  const openAt = window.endMs;
+  const openShare = Math.min(1, Math.max(0.05, (nowMs - openAt) / g));
+  const withOpen = quirks?.openBucket === true && reporting && openAt <= nowMs && openAt >= profile.createTimeMs;
+
   const results = queries.map((q): WireMetricResult => {
     const nulled = ctx.isNulled(cluster.id, q.def.name);
+    const perBucket = quirks?.countUnits === true && COUNTED_KINDS.has(q.def.kind);
+    const shown = (v: number): string => formatValue(q.def.kind, perBucket ? (v * g) / 60_000 : v);
     const values = window.buckets.map((t, i) => {
       const v = nulled || !hasData[i] ? null : metricValue(q.def, q.stat, profile, scope, t, g);
-      return { timestamp: stamps[i] ?? isoSeconds(t), value: v === null ? null : formatValue(q.def.kind, v) };
+      return { timestamp: stamps[i] ?? isoSeconds(t), value: v === null ? null : shown(v) };
     });
-    return q.firstForm
-      ? { name: q.def.name, stat: q.stat, unit: q.def.unit, values }
-      : { name: q.def.name, unit: q.def.unit, values };
+    if (withOpen && !nulled) {
+      const v = metricValue(q.def, q.stat, profile, scope, openAt, g);
+      if (v !== null) values.push({ timestamp: isoSeconds(openAt), value: shown(v * openShare) });
+    }
+    const unit = perBucket ? "count" : q.def.unit;
+    return q.firstForm && quirks?.statlessResults !== true
+      ? { name: q.def.name, stat: q.stat, unit, values }
+      : { name: q.def.name, unit, values };
   });
   return { results };
 }
