@@ -133,7 +133,8 @@ export function answerMetricsQuery(body: unknown, ctx: MetricsQueryContext): { r
   // `end` would answer.
   const openAt = window.endMs;
   const openShare = Math.min(1, Math.max(0.05, (nowMs - openAt) / g));
-  const withOpen = quirks?.openBucket === true && reporting && openAt <= nowMs && openAt >= profile.createTimeMs;
+  const withOpen =
+    quirks?.openBucket === true && reporting && openAt <= nowMs && openAt >= profile.createTimeMs;
 
   const results = queries.map((q): WireMetricResult => {
     const nulled = ctx.isNulled(cluster.id, q.def.name);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { answerMetricsQuery, type MetricsQueryContext, type WireMetricResult } from "./metrics-query.js";
 import { buildProfile } from "./metric-values.js";
+import { answerMetricsQuery, type MetricsQueryContext, type WireMetricResult } from "./metrics-query.js";
 import { NO_QUIRKS, type SimQuirks } from "./quirks.js";
 import { generateWorld } from "./world.js";
 
