@@ -139,6 +139,7 @@ export type EndpointTemplate =
 export type CallOutcome =
   | "success"
   | "api_error"
+  | "invalid_request"
   | "auth_error"
   | "not_found"
   | "rate_limited"
