@@ -8,6 +8,7 @@ import { ApiCode, SimApiError } from "./errors.js";
 import { answerMetricsQuery } from "./metrics-query.js";
 import { intParam, type RouteDef, type RouteRequest } from "./route.js";
 import { sparkJobView } from "./spark-jobs.js";
+import { oddSparkJobView } from "./spark-odd.js";
 import type { MutableSimCluster, SimCluster } from "./world.js";
 
 function isoSeconds(ms: number): string {
@@ -113,7 +114,8 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
             ApiCode.JOB_NOT_FOUND,
             "The job does not exist or you don't have permission.",
           );
-        return sparkJobView(spec, r.nowMs, ctx.timeScale);
+        const view = sparkJobView(spec, r.nowMs, ctx.timeScale);
+        return ctx.quirks.oddSparkFields ? oddSparkJobView(view) : view;
       },
     },
     {
