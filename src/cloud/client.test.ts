@@ -118,6 +118,19 @@ describe("retries", () => {
     expect(clock.sleeps).toEqual([60_000, 50]);
   });
 
+  it("treats the rate-limit code in a 200 envelope as rate limiting, whatever the message", async () => {
+    const scope = nock(TEST_BASE_URL)
+      .get("/v2/regions")
+      .reply(200, { code: 8, message: "service busy" })
+      .get("/v2/regions")
+      .reply(200, ok);
+    const { client, observer } = testClient();
+    await expect(client.listRegions({})).resolves.toHaveLength(1);
+    expect(scope.isDone()).toBe(true);
+    expect(observer.events.filter((e) => e.kind === "rateLimited")).toHaveLength(1);
+    expect(observer.events.filter((e) => e.kind === "retry")).toHaveLength(1);
+  });
+
   it("treats a rate-limit message in a 200 envelope as rate limiting", async () => {
     const scope = nock(TEST_BASE_URL)
       .get("/v2/regions")
@@ -185,6 +198,20 @@ describe("retries", () => {
       name: "code 80003",
       status: 200,
       body: { code: 80003, message: "invalid pageSize" },
+      code: "invalid_request",
+      permanent: true,
+    },
+    {
+      name: "a validation error that mentions a limit",
+      status: 200,
+      body: { code: 80003, message: "pageSize must be within limit 5..100" },
+      code: "invalid_request",
+      permanent: true,
+    },
+    {
+      name: "an unknown code whose message mentions a limit",
+      status: 200,
+      body: { code: 65535, message: "exceeds the limit of 64 collections" },
       code: "api_error",
       permanent: false,
     },
@@ -207,6 +234,7 @@ describe("retries", () => {
     expect(spare.isDone()).toBe(false);
     expect(clock.sleeps).toEqual([]);
     expect(observer.events.filter((e) => e.kind === "retry")).toEqual([]);
+    expect(observer.events.filter((e) => e.kind === "rateLimited")).toEqual([]);
   });
 
   it("does not retry an oversized body", async () => {

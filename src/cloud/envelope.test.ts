@@ -35,7 +35,12 @@ describe("unwrapEnvelope error table", () => {
     { code: 21119, message: "The apikey is illegal.", outcome: "auth_error", permanent: true },
     { code: 80020, message: "Cluster not exist", outcome: "not_found", permanent: true },
     { code: 96018, message: "cluster not found", outcome: "not_found", permanent: true },
-    { code: 80003, message: "pageSize should be between 5 and 100", outcome: "api_error", permanent: false },
+    {
+      code: 80003,
+      message: "pageSize should be between 5 and 100",
+      outcome: "invalid_request",
+      permanent: true,
+    },
     { code: 42, message: "Rate limit exceeded", outcome: "rate_limited", permanent: false },
     { code: 43, message: "Too Many Requests", outcome: "rate_limited", permanent: false },
     { code: 201, message: "something else", outcome: "api_error", permanent: false },

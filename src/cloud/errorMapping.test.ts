@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { errorForApiCode, errorForHttpStatus, isRateLimitMessage } from "./errorMapping.js";
+import { InvalidRequestError } from "./errors.js";
+import { isRetryable } from "./retry.js";
 
 const ctx = { endpoint: "GET /v2/clusters/{id}" } as const;
 
@@ -10,10 +12,19 @@ describe("errorForApiCode", () => {
     { apiCode: 21119, message: "The apikey is illegal.", code: "auth_error" },
     { apiCode: 80020, message: "Cluster not exist or you don't have permission.", code: "not_found" },
     { apiCode: 96018, message: "cluster not found", code: "not_found" },
-    { apiCode: 80003, message: "pageSize should be between 5 and 100", code: "api_error" },
+    { apiCode: 80003, message: "pageSize should be between 5 and 100", code: "invalid_request" },
+    // A validation error that mentions a limit is the configuration problem it says it is.
+    { apiCode: 80003, message: "pageSize must be within limit 5..100", code: "invalid_request" },
+    { apiCode: 80003, message: "rate limit of pageSize exceeded", code: "invalid_request" },
     { apiCode: 90000, message: "Rate limit exceeded", code: "rate_limited" },
-    { apiCode: 90001, message: "request limit reached", code: "rate_limited" },
     { apiCode: 90002, message: "Too many requests, try later", code: "rate_limited" },
+    { apiCode: 90003, message: "request throttled", code: "rate_limited" },
+    // The engine's rate-limit code, whatever the wording.
+    { apiCode: 8, message: "service busy", code: "rate_limited" },
+    // "limit" alone is not rate limiting.
+    { apiCode: 90001, message: "request limit reached", code: "api_error" },
+    { apiCode: 65535, message: "collection count exceeds the limit of 64", code: "api_error" },
+    { apiCode: 65535, message: "QPS limit", code: "api_error" },
     // Specific codes win over wording.
     { apiCode: 80001, message: "token rate limit", code: "auth_error" },
     // Word boundaries: these are not rate limiting.
@@ -24,6 +35,17 @@ describe("errorForApiCode", () => {
     expect(err.code).toBe(code);
     expect(err.apiCode).toBe(apiCode);
     expect(err.message).toContain(`upstream code ${apiCode}`);
+  });
+
+  it("says that an invalid request is a configuration problem and is not retried", () => {
+    const err = errorForApiCode(80003, "pageSize must be within limit 5..100", ctx);
+    expect(err).toBeInstanceOf(InvalidRequestError);
+    expect(err.permanent).toBe(true);
+    expect(isRetryable(err)).toBe(false);
+    expect(err.message).toBe(
+      "GET /v2/clusters/{id}: upstream code 80003: pageSize must be within limit 5..100 " +
+        "(the request was rejected as invalid: check the configuration; not retried)",
+    );
   });
 
   it("redacts and truncates the upstream message", () => {
@@ -50,6 +72,15 @@ describe("errorForHttpStatus", () => {
     { status: 400, envelope: { code: 80020, message: "not found" }, code: "not_found" },
     { status: 503, envelope: { code: 1, message: "too many requests" }, code: "rate_limited" },
     { status: 503, envelope: { message: "rate limited" }, code: "rate_limited" },
+    { status: 503, envelope: { code: 8, message: "busy" }, code: "rate_limited" },
+    {
+      status: 400,
+      envelope: { code: 80003, message: "pageSize must be within limit 5..100" },
+      code: "invalid_request",
+    },
+    { status: 400, envelope: { message: "value exceeds limit" }, code: "http_error" },
+    // 429 decides, whatever the body says.
+    { status: 429, envelope: { code: 80003, message: "limit" }, code: "rate_limited" },
     { status: 500, envelope: { code: 65000, message: "internal" }, code: "http_error" },
   ])("HTTP $status with $envelope -> $code", ({ status, envelope, code }) => {
     const err = errorForHttpStatus(status, envelope, ctx);
@@ -68,8 +99,14 @@ describe("isRateLimitMessage", () => {
     ["Rate limit exceeded", true],
     ["rate-limited", true],
     ["ratelimit", true],
-    ["QPS limit", true],
+    ["Rate_Limit", true],
     ["too many requests", true],
+    ["Too Many Requests", true],
+    ["request throttled", true],
+    ["QPS limit", false],
+    ["pageSize must be within limit 5..100", false],
+    ["exceeds the limit", false],
+    ["too many fields", false],
     ["generate failed", false],
     ["accurate", false],
     ["cluster not found", false],

@@ -1,8 +1,10 @@
 /**
  * Maps what the upstream says (envelope code + message, HTTP status) to an error class. The
- * numeric codes are the ones the real service publishes; the answer above the rate limit is
- * undocumented, so HTTP 429 and any message about rates/limits/too many requests count as
- * rate limiting.
+ * numeric codes are the ones the real service publishes. The answer above the rate limit is
+ * undocumented, so rate limiting is recognised by HTTP 429, by the engine's rate-limit code,
+ * and by a message that says "rate limit" or "too many requests": never by the bare word
+ * "limit", which validation errors use too ("pageSize must be within limit 5..100") and which
+ * must surface as the configuration problem it is instead of being retried as a throttle.
  */
 import {
   ApiError,
@@ -10,6 +12,7 @@ import {
   type CloudError,
   type CloudErrorInit,
   HttpError,
+  InvalidRequestError,
   NotFoundError,
   RateLimitError,
 } from "./errors.js";
@@ -20,8 +23,17 @@ export const AUTH_API_CODES: ReadonlySet<number> = new Set([80001, 80002, 21119]
 /** Envelope codes meaning "cluster not found or no permission" / "cluster not found". */
 export const NOT_FOUND_API_CODES: ReadonlySet<number> = new Set([80020, 96018]);
 
-// Word boundaries keep "generate" or "unlimited" from reading as rate limiting.
-const RATE_LIMIT_MESSAGE = /\brate\b|ratelimit|\blimit|too many/i;
+/**
+ * Envelope codes meaning "rate limit exceeded". 8 is the engine's (Milvus) rate-limit error,
+ * which the managed service passes through; the control plane documents none of its own.
+ */
+export const RATE_LIMIT_API_CODES: ReadonlySet<number> = new Set([8]);
+/** Envelope codes meaning "the request is invalid" (80003: a parameter outside its range). */
+export const INVALID_REQUEST_API_CODES: ReadonlySet<number> = new Set([80003]);
+
+// "rate limit", "rate-limited", "ratelimit", "too many requests", "throttled": each names the
+// throttle itself. Word boundaries keep "accurate" or "generate" from matching.
+const RATE_LIMIT_MESSAGE = /\brate[\s_-]?limit|too many requests|\bthrottl/i;
 const MAX_UPSTREAM_MESSAGE_CHARS = 300;
 
 /** Everything the mappers need besides the upstream's own words. */
@@ -56,19 +68,29 @@ function initOf(ctx: MappingContext, apiCode?: number): CloudErrorInit {
 
 type ErrorClass = new (message: string, init: CloudErrorInit) => CloudError;
 
-// Specific codes win over wording, so an auth failure whose text mentions a limit stays one.
+// Specific codes win over wording, so an auth failure or a validation error whose text
+// mentions a rate limit stays what its code says.
 function classForApiCode(apiCode: number, message: string): ErrorClass | undefined {
   if (AUTH_API_CODES.has(apiCode)) return AuthError;
   if (NOT_FOUND_API_CODES.has(apiCode)) return NotFoundError;
+  if (INVALID_REQUEST_API_CODES.has(apiCode)) return InvalidRequestError;
+  if (RATE_LIMIT_API_CODES.has(apiCode)) return RateLimitError;
   if (isRateLimitMessage(message)) return RateLimitError;
   return undefined;
+}
+
+// Said to whoever reads the error: the fix is on the user's side, and waiting will not help.
+const INVALID_REQUEST_HINT = " (the request was rejected as invalid: check the configuration; not retried)";
+
+function hintFor(Cls: ErrorClass): string {
+  return Cls === InvalidRequestError ? INVALID_REQUEST_HINT : "";
 }
 
 /** The error for a non-success envelope `code` (ApiError unless a specific class applies). */
 export function errorForApiCode(apiCode: number, message: string, ctx: MappingContext): CloudError {
   const Cls = classForApiCode(apiCode, message) ?? ApiError;
   return new Cls(
-    `${ctx.endpoint}: upstream code ${apiCode}: ${cleanMessage(message, ctx)}`,
+    `${ctx.endpoint}: upstream code ${apiCode}: ${cleanMessage(message, ctx)}${hintFor(Cls)}`,
     initOf(ctx, apiCode),
   );
 }
@@ -89,7 +111,8 @@ function classForHttpStatus(
 /**
  * The error for a non-2xx HTTP answer. `envelope` is the body's `{code, message}` when it
  * had one. The status decides first (429, 401/403, 404); for other statuses a recognizable
- * envelope (auth, not-found, rate-limit) refines it, and anything else is an HttpError.
+ * envelope (auth, not-found, invalid request, rate-limit) refines it, and anything else is an
+ * HttpError.
  */
 export function errorForHttpStatus(
   status: number,
@@ -104,5 +127,5 @@ export function errorForHttpStatus(
         : `: ${cleanMessage(envelope.message, full)}`
       : `: upstream code ${envelope.code}: ${cleanMessage(envelope.message ?? "", full)}`;
   const Cls = classForHttpStatus(status, envelope);
-  return new Cls(`${ctx.endpoint}: HTTP ${status}${upstream}`, initOf(full, envelope?.code));
+  return new Cls(`${ctx.endpoint}: HTTP ${status}${upstream}${hintFor(Cls)}`, initOf(full, envelope?.code));
 }

@@ -6,6 +6,7 @@ import {
   BodyTooLargeError,
   CloudError,
   HttpError,
+  InvalidRequestError,
   NetworkError,
   NotFoundError,
   RateLimitError,
@@ -19,6 +20,7 @@ const endpoint = "GET /v2/clusters/{id}" as const;
 describe("CloudError classes", () => {
   it.each([
     { Cls: ApiError, code: "api_error", permanent: false },
+    { Cls: InvalidRequestError, code: "invalid_request", permanent: true },
     { Cls: AuthError, code: "auth_error", permanent: true },
     { Cls: NotFoundError, code: "not_found", permanent: true },
     { Cls: RateLimitError, code: "rate_limited", permanent: false },

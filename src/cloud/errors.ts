@@ -62,6 +62,18 @@ export class ApiError extends CloudError {
   }
 }
 
+/**
+ * The upstream rejected the request itself as invalid (code 80003: a parameter out of its
+ * documented range, such as a List Import Jobs `pageSize` outside 5..100). The same request
+ * fails the same way until the configuration changes, so it is permanent and never retried.
+ */
+export class InvalidRequestError extends CloudError {
+  override readonly name = "InvalidRequestError";
+  constructor(message: string, init: CloudErrorInit) {
+    super("invalid_request", message, init, true);
+  }
+}
+
 /** Invalid or illegal API key (codes 80001, 80002, 21119; HTTP 401/403). */
 export class AuthError extends CloudError {
   override readonly name = "AuthError";
@@ -78,7 +90,7 @@ export class NotFoundError extends CloudError {
   }
 }
 
-/** The upstream refused for rate limiting (HTTP 429 or a rate-limit message). */
+/** The upstream refused for rate limiting (HTTP 429, a rate-limit code, or a rate-limit message). */
 export class RateLimitError extends CloudError {
   override readonly name = "RateLimitError";
   constructor(message: string, init: CloudErrorInit) {

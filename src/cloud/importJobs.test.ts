@@ -68,6 +68,16 @@ describe("normalizeImportJobs variants", () => {
       expected: { total: 0, currentPage: 1, pageSize: 100, jobIds: [] },
     },
     {
+      name: "an empty `records` does not hide a non-empty `tasks`",
+      data: { count: 2, currentPage: 1, pageSize: 10, records: [], tasks: [job, { ...job, jobId: "job-2" }] },
+      expected: { total: 2, currentPage: 1, pageSize: 10, jobIds: ["job-1", "job-2"] },
+    },
+    {
+      name: "both lists: each job once",
+      data: { records: [job], tasks: [job, { ...job, jobId: "job-2" }] },
+      expected: { total: 2, currentPage: 1, pageSize: 100, jobIds: ["job-1", "job-2"] },
+    },
+    {
       name: "no counters: taken from the request and the list",
       data: { tasks: [job], extra: true },
       expected: { total: 1, currentPage: 1, pageSize: 100, jobIds: ["job-1"] },

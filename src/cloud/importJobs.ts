@@ -33,13 +33,18 @@ export const importJobsDataSchema = z.object({
 
 export type ImportJobsData = z.infer<typeof importJobsDataSchema>;
 
-/** Maps `data` to a page; fields an answer leaves out come from the request. */
+/**
+ * Maps `data` to a page; fields an answer leaves out come from the request. Jobs under
+ * `records` and `tasks` are both taken (an empty `records` must not hide a full `tasks`), each
+ * job ID once.
+ */
 export function normalizeImportJobs(data: ImportJobsData, args: ListImportJobsArgs): ImportJobPage {
-  const jobs: ImportJob[] = (data.records ?? data.tasks ?? []).map((j) => ({
-    jobId: j.jobId,
-    collectionName: j.collectionName ?? "",
-    state: j.state,
-  }));
+  const byId = new Map<string, ImportJob>();
+  for (const j of [...(data.records ?? []), ...(data.tasks ?? [])]) {
+    if (!byId.has(j.jobId))
+      byId.set(j.jobId, { jobId: j.jobId, collectionName: j.collectionName ?? "", state: j.state });
+  }
+  const jobs = [...byId.values()];
   return {
     total: data.count ?? jobs.length,
     currentPage: data.currentPage ?? args.currentPage,

@@ -147,21 +147,97 @@ describe("normalizeSparkJob variants", () => {
     expect(job.durationSeconds).toBe(42);
   });
 
-  it("defaults a sparse failureReason and precheck report", () => {
+  it("leaves unsaid what a sparse failureReason and precheck report do not say", () => {
     const job = normalizeSparkJob(
       sparkJobDataSchema.parse({ status: "FAILED", failureReason: { message: "oom" }, precheckReport: {} }),
       args,
     );
     expect(job.jobId).toBe("job-abc");
-    expect(job.failureReason).toStrictEqual({ code: "", message: "oom", retryable: false });
-    expect(job.precheck).toStrictEqual({ passed: null, checkedRows: null, errors: [] });
+    expect(job.failureReason).toStrictEqual({ code: "", message: "oom", retryable: null });
+    expect(job.precheck).toStrictEqual({ passed: null, checkedRows: null, errors: null });
+  });
+
+  // Fields no gauge uses accept any JSON type; fields a gauge uses read an odd value as unknown.
+  it.each([
+    { name: "description as an object", patch: { description: { text: "x" } }, want: { description: null } },
+    { name: "description as a number", patch: { description: 7 }, want: { description: null } },
+    { name: "details as a string", patch: { details: "n/a" }, want: {} },
+    {
+      name: "details fields of other types",
+      patch: { details: { input: "volume://v/in/", fields: "id,vec", columnMapping: [["a", "b"]], mode: 1 } },
+      want: {},
+    },
+    { name: "artifact as a string", patch: { artifact: "volume://v/a.jar" }, want: {} },
+    { name: "artifact fields of other types", patch: { artifact: { volumeName: 1, path: ["a"] } }, want: {} },
+    {
+      name: "precheckReport.input as an object, columnMapping as a list",
+      patch: {
+        precheckReport: { ...precheckReport, input: { type: "VOLUME", path: "in/" }, columnMapping: ["a"] },
+      },
+      want: {},
+    },
+    { name: "unknown extra fields", patch: { progress: { pct: 40 }, tags: ["a"], owner: null }, want: {} },
+    {
+      name: "empty-string timestamps",
+      patch: { submittedAt: "", startedAt: "", finishedAt: "" },
+      want: { submittedAtMs: null, startedAtMs: null, finishedAtMs: null },
+    },
+    { name: "an unreadable timestamp", patch: { finishedAt: "later" }, want: { finishedAtMs: null } },
+    { name: "a non-numeric duration", patch: { durationSeconds: "ten" }, want: { durationSeconds: null } },
+    { name: "numeric IDs and type", patch: { projectId: 42, type: 3 }, want: { projectId: "42", type: "3" } },
+    { name: "a type of another kind", patch: { type: { k: 1 } }, want: { type: "" } },
+    { name: "a cluster ID of another kind", patch: { clusterId: false }, want: { clusterId: null } },
+    {
+      name: "retryable as a string",
+      patch: { failureReason: { ...failureReason, retryable: "TRUE" } },
+      want: { failureReason: { ...failureReason, retryable: true } },
+    },
+    {
+      name: "retryable of another kind",
+      patch: { failureReason: { ...failureReason, retryable: "yes" } },
+      want: { failureReason: { ...failureReason, retryable: null } },
+    },
+    {
+      name: "a failureReason given as a bare message",
+      patch: { failureReason: "executor lost" },
+      want: { failureReason: { code: "", message: "executor lost", retryable: null } },
+    },
+    { name: "a failureReason of another kind", patch: { failureReason: 12 }, want: { failureReason: null } },
+    {
+      name: "a precheck report without an errors list",
+      patch: { precheckReport: { passed: true, checkedRows: "250000" } },
+      want: { precheck: { passed: true, checkedRows: 250_000, errors: null } },
+    },
+    {
+      name: "precheck errors of odd shapes (each still counted)",
+      patch: { precheckReport: { passed: false, errors: ["bad", { code: 5, message: null }] } },
+      want: { precheck: { passed: false, checkedRows: null, errors: [{}, { code: "5" }] } },
+    },
+    {
+      name: "a precheck report of another kind",
+      patch: { precheckReport: "passed" },
+      want: { precheck: null },
+    },
+  ])("tolerates $name", ({ patch, want }) => {
+    const job = normalizeSparkJob(sparkJobDataSchema.parse({ ...fullJob, ...patch }), args);
+    expect(job).toStrictEqual({ ...expectedFull, ...want });
+  });
+
+  it.each([
+    { name: "an absent job ID", data: { status: "RUNNING" } },
+    { name: "an empty job ID", data: { jobId: "", status: "RUNNING" } },
+  ])("takes the requested ID for $name", ({ data }) => {
+    expect(normalizeSparkJob(sparkJobDataSchema.parse(data), args).jobId).toBe("job-abc");
   });
 
   it.each([
     { name: "no status", data: { jobId: "j" } },
-    { name: "an unreadable timestamp", data: { status: "RUNNING", startedAt: "later" } },
-    { name: "a non-boolean retryable", data: { status: "FAILED", failureReason: { retryable: "yes" } } },
-  ])("rejects $name", ({ data }) => {
+    { name: "an empty status", data: { jobId: "j", status: "  " } },
+    { name: "a numeric status", data: { jobId: "j", status: 3 } },
+    { name: "an object status", data: { jobId: "j", status: { name: "RUNNING" } } },
+    { name: "an object job ID", data: { jobId: { id: "j" }, status: "RUNNING" } },
+    { name: "a list job ID", data: { jobId: ["j"], status: "RUNNING" } },
+  ])("rejects $name (the only unusable jobs)", ({ data }) => {
     expect(sparkJobDataSchema.safeParse(data).success).toBe(false);
   });
 });

@@ -1,15 +1,23 @@
 /**
  * Describe Spark Job (v2): GET /v2/projects/{projectId}/jobs/{jobId}.
  *
+ * Read tolerantly, because losing a job's status to a field no gauge uses is worse than not
+ * reading that field: only the fields the gauges use are parsed, each leniently (a value of an
+ * unexpected type reads as "not known"), and everything else (`description` of another type,
+ * `details.*`, `artifact.*`, `precheckReport.input`, which the spec itself types two ways,
+ * `columnMapping`, unknown fields) is accepted as any JSON. A job is rejected only when its
+ * status is not a non-empty string or its ID is neither a string nor a number.
+ *
  * The spec does not show where `failureReason` and `precheckReport` sit relative to the top
  * of the payload, so both `data.X` and `data.details.X` are accepted (top level wins).
- * Timestamps become epoch milliseconds; absent or null ones (finishedAt while running) null.
+ * Timestamps become epoch milliseconds; absent, null, empty or unreadable ones null.
  */
 import { z } from "zod";
 import type { EndpointDef } from "./endpoint.js";
+import { boolish, lenient, lenientTimestampMs } from "./lenient.js";
 import type { SparkJob, SparkPrecheckError } from "./types.js";
 import { segment } from "./urls.js";
-import { nullableNumeric, nullableString, nullableTimestampMs, stringish } from "./wire.js";
+import { numeric, stringish } from "./wire.js";
 
 /** Arguments of Describe Spark Job. */
 export interface DescribeSparkJobArgs {
@@ -17,76 +25,49 @@ export interface DescribeSparkJobArgs {
   readonly jobId: string;
 }
 
-const failureReasonSchema = z.object({
-  code: stringish.nullish(),
-  message: z.string().nullish(),
-  retryable: z.boolean().nullish(),
-});
+const text = lenient(stringish);
 
-const precheckErrorSchema = z.object({
-  code: stringish.nullish(),
-  sourceColumn: z.string().nullish(),
-  targetField: z.string().nullish(),
-  expectedType: z.string().nullish(),
-  actualType: z.string().nullish(),
-  message: z.string().nullish(),
-});
+/** An object as documented, or a bare message string (read as a reason without a code). */
+const failureReasonSchema = z.union([
+  z.object({ code: text, message: text, retryable: lenient(boolish) }),
+  z
+    .string()
+    .min(1)
+    .transform((message) => ({ code: null, message, retryable: null })),
+]);
+
+const precheckErrorSchema = z
+  .object({ code: text, sourceColumn: text, targetField: text, message: text })
+  .catch({ code: null, sourceColumn: null, targetField: null, message: null });
 
 const precheckReportSchema = z.object({
-  passed: z.boolean().nullish(),
-  dbName: z.string().nullish(),
-  collectionName: z.string().nullish(),
-  input: z.string().nullish(),
-  fields: z.array(z.string()).nullish(),
-  columnMapping: z.record(z.string(), z.unknown()).nullish(),
-  requiredSourceColumns: z.array(z.string()).nullish(),
-  errors: z.array(precheckErrorSchema).nullish(),
-  checkedRows: nullableNumeric,
+  passed: lenient(boolish),
+  // No list means no error count: an absent list is not "zero errors".
+  errors: lenient(z.array(precheckErrorSchema)),
+  checkedRows: lenient(numeric),
 });
 
-const detailsSchema = z.object({
-  dbName: z.string().nullish(),
-  collectionName: z.string().nullish(),
-  input: z
-    .object({
-      type: z.string().nullish(),
-      volumeName: z.string().nullish(),
-      path: z.string().nullish(),
-      format: z.string().nullish(),
-    })
-    .nullish(),
-  fields: z.array(z.string()).nullish(),
-  columnMapping: z.record(z.string(), z.unknown()).nullish(),
-  mode: z.string().nullish(),
-  resourceSize: z.string().nullish(),
-  failureReason: failureReasonSchema.nullish(),
-  precheckReport: precheckReportSchema.nullish(),
-});
+const nested = {
+  failureReason: lenient(failureReasonSchema),
+  precheckReport: lenient(precheckReportSchema),
+};
 
-/** The envelope's `data`: one Spark job with every documented field. */
+/** The envelope's `data`: one Spark job, the fields the gauges use. */
 export const sparkJobDataSchema = z.object({
   jobId: stringish.nullish(),
-  projectId: stringish.nullish(),
-  type: z.string().nullish(),
-  description: nullableString,
-  status: z.string(),
-  regionId: z.string().nullish(),
-  clusterId: nullableString,
-  artifact: z
-    .object({
-      volumeName: z.string().nullish(),
-      path: z.string().nullish(),
-      artifactUri: z.string().nullish(),
-    })
-    .nullish(),
-  details: detailsSchema.nullish(),
-  failureReason: failureReasonSchema.nullish(),
-  precheckReport: precheckReportSchema.nullish(),
-  createdAt: nullableTimestampMs,
-  submittedAt: nullableTimestampMs,
-  startedAt: nullableTimestampMs,
-  finishedAt: nullableTimestampMs,
-  durationSeconds: nullableNumeric,
+  projectId: text,
+  type: text,
+  description: lenient(z.string()),
+  status: z.string().trim().min(1, { message: "expected a non-empty status" }),
+  regionId: text,
+  clusterId: text,
+  details: lenient(z.object(nested)),
+  ...nested,
+  createdAt: lenientTimestampMs,
+  submittedAt: lenientTimestampMs,
+  startedAt: lenientTimestampMs,
+  finishedAt: lenientTimestampMs,
+  durationSeconds: lenient(numeric),
 });
 
 export type SparkJobData = z.infer<typeof sparkJobDataSchema>;
@@ -102,12 +83,12 @@ function normalizePrecheckError(e: PrecheckErrorData): SparkPrecheckError {
   };
 }
 
-function normalizePrecheck(report: PrecheckReportData | null | undefined): SparkJob["precheck"] {
-  if (report == null) return null;
+function normalizePrecheck(report: PrecheckReportData | null): SparkJob["precheck"] {
+  if (report === null) return null;
   return {
-    passed: report.passed ?? null,
+    passed: report.passed,
     checkedRows: report.checkedRows,
-    errors: (report.errors ?? []).map(normalizePrecheckError),
+    errors: report.errors === null ? null : report.errors.map(normalizePrecheckError),
   };
 }
 
@@ -115,7 +96,7 @@ function normalizePrecheck(report: PrecheckReportData | null | undefined): Spark
 export function normalizeSparkJob(data: SparkJobData, args: DescribeSparkJobArgs): SparkJob {
   const failure = data.failureReason ?? data.details?.failureReason ?? null;
   return {
-    jobId: data.jobId ?? args.jobId,
+    jobId: data.jobId == null || data.jobId === "" ? args.jobId : data.jobId,
     projectId: data.projectId ?? args.projectId,
     type: data.type ?? "",
     status: data.status,
@@ -130,8 +111,8 @@ export function normalizeSparkJob(data: SparkJobData, args: DescribeSparkJobArgs
     failureReason:
       failure === null
         ? null
-        : { code: failure.code ?? "", message: failure.message ?? "", retryable: failure.retryable ?? false },
-    precheck: normalizePrecheck(data.precheckReport ?? data.details?.precheckReport),
+        : { code: failure.code ?? "", message: failure.message ?? "", retryable: failure.retryable },
+    precheck: normalizePrecheck(data.precheckReport ?? data.details?.precheckReport ?? null),
   };
 }
 

@@ -61,7 +61,10 @@ export interface SparkPrecheckError {
   readonly message?: string;
 }
 
-/** Describe Spark Job (v2). Timestamps are epoch ms, null when absent or null upstream. */
+/**
+ * Describe Spark Job (v2). Timestamps are epoch ms, null when absent, null, empty or unreadable
+ * upstream. `status` is the raw upstream string, never empty.
+ */
 export interface SparkJob {
   readonly jobId: string;
   readonly projectId: string;
@@ -75,15 +78,17 @@ export interface SparkJob {
   readonly startedAtMs: number | null;
   readonly finishedAtMs: number | null;
   readonly durationSeconds: number | null;
+  /** `retryable` is null when the upstream did not say (never read as false). */
   readonly failureReason: {
     readonly code: string;
     readonly message: string;
-    readonly retryable: boolean;
+    readonly retryable: boolean | null;
   } | null;
+  /** `errors` is null when the report carries no error list (not the same as none). */
   readonly precheck: {
     readonly passed: boolean | null;
     readonly checkedRows: number | null;
-    readonly errors: readonly SparkPrecheckError[];
+    readonly errors: readonly SparkPrecheckError[] | null;
   } | null;
 }
 
@@ -139,6 +144,7 @@ export type EndpointTemplate =
 export type CallOutcome =
   | "success"
   | "api_error"
+  | "invalid_request"
   | "auth_error"
   | "not_found"
   | "rate_limited"

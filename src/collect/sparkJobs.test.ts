@@ -60,6 +60,8 @@ describe("normalizeSparkStatus / isTerminalSparkStatus", () => {
     ["FAILED", "failed", true],
     ["TIMEOUT", "timeout", true],
     ["CANCELLING", "cancelling", false],
+    ["CANCELING", "cancelling", false],
+    ["Canceling", "cancelling", false],
     ["CANCELED", "canceled", true],
     ["Cancelled", "canceled", true],
     [" running ", "running", false],
@@ -146,9 +148,29 @@ describe("mapSparkJob", () => {
     expect(values).not.toHaveProperty("vdbcloud_spark_job_precheck_checked_rows");
   });
 
-  it.each([true, false])("failure info carries retryable=%s as a string", (retryable) => {
+  it.each<[retryable: boolean | null, label: string]>([
+    [true, "true"],
+    [false, "false"],
+    [null, "unknown"],
+  ])("failure info carries retryable %s as %j", (retryable, label) => {
     const r = mapSparkJob({ ...BARE, failureReason: { code: "E1", message: "m", retryable } });
     const info = r.samples.find((s) => s.family === "vdbcloud_spark_job_failure_info");
-    expect(info?.labels).toEqual({ ...ID, code: "E1", retryable: String(retryable) });
+    expect(info?.labels).toEqual({ ...ID, code: "E1", retryable: label });
+  });
+
+  it("exposes no precheck error count when the report carries no errors list", () => {
+    const r = mapSparkJob({ ...BARE, precheck: { passed: true, checkedRows: 10, errors: null } });
+    expect(single(r)).toEqual({
+      vdbcloud_spark_job_precheck_passed: 1,
+      vdbcloud_spark_job_precheck_checked_rows: 10,
+    });
+  });
+
+  it("shows CANCELING as the one cancelling state, not a second one", () => {
+    const set = mapSparkJob({ ...BARE, status: "CANCELING" }).samples.filter(
+      (s) => s.family === "vdbcloud_spark_job_status",
+    );
+    expect(set).toHaveLength(SPARK_JOB_STATUSES.length);
+    expect(set.filter((s) => s.value === 1).map((s) => s.labels.status)).toEqual(["cancelling"]);
   });
 });

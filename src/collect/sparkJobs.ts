@@ -19,15 +19,18 @@ export const SPARK_JOB_STATUSES: readonly string[] = [
 
 const TERMINAL: ReadonlySet<string> = new Set(["succeeded", "failed", "timeout", "canceled"]);
 
+// Spellings of the same state: British "cancelled" and American "canceling" for the documented
+// CANCELED and CANCELLING, so that one state never shows up as two.
+const SPELLINGS: Readonly<Record<string, string>> = { cancelled: "canceled", canceling: "cancelling" };
+
 /**
  * Normalizes an upstream Spark job status: trimmed and lowercased ("RUNNING" -> "running"),
- * with the British "cancelled" read as "canceled"; "unknown" when empty, so that it is always a
- * usable label value.
+ * with other spellings of a documented state read as that state ("CANCELING" -> "cancelling",
+ * "cancelled" -> "canceled"); "unknown" when empty, so that it is always a usable label value.
  */
 export function normalizeSparkStatus(raw: string): string {
   const s = raw.trim().toLowerCase();
-  if (s === "cancelled") return "canceled";
-  return s === "" ? "unknown" : s;
+  return SPELLINGS[s] ?? (s === "" ? "unknown" : s);
 }
 
 /** True for succeeded, failed, timeout and canceled (raw or normalized); unknown ones are not terminal. */
@@ -38,9 +41,10 @@ export function isTerminalSparkStatus(status: string): boolean {
 /**
  * Maps a Spark job to: its status state set; vdbcloud_spark_job_info (cluster_id "" when the
  * job has none); duration, the four timestamps in Unix seconds, precheck passed (1/0), precheck
- * error count and checked rows, each only when the upstream gives a value (null is no sample,
- * never 0); and vdbcloud_spark_job_failure_info when a failure reason exists. Every series is
- * labelled project_id, job_id first.
+ * error count (only when the report carries an error list) and checked rows, each only when the
+ * upstream gives a value (null is no sample, never 0); and vdbcloud_spark_job_failure_info when
+ * a failure reason exists, with retryable "true", "false" or "unknown" (not said). Every series
+ * is labelled project_id, job_id first.
  */
 export function mapSparkJob(job: SparkJob): MappingResult {
   const out = new MappingBuilder();
@@ -68,13 +72,15 @@ export function mapSparkJob(job: SparkJob): MappingResult {
   const precheck = job.precheck;
   if (precheck !== null) {
     optional(J.sparkPrecheckPassed, precheck.passed === null ? null : Number(precheck.passed));
-    out.add(J.sparkPrecheckErrors, id, precheck.errors.length);
+    optional(J.sparkPrecheckErrors, precheck.errors === null ? null : precheck.errors.length);
     optional(J.sparkPrecheckCheckedRows, precheck.checkedRows);
   }
 
   const failure = job.failureReason;
   if (failure !== null) {
-    const labels = { ...id, code: failure.code, retryable: String(failure.retryable) };
+    // An alert may route on retryable="false"; a reason that does not say must not claim it.
+    const retryable = failure.retryable === null ? "unknown" : String(failure.retryable);
+    const labels = { ...id, code: failure.code, retryable };
     out.add(J.sparkFailureInfo, labels, 1);
   }
   return out.result();

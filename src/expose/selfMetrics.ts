@@ -19,6 +19,7 @@ export const ENDPOINTS: readonly EndpointTemplate[] = [
 export const OUTCOMES: readonly CallOutcome[] = [
   "success",
   "api_error",
+  "invalid_request",
   "auth_error",
   "not_found",
   "rate_limited",

@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import nock from "nock";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { closeTestClients, testClient } from "../cloud/testkit.js";
 import type { CloudApi, ImportJob, ImportJobPage } from "../cloud/types.js";
 import { listAllImportJobs, MAX_IMPORT_PAGES } from "./importJobs.js";
 
@@ -22,61 +24,155 @@ function client(pages: (page: number, size: number) => ImportJobPage): { api: Cl
   return { api, asked };
 }
 
+type CountMode = "total" | "page" | "high" | "low";
+
+/**
+ * A fake server holding `total` jobs that caps the page size at `cap`, reports the size it used,
+ * and fills `count` as `mode` says: the true total, the page's length, 40 too many, or 3.
+ */
+function server(total: number, cap: number, mode: CountMode) {
+  return (page: number, size: number): ImportJobPage => {
+    const used = Math.min(size, cap);
+    const from = (page - 1) * used;
+    const list = jobs(Math.max(0, Math.min(used, total - from)), from);
+    const count = { total, page: list.length, high: total + 40, low: 3 }[mode];
+    return { total: count, currentPage: page, pageSize: used, jobs: list };
+  };
+}
+
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+
 describe("listAllImportJobs", () => {
   it.each([
-    {
-      name: "count is the total: stops once every job is seen",
-      total: 12,
-      countIsTotal: true,
-      pageSize: 5,
-      wantPages: [1, 2, 3],
-      wantJobs: 12,
-    },
-    {
-      name: "count is the page length: follows full pages until a short one",
-      total: 12,
-      countIsTotal: false,
-      pageSize: 5,
-      wantPages: [1, 2, 3],
-      wantJobs: 12,
-    },
-    {
-      name: "exactly one full page, count per page: one extra request finds the end",
-      total: 5,
-      countIsTotal: false,
-      pageSize: 5,
-      wantPages: [1, 2],
-      wantJobs: 5,
-    },
-    {
-      // count == a full page reads the same either way: one extra request settles it.
-      name: "exactly one full page, count is the total: ambiguous, one extra request",
-      total: 10,
-      countIsTotal: true,
-      pageSize: 10,
-      wantPages: [1, 2],
-      wantJobs: 10,
-    },
-    { name: "no jobs", total: 0, countIsTotal: true, pageSize: 100, wantPages: [1], wantJobs: 0 },
-  ])("$name", async ({ total, countIsTotal, pageSize, wantPages, wantJobs }) => {
-    const { api, asked } = client((page, size) => {
-      const list = jobs(Math.max(0, Math.min(size, total - (page - 1) * size)), (page - 1) * size);
-      return { total: countIsTotal ? total : list.length, currentPage: page, pageSize: size, jobs: list };
-    });
-    const got = await listAllImportJobs(api, "in01-a", "aws-us-west-2", pageSize);
-    expect(asked).toEqual(wantPages);
-    expect(got.length).toBe(wantJobs);
-    expect(new Set(got.map((j) => j.jobId)).size).toBe(wantJobs);
+    // An honest count: exactly the pages that exist, at any cap (a multiple of the cap too).
+    { total: 23, cap: 5, mode: "total", want: range(5) },
+    { total: 23, cap: 7, mode: "total", want: range(4) },
+    { total: 21, cap: 7, mode: "total", want: range(3) },
+    { total: 23, cap: 10, mode: "total", want: range(3) },
+    { total: 100, cap: 100, mode: "total", want: [1] },
+    { total: 250, cap: 100, mode: "total", want: range(3) },
+    { total: 0, cap: 5, mode: "total", want: [1] },
+    // A count that lies high: the empty page after the last one ends it.
+    { total: 23, cap: 5, mode: "high", want: range(6) },
+    { total: 23, cap: 7, mode: "high", want: range(5) },
+    // A count that is only the page's length, or lies low: a short page ends it once the count
+    // is seen to be no total; a full first page whose count equals it reads as complete.
+    { total: 23, cap: 7, mode: "low", want: range(4) },
+    { total: 3, cap: 7, mode: "page", want: [1] },
+  ] as const)("$total jobs, cap $cap, count $mode: pages $want", async ({ total, cap, mode, want }) => {
+    const { api, asked } = client(server(total, cap, mode));
+    const got = await listAllImportJobs(api, "in01-a", "aws-us-west-2", 100);
+    expect(asked).toEqual(want);
+    expect(got.map((j) => j.jobId)).toEqual(jobs(total).map((j) => j.jobId));
   });
 
-  it("stops at the page cap when the upstream keeps returning full pages", async () => {
+  it("asks the next page with the page size the server reported", async () => {
+    const sizes: number[] = [];
+    const fake = server(12, 5, "total");
+    const { api } = client((page, size) => {
+      sizes.push(size);
+      return fake(page, size);
+    });
+    await listAllImportJobs(api, "in01-a", "r", 100);
+    expect(sizes).toEqual([100, 5, 5]);
+  });
+
+  it("ignores a reported page size larger than the one asked for", async () => {
+    const sizes: number[] = [];
+    const { api } = client((page, size) => {
+      sizes.push(size);
+      const list = jobs(page === 3 ? 2 : 10, (page - 1) * 10);
+      return { total: 22, currentPage: page, pageSize: 500, jobs: list };
+    });
+    expect(await listAllImportJobs(api, "in01-a", "r", 10)).toHaveLength(22);
+    expect(sizes).toEqual([10, 10, 10]);
+  });
+
+  it("stops when a page brings no new job ID (a server that ignores currentPage)", async () => {
+    const { api, asked } = client(() => ({ total: 50, currentPage: 1, pageSize: 5, jobs: jobs(5) }));
+    expect(await listAllImportJobs(api, "in01-a", "r", 5)).toHaveLength(5);
+    expect(asked).toEqual([1, 2]);
+  });
+
+  it("lists a job repeated across pages once", async () => {
+    const { api } = client((page) => ({
+      total: 9,
+      currentPage: page,
+      pageSize: 5,
+      jobs: page === 1 ? jobs(5) : jobs(5, 4),
+    }));
+    const got = await listAllImportJobs(api, "in01-a", "r", 5);
+    expect(got.map((j) => j.jobId)).toEqual(jobs(9).map((j) => j.jobId));
+  });
+
+  it("stops at the page cap when the upstream keeps inventing full pages", async () => {
     const { api, asked } = client((page, size) => ({
-      total: size,
+      total: 1e9,
       currentPage: page,
       pageSize: size,
       jobs: jobs(size, page * size),
     }));
     await listAllImportJobs(api, "in01-a", "r", 5);
     expect(asked.length).toBe(MAX_IMPORT_PAGES);
+  });
+});
+
+const CONTROLLER = "https://controller.api.aws-us-west-2.vdbcloud.test";
+
+/**
+ * Serves `total` jobs over HTTP the way a capping server would: at most `cap` per page, the
+ * capped `pageSize` reported, `count` from `countOf`, jobs under `tasks` with an empty `records`
+ * beside them. Returns the (currentPage, pageSize) of every call.
+ */
+function nockListing(total: number, cap: number, countOf: (total: number) => number): string[] {
+  const calls: string[] = [];
+  nock(CONTROLLER)
+    .get("/v1/vector/collections/import/list")
+    .query(true)
+    .times(1000)
+    .reply((req: Request) => {
+      const q = new URL(req.url).searchParams;
+      const page = Number(q.get("currentPage"));
+      const used = Math.min(Number(q.get("pageSize")), cap);
+      calls.push(`${page}x${q.get("pageSize")}`);
+      const from = (page - 1) * used;
+      const tasks = jobs(Math.max(0, Math.min(used, total - from)), from);
+      const data = { count: String(countOf(total)), currentPage: String(page), pageSize: String(used) };
+      return [200, { code: 200, data: { ...data, records: [], tasks } }];
+    });
+  return calls;
+}
+
+describe("listAllImportJobs over HTTP against a capping server", () => {
+  beforeAll(() => nock.disableNetConnect());
+  afterEach(async () => {
+    nock.cleanAll();
+    await closeTestClients();
+  });
+  afterAll(() => nock.enableNetConnect());
+
+  it.each([
+    { cap: 5, total: 23, want: ["1x100", "2x5", "3x5", "4x5", "5x5"] },
+    { cap: 7, total: 23, want: ["1x100", "2x7", "3x7", "4x7"] },
+    { cap: 10, total: 30, want: ["1x100", "2x10", "3x10"] },
+    { cap: 100, total: 23, want: ["1x100"] },
+    { cap: 100, total: 200, want: ["1x100", "2x100"] },
+  ])("cap $cap, $total jobs: every job, one call per page", async ({ cap, total, want }) => {
+    const calls = nockListing(total, cap, (n) => n);
+    const { client } = testClient();
+    const got = await listAllImportJobs(client, "in01-a", "aws-us-west-2", 100);
+    expect(got.map((j) => j.jobId)).toEqual(jobs(total).map((j) => j.jobId));
+    expect(calls).toEqual(want);
+  });
+
+  it.each([
+    { name: "high", countOf: (n: number) => n + 40, want: ["1x100", "2x7", "3x7", "4x7", "5x7"] },
+    { name: "low", countOf: () => 3, want: ["1x100", "2x7", "3x7", "4x7"] },
+  ])("a count that lies $name: every job, at most one extra call", async ({ countOf, want }) => {
+    const calls = nockListing(23, 7, countOf);
+    const { client } = testClient();
+    const got = await listAllImportJobs(client, "in01-a", "aws-us-west-2", 100);
+    expect(got.map((j) => j.jobId)).toEqual(jobs(23).map((j) => j.jobId));
+    expect(calls).toEqual(want);
   });
 });

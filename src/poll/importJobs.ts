@@ -1,16 +1,36 @@
-import type { CloudApi, ImportJob } from "../cloud/types.js";
+import type { CloudApi, ImportJob, ImportJobPage } from "../cloud/types.js";
 import { type ImportJobTracker, mapImportJobs } from "../collect/importJobs.js";
 import type { ClusterConfig, ImportJobsConfig } from "../config/types.js";
 import type { ScheduledTask } from "../schedule/scheduler.js";
 import { type PollContext, putData, runPoll } from "./context.js";
 
-/** Hard stop for paging, so a misbehaving upstream cannot keep a poll going forever. */
-export const MAX_IMPORT_PAGES = 100;
+/**
+ * Hard stop for paging, so an upstream that keeps inventing job IDs cannot keep a poll going
+ * forever; far above any real listing (1,000 pages of at least 5 jobs).
+ */
+export const MAX_IMPORT_PAGES = 1000;
 
 /**
- * Reads every page of List Import Jobs. The spec calls `count` "total records listed in this
- * response", which could mean the page or the whole listing: a page that is full is followed
- * by the next unless `count` says everything was seen; an empty or short page ends the listing.
+ * The page size to ask for after `page`: the size the server says it used (it may cap the one
+ * asked for), so that page N+1 starts right after page N. A reported size that is not an
+ * integer from 1 to the one asked for is ignored.
+ */
+function nextPageSize(asked: number, page: ImportJobPage): number {
+  const reported = page.pageSize;
+  return Number.isSafeInteger(reported) && reported >= 1 && reported <= asked ? reported : asked;
+}
+
+/**
+ * Reads every page of List Import Jobs, following the server: the next page is asked with the
+ * page size the server reported, jobs are de-duplicated by ID, and the listing ends when
+ * - a page brings no job ID not seen before (an empty page, or a server that ignores
+ *   `currentPage` and repeats itself), or
+ * - every job counted in `count` is listed, while `count` is credible as a total (at least the
+ *   number of distinct jobs seen so far), or
+ * - `count` is not credible (it was only the page's length, or it lies low) and the page is
+ *   shorter than the page size the server reported.
+ * With an honest `count` this makes exactly as many calls as there are pages; a `count` that
+ * lies high costs one more call, which comes back empty.
  */
 export async function listAllImportJobs(
   client: CloudApi,
@@ -19,15 +39,18 @@ export async function listAllImportJobs(
   pageSize: number,
   signal?: AbortSignal,
 ): Promise<ImportJob[]> {
-  const jobs: ImportJob[] = [];
-  for (let page = 1; page <= MAX_IMPORT_PAGES; page++) {
-    const res = await client.listImportJobs({ clusterId, region, pageSize, currentPage: page }, signal);
-    jobs.push(...res.jobs);
-    const full = res.jobs.length >= pageSize;
-    const totalKnownSeen = res.total > res.jobs.length && jobs.length >= res.total;
-    if (!full || totalKnownSeen) break;
+  const seen = new Map<string, ImportJob>();
+  let size = pageSize;
+  for (let currentPage = 1; currentPage <= MAX_IMPORT_PAGES; currentPage++) {
+    const res = await client.listImportJobs({ clusterId, region, pageSize: size, currentPage }, signal);
+    const before = seen.size;
+    for (const job of res.jobs) if (!seen.has(job.jobId)) seen.set(job.jobId, job);
+    if (seen.size === before) break;
+    size = nextPageSize(size, res);
+    const countIsTotal = res.total >= seen.size;
+    if (countIsTotal ? seen.size >= res.total : res.jobs.length < size) break;
   }
-  return jobs;
+  return [...seen.values()];
 }
 
 /** One task per cluster with a region (v1 calls go to the regional controller). */

@@ -8,6 +8,7 @@ import { ApiCode, SimApiError } from "./errors.js";
 import { answerMetricsQuery } from "./metrics-query.js";
 import { intParam, type RouteDef, type RouteRequest } from "./route.js";
 import { sparkJobView } from "./spark-jobs.js";
+import { oddSparkJobView } from "./spark-odd.js";
 import type { MutableSimCluster, SimCluster } from "./world.js";
 
 function isoSeconds(ms: number): string {
@@ -114,7 +115,8 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
             ApiCode.JOB_NOT_FOUND,
             "The job does not exist or you don't have permission.",
           );
-        return sparkJobView(spec, r.nowMs, ctx.timeScale);
+        const view = sparkJobView(spec, r.nowMs, ctx.timeScale);
+        return ctx.quirks.oddSparkFields ? oddSparkJobView(view) : view;
       },
     },
     {
@@ -145,7 +147,10 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
         if (!cluster || (r.region !== undefined && r.region !== cluster.regionId)) {
           throw new SimApiError(ApiCode.CLUSTER_NOT_FOUND_V1, `cluster ${clusterId} not found`);
         }
-        const pageSize = intParam(r.query, "pageSize", 10, 5, 100);
+        const asked = intParam(r.query, "pageSize", 10, 5, 100);
+        // A capping server serves fewer than asked and says so in the `pageSize` it reports.
+        const cap = ctx.quirks.importPageCap;
+        const pageSize = cap > 0 ? Math.min(asked, cap) : asked;
         const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
         const jobs = ctx.imports.list(cluster, r.nowMs);
         const page = jobs.slice((currentPage - 1) * pageSize, currentPage * pageSize);

@@ -1,0 +1,49 @@
+/**
+ * Zod building blocks for fields a reader can do without. The tolerant reader of wire.ts
+ * accepts the documented type and its known variants and rejects anything else; these go one
+ * step further for fields whose loss must not cost the rest of the answer: a value of any other
+ * JSON type reads as null, so one odd field never rejects a whole job.
+ */
+import { z } from "zod";
+import { parseTimestamp } from "./iso.js";
+
+/**
+ * `schema`, or null when the field is absent, null, or anything `schema` does not accept.
+ * Use it only where null is a meaningful reading ("not known"), never for identity fields.
+ */
+export function lenient<Out>(schema: z.ZodType<Out>): z.ZodType<Out | null> {
+  return z
+    .unknown()
+    .transform((value): Out | null => {
+      if (value === undefined || value === null) return null;
+      const parsed = schema.safeParse(value);
+      return parsed.success ? parsed.data : null;
+    })
+    .optional()
+    .transform((value) => value ?? null);
+}
+
+/** A boolean, or the strings "true"/"false" in any case: yields a boolean. */
+export const boolish = z.union([
+  z.boolean(),
+  z
+    .string()
+    .transform((s) => s.trim().toLowerCase())
+    .pipe(z.enum(["true", "false"]))
+    .transform((s) => s === "true"),
+]);
+
+/**
+ * A timestamp (ISO 8601 string or epoch number), or null: an empty string, an unparsable
+ * string, or another JSON type read as "not known", as a null timestamp does.
+ */
+export const lenientTimestampMs = lenient(
+  z.union([z.string(), z.number()]).transform((value, ctx) => {
+    const ms = parseTimestamp(value);
+    if (ms === undefined) {
+      ctx.addIssue({ code: "custom", message: "expected an ISO 8601 timestamp or epoch number" });
+      return z.NEVER;
+    }
+    return ms;
+  }),
+);

@@ -1,0 +1,90 @@
+/**
+ * The conformance corpus for jobs: each case's upstream responses go through the real client
+ * (over HTTP, intercepted by nock), the real poller and mapping, and the real sample store; the
+ * text exposition must hold the case's lines and none of its forbidden prefixes.
+ */
+import { fileURLToPath } from "node:url";
+import nock from "nock";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { closeTestClients, TEST_BASE_URL, TEST_CONTROLLER_URL, testClient } from "../../src/cloud/testkit.js";
+import { ImportJobTracker } from "../../src/collect/importJobs.js";
+import { importJobTasks } from "../../src/poll/importJobs.js";
+import { SparkJobWatch, sparkJobTasks } from "../../src/poll/sparkJobs.js";
+import { checkExposition, conformanceContext, expositionLines, loadCases, serveInOrder } from "./runner.js";
+
+const NOW = Date.UTC(2024, 4, 1, 12, 15, 0);
+const fixtures = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+function stringArg(request: Record<string, unknown> | undefined, key: string): string {
+  const value = request?.[key];
+  if (typeof value !== "string" || value === "") throw new Error(`request.${key}: expected a string`);
+  return value;
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(async () => {
+  nock.cleanAll();
+  await closeTestClients();
+});
+afterAll(() => nock.enableNetConnect());
+
+describe("conformance: List Import Jobs", () => {
+  const cases = loadCases(fixtures("import-jobs"));
+
+  it("has cases", () => expect(cases.length).toBeGreaterThan(0));
+
+  it.each(cases)("$file: $description", async (c) => {
+    const clusterId = stringArg(c.request, "clusterId");
+    const region = stringArg(c.request, "region");
+    const pageSize = c.request?.pageSize;
+    if (typeof pageSize !== "number") throw new Error("request.pageSize: expected a number");
+    const calls = serveInOrder(
+      TEST_CONTROLLER_URL.replace("{region}", region),
+      "/v1/vector/collections/import/list",
+      c.responses,
+    );
+    const ctx = conformanceContext(NOW);
+    const { client } = testClient();
+    const cfg = {
+      enabled: true,
+      intervalMs: 60_000,
+      pageSize,
+      retentionMs: 3_600_000,
+      maxJobsPerCluster: 1000,
+    };
+    const [task] = importJobTasks(
+      ctx,
+      cfg,
+      [{ id: clusterId, region, scopes: [] }],
+      () => client,
+      new ImportJobTracker(),
+      5,
+    );
+    if (!task) throw new Error("no import job task");
+    await task.run(new AbortController().signal);
+
+    if (c.expect.calls !== undefined) expect(calls).toHaveLength(c.expect.calls);
+    for (const call of calls) expect(call.query.clusterId).toBe(clusterId);
+    checkExposition(await expositionLines(ctx), c.expect);
+  });
+});
+
+describe("conformance: Describe Spark Job", () => {
+  const cases = loadCases(fixtures("spark-jobs"));
+
+  it("has cases", () => expect(cases.length).toBeGreaterThan(0));
+
+  it.each(cases)("$file: $description", async (c) => {
+    const ref = { projectId: stringArg(c.request, "projectId"), jobId: stringArg(c.request, "jobId") };
+    const calls = serveInOrder(TEST_BASE_URL, `/v2/projects/${ref.projectId}/jobs/${ref.jobId}`, c.responses);
+    const ctx = conformanceContext(NOW);
+    const { client } = testClient();
+    const cfg = { intervalMs: 30_000, retentionMs: 3_600_000, jobs: [ref] };
+    const [task] = sparkJobTasks(ctx, cfg, [ref], client, new SparkJobWatch(), 5);
+    if (!task) throw new Error("no Spark job task");
+    await task.run(new AbortController().signal);
+
+    if (c.expect.calls !== undefined) expect(calls).toHaveLength(c.expect.calls);
+    checkExposition(await expositionLines(ctx), c.expect);
+  });
+});
