@@ -176,8 +176,8 @@ export interface DashboardSpec {
  * Dashboard schema version written (Grafana 10 is 38+). Grafana runs no migrations on a
  * dashboard already at its version, so panels load exactly as generated; newer Grafanas migrate
  * 39 forward on load. The SDK would stamp its own Grafana's version (41 for 11.6), which a
- * Grafana 10 would take for a model newer than itself, though every option written here is one
- * Grafana 10 reads.
+ * Grafana 10 would take for a model newer than itself; the model written is the one these
+ * dashboards had at 39, plus schema defaults an older Grafana ignores.
  */
 export const SCHEMA_VERSION = 39;
 
@@ -194,9 +194,9 @@ export class DashboardSpecError extends Error {
 }
 
 /** Plain JSON, what the committed dashboard files hold. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** A JSON object (a panel, a dashboard). */
-export type JsonObject = { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
 
 /** Keys written first in every object, in this order, so a panel reads top-down in the file. */
 const LEADING_KEYS = ["uid", "id", "type", "title", "description"];
@@ -228,8 +228,8 @@ function toJson<T>(value: T): JsonObject {
 }
 
 /**
- * A builder whose output gets properties the SDK's model does not type (Prometheus-specific
- * annotation fields, a variable's `definition`, data links): added here by hand, and only here.
+ * A builder whose output gets top-level properties the SDK's model does not type (the
+ * Prometheus-specific fields of an annotation, a variable's `definition`).
  */
 function extended<T extends object>(builder: cog.Builder<T>, extra: object): cog.Builder<T> {
   return { build: () => Object.assign(builder.build(), extra) };
