@@ -10,7 +10,14 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { renderAll } from "../grafana/boards/index.js";
-import { DashboardSpecError, layoutPanels, type PanelSpec } from "../grafana/lib/panels.js";
+import {
+  type DashboardSpec,
+  DashboardSpecError,
+  layoutPanels,
+  type PanelSpec,
+  renderDashboard,
+  SCHEMA_VERSION,
+} from "../grafana/lib/panels.js";
 import {
   allPanels,
   dashboardQueries,
@@ -252,6 +259,117 @@ describe("panel layout (grafana/lib/panels.ts)", () => {
       { type: "value", options: { running: { color: "green", index: 1 } } },
       { type: "regex", options: { pattern: "^.*$", result: { color: "orange", index: 0 } } },
     ]);
+  });
+});
+
+describe("rendering through Grafana's builders (grafana/lib/panels.ts)", () => {
+  const spec: DashboardSpec = {
+    uid: "u",
+    title: "t",
+    description: "d",
+    tags: ["vdbcloud"],
+    variables: [
+      { kind: "datasource" },
+      { kind: "query", name: "v", label: "V", query: "label_values(up, job)", multi: true, includeAll: true },
+    ],
+    annotations: [
+      {
+        name: "a",
+        expr: "ALERTS",
+        titleFormat: "{{alertname}}",
+        textFormat: "{{severity}}",
+        iconColor: "red",
+      },
+    ],
+    rows: [
+      {
+        title: "r",
+        panels: [
+          {
+            kind: "timeseries",
+            title: "ts",
+            description: "d",
+            queries: [{ expr: "up" }],
+            links: [{ title: "l", url: "/d/x" }],
+          },
+          { kind: "stat", title: "st", description: "d", queries: [{ expr: "up" }] },
+          {
+            kind: "table",
+            title: "tb",
+            description: "d",
+            queries: [{ expr: "up" }, { expr: "up", instant: false }],
+          },
+          { kind: "heatmap", title: "hm", description: "d", queries: [{ expr: "up" }] },
+          { kind: "bargauge", title: "bg", description: "d", queries: [{ expr: "up" }] },
+        ],
+      },
+    ],
+  };
+  const json = renderDashboard(spec);
+  const panels = (json.panels as Obj[]).filter((p) => p.type !== "row");
+  const templating = (json.templating as { list: Obj[] }).list;
+
+  it("writes the schema version the model is written for, not the SDK's own", () => {
+    expect(json.schemaVersion).toBe(SCHEMA_VERSION);
+  });
+
+  it("is plain JSON with identifying keys first (no builder leftovers, stable file order)", () => {
+    expect(JSON.parse(JSON.stringify(json))).toStrictEqual(json);
+    expect(Object.keys(json).slice(0, 3)).toEqual(["uid", "title", "description"]);
+    for (const p of panels)
+      expect(Object.keys(p).slice(0, 4)).toEqual(["id", "type", "title", "description"]);
+  });
+
+  it.each([
+    ["ts", "timeseries", [{ instant: false, range: true, format: "time_series" }]],
+    ["st", "stat", [{ instant: true, range: false, format: "time_series" }]],
+    [
+      "tb",
+      "table",
+      [
+        { instant: true, range: false, format: "table" },
+        { instant: false, range: true, format: "time_series" },
+      ],
+    ],
+    ["hm", "heatmap", [{ instant: false, range: true, format: "heatmap" }]],
+    ["bg", "bargauge", [{ instant: true, range: false, format: "time_series" }]],
+  ])("panel %s is a %s panel with queries %j", (title, type, expected) => {
+    const panel = panels.find((p) => p.title === title);
+    expect(panel?.type).toBe(type);
+    const targets = (panel?.targets ?? []) as Obj[];
+    expect(targets.map((t) => ({ instant: t.instant, range: t.range, format: t.format }))).toEqual(expected);
+    expect(targets.map((t) => t.refId)).toEqual(["A", "B"].slice(0, expected.length));
+  });
+
+  it("writes data links as Grafana's field links (title and url only, not dashboard links)", () => {
+    const ts = panels.find((p) => p.title === "ts") as { fieldConfig: { defaults: Obj } };
+    expect(ts.fieldConfig.defaults.links).toStrictEqual([{ title: "l", url: "/d/x" }]);
+  });
+
+  it("adds the fields the SDK's model lacks: the Prometheus annotation fields, a variable's definition", () => {
+    expect((json.annotations as { list: Obj[] }).list[0]).toMatchObject({
+      expr: "ALERTS",
+      titleFormat: "{{alertname}}",
+      textFormat: "{{severity}}",
+      tagKeys: "severity",
+      step: "60s",
+      datasource: { type: "prometheus", uid: DATASOURCE_VARIABLE_REF },
+    });
+    expect(templating[1]).toMatchObject({
+      name: "v",
+      definition: "label_values(up, job)",
+      query: { query: "label_values(up, job)" },
+      refresh: 2,
+    });
+    expect(templating[1]).not.toHaveProperty("allValue");
+  });
+
+  it("rejects a panel with more queries than refIds", () => {
+    const many = Array.from({ length: 27 }, () => ({ expr: "up" }));
+    const rows = [
+      { title: "r", panels: [{ kind: "stat", title: "s", description: "d", queries: many } as const] },
+    ];
+    expect(() => layoutPanels(rows)).toThrow(/too many queries in one panel \(27\)/);
   });
 });
 
