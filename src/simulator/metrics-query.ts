@@ -139,7 +139,10 @@ export function answerMetricsQuery(body: unknown, ctx: MetricsQueryContext): { r
   const results = queries.map((q): WireMetricResult => {
     const nulled = ctx.isNulled(cluster.id, q.def.name);
     const perBucket = quirks?.countUnits === true && COUNTED_KINDS.has(q.def.kind);
-    const shown = (v: number): string => formatValue(q.def.kind, perBucket ? (v * g) / 60_000 : v);
+    // A per-bucket count is the per-minute value (as the plain answer rounds it) times the
+    // bucket's minutes, unrounded: converted back it gives exactly the plain answer's rate.
+    const shown = (v: number): string =>
+      perBucket ? String(Number(formatValue(q.def.kind, v)) * (g / 60_000)) : formatValue(q.def.kind, v);
     const values = window.buckets.map((t, i) => {
       const v = nulled || !hasData[i] ? null : metricValue(q.def, q.stat, profile, scope, t, g);
       return { timestamp: stamps[i] ?? isoSeconds(t), value: v === null ? null : shown(v) };
