@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "./cli-args.js";
+import { ALL_QUIRKS } from "./quirks.js";
 
 describe("parseCliArgs", () => {
   it("maps flags to options", () => {
@@ -40,5 +41,21 @@ describe("parseCliArgs", () => {
     expect(() => parseCliArgs(argv)).toThrow(
       expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringMatching(message) }),
     );
+  });
+});
+
+describe("--quirks", () => {
+  it.each<[raw: string, want: unknown]>([
+    ["all", ALL_QUIRKS],
+    ["openBucket", { openBucket: true }],
+    ["statlessResults, countUnits", { statlessResults: true, countUnits: true }],
+    ["importPageCap=7,oddSparkFields", { importPageCap: 7, oddSparkFields: true }],
+  ])("%s", (raw, want) => {
+    const args = parseCliArgs(["--quirks", raw]);
+    expect(args.help === false && args.options.quirks).toEqual(want);
+  });
+
+  it.each(["nope", "openBucket=1", "importPageCap"])("rejects %s", (raw) => {
+    expect(() => parseCliArgs(["--quirks", raw])).toThrow(/--quirks/);
   });
 });

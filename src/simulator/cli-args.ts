@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { SimulatorError } from "./errors.js";
 import type { SimulatorOptions } from "./options.js";
+import { ALL_QUIRKS, type SimQuirks } from "./quirks.js";
 
 /** Help text printed by --help and after an argument error. */
 export const USAGE = `usage: node dist/simulator/cli.js [options]
@@ -18,6 +19,9 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
   --spark-jobs-per-project N       (default 6)
   --import-jobs-per-cluster N      (default 8)
   --collections-per-cluster N      (default 3)
+  --quirks LIST                    upstream behaviours to imitate: "all", or a comma list of
+                                   openBucket, statlessResults, countUnits, oddSparkFields,
+                                   importPageCap=N (default none)
   --verbose                        log every request to stderr
   --help`;
 
@@ -30,6 +34,31 @@ function num(name: string, raw: string | undefined): number | undefined {
   if (raw.trim() === "" || !Number.isFinite(n))
     throw new SimulatorError("INVALID_OPTION", `--${name} must be a number, got ${raw}`);
   return n;
+}
+
+const SWITCHES = ["openBucket", "statlessResults", "countUnits", "oddSparkFields"] as const;
+
+/** `--quirks all` or `--quirks openBucket,importPageCap=7`: undefined when absent. */
+export function parseQuirks(raw: string | undefined): Partial<SimQuirks> | undefined {
+  if (raw === undefined) return undefined;
+  if (raw.trim() === "all") return ALL_QUIRKS;
+  const out: { -readonly [K in keyof SimQuirks]?: SimQuirks[K] } = {};
+  for (const item of raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")) {
+    const [name = "", value] = item.split("=");
+    if (name === "importPageCap") {
+      const cap = num("quirks importPageCap", value);
+      if (cap === undefined) throw new SimulatorError("INVALID_OPTION", "--quirks importPageCap needs =N");
+      out.importPageCap = cap;
+    } else if ((SWITCHES as readonly string[]).includes(name) && value === undefined) {
+      out[name as (typeof SWITCHES)[number]] = true;
+    } else {
+      throw new SimulatorError("INVALID_OPTION", `--quirks: unknown quirk ${item} (see --help)`);
+    }
+  }
+  return out;
 }
 
 /** Parses `argv` (without node and script). Throws `SimulatorError` (INVALID_OPTION) on bad input. */
@@ -52,6 +81,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         "spark-jobs-per-project": { type: "string" },
         "import-jobs-per-cluster": { type: "string" },
         "collections-per-cluster": { type: "string" },
+        quirks: { type: "string" },
         verbose: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -79,6 +109,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ["sparkJobsPerProject", num("spark-jobs-per-project", str("spark-jobs-per-project"))],
     ["importJobsPerCluster", num("import-jobs-per-cluster", str("import-jobs-per-cluster"))],
     ["collectionsPerCluster", num("collections-per-cluster", str("collections-per-cluster"))],
+    ["quirks", parseQuirks(str("quirks"))],
   ];
   const options = Object.fromEntries(entries.filter(([, v]) => v !== undefined)) as SimulatorOptions;
   return { help: false, verbose: values.verbose === true, options };
