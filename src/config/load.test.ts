@@ -352,7 +352,14 @@ describe("good configs", () => {
     expect(config.clusters.map((c) => c.id)).toEqual(["in01-0123456789abcdef", "in01-fedcba9876543210"]);
     expect(config.clusters[0]?.scopes).toEqual([
       { dbName: "default", collectionName: "docs" },
-      { dbName: "analytics" },
+      {
+        dbName: "analytics",
+        queries: [
+          { name: "ENTITIES_COUNT" },
+          { name: "REQ_SEARCH_LATENCY_AVG" },
+          { name: "REQ_SEARCH_LATENCY_P99" },
+        ],
+      },
     ]);
     expect(config.metrics.queries).toContainEqual({ name: "REQ_QUERY_LATENCY", stat: "P99" });
     expect(config.sparkJobs.jobs).toHaveLength(1);

@@ -42,25 +42,10 @@ export function gzipWithTail(head: DeflatedHead, tail: Buffer): Buffer[] {
 // ID1 ID2 CM=deflate FLG=0 MTIME=0 XFL=0 OS=unknown (RFC 1952 section 2.3).
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
 
-const TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
-const nativeCrc32 = (zlib as unknown as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
-
 /** CRC-32 (the gzip one) of `data`, continuing from `previous` (the CRC of what came before). */
 export function crc32(data: Uint8Array, previous = 0): number {
-  // Node 22 has zlib.crc32; Node 20 needs the table version.
-  if (nativeCrc32) return nativeCrc32(data, previous);
-  let c = ~previous;
-  for (let i = 0; i < data.length; i++) c = (TABLE[(c ^ (data[i] as number)) & 0xff] as number) ^ (c >>> 8);
-  return ~c >>> 0;
+  // zlib.crc32 exists from Node 20.15 (package.json engines requires 20.18.1).
+  return zlib.crc32(data, previous);
 }
 
 /** CRC-32 of a large buffer in 1 MiB slices, yielding to the event loop between them. */
