@@ -257,8 +257,7 @@ describe.skipIf(kubectl.skip)("kustomizations (kubectl kustomize)", () => {
   });
 
   it("sharded: changing the replica count in the overlay changes the total shards too", () => {
-    const tmp = mkdtempSync(join(tmpdir(), "vdbcloud-kustomize-"));
-    cpSync(join(ROOT, KUSTOMIZE_DIR), tmp, { recursive: true });
+    const tmp = copyOfManifests();
     const kustomization = join(tmp, "overlays", "sharded", "kustomization.yaml");
     const before = readFileSync(kustomization, "utf8");
     const after = before.replace(/count: \d+/, "count: 7");
@@ -267,6 +266,21 @@ describe.skipIf(kubectl.skip)("kustomizations (kubectl kustomize)", () => {
     const sts = find(kustomize(join(tmp, "overlays", "sharded")), "StatefulSet");
     expect(sts.spec.replicas).toBe(7);
     expect(literalEnv(exporterContainer(sts)).VDBCLOUD_TOTAL_SHARDS).toBe("7");
+  });
+
+  it("the prometheus-operator component adds to the sharded overlay, scraping each shard once", () => {
+    const tmp = copyOfManifests();
+    const kustomization = join(tmp, "overlays", "sharded", "kustomization.yaml");
+    const text = readFileSync(kustomization, "utf8");
+    writeFileSync(kustomization, `${text}components:\n  - ../../components/prometheus-operator\n`);
+    const objects = kustomize(join(tmp, "overlays", "sharded"));
+    const monitor = find(objects, "ServiceMonitor");
+    const scraped = objects.filter(
+      (o) => o.kind === "Service" && selects(monitor.spec.selector.matchLabels, o.metadata.labels ?? {}),
+    );
+    // Two Services select the pods (the headless one names them); only one may be scraped.
+    expect(scraped.map((o) => o.metadata.name)).toEqual(["vdbcloud-exporter"]);
+    expect(objects.filter((o) => o.kind === "Service")).toHaveLength(2);
   });
 
   it("prometheus-operator: scrapes the Service as job vdbcloud, with exactly the project's rules and dashboards", () => {
@@ -304,6 +318,13 @@ describe.skipIf(kubectl.skip)("kustomizations (kubectl kustomize)", () => {
     }
   });
 });
+
+/** A scratch copy of deploy/kubernetes, to render with an edit a user would make. */
+function copyOfManifests(): string {
+  const tmp = mkdtempSync(join(tmpdir(), "vdbcloud-kustomize-"));
+  cpSync(join(ROOT, KUSTOMIZE_DIR), tmp, { recursive: true });
+  return tmp;
+}
 
 function mebibytes(quantity: string): number {
   const m = /^(\d+)(Mi|Gi)$/.exec(quantity);
