@@ -72,14 +72,6 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`vdbcloud-exporter ${version()}\n`);
     return EXIT_OK;
   }
-  if (args.listen !== undefined) {
-    try {
-      parseListen(args.listen);
-    } catch (err) {
-      process.stderr.write(`error: --listen: ${(err as Error).message}\n`);
-      return EXIT_USAGE;
-    }
-  }
 
   if (args.mode === "check") {
     try {

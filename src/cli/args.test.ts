@@ -39,8 +39,8 @@ describe("parseCli", () => {
   it.each<{ argv: string[]; env: Record<string, string>; hostname?: string; want: object }>([
     {
       argv: [],
-      env: { VDBCLOUD_CONFIG: "/etc/c.yaml", VDBCLOUD_LISTEN: ":9000", VDBCLOUD_LOG_LEVEL: "warn" },
-      want: { mode: "run", configPath: "/etc/c.yaml", listen: ":9000", logLevel: "warn" },
+      env: { VDBCLOUD_CONFIG: "/etc/c.yaml", VDBCLOUD_LISTEN: "127.0.0.1:9000", VDBCLOUD_LOG_LEVEL: "warn" },
+      want: { mode: "run", configPath: "/etc/c.yaml", listen: "127.0.0.1:9000", logLevel: "warn" },
     },
     {
       argv: ["--config", "flag.yaml"],
@@ -86,6 +86,8 @@ describe("parseCli", () => {
       env: { VDBCLOUD_LOG_LEVEL: "loud" },
       message: "VDBCLOUD_LOG_LEVEL: must be one of",
     },
+    { argv: ["--config", "c"], env: { VDBCLOUD_LISTEN: "localhost" }, message: "VDBCLOUD_LISTEN: " },
+    { argv: ["--config", "c", "--listen", "localhost"], env: {}, message: "--listen: " },
     {
       argv: ["--config", "c"],
       env: { VDBCLOUD_TOTAL_SHARDS: "x" },

@@ -1,5 +1,6 @@
 import { hostname as osHostname } from "node:os";
 import { parseArgs } from "node:util";
+import { ListenAddressError, parseListen } from "../config/listen.js";
 
 export const USAGE = `Usage:
   vdbcloud-exporter --config FILE                 run the exporter
@@ -100,6 +101,14 @@ export function parseCli(argv: readonly string[], from: CliEnvironment = {}): Cl
   );
   const config = setting("config");
   const listen = setting("listen");
+  if (listen) {
+    try {
+      parseListen(listen.value);
+    } catch (err) {
+      if (!(err instanceof ListenAddressError)) throw err;
+      throw new ArgsError(`${listen.name}: ${err.message}`, { cause: err });
+    }
+  }
   let mode: Mode;
   if (values.demo) {
     if (values["check-config"]) throw new ArgsError("--check-config: needs --config, not --demo");
