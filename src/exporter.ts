@@ -1,4 +1,3 @@
-import { unwatchFile, watchFile } from "node:fs";
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { type CloudClient, createCloudClient } from "./cloud/client.js";
@@ -7,6 +6,7 @@ import { ImportJobTracker } from "./collect/importJobs.js";
 import { inShard, ownsGlobalCalls, type Shard } from "./config/shard.js";
 import { loadSparkJobsFile } from "./config/sparkJobsFile.js";
 import type { ClusterConfig, Config, SparkJobRef } from "./config/types.js";
+import { watchPath } from "./config/watch.js";
 import { type MetricsResponse, metricsResponse } from "./expose/exposition.js";
 import { SelfMetrics } from "./expose/selfMetrics.js";
 import { SampleStore } from "./expose/store.js";
@@ -61,6 +61,7 @@ export class Exporter {
   private fileJobs: readonly SparkJobRef[] = [];
   private importTargets: ReadonlySet<string> = new Set();
   private watchedFile: string | undefined;
+  private unwatchJobsFile: (() => void) | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private readyFlag = false;
   private readonly startedAtMs: number;
@@ -148,7 +149,7 @@ export class Exporter {
 
   async stop(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
-    if (this.watchedFile) unwatchFile(this.watchedFile);
+    this.unwatchJobsFile?.();
     await this.scheduler.stop();
     this.store.close();
     await Promise.allSettled([...this.clients.values()].map((c) => c.close()));
@@ -302,11 +303,11 @@ export class Exporter {
   private watchJobsFile(): void {
     const path = this.config.sparkJobs.jobsFile;
     if (path === this.watchedFile) return;
-    if (this.watchedFile) unwatchFile(this.watchedFile);
+    this.unwatchJobsFile?.();
+    this.unwatchJobsFile = undefined;
     this.watchedFile = path;
     if (path === undefined) return;
-    // Stat polling, not inotify: it survives the symlink swaps of Kubernetes ConfigMaps.
-    watchFile(path, { interval: this.opts.jobsFilePollMs ?? 5000, persistent: false }, () => {
+    this.unwatchJobsFile = watchPath(path, this.opts.jobsFilePollMs ?? 5000, () => {
       void this.loadJobsFile().then((ok) => {
         if (!ok) return;
         this.logger.info({ file: path, jobs: this.fileJobs.length }, "spark jobs file reloaded");

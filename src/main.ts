@@ -9,6 +9,7 @@ import { parseListen } from "./config/listen.js";
 import { buildConfig, loadConfig } from "./config/load.js";
 import { computePlan, formatPlan } from "./config/plan.js";
 import type { Config } from "./config/types.js";
+import { CONFIG_WATCH_INTERVAL_MS, watchPath } from "./config/watch.js";
 import { loadWebConfig, toTlsOptions } from "./config/webConfig.js";
 import { demoConfig, startDemoSimulator } from "./demo.js";
 import { Exporter } from "./exporter.js";
@@ -70,14 +71,6 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.mode === "version") {
     process.stdout.write(`vdbcloud-exporter ${version()}\n`);
     return EXIT_OK;
-  }
-  if (args.listen !== undefined) {
-    try {
-      parseListen(args.listen);
-    } catch (err) {
-      process.stderr.write(`error: --listen: ${(err as Error).message}\n`);
-      return EXIT_USAGE;
-    }
   }
 
   if (args.mode === "check") {
@@ -195,12 +188,22 @@ async function main(argv: readonly string[]): Promise<number> {
   );
 
   process.on("SIGHUP", () => void reload());
+  // Editing a mounted ConfigMap is enough: the file is reloaded as on SIGHUP.
+  const configPath = args.mode === "run" ? args.configPath : undefined;
+  const unwatchConfig =
+    configPath === undefined
+      ? undefined
+      : watchPath(configPath, CONFIG_WATCH_INTERVAL_MS, () => {
+          logger.info({ file: configPath }, "configuration file changed; reloading");
+          void reload();
+        });
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
       logger.info({ signal }, "shutting down");
+      unwatchConfig?.();
       // A stuck poll or socket must not keep the process alive: bound the whole shutdown.
       const hard = setTimeout(() => resolve(EXIT_OK), 5000);
       hard.unref();

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
+import { configMapDir } from "./helpers/configMapDir.js";
 import { parseSamples, TEST_API_KEY } from "./helpers/harness.js";
 
 // These tests run the built binary, as users do (`npm test` builds first).
@@ -55,6 +56,26 @@ describe("command line", () => {
     expect(run(["--help"]).status).toBe(0);
     expect(run(["--help"]).stdout).toContain("--check-config");
     expect(run(["--version"]).stdout).toMatch(/^vdbcloud-exporter \d+\.\d+\.\d+/);
+  });
+
+  it("takes every setting from its VDBCLOUD_* variable, documented in --help; a flag wins", () => {
+    const help = run(["--help"]).stdout;
+    for (const v of ["CONFIG", "LISTEN", "LOG_LEVEL", "SHARD", "TOTAL_SHARDS", "API_KEY"])
+      expect(help).toContain(`VDBCLOUD_${v}`);
+    const path = write("env.yaml", goodConfig(sim));
+    const env = { VDBCLOUD_API_KEY: TEST_API_KEY, VDBCLOUD_CONFIG: path };
+    const fromEnv = run(["--check-config"], { ...env, VDBCLOUD_TOTAL_SHARDS: "2", HOSTNAME: "exporter-1" });
+    expect(fromEnv.stderr).toBe("");
+    expect(fromEnv.stdout).toContain("shard 1 of 2");
+    const flagWins = run(["--check-config", "--shard", "0"], {
+      ...env,
+      VDBCLOUD_SHARD: "1",
+      VDBCLOUD_TOTAL_SHARDS: "2",
+    });
+    expect(flagWins.stdout).toContain("shard 0 of 2");
+    const bad = run(["--check-config"], { ...env, VDBCLOUD_LOG_LEVEL: "loud" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("VDBCLOUD_LOG_LEVEL: must be one of");
   });
 
   it("bad arguments exit 2 with the usage and no stack trace", () => {
@@ -294,6 +315,48 @@ describe("running process", () => {
     expect(m3.some((s) => s.labels.cluster_id === removed)).toBe(false);
     expect(output).toContain("configuration rejected");
     expect(output).toContain("configuration reloaded");
+  });
+
+  it("reloads a mounted ConfigMap when Kubernetes swaps it, and keeps running on an invalid one", async () => {
+    const cm = configMapDir(goodConfig(sim));
+    const url = await start(cm.file);
+    const reloads = async () => {
+      const samples = parseSamples(await (await fetch(`${url}/metrics`)).text());
+      return {
+        ok: samples.find((s) => s.name === "vdbcloud_config_last_reload_successful")?.value,
+        at: samples.find((s) => s.name === "vdbcloud_config_last_reload_success_timestamp_seconds")?.value,
+        // The cluster_metrics targets being polled: exactly the configured clusters.
+        clusters: new Set(
+          samples
+            .filter((s) => s.name === "vdbcloud_collector_up" && s.labels.collector === "cluster_metrics")
+            .map((s) => s.labels.target),
+        ),
+      };
+    };
+    /** Polls until `done` holds; the exporter promises a reload within 10 s of the change. */
+    const within10s = async (done: (r: Awaited<ReturnType<typeof reloads>>) => boolean) => {
+      let r = await reloads();
+      for (const started = Date.now(); !done(r) && Date.now() - started < 10_000; r = await reloads())
+        await new Promise((res) => setTimeout(res, 200));
+      return r;
+    };
+    const before = await reloads();
+    expect(before.clusters.size).toBe(sim.clusters.length);
+
+    const fewer = { ...sim, clusters: sim.clusters.slice(0, 2) } as Simulator;
+    cm.swap(goodConfig(fewer));
+    const after = await within10s((r) => r.at !== before.at && r.clusters.size === 2);
+    expect(after.ok).toBe(1);
+    expect(after.clusters).toEqual(new Set(fewer.clusters.map((c) => c.id)));
+
+    cm.swap("api: { api_key: k }\nmetrics: { granularity: PT10S }\n");
+    const rejected = await within10s((r) => r.ok === 0);
+    expect(rejected.ok).toBe(0);
+    // The running config goes on: same clusters, same key (the invalid file names another).
+    await new Promise((res) => setTimeout(res, 1000));
+    expect((await reloads()).clusters).toEqual(after.clusters);
+    expect(output).toContain("configuration file changed; reloading");
+    expect(output).toContain("configuration rejected");
   });
 
   it("stops cleanly on SIGTERM within a few seconds, even with upstream requests hanging", async () => {

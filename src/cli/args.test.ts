@@ -18,7 +18,7 @@ describe("parseCli", () => {
     { argv: ["--help"], want: { mode: "help" } },
     { argv: ["--version"], want: { mode: "version" } },
   ])("$argv", ({ argv, want }) => {
-    expect(parseCli(argv)).toMatchObject(want);
+    expect(parseCli(argv, { env: {} })).toMatchObject(want);
   });
 
   it.each([
@@ -32,7 +32,90 @@ describe("parseCli", () => {
     { argv: ["--demo", "--check-config"], message: "--check-config: needs --config" },
     { argv: ["stray"], message: "positional" },
   ])("rejects $argv", ({ argv, message }) => {
-    expect(() => parseCli(argv)).toThrow(ArgsError);
-    expect(() => parseCli(argv)).toThrow(message);
+    expect(() => parseCli(argv, { env: {} })).toThrow(ArgsError);
+    expect(() => parseCli(argv, { env: {} })).toThrow(message);
+  });
+
+  it.each<{ argv: string[]; env: Record<string, string>; hostname?: string; want: object }>([
+    {
+      argv: [],
+      env: { VDBCLOUD_CONFIG: "/etc/c.yaml", VDBCLOUD_LISTEN: "127.0.0.1:9000", VDBCLOUD_LOG_LEVEL: "warn" },
+      want: { mode: "run", configPath: "/etc/c.yaml", listen: "127.0.0.1:9000", logLevel: "warn" },
+    },
+    {
+      argv: ["--config", "flag.yaml"],
+      env: { VDBCLOUD_CONFIG: "env.yaml" },
+      want: { configPath: "flag.yaml" },
+    },
+    {
+      argv: ["--log-level", "debug", "--config", "c"],
+      env: { VDBCLOUD_LOG_LEVEL: "loud" },
+      want: { logLevel: "debug" },
+    },
+    { argv: ["--config", "c"], env: { VDBCLOUD_LISTEN: "" }, want: { mode: "run" } },
+    {
+      argv: ["--config", "c"],
+      env: { VDBCLOUD_SHARD: "1", VDBCLOUD_TOTAL_SHARDS: "4" },
+      want: { shard: { index: 1, total: 4 } },
+    },
+    {
+      argv: ["--config", "c", "--shard", "0"],
+      env: { VDBCLOUD_SHARD: "3", VDBCLOUD_TOTAL_SHARDS: "4" },
+      want: { shard: { index: 0, total: 4 } },
+    },
+    // The downward API yields "" where the pod-index label is missing: the host name decides.
+    {
+      argv: ["--config", "c"],
+      env: { VDBCLOUD_SHARD: "", VDBCLOUD_TOTAL_SHARDS: "3", HOSTNAME: "vdbcloud-exporter-2" },
+      want: { shard: { index: 2, total: 3 } },
+    },
+    {
+      argv: ["--config", "c", "--shard", "from-hostname", "--total-shards", "12"],
+      env: {},
+      hostname: "exporter-eu-11",
+      want: { shard: { index: 11, total: 12 } },
+    },
+    { argv: ["--config", "c"], env: { HOSTNAME: "web-7" }, want: { shard: { index: 0, total: 1 } } },
+  ])("from the environment: $env", ({ argv, env, hostname, want }) => {
+    expect(parseCli(argv, { env, ...(hostname !== undefined ? { hostname } : {}) })).toMatchObject(want);
+  });
+
+  it.each<{ argv: string[]; env: Record<string, string>; message: string }>([
+    {
+      argv: ["--config", "c"],
+      env: { VDBCLOUD_LOG_LEVEL: "loud" },
+      message: "VDBCLOUD_LOG_LEVEL: must be one of",
+    },
+    { argv: ["--config", "c"], env: { VDBCLOUD_LISTEN: "localhost" }, message: "VDBCLOUD_LISTEN: " },
+    { argv: ["--config", "c", "--listen", "localhost"], env: {}, message: "--listen: " },
+    {
+      argv: ["--config", "c"],
+      env: { VDBCLOUD_TOTAL_SHARDS: "x" },
+      message: "VDBCLOUD_TOTAL_SHARDS: must be a non-negative",
+    },
+    {
+      argv: ["--config", "c"],
+      env: { VDBCLOUD_SHARD: "5", VDBCLOUD_TOTAL_SHARDS: "3" },
+      message: "VDBCLOUD_SHARD: must be below the total shards (3), got 5",
+    },
+    {
+      argv: ["--config", "c"],
+      env: { VDBCLOUD_TOTAL_SHARDS: "3", HOSTNAME: "exporter" },
+      message:
+        'VDBCLOUD_TOTAL_SHARDS above 1 without a shard needs a host name ending in -N (a StatefulSet pod), got "exporter"',
+    },
+    {
+      argv: ["--config", "c", "--shard", "from-hostname"],
+      env: { HOSTNAME: "exporter" },
+      message: "--shard: from-hostname needs a host name ending in -N",
+    },
+    {
+      argv: ["--config", "c", "--total-shards", "2"],
+      env: { HOSTNAME: "exporter-5" },
+      message: "the host name's ordinal: must be below the total shards (2), got 5",
+    },
+  ])("rejects $env", ({ argv, env, message }) => {
+    expect(() => parseCli(argv, { env })).toThrow(ArgsError);
+    expect(() => parseCli(argv, { env })).toThrow(message);
   });
 });

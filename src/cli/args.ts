@@ -1,19 +1,25 @@
+import { hostname as osHostname } from "node:os";
 import { parseArgs } from "node:util";
+import { ListenAddressError, parseListen } from "../config/listen.js";
 
 export const USAGE = `Usage:
   vdbcloud-exporter --config FILE                 run the exporter
   vdbcloud-exporter --config FILE --check-config  validate the config and print the polling plan
   vdbcloud-exporter --demo                        run against an embedded simulator (no account needed)
 
-Options:
-  --listen HOST:PORT       listen address (default from the config, else 0.0.0.0:9474)
-  --log-level LEVEL        fatal, error, warn, info, debug or trace (default info)
-  --shard I                this replica's shard, 0-based (default 0)
-  --total-shards N         number of replicas splitting the targets (default 1)
+Options (each also set by the environment variable after it; the flag wins):
+  --config FILE            VDBCLOUD_CONFIG        the configuration file
+  --listen HOST:PORT       VDBCLOUD_LISTEN        listen address (default from the config, else 0.0.0.0:9474)
+  --log-level LEVEL        VDBCLOUD_LOG_LEVEL     fatal, error, warn, info, debug or trace (default info)
+  --shard I                VDBCLOUD_SHARD         this replica's shard, 0-based, or "from-hostname" to take
+                                                  the ordinal N of a host name ending in -N (StatefulSet pods)
+  --total-shards N         VDBCLOUD_TOTAL_SHARDS  number of replicas splitting the targets (default 1); above 1
+                                                  without a shard, the shard comes from the host name
   --help, --version
 
 Environment:
   VDBCLOUD_API_KEY         API key, used when the config names none
+  An empty variable counts as unset.
 
 Exit codes: 0 ok, 2 bad config or arguments, 1 anything else.`;
 
@@ -33,10 +39,42 @@ export class ArgsError extends Error {
   readonly code = "bad_arguments";
 }
 
+/** Where parseCli reads settings that are not on the command line. */
+export interface CliEnvironment {
+  /** Environment variables; default process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** This host's name, for `--shard from-hostname`; default $HOSTNAME, else the OS's. */
+  readonly hostname?: string;
+}
+
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
-/** Parses argv (without node and script). Throws ArgsError. */
-export function parseCli(argv: readonly string[]): CliArgs {
+/** The `--shard` value that takes the ordinal from the host name. */
+export const SHARD_FROM_HOSTNAME = "from-hostname";
+
+/** Each option that may also come from the environment, and its variable. */
+const ENV_OF = {
+  config: "VDBCLOUD_CONFIG",
+  listen: "VDBCLOUD_LISTEN",
+  "log-level": "VDBCLOUD_LOG_LEVEL",
+  shard: "VDBCLOUD_SHARD",
+  "total-shards": "VDBCLOUD_TOTAL_SHARDS",
+} as const;
+
+type Setting = keyof typeof ENV_OF;
+
+/** A setting's value and the name to quote in messages about it (the flag, or the variable). */
+interface Sourced {
+  readonly value: string;
+  readonly name: string;
+}
+
+/**
+ * Parses argv (without node and script), completing it from the environment: each option of
+ * ENV_OF not given as a flag is read from its variable. Throws ArgsError naming the flag or
+ * variable that is wrong.
+ */
+export function parseCli(argv: readonly string[], from: CliEnvironment = {}): CliArgs {
   let values: ReturnType<typeof parse>["values"];
   try {
     values = parse(argv).values;
@@ -45,27 +83,84 @@ export function parseCli(argv: readonly string[]): CliArgs {
   }
   if (values.help) return { mode: "help", logLevel: "info", shard: { index: 0, total: 1 } };
   if (values.version) return { mode: "version", logLevel: "info", shard: { index: 0, total: 1 } };
-  const logLevel = values["log-level"] ?? "info";
-  if (!LEVELS.includes(logLevel)) throw new ArgsError(`--log-level: must be one of ${LEVELS.join(", ")}`);
-  const index = integer(values.shard ?? "0", "--shard");
-  const total = integer(values["total-shards"] ?? "1", "--total-shards");
-  if (total < 1) throw new ArgsError("--total-shards: must be at least 1");
-  if (index >= total) throw new ArgsError(`--shard: must be below --total-shards (${total})`);
+  const env = from.env ?? process.env;
+  const setting = (key: Setting): Sourced | undefined => {
+    const flag = values[key];
+    if (flag !== undefined) return { value: flag, name: `--${key}` };
+    const variable = env[ENV_OF[key]];
+    return variable === undefined || variable === "" ? undefined : { value: variable, name: ENV_OF[key] };
+  };
+  const level = setting("log-level");
+  const logLevel = level?.value ?? "info";
+  if (level && !LEVELS.includes(logLevel))
+    throw new ArgsError(`${level.name}: must be one of ${LEVELS.join(", ")}`);
+  const shard = parseShard(
+    setting("shard"),
+    setting("total-shards"),
+    () => from.hostname ?? env.HOSTNAME ?? osHostname(),
+  );
+  const config = setting("config");
+  const listen = setting("listen");
+  if (listen) {
+    try {
+      parseListen(listen.value);
+    } catch (err) {
+      if (!(err instanceof ListenAddressError)) throw err;
+      throw new ArgsError(`${listen.name}: ${err.message}`, { cause: err });
+    }
+  }
   let mode: Mode;
   if (values.demo) {
     if (values["check-config"]) throw new ArgsError("--check-config: needs --config, not --demo");
     mode = "demo";
   } else {
-    if (values.config === undefined) throw new ArgsError("--config: required (or use --demo)");
+    if (config === undefined) throw new ArgsError("--config: required (or VDBCLOUD_CONFIG, or --demo)");
     mode = values["check-config"] ? "check" : "run";
   }
   return {
     mode,
-    ...(values.config !== undefined ? { configPath: values.config } : {}),
-    ...(values.listen !== undefined ? { listen: values.listen } : {}),
+    ...(config !== undefined && mode !== "demo" ? { configPath: config.value } : {}),
+    ...(listen !== undefined ? { listen: listen.value } : {}),
     logLevel,
-    shard: { index, total },
+    shard,
   };
+}
+
+/**
+ * The shard: given as a number, or the host name's ordinal when asked for (`from-hostname`) or
+ * when there are several shards and none was given. Several replicas silently sharing shard 0
+ * would poll the same third twice and the rest never, so a missing ordinal is an error.
+ */
+function parseShard(
+  shard: Sourced | undefined,
+  totalShards: Sourced | undefined,
+  hostname: () => string,
+): { index: number; total: number } {
+  const total = totalShards ? integer(totalShards) : 1;
+  if (totalShards && total < 1) throw new ArgsError(`${totalShards.name}: must be at least 1`);
+  let index: number;
+  if (shard !== undefined && shard.value !== SHARD_FROM_HOSTNAME) {
+    index = integer(shard);
+  } else if (shard !== undefined || total > 1) {
+    const host = hostname();
+    const ordinal = /-(\d+)$/.exec(host)?.[1];
+    if (ordinal === undefined) {
+      const why = shard
+        ? `${shard.name}: ${SHARD_FROM_HOSTNAME}`
+        : `${totalShards?.name} above 1 without a shard`;
+      throw new ArgsError(
+        `${why} needs a host name ending in -N (a StatefulSet pod), got "${host}"; set --shard or VDBCLOUD_SHARD`,
+      );
+    }
+    index = Number(ordinal);
+  } else {
+    index = 0;
+  }
+  if (index >= total) {
+    const name = shard?.name ?? "the host name's ordinal";
+    throw new ArgsError(`${name}: must be below the total shards (${total}), got ${index}`);
+  }
+  return { index, total };
 }
 
 function parse(argv: readonly string[]) {
@@ -87,7 +182,8 @@ function parse(argv: readonly string[]) {
   });
 }
 
-function integer(text: string, flag: string): number {
-  if (!/^\d+$/.test(text)) throw new ArgsError(`${flag}: must be a non-negative integer, got "${text}"`);
-  return Number(text);
+function integer(setting: Sourced): number {
+  if (!/^\d+$/.test(setting.value))
+    throw new ArgsError(`${setting.name}: must be a non-negative integer, got "${setting.value}"`);
+  return Number(setting.value);
 }

@@ -7,12 +7,14 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
 /** The external tools the test suite knows how to install. */
-export type ToolName = "promtool" | "prometheus";
+export type ToolName = "promtool" | "prometheus" | "kubectl";
 
 /** How to get each tool on the Debian-based machines this project runs on. */
 const INSTALL_HINT: Readonly<Record<ToolName, string>> = {
   promtool: "apt-get install -y --no-install-recommends prometheus",
   prometheus: "apt-get install -y --no-install-recommends prometheus",
+  // Debian's kubernetes-client (1.20) bundles a kustomize too old for components and replacements.
+  kubectl: "kubectl 1.27 or later, which bundles kustomize 5; see kubernetes.io/docs/tasks/tools",
 };
 
 /** Result of {@link toolOrSkip}: the tool's path, or a skip marker when it is missing. */
