@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { buildConfig } from "../src/config/index.js";
 import { CONFIG_SCHEMA_FILE, configJsonSchema } from "../src/config/jsonSchema.js";
+import { buildConfig } from "../src/config/load.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const committed = readFileSync(join(ROOT, CONFIG_SCHEMA_FILE), "utf8");

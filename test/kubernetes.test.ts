@@ -28,7 +28,7 @@ import {
   renderManifests,
 } from "../scripts/manifests.js";
 import { type CliArgs, parseCli } from "../src/cli/args.js";
-import { loadConfig } from "../src/config/index.js";
+import { loadConfig } from "../src/config/load.js";
 import { createApp } from "../src/http/app.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 

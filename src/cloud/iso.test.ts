@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatIsoDuration, formatIsoUtcSeconds, parseTimestamp } from "./iso.js";
+import { formatIsoUtcSeconds, parseTimestamp } from "./iso.js";
 
 describe("formatIsoUtcSeconds", () => {
   it.each([
@@ -7,21 +7,6 @@ describe("formatIsoUtcSeconds", () => {
     { ms: Date.UTC(2024, 4, 1, 12, 0, 0, 999), expected: "2024-05-01T12:00:00Z" },
   ])("$ms -> $expected", ({ ms, expected }) => {
     expect(formatIsoUtcSeconds(ms)).toBe(expected);
-  });
-});
-
-describe("formatIsoDuration", () => {
-  it.each([
-    [30_000, "PT30S"],
-    [60_000, "PT1M"],
-    [90_000, "PT1M30S"],
-    [3_600_000, "PT1H"],
-    [5_400_000, "PT1H30M"],
-    [3_661_000, "PT1H1M1S"],
-    [86_400_000, "PT24H"],
-    [0, "PT0S"],
-  ])("%d ms -> %s", (ms, expected) => {
-    expect(formatIsoDuration(ms)).toBe(expected);
   });
 });
 

@@ -1,25 +1,11 @@
 /**
- * ISO 8601 on the wire: UTC timestamps without milliseconds and durations such as PT1M30S
- * going out; timestamps as ISO strings or epoch numbers coming in.
+ * ISO 8601 timestamps on the wire: UTC without milliseconds going out; ISO strings or epoch
+ * numbers coming in. (Durations: src/shared/duration.ts, shared with the config.)
  */
 
 /** `2024-05-01T12:00:00Z`: UTC, whole seconds (milliseconds are truncated). */
 export function formatIsoUtcSeconds(epochMs: number): string {
   return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
-/**
- * An ISO 8601 duration in hours, minutes and seconds (`PT30S`, `PT1M`, `PT1H30M`, `PT24H`),
- * rounded to whole seconds because the upstream's granularities are whole seconds.
- */
-export function formatIsoDuration(ms: number): string {
-  let seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds === 0) return "PT0S";
-  const hours = Math.floor(seconds / 3600);
-  seconds -= hours * 3600;
-  const minutes = Math.floor(seconds / 60);
-  seconds -= minutes * 60;
-  return `PT${hours > 0 ? `${hours}H` : ""}${minutes > 0 ? `${minutes}M` : ""}${seconds > 0 ? `${seconds}S` : ""}`;
 }
 
 // Epoch values below this are seconds: 1e11 s is the year 5138, 1e11 ms is 1973.

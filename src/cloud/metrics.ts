@@ -8,8 +8,9 @@
  * as unusable (NaN timestamp or "" value) for the mapping to drop and count.
  */
 import { z } from "zod";
+import { formatDuration } from "../shared/duration.js";
 import type { EndpointDef } from "./endpoint.js";
-import { formatIsoDuration, formatIsoUtcSeconds, parseTimestamp } from "./iso.js";
+import { formatIsoUtcSeconds, parseTimestamp } from "./iso.js";
 import type { ClusterMetricsRequest, MetricPoint, MetricQuery, MetricResult } from "./types.js";
 import { segment } from "./urls.js";
 
@@ -62,7 +63,8 @@ export function metricsRequestBody(req: ClusterMetricsRequest): MetricsRequestBo
   return {
     start: formatIsoUtcSeconds(req.startMs),
     end: formatIsoUtcSeconds(req.endMs),
-    granularity: formatIsoDuration(req.granularityMs),
+    // Whole seconds: the upstream's granularities are whole seconds.
+    granularity: formatDuration(Math.max(0, Math.round(req.granularityMs / 1000)) * 1000),
     metricQueries: req.queries.map((q) =>
       q.stat === undefined ? { name: q.name } : { name: q.name, stat: q.stat },
     ),

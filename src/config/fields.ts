@@ -4,7 +4,7 @@
  * "true") because `${VAR}` substitution always yields strings.
  */
 import * as z from "zod";
-import { formatDuration, parseDuration } from "./duration.js";
+import { formatDuration, parseDuration } from "../shared/duration.js";
 import { ListenAddressError, parseListen } from "./listen.js";
 
 type Issue = { readonly input?: unknown };

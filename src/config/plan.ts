@@ -4,7 +4,7 @@
  * rate compared with `api.rate_limit` (the upstream limits each endpoint per credential).
  */
 import type { EndpointTemplate } from "../cloud/types.js";
-import { formatDuration } from "./duration.js";
+import { formatDuration } from "../shared/duration.js";
 import { queriesForTarget } from "./queries.js";
 import { inShard, ownsGlobalCalls, type Shard } from "./shard.js";
 import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "./types.js";
