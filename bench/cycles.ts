@@ -7,7 +7,7 @@
  * Each request is attributed to its own target (a cluster, or a scope of one), whose task key
  * gives the offset.
  */
-import { metricsTargetName } from "../src/poll/clusterMetrics.js";
+import { metricsTargetName } from "../src/collectors/cluster-metrics/tasks.js";
 import { offsetFor } from "../src/schedule/scheduler.js";
 
 /** One request as the simulator saw it. */

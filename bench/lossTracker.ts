@@ -6,7 +6,7 @@
  * and the target's last success is read from the same scrape
  * (`vdbcloud_collector_last_success_timestamp_seconds`).
  */
-import { metricsTargetName } from "../src/poll/clusterMetrics.js";
+import { metricsTargetName } from "../src/collectors/cluster-metrics/tasks.js";
 import type { ParsedSample } from "./exposition.js";
 
 /** The collector and target a series belongs to. */

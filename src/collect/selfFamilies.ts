@@ -3,8 +3,9 @@
  * did, and how fresh the upstream metric data is. They are samples (not prom-client metrics)
  * so that they live and go stale with the target's snapshot.
  */
+
+import { clusterLabels, type MetricScope } from "../collectors/cluster-metrics/mapping.js";
 import { MappingBuilder } from "./builder.js";
-import { clusterLabels, type MetricScope } from "./clusterMetrics.js";
 import { TARGET_SELF_FAMILIES as S } from "./families.js";
 import type { MappingResult } from "./sample.js";
 

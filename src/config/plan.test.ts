@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildMetricQueries } from "../collect/metricQueries.js";
+import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
 import { buildConfig } from "./load.js";
 import { computePlan, formatPlan, metricRequestsPerCycle, type PlanRow } from "./plan.js";
 import { queriesForTarget } from "./queries.js";

@@ -7,9 +7,9 @@ import { fileURLToPath } from "node:url";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closeTestClients, TEST_BASE_URL, TEST_CONTROLLER_URL, testClient } from "../../src/cloud/testkit.js";
-import { ImportJobTracker } from "../../src/collect/importJobs.js";
-import { importJobTasks } from "../../src/poll/importJobs.js";
-import { SparkJobWatch, sparkJobTasks } from "../../src/poll/sparkJobs.js";
+import { ImportJobTracker } from "../../src/collectors/import-jobs/mapping.js";
+import { importJobTasks } from "../../src/collectors/import-jobs/tasks.js";
+import { SparkJobWatch, sparkJobTasks } from "../../src/collectors/spark-jobs/tasks.js";
 import { checkExposition, conformanceContext, expositionLines, loadCases, serveInOrder } from "./runner.js";
 
 const NOW = Date.UTC(2024, 4, 1, 12, 15, 0);

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { AuthError, HttpError } from "../cloud/errors.js";
 import { SelfMetrics } from "../expose/selfMetrics.js";
 import { SampleStore } from "../expose/store.js";
-import { mergeMappings, runPoll } from "./context.js";
 import { HealthTracker } from "./health.js";
+import { mergeMappings, runPoll } from "./runtime.js";
 
 function ctx() {
   const store = new SampleStore();

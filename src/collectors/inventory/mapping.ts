@@ -1,9 +1,9 @@
 /** Pure mapping of inventory answers (clusters, projects, regions) to samples. */
-import type { ClusterDescription, Project, Region } from "../cloud/types.js";
-import { MappingBuilder } from "./builder.js";
-import { INVENTORY_FAMILIES as I } from "./families.js";
-import type { MappingResult } from "./sample.js";
-import { stateSet } from "./stateSet.js";
+import type { ClusterDescription, Project, Region } from "../../cloud/types.js";
+import { MappingBuilder } from "../../collect/builder.js";
+import { INVENTORY_FAMILIES as I } from "../../collect/families.js";
+import type { MappingResult } from "../../collect/sample.js";
+import { stateSet } from "../../collect/stateSet.js";
 
 /** Documented cluster statuses (Describe Cluster v2), lowercased as every state set here. */
 export const CLUSTER_STATUSES: readonly string[] = [

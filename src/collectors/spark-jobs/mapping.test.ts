@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { SparkJob } from "../cloud/types.js";
-import type { MappingResult } from "./sample.js";
-import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus, SPARK_JOB_STATUSES } from "./sparkJobs.js";
+import type { SparkJob } from "../../cloud/types.js";
+import type { MappingResult } from "../../collect/sample.js";
+import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus, SPARK_JOB_STATUSES } from "./mapping.js";
 
 const ID = { project_id: "proj-1", job_id: "job-abc" };
 

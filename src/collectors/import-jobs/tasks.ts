@@ -1,8 +1,8 @@
-import type { CloudApi, ImportJob, ImportJobPage } from "../cloud/types.js";
-import { type ImportJobTracker, mapImportJobs } from "../collect/importJobs.js";
-import type { ClusterConfig, ImportJobsConfig } from "../config/types.js";
-import type { ScheduledTask } from "../schedule/scheduler.js";
-import { type PollContext, putData, runPoll } from "./context.js";
+import type { CloudApi, ImportJob, ImportJobPage } from "../../cloud/types.js";
+import type { ClusterConfig, ImportJobsConfig } from "../../config/types.js";
+import type { ScheduledTask } from "../../schedule/scheduler.js";
+import { type PollContext, putData, runPoll } from "../runtime.js";
+import { type ImportJobTracker, mapImportJobs } from "./mapping.js";
 
 /**
  * Hard stop for paging, so an upstream that keeps inventing job IDs cannot keep a poll going

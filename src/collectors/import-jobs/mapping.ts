@@ -3,11 +3,11 @@
  * a small tracker that remembers when each job was first seen terminal, so that finished jobs
  * stay visible for a retention period and then disappear.
  */
-import type { ImportJob } from "../cloud/types.js";
-import { MappingBuilder } from "./builder.js";
-import { JOB_FAMILIES } from "./families.js";
-import type { MappingResult } from "./sample.js";
-import { stateSet } from "./stateSet.js";
+import type { ImportJob } from "../../cloud/types.js";
+import { MappingBuilder } from "../../collect/builder.js";
+import { JOB_FAMILIES } from "../../collect/families.js";
+import type { MappingResult } from "../../collect/sample.js";
+import { stateSet } from "../../collect/stateSet.js";
 
 /** Known import job states, as exposed. */
 export const IMPORT_JOB_STATES: readonly string[] = ["pending", "running", "completed", "failed"];

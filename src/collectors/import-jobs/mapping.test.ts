@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ImportJob } from "../cloud/types.js";
-import {
-  ImportJobTracker,
-  isTerminalImportState,
-  mapImportJobs,
-  normalizeImportState,
-} from "./importJobs.js";
-import type { MappingResult } from "./sample.js";
+import type { ImportJob } from "../../cloud/types.js";
+import type { MappingResult } from "../../collect/sample.js";
+import { ImportJobTracker, isTerminalImportState, mapImportJobs, normalizeImportState } from "./mapping.js";
 
 const CLUSTER = "in01-a";
 const HOUR = 3_600_000;

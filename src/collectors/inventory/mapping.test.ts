@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ClusterDescription } from "../cloud/types.js";
-import { CLUSTER_STATUSES, mapCluster, mapProjects, mapRegions } from "./inventory.js";
+import type { ClusterDescription } from "../../cloud/types.js";
+import { CLUSTER_STATUSES, mapCluster, mapProjects, mapRegions } from "./mapping.js";
 
 const CLUSTER: ClusterDescription = {
   clusterId: "in01-a",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alignedWindow, metricsTargetName } from "./clusterMetrics.js";
+import { alignedWindow, metricsTargetName } from "./tasks.js";
 
 const MIN = 60_000;
 

@@ -1,9 +1,9 @@
 /** Pure mapping of one Describe Spark Job (v2) answer to samples. */
-import type { SparkJob } from "../cloud/types.js";
-import { MappingBuilder } from "./builder.js";
-import { JOB_FAMILIES as J } from "./families.js";
-import type { FamilyDef, MappingResult } from "./sample.js";
-import { stateSet } from "./stateSet.js";
+import type { SparkJob } from "../../cloud/types.js";
+import { MappingBuilder } from "../../collect/builder.js";
+import { JOB_FAMILIES as J } from "../../collect/families.js";
+import type { FamilyDef, MappingResult } from "../../collect/sample.js";
+import { stateSet } from "../../collect/stateSet.js";
 
 /** Known Spark job statuses, as exposed. */
 export const SPARK_JOB_STATUSES: readonly string[] = [

@@ -2,14 +2,14 @@
  * Pure mapping of Query Cluster Metrics results to samples: per series the newest closed,
  * usable bucket, converted to base units, labelled by cluster (and scope), named by the catalog.
  */
-import type { MetricPoint, MetricResult } from "../cloud/types.js";
-import { MappingBuilder, seriesKey } from "./builder.js";
-import { lookupFamily } from "./catalog.js";
-import { CLUSTER_FAMILIES } from "./families.js";
-import type { DropReason, FamilyDef, MappingResult } from "./sample.js";
-import { toBaseUnit } from "./units.js";
+import type { MetricPoint, MetricResult } from "../../cloud/types.js";
+import { MappingBuilder, seriesKey } from "../../collect/builder.js";
+import { lookupFamily } from "../../collect/catalog.js";
+import { CLUSTER_FAMILIES } from "../../collect/families.js";
+import type { DropReason, FamilyDef, MappingResult } from "../../collect/sample.js";
+import { toBaseUnit } from "../../collect/units.js";
 
-export { buildMetricQueries, type MetricQueryBatch } from "./metricQueries.js";
+export { buildMetricQueries, type MetricQueryBatch } from "./batches.js";
 
 /** A per-database / per-collection target (second request form). */
 export interface MetricScope {

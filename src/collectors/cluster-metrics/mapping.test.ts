@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MetricPoint, MetricResult } from "../cloud/types.js";
+import type { MetricPoint, MetricResult } from "../../cloud/types.js";
 import {
   type ClusterMetricsInput,
   clusterLabels,
@@ -7,7 +7,7 @@ import {
   newestUsablePoint,
   parseMetricValue,
   type QueryWindow,
-} from "./clusterMetrics.js";
+} from "./mapping.js";
 
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 const MIN = 60_000;

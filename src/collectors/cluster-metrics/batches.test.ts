@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { MetricQuery } from "../cloud/types.js";
-import { buildMetricQueries } from "./metricQueries.js";
+import type { MetricQuery } from "../../cloud/types.js";
+import { buildMetricQueries } from "./batches.js";
 
 const CU_AVG: MetricQuery = { name: "CU_COMPUTATION", stat: "AVG" };
 const LAT_P99: MetricQuery = { name: "REQ_SEARCH_LATENCY", stat: "P99" };

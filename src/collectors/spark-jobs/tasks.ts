@@ -1,8 +1,8 @@
-import type { CloudApi } from "../cloud/types.js";
-import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus } from "../collect/sparkJobs.js";
-import type { SparkJobRef, SparkJobsConfig } from "../config/types.js";
-import type { ScheduledTask } from "../schedule/scheduler.js";
-import { type PollContext, putData, runPoll } from "./context.js";
+import type { CloudApi } from "../../cloud/types.js";
+import type { SparkJobRef, SparkJobsConfig } from "../../config/types.js";
+import type { ScheduledTask } from "../../schedule/scheduler.js";
+import { type PollContext, putData, runPoll } from "../runtime.js";
+import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus } from "./mapping.js";
 
 /** Polls needed in a terminal status before a job stops being polled (first sight + confirm). */
 export const TERMINAL_CONFIRMATIONS = 2;

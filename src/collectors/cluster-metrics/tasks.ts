@@ -1,10 +1,10 @@
-import type { CloudApi } from "../cloud/types.js";
-import { buildMetricQueries, type MetricScope, mapClusterMetrics } from "../collect/clusterMetrics.js";
-import { newestBucketSamples } from "../collect/selfFamilies.js";
-import { queriesForTarget } from "../config/queries.js";
-import type { ClusterConfig, MetricsConfig, ScopeConfig } from "../config/types.js";
-import type { ScheduledTask } from "../schedule/scheduler.js";
-import { mergeMappings, type PollContext, putData, runPoll } from "./context.js";
+import type { CloudApi } from "../../cloud/types.js";
+import { newestBucketSamples } from "../../collect/selfFamilies.js";
+import { queriesForTarget } from "../../config/queries.js";
+import type { ClusterConfig, MetricsConfig, ScopeConfig } from "../../config/types.js";
+import type { ScheduledTask } from "../../schedule/scheduler.js";
+import { mergeMappings, type PollContext, putData, runPoll } from "../runtime.js";
+import { buildMetricQueries, type MetricScope, mapClusterMetrics } from "./mapping.js";
 
 /** The label-free identity of a metrics target: the cluster, or cluster/db/collection. */
 export function metricsTargetName(clusterId: string, scope?: MetricScope): string {

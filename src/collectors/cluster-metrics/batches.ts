@@ -2,7 +2,7 @@
  * Which Query Cluster Metrics requests to send per target. One request per target and cycle
  * carries all its queries, except where the two documented request forms must not mix.
  */
-import type { MetricQuery } from "../cloud/types.js";
+import type { MetricQuery } from "../../cloud/types.js";
 
 /** The queries of one Query Cluster Metrics request. */
 export interface MetricQueryBatch {

@@ -1,8 +1,8 @@
-import type { CloudApi, ClusterDescription } from "../cloud/types.js";
-import { mapCluster, mapProjects, mapRegions } from "../collect/inventory.js";
-import type { ClusterConfig, InventoryConfig } from "../config/types.js";
-import type { ScheduledTask } from "../schedule/scheduler.js";
-import { mergeMappings, type PollContext, putData, runPoll } from "./context.js";
+import type { CloudApi, ClusterDescription } from "../../cloud/types.js";
+import type { ClusterConfig, InventoryConfig } from "../../config/types.js";
+import type { ScheduledTask } from "../../schedule/scheduler.js";
+import { mergeMappings, type PollContext, putData, runPoll } from "../runtime.js";
+import { mapCluster, mapProjects, mapRegions } from "./mapping.js";
 
 /** Page size for List Clusters (documented range 1..100). */
 export const LIST_CLUSTERS_PAGE_SIZE = 100;
