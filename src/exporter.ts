@@ -2,15 +2,14 @@ import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { type CloudClient, createCloudClient } from "./cloud/client.js";
 import type { ClusterDescription } from "./cloud/types.js";
-import { clusterMetricsTasks } from "./collectors/cluster-metrics/tasks.js";
+import { credentialLabeler } from "./collectors/credentials.js";
 import { describeError } from "./collectors/errors.js";
 import { HealthTracker } from "./collectors/health.js";
-import { ImportJobTracker } from "./collectors/import-jobs/mapping.js";
-import { importJobTasks } from "./collectors/import-jobs/tasks.js";
-import { describeClusterTasks, discoveryTask, globalInventoryTask } from "./collectors/inventory/tasks.js";
+import type { CollectorTask } from "./collectors/model.js";
+import { buildTasks, COLLECTOR_LABELS, newCollectorState } from "./collectors/registry.js";
 import type { PollContext } from "./collectors/runtime.js";
-import { SparkJobWatch, sparkJobTasks, sparkTargetName } from "./collectors/spark-jobs/tasks.js";
-import { inShard, ownsGlobalCalls, type Shard } from "./config/shard.js";
+import { sparkTargetName } from "./collectors/spark-jobs/tasks.js";
+import { inShard, type Shard } from "./config/shard.js";
 import { loadSparkJobsFile } from "./config/sparkJobsFile.js";
 import type { ClusterConfig, Config, SparkJobRef } from "./config/types.js";
 import { watchPath } from "./config/watch.js";
@@ -18,7 +17,7 @@ import { type MetricsResponse, metricsResponse } from "./expose/exposition.js";
 import { SelfMetrics } from "./expose/selfMetrics.js";
 import { SampleStore } from "./expose/store.js";
 import type { LandingInfo } from "./http/landing.js";
-import { type Clock, type ScheduledTask, Scheduler, systemClock } from "./schedule/scheduler.js";
+import { type Clock, Scheduler, systemClock } from "./schedule/scheduler.js";
 
 export interface ExporterOptions {
   readonly config: Config;
@@ -51,15 +50,13 @@ export class Exporter {
   private readonly shard: Shard;
   private readonly clock: Clock;
   private readonly ctx: PollContext;
-  private readonly importTracker = new ImportJobTracker();
-  private readonly sparkWatch = new SparkJobWatch();
+  private readonly state = newCollectorState();
   private readonly clients = new Map<string, CloudClient>();
   /** The `api` settings (key aside) the clients in `clients` were built with. */
   private clientSettings = "";
   private config: Config;
   private discovered: readonly ClusterDescription[] = [];
   private fileJobs: readonly SparkJobRef[] = [];
-  private importTargets: ReadonlySet<string> = new Set();
   private watchedFile: string | undefined;
   private unwatchJobsFile: (() => void) | undefined;
   private sweeper: NodeJS.Timeout | undefined;
@@ -78,7 +75,11 @@ export class Exporter {
       now,
       ...(opts.publishDelayMs !== undefined ? { publishDelayMs: opts.publishDelayMs } : {}),
     });
-    this.self = new SelfMetrics({ version: opts.version, defaultMetrics: opts.defaultMetrics ?? true });
+    this.self = new SelfMetrics({
+      version: opts.version,
+      collectors: COLLECTOR_LABELS,
+      defaultMetrics: opts.defaultMetrics ?? true,
+    });
     this.self.shard(this.shard.index, this.shard.total);
     this.self.configLoaded(true, now());
     this.health = new HealthTracker(this.store, this.logger, now);
@@ -204,22 +205,20 @@ export class Exporter {
 
   /** Rebuilds the task set from the current config, discovered clusters and jobs file. */
   private replan(): void {
-    const cfg = this.config;
-    this.retireStaleClients(cfg.api);
+    const config = this.config;
+    this.retireStaleClients(config.api);
     const clusters = this.clusters();
-    const staleness = cfg.stalenessIntervals;
-    const defaultClient = this.clientFor({});
-    const projectsRegion = cfg.inventory.discovery.regionIds[0] ?? clusters.find((c) => c.region)?.region;
-    const tasks: ScheduledTask[] = [
-      ...clusterMetricsTasks(this.ctx, cfg.metrics, clusters, this.clientFor, staleness),
-      ...importJobTasks(this.ctx, cfg.importJobs, clusters, this.clientFor, this.importTracker, staleness),
-      ...sparkJobTasks(this.ctx, cfg.sparkJobs, this.sparkJobs(), defaultClient, this.sparkWatch, staleness),
-      ...describeClusterTasks(this.ctx, cfg.inventory, clusters, this.clientFor, staleness),
-      ...(ownsGlobalCalls(this.shard)
-        ? globalInventoryTask(this.ctx, cfg.inventory, defaultClient, projectsRegion, staleness)
-        : []),
-      ...discoveryTask(this.ctx, cfg.inventory, defaultClient, (found) => this.onDiscovered(found)),
-    ];
+    const credentialOf = credentialLabeler(config.api.apiKey, clusters);
+    const tasks = buildTasks({
+      config,
+      clusters,
+      sparkJobs: this.sparkJobs(),
+      shard: this.shard,
+      ctx: this.ctx,
+      clients: { forCluster: this.clientFor, credentialOf },
+      state: this.state,
+      onDiscovered: (found) => this.onDiscovered(found),
+    });
     this.scheduler.setTasks(tasks);
     this.forgetRemovedTargets(tasks);
     this.closeUnusedClients(clusters);
@@ -235,24 +234,14 @@ export class Exporter {
     }
   }
 
-  /** Drops samples, health and tracker state of targets that are no longer polled. */
-  private forgetRemovedTargets(tasks: readonly ScheduledTask[]): void {
-    const byCollector = new Map<string, Set<string>>();
-    for (const t of tasks) {
-      const target = t.key.slice(t.collector.length + 1);
-      const set = byCollector.get(t.collector) ?? new Set<string>();
-      byCollector.set(t.collector, set);
-      set.add(target);
-    }
-    for (const collector of ["cluster_metrics", "import_jobs", "spark_jobs", "inventory"]) {
-      const keep = byCollector.get(collector) ?? new Set<string>();
+  /** Drops the samples and health of targets that are no longer polled. */
+  private forgetRemovedTargets(tasks: readonly CollectorTask[]): void {
+    const byCollector = new Map<string, Set<string>>(COLLECTOR_LABELS.map((label) => [label, new Set()]));
+    for (const { id } of tasks) byCollector.get(id.collector)?.add(id.target);
+    for (const [collector, keep] of byCollector) {
       this.health.retain(collector, keep);
       for (const target of this.store.targets(collector)) {
         if (!keep.has(target)) this.store.deleteTarget(collector, target);
-      }
-      if (collector === "import_jobs") {
-        for (const id of this.importTargets) if (!keep.has(id)) this.importTracker.forgetCluster(id);
-        this.importTargets = keep;
       }
     }
   }

@@ -2,7 +2,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { ApiError, NotFoundError } from "../cloud/errors.js";
 import { SampleStore } from "../expose/store.js";
-import { HealthTracker } from "./health.js";
+import { collectorUpSamples, HealthTracker } from "./health.js";
 
 function setup() {
   const lines: string[] = [];
@@ -60,5 +60,32 @@ describe("HealthTracker", () => {
     expect(text).not.toContain("p/j1");
     expect(text).toContain("p/j2");
     store.close();
+  });
+});
+
+describe("collectorUpSamples", () => {
+  it.each<[up: boolean, last: number | null, expected: [string, number][]]>([
+    [
+      true,
+      1_700_000_000,
+      [
+        ["vdbcloud_collector_up", 1],
+        ["vdbcloud_collector_last_success_timestamp_seconds", 1_700_000_000],
+      ],
+    ],
+    [
+      false,
+      1_700_000_000,
+      [
+        ["vdbcloud_collector_up", 0],
+        ["vdbcloud_collector_last_success_timestamp_seconds", 1_700_000_000],
+      ],
+    ],
+    [false, null, [["vdbcloud_collector_up", 0]]],
+  ])("up %s, last success %s", (up, last, expected) => {
+    const r = collectorUpSamples("import_jobs", "in01-a", up, last);
+    expect(r.samples.map((s) => [s.family, s.value])).toEqual(expected);
+    for (const s of r.samples) expect(s.labels).toEqual({ collector: "import_jobs", target: "in01-a" });
+    expect(r.families.map((f) => f.name)).toEqual(expected.map(([f]) => f));
   });
 });

@@ -1,5 +1,7 @@
 import type { Logger } from "pino";
-import { collectorUpSamples } from "../collect/selfFamilies.js";
+import { MappingBuilder } from "../collect/builder.js";
+import { TARGET_SELF_FAMILIES as S } from "../collect/families.js";
+import type { MappingResult } from "../collect/sample.js";
 import type { SampleStore } from "../expose/store.js";
 import { describeError } from "./errors.js";
 
@@ -114,4 +116,21 @@ export class HealthTracker {
 
 function key(collector: string, target: string): string {
   return `${collector}\u0000${target}`;
+}
+
+/**
+ * vdbcloud_collector_up{collector,target} (1 when `up`, else 0) and, when the target ever
+ * succeeded, vdbcloud_collector_last_success_timestamp_seconds{collector,target}.
+ */
+export function collectorUpSamples(
+  collector: string,
+  target: string,
+  up: boolean,
+  lastSuccessSeconds: number | null,
+): MappingResult {
+  const out = new MappingBuilder();
+  const labels = { collector, target };
+  out.add(S.collectorUp, labels, up ? 1 : 0);
+  if (lastSuccessSeconds !== null) out.add(S.collectorLastSuccess, labels, lastSuccessSeconds);
+  return out.result();
 }

@@ -1,9 +1,10 @@
 import type { MappingResult } from "../collect/sample.js";
-import type { CollectorName, SelfMetrics } from "../expose/selfMetrics.js";
+import type { SelfMetrics } from "../expose/selfMetrics.js";
 import type { SampleStore } from "../expose/store.js";
 import type { RunOutcome } from "../schedule/scheduler.js";
 import { isPermanent } from "./errors.js";
 import type { HealthTracker } from "./health.js";
+import type { CollectorLabel } from "./registry.js";
 
 /** What every poller needs; one instance for the life of the process (survives reloads). */
 export interface PollContext {
@@ -20,7 +21,7 @@ export interface PollContext {
  */
 export async function runPoll(
   ctx: PollContext,
-  collector: CollectorName,
+  collector: CollectorLabel,
   target: string,
   poll: () => Promise<void>,
 ): Promise<RunOutcome> {
@@ -40,7 +41,7 @@ export async function runPoll(
 /** Writes one mapping as the "data" slice of a target and counts what it dropped. */
 export function putData(
   ctx: PollContext,
-  collector: CollectorName,
+  collector: CollectorLabel,
   target: string,
   mapping: MappingResult,
   ttlMs: number | null,

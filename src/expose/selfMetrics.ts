@@ -2,7 +2,6 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import type { CallOutcome, ClientObserver, EndpointTemplate } from "../cloud/types.js";
 import { PROCESS_SELF_FAMILIES as F } from "../collect/families.js";
 import type { DropReason } from "../collect/sample.js";
-import { COLLECTOR_NAMES } from "../collect/selfFamilies.js";
 import { textToOpenMetrics } from "./openMetrics.js";
 
 /** Every endpoint the client may call; counters are pre-initialised so series exist from the start. */
@@ -51,8 +50,6 @@ export const HISTOGRAM_FAMILIES = [
   "vdbcloud_collector_duration_seconds",
 ] as const;
 
-export type CollectorName = (typeof COLLECTOR_NAMES)[number];
-
 /**
  * The exporter's own fixed-cardinality metrics, kept in prom-client (label sets are bounded by
  * the constants above). Per-target health lives in the sample store instead, because its
@@ -84,7 +81,16 @@ export class SelfMetrics implements ClientObserver {
   private readonly seriesGauge: Gauge;
 
   /** `now` (monotonic milliseconds) times the process-metrics reuse; tests inject it. */
-  constructor(opts: { version: string; defaultMetrics?: boolean; now?: () => number }) {
+  /**
+   * `collectors` are the values of the `collector` label (from the collector registry): their
+   * series exist at 0 from the start.
+   */
+  constructor(opts: {
+    version: string;
+    collectors?: readonly string[];
+    defaultMetrics?: boolean;
+    now?: () => number;
+  }) {
     this.now = opts.now ?? (() => performance.now());
     const registers = [this.registry];
     this.apiRequests = new Counter({
@@ -179,7 +185,7 @@ export class SelfMetrics implements ClientObserver {
       this.apiDuration.zero({ endpoint });
     }
     for (const reason of DROP_REASONS) this.samplesDropped.inc({ reason }, 0);
-    for (const collector of COLLECTOR_NAMES) {
+    for (const collector of opts.collectors ?? []) {
       this.skippedRuns.inc({ collector }, 0);
       this.collectorDuration.zero({ collector });
     }
@@ -205,7 +211,7 @@ export class SelfMetrics implements ClientObserver {
       if (n) this.samplesDropped.inc({ reason }, n);
     }
   }
-  collectorRun(collector: CollectorName, seconds: number): void {
+  collectorRun(collector: string, seconds: number): void {
     this.collectorDuration.observe({ collector }, seconds);
   }
   skipped(collector: string): void {

@@ -7,9 +7,9 @@ import { fileURLToPath } from "node:url";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closeTestClients, TEST_BASE_URL, TEST_CONTROLLER_URL, testClient } from "../../src/cloud/testkit.js";
-import { ImportJobTracker } from "../../src/collectors/import-jobs/mapping.js";
 import { importJobTasks } from "../../src/collectors/import-jobs/tasks.js";
-import { SparkJobWatch, sparkJobTasks } from "../../src/collectors/spark-jobs/tasks.js";
+import { sparkJobTasks } from "../../src/collectors/spark-jobs/tasks.js";
+import { collectorEnv } from "../helpers/collectorEnv.js";
 import { checkExposition, conformanceContext, expositionLines, loadCases, serveInOrder } from "./runner.js";
 
 const NOW = Date.UTC(2024, 4, 1, 12, 15, 0);
@@ -45,21 +45,15 @@ describe("conformance: List Import Jobs", () => {
     );
     const ctx = conformanceContext(NOW);
     const { client } = testClient();
-    const cfg = {
-      enabled: true,
-      intervalMs: 60_000,
-      pageSize,
-      retentionMs: 3_600_000,
-      maxJobsPerCluster: 1000,
-    };
-    const [task] = importJobTasks(
+    const env = await collectorEnv({
       ctx,
-      cfg,
-      [{ id: clusterId, region, scopes: [] }],
-      () => client,
-      new ImportJobTracker(),
-      5,
-    );
+      client,
+      raw: {
+        import_jobs: { interval: "PT1M", page_size: pageSize, retention: "PT1H", max_jobs_per_cluster: 1000 },
+      },
+      clusters: [{ id: clusterId, region, scopes: [] }],
+    });
+    const [task] = importJobTasks(env);
     if (!task) throw new Error("no import job task");
     await task.run(new AbortController().signal);
 
@@ -79,8 +73,13 @@ describe("conformance: Describe Spark Job", () => {
     const calls = serveInOrder(TEST_BASE_URL, `/v2/projects/${ref.projectId}/jobs/${ref.jobId}`, c.responses);
     const ctx = conformanceContext(NOW);
     const { client } = testClient();
-    const cfg = { intervalMs: 30_000, retentionMs: 3_600_000, jobs: [ref] };
-    const [task] = sparkJobTasks(ctx, cfg, [ref], client, new SparkJobWatch(), 5);
+    const env = await collectorEnv({
+      ctx,
+      client,
+      raw: { spark_jobs: { interval: "PT30S", retention: "PT1H" } },
+      sparkJobs: [ref],
+    });
+    const [task] = sparkJobTasks(env);
     if (!task) throw new Error("no Spark job task");
     await task.run(new AbortController().signal);
 

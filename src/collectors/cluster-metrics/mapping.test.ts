@@ -4,6 +4,7 @@ import {
   type ClusterMetricsInput,
   clusterLabels,
   mapClusterMetrics,
+  newestBucketSamples,
   newestUsablePoint,
   parseMetricValue,
   type QueryWindow,
@@ -568,5 +569,22 @@ describe("mapClusterMetrics: a bare count on a rate is per bucket", () => {
     );
     expect(out.samples.map((s) => [s.family, s.value])).toEqual([[family, value]]);
     expect(out.dropped).toEqual({});
+  });
+});
+
+describe("newestBucketSamples", () => {
+  it("exposes the newest bucket in seconds with the target's labels", () => {
+    const r = newestBucketSamples("in01-a", { dbName: "default", collectionName: "docs" }, 1_700_000_060_000);
+    expect(r.samples).toEqual([
+      {
+        family: "vdbcloud_metrics_newest_bucket_timestamp_seconds",
+        labels: { cluster_id: "in01-a", db_name: "default", collection_name: "docs" },
+        value: 1_700_000_060,
+      },
+    ]);
+  });
+
+  it("gives no sample without a non-null bucket", () => {
+    expect(newestBucketSamples("in01-a", undefined, null).samples).toEqual([]);
   });
 });

@@ -5,11 +5,9 @@
 import type { MetricPoint, MetricResult } from "../../cloud/types.js";
 import { MappingBuilder, seriesKey } from "../../collect/builder.js";
 import { lookupFamily } from "../../collect/catalog.js";
-import { CLUSTER_FAMILIES } from "../../collect/families.js";
+import { CLUSTER_FAMILIES, TARGET_SELF_FAMILIES } from "../../collect/families.js";
 import type { DropReason, FamilyDef, MappingResult } from "../../collect/sample.js";
 import { toBaseUnit } from "../../collect/units.js";
-
-export { buildMetricQueries, type MetricQueryBatch } from "./batches.js";
 
 /** A per-database / per-collection target (second request form). */
 export interface MetricScope {
@@ -191,4 +189,19 @@ export function mapClusterMetrics(input: ClusterMetricsInput): ClusterMetricsMap
 
   for (const c of chosen.values()) out.add(c.family, c.labels, c.value);
   return { ...out.result(), newestBucketMs };
+}
+
+/**
+ * vdbcloud_metrics_newest_bucket_timestamp_seconds{cluster_id[,db_name,collection_name]} from
+ * the `newestBucketMs` of mapClusterMetrics; no sample when there was no non-null bucket.
+ */
+export function newestBucketSamples(
+  clusterId: string,
+  scope: MetricScope | undefined,
+  newestBucketMs: number | null,
+): MappingResult {
+  const out = new MappingBuilder();
+  if (newestBucketMs !== null)
+    out.add(TARGET_SELF_FAMILIES.newestBucket, clusterLabels(clusterId, scope), newestBucketMs / 1000);
+  return out.result();
 }

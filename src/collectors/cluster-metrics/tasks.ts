@@ -1,10 +1,9 @@
-import type { CloudApi } from "../../cloud/types.js";
-import { newestBucketSamples } from "../../collect/selfFamilies.js";
 import { queriesForTarget } from "../../config/queries.js";
-import type { ClusterConfig, MetricsConfig, ScopeConfig } from "../../config/types.js";
-import type { ScheduledTask } from "../../schedule/scheduler.js";
+import type { ScopeConfig } from "../../config/types.js";
+import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { mergeMappings, type PollContext, putData, runPoll } from "../runtime.js";
-import { buildMetricQueries, type MetricScope, mapClusterMetrics } from "./mapping.js";
+import { buildMetricQueries } from "./batches.js";
+import { type MetricScope, mapClusterMetrics, newestBucketSamples } from "./mapping.js";
 
 /** The label-free identity of a metrics target: the cluster, or cluster/db/collection. */
 export function metricsTargetName(clusterId: string, scope?: MetricScope): string {
@@ -28,20 +27,20 @@ export function alignedWindow(
   return { startMs: endMs - steps * granularityMs, endMs };
 }
 
+const COLLECTOR = "cluster_metrics";
+const ENDPOINT = "POST /v2/clusters/{id}/metrics/query";
+
 /**
  * One task per target (a cluster, plus one per configured scope). Each run sends one Query
  * Cluster Metrics request carrying all the target's queries (two when both request forms are
  * configured: they must not mix), maps the results and replaces the target's samples.
  */
-export function clusterMetricsTasks(
-  ctx: PollContext,
-  cfg: MetricsConfig,
-  clusters: readonly ClusterConfig[],
-  clientFor: (cluster: ClusterConfig) => CloudApi,
-  stalenessIntervals: number,
-): ScheduledTask[] {
+export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
+  const { ctx, clients, clusters } = env;
+  const cfg = env.config.metrics;
+  const stalenessIntervals = env.config.stalenessIntervals;
   if (!cfg.enabled) return [];
-  const tasks: ScheduledTask[] = [];
+  const tasks: CollectorTask[] = [];
   const ttlMs = stalenessIntervals * cfg.intervalMs;
   for (const cluster of clusters) {
     const scopes: (ScopeConfig | undefined)[] = [undefined, ...cluster.scopes];
@@ -53,42 +52,52 @@ export function clusterMetricsTasks(
       });
       if (batches.length === 0) continue;
       const target = metricsTargetName(cluster.id, scope);
-      const client = clientFor(cluster);
-      tasks.push({
-        key: `cluster_metrics/${target}`,
-        collector: "cluster_metrics",
-        intervalMs: cfg.intervalMs,
-        run: (signal) =>
-          runPoll(ctx, "cluster_metrics", target, async () => {
-            const nowMs = ctx.now();
-            const { startMs, endMs } = alignedWindow(nowMs, cfg.granularityMs, cfg.lookbackMs, cfg.delayMs);
-            const results = [];
-            for (const batch of batches) {
-              const part = await client.queryClusterMetrics(
-                {
-                  clusterId: cluster.id,
-                  startMs,
-                  endMs,
-                  granularityMs: cfg.granularityMs,
-                  ...(scope?.dbName !== undefined ? { dbName: scope.dbName } : {}),
-                  ...(scope?.collectionName !== undefined ? { collectionName: scope.collectionName } : {}),
-                  queries: batch.queries,
-                },
-                signal,
-              );
-              results.push(...part);
-            }
-            const mapped = mapClusterMetrics({
-              clusterId: cluster.id,
-              ...(scope ? { scope } : {}),
-              results,
-              window: { endMs, granularityMs: cfg.granularityMs, nowMs },
-            });
-            const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
-            putData(ctx, "cluster_metrics", target, mergeMappings(mapped, newest), ttlMs);
-          }),
-      });
+      const client = clients.forCluster(cluster);
+      tasks.push(
+        collectorTask({
+          id: { collector: COLLECTOR, target },
+          credential: clients.credentialOf(cluster),
+          calls: [{ endpoint: ENDPOINT, count: batches.length, atLeast: false }],
+          intervalMs: cfg.intervalMs,
+          run: (signal) =>
+            runPoll(ctx, COLLECTOR, target, async () => {
+              const nowMs = ctx.now();
+              const { startMs, endMs } = alignedWindow(nowMs, cfg.granularityMs, cfg.lookbackMs, cfg.delayMs);
+              const results = [];
+              for (const batch of batches) {
+                const part = await client.queryClusterMetrics(
+                  {
+                    clusterId: cluster.id,
+                    startMs,
+                    endMs,
+                    granularityMs: cfg.granularityMs,
+                    ...(scope?.dbName !== undefined ? { dbName: scope.dbName } : {}),
+                    ...(scope?.collectionName !== undefined ? { collectionName: scope.collectionName } : {}),
+                    queries: batch.queries,
+                  },
+                  signal,
+                );
+                results.push(...part);
+              }
+              const mapped = mapClusterMetrics({
+                clusterId: cluster.id,
+                ...(scope ? { scope } : {}),
+                results,
+                window: { endMs, granularityMs: cfg.granularityMs, nowMs },
+              });
+              const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
+              putData(ctx, COLLECTOR, target, mergeMappings(mapped, newest), ttlMs);
+            }),
+        }),
+      );
     }
   }
   return tasks;
 }
+
+/** The cluster metrics collector: Query Cluster Metrics per cluster and per scope. */
+export const clusterMetricsCollector = {
+  name: COLLECTOR,
+  label: COLLECTOR,
+  tasks: clusterMetricsTasks,
+} as const satisfies Collector;

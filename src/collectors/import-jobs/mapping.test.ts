@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ImportJob } from "../../cloud/types.js";
 import type { MappingResult } from "../../collect/sample.js";
-import { ImportJobTracker, isTerminalImportState, mapImportJobs, normalizeImportState } from "./mapping.js";
+import { isTerminalImportState, mapImportJobs, normalizeImportState } from "./mapping.js";
+import { ImportJobTracker } from "./tracker.js";
 
 const CLUSTER = "in01-a";
 const HOUR = 3_600_000;

@@ -8,6 +8,7 @@ import { MappingBuilder } from "../../collect/builder.js";
 import { JOB_FAMILIES } from "../../collect/families.js";
 import type { MappingResult } from "../../collect/sample.js";
 import { stateSet } from "../../collect/stateSet.js";
+import type { ImportJobTracker } from "./tracker.js";
 
 /** Known import job states, as exposed. */
 export const IMPORT_JOB_STATES: readonly string[] = ["pending", "running", "completed", "failed"];
@@ -44,43 +45,6 @@ export function normalizeImportState(raw: string): string {
 export function isTerminalImportState(state: string): boolean {
   const s = normalizeImportState(state);
   return s === "completed" || s === "failed";
-}
-
-/**
- * Remembers, per cluster, when each import job was first seen in a terminal state. The list
- * endpoint gives no finish time, so first-seen is the start of the retention period. Memory is
- * bounded by the listings: a job no longer listed, or no longer terminal, is forgotten.
- */
-export class ImportJobTracker {
-  readonly #terminalSince = new Map<string, ReadonlyMap<string, number>>();
-
-  /**
-   * Records the full job list of `clusterId` at `nowMs` and returns, for each terminal job of
-   * that list, the epoch ms at which it was first seen terminal.
-   */
-  observe(clusterId: string, jobs: readonly ImportJob[], nowMs: number): ReadonlyMap<string, number> {
-    const before = this.#terminalSince.get(clusterId);
-    const after = new Map<string, number>();
-    for (const job of jobs) {
-      if (!isTerminalImportState(job.state) || after.has(job.jobId)) continue;
-      after.set(job.jobId, before?.get(job.jobId) ?? nowMs);
-    }
-    if (after.size === 0) this.#terminalSince.delete(clusterId);
-    else this.#terminalSince.set(clusterId, after);
-    return after;
-  }
-
-  /** Forgets a cluster entirely (e.g. removed from the configuration). */
-  forgetCluster(clusterId: string): void {
-    this.#terminalSince.delete(clusterId);
-  }
-
-  /** Number of jobs remembered over all clusters. */
-  get size(): number {
-    let n = 0;
-    for (const m of this.#terminalSince.values()) n += m.size;
-    return n;
-  }
 }
 
 export interface ImportJobsInput {

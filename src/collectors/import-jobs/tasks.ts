@@ -1,8 +1,7 @@
 import type { CloudApi, ImportJob, ImportJobPage } from "../../cloud/types.js";
-import type { ClusterConfig, ImportJobsConfig } from "../../config/types.js";
-import type { ScheduledTask } from "../../schedule/scheduler.js";
-import { type PollContext, putData, runPoll } from "../runtime.js";
-import { type ImportJobTracker, mapImportJobs } from "./mapping.js";
+import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
+import { putData, runPoll } from "../runtime.js";
+import { mapImportJobs } from "./mapping.js";
 
 /**
  * Hard stop for paging, so an upstream that keeps inventing job IDs cannot keep a poll going
@@ -53,28 +52,32 @@ export async function listAllImportJobs(
   return [...seen.values()];
 }
 
+const COLLECTOR = "import_jobs";
+const ENDPOINT = "GET /v1/vector/collections/import/list";
+
 /** One task per cluster with a region (v1 calls go to the regional controller). */
-export function importJobTasks(
-  ctx: PollContext,
-  cfg: ImportJobsConfig,
-  clusters: readonly ClusterConfig[],
-  clientFor: (cluster: ClusterConfig) => CloudApi,
-  tracker: ImportJobTracker,
-  stalenessIntervals: number,
-): ScheduledTask[] {
+export function importJobTasks(env: CollectorEnv): CollectorTask[] {
+  const { ctx, clients } = env;
+  const cfg = env.config.importJobs;
+  const tracker = env.state.importJobs;
+  const polled = cfg.enabled ? env.clusters.filter((c) => c.region !== undefined) : [];
+  // Jobs of clusters no longer polled are forgotten: the tracker stays bounded by the config.
+  tracker.retain(new Set(polled.map((c) => c.id)));
   if (!cfg.enabled) return [];
-  const ttlMs = stalenessIntervals * cfg.intervalMs;
-  return clusters.flatMap((cluster): ScheduledTask[] => {
+  const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
+  return env.clusters.flatMap((cluster): CollectorTask[] => {
     const region = cluster.region;
     if (region === undefined) return [];
-    const client = clientFor(cluster);
+    const client = clients.forCluster(cluster);
     return [
-      {
-        key: `import_jobs/${cluster.id}`,
-        collector: "import_jobs",
+      collectorTask({
+        id: { collector: COLLECTOR, target: cluster.id },
+        credential: clients.credentialOf(cluster),
+        // One page at least; a listing longer than a page takes more.
+        calls: [{ endpoint: ENDPOINT, count: 1, atLeast: true }],
         intervalMs: cfg.intervalMs,
         run: (signal) =>
-          runPoll(ctx, "import_jobs", cluster.id, async () => {
+          runPoll(ctx, COLLECTOR, cluster.id, async () => {
             const jobs = await listAllImportJobs(client, cluster.id, region, cfg.pageSize, signal);
             const mapped = mapImportJobs({
               clusterId: cluster.id,
@@ -84,9 +87,16 @@ export function importJobTasks(
               maxJobs: cfg.maxJobsPerCluster,
               tracker,
             });
-            putData(ctx, "import_jobs", cluster.id, mapped, ttlMs);
+            putData(ctx, COLLECTOR, cluster.id, mapped, ttlMs);
           }),
-      },
+      }),
     ];
   });
 }
+
+/** The import job collector: List Import Jobs (v1, every page) per cluster with a region. */
+export const importJobsCollector = {
+  name: COLLECTOR,
+  label: COLLECTOR,
+  tasks: importJobTasks,
+} as const satisfies Collector;

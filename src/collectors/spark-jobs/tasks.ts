@@ -1,44 +1,11 @@
-import type { CloudApi } from "../../cloud/types.js";
-import type { SparkJobRef, SparkJobsConfig } from "../../config/types.js";
-import type { ScheduledTask } from "../../schedule/scheduler.js";
-import { type PollContext, putData, runPoll } from "../runtime.js";
+import type { SparkJobRef } from "../../config/types.js";
+import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
+import { putData, runPoll } from "../runtime.js";
 import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus } from "./mapping.js";
+import { TERMINAL_CONFIRMATIONS } from "./watch.js";
 
-/** Polls needed in a terminal status before a job stops being polled (first sight + confirm). */
-export const TERMINAL_CONFIRMATIONS = 2;
-
-interface WatchState {
-  terminalPolls: number;
-  /** When the confirming poll landed; the job's series live `retention` from then. */
-  settledAtMs: number | null;
-  expired: boolean;
-}
-
-/**
- * Remembers, across reloads, which Spark jobs have settled in a terminal status, so that a
- * reload does not resume polling finished jobs. Bounded: entries of jobs no longer watched are
- * dropped by `retain`.
- */
-export class SparkJobWatch {
-  private readonly jobs = new Map<string, WatchState>();
-
-  state(target: string): WatchState {
-    let s = this.jobs.get(target);
-    if (!s) {
-      s = { terminalPolls: 0, settledAtMs: null, expired: false };
-      this.jobs.set(target, s);
-    }
-    return s;
-  }
-
-  retain(targets: ReadonlySet<string>): void {
-    for (const key of this.jobs.keys()) if (!targets.has(key)) this.jobs.delete(key);
-  }
-
-  get size(): number {
-    return this.jobs.size;
-  }
-}
+const COLLECTOR = "spark_jobs";
+const ENDPOINT = "GET /v2/projects/{projectId}/jobs/{jobId}";
 
 export function sparkTargetName(ref: SparkJobRef): string {
   return `${ref.projectId}/${ref.jobId}`;
@@ -49,41 +16,49 @@ export function sparkTargetName(ref: SparkJobRef): string {
  * (an upstream could report a transient status), then no longer: its last samples stay exposed
  * for `retention`, after which they and the job's health series are removed.
  */
-export function sparkJobTasks(
-  ctx: PollContext,
-  cfg: SparkJobsConfig,
-  refs: readonly SparkJobRef[],
-  client: CloudApi,
-  watch: SparkJobWatch,
-  stalenessIntervals: number,
-): ScheduledTask[] {
-  const activeTtlMs = stalenessIntervals * cfg.intervalMs;
+export function sparkJobTasks(env: CollectorEnv): CollectorTask[] {
+  const { ctx } = env;
+  const cfg = env.config.sparkJobs;
+  const refs = env.sparkJobs;
+  const watch = env.state.sparkJobs;
+  // Spark jobs are project-wide: they use the default credential.
+  const client = env.clients.forCluster({});
+  const credential = env.clients.credentialOf({});
+  const activeTtlMs = env.config.stalenessIntervals * cfg.intervalMs;
   watch.retain(new Set(refs.map(sparkTargetName)));
   return refs.map((ref) => {
     const target = sparkTargetName(ref);
-    return {
-      key: `spark_jobs/${target}`,
-      collector: "spark_jobs",
+    return collectorTask({
+      id: { collector: COLLECTOR, target },
+      credential,
+      calls: [{ endpoint: ENDPOINT, count: 1, atLeast: false }],
       intervalMs: cfg.intervalMs,
       run: async (signal) => {
         const st = watch.state(target);
         if (st.settledAtMs !== null) {
           if (!st.expired && ctx.now() - st.settledAtMs >= cfg.retentionMs) {
             st.expired = true;
-            ctx.store.delete({ collector: "spark_jobs", target, slot: "data" });
-            ctx.health.remove("spark_jobs", target);
+            ctx.store.delete({ collector: COLLECTOR, target, slot: "data" });
+            ctx.health.remove(COLLECTOR, target);
           }
           return "ok";
         }
-        return runPoll(ctx, "spark_jobs", target, async () => {
+        return runPoll(ctx, COLLECTOR, target, async () => {
           const job = await client.describeSparkJob(ref, signal);
           const terminal = isTerminalSparkStatus(normalizeSparkStatus(job.status));
           st.terminalPolls = terminal ? st.terminalPolls + 1 : 0;
           const settled = st.terminalPolls >= TERMINAL_CONFIRMATIONS;
           if (settled) st.settledAtMs = ctx.now();
-          putData(ctx, "spark_jobs", target, mapSparkJob(job), settled ? cfg.retentionMs : activeTtlMs);
+          putData(ctx, COLLECTOR, target, mapSparkJob(job), settled ? cfg.retentionMs : activeTtlMs);
         });
       },
-    };
+    });
   });
 }
+
+/** The Spark job collector: Describe Spark Job per watched job, until it settles. */
+export const sparkJobsCollector = {
+  name: COLLECTOR,
+  label: COLLECTOR,
+  tasks: sparkJobTasks,
+} as const satisfies Collector;

@@ -1,0 +1,85 @@
+/**
+ * Discovery: List Clusters finds every cluster the key can see, and the other collectors poll
+ * them. Its health is reported under the inventory collector, target "discovery".
+ */
+import type { CloudApi, ClusterDescription } from "../../cloud/types.js";
+import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
+import { runPoll } from "../runtime.js";
+
+const LABEL = "inventory";
+
+/** Page size for List Clusters (documented range 1..100). */
+export const LIST_CLUSTERS_PAGE_SIZE = 100;
+/** Hard stop for paging: 10,000 clusters. */
+export const MAX_CLUSTER_PAGES = 100;
+
+/**
+ * Lists every cluster visible to the key through List Clusters (paged), filtered by the
+ * configured projects and regions (an empty filter list means all).
+ */
+export async function discoverClusters(
+  client: CloudApi,
+  filter: { projectIds: readonly string[]; regionIds: readonly string[] },
+  signal?: AbortSignal,
+): Promise<ClusterDescription[]> {
+  const projectIds = filter.projectIds.length > 0 ? filter.projectIds : [undefined];
+  const regionIds = filter.regionIds.length > 0 ? filter.regionIds : [undefined];
+  const found = new Map<string, ClusterDescription>();
+  for (const projectId of projectIds) {
+    for (const regionId of regionIds) {
+      for (let page = 1; page <= MAX_CLUSTER_PAGES; page++) {
+        const res = await client.listClusters(
+          {
+            ...(projectId !== undefined ? { projectId } : {}),
+            ...(regionId !== undefined ? { regionId } : {}),
+            pageSize: LIST_CLUSTERS_PAGE_SIZE,
+            currentPage: page,
+          },
+          signal,
+        );
+        for (const c of res.clusters) {
+          // The upstream may ignore a filter it does not know: apply it here as well.
+          if (projectId !== undefined && c.projectId !== null && c.projectId !== projectId) continue;
+          if (regionId !== undefined && c.regionId !== null && c.regionId !== regionId) continue;
+          found.set(c.clusterId, c);
+        }
+        const seen = page * LIST_CLUSTERS_PAGE_SIZE;
+        if (res.clusters.length < LIST_CLUSTERS_PAGE_SIZE || seen >= res.total) break;
+      }
+    }
+  }
+  return [...found.values()];
+}
+
+/**
+ * The discovery task: lists clusters every inventory interval and hands the result to
+ * `env.onDiscovered` (which re-plans the other collectors' targets). A failed listing keeps the
+ * previous targets. It runs on every replica, whether or not inventory is enabled: each replica
+ * needs the whole list to pick its own share of the clusters.
+ */
+export function discoveryTask(env: CollectorEnv): CollectorTask[] {
+  const cfg = env.config.inventory;
+  if (!cfg.discovery.enabled) return [];
+  const client = env.clients.forCluster({});
+  // One listing per project and region filter pair, of at least one page each.
+  const listings = Math.max(1, cfg.discovery.projectIds.length) * Math.max(1, cfg.discovery.regionIds.length);
+  return [
+    collectorTask({
+      id: { collector: LABEL, target: "discovery" },
+      credential: env.clients.credentialOf({}),
+      calls: [{ endpoint: "GET /v2/clusters", count: listings, atLeast: true }],
+      intervalMs: cfg.intervalMs,
+      run: (signal) =>
+        runPoll(env.ctx, LABEL, "discovery", async () => {
+          env.onDiscovered(await discoverClusters(client, cfg.discovery, signal));
+        }),
+    }),
+  ];
+}
+
+/** Discovery: List Clusters, feeding the other collectors; reports as the inventory collector. */
+export const discoveryCollector = {
+  name: "discovery",
+  label: LABEL,
+  tasks: discoveryTask,
+} as const satisfies Collector;

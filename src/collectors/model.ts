@@ -1,0 +1,84 @@
+/**
+ * What a collector is: a named builder of polling tasks. Each collector lives in its own folder
+ * under src/collectors (its task builder in tasks.ts, its pure mapping to samples in
+ * mapping.ts, any state it keeps across polls beside them) and is listed once in registry.ts.
+ * The scheduler runs the tasks; `--check-config` prints a plan computed from the very same
+ * tasks, so the two cannot disagree.
+ */
+import type { CloudApi, ClusterDescription, EndpointTemplate } from "../cloud/types.js";
+import type { Shard } from "../config/shard.js";
+import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
+import type { ScheduledTask } from "../schedule/scheduler.js";
+import type { ImportJobTracker } from "./import-jobs/tracker.js";
+import type { PollContext } from "./runtime.js";
+import type { SparkJobWatch } from "./spark-jobs/watch.js";
+
+/** Identity of a task: the `collector` and `target` labels of its health series. */
+export interface TaskId {
+  readonly collector: string;
+  readonly target: string;
+}
+
+/** Upstream calls one run of a task makes on one endpoint. */
+export interface CallEstimate {
+  readonly endpoint: EndpointTemplate;
+  readonly count: number;
+  /** More calls are possible (extra pages). */
+  readonly atLeast: boolean;
+}
+
+/** A scheduled task with what the plan needs to know about it. */
+export interface CollectorTask extends ScheduledTask {
+  readonly id: TaskId;
+  /** Label of the credential its client uses ("default", "cluster key #1"), never the key. */
+  readonly credential: string;
+  readonly calls: readonly CallEstimate[];
+}
+
+/** State a collector keeps across polls and reloads (owned by the exporter, one per process). */
+export interface CollectorState {
+  readonly importJobs: ImportJobTracker;
+  readonly sparkJobs: SparkJobWatch;
+}
+
+/** The API clients of the exporter, one per credential. */
+export interface Clients {
+  forCluster(cluster: Pick<ClusterConfig, "apiKey">): CloudApi;
+  /** The credential's label: clusters sharing a key share a label and a rate budget. */
+  credentialOf(cluster: Pick<ClusterConfig, "apiKey">): string;
+}
+
+/** Everything a task builder may use. The same environment serves the runtime and the plan. */
+export interface CollectorEnv {
+  readonly config: Config;
+  /** The clusters this replica polls: configured and discovered, already filtered by shard. */
+  readonly clusters: readonly ClusterConfig[];
+  /** The Spark jobs this replica polls (config and jobs file), already filtered by shard. */
+  readonly sparkJobs: readonly SparkJobRef[];
+  readonly shard: Shard;
+  readonly ctx: PollContext;
+  readonly clients: Clients;
+  readonly state: CollectorState;
+  /** Discovery hands every listing here; the exporter re-plans when the set changed. */
+  readonly onDiscovered: (found: ClusterDescription[]) => void;
+}
+
+/**
+ * One collector. `name` is its registry name; `label` is the value of the `collector` label of
+ * its self-metrics (discovery reports under "inventory", as it always has).
+ */
+export interface Collector<N extends string = string, L extends string = string> {
+  readonly name: N;
+  readonly label: L;
+  tasks(env: CollectorEnv): CollectorTask[];
+}
+
+/** The scheduler's key of a task: stable across reloads, and the input of its slot hash. */
+export function taskKey(id: TaskId): string {
+  return `${id.collector}/${id.target}`;
+}
+
+/** Builds a CollectorTask (the scheduler's `key` and `collector` follow from `id`). */
+export function collectorTask(fields: Omit<CollectorTask, "key" | "collector">): CollectorTask {
+  return { ...fields, key: taskKey(fields.id), collector: fields.id.collector };
+}

@@ -1,0 +1,39 @@
+/**
+ * The one list of collectors. Adding a collector means a folder under src/collectors and one
+ * line here: the scheduler, the plan of `--check-config`, the self-metrics and the landing
+ * page all take their collectors from this list.
+ */
+import { clusterMetricsCollector } from "./cluster-metrics/tasks.js";
+import { discoveryCollector } from "./discovery/tasks.js";
+import { importJobsCollector } from "./import-jobs/tasks.js";
+import { ImportJobTracker } from "./import-jobs/tracker.js";
+import { inventoryCollector } from "./inventory/tasks.js";
+import type { CollectorEnv, CollectorState, CollectorTask } from "./model.js";
+import { sparkJobsCollector } from "./spark-jobs/tasks.js";
+import { SparkJobWatch } from "./spark-jobs/watch.js";
+
+export const COLLECTORS = [
+  clusterMetricsCollector,
+  importJobsCollector,
+  sparkJobsCollector,
+  inventoryCollector,
+  discoveryCollector,
+] as const;
+
+/** A collector's registry name. */
+export type CollectorName = (typeof COLLECTORS)[number]["name"];
+/** A value of the `collector` label of the self-metrics. */
+export type CollectorLabel = (typeof COLLECTORS)[number]["label"];
+
+/** Every value of the `collector` label, once each, in registry order. */
+export const COLLECTOR_LABELS: readonly CollectorLabel[] = [...new Set(COLLECTORS.map((c) => c.label))];
+
+/** Every task of every collector for this environment, in registry order. */
+export function buildTasks(env: CollectorEnv): CollectorTask[] {
+  return COLLECTORS.flatMap((c) => c.tasks(env));
+}
+
+/** Fresh collector state (one per process: it survives reloads). */
+export function newCollectorState(): CollectorState {
+  return { importJobs: new ImportJobTracker(), sparkJobs: new SparkJobWatch() };
+}

@@ -1,0 +1,30 @@
+import type { CloudApi } from "../../src/cloud/types.js";
+import type { CollectorEnv } from "../../src/collectors/model.js";
+import { newCollectorState } from "../../src/collectors/registry.js";
+import type { PollContext } from "../../src/collectors/runtime.js";
+import { buildConfig } from "../../src/config/load.js";
+import type { ClusterConfig, SparkJobRef } from "../../src/config/types.js";
+
+/**
+ * A collector environment for tests: the config built from `raw` (YAML-shaped, defaults for the
+ * rest), one client for every credential, fresh collector state, shard 0 of 1.
+ */
+export async function collectorEnv(opts: {
+  readonly ctx: PollContext;
+  readonly client: CloudApi;
+  readonly raw?: Record<string, unknown>;
+  readonly clusters?: readonly ClusterConfig[];
+  readonly sparkJobs?: readonly SparkJobRef[];
+}): Promise<CollectorEnv> {
+  const config = await buildConfig({ api: { api_key: "test-key" }, ...opts.raw }, { env: {} });
+  return {
+    config,
+    clusters: opts.clusters ?? config.clusters,
+    sparkJobs: opts.sparkJobs ?? config.sparkJobs.jobs,
+    shard: { index: 0, total: 1 },
+    ctx: opts.ctx,
+    clients: { forCluster: () => opts.client, credentialOf: () => "default" },
+    state: newCollectorState(),
+    onDiscovered: () => {},
+  };
+}
