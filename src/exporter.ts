@@ -14,7 +14,8 @@ import { loadSparkJobsFile } from "./config/sparkJobsFile.js";
 import type { ClusterConfig, Config, SparkJobRef } from "./config/types.js";
 import { watchPath } from "./config/watch.js";
 import { type MetricsResponse, metricsResponse } from "./expose/exposition.js";
-import { SelfMetrics } from "./expose/selfMetrics.js";
+import type { DeflatedHead } from "./expose/gzipJoin.js";
+import { type InternalErrorSite, SelfMetrics } from "./expose/selfMetrics.js";
 import { SampleStore } from "./expose/store.js";
 import type { LandingInfo } from "./http/landing.js";
 import { type Clock, Scheduler, systemClock } from "./schedule/scheduler.js";
@@ -33,6 +34,8 @@ export interface ExporterOptions {
   /** How often the Spark jobs file is checked for changes. Default 5 s. */
   readonly jobsFilePollMs?: number;
   readonly defaultMetrics?: boolean;
+  /** Injected for tests: the store's compressor (to make a publish fail). */
+  readonly compress?: (body: Buffer) => Promise<DeflatedHead>;
 }
 
 /**
@@ -74,6 +77,8 @@ export class Exporter {
     this.store = new SampleStore({
       now,
       ...(opts.publishDelayMs !== undefined ? { publishDelayMs: opts.publishDelayMs } : {}),
+      ...(opts.compress !== undefined ? { compress: opts.compress } : {}),
+      onError: (where, err) => this.internalError(where, err),
     });
     this.self = new SelfMetrics({
       version: opts.version,
@@ -98,13 +103,27 @@ export class Exporter {
       this.self.series(this.store.seriesCount());
     }, this.opts.sweepEveryMs ?? 5000);
     this.sweeper.unref();
-    void this.scheduler.firstCycle().then(async () => {
-      await this.store.publishNow();
-      this.self.series(this.store.seriesCount());
-      if (!this.readyFlag)
-        this.logger.info({ series: this.store.seriesCount() }, "first collection cycle complete");
-      this.readyFlag = true;
-    });
+    this.scheduler
+      .firstCycle()
+      .then(async () => {
+        try {
+          await this.store.publishNow();
+        } catch (err) {
+          // The samples are in the store; the next publish retries. Readiness means "polled once".
+          this.internalError("publish", err);
+        }
+        this.self.series(this.store.seriesCount());
+        if (!this.readyFlag)
+          this.logger.info({ series: this.store.seriesCount() }, "first collection cycle complete");
+        this.readyFlag = true;
+      })
+      .catch((err: unknown) => this.internalError("first_cycle", err));
+  }
+
+  /** Logs and counts a failure of background work; the exporter keeps serving. */
+  private internalError(where: InternalErrorSite, err: unknown): void {
+    this.self.internalError(where);
+    this.logger.error({ where, err: describeError(err).message }, "background work failed");
   }
 
   /** Applies a new, already validated configuration. The previous one keeps running until then. */
@@ -255,8 +274,12 @@ export class Exporter {
     const settings = JSON.stringify({ ...api, apiKey: undefined });
     if (settings === this.clientSettings) return;
     this.clientSettings = settings;
-    for (const client of this.clients.values()) void client.close().catch(() => {});
+    for (const client of this.clients.values()) this.closeClient(client);
     this.clients.clear();
+  }
+
+  private closeClient(client: CloudClient): void {
+    client.close().catch((err: unknown) => this.internalError("client_close", err));
   }
 
   private closeUnusedClients(clusters: readonly ClusterConfig[]): void {
@@ -267,7 +290,7 @@ export class Exporter {
     for (const [key, client] of this.clients) {
       if (!used.has(key)) {
         this.clients.delete(key);
-        void client.close();
+        this.closeClient(client);
       }
     }
   }
@@ -297,11 +320,13 @@ export class Exporter {
     this.watchedFile = path;
     if (path === undefined) return;
     this.unwatchJobsFile = watchPath(path, this.opts.jobsFilePollMs ?? 5000, () => {
-      void this.loadJobsFile().then((ok) => {
-        if (!ok) return;
-        this.logger.info({ file: path, jobs: this.fileJobs.length }, "spark jobs file reloaded");
-        this.replan();
-      });
+      this.loadJobsFile()
+        .then((ok) => {
+          if (!ok) return;
+          this.logger.info({ file: path, jobs: this.fileJobs.length }, "spark jobs file reloaded");
+          this.replan();
+        })
+        .catch((err: unknown) => this.internalError("jobs_file", err));
     });
   }
 }

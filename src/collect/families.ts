@@ -183,6 +183,10 @@ export const PROCESS_SELF_FAMILIES = {
     "Upstream responses that did not match the endpoint's schema, by endpoint template.",
   ),
   samplesDropped: counter("vdbcloud_samples_dropped_total", "Samples not exposed, by reason."),
+  internalErrors: counter(
+    "vdbcloud_internal_errors_total",
+    "Failures of the exporter's own background work (publishing, start-up, jobs file, closing clients), by where they happened. The exporter keeps serving the last good state.",
+  ),
   configLastReloadSuccessful: gauge(
     "vdbcloud_config_last_reload_successful",
     "1 if the last configuration load or reload succeeded, 0 otherwise.",

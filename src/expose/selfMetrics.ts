@@ -41,6 +41,10 @@ export const DROP_REASONS: readonly DropReason[] = [
   "unknown_stat",
 ];
 
+/** Where background work can fail; each is a `where` label value of vdbcloud_internal_errors_total. */
+export const INTERNAL_ERROR_SITES = ["publish", "first_cycle", "jobs_file", "client_close"] as const;
+export type InternalErrorSite = (typeof INTERNAL_ERROR_SITES)[number];
+
 /** How long one rendering of the process metrics is served (well under any scrape interval). */
 export const PROCESS_RENDER_TTL_MS = 1000;
 
@@ -74,6 +78,7 @@ export class SelfMetrics implements ClientObserver {
   private readonly samplesDropped: Counter<"reason">;
   private readonly collectorDuration: Histogram<"collector">;
   private readonly skippedRuns: Counter<"collector">;
+  private readonly internalErrors: Counter<"where">;
   private readonly reloadSuccessful: Gauge;
   private readonly reloadTimestamp: Gauge;
   private readonly shardOrdinal: Gauge;
@@ -143,6 +148,12 @@ export class SelfMetrics implements ClientObserver {
       labelNames: ["collector"],
       registers,
     });
+    this.internalErrors = new Counter({
+      name: F.internalErrors.name,
+      help: F.internalErrors.help,
+      labelNames: ["where"],
+      registers,
+    });
     this.reloadSuccessful = new Gauge({
       name: F.configLastReloadSuccessful.name,
       help: F.configLastReloadSuccessful.help,
@@ -185,6 +196,7 @@ export class SelfMetrics implements ClientObserver {
       this.apiDuration.zero({ endpoint });
     }
     for (const reason of DROP_REASONS) this.samplesDropped.inc({ reason }, 0);
+    for (const where of INTERNAL_ERROR_SITES) this.internalErrors.inc({ where }, 0);
     for (const collector of opts.collectors ?? []) {
       this.skippedRuns.inc({ collector }, 0);
       this.collectorDuration.zero({ collector });
@@ -213,6 +225,9 @@ export class SelfMetrics implements ClientObserver {
   }
   collectorRun(collector: string, seconds: number): void {
     this.collectorDuration.observe({ collector }, seconds);
+  }
+  internalError(where: InternalErrorSite): void {
+    this.internalErrors.inc({ where });
   }
   skipped(collector: string): void {
     this.skippedRuns.inc({ collector });

@@ -31,6 +31,13 @@ export interface StoreOptions {
   publishDelayMs?: number;
   /** Slices of the build between which the event loop is yielded to, in milliseconds of work. */
   yieldEveryMs?: number;
+  /**
+   * Told when a background publish fails (the previous rendering keeps being served, and the
+   * next change tries again). Default: ignored.
+   */
+  onError?: (where: "publish", err: unknown) => void;
+  /** The compressor of the published bodies; injectable so tests can make a publish fail. */
+  compress?: (body: Buffer) => Promise<DeflatedHead>;
 }
 
 interface Entry {
@@ -67,6 +74,8 @@ export class SampleStore {
   private readonly now: () => number;
   private readonly publishDelayMs: number;
   private readonly yieldEveryMs: number;
+  private readonly onError: (where: "publish", err: unknown) => void;
+  private readonly compress: (body: Buffer) => Promise<DeflatedHead>;
   private version = 0;
   private published: Published;
   private timer: NodeJS.Timeout | undefined;
@@ -77,6 +86,8 @@ export class SampleStore {
     this.now = opts.now ?? Date.now;
     this.publishDelayMs = opts.publishDelayMs ?? 1000;
     this.yieldEveryMs = opts.yieldEveryMs ?? 8;
+    this.onError = opts.onError ?? (() => {});
+    this.compress = opts.compress ?? deflateHead;
     this.published = {
       version: 0,
       text: EMPTY,
@@ -214,7 +225,7 @@ export class SampleStore {
     if (this.timer || this.building || this.closed) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.build();
+      this.build().catch((err: unknown) => this.onError("publish", err));
     }, this.publishDelayMs);
     this.timer.unref();
   }
@@ -275,7 +286,7 @@ export class SampleStore {
       }
     }
     // zlib runs on the thread pool: compression never blocks the event loop.
-    const [textGzip, openMetricsGzip] = await Promise.all([deflateHead(text), deflateHead(openMetrics)]);
+    const [textGzip, openMetricsGzip] = await Promise.all([this.compress(text), this.compress(openMetrics)]);
     const published: Published = {
       version,
       text,

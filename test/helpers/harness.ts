@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { buildConfig } from "../../src/config/load.js";
 import { demoConfig } from "../../src/demo.js";
-import { Exporter } from "../../src/exporter.js";
+import { Exporter, type ExporterOptions } from "../../src/exporter.js";
 import { createApp } from "../../src/http/app.js";
 import type { Clock } from "../../src/schedule/scheduler.js";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
@@ -30,6 +30,8 @@ export interface HarnessOptions {
   readonly jobsFilePollMs?: number;
   /** Use this simulator instead of starting one (it is then not closed by `close`). */
   readonly simulator?: Simulator;
+  /** The store's compressor (to make publishing fail). */
+  readonly compress?: ExporterOptions["compress"];
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -52,6 +54,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.shard ? { shard: opts.shard } : {}),
     ...(opts.jobsFilePollMs !== undefined ? { jobsFilePollMs: opts.jobsFilePollMs } : {}),
+    ...(opts.compress !== undefined ? { compress: opts.compress } : {}),
   });
   const server: Server = createApp({
     metrics: (h) => exporter.metrics(h),
