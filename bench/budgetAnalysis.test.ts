@@ -84,6 +84,7 @@ describe("budgetChecks", () => {
     firstCycleMs: 30_000,
     requests: 2_280,
     rateLimited: 0,
+    rateLimitedObserved: 0,
     effectivePerSecond: 19,
     slotCycles: [0, 1, 2].map((cycle) => ({ cycle, requests: 570, distinctTargets: 570, rateLimited: 0 })),
     windows: [],

@@ -94,6 +94,8 @@ export interface BudgetResult {
   /** Metric requests the simulator answered, and how many of them were rate-limit refusals. */
   readonly requests: number;
   readonly rateLimited: number;
+  /** Rate-limit refusals within the observed cycles. */
+  readonly rateLimitedObserved: number;
   /** Admitted metric requests per second over the observed cycles. */
   readonly effectivePerSecond: number;
   /** Per cycle, by slot (each request attributed to its target's slot). */

@@ -62,8 +62,9 @@ describe("retries", () => {
     const { client, clock, observer } = testClient({ retryBaseMs: 100 });
     await expect(client.listRegions({})).resolves.toHaveLength(1);
     expect(scope.isDone()).toBe(true);
-    // random() = 0.5: half of 100, then half of 200.
-    expect(clock.sleeps).toEqual([50, 100]);
+    // random() = 0.5: half of 100, then half of 200; the first retry also keeps the endpoint's
+    // pacing (one request per 52 ms at 20/s and the default margin): 2 ms more.
+    expect(clock.sleeps).toEqual([50, 2, 100]);
     expect(observer.events).toEqual([
       { kind: "attempt", endpoint: REGIONS, outcome: "http_error" },
       { kind: "retry", endpoint: REGIONS, delayMs: 50 },
@@ -103,9 +104,9 @@ describe("retries", () => {
     await client.listRegions({});
     // The retry's backoff (random 0.5 of 250 ms), then the rest of the 1 040 ms pause.
     expect(clock.sleeps).toEqual([125, 915]);
-    // Back at full pace at once: the next call goes without waiting.
+    // Back at full pace at once: the next call only keeps the pacing (1 040 ms / 20).
     await client.listRegions({});
-    expect(clock.sleeps).toEqual([125, 915]);
+    expect(clock.sleeps).toEqual([125, 915, 52]);
     expect(scope.isDone()).toBe(true);
     expect(observer.events.filter((e) => e.kind === "rateLimited")).toHaveLength(1);
   });
@@ -278,14 +279,15 @@ describe("rate limiting across calls", () => {
       .get("/v2/clusters/c")
       .reply(200, { code: 0, data: { clusterId: "c" } });
     const { client, clock } = testClient({ rateLimit: 2, rateLimitMarginMs: 40 });
-    // Two per window of 1 s + 40 ms: the third waits until the first has left it.
+    // Two per window of 1 s + 40 ms, paced: each later call waits 520 ms; the other endpoint
+    // does not.
     await Promise.all([
       client.listRegions({}),
       client.listRegions({}),
       client.listRegions({}),
       client.describeCluster("c"),
     ]);
-    expect(clock.sleeps).toEqual([1_040]);
+    expect(clock.sleeps).toEqual([520, 520]);
   });
 });
 

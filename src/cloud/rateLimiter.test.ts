@@ -54,17 +54,27 @@ describe("RateLimiter", () => {
     expect(() => new RateLimiter(opts)).toThrow(new RangeError(message));
   });
 
-  it("grants `rate` at once, then waits until the oldest grant leaves the window", async () => {
+  it("paces grants evenly, one per (1 s + margin) / rate", async () => {
     const limiter = new RateLimiter({ rate: 20, marginMs: 40 });
     const q = queue(limiter, 21);
     await vi.advanceTimersByTimeAsync(0);
-    expect(q.times).toHaveLength(20);
-    await vi.advanceTimersByTimeAsync(1_039);
-    expect(q.times).toHaveLength(20);
+    expect(q.times).toEqual([1_000_000]);
+    await vi.advanceTimersByTimeAsync(51);
+    expect(q.times).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(q.times).toHaveLength(21);
-    expect(q.times.at(-1)).toBe(1_001_040);
+    expect(q.times).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(2_000);
     await q.all;
+    expect(q.times).toEqual(Array.from({ length: 21 }, (_, i) => 1_000_000 + i * 52));
+  });
+
+  it("grants an isolated request at once", async () => {
+    const limiter = new RateLimiter({ rate: 20, marginMs: 40 });
+    await limiter.acquire(KEY);
+    await vi.advanceTimersByTimeAsync(52);
+    const q = queue(limiter, 1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(q.times).toEqual([1_000_052]);
   });
 
   it.each([
@@ -81,8 +91,11 @@ describe("RateLimiter", () => {
     await vi.advanceTimersByTimeAsync(10_000);
     await q.all;
     expect(maxInWindow(q.times, windowMs)).toBe(rate);
-    // ...and it does use the budget: six windows' worth drains in five windows and a moment.
-    expect(q.times.at(-1)).toBe(1_000_000 + 5 * windowMs);
+    // ...and it does use the budget: six windows' worth drains in six windows less one spacing
+    // (plus under a millisecond per grant, as waits are rounded up to whole milliseconds).
+    const ideal = 1_000_000 + 6 * windowMs - windowMs / rate;
+    expect(q.times.at(-1)).toBeGreaterThanOrEqual(Math.floor(ideal));
+    expect(q.times.at(-1)).toBeLessThanOrEqual(ideal + n);
   });
 
   it("keeps the window for steady arrivals at the usable rate (no burst after idle beyond rate)", async () => {
@@ -105,6 +118,23 @@ describe("RateLimiter", () => {
     await vi.advanceTimersByTimeAsync(5_000);
     await q.all;
     expect(q.times).toEqual([1_000_000, 1_000_000 + 1_000 + DEFAULT_RATE_LIMIT_MARGIN_MS]);
+  });
+
+  it("follows a clock that steps back instead of waiting out the step", async () => {
+    let now = 10_000_000;
+    const limiter = new RateLimiter({ rate: 2, marginMs: 0, now: () => now });
+    await limiter.acquire(KEY);
+    now = 5_000_000;
+    let granted = false;
+    void limiter.acquire(KEY).then(() => {
+      granted = true;
+    });
+    // The step back counts as "just granted": the next waits one spacing (500 ms), not 5 000 s.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toBe(false);
+    now += 500;
+    await vi.advanceTimersByTimeAsync(500);
+    expect(granted).toBe(true);
   });
 
   it("serves waiters in FIFO order", async () => {
@@ -185,10 +215,10 @@ describe("RateLimiter", () => {
     await vi.advanceTimersByTimeAsync(1_999);
     expect(q.times).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    // The whole window's worth goes at the end of the pause, not one at a time.
-    expect(q.times).toEqual(Array.from({ length: 10 }, () => 1_002_000));
+    // Full pace again at once: one per 104 ms from the end of the pause, no ramp.
+    expect(q.times).toEqual([1_002_000]);
     await vi.advanceTimersByTimeAsync(1_040);
-    expect(q.times.at(-1)).toBe(1_003_040);
+    expect(q.times).toEqual(Array.from({ length: 11 }, (_, i) => 1_002_000 + i * 104));
     await q.all;
   });
 

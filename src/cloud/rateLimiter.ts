@@ -11,6 +11,11 @@
  * (plus a margin for network jitter) at `rate` or fewer, which every window algorithm admits:
  * fixed windows lie inside sliding ones, and a bucket of `rate` tokens refilled at `rate` per
  * second admits anything a sliding window of one second admits.
+ *
+ * Grants are also paced, one per window / rate: `rate` requests released together queue in
+ * the connection pool and at the server, and the queueing delays them unevenly, which is the
+ * very jitter that makes request n and n + rate arrive less than a second apart. Pacing costs
+ * no throughput (the window allows no more on average) and only delays the rare burst.
  */
 import { abortReason, type SleepFn, sleep as timerSleep } from "./sleep.js";
 
@@ -52,6 +57,8 @@ interface Log {
   /** Grant times of the last `rate` grants, oldest at `next` (a ring buffer). */
   readonly sent: number[];
   next: number;
+  /** The latest grant, for pacing. */
+  last: number;
   pausedUntil: number;
   readonly queue: Waiter[];
   pumping: boolean;
@@ -60,12 +67,13 @@ interface Log {
 
 /**
  * FIFO sliding-log limiter: never more than `rate` grants per key in any window of
- * 1 s + margin. Waiters of a key are served strictly in arrival order; each key has at most
+ * 1 s + margin, and grants at least (1 s + margin) / rate apart. Waiters of a key are served strictly in arrival order; each key has at most
  * one pending timer while anyone waits, and none when idle.
  */
 export class RateLimiter {
   private readonly rate: number;
   private readonly windowMs: number;
+  private readonly spacingMs: number;
   private readonly now: () => number;
   private readonly sleep: SleepFn;
   private readonly logs = new Map<string, Log>();
@@ -80,6 +88,7 @@ export class RateLimiter {
     }
     this.rate = opts.rate;
     this.windowMs = RATE_WINDOW_MS + marginMs;
+    this.spacingMs = this.windowMs / this.rate;
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? timerSleep;
   }
@@ -130,6 +139,7 @@ export class RateLimiter {
       log = {
         sent: [],
         next: 0,
+        last: Number.NEGATIVE_INFINITY,
         pausedUntil: Number.NEGATIVE_INFINITY,
         queue: [],
         pumping: false,
@@ -143,15 +153,20 @@ export class RateLimiter {
   /** How long until `log` may grant (0: now). */
   private waitMs(log: Log): number {
     const now = this.now();
+    if (now < log.last) {
+      // The clock stepped back: move the log with it, or the key would wait out the step.
+      const shift = log.last - now;
+      for (let i = 0; i < log.sent.length; i++) log.sent[i] = (log.sent[i] as number) - shift;
+      log.last = now;
+    }
     const oldest = log.sent.length < this.rate ? undefined : log.sent[log.next];
     const freeAt = oldest === undefined ? Number.NEGATIVE_INFINITY : oldest + this.windowMs;
-    return Math.max(0, log.pausedUntil - now, freeAt - now);
+    return Math.max(0, log.pausedUntil - now, freeAt - now, log.last + this.spacingMs - now);
   }
 
   private record(log: Log): void {
-    // A clock that steps back needs no care here: an entry becomes the oldest only after the
-    // one granted before it has left the window.
     const at = this.now();
+    log.last = at;
     if (log.sent.length < this.rate) log.sent.push(at);
     else {
       log.sent[log.next] = at;
