@@ -10,6 +10,10 @@ describe("parseBenchArgs", () => {
       baselineScrapes: 100,
       series: 100_000,
       metricsOnly: false,
+      budget: [],
+      modes: ["fixed", "sliding", "token_bucket"],
+      cycles: 3,
+      startupStall: false,
     });
   });
 
@@ -19,6 +23,12 @@ describe("parseBenchArgs", () => {
     { argv: ["--scrapes", "300", "--baseline-scrapes", "50"], want: { scrapes: 300, baselineScrapes: 50 } },
     { argv: ["--series", "5000", "--metrics-only"], want: { series: 5000, metricsOnly: true } },
     { argv: ["--help"], want: { help: true } },
+    { argv: ["--budget", "90,95, 100,110"], want: { budget: [90, 95, 100, 110] } },
+    {
+      argv: ["--budget", "95", "--rate-limit-mode", "sliding,fixed,sliding", "--cycles", "2"],
+      want: { budget: [95], modes: ["sliding", "fixed"], cycles: 2 },
+    },
+    { argv: ["--startup-stall"], want: { startupStall: true, budget: [] } },
   ])("reads $argv", ({ argv, want }) => {
     expect(parseBenchArgs(argv)).toMatchObject(want);
   });
@@ -30,6 +40,11 @@ describe("parseBenchArgs", () => {
     { argv: ["--scrapes="], message: "--scrapes must be a number" },
     { argv: ["--unknown"], message: "Unknown option" },
     { argv: ["positional"], message: "positional" },
+    { argv: ["--budget", "90,,95"], message: "--budget must be a comma-separated list" },
+    { argv: ["--budget", "0"], message: "--budget must be a number from 1 to 300, got 0" },
+    { argv: ["--rate-limit-mode", "leaky"], message: "--rate-limit-mode takes fixed, sliding, token_bucket" },
+    { argv: ["--cycles", "0"], message: "--cycles must be a number from 1" },
+    { argv: ["--budget", "90", "--startup-stall"], message: "separate runs" },
   ])("rejects $argv", ({ argv, message }) => {
     expect(() => parseBenchArgs(argv)).toThrow(expect.objectContaining({ code: "bad_arguments" }));
     expect(() => parseBenchArgs(argv)).toThrow(message);

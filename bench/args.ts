@@ -1,5 +1,6 @@
 /** Command-line flags of `npm run bench` and `npm run soak` (after `--`). */
 import { parseArgs } from "node:util";
+import { RATE_LIMIT_MODES, type RateLimitMode } from "../src/simulator/rate-limiter.js";
 import { BenchError } from "./errors.js";
 
 export interface BenchArgs {
@@ -17,6 +18,17 @@ export interface BenchArgs {
   readonly series: number;
   /** Only cluster metrics (no import jobs, Spark jobs, inventory): more scopes, longer cycles. */
   readonly metricsOnly: boolean;
+  /**
+   * Percentages of one key's budget (600 metric targets at PT30S) to run as rate-budget
+   * scenarios instead of the scale scenario; empty: not run.
+   */
+  readonly budget: readonly number[];
+  /** Simulator window modes of the budget scenarios (each runs once per mode, modes in parallel). */
+  readonly modes: readonly RateLimitMode[];
+  /** Complete cycles observed per budget scenario after the first. */
+  readonly cycles: number;
+  /** Measure only the start-up stall (2,000 targets) instead of the scale scenario. */
+  readonly startupStall: boolean;
 }
 
 export interface SoakArgs {
@@ -26,12 +38,20 @@ export interface SoakArgs {
 }
 
 export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N] [--baseline-scrapes N] [--series N] [--metrics-only]
+       npm run bench -- --budget P[,P...] [--rate-limit-mode M[,M...]] [--cycles N]
+       npm run bench -- --startup-stall
   --clusters N           clusters of the scale scenario (default 1000)
   --scrapes N            timed scrapes per variant, exporter and static floor (default 200, at least 1)
   --baseline-scrapes N   timed scrapes per variant of the prom-client baseline (default 100: ~0.2 s each)
   --series N             series to reach, adding collection scopes if needed (default 100000)
   --metrics-only         disable import jobs, Spark jobs and inventory (scopes make up the series;
-                         cycles get longer: about targets / 17 seconds)`;
+                         cycles get longer: about targets / 17 seconds)
+  --budget P,...         instead: rate-budget scenarios at P% of one key's budget (600 metric targets at
+                         PT30S), e.g. 90,95,100,110
+  --rate-limit-mode M,.. simulator window modes of --budget: sliding, fixed, token_bucket (default all three)
+  --cycles N             complete cycles observed per budget scenario after the first (default 3)
+  --startup-stall        instead: the longest event-loop stall and /healthz wait while the first cycle of
+                         2,000 metric targets (1,000 clusters + one scope each) lands`;
 
 export const SOAK_USAGE = `usage: npm run soak -- [--minutes N] [--clusters N]
   --minutes N   how long to run, faults included (default 3, at least 2)
@@ -76,6 +96,31 @@ function integer(
   return n;
 }
 
+function list<T>(
+  raw: string | boolean | undefined,
+  flag: string,
+  fallback: readonly T[],
+  item: (text: string) => T,
+): readonly T[] {
+  if (raw === undefined) return fallback;
+  const items = typeof raw === "string" ? raw.split(",").map((s) => s.trim()) : [];
+  if (items.length === 0 || items.some((s) => s === "")) {
+    throw new BenchError("bad_arguments", `${flag} must be a comma-separated list, got ${String(raw)}`);
+  }
+  return [...new Set(items.map(item))];
+}
+
+function rateLimitMode(text: string): RateLimitMode {
+  const mode = RATE_LIMIT_MODES.find((m) => m === text);
+  if (mode === undefined) {
+    throw new BenchError(
+      "bad_arguments",
+      `--rate-limit-mode takes ${RATE_LIMIT_MODES.join(", ")}, got ${text}`,
+    );
+  }
+  return mode;
+}
+
 /** Parses the benchmark's flags. Throws BenchError (bad_arguments). */
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   const v = parse(argv, {
@@ -84,8 +129,17 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     "baseline-scrapes": { type: "string" },
     series: { type: "string" },
     "metrics-only": { type: "boolean" },
+    budget: { type: "string" },
+    "rate-limit-mode": { type: "string" },
+    cycles: { type: "string" },
+    "startup-stall": { type: "boolean" },
     help: { type: "boolean" },
   });
+  const budget = list(v.budget, "--budget", [], (p) => number(p, "--budget", 0, 1, 300));
+  const startupStall = v["startup-stall"] === true;
+  if (budget.length > 0 && startupStall) {
+    throw new BenchError("bad_arguments", "--budget and --startup-stall are separate runs: give one");
+  }
   const scrapes = integer(v.scrapes, "--scrapes", 200, 1, 100_000);
   return {
     help: v.help === true,
@@ -94,6 +148,10 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     baselineScrapes: integer(v["baseline-scrapes"], "--baseline-scrapes", 100, 1, 100_000),
     series: integer(v.series, "--series", 100_000, 1, 10_000_000),
     metricsOnly: v["metrics-only"] === true,
+    budget,
+    modes: list(v["rate-limit-mode"], "--rate-limit-mode", RATE_LIMIT_MODES, rateLimitMode),
+    cycles: integer(v.cycles, "--cycles", 3, 1, 100),
+    startupStall,
   };
 }
 

@@ -6,6 +6,7 @@
 import {
   type FaultKind,
   type FaultSpec,
+  type RateLimitMode,
   type RequestDone,
   type Simulator,
   startSimulator,
@@ -20,6 +21,8 @@ export interface SimStartArgs {
   readonly collectionsPerCluster: number;
   /** Per API key per endpoint; the documented limit is 20. */
   readonly rateLimitPerSecond: number;
+  /** How the simulator counts its second (default: its own default, sliding). */
+  readonly rateLimitMode?: RateLimitMode;
   /** Keep a log of Query Cluster Metrics requests (time, target, status) for cycle counting. */
   readonly recordMetricRequests: boolean;
 }
@@ -63,6 +66,7 @@ serveRpc({
       seed: args.seed,
       collectionsPerCluster: args.collectionsPerCluster,
       rateLimitPerSecond: args.rateLimitPerSecond,
+      ...(args.rateLimitMode === undefined ? {} : { rateLimitMode: args.rateLimitMode }),
       ...(args.recordMetricRequests
         ? {
             onRequestDone: (d: RequestDone) => {

@@ -209,6 +209,7 @@ export class Exporter {
         apiKey: key,
         requestTimeoutMs: api.requestTimeoutMs,
         rateLimit: api.rateLimit,
+        ...(api.rateLimitMarginMs === undefined ? {} : { rateLimitMarginMs: api.rateLimitMarginMs }),
         maxRetries: api.maxRetries,
         maxResponseBytes: api.maxResponseBytes,
         maxInFlight: api.maxInFlight,

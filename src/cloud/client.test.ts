@@ -62,8 +62,9 @@ describe("retries", () => {
     const { client, clock, observer } = testClient({ retryBaseMs: 100 });
     await expect(client.listRegions({})).resolves.toHaveLength(1);
     expect(scope.isDone()).toBe(true);
-    // random() = 0.5: half of 100, then half of 200.
-    expect(clock.sleeps).toEqual([50, 100]);
+    // random() = 0.5: half of 100, then half of 200; the first retry also keeps the endpoint's
+    // pacing (one request per 52 ms at 20/s and the default margin): 2 ms more.
+    expect(clock.sleeps).toEqual([50, 2, 100]);
     expect(observer.events).toEqual([
       { kind: "attempt", endpoint: REGIONS, outcome: "http_error" },
       { kind: "retry", endpoint: REGIONS, delayMs: 50 },
@@ -82,14 +83,32 @@ describe("retries", () => {
     const { client, clock, observer } = testClient();
     await client.listRegions({});
     expect(scope.isDone()).toBe(true);
-    // 2000 ms from Retry-After; then the limiter, emptied by the penalty, waits one token (1/20 s).
-    expect(clock.sleeps).toEqual([2_000, 50]);
+    // 2000 ms from Retry-After; the pause ends with it and the endpoint is back at full pace.
+    expect(clock.sleeps).toEqual([2_000]);
     expect(observer.events).toEqual([
       { kind: "attempt", endpoint: REGIONS, outcome: "rate_limited" },
       { kind: "rateLimited", endpoint: REGIONS },
       { kind: "retry", endpoint: REGIONS, delayMs: 2_000 },
       { kind: "attempt", endpoint: REGIONS, outcome: "success" },
     ]);
+  });
+
+  it("pauses the endpoint for one window plus the margin after a rate-limit answer without Retry-After", async () => {
+    const scope = nock(TEST_BASE_URL)
+      .get("/v2/regions")
+      .reply(429, { code: 1, message: "Too many requests" })
+      .get("/v2/regions")
+      .times(2)
+      .reply(200, ok);
+    const { client, clock, observer } = testClient({ rateLimitMarginMs: 40 });
+    await client.listRegions({});
+    // The retry's backoff (random 0.5 of 250 ms), then the rest of the 1 040 ms pause.
+    expect(clock.sleeps).toEqual([125, 915]);
+    // Back at full pace at once: the next call only keeps the pacing (1 040 ms / 20).
+    await client.listRegions({});
+    expect(clock.sleeps).toEqual([125, 915, 52]);
+    expect(scope.isDone()).toBe(true);
+    expect(observer.events.filter((e) => e.kind === "rateLimited")).toHaveLength(1);
   });
 
   it("honours Retry-After given as an HTTP date", async () => {
@@ -113,9 +132,9 @@ describe("retries", () => {
     expect(err.code).toBe("rate_limited");
     expect(err.retryAfterMs).toBe(86_400_000);
     expect(observer.events.filter((e) => e.kind === "retry")).toEqual([]);
-    // The next call waits out the capped pause (60 s) plus one token, not a day.
+    // The next call waits out the capped pause (60 s), not a day.
     await client.listRegions({});
-    expect(clock.sleeps).toEqual([60_000, 50]);
+    expect(clock.sleeps).toEqual([60_000]);
   });
 
   it("treats the rate-limit code in a 200 envelope as rate limiting, whatever the message", async () => {
@@ -287,15 +306,16 @@ describe("rate limiting across calls", () => {
     nock(TEST_BASE_URL)
       .get("/v2/clusters/c")
       .reply(200, { code: 0, data: { clusterId: "c" } });
-    const { client, clock } = testClient({ rateLimit: 2 });
-    // rate 2/s, burst 1: the first call goes at once, each later one waits 500 ms.
+    const { client, clock } = testClient({ rateLimit: 2, rateLimitMarginMs: 40 });
+    // Two per window of 1 s + 40 ms, paced: each later call waits 520 ms; the other endpoint
+    // does not.
     await Promise.all([
       client.listRegions({}),
       client.listRegions({}),
       client.listRegions({}),
       client.describeCluster("c"),
     ]);
-    expect(clock.sleeps).toEqual([500, 500]);
+    expect(clock.sleeps).toEqual([520, 520]);
   });
 });
 

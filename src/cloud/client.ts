@@ -15,7 +15,7 @@ import { listImportJobsEndpoint } from "./importJobs.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { safeObserver } from "./observer.js";
 import { listProjectsEndpoint } from "./projects.js";
-import { RateLimiter } from "./rateLimiter.js";
+import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
 import { listRegionsEndpoint } from "./regions.js";
 import { type RetryPolicyOptions, retryDelayMs } from "./retry.js";
 import { type SleepFn, sleep as timerSleep } from "./sleep.js";
@@ -35,6 +35,11 @@ export interface CloudClientOptions {
   requestTimeoutMs: number;
   /** Requests per second per endpoint. */
   rateLimit: number;
+  /**
+   * Added to the limiter's one-second window, for network jitter. Default
+   * DEFAULT_RATE_LIMIT_MARGIN_MS (rateLimiter.ts).
+   */
+  rateLimitMarginMs?: number;
   /** Retries after the first attempt (0 = none). */
   maxRetries: number;
   maxResponseBytes: number;
@@ -70,8 +75,6 @@ export interface CloudClient extends CloudApi {
 export const DEFAULT_RETRY_BASE_MS = 250;
 /** Default backoff cap. */
 export const DEFAULT_RETRY_MAX_MS = 10_000;
-/** How long an endpoint pauses after a rate-limit answer without Retry-After: one budget window. */
-export const RATE_LIMIT_PAUSE_MS = 1_000;
 /**
  * The longest pause a Retry-After can impose on an endpoint: a bogus value (hours) must not
  * silence a collector; a minute covers every documented interval.
@@ -93,7 +96,11 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     maxMs: opts.retryMaxMs ?? DEFAULT_RETRY_MAX_MS,
     maxRetries: opts.maxRetries,
   };
-  const limiter = new RateLimiter({ rate: opts.rateLimit, now, sleep });
+  const marginMs = opts.rateLimitMarginMs ?? DEFAULT_RATE_LIMIT_MARGIN_MS;
+  const limiter = new RateLimiter({ rate: opts.rateLimit, marginMs, now, sleep });
+  // Without Retry-After, one window (plus the margin) is what any window-counting server
+  // needs to forget the requests that filled it; the limiter then resumes at full pace.
+  const rateLimitPauseMs = RATE_WINDOW_MS + marginMs;
   const transport = new Transport({
     apiKey: opts.apiKey,
     requestTimeoutMs: opts.requestTimeoutMs,
@@ -187,7 +194,7 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
         observer.rateLimited(endpoint);
         limiter.penalize(
           endpoint,
-          Math.min(failure.retryAfterMs ?? RATE_LIMIT_PAUSE_MS, MAX_RATE_LIMIT_PAUSE_MS),
+          Math.min(failure.retryAfterMs ?? rateLimitPauseMs, MAX_RATE_LIMIT_PAUSE_MS),
         );
       } else if (failure.code === "schema_error") {
         observer.schemaError(endpoint);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { defaultBurst, RateLimiter } from "./rateLimiter.js";
+import { DEFAULT_RATE_LIMIT_MARGIN_MS, RateLimiter, usableRate } from "./rateLimiter.js";
 
 const KEY = "GET /v2/regions";
 
@@ -33,70 +33,132 @@ function maxInWindow(times: readonly number[], windowMs: number): number {
   return max;
 }
 
-describe("defaultBurst", () => {
+describe("usableRate", () => {
   it.each([
-    [20, 10],
-    [7, 3],
-    [3, 1],
-    [1, 1],
-    [0.5, 1],
-  ])("rate %d -> burst %d", (rate, burst) => {
-    expect(defaultBurst(rate)).toBe(burst);
+    [20, 0, 20],
+    [20, 40, 20 / 1.04],
+    [20, 50, 20 / 1.05],
+    [10, 1000, 5],
+  ])("rate %d, margin %d ms -> %d per second", (rate, margin, usable) => {
+    expect(usableRate(rate, margin)).toBeCloseTo(usable, 9);
   });
 });
 
 describe("RateLimiter", () => {
-  it("rejects a non-positive rate", () => {
-    expect(() => new RateLimiter({ rate: 0 })).toThrow(RangeError);
-    expect(() => new RateLimiter({ rate: 5, burst: 0 })).toThrow(RangeError);
+  it.each([
+    [{ rate: 0 }, "rate must be a whole number >= 1, got 0"],
+    [{ rate: 2.5 }, "rate must be a whole number >= 1, got 2.5"],
+    [{ rate: 5, marginMs: -1 }, "marginMs must be >= 0, got -1"],
+    [{ rate: 5, marginMs: Number.NaN }, "marginMs must be >= 0, got NaN"],
+  ])("rejects %o", (opts, message) => {
+    expect(() => new RateLimiter(opts)).toThrow(new RangeError(message));
   });
 
-  it("grants the burst at once, then waits", async () => {
-    const limiter = new RateLimiter({ rate: 20 });
-    const q = queue(limiter, 11);
+  it("paces grants evenly, one per (1 s + margin) / rate", async () => {
+    const limiter = new RateLimiter({ rate: 20, marginMs: 40 });
+    const q = queue(limiter, 21);
     await vi.advanceTimersByTimeAsync(0);
-    expect(q.times).toHaveLength(10);
-    await vi.advanceTimersByTimeAsync(49);
-    expect(q.times).toHaveLength(10);
+    expect(q.times).toEqual([1_000_000]);
+    await vi.advanceTimersByTimeAsync(51);
+    expect(q.times).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(q.times).toHaveLength(11);
+    expect(q.times).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(2_000);
     await q.all;
+    expect(q.times).toEqual(Array.from({ length: 21 }, (_, i) => 1_000_000 + i * 52));
   });
 
-  it.each([20, 4, 3])("never grants more than rate=%d in any 1 s window after the burst", async (rate) => {
-    const limiter = new RateLimiter({ rate });
-    const n = rate * 5 + defaultBurst(rate);
+  it("grants an isolated request at once", async () => {
+    const limiter = new RateLimiter({ rate: 20, marginMs: 40 });
+    await limiter.acquire(KEY);
+    await vi.advanceTimersByTimeAsync(52);
+    const q = queue(limiter, 1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(q.times).toEqual([1_000_052]);
+  });
+
+  it.each([
+    [20, 40],
+    [20, 0],
+    [4, 40],
+    [3, 250],
+    [1, 0],
+  ])("never grants more than rate=%d in any window of 1 s + %d ms", async (rate, marginMs) => {
+    const limiter = new RateLimiter({ rate, marginMs });
+    const windowMs = 1_000 + marginMs;
+    const n = rate * 6;
     const q = queue(limiter, n);
     await vi.advanceTimersByTimeAsync(10_000);
     await q.all;
-    const afterBurst = q.times.slice(defaultBurst(rate));
-    expect(maxInWindow(afterBurst, 1000)).toBeLessThanOrEqual(rate);
-    // ...and it does use the budget: the whole queue drains in about five seconds.
-    expect(q.times.at(-1)).toBeLessThanOrEqual(1_000_000 + 5_000 + 1_000 / rate + 1);
+    expect(maxInWindow(q.times, windowMs)).toBe(rate);
+    // ...and it does use the budget: six windows' worth drains in six windows less one spacing
+    // (plus under a millisecond per grant, as waits are rounded up to whole milliseconds).
+    const ideal = 1_000_000 + 6 * windowMs - windowMs / rate;
+    expect(q.times.at(-1)).toBeGreaterThanOrEqual(Math.floor(ideal));
+    expect(q.times.at(-1)).toBeLessThanOrEqual(ideal + n);
+  });
+
+  it("keeps the window for steady arrivals at the usable rate (no burst after idle beyond rate)", async () => {
+    const limiter = new RateLimiter({ rate: 20, marginMs: 40 });
+    const times: number[] = [];
+    // Arrivals every 30 ms (33/s) for 5 s, each acquiring as it comes.
+    const pending: Promise<void>[] = [];
+    for (let i = 0; i < 166; i++) {
+      pending.push(limiter.acquire(KEY).then(() => void times.push(Date.now())));
+      await vi.advanceTimersByTimeAsync(30);
+    }
+    await vi.advanceTimersByTimeAsync(10_000);
+    await Promise.all(pending);
+    expect(maxInWindow(times, 1_040)).toBe(20);
+  });
+
+  it("uses the default margin when none is given", async () => {
+    const limiter = new RateLimiter({ rate: 1 });
+    const q = queue(limiter, 2);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await q.all;
+    expect(q.times).toEqual([1_000_000, 1_000_000 + 1_000 + DEFAULT_RATE_LIMIT_MARGIN_MS]);
+  });
+
+  it("follows a clock that steps back instead of waiting out the step", async () => {
+    let now = 10_000_000;
+    const limiter = new RateLimiter({ rate: 2, marginMs: 0, now: () => now });
+    await limiter.acquire(KEY);
+    now = 5_000_000;
+    let granted = false;
+    void limiter.acquire(KEY).then(() => {
+      granted = true;
+    });
+    // The step back counts as "just granted": the next waits one spacing (500 ms), not 5 000 s.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toBe(false);
+    now += 500;
+    await vi.advanceTimersByTimeAsync(500);
+    expect(granted).toBe(true);
   });
 
   it("serves waiters in FIFO order", async () => {
-    const limiter = new RateLimiter({ rate: 2, burst: 1 });
+    const limiter = new RateLimiter({ rate: 2, marginMs: 0 });
     const q = queue(limiter, 6);
     await vi.advanceTimersByTimeAsync(5_000);
     await q.all;
     expect(q.order).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
-  it("keeps a newcomer behind the queue even when a token has accrued", async () => {
-    const limiter = new RateLimiter({ rate: 1, burst: 1 });
+  it("keeps a newcomer behind the queue even when a slot has freed", async () => {
+    const limiter = new RateLimiter({ rate: 1, marginMs: 0 });
     const order: string[] = [];
     await limiter.acquire(KEY);
     const first = limiter.acquire(KEY).then(() => order.push("first"));
     await vi.advanceTimersByTimeAsync(999);
     const second = limiter.acquire(KEY).then(() => order.push("second"));
-    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.advanceTimersByTimeAsync(3_000);
     await Promise.all([first, second]);
     expect(order).toEqual(["first", "second"]);
   });
 
-  it("keeps one timer per bucket however many wait", async () => {
-    const limiter = new RateLimiter({ rate: 1, burst: 1 });
+  it("keeps one timer per key however many wait", async () => {
+    const limiter = new RateLimiter({ rate: 1 });
     const q = queue(limiter, 50);
     await vi.advanceTimersByTimeAsync(0);
     expect(vi.getTimerCount()).toBe(1);
@@ -105,8 +167,8 @@ describe("RateLimiter", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it("keeps buckets of different keys independent", async () => {
-    const limiter = new RateLimiter({ rate: 1, burst: 1 });
+  it("keeps the logs of different keys independent", async () => {
+    const limiter = new RateLimiter({ rate: 1 });
     await limiter.acquire("a");
     let bGranted = false;
     void limiter.acquire("b").then(() => {
@@ -117,7 +179,7 @@ describe("RateLimiter", () => {
   });
 
   it("rejects an aborted waiter, gives its turn to the next, and stops the timer when none is left", async () => {
-    const limiter = new RateLimiter({ rate: 1, burst: 1 });
+    const limiter = new RateLimiter({ rate: 1, marginMs: 0 });
     await limiter.acquire(KEY);
     const ctl = new AbortController();
     const aborted = limiter.acquire(KEY, ctl.signal);
@@ -125,7 +187,7 @@ describe("RateLimiter", () => {
     ctl.abort(new Error("shutdown"));
     await expect(aborted).rejects.toThrow("shutdown");
     await vi.advanceTimersByTimeAsync(1_000);
-    // The aborted waiter took no token: the next one got the first refill.
+    // The aborted waiter was recorded as nothing: the next one got the first free slot.
     expect(next.times).toEqual([1_001_000]);
 
     const lone = new AbortController();
@@ -143,27 +205,43 @@ describe("RateLimiter", () => {
     await expect(limiter.acquire(KEY, AbortSignal.abort(new Error("gone")))).rejects.toThrow("gone");
   });
 
-  it("pauses a penalized key for the given time, then refills from empty", async () => {
-    const limiter = new RateLimiter({ rate: 10, burst: 5 });
+  it("pauses a penalized key for the given time, then runs at full pace at once", async () => {
+    const limiter = new RateLimiter({ rate: 10, marginMs: 40 });
     limiter.penalize(KEY, 2_000);
-    const q = queue(limiter, 1);
+    const q = queue(limiter, 11);
     const other = queue(limiter, 1, "other");
     await vi.advanceTimersByTimeAsync(0);
     expect(other.times).toEqual([1_000_000]);
-    await vi.advanceTimersByTimeAsync(2_099);
+    await vi.advanceTimersByTimeAsync(1_999);
     expect(q.times).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(q.times).toEqual([1_002_100]);
+    // Full pace again at once: one per 104 ms from the end of the pause, no ramp.
+    expect(q.times).toEqual([1_002_000]);
+    await vi.advanceTimersByTimeAsync(1_040);
+    expect(q.times).toEqual(Array.from({ length: 11 }, (_, i) => 1_002_000 + i * 104));
+    await q.all;
+  });
+
+  it("holds a waiter already asleep until its slot for a pause that began meanwhile", async () => {
+    const limiter = new RateLimiter({ rate: 1, marginMs: 0 });
+    await limiter.acquire(KEY);
+    const q = queue(limiter, 1);
+    await vi.advanceTimersByTimeAsync(500);
+    limiter.penalize(KEY, 3_000);
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(q.times).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(q.times).toEqual([1_003_500]);
   });
 
   it("keeps the longer of two pauses", async () => {
-    const limiter = new RateLimiter({ rate: 10, burst: 1 });
+    const limiter = new RateLimiter({ rate: 10 });
     limiter.penalize(KEY, 3_000);
     limiter.penalize(KEY, 1_000);
     const q = queue(limiter, 1);
-    await vi.advanceTimersByTimeAsync(3_099);
+    await vi.advanceTimersByTimeAsync(2_999);
     expect(q.times).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(q.times).toEqual([1_003_100]);
+    expect(q.times).toEqual([1_003_000]);
   });
 });

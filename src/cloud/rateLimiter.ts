@@ -1,18 +1,50 @@
 /**
- * Token buckets keyed by endpoint. The upstream allows `rate` requests per second per user
- * per endpoint; one client (one credential) owns one limiter, so a key is effectively
+ * Sliding-log rate limiting keyed by endpoint. The upstream allows `rate` requests per second
+ * per user per endpoint; one client (one credential) owns one limiter, so a key is effectively
  * credential + endpoint.
+ *
+ * Why a sliding log and not a token bucket: the upstream does not say how it counts its
+ * second. A bucket that allows any burst lets more than `rate` requests into some sliding
+ * second, which a server counting in sliding windows refuses; each refusal then pauses the
+ * endpoint and halves throughput. Remembering the send times of the last `rate` grants and
+ * granting only when the oldest of them has left the window keeps every window of one second
+ * (plus a margin for network jitter) at `rate` or fewer, which every window algorithm admits:
+ * fixed windows lie inside sliding ones, and a bucket of `rate` tokens refilled at `rate` per
+ * second admits anything a sliding window of one second admits.
+ *
+ * Grants are also paced, one per window / rate: `rate` requests released together queue in
+ * the connection pool and at the server, and the queueing delays them unevenly, which is the
+ * very jitter that makes request n and n + rate arrive less than a second apart. Pacing costs
+ * no throughput (the window allows no more on average) and only delays the rare burst.
  */
 import { abortReason, type SleepFn, sleep as timerSleep } from "./sleep.js";
 
+/** The upstream counts its limit per second. */
+export const RATE_WINDOW_MS = 1_000;
+
+/**
+ * Default margin added to the one-second window: enough for requests leaving 40 ms apart to
+ * arrive in the same order across ordinary network jitter, while 20 / 1.04 = 19.2 requests per
+ * second stay usable (95% of the budget and more).
+ */
+export const DEFAULT_RATE_LIMIT_MARGIN_MS = 40;
+
 /** Limiter parameters; `now` and `sleep` are injectable so tests control time. */
 export interface RateLimiterOptions {
-  /** Tokens per second (> 0). */
+  /** Requests per window per key: a whole number >= 1. */
   readonly rate: number;
-  /** Bucket capacity; default max(1, floor(rate / 2)). */
-  readonly burst?: number;
+  /** Added to the one-second window; default DEFAULT_RATE_LIMIT_MARGIN_MS. */
+  readonly marginMs?: number;
   readonly now?: () => number;
   readonly sleep?: SleepFn;
+}
+
+/**
+ * The sustained rate the limiter allows: `rate` per (1 s + margin). `--check-config` compares
+ * planned calls against it, so a plan that "fits" is one the limiter can actually carry.
+ */
+export function usableRate(rate: number, marginMs: number): number {
+  return (rate * RATE_WINDOW_MS) / (RATE_WINDOW_MS + marginMs);
 }
 
 interface Waiter {
@@ -21,9 +53,12 @@ interface Waiter {
   readonly detach: () => void;
 }
 
-interface Bucket {
-  tokens: number;
-  updatedAt: number;
+interface Log {
+  /** Grant times of the last `rate` grants, oldest at `next` (a ring buffer). */
+  readonly sent: number[];
+  next: number;
+  /** The latest grant, for pacing. */
+  last: number;
   pausedUntil: number;
   readonly queue: Waiter[];
   pumping: boolean;
@@ -31,53 +66,49 @@ interface Bucket {
 }
 
 /**
- * Default burst: half a second of budget. The upstream counts `rate` per second; keeping the
- * burst below that leaves slack for network jitter bunching our requests at its end.
- */
-export function defaultBurst(rate: number): number {
-  return Math.max(1, Math.floor(rate / 2));
-}
-
-/**
- * FIFO token-bucket limiter. Waiters of a key are served strictly in arrival order; each
- * bucket has at most one pending timer while anyone waits, and none when idle.
+ * FIFO sliding-log limiter: never more than `rate` grants per key in any window of
+ * 1 s + margin, and grants at least (1 s + margin) / rate apart. Waiters of a key are served strictly in arrival order; each key has at most
+ * one pending timer while anyone waits, and none when idle.
  */
 export class RateLimiter {
   private readonly rate: number;
-  private readonly burst: number;
+  private readonly windowMs: number;
+  private readonly spacingMs: number;
   private readonly now: () => number;
   private readonly sleep: SleepFn;
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly logs = new Map<string, Log>();
 
   constructor(opts: RateLimiterOptions) {
-    if (!(Number.isFinite(opts.rate) && opts.rate > 0)) {
-      throw new RangeError(`rate must be a positive number, got ${opts.rate}`);
+    if (!(Number.isSafeInteger(opts.rate) && opts.rate >= 1)) {
+      throw new RangeError(`rate must be a whole number >= 1, got ${opts.rate}`);
     }
-    const burst = opts.burst ?? defaultBurst(opts.rate);
-    if (!(Number.isFinite(burst) && burst >= 1)) throw new RangeError(`burst must be >= 1, got ${burst}`);
+    const marginMs = opts.marginMs ?? DEFAULT_RATE_LIMIT_MARGIN_MS;
+    if (!(Number.isFinite(marginMs) && marginMs >= 0)) {
+      throw new RangeError(`marginMs must be >= 0, got ${marginMs}`);
+    }
     this.rate = opts.rate;
-    this.burst = burst;
+    this.windowMs = RATE_WINDOW_MS + marginMs;
+    this.spacingMs = this.windowMs / this.rate;
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? timerSleep;
   }
 
   /**
-   * Resolves when a token of `key` has been taken for the caller. Rejects with the signal's
-   * reason if `signal` aborts first (the caller then holds no token).
+   * Resolves when the caller may send one request on `key` (the grant is recorded as sent
+   * now). Rejects with the signal's reason if `signal` aborts first (nothing is recorded).
    */
   acquire(key: string, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    const bucket = this.bucketOf(key);
-    this.refill(bucket);
-    if (bucket.queue.length === 0 && this.now() >= bucket.pausedUntil && bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    const log = this.logOf(key);
+    if (log.queue.length === 0 && this.waitMs(log) === 0) {
+      this.record(log);
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {
-        const index = bucket.queue.indexOf(waiter);
-        if (index >= 0) bucket.queue.splice(index, 1);
-        if (bucket.queue.length === 0) bucket.wake?.abort();
+        const index = log.queue.indexOf(waiter);
+        if (index >= 0) log.queue.splice(index, 1);
+        if (log.queue.length === 0) log.wake?.abort();
         reject(signal ? abortReason(signal) : undefined);
       };
       const waiter: Waiter = {
@@ -86,81 +117,91 @@ export class RateLimiter {
         detach: () => signal?.removeEventListener("abort", onAbort),
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      bucket.queue.push(waiter);
-      void this.pump(bucket);
+      log.queue.push(waiter);
+      void this.pump(log);
     });
   }
 
   /**
-   * After a rate-limit answer: empty the bucket and serve nobody on `key` for `ms`
-   * milliseconds (a longer pause already in force is kept).
+   * After a rate-limit answer: serve nobody on `key` for `ms` milliseconds (a longer pause
+   * already in force is kept). The log is kept, so after the pause the key runs at full pace
+   * again at once rather than ramping up.
    */
   penalize(key: string, ms: number): void {
-    const bucket = this.bucketOf(key);
-    this.refill(bucket);
-    bucket.tokens = 0;
-    bucket.pausedUntil = Math.max(bucket.pausedUntil, this.now() + Math.max(0, ms));
+    const log = this.logOf(key);
+    // A waiter already asleep re-checks when it wakes, and then sleeps out the pause.
+    log.pausedUntil = Math.max(log.pausedUntil, this.now() + Math.max(0, ms));
   }
 
-  private bucketOf(key: string): Bucket {
-    let bucket = this.buckets.get(key);
-    if (!bucket) {
-      bucket = {
-        tokens: this.burst,
-        updatedAt: this.now(),
+  private logOf(key: string): Log {
+    let log = this.logs.get(key);
+    if (!log) {
+      log = {
+        sent: [],
+        next: 0,
+        last: Number.NEGATIVE_INFINITY,
         pausedUntil: Number.NEGATIVE_INFINITY,
         queue: [],
         pumping: false,
         wake: undefined,
       };
-      this.buckets.set(key, bucket);
+      this.logs.set(key, log);
     }
-    return bucket;
+    return log;
   }
 
-  private refill(bucket: Bucket): void {
+  /** How long until `log` may grant (0: now). */
+  private waitMs(log: Log): number {
     const now = this.now();
-    // No tokens accrue during a pause; a clock stepping back adds none either.
-    const from = Math.max(bucket.updatedAt, bucket.pausedUntil);
-    const elapsed = Math.max(0, now - from);
-    bucket.tokens = Math.min(this.burst, bucket.tokens + (elapsed * this.rate) / 1000);
-    bucket.updatedAt = Math.max(bucket.updatedAt, now);
+    if (now < log.last) {
+      // The clock stepped back: move the log with it, or the key would wait out the step.
+      const shift = log.last - now;
+      for (let i = 0; i < log.sent.length; i++) log.sent[i] = (log.sent[i] as number) - shift;
+      log.last = now;
+    }
+    const oldest = log.sent.length < this.rate ? undefined : log.sent[log.next];
+    const freeAt = oldest === undefined ? Number.NEGATIVE_INFINITY : oldest + this.windowMs;
+    return Math.max(0, log.pausedUntil - now, freeAt - now, log.last + this.spacingMs - now);
   }
 
-  private async pump(bucket: Bucket): Promise<void> {
-    if (bucket.pumping) return;
-    bucket.pumping = true;
+  private record(log: Log): void {
+    const at = this.now();
+    log.last = at;
+    if (log.sent.length < this.rate) log.sent.push(at);
+    else {
+      log.sent[log.next] = at;
+      log.next = (log.next + 1) % this.rate;
+    }
+  }
+
+  private async pump(log: Log): Promise<void> {
+    if (log.pumping) return;
+    log.pumping = true;
     try {
       for (;;) {
-        const head = bucket.queue[0];
+        const head = log.queue[0];
         if (head === undefined) return;
-        this.refill(bucket);
-        const now = this.now();
-        let waitMs: number;
-        if (now < bucket.pausedUntil) {
-          waitMs = bucket.pausedUntil - now;
-        } else if (bucket.tokens >= 1) {
-          bucket.tokens -= 1;
-          bucket.queue.shift();
+        const waitMs = this.waitMs(log);
+        if (waitMs === 0) {
+          this.record(log);
+          log.queue.shift();
           head.detach();
           head.resolve();
           continue;
-        } else {
-          // Rounded up so that a waiter never wakes just before its token exists.
-          waitMs = Math.ceil(((1 - bucket.tokens) * 1000) / this.rate);
         }
         const wake = new AbortController();
-        bucket.wake = wake;
+        log.wake = wake;
         try {
-          await this.sleep(Math.max(1, waitMs), wake.signal);
+          // Rounded up so that a waiter never wakes just before its slot frees.
+          await this.sleep(Math.ceil(waitMs), wake.signal);
         } catch {
           // Woken early because every waiter left; the loop sees the empty queue and stops.
         } finally {
-          bucket.wake = undefined;
+          log.wake = undefined;
         }
       }
     } finally {
-      bucket.pumping = false;
+      log.pumping = false;
     }
   }
 }

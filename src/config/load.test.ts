@@ -171,6 +171,16 @@ describe("broken configs", () => {
     ],
     ["rate_limit 0", "api:\n  rate_limit: 0\n", "api.rate_limit: must be an integer from 1 to 1000"],
     ["rate_limit 1001", "api:\n  rate_limit: 1001\n", "api.rate_limit: must be an integer from 1 to 1000"],
+    [
+      "rate_limit_margin over half a second",
+      "api:\n  rate_limit_margin: PT0.6S\n",
+      "api.rate_limit_margin: must be at most PT0.5S (got PT0.6S)",
+    ],
+    [
+      "rate_limit_margin as a number",
+      "api:\n  rate_limit_margin: 40\n",
+      "api.rate_limit_margin: must be an ISO 8601 duration such as PT30S (a string)",
+    ],
     ["max_retries 11", "api:\n  max_retries: 11\n", "api.max_retries: must be an integer from 0 to 10"],
     [
       "request_timeout zero",
@@ -374,6 +384,7 @@ describe("good configs", () => {
         apiKey: "env-key",
         requestTimeoutMs: 10_000,
         rateLimit: 20,
+        rateLimitMarginMs: 40,
         maxRetries: 3,
         maxResponseBytes: 16 * 1024 * 1024,
         maxInFlight: 16,
@@ -425,6 +436,7 @@ describe("good configs", () => {
       "  base_url: https://${API_HOST:-api.example.com}/",
       "  api_key: ${MY_KEY}",
       "  rate_limit: ${RATE}",
+      "  rate_limit_margin: ${MARGIN:-PT0S}",
       "  send_request_timeout_header: ${SEND_RT:-false}",
       "clusters:",
       "  - id: ${CLUSTER}",
@@ -434,6 +446,7 @@ describe("good configs", () => {
     expect(config.api.baseUrl).toBe("https://api.example.com");
     expect(config.api.apiKey).toBe("from-env");
     expect(config.api.rateLimit).toBe(50);
+    expect(config.api.rateLimitMarginMs).toBe(0);
     expect(config.api.sendRequestTimeoutHeader).toBe(false);
     expect(config.clusters[0]).toEqual({ id: "in01-x", projectId: "p$1", scopes: [] });
   });

@@ -56,6 +56,7 @@ export function normalize(file: ConfigFile, baseDir: string): ConfigDraft {
         controllerUrl: api.controller_url,
         requestTimeoutMs: api.request_timeout,
         rateLimit: api.rate_limit,
+        rateLimitMarginMs: api.rate_limit_margin,
         maxRetries: api.max_retries,
         maxResponseBytes: api.max_response_bytes,
         maxInFlight: api.max_in_flight,

@@ -142,25 +142,48 @@ describe("computePlan", () => {
     expect(JSON.stringify(plan)).not.toContain(TEAM_KEY);
   });
 
-  it("600 clusters at PT30S and 20 req/s fit exactly", async () => {
+  // The usable rate at the default 40 ms margin is 20 / 1.04 = 19.23 req/s: 576 per PT30S.
+  it.each([
+    { targets: 540, margin: undefined, fits: true },
+    { targets: 570, margin: undefined, fits: true },
+    { targets: 576, margin: undefined, fits: true },
+    { targets: 577, margin: undefined, fits: false, minimum: 31_000 },
+    { targets: 600, margin: undefined, fits: false, minimum: 32_000 },
+    { targets: 660, margin: undefined, fits: false, minimum: 35_000 },
+    { targets: 600, margin: "PT0S", fits: true },
+    { targets: 601, margin: "PT0S", fits: false, minimum: 31_000 },
+    { targets: 500, margin: "PT0.2S", fits: true },
+    { targets: 501, margin: "PT0.2S", fits: false, minimum: 31_000 },
+  ])("$targets targets at PT30S, margin $margin: fits $fits", async ({ targets, margin, fits, minimum }) => {
     const plan = computePlan(
-      await config({ clusters: manyClusters(600), metrics: { granularity: "PT30S", interval: "PT30S" } }),
+      await config({
+        ...(margin === undefined ? {} : { api: { rate_limit_margin: margin } }),
+        clusters: manyClusters(targets),
+        metrics: { granularity: "PT30S", interval: "PT30S" },
+      }),
     );
     const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
-    expect(metrics).toMatchObject({
-      callsPerCycle: 600,
-      intervalMs: 30_000,
-      requestsPerSecond: 20,
-      fits: true,
-    });
-    expect(metrics?.suggestedIntervalMs).toBeUndefined();
-    expect(plan.fits).toBe(true);
-    expect(formatPlan(plan)).toContain(
-      "POST /v2/clusters/{id}/metrics/query [default]: 600 calls every PT30S = 20 req/s: fits",
+    expect(metrics).toMatchObject({ callsPerCycle: targets, intervalMs: 30_000, fits });
+    expect(metrics?.minimumIntervalMs).toBe(minimum);
+    expect(metrics?.suggestedIntervalMs).toBe(minimum === undefined ? undefined : 60_000);
+  });
+
+  it("prints the usable rate next to the budget", async () => {
+    const plan = computePlan(
+      await config({ clusters: manyClusters(570), metrics: { granularity: "PT30S", interval: "PT30S" } }),
+    );
+    expect(plan).toMatchObject({ rateLimit: 20, rateLimitMarginMs: 40 });
+    expect(plan.usableRate).toBeCloseTo(19.2308, 4);
+    const text = formatPlan(plan);
+    expect(text).toContain(
+      "API calls per cycle (budget: 20 requests/s per endpoint per credential; usable 19.231 req/s with the PT0.04S margin):",
+    );
+    expect(text).toContain(
+      "POST /v2/clusters/{id}/metrics/query [default]: 570 calls every PT30S = 19 req/s: fits",
     );
   });
 
-  it("700 clusters exceed: at least PT35S, rounded up to PT1M in granularity steps", async () => {
+  it("700 clusters exceed: at least PT37S, rounded up to PT1M in granularity steps", async () => {
     const plan = computePlan(
       await config({
         clusters: manyClusters(700),
@@ -169,24 +192,25 @@ describe("computePlan", () => {
       }),
     );
     const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
+    // 700 calls at 19.23 req/s take 36.4 s.
     expect(metrics).toMatchObject({
       callsPerCycle: 700,
       fits: false,
-      minimumIntervalMs: 35_000,
+      minimumIntervalMs: 37_000,
       suggestedIntervalMs: 60_000,
     });
     // Other endpoints round to whole seconds only.
     const imports = row(plan.rows, "GET /v1/vector/collections/import/list");
-    expect(imports).toMatchObject({ fits: false, minimumIntervalMs: 35_000, suggestedIntervalMs: 35_000 });
+    expect(imports).toMatchObject({ fits: false, minimumIntervalMs: 37_000, suggestedIntervalMs: 37_000 });
     expect(plan.fits).toBe(false);
     const text = formatPlan(plan);
     expect(text).toContain(
       "POST /v2/clusters/{id}/metrics/query [default]: 700 calls every PT30S = 23.333 req/s: " +
-        "EXCEEDS the budget: needs an interval of at least PT35S, use PT1M (whole granularity steps)",
+        "EXCEEDS the budget: needs an interval of at least PT37S, use PT1M (whole granularity steps)",
     );
     expect(text).toContain(
       "GET /v1/vector/collections/import/list [default]: at least 700 calls every PT30S = >= 23.333 req/s: " +
-        "EXCEEDS the budget: needs an interval of at least PT35S\n",
+        "EXCEEDS the budget: needs an interval of at least PT37S\n",
     );
     expect(text).toMatch(/Result: EXCEEDS the budget/);
   });

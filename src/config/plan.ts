@@ -1,8 +1,10 @@
 /**
  * The request plan printed by `--check-config`: which targets this exporter polls, and per
  * endpoint and credential how many upstream calls one collection cycle makes, as an average
- * rate compared with `api.rate_limit` (the upstream limits each endpoint per credential).
+ * rate compared with the usable rate: `api.rate_limit` per second plus `api.rate_limit_margin`
+ * (the upstream limits each endpoint per credential; the client's limiter keeps that margin).
  */
+import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../cloud/rateLimiter.js";
 import type { EndpointTemplate } from "../cloud/types.js";
 import { formatDuration } from "../shared/duration.js";
 import { queriesForTarget } from "./queries.js";
@@ -33,8 +35,9 @@ export interface PlanRow {
   readonly intervalMs: number;
   /** callsPerCycle / interval in seconds. */
   readonly requestsPerSecond: number;
+  /** requestsPerSecond is within the plan's usable rate. */
   readonly fits: boolean;
-  /** Smallest interval that fits: ceil(calls / rate_limit) seconds. Only when it does not fit. */
+  /** Smallest interval that fits the usable rate, in whole seconds. Only when it does not fit. */
   readonly minimumIntervalMs?: number;
   /** What to configure: the minimum, for metrics rounded up to whole granularity steps. */
   readonly suggestedIntervalMs?: number;
@@ -47,6 +50,9 @@ export interface Plan {
   readonly discoveredClusters: number;
   readonly sparkJobs: readonly SparkJobRef[];
   readonly rateLimit: number;
+  readonly rateLimitMarginMs: number;
+  /** rateLimit requests per (1 s + margin): what the limiter sustains, per endpoint and credential. */
+  readonly usableRate: number;
   readonly rows: readonly PlanRow[];
   readonly notes: readonly string[];
   readonly fits: boolean;
@@ -105,6 +111,10 @@ export function computePlan(
   const { shard } = opts;
   const discovered = opts.discoveredClusters ?? 0;
   const rateLimit = config.api.rateLimit;
+  const marginMs = config.api.rateLimitMarginMs ?? DEFAULT_RATE_LIMIT_MARGIN_MS;
+  // The limiter grants rateLimit per window of this length; integer arithmetic below keeps
+  // "exactly at the usable rate" a fit, without float noise.
+  const windowMs = RATE_WINDOW_MS + marginMs;
   const clusters = config.clusters.filter((c) => inShard(c.id, shard));
   const sparkJobs = config.sparkJobs.jobs.filter((j) => inShard(`${j.projectId}/${j.jobId}`, shard));
   const labels = credentialLabels(clusters, config.api.apiKey);
@@ -186,8 +196,7 @@ export function computePlan(
   for (const [endpoint, perCredential] of calls) {
     for (const [credential, n] of perCredential) {
       const intervalMs = intervalOf[endpoint];
-      // Integer comparison: 600 calls per PT30S at 20/s must fit exactly, without float noise.
-      const fits = n * 1000 <= rateLimit * intervalMs;
+      const fits = n * windowMs <= rateLimit * intervalMs;
       const row: PlanRow = {
         endpoint,
         credential,
@@ -199,7 +208,7 @@ export function computePlan(
       };
       if (fits) rows.push(row);
       else {
-        const minimumIntervalMs = Math.ceil(n / rateLimit) * 1000;
+        const minimumIntervalMs = Math.ceil((n * windowMs) / rateLimit / 1000) * 1000;
         const step = endpoint === metricsEndpoint ? config.metrics.granularityMs : 1000;
         rows.push({
           ...row,
@@ -228,6 +237,8 @@ export function computePlan(
     discoveredClusters: discovered,
     sparkJobs,
     rateLimit,
+    rateLimitMarginMs: marginMs,
+    usableRate: usableRate(rateLimit, marginMs),
     rows,
     notes,
     fits: rows.every((r) => r.fits),
@@ -281,7 +292,10 @@ export function formatPlan(plan: Plan): string {
     }
   }
   lines.push("");
-  lines.push(`API calls per cycle (budget: ${plan.rateLimit} requests/s per endpoint per credential):`);
+  lines.push(
+    `API calls per cycle (budget: ${plan.rateLimit} requests/s per endpoint per credential; usable ` +
+      `${formatRate(plan.usableRate)} req/s with the ${formatDuration(plan.rateLimitMarginMs)} margin):`,
+  );
   for (const r of plan.rows) {
     const amount = `${r.atLeast ? "at least " : ""}${r.callsPerCycle} ${r.callsPerCycle === 1 ? "call" : "calls"}`;
     const rate = `${r.atLeast ? ">= " : ""}${formatRate(r.requestsPerSecond)} req/s`;

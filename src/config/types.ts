@@ -41,6 +41,11 @@ export interface ApiConfig {
   readonly requestTimeoutMs: number;
   /** Requests per second per endpoint per credential. */
   readonly rateLimit: number;
+  /**
+   * Added to the one-second window the limiter keeps `rateLimit` requests in, for network
+   * jitter; the usable rate is rateLimit / (1 s + margin). Config loading always sets it.
+   */
+  readonly rateLimitMarginMs?: number;
   readonly maxRetries: number;
   /** Responses larger than this are refused. */
   readonly maxResponseBytes: number;

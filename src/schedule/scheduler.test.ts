@@ -280,4 +280,78 @@ describe("Scheduler.resetBackoff", () => {
     expect(times.length).toBe(during + 1);
     await s.stop();
   });
+
+  it("gates start-up runs per collector, in order, and keeps other collectors apart", async () => {
+    const running = new Map<string, number>();
+    const peak = new Map<string, number>();
+    const started: string[] = [];
+    const gated = (key: string, collector: string): ScheduledTask => ({
+      key,
+      collector,
+      intervalMs: 60_000,
+      run: async () => {
+        started.push(key);
+        running.set(collector, (running.get(collector) ?? 0) + 1);
+        peak.set(collector, Math.max(peak.get(collector) ?? 0, running.get(collector) ?? 0));
+        await new Promise((r) => setTimeout(r, 100));
+        running.set(collector, (running.get(collector) ?? 0) - 1);
+        return "ok";
+      },
+    });
+    const s = new Scheduler({ clock: fakeClock, startupConcurrency: 2 });
+    s.setTasks([...["a", "b", "c", "d", "e"].map((k) => gated(k, "metrics")), gated("x", "inventory")]);
+    s.start();
+    let ready = false;
+    void s.firstCycle().then(() => {
+      ready = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(started).toEqual(["a", "b", "x"]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(started).toEqual(["a", "b", "x", "c", "d"]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(started).toEqual(["a", "b", "x", "c", "d", "e"]);
+    expect(ready).toBe(false);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(ready).toBe(true);
+    expect(Object.fromEntries(peak)).toEqual({ metrics: 2, inventory: 1 });
+    // Tasks added later while started go through the same gate.
+    s.setTasks([
+      ...["a", "b", "c", "d", "e"].map((k) => gated(k, "metrics")),
+      gated("x", "inventory"),
+      gated("f", "metrics"),
+      gated("g", "metrics"),
+      gated("h", "metrics"),
+    ]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(started.slice(6)).toEqual(["f", "g"]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(started.slice(6)).toEqual(["f", "g", "h"]);
+    await vi.advanceTimersByTimeAsync(100);
+    await s.stop();
+  });
+
+  it("frees a start-up place when a run fails or its task is removed while waiting", async () => {
+    const started: string[] = [];
+    const failing = (key: string): ScheduledTask =>
+      task(key, 60_000, async () => {
+        started.push(key);
+        throw new Error("boom");
+      });
+    const s = new Scheduler({ clock: fakeClock, startupConcurrency: 1 });
+    const all = ["a", "b", "c"].map(failing);
+    s.setTasks(all);
+    s.start();
+    // "b" waits behind "a"; removing it lets "c" take the place "a" frees.
+    s.setTasks([all[0] as ScheduledTask, all[2] as ScheduledTask]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(started).toEqual(["a", "c"]);
+    await s.stop();
+  });
+
+  it("rejects a start-up concurrency below one", () => {
+    expect(() => new Scheduler({ startupConcurrency: 0 })).toThrow(
+      new RangeError("startupConcurrency must be a whole number >= 1, got 0"),
+    );
+  });
 });

@@ -38,7 +38,20 @@ export interface SchedulerOptions {
   onSkip?: (task: ScheduledTask) => void;
   /** Upper bound of the slow retry after permanent failures. Default 30 minutes. */
   maxBackoffMs?: number;
+  /**
+   * Start-up runs (a task's first) of one collector that may be running at once; the others
+   * wait their turn in order. Default DEFAULT_STARTUP_CONCURRENCY.
+   */
+  startupConcurrency?: number;
 }
+
+/**
+ * Why start-up runs are gated: thousands of targets started in one go would each build a
+ * request and wait in the rate limiter, all in one event-loop turn and all live at once (a
+ * stall and a heap spike), though the upstream serves only `rate_limit` per second anyway. 64
+ * per collector keeps the limiter fed at any documented rate with ordinary latencies.
+ */
+export const DEFAULT_STARTUP_CONCURRENCY = 64;
 
 /** What the landing page and tests can see of a task. */
 export interface TaskStatus {
@@ -77,7 +90,10 @@ export class Scheduler {
   private readonly clock: Clock;
   private readonly onSkip: (task: ScheduledTask) => void;
   private readonly maxBackoffMs: number;
+  private readonly startupConcurrency: number;
   private readonly states = new Map<string, TaskState>();
+  /** Per collector: start-up runs going, and tasks waiting for theirs, in order. */
+  private readonly startup = new Map<string, { running: number; waiting: TaskState[] }>();
   private started = false;
   private stopped = false;
   private firstCycleWaiters: Array<() => void> = [];
@@ -86,6 +102,10 @@ export class Scheduler {
     this.clock = opts.clock ?? systemClock;
     this.onSkip = opts.onSkip ?? (() => {});
     this.maxBackoffMs = opts.maxBackoffMs ?? 30 * 60_000;
+    this.startupConcurrency = opts.startupConcurrency ?? DEFAULT_STARTUP_CONCURRENCY;
+    if (!(Number.isSafeInteger(this.startupConcurrency) && this.startupConcurrency >= 1)) {
+      throw new RangeError(`startupConcurrency must be a whole number >= 1, got ${this.startupConcurrency}`);
+    }
   }
 
   /**
@@ -107,7 +127,8 @@ export class Scheduler {
       if (st) {
         const intervalChanged = st.task.intervalMs !== task.intervalMs;
         st.task = task;
-        if (intervalChanged && this.started && !st.inFlight) this.scheduleNext(st);
+        // A task still waiting for its start-up run has no slot to move yet.
+        if (intervalChanged && this.started && !st.inFlight && st.nextRunAtMs !== null) this.scheduleNext(st);
         continue;
       }
       const fresh: TaskState = {
@@ -123,7 +144,7 @@ export class Scheduler {
         removed: false,
       };
       this.states.set(task.key, fresh);
-      if (this.started) this.fire(fresh);
+      if (this.started) this.startUp(fresh);
     }
     this.checkFirstCycle();
   }
@@ -131,7 +152,7 @@ export class Scheduler {
   start(): void {
     if (this.started || this.stopped) return;
     this.started = true;
-    for (const st of this.states.values()) this.fire(st);
+    for (const st of this.states.values()) this.startUp(st);
   }
 
   /**
@@ -183,6 +204,37 @@ export class Scheduler {
     }));
   }
 
+  /** Fires a task's start-up run now if its collector has room, else queues it. */
+  private startUp(st: TaskState): void {
+    const gate = this.startup.get(st.task.collector) ?? { running: 0, waiting: [] };
+    this.startup.set(st.task.collector, gate);
+    gate.waiting.push(st);
+    this.admitStartups(st.task.collector);
+  }
+
+  private admitStartups(collector: string): void {
+    const gate = this.startup.get(collector);
+    if (!gate) return;
+    while (gate.running < this.startupConcurrency && !this.stopped) {
+      const next = gate.waiting.shift();
+      if (next === undefined) break;
+      if (next.removed) continue;
+      gate.running++;
+      this.fire(next);
+      // fire() starts nothing for a stopped scheduler or a removed task.
+      if (next.inFlight === null) gate.running--;
+    }
+    if (gate.running === 0 && gate.waiting.length === 0) this.startup.delete(collector);
+  }
+
+  /** A start-up run ended (whatever its outcome): its collector's next may start. */
+  private startupDone(collector: string): void {
+    const gate = this.startup.get(collector);
+    if (!gate) return;
+    gate.running--;
+    this.admitStartups(collector);
+  }
+
   private fire(st: TaskState): void {
     if (this.stopped || st.removed) return;
     // Node may run a timer up to a millisecond early; acting on it would book the same slot
@@ -200,6 +252,8 @@ export class Scheduler {
     }
     const abort = new AbortController();
     st.abort = abort;
+    const startupRun = st.runs === 0;
+    const collector = st.task.collector;
     // Fixed-rate: the next slot is booked now, so a slow run makes the next one a counted skip.
     this.scheduleNext(st);
     // Through a microtask, so a run that throws synchronously still counts as a failed run.
@@ -216,6 +270,7 @@ export class Scheduler {
         // Entering, extending or leaving backoff changes when the next run is due.
         if (!this.stopped && !st.removed && (wasBackingOff || st.permanentFailures > 0))
           this.scheduleNext(st);
+        if (startupRun) this.startupDone(collector);
         this.checkFirstCycle();
       });
   }

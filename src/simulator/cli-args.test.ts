@@ -14,6 +14,8 @@ describe("parseCliArgs", () => {
         "10",
         "--list-clusters-shape",
         "array",
+        "--rate-limit-mode",
+        "token_bucket",
         "--api-key",
         "a",
         "--api-key",
@@ -23,7 +25,14 @@ describe("parseCliArgs", () => {
     ).toEqual({
       help: false,
       verbose: true,
-      options: { port: 8080, clusters: 20, timeScale: 10, listClustersShape: "array", apiKeys: ["a", "b"] },
+      options: {
+        port: 8080,
+        clusters: 20,
+        timeScale: 10,
+        listClustersShape: "array",
+        rateLimitMode: "token_bucket",
+        apiKeys: ["a", "b"],
+      },
     });
   });
 
@@ -35,6 +44,10 @@ describe("parseCliArgs", () => {
   it.each([
     [["--port", "eighty"], /--port must be a number/],
     [["--list-clusters-shape", "list"], /array or object/],
+    [
+      ["--rate-limit-mode", "leaky"],
+      /--rate-limit-mode must be one of fixed, sliding, token_bucket, got leaky/,
+    ],
     [["--bogus"], /bogus/],
     [["positional"], /positional/i],
   ])("refuses %j", (argv, message) => {

@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { SimulatorError } from "./errors.js";
 import type { SimulatorOptions } from "./options.js";
 import { ALL_QUIRKS, type SimQuirks } from "./quirks.js";
+import { RATE_LIMIT_MODES } from "./rate-limiter.js";
 
 /** Help text printed by --help and after an argument error. */
 export const USAGE = `usage: node dist/simulator/cli.js [options]
@@ -14,6 +15,8 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
   --seed N                         world and value seed (default 1)
   --time-scale X                   job timelines run X times faster (default 1)
   --rate-limit N                   requests/s per key and endpoint, 0 disables (default 20)
+  --rate-limit-mode MODE           how the second is counted: sliding, fixed or token_bucket
+                                   (default sliding: at most N in any one-second window)
   --list-clusters-shape SHAPE      array or object (default object)
   --api-key KEY                    accept only this key (repeatable; default any non-empty key)
   --spark-jobs-per-project N       (default 6)
@@ -76,6 +79,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         seed: { type: "string" },
         "time-scale": { type: "string" },
         "rate-limit": { type: "string" },
+        "rate-limit-mode": { type: "string" },
         "list-clusters-shape": { type: "string" },
         "api-key": { type: "string", multiple: true },
         "spark-jobs-per-project": { type: "string" },
@@ -97,6 +101,13 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (shape !== undefined && shape !== "array" && shape !== "object") {
     throw new SimulatorError("INVALID_OPTION", `--list-clusters-shape must be array or object, got ${shape}`);
   }
+  const mode = str("rate-limit-mode");
+  if (mode !== undefined && !(RATE_LIMIT_MODES as readonly string[]).includes(mode)) {
+    throw new SimulatorError(
+      "INVALID_OPTION",
+      `--rate-limit-mode must be one of ${RATE_LIMIT_MODES.join(", ")}, got ${mode}`,
+    );
+  }
   const entries: Array<[keyof SimulatorOptions, unknown]> = [
     ["host", str("host")],
     ["port", num("port", str("port"))],
@@ -104,6 +115,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ["seed", num("seed", str("seed"))],
     ["timeScale", num("time-scale", str("time-scale"))],
     ["rateLimitPerSecond", num("rate-limit", str("rate-limit"))],
+    ["rateLimitMode", mode],
     ["listClustersShape", shape],
     ["apiKeys", values["api-key"]],
     ["sparkJobsPerProject", num("spark-jobs-per-project", str("spark-jobs-per-project"))],

@@ -14,7 +14,7 @@ import { ImportJobStore } from "./import-jobs.js";
 import { Lifecycle } from "./lifecycle.js";
 import { buildProfile } from "./metric-values.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
-import { TokenBucketLimiter } from "./rate-limiter.js";
+import { createRateLimiter } from "./rate-limiter.js";
 import { generateSparkJobs, SparkJobStore } from "./spark-jobs.js";
 import { type SimState, SimStateImpl } from "./state.js";
 import { type SimStats, StatsRecorder } from "./stats.js";
@@ -32,6 +32,7 @@ export { IMPORT_STATES, type ImportState, type WireImportJob } from "./import-jo
 export { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
 export type { RequestDone, SimulatorOptions } from "./options.js";
 export { ALL_QUIRKS, NO_QUIRKS, type SimQuirks } from "./quirks.js";
+export { RATE_LIMIT_MODES, type RateLimitMode } from "./rate-limiter.js";
 export {
   SPARK_SCENARIOS,
   SPARK_STATUSES,
@@ -102,7 +103,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     ctx,
     stats,
     faults,
-    limiter: new TokenBucketLimiter(o.rateLimitPerSecond, o.now),
+    limiter: createRateLimiter(o.rateLimitMode, o.rateLimitPerSecond, o.now),
     apiKeys: o.apiKeys === undefined ? undefined : new Set(o.apiKeys),
     life,
     log: o.logger,

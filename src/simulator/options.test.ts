@@ -10,6 +10,7 @@ describe("resolveOptions", () => {
       clusters: 6,
       seed: 1,
       rateLimitPerSecond: 20,
+      rateLimitMode: "sliding",
       listClustersShape: "object",
       timeScale: 1,
       apiKeys: undefined,
@@ -25,6 +26,7 @@ describe("resolveOptions", () => {
     [{ timeScale: 0 }, /timeScale/],
     [{ rateLimitPerSecond: -1 }, /rateLimitPerSecond/],
     [{ listClustersShape: "list" as "array" }, /listClustersShape/],
+    [{ rateLimitMode: "leaky" as "fixed" }, /rateLimitMode must be one of fixed, sliding, token_bucket/],
     [{ apiKeys: [""] }, /apiKeys/],
   ])("refuses %j", (opts, message) => {
     expect(() => resolveOptions(opts)).toThrow(

@@ -3,6 +3,7 @@
  */
 import { SimulatorError } from "./errors.js";
 import { resolveQuirks, type SimQuirks } from "./quirks.js";
+import { RATE_LIMIT_MODES, type RateLimitMode } from "./rate-limiter.js";
 
 /** Options of startSimulator; every field is optional. */
 export interface SimulatorOptions {
@@ -18,6 +19,11 @@ export interface SimulatorOptions {
   now?: () => number;
   /** Per API key per endpoint template, default 20; 0 disables. */
   rateLimitPerSecond?: number;
+  /**
+   * How the per-second limit is counted (rate-limiter.ts): "sliding" (default, the strictest
+   * reading of the spec: any one-second window), "fixed" (calendar seconds) or "token_bucket".
+   */
+  rateLimitMode?: RateLimitMode;
   /** Accepted Bearer keys; default: any non-empty key. */
   apiKeys?: string[];
   /** List Clusters `data` shape: the documented array, or the sampled object (default). */
@@ -80,6 +86,13 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
   if (!(Number.isFinite(rate) && rate >= 0)) {
     throw new SimulatorError("INVALID_OPTION", `rateLimitPerSecond must be >= 0, got ${String(rate)}`);
   }
+  const mode = opts.rateLimitMode ?? "sliding";
+  if (!RATE_LIMIT_MODES.includes(mode)) {
+    throw new SimulatorError(
+      "INVALID_OPTION",
+      `rateLimitMode must be one of ${RATE_LIMIT_MODES.join(", ")}, got ${String(opts.rateLimitMode)}`,
+    );
+  }
   const shape = opts.listClustersShape ?? "object";
   if (shape !== "array" && shape !== "object") {
     throw new SimulatorError(
@@ -97,6 +110,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     seed: count("seed", opts.seed, 1, 0xffff_ffff),
     now: opts.now ?? Date.now,
     rateLimitPerSecond: rate,
+    rateLimitMode: mode,
     apiKeys: opts.apiKeys,
     listClustersShape: shape,
     sparkJobsPerProject: count("sparkJobsPerProject", opts.sparkJobsPerProject, 6, 1000),

@@ -10,7 +10,7 @@ import { renderFault } from "./fault-responses.js";
 import type { Faults } from "./faults.js";
 import type { Lifecycle } from "./lifecycle.js";
 import type { RequestDone } from "./options.js";
-import type { TokenBucketLimiter } from "./rate-limiter.js";
+import type { SimRateLimiter } from "./rate-limiter.js";
 import { failReply, invalidTokenReply, jsonReply, type Reply, sendReply } from "./reply.js";
 import { type RouteDef, type RouteRequest, successCode } from "./route.js";
 import type { StatsRecorder } from "./stats.js";
@@ -20,7 +20,7 @@ export interface PipelineDeps {
   readonly ctx: SimContext;
   readonly stats: StatsRecorder;
   readonly faults: Faults;
-  readonly limiter: TokenBucketLimiter;
+  readonly limiter: SimRateLimiter;
   /** Accepted keys; undefined accepts any non-empty key. */
   readonly apiKeys: ReadonlySet<string> | undefined;
   readonly life: Lifecycle;
