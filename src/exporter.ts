@@ -54,6 +54,7 @@ export class Exporter {
   private readonly clock: Clock;
   private readonly ctx: PollContext;
   private readonly state = newCollectorState();
+  private planned: readonly CollectorTask[] = [];
   private readonly clients = new Map<string, CloudClient>();
   /** The `api` settings (key aside) the clients in `clients` were built with. */
   private clientSettings = "";
@@ -140,6 +141,11 @@ export class Exporter {
   /** Records a rejected reload (the running configuration stays). */
   rejectedConfig(): void {
     this.self.configLoaded(false, this.clock.now());
+  }
+
+  /** The tasks the scheduler runs now (what `--check-config` prints the plan of). */
+  plannedTasks(): readonly CollectorTask[] {
+    return this.planned;
   }
 
   ready(): boolean {
@@ -239,6 +245,7 @@ export class Exporter {
       state: this.state,
       onDiscovered: (found) => this.onDiscovered(found),
     });
+    this.planned = tasks;
     this.scheduler.setTasks(tasks);
     this.forgetRemovedTargets(tasks);
     this.closeUnusedClients(clusters);

@@ -4,10 +4,11 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { type Logger, pino } from "pino";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./cli/args.js";
+import { computePlan, formatPlan } from "./collectors/plan.js";
 import { ConfigError } from "./config/errors.js";
 import { parseListen } from "./config/listen.js";
 import { buildConfig, loadConfig } from "./config/load.js";
-import { computePlan, formatPlan } from "./config/plan.js";
+import { loadSparkJobsFile } from "./config/sparkJobsFile.js";
 import type { Config } from "./config/types.js";
 import { CONFIG_WATCH_INTERVAL_MS, watchPath } from "./config/watch.js";
 import { loadWebConfig, toTlsOptions } from "./config/webConfig.js";
@@ -76,7 +77,11 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.mode === "check") {
     try {
       const config = await loadConfig(args.configPath as string);
-      process.stdout.write(`${formatPlan(computePlan(config, { shard: args.shard }))}\n`);
+      // The jobs file is part of what runs: the plan counts its jobs too.
+      const jobsFile = config.sparkJobs.jobsFile;
+      const fileJobs = jobsFile === undefined ? undefined : await loadSparkJobsFile(jobsFile);
+      const plan = computePlan(config, { shard: args.shard, ...(fileJobs ? { fileJobs } : {}) });
+      process.stdout.write(`${formatPlan(plan)}\n`);
       return EXIT_OK;
     } catch (err) {
       return reportConfigError(err);

@@ -423,12 +423,14 @@ describe("web config: TLS and basic auth (exporter-toolkit format)", () => {
       });
       return { status: r.statusCode, body: await r.body.text() };
     };
-    let health = { status: 0, body: "" };
-    for (let i = 0; i < 100 && health.status !== 200; i++) {
+    // Ready (first cycle done, so there is data to see); /readyz is open like /healthz.
+    let ready = { status: 0, body: "" };
+    for (let i = 0; i < 150 && ready.status !== 200; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      health = await get("/healthz").catch(() => health);
+      ready = await get("/readyz").catch(() => ready);
     }
-    expect(health.status).toBe(200);
+    expect(ready.status).toBe(200);
+    expect((await get("/healthz")).status).toBe(200);
     expect((await get("/metrics")).status).toBe(401);
     expect((await get("/metrics", "prometheus:wrong")).status).toBe(401);
     expect((await get("/", "prometheus:wrong")).status).toBe(401);

@@ -29,6 +29,7 @@ describe("a failure of background work", () => {
         failing ? Promise.reject(new Error("injected compression failure")) : deflateHead(body),
     });
     await h.exporter.scheduler.firstCycle();
+    await h.settle();
     const before = await h.metrics();
     expect(count(before, "publish")).toBe(0);
     const series = parseSamples(before).filter((s) => s.name === "vdbcloud_cu_computation_ratio").length;
@@ -37,6 +38,7 @@ describe("a failure of background work", () => {
     failing = true;
     // Polls land, the store changes, and its background publish fails.
     await clock.advance(60_000);
+    await h.settle();
     await new Promise((r) => setTimeout(r, 100));
     const during = await (await fetch(`${h.url}/metrics`)).text();
     expect(count(during, "publish")).toBeGreaterThanOrEqual(1);
@@ -50,6 +52,7 @@ describe("a failure of background work", () => {
 
     failing = false;
     await clock.advance(30_000);
+    await h.settle();
     const after = await h.metrics();
     expect(parseSamples(after).filter((s) => s.name === "vdbcloud_cu_computation_ratio")).toHaveLength(
       series,

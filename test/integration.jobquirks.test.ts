@@ -86,8 +86,10 @@ describe("jobs against a simulator with the page cap and odd Spark fields", () =
     await h.exporter.scheduler.firstCycle();
     // First slots fall 0.5 to 1.5 intervals after start: from here, one step polls each target once.
     await clock.advance(15_000);
+    await h.settle();
     const before = { ...s.stats.byEndpointCluster[IMPORT_ENDPOINT] };
     await clock.advance(30_000);
+    await h.settle();
     const after = s.stats.byEndpointCluster[IMPORT_ENDPOINT] ?? {};
     const samples = parseSamples(await h.metrics());
 

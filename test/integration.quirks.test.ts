@@ -61,6 +61,8 @@ describe("every quirk on at once", () => {
     await a.exporter.scheduler.firstCycle();
     await b.exporter.scheduler.firstCycle();
     await clock.advance(90_000);
+    await a.settle();
+    await b.settle();
 
     const qa = parseSamples(await a.metrics());
     const qb = parseSamples(await b.metrics());

@@ -23,6 +23,7 @@ describe("a reload that changes an api setting", () => {
     // The same seed gives the same cluster IDs: only the address differs.
     other = await startSimulator({ now: () => clock.now(), clusters: 2 });
     await h.exporter.scheduler.firstCycle();
+    await h.settle();
     const before = h.sim.stats.byEndpoint[METRICS] ?? 0;
     expect(before).toBeGreaterThan(0);
     expect(other.stats.requests).toBe(0);
@@ -33,6 +34,7 @@ describe("a reload that changes an api setting", () => {
     await h.exporter.applyConfig(await buildConfig(raw));
     // Two intervals (PT30S): every target's slot comes up at least once.
     await clock.advance(60_000);
+    await h.settle();
 
     // Every cluster was polled on the new address, and nothing went to the old one any more.
     expect(other.stats.byEndpoint[METRICS] ?? 0).toBeGreaterThanOrEqual(before);

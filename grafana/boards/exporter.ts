@@ -366,7 +366,7 @@ export const exporter: DashboardSpec = {
           "Internal errors",
           "Failures of the exporter's own background work, per second, by where (publish, first_cycle, " +
             "jobs_file, client_close). The exporter keeps serving its last good state; any rate above 0 " +
-            "deserves a look at its logs (\"background work failed\").",
+            'deserves a look at its logs ("background work failed").',
           "vdbcloud_internal_errors_total",
           "where",
           { thresholds: steps(["red", 0.001]) },

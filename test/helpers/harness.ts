@@ -17,6 +17,11 @@ export interface Harness {
   readonly url: string;
   /** GET /metrics as text (publishes the latest state first, so no waiting on the debounce). */
   metrics(): Promise<string>;
+  /**
+   * Waits until no poll is in flight. The client paces requests in real time (its rate limiter
+   * spaces them evenly), so a poll of several requests outlives a manual clock's step.
+   */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,6 +74,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     sim,
     exporter,
     url,
+    async settle() {
+      for (let i = 0; i < 500 && exporter.scheduler.status().some((t) => t.running); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
     async metrics() {
       await exporter.store.publishNow();
       return (await fetch(`${url}/metrics`)).text();

@@ -1,7 +1,7 @@
 import { queriesForTarget } from "../../config/queries.js";
 import type { ScopeConfig } from "../../config/types.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
-import { mergeMappings, type PollContext, putData, runPoll } from "../runtime.js";
+import { mergeMappings, putData, runPoll } from "../runtime.js";
 import { buildMetricQueries } from "./batches.js";
 import { type MetricScope, mapClusterMetrics, newestBucketSamples } from "./mapping.js";
 

@@ -3,13 +3,36 @@
  * endpoint and credential how many upstream calls one collection cycle makes, as an average
  * rate compared with the usable rate: `api.rate_limit` per second plus `api.rate_limit_margin`
  * (the upstream limits each endpoint per credential; the client's limiter keeps that margin).
+ *
+ * The calls are not estimated from the config: they are read off the very tasks the scheduler
+ * would run (`buildTasks`, with the same shard filter and credentials as the exporter), so the
+ * plan and the runtime cannot disagree.
  */
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../cloud/rateLimiter.js";
-import type { EndpointTemplate } from "../cloud/types.js";
+import type { CloudApi, EndpointTemplate } from "../cloud/types.js";
+import { queriesForTarget } from "../config/queries.js";
+import { inShard, type Shard } from "../config/shard.js";
+import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
+import { credentialLabeler } from "./credentials.js";
+import type { CollectorTask } from "./model.js";
+import { buildTasks, newCollectorState } from "./registry.js";
+import type { PollContext } from "./runtime.js";
+import { sparkTargetName } from "./spark-jobs/tasks.js";
+
+const METRICS_ENDPOINT: EndpointTemplate = "POST /v2/clusters/{id}/metrics/query";
+
+// Rows are printed in this order (then by credential in order of first use).
+const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
+  METRICS_ENDPOINT,
+  "GET /v1/vector/collections/import/list",
+  "GET /v2/projects/{projectId}/jobs/{jobId}",
+  "GET /v2/clusters/{id}",
+  "GET /v1/projects",
+  "GET /v2/regions",
+  "GET /v2/clusters",
+];
+
 import { formatDuration } from "../shared/duration.js";
-import { queriesForTarget } from "./queries.js";
-import { inShard, ownsGlobalCalls, type Shard } from "./shard.js";
-import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "./types.js";
 
 /** One polled cluster. `credential` is a label ("default", "cluster key #1"), never a key. */
 export interface PlanTarget {
@@ -49,6 +72,8 @@ export interface Plan {
   readonly targets: readonly PlanTarget[];
   readonly discoveredClusters: number;
   readonly sparkJobs: readonly SparkJobRef[];
+  /** Every task the scheduler would run, with its calls: what the rows add up. */
+  readonly tasks: readonly Pick<CollectorTask, "id" | "credential" | "intervalMs" | "calls">[];
   readonly rateLimit: number;
   readonly rateLimitMarginMs: number;
   /** rateLimit requests per (1 s + margin): what the limiter sustains, per endpoint and credential. */
@@ -58,36 +83,8 @@ export interface Plan {
   readonly fits: boolean;
 }
 
-/**
- * Query Cluster Metrics requests one cluster makes per cycle, as the collector sends them
- * (src/collect/metricQueries.ts): the cluster-wide target sends its first-form queries (with
- * `stat`) and its second-form queries as separate requests, because the two forms must not
- * mix; each scope with anything to ask sends one request of second-form queries (the first
- * form has no scopes; see `queriesForTarget`).
- */
-export function metricRequestsPerCycle(
-  cluster: Pick<ClusterConfig, "scopes">,
-  queries: readonly MetricQueryConfig[],
-): number {
-  const firstForm = queries.some((q) => q.stat !== undefined) ? 1 : 0;
-  const secondForm = queries.some((q) => q.stat === undefined) ? 1 : 0;
-  const scopes = cluster.scopes.filter((scope) => queriesForTarget(queries, scope).length > 0).length;
-  return firstForm + secondForm + scopes;
-}
-
 function describeQueries(queries: readonly MetricQueryConfig[]): string[] {
   return queries.map((q) => (q.stat === undefined ? q.name : `${q.name} stat=${q.stat}`));
-}
-
-/** Labels credentials without revealing them: clusters sharing a key share a label and a budget. */
-function credentialLabels(clusters: readonly ClusterConfig[], defaultKey: string): Map<string, string> {
-  const byKey = new Map<string, string>([[defaultKey, "default"]]);
-  for (const cluster of clusters) {
-    if (cluster.apiKey !== undefined && !byKey.has(cluster.apiKey)) {
-      byKey.set(cluster.apiKey, `cluster key #${byKey.size}`);
-    }
-  }
-  return byKey;
 }
 
 function describeScope(scope: ScopeConfig): string {
@@ -99,14 +96,71 @@ function describeScope(scope: ScopeConfig): string {
     .join(" ");
 }
 
+/** A stand-in client: planning builds tasks but never runs them. */
+const NO_CLIENT = new Proxy({} as CloudApi, {
+  get: () => () => Promise.reject(new Error("planning only: no upstream calls")),
+});
+
+/** A stand-in poll context: planning never runs a task, so nothing is written. */
+const NO_CONTEXT = new Proxy({} as PollContext, {
+  get: () => {
+    throw new Error("planning only: no poll context");
+  },
+});
+
+/**
+ * The tasks this replica would run: configured clusters and Spark jobs of its shard (plus the
+ * jobs file's, when given), `discoveredClusters` stand-ins for what discovery would find, and
+ * the credentials as the exporter labels them.
+ */
+export function plannedTasks(
+  config: Config,
+  opts: {
+    readonly shard?: Shard;
+    readonly discoveredClusters?: number;
+    readonly fileJobs?: readonly SparkJobRef[];
+  } = {},
+): {
+  readonly tasks: CollectorTask[];
+  readonly clusters: ClusterConfig[];
+  readonly sparkJobs: SparkJobRef[];
+} {
+  const shard = opts.shard ?? { index: 0, total: 1 };
+  const configured = config.clusters.filter((c) => inShard(c.id, shard));
+  const discovered = Array.from(
+    { length: opts.discoveredClusters ?? 0 },
+    (_, i): ClusterConfig => ({ id: `discovered-${i + 1}`, region: "discovered", scopes: [] }),
+  );
+  const clusters = [...configured, ...discovered];
+  const jobs = new Map<string, SparkJobRef>();
+  for (const j of [...config.sparkJobs.jobs, ...(opts.fileJobs ?? [])]) jobs.set(sparkTargetName(j), j);
+  const sparkJobs = [...jobs.values()].filter((j) => inShard(sparkTargetName(j), shard));
+  const tasks = buildTasks({
+    config,
+    clusters,
+    sparkJobs,
+    shard,
+    ctx: NO_CONTEXT,
+    clients: { forCluster: () => NO_CLIENT, credentialOf: credentialLabeler(config.api.apiKey, clusters) },
+    state: newCollectorState(),
+    onDiscovered: () => {},
+  });
+  return { tasks, clusters: configured, sparkJobs };
+}
+
 /**
  * Computes the plan. `shard` restricts clusters and Spark jobs to those this exporter owns
  * (account-wide calls go to shard 0); `discoveredClusters` adds that many clusters found by
- * discovery (no scopes, default credential, region known), which a static config cannot know.
+ * discovery (no scopes, default credential, region known), which a static config cannot know;
+ * `fileJobs` are the Spark jobs of `spark_jobs.jobs_file`.
  */
 export function computePlan(
   config: Config,
-  opts: { readonly shard?: Shard; readonly discoveredClusters?: number } = {},
+  opts: {
+    readonly shard?: Shard;
+    readonly discoveredClusters?: number;
+    readonly fileJobs?: readonly SparkJobRef[];
+  } = {},
 ): Plan {
   const { shard } = opts;
   const discovered = opts.discoveredClusters ?? 0;
@@ -115,107 +169,68 @@ export function computePlan(
   // The limiter grants rateLimit per window of this length; integer arithmetic below keeps
   // "exactly at the usable rate" a fit, without float noise.
   const windowMs = RATE_WINDOW_MS + marginMs;
-  const clusters = config.clusters.filter((c) => inShard(c.id, shard));
-  const sparkJobs = config.sparkJobs.jobs.filter((j) => inShard(`${j.projectId}/${j.jobId}`, shard));
-  const labels = credentialLabels(clusters, config.api.apiKey);
-  const credentialOf = (c: ClusterConfig): string => labels.get(c.apiKey ?? config.api.apiKey) ?? "default";
+  const { tasks, clusters, sparkJobs } = plannedTasks(config, opts);
+  const credentialOf = credentialLabeler(config.api.apiKey, clusters);
   const notes: string[] = [];
 
-  // calls[endpoint][credential]
-  const calls = new Map<EndpointTemplate, Map<string, number>>();
-  const add = (endpoint: EndpointTemplate, credential: string, n: number): void => {
-    if (n <= 0) return;
-    const perCredential = calls.get(endpoint) ?? new Map<string, number>();
-    perCredential.set(credential, (perCredential.get(credential) ?? 0) + n);
-    calls.set(endpoint, perCredential);
-  };
-
-  const metricsEndpoint: EndpointTemplate = "POST /v2/clusters/{id}/metrics/query";
-  if (config.metrics.enabled) {
-    for (const c of clusters)
-      add(metricsEndpoint, credentialOf(c), metricRequestsPerCycle(c, config.metrics.queries));
-    add(
-      metricsEndpoint,
-      "default",
-      discovered * metricRequestsPerCycle({ scopes: [] }, config.metrics.queries),
-    );
+  // One row per endpoint, credential and interval: the calls of every task that shares them.
+  const rowsByKey = new Map<
+    string,
+    { endpoint: EndpointTemplate; credential: string; intervalMs: number; calls: number; atLeast: boolean }
+  >();
+  for (const task of tasks) {
+    for (const call of task.calls) {
+      const key = `${call.endpoint}\u0000${task.credential}\u0000${task.intervalMs}`;
+      const row = rowsByKey.get(key) ?? {
+        endpoint: call.endpoint,
+        credential: task.credential,
+        intervalMs: task.intervalMs,
+        calls: 0,
+        atLeast: false,
+      };
+      row.calls += call.count;
+      row.atLeast ||= call.atLeast;
+      rowsByKey.set(key, row);
+    }
   }
 
-  const importEndpoint: EndpointTemplate = "GET /v1/vector/collections/import/list";
   if (config.importJobs.enabled) {
     const withoutRegion = clusters.filter((c) => c.region === undefined).map((c) => c.id);
-    for (const c of clusters) if (c.region !== undefined) add(importEndpoint, credentialOf(c), 1);
-    add(importEndpoint, "default", discovered);
     if (withoutRegion.length > 0) {
       notes.push(`import jobs are not polled for clusters without a region: ${withoutRegion.join(", ")}`);
     }
   }
-
-  const sparkEndpoint: EndpointTemplate = "GET /v2/projects/{projectId}/jobs/{jobId}";
-  add(sparkEndpoint, "default", sparkJobs.length);
-  if (config.sparkJobs.jobsFile !== undefined) {
+  if (config.sparkJobs.jobsFile !== undefined && opts.fileJobs === undefined) {
     notes.push(
       `Spark jobs listed in ${config.sparkJobs.jobsFile} are read at run time and add one call each`,
     );
   }
 
-  const discovery = config.inventory.discovery;
-  if (config.inventory.enabled) {
-    for (const c of clusters) add("GET /v2/clusters/{id}", credentialOf(c), 1);
-    add("GET /v2/clusters/{id}", "default", discovered);
-    if (ownsGlobalCalls(shard)) {
-      add("GET /v1/projects", "default", 1);
-      add("GET /v2/regions", "default", 1);
-      if (discovery.enabled) {
-        add(
-          "GET /v2/clusters",
-          "default",
-          Math.max(1, discovery.projectIds.length) * Math.max(1, discovery.regionIds.length),
-        );
-      }
-    }
-  } else if (discovery.enabled) {
-    notes.push("inventory.discovery.enabled has no effect while inventory.enabled is false");
-  }
-
-  const intervalOf: Record<EndpointTemplate, number> = {
-    [metricsEndpoint]: config.metrics.intervalMs,
-    [importEndpoint]: config.importJobs.intervalMs,
-    [sparkEndpoint]: config.sparkJobs.intervalMs,
-    "GET /v2/clusters/{id}": config.inventory.intervalMs,
-    "GET /v2/clusters": config.inventory.intervalMs,
-    "GET /v1/projects": config.inventory.intervalMs,
-    "GET /v2/regions": config.inventory.intervalMs,
-  };
-  const atLeastOf = (endpoint: EndpointTemplate): boolean =>
-    endpoint === importEndpoint ||
-    endpoint === "GET /v2/clusters" ||
-    (endpoint === sparkEndpoint && config.sparkJobs.jobsFile !== undefined);
-
   const rows: PlanRow[] = [];
-  for (const [endpoint, perCredential] of calls) {
-    for (const [credential, n] of perCredential) {
-      const intervalMs = intervalOf[endpoint];
-      const fits = n * windowMs <= rateLimit * intervalMs;
-      const row: PlanRow = {
-        endpoint,
-        credential,
-        callsPerCycle: n,
-        atLeast: atLeastOf(endpoint),
-        intervalMs,
-        requestsPerSecond: (n * 1000) / intervalMs,
-        fits,
-      };
-      if (fits) rows.push(row);
-      else {
-        const minimumIntervalMs = Math.ceil((n * windowMs) / rateLimit / 1000) * 1000;
-        const step = endpoint === metricsEndpoint ? config.metrics.granularityMs : 1000;
-        rows.push({
-          ...row,
-          minimumIntervalMs,
-          suggestedIntervalMs: Math.ceil(minimumIntervalMs / step) * step,
-        });
-      }
+  const ordered = [...rowsByKey.values()].sort(
+    (a, b) => ENDPOINT_ORDER.indexOf(a.endpoint) - ENDPOINT_ORDER.indexOf(b.endpoint),
+  );
+  for (const { endpoint, credential, intervalMs, calls: n, atLeast } of ordered) {
+    if (n <= 0) continue;
+    const fits = n * windowMs <= rateLimit * intervalMs;
+    const row: PlanRow = {
+      endpoint,
+      credential,
+      callsPerCycle: n,
+      atLeast,
+      intervalMs,
+      requestsPerSecond: (n * 1000) / intervalMs,
+      fits,
+    };
+    if (fits) rows.push(row);
+    else {
+      const minimumIntervalMs = Math.ceil((n * windowMs) / rateLimit / 1000) * 1000;
+      const step = endpoint === METRICS_ENDPOINT ? config.metrics.granularityMs : 1000;
+      rows.push({
+        ...row,
+        minimumIntervalMs,
+        suggestedIntervalMs: Math.ceil(minimumIntervalMs / step) * step,
+      });
     }
   }
   if (clusters.length + discovered === 0 && sparkJobs.length === 0) {
@@ -236,6 +251,12 @@ export function computePlan(
     })),
     discoveredClusters: discovered,
     sparkJobs,
+    tasks: tasks.map((t) => ({
+      id: t.id,
+      credential: t.credential,
+      intervalMs: t.intervalMs,
+      calls: t.calls,
+    })),
     rateLimit,
     rateLimitMarginMs: marginMs,
     usableRate: usableRate(rateLimit, marginMs),

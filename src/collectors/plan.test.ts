@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
-import { buildConfig } from "./load.js";
-import { computePlan, formatPlan, metricRequestsPerCycle, type PlanRow } from "./plan.js";
-import { queriesForTarget } from "./queries.js";
-import { inShard } from "./shard.js";
-import type { Config } from "./types.js";
+import { buildConfig } from "../config/load.js";
+import { queriesForTarget } from "../config/queries.js";
+import { inShard } from "../config/shard.js";
+import type { Config } from "../config/types.js";
+import { buildMetricQueries } from "./cluster-metrics/batches.js";
+import { computePlan, formatPlan, type PlanRow } from "./plan.js";
 
 const DEFAULT_KEY = "default-key-value-123";
 const TEAM_KEY = "team-key-value-456";
@@ -21,13 +21,13 @@ function row(rows: readonly PlanRow[], endpoint: string, credential = "default")
   return rows.find((r) => r.endpoint === endpoint && r.credential === credential);
 }
 
-describe("metricRequestsPerCycle", () => {
+describe("metric requests per cycle, as the collector sends them", () => {
   const second = [{ name: "ENTITIES_COUNT" }];
   const clusterLevel = [{ name: "CU_COMPUTATION" }];
-  const first = [{ name: "REQ_SEARCH_LATENCY", stat: "P99" as const }];
-  const firstOnly = [{ name: "REQ_SUCCESS_RATE", stat: "AVG" as const }];
-  const scopes = [{ dbName: "a" }, { dbName: "b", collectionName: "c" }];
-  it.each([
+  const first = [{ name: "REQ_SEARCH_LATENCY", stat: "P99" }];
+  const firstOnly = [{ name: "REQ_SUCCESS_RATE" }];
+  const scopes = [{ db_name: "a" }, { db_name: "b", collection_name: "c" }];
+  it.each<[name: string, scopes: unknown[], queries: unknown[], expected: number]>([
     ["no scopes, second form", [], second, 1],
     ["no scopes, first form", [], first, 1],
     ["no scopes, both forms (they must not mix)", [], [...first, ...second], 2],
@@ -38,17 +38,20 @@ describe("metricRequestsPerCycle", () => {
     ["two scopes, a first-form-only metric only", scopes, firstOnly, 1],
     [
       "two scopes, one with its own list",
-      [{ dbName: "a" }, { dbName: "b", queries: second }],
+      [{ db_name: "a" }, { db_name: "b", queries: second }],
       clusterLevel,
       2,
     ],
-    ["no queries", scopes, [], 0],
-  ])("%s -> %d", (_name, scopeList, queries, expected) => {
-    expect(metricRequestsPerCycle({ scopes: scopeList }, queries)).toBe(expected);
-    // The plan must count what the collector sends: one request per batch per target.
-    const sent = [undefined, ...scopeList].reduce(
+  ])("%s -> %d", async (_name, scopeList, queries, expected) => {
+    const cfg = await config({ clusters: [{ id: "in01-a", scopes: scopeList }], metrics: { queries } });
+    const plan = computePlan(cfg);
+    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.callsPerCycle).toBe(expected);
+    // One request per batch per target, the batches the task itself sends.
+    const sent = [undefined, ...(cfg.clusters[0]?.scopes ?? [])].reduce(
       (n, scope) =>
-        n + buildMetricQueries(queriesForTarget(queries, scope), { scoped: scope !== undefined }).length,
+        n +
+        buildMetricQueries(queriesForTarget(cfg.metrics.queries, scope), { scoped: scope !== undefined })
+          .length,
       0,
     );
     expect(sent).toBe(expected);
