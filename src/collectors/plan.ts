@@ -96,6 +96,13 @@ function describeScope(scope: ScopeConfig): string {
     .join(" ");
 }
 
+/** What a plan is for: this replica's shard, clusters discovery would add, the jobs file's jobs. */
+export interface PlanOptions {
+  readonly shard?: Shard;
+  readonly discoveredClusters?: number;
+  readonly fileJobs?: readonly SparkJobRef[];
+}
+
 /** A stand-in client: planning builds tasks but never runs them. */
 const NO_CLIENT = new Proxy({} as CloudApi, {
   get: () => () => Promise.reject(new Error("planning only: no upstream calls")),
@@ -115,11 +122,7 @@ const NO_CONTEXT = new Proxy({} as PollContext, {
  */
 export function plannedTasks(
   config: Config,
-  opts: {
-    readonly shard?: Shard;
-    readonly discoveredClusters?: number;
-    readonly fileJobs?: readonly SparkJobRef[];
-  } = {},
+  opts: PlanOptions = {},
 ): {
   readonly tasks: CollectorTask[];
   readonly clusters: ClusterConfig[];
@@ -156,11 +159,7 @@ export function plannedTasks(
  */
 export function computePlan(
   config: Config,
-  opts: {
-    readonly shard?: Shard;
-    readonly discoveredClusters?: number;
-    readonly fileJobs?: readonly SparkJobRef[];
-  } = {},
+  opts: PlanOptions = {},
 ): Plan {
   const { shard } = opts;
   const discovered = opts.discoveredClusters ?? 0;
