@@ -157,10 +157,7 @@ export function plannedTasks(
  * discovery (no scopes, default credential, region known), which a static config cannot know;
  * `fileJobs` are the Spark jobs of `spark_jobs.jobs_file`.
  */
-export function computePlan(
-  config: Config,
-  opts: PlanOptions = {},
-): Plan {
+export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
   const { shard } = opts;
   const discovered = opts.discoveredClusters ?? 0;
   const rateLimit = config.api.rateLimit;
