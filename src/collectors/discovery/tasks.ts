@@ -3,10 +3,12 @@
  * them. Its health is reported under the inventory collector, target "discovery".
  */
 import type { CloudApi, ClusterDescription } from "../../cloud/types.js";
+import { inventoryCollector } from "../inventory/tasks.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { runPoll } from "../runtime.js";
 
-const LABEL = "inventory";
+// Discovery's health has always been reported as the inventory collector's, target "discovery".
+const LABEL = inventoryCollector.label;
 
 /** Page size for List Clusters (documented range 1..100). */
 export const LIST_CLUSTERS_PAGE_SIZE = 100;
