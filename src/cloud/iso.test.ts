@@ -27,3 +27,17 @@ describe("parseTimestamp", () => {
     expect(parseTimestamp(value)).toBe(expected);
   });
 });
+
+describe("zone-less timestamps are UTC, whatever the machine's time zone", () => {
+  it.each(["Asia/Shanghai", "America/Los_Angeles", "UTC"])("TZ=%s", (tz) => {
+    const saved = process.env.TZ;
+    process.env.TZ = tz;
+    try {
+      expect(parseTimestamp("2024-05-01T12:00:00")).toBe(Date.UTC(2024, 4, 1, 12, 0, 0));
+      expect(parseTimestamp("2024-05-01T12:00")).toBe(Date.UTC(2024, 4, 1, 12, 0, 0));
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+});
