@@ -87,7 +87,11 @@ export function rejectDuplicates(
   });
 }
 
-/** A list refined so that no two items share an identity (see `rejectDuplicates`). */
+/**
+ * A list refined so that no two items share an identity (see `rejectDuplicates`). `identify`
+ * sees each item as its schema outputs it (the raw input if it failed), so items keep the
+ * file's keys; rename them in a transform on the list.
+ */
 export function uniqueList<T extends z.core.$ZodType>(
   item: T,
   identify: (item: Record<string, unknown>) => string | undefined,
