@@ -1,6 +1,6 @@
 /**
  * The config pipeline: read the file, parse YAML, substitute `${VAR}`s, validate against the
- * strict schema, normalize to `Config`, read secrets. Every stage reports all of its problems
+ * strict schema (which also normalizes to the camelCase shape), read secrets. Every stage reports all of its problems
  * at once in a `ConfigError`.
  */
 import { readFile as fsReadFile } from "node:fs/promises";
@@ -8,8 +8,7 @@ import { dirname, resolve } from "node:path";
 import { ConfigError, type ConfigProblem, describeFsError } from "./errors.js";
 import { interpolate } from "./interpolate.js";
 import { issuesToProblems } from "./issues.js";
-import { normalize } from "./normalize.js";
-import { configFileSchema } from "./schema.js";
+import { configSchema } from "./schema.js";
 import { type ReadTextFile, resolveSecrets } from "./secrets.js";
 import type { Config } from "./types.js";
 import { parseYaml } from "./yaml.js";
@@ -40,20 +39,18 @@ const readUtf8: ReadTextFile = (path) => fsReadFile(path, "utf8");
 export async function buildConfig(raw: unknown, opts: BuildOptions = {}): Promise<Config> {
   const env = opts.env ?? process.env;
   const interpolated = interpolate(raw, env);
-  const parsed = configFileSchema.safeParse(interpolated.value);
+  const schema = configSchema(resolve(opts.baseDir ?? process.cwd()));
+  const parsed = schema.safeParse(interpolated.value);
   if (!parsed.success) {
     // An unset variable left its field empty; the schema's complaint about that is noise.
     const blamed = new Set(interpolated.problems.map((p) => p.path));
-    const schemaProblems = issuesToProblems(parsed.error.issues, configFileSchema).filter(
-      (p) => !blamed.has(p.path),
-    );
+    const schemaProblems = issuesToProblems(parsed.error.issues, schema).filter((p) => !blamed.has(p.path));
     throw new ConfigError("config_invalid", [...interpolated.problems, ...schemaProblems], {
       cause: parsed.error,
     });
   }
   if (interpolated.problems.length > 0) throw new ConfigError("config_invalid", interpolated.problems);
-  const draft = normalize(parsed.data, resolve(opts.baseDir ?? process.cwd()));
-  const secrets = await resolveSecrets(draft, { env, readFile: opts.readFile ?? readUtf8 });
+  const secrets = await resolveSecrets(parsed.data, { env, readFile: opts.readFile ?? readUtf8 });
   if (!secrets.ok) throw new ConfigError("config_invalid", secrets.problems);
   return secrets.config;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ConfigDraft, SecretSlot } from "./normalize.js";
+import type { ConfigDraft, SecretSlot } from "./schema.js";
 import { resolveSecrets } from "./secrets.js";
 
 function draft(apiKey: SecretSlot, clusterKeys: SecretSlot[] = []): ConfigDraft {

@@ -4,7 +4,7 @@
  * field and the file, never the secret itself.
  */
 import { type ConfigProblem, describeFsError } from "./errors.js";
-import type { ConfigDraft, SecretSlot } from "./normalize.js";
+import type { ConfigDraft, SecretSlot } from "./schema.js";
 import type { ClusterConfig, Config } from "./types.js";
 
 /** Environment variable used when the config names no key. */

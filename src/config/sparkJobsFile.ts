@@ -51,6 +51,5 @@ export async function loadSparkJobsFile(
     }));
     throw new ConfigError("config_invalid", problems, { cause: parsed.error });
   }
-  const jobs = Array.isArray(parsed.data) ? parsed.data : parsed.data.jobs;
-  return jobs.map((j) => ({ projectId: j.project_id, jobId: j.job_id }));
+  return Array.isArray(parsed.data) ? parsed.data : parsed.data.jobs;
 }

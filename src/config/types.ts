@@ -3,119 +3,55 @@
  * snake_case with ISO 8601 durations (design.md section 4); `config/` turns it into this
  * camelCase shape with durations in milliseconds and every default applied, or fails with a
  * `ConfigError` listing each problem as `path.to.field: what is wrong`.
+ *
+ * Every type here is derived from the schema's output (schema.ts, where the field docs live),
+ * so the file format and the types cannot drift apart. Only the credentials are added: they are
+ * read after validation (secrets.ts).
  */
+import type { ConfigDraft, MetricQuery } from "./schema.js";
 
-export interface MetricQueryConfig {
-  /** Upstream metric name, upper snake case (e.g. CU_COMPUTATION, REQ_SEARCH_LATENCY_P99). */
-  readonly name: string;
-  /** First request form only. P99 is valid only for latency metrics. */
-  readonly stat?: "AVG" | "P99";
-}
+type Settings = ConfigDraft["config"];
 
-export interface ScopeConfig {
-  readonly dbName?: string;
-  readonly collectionName?: string;
-  /**
-   * The scope's own query list, already expanded and in second-form names; absent means
-   * every metric of `metrics.queries` a scope can carry (config/queries.ts `scopeQueries`).
-   */
-  readonly queries?: readonly MetricQueryConfig[];
-}
+/** One query of Query Cluster Metrics: `name`, and `stat` for the first request form only. */
+export type MetricQueryConfig = MetricQuery;
 
-export interface ClusterConfig {
-  readonly id: string;
-  /** Cloud region ID (e.g. aws-us-west-2); needed for v1 calls through the controller URL. */
-  readonly region?: string;
-  readonly projectId?: string;
-  readonly scopes: readonly ScopeConfig[];
+/** A database and/or collection of a cluster, with its own (expanded, second-form) queries if any. */
+export type ScopeConfig = ClusterSettings["scopes"][number];
+
+type ClusterSettings = Settings["clusters"][number];
+
+/** A cluster to poll. `apiKey`: its own credential, if the file gives one (else the default). */
+export type ClusterConfig = ClusterSettings & {
   /** Optional per-cluster credential; clusters with another key get their own rate budget. */
   readonly apiKey?: string;
-}
+};
 
-export interface ApiConfig {
-  readonly baseUrl: string;
-  /** Template with `{region}`, e.g. https://controller.api.{region}.zillizcloud.com */
-  readonly controllerUrl: string;
+/** Upstream API settings with the resolved default credential. */
+export type ApiConfig = Settings["api"] & {
   /** Resolved secret (from api_key, api_key_file or VDBCLOUD_API_KEY). Never log it. */
   readonly apiKey: string;
-  readonly requestTimeoutMs: number;
-  /** Requests per second per endpoint per credential. */
-  readonly rateLimit: number;
-  /**
-   * Added to the one-second window the limiter keeps `rateLimit` requests in, for network
-   * jitter; the usable rate is rateLimit / (1 s + margin). Config loading always sets it.
-   */
-  readonly rateLimitMarginMs?: number;
-  readonly maxRetries: number;
-  /** Responses larger than this are refused. */
-  readonly maxResponseBytes: number;
-  /** Cap on concurrent upstream requests per credential. */
-  readonly maxInFlight: number;
-  /**
-   * Send the documented `Request-Timeout` header (seconds) with each request. Config loading
-   * always sets it (default true); absent means true.
-   */
-  readonly sendRequestTimeoutHeader?: boolean;
-}
+};
 
-export interface MetricsConfig {
-  readonly enabled: boolean;
-  readonly granularityMs: number;
-  readonly intervalMs: number;
-  readonly lookbackMs: number;
-  /** Settle time subtracted from now before the window's end is aligned (late-arriving data). */
-  readonly delayMs: number;
-  /** What the cluster-wide target sends: expanded (config/queries.ts `expandQuery`), each once. */
-  readonly queries: readonly MetricQueryConfig[];
-}
+/** `metrics`: cluster-metrics polling; interval, lookback and queries already defaulted. */
+export type MetricsConfig = Settings["metrics"];
 
-export interface ImportJobsConfig {
-  readonly enabled: boolean;
-  readonly intervalMs: number;
-  readonly pageSize: number;
-  readonly retentionMs: number;
-  /** Cap on per-job series per cluster; jobs over it are counted, not exposed. */
-  readonly maxJobsPerCluster: number;
-}
+/** `import_jobs`: bulk import job polling. */
+export type ImportJobsConfig = Settings["importJobs"];
 
-export interface SparkJobRef {
-  readonly projectId: string;
-  readonly jobId: string;
-}
+/** `spark_jobs`: Spark job polling; `jobsFile` is absolute. */
+export type SparkJobsConfig = Settings["sparkJobs"];
 
-export interface SparkJobsConfig {
-  readonly intervalMs: number;
-  readonly retentionMs: number;
-  readonly jobs: readonly SparkJobRef[];
-  /** Watched YAML file with the same shape as `jobs` (a list, or `{ jobs: [...] }`). */
-  readonly jobsFile?: string;
-}
+/** One Spark job to poll (an item of `spark_jobs.jobs` or of the jobs file). */
+export type SparkJobRef = SparkJobsConfig["jobs"][number];
 
-export interface InventoryConfig {
-  readonly enabled: boolean;
-  readonly intervalMs: number;
-  readonly discovery: {
-    readonly enabled: boolean;
-    readonly projectIds: readonly string[];
-    readonly regionIds: readonly string[];
-  };
-}
+/** `inventory`: cluster inventory and discovery. */
+export type InventoryConfig = Settings["inventory"];
 
-export interface ServerConfig {
-  readonly host: string;
-  readonly port: number;
-  /** Prometheus exporter-toolkit web config (TLS + basic auth), or undefined. */
-  readonly webConfigFile?: string;
-}
+/** `server`: the listen address split into host and port; `webConfigFile` is absolute. */
+export type ServerConfig = Settings["server"];
 
-export interface Config {
+/** The whole configuration. */
+export type Config = Omit<Settings, "api" | "clusters"> & {
   readonly api: ApiConfig;
   readonly clusters: readonly ClusterConfig[];
-  readonly metrics: MetricsConfig;
-  readonly importJobs: ImportJobsConfig;
-  readonly sparkJobs: SparkJobsConfig;
-  readonly inventory: InventoryConfig;
-  readonly server: ServerConfig;
-  /** A series older than this many intervals of its collector disappears. Default 5. */
-  readonly stalenessIntervals: number;
-}
+};
