@@ -54,7 +54,8 @@ export interface CloudClientOptions {
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number;
   /**
-   * Sleep used for retry delays and rate-limit waits. Inject it together with `now` (a sleep
+   * Sleep used for retry delays and rate-limit waits and pacing; see
+   * `sleepOn` (sleep.ts) to build one on a clock. Inject it together with `now` (a sleep
    * that does not advance `now` would make the limiter poll without waiting).
    */
   sleep?: SleepFn;

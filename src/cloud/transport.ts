@@ -95,6 +95,9 @@ export class Transport {
     // of a long-lived caller signal (the scheduler's) are retained on Node 20.
     const combined = new AbortController();
     let timedOut = false;
+    // Real time on purpose, unlike the client's waits: this bounds I/O, together with undici's
+    // headersTimeout and bodyTimeout below, which cannot take an injected clock at all. A
+    // test clock that jumps minutes ahead must not expire an answer still on its way.
     const timer = setTimeout(() => {
       timedOut = true;
       combined.abort();
