@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { type CloudClient, createCloudClient } from "./cloud/client.js";
+import { sleepOn } from "./cloud/sleep.js";
 import type { ClusterDescription } from "./cloud/types.js";
 import { credentialLabeler } from "./collectors/credentials.js";
 import { describeError } from "./collectors/errors.js";
@@ -27,6 +28,13 @@ export interface ExporterOptions {
   readonly shard?: Shard;
   /** Injected for tests: clock for scheduling and the store, and an undici dispatcher. */
   readonly clock?: Clock;
+  /**
+   * The cloud clients' clock (rate-limit waits and pacing, retry backoff). Default: `clock`,
+   * so one clock drives the exporter. Tests that step a manual `clock` keep real time here:
+   * a client wait that starts after a step has ended (a retry after a failed answer, a paced
+   * follow-up call) would otherwise hang until the test's next step.
+   */
+  readonly clientClock?: Clock;
   readonly dispatcher?: Dispatcher;
   readonly publishDelayMs?: number;
   /** How often expired series are swept. Default 5 s. */
@@ -209,6 +217,7 @@ export class Exporter {
     let client = this.clients.get(key);
     if (!client) {
       const api = this.config.api;
+      const clock = this.opts.clientClock ?? this.clock;
       client = createCloudClient({
         baseUrl: api.baseUrl,
         controllerUrl: api.controllerUrl,
@@ -222,6 +231,8 @@ export class Exporter {
         sendRequestTimeoutHeader: api.sendRequestTimeoutHeader ?? true,
         userAgent: `vdbcloud-exporter/${this.version}`,
         observer: this.self,
+        now: () => clock.now(),
+        sleep: sleepOn(clock),
         ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
       });
       this.clients.set(key, client);

@@ -6,7 +6,7 @@ import { type Logger, pino } from "pino";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./cli/args.js";
 import { computePlan, formatPlan } from "./collectors/plan.js";
 import { ConfigError } from "./config/errors.js";
-import { parseListen } from "./config/listen.js";
+import { type ListenAddress, parseListen } from "./config/listen.js";
 import { buildConfig, loadConfig } from "./config/load.js";
 import { loadSparkJobsFile } from "./config/sparkJobsFile.js";
 import type { Config } from "./config/types.js";
@@ -54,43 +54,87 @@ function createLogger(level: string): Logger {
   });
 }
 
+/** The exit code of a step that ended the run, or what the step produced. */
+type Step<T> = { readonly exit: number } | { readonly value: T };
+
+/** Each step of a run, in order; a step that ends the run says with which exit code. */
 async function main(argv: readonly string[]): Promise<number> {
-  let args: CliArgs;
+  const parsed = parseArguments(argv);
+  if ("exit" in parsed) return parsed.exit;
+  const args = parsed.value;
+  if (args.mode === "help" || args.mode === "version") return printInfo(args.mode);
+  if (args.mode === "check") return checkConfig(args);
+
+  const logger = createLogger(args.logLevel);
+  const source = await loadRunConfig(args, logger);
+  if ("exit" in source) return source.exit;
+  const { config, closeDemo } = source.value;
+  const listen = listenAddress(args, config);
+  const web = await loadWeb(config);
+  if ("exit" in web) {
+    await closeDemo?.();
+    return web.exit;
+  }
+
+  const exporter = new Exporter({ config, logger, version: version(), shard: args.shard });
+  const reload = reloader(args, exporter, logger);
+  const server = createServer(exporter, reload, web.value);
+  await exporter.start();
   try {
-    args = parseCli(argv);
+    await listenOn(server, listen);
+  } catch (err) {
+    logger.fatal({ err: (err as Error).message, listen: args.listen }, "cannot listen");
+    await exporter.stop();
+    await closeDemo?.();
+    return EXIT_FAILURE;
+  }
+  logListening(logger, server, listen, { args, exporter, tls: Boolean(web.value?.tls) });
+  const unwatchConfig = reloadOnChange(args, reload, logger);
+  return untilShutdown({ logger, server, exporter, closeDemo, unwatchConfig });
+}
+
+/** Parses the command line; bad arguments print the usage and end the run with exit 2. */
+function parseArguments(argv: readonly string[]): Step<CliArgs> {
+  try {
+    return { value: parseCli(argv) };
   } catch (err) {
     if (err instanceof ArgsError) {
       process.stderr.write(`error: ${err.message}\n\n${USAGE}\n`);
-      return EXIT_USAGE;
+      return { exit: EXIT_USAGE };
     }
     throw err;
   }
-  if (args.mode === "help") {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
-  }
-  if (args.mode === "version") {
-    process.stdout.write(`vdbcloud-exporter ${version()}\n`);
-    return EXIT_OK;
-  }
+}
 
-  if (args.mode === "check") {
-    try {
-      const config = await loadConfig(args.configPath as string);
-      // The jobs file is part of what runs: the plan counts its jobs too.
-      const jobsFile = config.sparkJobs.jobsFile;
-      const fileJobs = jobsFile === undefined ? undefined : await loadSparkJobsFile(jobsFile);
-      const plan = computePlan(config, { shard: args.shard, ...(fileJobs ? { fileJobs } : {}) });
-      process.stdout.write(`${formatPlan(plan)}\n`);
-      return EXIT_OK;
-    } catch (err) {
-      return reportConfigError(err);
-    }
-  }
+function printInfo(mode: "help" | "version"): number {
+  process.stdout.write(mode === "help" ? `${USAGE}\n` : `vdbcloud-exporter ${version()}\n`);
+  return EXIT_OK;
+}
 
-  const logger = createLogger(args.logLevel);
+/** `--check-config`: validates the config and prints the polling plan. */
+async function checkConfig(args: CliArgs): Promise<number> {
+  try {
+    const config = await loadConfig(args.configPath as string);
+    // The jobs file is part of what runs: the plan counts its jobs too.
+    const jobsFile = config.sparkJobs.jobsFile;
+    const fileJobs = jobsFile === undefined ? undefined : await loadSparkJobsFile(jobsFile);
+    const plan = computePlan(config, { shard: args.shard, ...(fileJobs ? { fileJobs } : {}) });
+    process.stdout.write(`${formatPlan(plan)}\n`);
+    return EXIT_OK;
+  } catch (err) {
+    return reportConfigError(err);
+  }
+}
+
+/** What a run polls, and how to stop the demo's simulator when there is one. */
+interface RunConfig {
+  readonly config: Config;
+  readonly closeDemo: (() => Promise<void>) | undefined;
+}
+
+/** The config file, or in demo mode an embedded simulator and a config pointing at it. */
+async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunConfig>> {
   let closeDemo: (() => Promise<void>) | undefined;
-  let config: Config;
   try {
     if (args.mode === "demo") {
       const sim = await startDemoSimulator({ clusters: 6 });
@@ -99,32 +143,43 @@ async function main(argv: readonly string[]): Promise<number> {
         { simulator: sim.baseUrl },
         "demo: embedded simulator of the upstream API started on loopback",
       );
-      config = await buildConfig(demoConfig(sim, { listen: args.listen ?? "0.0.0.0:9474" }));
-    } else {
-      config = await loadConfig(args.configPath as string);
+      const config = await buildConfig(demoConfig(sim, { listen: args.listen ?? "0.0.0.0:9474" }));
+      return { value: { config, closeDemo } };
     }
+    return { value: { config: await loadConfig(args.configPath as string), closeDemo } };
   } catch (err) {
     await closeDemo?.();
-    return reportConfigError(err);
+    return { exit: reportConfigError(err) };
   }
-  const listen = parseListen(
+}
+
+/** `--listen` wins over the config's server host and port. */
+function listenAddress(args: CliArgs, config: Config): ListenAddress {
+  return parseListen(
     args.listen ??
       `${config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host}:${config.server.port}`,
   );
+}
 
-  let web: Awaited<ReturnType<typeof loadWebConfig>> | undefined;
-  if (config.server.webConfigFile !== undefined) {
-    try {
-      web = await loadWebConfig(config.server.webConfigFile);
-    } catch (err) {
-      await closeDemo?.();
-      return reportConfigError(err);
-    }
+type WebConfig = Awaited<ReturnType<typeof loadWebConfig>>;
+
+/** The web config file (TLS, basic auth, headers) when the config names one. */
+async function loadWeb(config: Config): Promise<Step<WebConfig | undefined>> {
+  if (config.server.webConfigFile === undefined) return { value: undefined };
+  try {
+    return { value: await loadWebConfig(config.server.webConfigFile) };
+  } catch (err) {
+    return { exit: reportConfigError(err) };
   }
+}
 
-  const exporter = new Exporter({ config, logger, version: version(), shard: args.shard });
+/**
+ * Reloads the config file into the exporter (SIGHUP, POST /-/reload, a changed file); a
+ * rejected file leaves the running config in place. The demo has no file to reload.
+ */
+function reloader(args: CliArgs, exporter: Exporter, logger: Logger): () => Promise<ReloadResult> {
   let reloading: Promise<ReloadResult> | undefined;
-  const reload = (): Promise<ReloadResult> => {
+  return () => {
     if (args.mode === "demo" || args.configPath === undefined) {
       return Promise.resolve({ ok: false, problems: ["the demo has no config file to reload"] });
     }
@@ -150,7 +205,14 @@ async function main(argv: readonly string[]): Promise<number> {
     })();
     return reloading;
   };
+}
 
+/** The HTTP(S) server of the exporter's app, with the web config's TLS, auth and headers. */
+function createServer(
+  exporter: Exporter,
+  reload: () => Promise<ReloadResult>,
+  web: WebConfig | undefined,
+): Server {
   const app = createApp({
     metrics: (h) => exporter.metrics(h),
     landing: () => exporter.landing(),
@@ -167,54 +229,76 @@ async function main(argv: readonly string[]): Promise<number> {
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 65_000;
+  return server;
+}
 
-  await exporter.start();
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(listen.port, listen.host, () => resolve());
-    });
-  } catch (err) {
-    logger.fatal({ err: (err as Error).message, listen: args.listen }, "cannot listen");
-    await exporter.stop();
-    await closeDemo?.();
-    return EXIT_FAILURE;
-  }
+/** Resolves once the server listens; rejects when it cannot (address in use, no permission). */
+function listenOn(server: Server, listen: ListenAddress): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(listen.port, listen.host, () => resolve());
+  });
+}
+
+function logListening(
+  logger: Logger,
+  server: Server,
+  listen: ListenAddress,
+  run: { readonly args: CliArgs; readonly exporter: Exporter; readonly tls: boolean },
+): void {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : listen.port;
   logger.info(
     {
       listen: `${listen.host}:${port}`,
-      tls: Boolean(web?.tls),
-      clusters: exporter.clusters().length,
-      demo: args.mode === "demo",
+      tls: run.tls,
+      clusters: run.exporter.clusters().length,
+      demo: run.args.mode === "demo",
     },
     "vdbcloud-exporter listening",
   );
+}
 
+/** Reloads on SIGHUP and when the config file changes; returns how to stop watching the file. */
+function reloadOnChange(
+  args: CliArgs,
+  reload: () => Promise<ReloadResult>,
+  logger: Logger,
+): (() => void) | undefined {
   process.on("SIGHUP", () => void reload());
   // Editing a mounted ConfigMap is enough: the file is reloaded as on SIGHUP.
   const configPath = args.mode === "run" ? args.configPath : undefined;
-  const unwatchConfig =
-    configPath === undefined
-      ? undefined
-      : watchPath(configPath, CONFIG_WATCH_INTERVAL_MS, () => {
-          logger.info({ file: configPath }, "configuration file changed; reloading");
-          void reload();
-        });
+  if (configPath === undefined) return undefined;
+  return watchPath(configPath, CONFIG_WATCH_INTERVAL_MS, () => {
+    logger.info({ file: configPath }, "configuration file changed; reloading");
+    void reload();
+  });
+}
+
+/** What a shutdown stops. */
+interface Running {
+  readonly logger: Logger;
+  readonly server: Server;
+  readonly exporter: Exporter;
+  readonly closeDemo: (() => Promise<void>) | undefined;
+  readonly unwatchConfig: (() => void) | undefined;
+}
+
+/** Resolves with exit 0 after SIGTERM or SIGINT, once everything stopped (5 s at most). */
+function untilShutdown(run: Running): Promise<number> {
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
-      logger.info({ signal }, "shutting down");
-      unwatchConfig?.();
+      run.logger.info({ signal }, "shutting down");
+      run.unwatchConfig?.();
       // A stuck poll or socket must not keep the process alive: bound the whole shutdown.
       const hard = setTimeout(() => resolve(EXIT_OK), 5000);
       hard.unref();
-      server.closeIdleConnections();
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      void Promise.allSettled([exporter.stop(), closed, closeDemo?.()]).then(() => {
+      run.server.closeIdleConnections();
+      const closed = new Promise<void>((r) => run.server.close(() => r()));
+      void Promise.allSettled([run.exporter.stop(), closed, run.closeDemo?.()]).then(() => {
         clearTimeout(hard);
         resolve(EXIT_OK);
       });

@@ -12,6 +12,7 @@ import { computePlan } from "../src/collectors/plan.js";
 import { buildConfig } from "../src/config/load.js";
 import { loadSparkJobsFile } from "../src/config/sparkJobsFile.js";
 import { Exporter } from "../src/exporter.js";
+import { systemClock } from "../src/schedule/scheduler.js";
 import { ManualClock } from "./helpers/manualClock.js";
 
 // Nothing listens here: every poll fails at once, so discovery finds nothing and the task set
@@ -107,6 +108,7 @@ describe("plan equals runtime", () => {
       version: "t",
       shard,
       clock,
+      clientClock: systemClock,
       defaultMetrics: false,
     });
     await exporter.start();

@@ -10,7 +10,7 @@ import type { Dispatcher } from "undici";
 import { describeClusterEndpoint, listClustersEndpoint } from "./clusters.js";
 import type { EndpointDef, RequestSpec } from "./endpoint.js";
 import { unwrapEnvelope } from "./envelope.js";
-import { AbortedError, ApiError, CloudError, NetworkError, redactSecret, SchemaError } from "./errors.js";
+import { CloudError, redactSecret } from "./errors.js";
 import { listImportJobsEndpoint } from "./importJobs.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { safeObserver } from "./observer.js";
@@ -54,7 +54,8 @@ export interface CloudClientOptions {
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number;
   /**
-   * Sleep used for retry delays and rate-limit waits. Inject it together with `now` (a sleep
+   * Sleep used for retry delays and rate-limit waits and pacing; see
+   * `sleepOn` (sleep.ts) to build one on a clock. Inject it together with `now` (a sleep
    * that does not advance `now` would make the limiter poll without waiting).
    */
   sleep?: SleepFn;
@@ -120,8 +121,8 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     return joinUrl(controllerBaseUrl(opts.controllerUrl, spec.target.region), spec.path, spec.query);
   }
 
-  function aborted(endpoint: EndpointTemplate, cause: unknown): AbortedError {
-    return new AbortedError(`${endpoint}: aborted`, { endpoint, cause });
+  function aborted(endpoint: EndpointTemplate, cause: unknown): CloudError {
+    return new CloudError("aborted", `${endpoint}: aborted`, { endpoint, cause });
   }
 
   /** One attempt after the token is held: request, envelope, schema, normalize. */
@@ -145,7 +146,7 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     });
     const parsed = def.schema.safeParse(data);
     if (!parsed.success) {
-      throw new SchemaError(`${endpoint}: ${summarizeIssues(parsed.error, "data")}`, {
+      throw new CloudError("schema_error", `${endpoint}: ${summarizeIssues(parsed.error, "data")}`, {
         endpoint,
         httpStatus: res.status,
       });
@@ -153,7 +154,10 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     try {
       return def.normalize(parsed.data, args);
     } catch (error) {
-      throw new SchemaError(`${endpoint}: response could not be normalized`, { endpoint, cause: error });
+      throw new CloudError("schema_error", `${endpoint}: response could not be normalized`, {
+        endpoint,
+        cause: error,
+      });
     }
   }
 
@@ -167,7 +171,10 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     } catch (error) {
       // A request that cannot be expressed is a configuration problem: retrying cannot help.
       const detail = error instanceof Error ? redact(error.message) : "invalid arguments";
-      throw new ApiError(`${endpoint}: cannot build the request: ${detail}`, { endpoint, cause: error });
+      throw new CloudError("api_error", `${endpoint}: cannot build the request: ${detail}`, {
+        endpoint,
+        cause: error,
+      });
     }
     for (let attempt = 0; ; attempt += 1) {
       try {
@@ -187,7 +194,10 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
             ? error
             : signal?.aborted
               ? aborted(endpoint, error)
-              : new NetworkError(`${endpoint}: unexpected failure`, { endpoint, cause: error });
+              : new CloudError("network_error", `${endpoint}: unexpected failure`, {
+                  endpoint,
+                  cause: error,
+                });
       }
       observer.attempt(endpoint, failure.code, Math.max(0, now() - started) / 1000);
       if (failure.code === "rate_limited") {

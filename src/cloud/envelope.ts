@@ -4,7 +4,7 @@
  * on both planes rather than guessing which plane a deployment follows.
  */
 import { errorForApiCode, type MappingContext } from "./errorMapping.js";
-import { SchemaError } from "./errors.js";
+import { CloudError } from "./errors.js";
 
 /** Envelope codes meaning success (0 per the spec and v2 samples, 200 per v1 samples). */
 export const SUCCESS_CODES: ReadonlySet<number> = new Set([0, 200]);
@@ -42,12 +42,12 @@ export function readEnvelope(body: unknown): EnvelopeFields | undefined {
 
 /**
  * Returns `data` of a success envelope. Throws the mapped CloudError for any other code, and
- * a SchemaError when the body is not an envelope at all.
+ * a `schema_error` when the body is not an envelope at all.
  */
 export function unwrapEnvelope(body: unknown, ctx: MappingContext): unknown {
   const envelope = readEnvelope(body);
   if (envelope?.code === undefined) {
-    throw new SchemaError(`${ctx.endpoint}: response is not an envelope (no integer "code")`, {
+    throw new CloudError("schema_error", `${ctx.endpoint}: response is not an envelope (no integer "code")`, {
       endpoint: ctx.endpoint,
       ...(ctx.httpStatus === undefined ? {} : { httpStatus: ctx.httpStatus }),
     });

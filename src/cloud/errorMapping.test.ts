@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { errorForApiCode, errorForHttpStatus, isRateLimitMessage } from "./errorMapping.js";
-import { InvalidRequestError } from "./errors.js";
 import { isRetryable } from "./retry.js";
 
 const ctx = { endpoint: "GET /v2/clusters/{id}" } as const;
@@ -39,7 +38,7 @@ describe("errorForApiCode", () => {
 
   it("says that an invalid request is a configuration problem and is not retried", () => {
     const err = errorForApiCode(80003, "pageSize must be within limit 5..100", ctx);
-    expect(err).toBeInstanceOf(InvalidRequestError);
+    expect(err.code).toBe("invalid_request");
     expect(err.permanent).toBe(true);
     expect(isRetryable(err)).toBe(false);
     expect(err.message).toBe(

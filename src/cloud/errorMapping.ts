@@ -1,21 +1,12 @@
 /**
- * Maps what the upstream says (envelope code + message, HTTP status) to an error class. The
+ * Maps what the upstream says (envelope code + message, HTTP status) to an error code. The
  * numeric codes are the ones the real service publishes. The answer above the rate limit is
  * undocumented, so rate limiting is recognised by HTTP 429, by the engine's rate-limit code,
  * and by a message that says "rate limit" or "too many requests": never by the bare word
  * "limit", which validation errors use too ("pageSize must be within limit 5..100") and which
  * must surface as the configuration problem it is instead of being retried as a throttle.
  */
-import {
-  ApiError,
-  AuthError,
-  type CloudError,
-  type CloudErrorInit,
-  HttpError,
-  InvalidRequestError,
-  NotFoundError,
-  RateLimitError,
-} from "./errors.js";
+import { CloudError, type CloudErrorCode, type CloudErrorInit } from "./errors.js";
 import type { EndpointTemplate } from "./types.js";
 
 /** Envelope codes meaning "invalid token" / "the apikey is illegal". */
@@ -66,53 +57,52 @@ function initOf(ctx: MappingContext, apiCode?: number): CloudErrorInit {
   };
 }
 
-type ErrorClass = new (message: string, init: CloudErrorInit) => CloudError;
-
 // Specific codes win over wording, so an auth failure or a validation error whose text
 // mentions a rate limit stays what its code says.
-function classForApiCode(apiCode: number, message: string): ErrorClass | undefined {
-  if (AUTH_API_CODES.has(apiCode)) return AuthError;
-  if (NOT_FOUND_API_CODES.has(apiCode)) return NotFoundError;
-  if (INVALID_REQUEST_API_CODES.has(apiCode)) return InvalidRequestError;
-  if (RATE_LIMIT_API_CODES.has(apiCode)) return RateLimitError;
-  if (isRateLimitMessage(message)) return RateLimitError;
+function codeForApiCode(apiCode: number, message: string): CloudErrorCode | undefined {
+  if (AUTH_API_CODES.has(apiCode)) return "auth_error";
+  if (NOT_FOUND_API_CODES.has(apiCode)) return "not_found";
+  if (INVALID_REQUEST_API_CODES.has(apiCode)) return "invalid_request";
+  if (RATE_LIMIT_API_CODES.has(apiCode)) return "rate_limited";
+  if (isRateLimitMessage(message)) return "rate_limited";
   return undefined;
 }
 
 // Said to whoever reads the error: the fix is on the user's side, and waiting will not help.
 const INVALID_REQUEST_HINT = " (the request was rejected as invalid: check the configuration; not retried)";
 
-function hintFor(Cls: ErrorClass): string {
-  return Cls === InvalidRequestError ? INVALID_REQUEST_HINT : "";
+function hintFor(code: CloudErrorCode): string {
+  return code === "invalid_request" ? INVALID_REQUEST_HINT : "";
 }
 
-/** The error for a non-success envelope `code` (ApiError unless a specific class applies). */
+/** The error for a non-success envelope `code` (`api_error` unless a specific kind applies). */
 export function errorForApiCode(apiCode: number, message: string, ctx: MappingContext): CloudError {
-  const Cls = classForApiCode(apiCode, message) ?? ApiError;
-  return new Cls(
-    `${ctx.endpoint}: upstream code ${apiCode}: ${cleanMessage(message, ctx)}${hintFor(Cls)}`,
+  const code = codeForApiCode(apiCode, message) ?? "api_error";
+  return new CloudError(
+    code,
+    `${ctx.endpoint}: upstream code ${apiCode}: ${cleanMessage(message, ctx)}${hintFor(code)}`,
     initOf(ctx, apiCode),
   );
 }
 
-function classForHttpStatus(
+function codeForHttpStatus(
   status: number,
   envelope: { readonly code?: number; readonly message?: string } | undefined,
-): ErrorClass {
-  if (status === 429) return RateLimitError;
-  if (status === 401 || status === 403) return AuthError;
-  if (status === 404) return NotFoundError;
+): CloudErrorCode {
+  if (status === 429) return "rate_limited";
+  if (status === 401 || status === 403) return "auth_error";
+  if (status === 404) return "not_found";
   if (envelope?.code !== undefined)
-    return classForApiCode(envelope.code, envelope.message ?? "") ?? HttpError;
-  if (envelope?.message !== undefined && isRateLimitMessage(envelope.message)) return RateLimitError;
-  return HttpError;
+    return codeForApiCode(envelope.code, envelope.message ?? "") ?? "http_error";
+  if (envelope?.message !== undefined && isRateLimitMessage(envelope.message)) return "rate_limited";
+  return "http_error";
 }
 
 /**
  * The error for a non-2xx HTTP answer. `envelope` is the body's `{code, message}` when it
  * had one. The status decides first (429, 401/403, 404); for other statuses a recognizable
  * envelope (auth, not-found, invalid request, rate-limit) refines it, and anything else is an
- * HttpError.
+ * `http_error`.
  */
 export function errorForHttpStatus(
   status: number,
@@ -126,6 +116,10 @@ export function errorForHttpStatus(
         ? ""
         : `: ${cleanMessage(envelope.message, full)}`
       : `: upstream code ${envelope.code}: ${cleanMessage(envelope.message ?? "", full)}`;
-  const Cls = classForHttpStatus(status, envelope);
-  return new Cls(`${ctx.endpoint}: HTTP ${status}${upstream}${hintFor(Cls)}`, initOf(full, envelope?.code));
+  const code = codeForHttpStatus(status, envelope);
+  return new CloudError(
+    code,
+    `${ctx.endpoint}: HTTP ${status}${upstream}${hintFor(code)}`,
+    initOf(full, envelope?.code),
+  );
 }

@@ -1,6 +1,6 @@
 /**
- * Error classes of the upstream client. Each carries a stable `code` (a CallOutcome, used as a
- * label value by the exporter), the endpoint template it happened on, and the upstream details
+ * The upstream client's one error class. Each error carries a stable `code` (a CallOutcome,
+ * used as a label value by the exporter), the endpoint template it happened on, and the upstream details
  * that explain it. Messages are built from the endpoint template, HTTP status, API code and the
  * upstream's (redacted) message only: never from request headers, URLs with IDs, or bodies.
  */
@@ -17,23 +17,41 @@ export interface CloudErrorInit {
   readonly retryAfterMs?: number;
 }
 
+/** The codes a CloudError can carry: every CallOutcome except success. */
+export type CloudErrorCode = Exclude<CallOutcome, "success">;
+
 /**
- * Base class. `permanent` is true when retrying later will not help without a change on the
- * user's side (bad credential, unknown resource): the scheduler backs off those targets.
+ * Codes for which retrying later will not help without a change on the user's side: a bad
+ * credential (codes 80001, 80002, 21119; HTTP 401/403), an unknown resource (codes 80020,
+ * 96018; HTTP 404), and a request the upstream rejects as invalid (code 80003: a parameter out
+ * of its documented range, such as a List Import Jobs `pageSize` outside 5..100). The
+ * scheduler backs off targets failing with these; they are never retried.
  */
-export abstract class CloudError extends Error {
-  readonly code: CallOutcome;
+const PERMANENT_CODES: ReadonlySet<CloudErrorCode> = new Set(["auth_error", "not_found", "invalid_request"]);
+
+/**
+ * A failure of an upstream call. The `code` says what kind: `api_error` (an envelope code not
+ * covered by another kind), `invalid_request`, `auth_error`, `not_found`, `rate_limited`
+ * (HTTP 429, a rate-limit code or message; `retryAfterMs` when the upstream said how long),
+ * `http_error` (any other non-2xx; `httpStatus`), `timeout` (no complete answer within the
+ * request timeout), `network_error` (DNS, refused, reset, TLS), `schema_error` (not JSON,
+ * truncated, or not the endpoint's schema), `body_too_large` (past `maxResponseBytes`) and
+ * `aborted` (the caller's signal fired). `permanent` follows from the code.
+ */
+export class CloudError extends Error {
+  override readonly name = "CloudError";
+  readonly code: CloudErrorCode;
   readonly endpoint: EndpointTemplate;
   readonly permanent: boolean;
   readonly httpStatus?: number;
   readonly apiCode?: number;
   readonly retryAfterMs?: number;
 
-  protected constructor(code: CallOutcome, message: string, init: CloudErrorInit, permanent = false) {
+  constructor(code: CloudErrorCode, message: string, init: CloudErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.code = code;
     this.endpoint = init.endpoint;
-    this.permanent = permanent;
+    this.permanent = PERMANENT_CODES.has(code);
     if (init.httpStatus !== undefined) this.httpStatus = init.httpStatus;
     if (init.apiCode !== undefined) this.apiCode = init.apiCode;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
@@ -51,98 +69,6 @@ export abstract class CloudError extends Error {
       ...(this.apiCode === undefined ? {} : { apiCode: this.apiCode }),
       ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }),
     };
-  }
-}
-
-/** The envelope carried a non-success code that is not one of the specific classes below. */
-export class ApiError extends CloudError {
-  override readonly name = "ApiError";
-  constructor(message: string, init: CloudErrorInit) {
-    super("api_error", message, init);
-  }
-}
-
-/**
- * The upstream rejected the request itself as invalid (code 80003: a parameter out of its
- * documented range, such as a List Import Jobs `pageSize` outside 5..100). The same request
- * fails the same way until the configuration changes, so it is permanent and never retried.
- */
-export class InvalidRequestError extends CloudError {
-  override readonly name = "InvalidRequestError";
-  constructor(message: string, init: CloudErrorInit) {
-    super("invalid_request", message, init, true);
-  }
-}
-
-/** Invalid or illegal API key (codes 80001, 80002, 21119; HTTP 401/403). */
-export class AuthError extends CloudError {
-  override readonly name = "AuthError";
-  constructor(message: string, init: CloudErrorInit) {
-    super("auth_error", message, init, true);
-  }
-}
-
-/** The resource does not exist or is not visible to this key (codes 80020, 96018; HTTP 404). */
-export class NotFoundError extends CloudError {
-  override readonly name = "NotFoundError";
-  constructor(message: string, init: CloudErrorInit) {
-    super("not_found", message, init, true);
-  }
-}
-
-/** The upstream refused for rate limiting (HTTP 429, a rate-limit code, or a rate-limit message). */
-export class RateLimitError extends CloudError {
-  override readonly name = "RateLimitError";
-  constructor(message: string, init: CloudErrorInit) {
-    super("rate_limited", message, init);
-  }
-}
-
-/** Any other non-2xx HTTP answer. */
-export class HttpError extends CloudError {
-  override readonly name = "HttpError";
-  constructor(message: string, init: CloudErrorInit) {
-    super("http_error", message, init);
-  }
-}
-
-/** No complete answer within the request timeout. */
-export class TimeoutError extends CloudError {
-  override readonly name = "TimeoutError";
-  constructor(message: string, init: CloudErrorInit) {
-    super("timeout", message, init);
-  }
-}
-
-/** Connection-level failure (DNS, refused, reset, TLS). */
-export class NetworkError extends CloudError {
-  override readonly name = "NetworkError";
-  constructor(message: string, init: CloudErrorInit) {
-    super("network_error", message, init);
-  }
-}
-
-/** The body was not JSON, was truncated, or did not match the endpoint's schema. */
-export class SchemaError extends CloudError {
-  override readonly name = "SchemaError";
-  constructor(message: string, init: CloudErrorInit) {
-    super("schema_error", message, init);
-  }
-}
-
-/** The body exceeded `maxResponseBytes`; reading stopped there. */
-export class BodyTooLargeError extends CloudError {
-  override readonly name = "BodyTooLargeError";
-  constructor(message: string, init: CloudErrorInit) {
-    super("body_too_large", message, init);
-  }
-}
-
-/** The caller's AbortSignal fired (shutdown, reload). */
-export class AbortedError extends CloudError {
-  override readonly name = "AbortedError";
-  constructor(message: string, init: CloudErrorInit) {
-    super("aborted", message, init);
   }
 }
 

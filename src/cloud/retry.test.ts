@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest";
-import {
-  AbortedError,
-  ApiError,
-  AuthError,
-  BodyTooLargeError,
-  type CloudError,
-  HttpError,
-  NetworkError,
-  NotFoundError,
-  RateLimitError,
-  SchemaError,
-  TimeoutError,
-} from "./errors.js";
+import { CloudError } from "./errors.js";
 import { isRetryable, retryDelayMs } from "./retry.js";
 
 const endpoint = "GET /v2/regions" as const;
 const opts = { baseMs: 100, maxMs: 1_000, maxRetries: 5 };
-const network = new NetworkError("n", { endpoint });
+const network = new CloudError("network_error", "n", { endpoint });
 
 describe("retryDelayMs backoff", () => {
   it("grows exponentially and is capped at maxMs (random just below 1)", () => {
@@ -58,13 +46,13 @@ describe("retryDelayMs Retry-After", () => {
   ])(
     "is a minimum: Retry-After $retryAfterMs, random $random -> $expected",
     ({ retryAfterMs, random, expected }) => {
-      const err = new RateLimitError("r", { endpoint, retryAfterMs });
+      const err = new CloudError("rate_limited", "r", { endpoint, retryAfterMs });
       expect(retryDelayMs(0, err, opts, () => random)).toBe(expected);
     },
   );
 
   it("gives up when Retry-After is longer than maxMs", () => {
-    const err = new RateLimitError("r", { endpoint, retryAfterMs: 1_001 });
+    const err = new CloudError("rate_limited", "r", { endpoint, retryAfterMs: 1_001 });
     expect(retryDelayMs(0, err, opts, () => 0.5)).toBeNull();
   });
 });
@@ -72,18 +60,18 @@ describe("retryDelayMs Retry-After", () => {
 describe("isRetryable", () => {
   it.each<{ err: CloudError; retry: boolean }>([
     { err: network, retry: true },
-    { err: new TimeoutError("t", { endpoint }), retry: true },
-    { err: new RateLimitError("r", { endpoint, httpStatus: 429 }), retry: true },
-    { err: new HttpError("h", { endpoint, httpStatus: 500 }), retry: true },
-    { err: new HttpError("h", { endpoint, httpStatus: 503 }), retry: true },
-    { err: new HttpError("h", { endpoint, httpStatus: 400 }), retry: false },
-    { err: new HttpError("h", { endpoint, httpStatus: 409 }), retry: false },
-    { err: new AuthError("a", { endpoint }), retry: false },
-    { err: new NotFoundError("n", { endpoint }), retry: false },
-    { err: new ApiError("a", { endpoint, apiCode: 80003 }), retry: false },
-    { err: new SchemaError("s", { endpoint }), retry: false },
-    { err: new BodyTooLargeError("b", { endpoint }), retry: false },
-    { err: new AbortedError("a", { endpoint }), retry: false },
+    { err: new CloudError("timeout", "t", { endpoint }), retry: true },
+    { err: new CloudError("rate_limited", "r", { endpoint, httpStatus: 429 }), retry: true },
+    { err: new CloudError("http_error", "h", { endpoint, httpStatus: 500 }), retry: true },
+    { err: new CloudError("http_error", "h", { endpoint, httpStatus: 503 }), retry: true },
+    { err: new CloudError("http_error", "h", { endpoint, httpStatus: 400 }), retry: false },
+    { err: new CloudError("http_error", "h", { endpoint, httpStatus: 409 }), retry: false },
+    { err: new CloudError("auth_error", "a", { endpoint }), retry: false },
+    { err: new CloudError("not_found", "n", { endpoint }), retry: false },
+    { err: new CloudError("api_error", "a", { endpoint, apiCode: 80003 }), retry: false },
+    { err: new CloudError("schema_error", "s", { endpoint }), retry: false },
+    { err: new CloudError("body_too_large", "b", { endpoint }), retry: false },
+    { err: new CloudError("aborted", "a", { endpoint }), retry: false },
   ])("$err.name (HTTP $err.httpStatus) -> $retry", ({ err, retry }) => {
     expect(isRetryable(err)).toBe(retry);
     expect(retryDelayMs(0, err, opts, () => 0.5) !== null).toBe(retry);

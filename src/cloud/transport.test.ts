@@ -208,7 +208,7 @@ describe("Transport limits", () => {
     expect(res.body).toEqual({ code: 0, data: "z".repeat(80) });
   });
 
-  it("fails at once with AbortedError for an already aborted signal", async () => {
+  it("fails at once as aborted for an already aborted signal", async () => {
     const scope = nock(ORIGIN).get("/v2/x").reply(200, { code: 0 });
     const err = await failure(
       track(transport()).send(
@@ -284,7 +284,7 @@ describe("Transport over a loopback socket", () => {
     expect(err.code).toBe("timeout");
   });
 
-  it("fails with AbortedError when the caller's signal fires mid-request", async () => {
+  it("fails as aborted when the caller's signal fires mid-request", async () => {
     const ctl = new AbortController();
     handler = () => ctl.abort();
     const base = await listen();

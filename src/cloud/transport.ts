@@ -6,15 +6,7 @@
 import { type Dispatcher, Pool, request } from "undici";
 import { readEnvelope } from "./envelope.js";
 import { errorForHttpStatus } from "./errorMapping.js";
-import {
-  AbortedError,
-  BodyTooLargeError,
-  CloudError,
-  NetworkError,
-  redactSecret,
-  SchemaError,
-  TimeoutError,
-} from "./errors.js";
+import { CloudError, redactSecret } from "./errors.js";
 import { parseRetryAfter } from "./retryAfter.js";
 import { Semaphore } from "./semaphore.js";
 import type { EndpointTemplate } from "./types.js";
@@ -85,16 +77,19 @@ export class Transport {
   /**
    * Sends `req`. Resolves with the parsed JSON of a 2xx answer; rejects with a CloudError:
    * the mapped error for non-2xx (classified by status alone when its body is unreadable or
-   * oversized), TimeoutError after `requestTimeoutMs` (waiting for a free
-   * in-flight slot included), AbortedError when `signal` fires, BodyTooLargeError past
-   * `maxResponseBytes`, SchemaError for a body that is empty, not JSON or truncated (the
-   * connection failed after the headers), and NetworkError for other connection failures.
+   * oversized), `timeout` after `requestTimeoutMs` (waiting for a free in-flight slot
+   * included), `aborted` when `signal` fires, `body_too_large` past `maxResponseBytes`,
+   * `schema_error` for a body that is empty, not JSON or truncated (the connection failed
+   * after the headers), and `network_error` for other connection failures.
    */
   async send(req: HttpRequest, signal?: AbortSignal): Promise<HttpResponse> {
     // One controller for both causes; AbortSignal.any() is avoided because dependent signals
     // of a long-lived caller signal (the scheduler's) are retained on Node 20.
     const combined = new AbortController();
     let timedOut = false;
+    // Real time on purpose, unlike the client's waits: this bounds I/O, together with undici's
+    // headersTimeout and bodyTimeout below, which cannot take an injected clock at all. A
+    // test clock that jumps minutes ahead must not expire an answer still on its way.
     const timer = setTimeout(() => {
       timedOut = true;
       combined.abort();
@@ -210,7 +205,7 @@ export class Transport {
     state: { readonly aborted: boolean; readonly timedOut: boolean; readonly readingBody: boolean },
   ): CloudError {
     if (error instanceof CloudError) return error;
-    if (state.aborted) return new AbortedError(`${endpoint}: aborted`, { endpoint, cause: error });
+    if (state.aborted) return new CloudError("aborted", `${endpoint}: aborted`, { endpoint, cause: error });
     const code = errorCode(error);
     if (
       state.timedOut ||
@@ -218,25 +213,29 @@ export class Transport {
       code === "UND_ERR_BODY_TIMEOUT" ||
       code === "UND_ERR_CONNECT_TIMEOUT"
     ) {
-      return new TimeoutError(`${endpoint}: no complete answer within ${this.opts.requestTimeoutMs} ms`, {
+      return new CloudError(
+        "timeout",
+        `${endpoint}: no complete answer within ${this.opts.requestTimeoutMs} ms`,
+        { endpoint, cause: error },
+      );
+    }
+    // The connection ended before the body did: the answer is truncated, not merely late.
+    if (state.readingBody || code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") {
+      return new CloudError("schema_error", `${endpoint}: truncated response body`, {
         endpoint,
         cause: error,
       });
     }
-    // The connection ended before the body did: the answer is truncated, not merely late.
-    if (state.readingBody || code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") {
-      return new SchemaError(`${endpoint}: truncated response body`, { endpoint, cause: error });
-    }
     const detail = error instanceof Error ? redactSecret(error.message, this.opts.apiKey) : "unknown failure";
-    return new NetworkError(`${endpoint}: network error${code ? ` ${code}` : ""}: ${detail}`, {
+    return new CloudError("network_error", `${endpoint}: network error${code ? ` ${code}` : ""}: ${detail}`, {
       endpoint,
       cause: error,
     });
   }
 }
 
-function tooLarge(endpoint: EndpointTemplate, limit: number, status: number): BodyTooLargeError {
-  return new BodyTooLargeError(`${endpoint}: response body exceeds ${limit} bytes`, {
+function tooLarge(endpoint: EndpointTemplate, limit: number, status: number): CloudError {
+  return new CloudError("body_too_large", `${endpoint}: response body exceeds ${limit} bytes`, {
     endpoint,
     httpStatus: status,
   });
@@ -253,14 +252,18 @@ function tryParseJson(raw: Buffer): unknown {
 // The SyntaxError is not kept as the cause: V8 quotes part of the body in its message.
 function parseJsonBody(raw: Buffer, endpoint: EndpointTemplate, status: number): unknown {
   if (raw.length === 0) {
-    throw new SchemaError(`${endpoint}: empty response body`, { endpoint, httpStatus: status });
+    throw new CloudError("schema_error", `${endpoint}: empty response body`, {
+      endpoint,
+      httpStatus: status,
+    });
   }
   try {
     return JSON.parse(raw.toString("utf8"));
   } catch {
-    throw new SchemaError(`${endpoint}: response body is not valid JSON (${raw.length} bytes)`, {
-      endpoint,
-      httpStatus: status,
-    });
+    throw new CloudError(
+      "schema_error",
+      `${endpoint}: response body is not valid JSON (${raw.length} bytes)`,
+      { endpoint, httpStatus: status },
+    );
   }
 }

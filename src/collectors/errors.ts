@@ -1,3 +1,5 @@
+import { CloudError } from "../cloud/errors.js";
+
 /** A failure reduced to what may be shown and logged: a stable code and a safe message. */
 export interface ErrorSummary {
   readonly code: string;
@@ -16,7 +18,10 @@ export function describeError(err: unknown): ErrorSummary {
   return { code: "internal", message: String(err) };
 }
 
-/** Whether retrying soon is pointless (auth, not found): the scheduler backs off these. */
+/**
+ * Whether retrying soon is pointless (auth, not found, invalid request): the scheduler backs
+ * off these. Only the upstream can say so; any other failure may pass.
+ */
 export function isPermanent(err: unknown): boolean {
-  return err instanceof Error && (err as { permanent?: unknown }).permanent === true;
+  return err instanceof CloudError && err.permanent;
 }

@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { ApiError, NotFoundError } from "../cloud/errors.js";
+import { CloudError } from "../cloud/errors.js";
 import { SampleStore } from "../expose/store.js";
 import { collectorUpSamples, HealthTracker } from "./health.js";
 
@@ -14,7 +14,10 @@ function setup() {
 }
 
 function notFound() {
-  return new NotFoundError("cluster not found", { endpoint: "GET /v2/clusters/{id}", apiCode: 80020 });
+  return new CloudError("not_found", "cluster not found", {
+    endpoint: "GET /v2/clusters/{id}",
+    apiCode: 80020,
+  });
 }
 
 describe("HealthTracker", () => {
@@ -44,7 +47,7 @@ describe("HealthTracker", () => {
     health.failure(
       "cluster_metrics",
       "in01-a",
-      new ApiError("boom", { endpoint: "GET /v2/clusters/{id}", apiCode: 1 }),
+      new CloudError("api_error", "boom", { endpoint: "GET /v2/clusters/{id}", apiCode: 1 }),
     );
     expect(lines.filter((l) => l.includes("target failing")).length).toBe(2);
     for (let i = 0; i < 3; i++) health.success("cluster_metrics", "in01-a");

@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { AuthError, HttpError } from "../cloud/errors.js";
+import { CloudError } from "../cloud/errors.js";
 import { SelfMetrics } from "../expose/selfMetrics.js";
 import { SampleStore } from "../expose/store.js";
 import { HealthTracker } from "./health.js";
@@ -20,14 +20,15 @@ describe("runPoll", () => {
     { name: "success", poll: async () => {}, want: "ok", up: true },
     {
       name: "transient failure",
-      poll: async () => Promise.reject(new HttpError("503", { endpoint: ENDPOINT, httpStatus: 503 })),
+      poll: async () =>
+        Promise.reject(new CloudError("http_error", "503", { endpoint: ENDPOINT, httpStatus: 503 })),
       want: "failed",
       up: false,
     },
     {
       name: "permanent failure",
       poll: async () =>
-        Promise.reject(new AuthError("invalid token", { endpoint: ENDPOINT, apiCode: 80001 })),
+        Promise.reject(new CloudError("auth_error", "invalid token", { endpoint: ENDPOINT, apiCode: 80001 })),
       want: "permanent_failure",
       up: false,
     },

@@ -9,6 +9,7 @@ import { gunzipSync } from "node:zlib";
 import { pino } from "pino";
 import { buildConfig } from "../../src/config/load.js";
 import { Exporter } from "../../src/exporter.js";
+import { systemClock } from "../../src/schedule/scheduler.js";
 import { ManualClock } from "../helpers/manualClock.js";
 
 export const CONFORMANCE_CLUSTER = "in01-conformance0001";
@@ -113,6 +114,7 @@ export async function runMetricsCase(c: MetricsCase): Promise<MetricsRun> {
     logger: pino({ level: "silent" }),
     version: "conformance",
     clock,
+    clientClock: systemClock,
     publishDelayMs: 0,
     defaultMetrics: false,
   });

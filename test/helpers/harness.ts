@@ -5,7 +5,7 @@ import { buildConfig } from "../../src/config/load.js";
 import { demoConfig } from "../../src/demo.js";
 import { Exporter, type ExporterOptions } from "../../src/exporter.js";
 import { createApp } from "../../src/http/app.js";
-import type { Clock } from "../../src/schedule/scheduler.js";
+import { type Clock, systemClock } from "../../src/schedule/scheduler.js";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
 
 export const TEST_API_KEY = "sk-test-0123456789abcdef-SECRET";
@@ -29,7 +29,13 @@ export interface HarnessOptions {
   readonly sim?: SimulatorOptions;
   /** Edits the demo-shaped raw config before it is validated. */
   readonly config?: (raw: Record<string, unknown>) => void;
+  /**
+   * Scheduling and store clock. The cloud client keeps real time unless `clientClock` says
+   * otherwise: a manual step would otherwise strand the retries and paced calls that start
+   * after it (the exporter's `clientClock` option).
+   */
   readonly clock?: Clock;
+  readonly clientClock?: Clock;
   readonly logs?: string[];
   readonly shard?: { index: number; total: number };
   readonly jobsFilePollMs?: number;
@@ -56,7 +62,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     version: "test",
     publishDelayMs: 10,
     defaultMetrics: false,
-    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.clock ? { clock: opts.clock, clientClock: opts.clientClock ?? systemClock } : {}),
     ...(opts.shard ? { shard: opts.shard } : {}),
     ...(opts.jobsFilePollMs !== undefined ? { jobsFilePollMs: opts.jobsFilePollMs } : {}),
     ...(opts.compress !== undefined ? { compress: opts.compress } : {}),
