@@ -9,8 +9,8 @@ import { HealthTracker } from "./collectors/health.js";
 import type { CollectorTask } from "./collectors/model.js";
 import { buildTasks, COLLECTOR_LABELS, newCollectorState } from "./collectors/registry.js";
 import type { PollContext } from "./collectors/runtime.js";
-import { sparkTargetName } from "./collectors/spark-jobs/tasks.js";
-import { inShard, type Shard } from "./config/shard.js";
+import { replicaClusters, replicaSparkJobs } from "./collectors/targets.js";
+import type { Shard } from "./config/shard.js";
 import { loadSparkJobsFile } from "./config/sparkJobsFile.js";
 import type { ClusterConfig, Config, SparkJobRef } from "./config/types.js";
 import { watchPath } from "./config/watch.js";
@@ -192,24 +192,11 @@ export class Exporter {
 
   /** Every cluster this replica polls: configured ones, then discovered ones, in this shard. */
   clusters(): ClusterConfig[] {
-    const byId = new Map<string, ClusterConfig>();
-    for (const c of this.config.clusters) byId.set(c.id, c);
-    for (const d of this.discovered) {
-      if (byId.has(d.clusterId)) continue;
-      byId.set(d.clusterId, {
-        id: d.clusterId,
-        ...(d.regionId !== null ? { region: d.regionId } : {}),
-        ...(d.projectId !== null ? { projectId: d.projectId } : {}),
-        scopes: [],
-      });
-    }
-    return [...byId.values()].filter((c) => inShard(c.id, this.shard));
+    return replicaClusters(this.config, this.discovered, this.shard);
   }
 
   private sparkJobs(): SparkJobRef[] {
-    const byKey = new Map<string, SparkJobRef>();
-    for (const j of [...this.config.sparkJobs.jobs, ...this.fileJobs]) byKey.set(sparkTargetName(j), j);
-    return [...byKey.values()].filter((j) => inShard(sparkTargetName(j), this.shard));
+    return replicaSparkJobs(this.config, this.fileJobs, this.shard);
   }
 
   private clientFor = (cluster: Pick<ClusterConfig, "apiKey">): CloudClient => {

@@ -11,13 +11,13 @@
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../cloud/rateLimiter.js";
 import type { CloudApi, EndpointTemplate } from "../cloud/types.js";
 import { queriesForTarget } from "../config/queries.js";
-import { inShard, type Shard } from "../config/shard.js";
+import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
 import { credentialLabeler } from "./credentials.js";
 import type { CollectorTask } from "./model.js";
 import { buildTasks, newCollectorState } from "./registry.js";
 import type { PollContext } from "./runtime.js";
-import { sparkTargetName } from "./spark-jobs/tasks.js";
+import { replicaClusters, replicaSparkJobs } from "./targets.js";
 
 const METRICS_ENDPOINT: EndpointTemplate = "POST /v2/clusters/{id}/metrics/query";
 
@@ -129,15 +129,13 @@ export function plannedTasks(
   readonly sparkJobs: SparkJobRef[];
 } {
   const shard = opts.shard ?? { index: 0, total: 1 };
-  const configured = config.clusters.filter((c) => inShard(c.id, shard));
+  const configured = replicaClusters(config, [], shard);
   const discovered = Array.from(
     { length: opts.discoveredClusters ?? 0 },
     (_, i): ClusterConfig => ({ id: `discovered-${i + 1}`, region: "discovered", scopes: [] }),
   );
   const clusters = [...configured, ...discovered];
-  const jobs = new Map<string, SparkJobRef>();
-  for (const j of [...config.sparkJobs.jobs, ...(opts.fileJobs ?? [])]) jobs.set(sparkTargetName(j), j);
-  const sparkJobs = [...jobs.values()].filter((j) => inShard(sparkTargetName(j), shard));
+  const sparkJobs = replicaSparkJobs(config, opts.fileJobs ?? [], shard);
   const tasks = buildTasks({
     config,
     clusters,

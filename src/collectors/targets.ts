@@ -1,0 +1,42 @@
+/**
+ * What one replica polls: the same selection for the running exporter and for the plan of
+ * `--check-config`, so the two cannot pick different targets.
+ */
+import type { ClusterDescription } from "../cloud/types.js";
+import { inShard, type Shard } from "../config/shard.js";
+import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
+import { sparkTargetName } from "./spark-jobs/tasks.js";
+
+/**
+ * The clusters a replica polls: the configured ones, then the discovered ones that are not
+ * configured (no scopes, default credential), those of its shard only.
+ */
+export function replicaClusters(
+  config: Config,
+  discovered: readonly ClusterDescription[],
+  shard: Shard,
+): ClusterConfig[] {
+  const byId = new Map<string, ClusterConfig>();
+  for (const c of config.clusters) byId.set(c.id, c);
+  for (const d of discovered) {
+    if (byId.has(d.clusterId)) continue;
+    byId.set(d.clusterId, {
+      id: d.clusterId,
+      ...(d.regionId !== null ? { region: d.regionId } : {}),
+      ...(d.projectId !== null ? { projectId: d.projectId } : {}),
+      scopes: [],
+    });
+  }
+  return [...byId.values()].filter((c) => inShard(c.id, shard));
+}
+
+/** The Spark jobs a replica polls: the config's and the jobs file's, each once, of its shard. */
+export function replicaSparkJobs(
+  config: Config,
+  fileJobs: readonly SparkJobRef[],
+  shard: Shard,
+): SparkJobRef[] {
+  const byKey = new Map<string, SparkJobRef>();
+  for (const j of [...config.sparkJobs.jobs, ...fileJobs]) byKey.set(sparkTargetName(j), j);
+  return [...byKey.values()].filter((j) => inShard(sparkTargetName(j), shard));
+}
