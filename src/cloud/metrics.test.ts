@@ -180,8 +180,32 @@ describe("normalizeMetrics variants", () => {
     expect(normalizeMetrics(metricsDataSchema.parse(data))).toEqual([]);
   });
 
-  it("rejects a result without any name", () => {
-    expect(metricsDataSchema.safeParse({ results: [{ unit: "ms", values: [] }] }).success).toBe(false);
+  // One odd result costs that result only: it is kept nameless (the mapping drops it as an
+  // unknown metric) or with its usable fields, and the other results stay.
+  it.each([
+    { name: "no name at all", item: { unit: "ms", values: [] }, want: { name: "", unit: "ms" } },
+    {
+      name: "a null name beside metricName",
+      item: { name: null, metricName: "B", unit: "%" },
+      want: { name: "B", unit: "%" },
+    },
+    { name: "a numeric unit", item: { name: "C", unit: 7 }, want: { name: "C", unit: "7" } },
+    { name: "a result that is not an object", item: "CU_COMPUTATION", want: { name: "", unit: "" } },
+    {
+      name: "values that are not a list",
+      item: { name: "D", unit: "%", values: "1.0" },
+      want: { name: "D", unit: "%" },
+    },
+  ])("keeps the answer for $name", ({ item, want }) => {
+    const parsed = metricsDataSchema.safeParse({ results: [item, { name: "OK", unit: "%", values: [] }] });
+    expect(parsed.success).toBe(true);
+    const [odd, ok] = normalizeMetrics(parsed.data ?? { results: [] });
+    expect({ name: odd?.name, unit: odd?.unit }).toEqual(want);
+    expect(ok?.name).toBe("OK");
+  });
+
+  it.each([{ results: "x" }, "x", { results: { a: 1 } }])("rejects data of the wrong shape %j", (data) => {
+    expect(metricsDataSchema.safeParse(data).success).toBe(false);
   });
 
   // One bad point must not cost the response: it is kept as unusable, and the mapping drops it.
@@ -234,7 +258,7 @@ describe("attributeStats: the statistic comes from the request when the answer o
   it.each<{
     name: string;
     queries: { name: string; stat?: "AVG" | "P99" }[];
-    results: { name: string; stat?: "AVG" | "P99" }[];
+    results: { name: string; stat?: "AVG" | "P99"; rawStat?: string }[];
     want: ("AVG" | "P99" | undefined)[];
   }>([
     {
@@ -280,6 +304,18 @@ describe("attributeStats: the statistic comes from the request when the answer o
         { name: "REQ_SEARCH_LATENCY" },
       ],
       want: ["P99", "AVG", undefined],
+    },
+    {
+      name: "one query, two results of its name: no guess for the second",
+      queries: [{ name: "REQ_SEARCH_LATENCY", stat: "P99" }],
+      results: [{ name: "REQ_SEARCH_LATENCY" }, { name: "REQ_SEARCH_LATENCY" }],
+      want: ["P99", undefined],
+    },
+    {
+      name: "a statistic the answer names but this exporter does not know is not relabelled",
+      queries: [{ name: "REQ_SEARCH_LATENCY", stat: "AVG" }],
+      results: [{ name: "REQ_SEARCH_LATENCY", rawStat: "MAX" }],
+      want: [undefined],
     },
     {
       name: "a name nobody asked for",

@@ -31,20 +31,47 @@ function readPoint(raw: unknown): MetricPoint {
   return { timestampMs: ts ?? Number.NaN, value: v };
 }
 
-const resultSchema = z
-  .object({
-    name: z.string().optional(),
-    metricName: z.string().optional(),
-    stat: z.string().nullish(),
-    unit: z.string().nullish(),
-    values: z.array(z.unknown()).nullish(),
-  })
-  .refine((r) => r.name !== undefined || r.metricName !== undefined, {
-    message: "a result needs `name` or `metricName`",
-  });
+/** One result as read: a missing name is "", which the mapping drops as an unknown metric. */
+interface ReadResult {
+  readonly name: string;
+  /** The raw statistic, when the result carries one (even one this exporter does not know). */
+  readonly rawStat: string | undefined;
+  readonly unit: string;
+  readonly values: readonly MetricPoint[];
+}
 
-/** The envelope's `data`: `{results: [...]}`; absent or null `results` means none. */
-export const metricsDataSchema = z.object({ results: z.array(resultSchema).nullish() });
+function text(v: unknown): string | undefined {
+  if (typeof v === "string") return v;
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  return undefined;
+}
+
+// Results are read one by one too: an odd field (a null or numeric name, unit or stat, a result
+// that is not an object) costs that result, never the other metrics of the answer.
+function readResult(raw: unknown): ReadResult {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return { name: "", rawStat: undefined, unit: "", values: [] };
+  }
+  const r = raw as Record<string, unknown>;
+  return {
+    name: text(r.name) ?? text(r.metricName) ?? "",
+    rawStat: text(r.stat),
+    unit: text(r.unit) ?? "",
+    values: Array.isArray(r.values) ? r.values.map(readPoint) : [],
+  };
+}
+
+/**
+ * The envelope's `data`: `{results: [...]}`; absent or null `results` means none. Each result
+ * is read by `readResult`, so only a `data` that is not an object, or `results` that is not a
+ * list, fails the answer.
+ */
+export const metricsDataSchema = z.object({
+  results: z
+    .array(z.unknown())
+    .nullish()
+    .transform((list) => (list ?? []).map(readResult)),
+});
 
 export type MetricsData = z.infer<typeof metricsDataSchema>;
 
@@ -73,8 +100,8 @@ export function metricsRequestBody(req: ClusterMetricsRequest): MetricsRequestBo
   };
 }
 
-function normalizeStat(stat: string | null | undefined): "AVG" | "P99" | undefined {
-  const upper = stat?.toUpperCase();
+function normalizeStat(stat: string | undefined): "AVG" | "P99" | undefined {
+  const upper = stat?.trim().toUpperCase();
   // Other statistics are not part of the API; dropping them keeps the result usable.
   return upper === "AVG" || upper === "P99" ? upper : undefined;
 }
@@ -85,11 +112,17 @@ function normalizeStat(stat: string | null | undefined): "AVG" | "P99" | undefin
  * result without it is matched to the request: by name when one query has that name, else by
  * position among the queries and results of that name (AVG and P99 of one metric asked in one
  * request come back in request order). When that cannot tell (more results of a name than
- * queries), the result stays without a stat and the mapping drops it rather than guess.
+ * queries), the result stays without a stat and the mapping drops it rather than guess. A
+ * result that names a statistic this exporter does not know (`rawStat` set, `stat` not) is
+ * not relabelled either: the server said what it is, and it is neither.
  */
 export function attributeStats(
   queries: readonly MetricQuery[],
-  results: readonly { readonly name: string; readonly stat?: "AVG" | "P99" | undefined }[],
+  results: readonly {
+    readonly name: string;
+    readonly stat?: "AVG" | "P99" | undefined;
+    readonly rawStat?: string | undefined;
+  }[],
 ): ("AVG" | "P99" | undefined)[] {
   const asked = new Map<string, ("AVG" | "P99" | undefined)[]>();
   for (const q of queries) {
@@ -103,10 +136,9 @@ export function attributeStats(
     const key = r.name.trim().toUpperCase();
     const nth = seen.get(key) ?? 0;
     seen.set(key, nth + 1);
-    if (r.stat !== undefined) return r.stat;
+    if (r.stat !== undefined || (r.rawStat !== undefined && r.rawStat.trim() !== "")) return r.stat;
     const stats = asked.get(key);
     if (stats === undefined) return undefined;
-    if (stats.length === 1) return stats[0];
     return nth < stats.length ? stats[nth] : undefined;
   });
 }
@@ -116,11 +148,7 @@ export function attributeStats(
  * from the request, see `attributeStats`), points read leniently.
  */
 export function normalizeMetrics(data: MetricsData, req?: ClusterMetricsRequest): MetricResult[] {
-  const parsed = (data.results ?? []).map((r) => {
-    const stat = normalizeStat(r.stat);
-    const values: MetricPoint[] = (r.values ?? []).map(readPoint);
-    return { name: r.name ?? r.metricName ?? "", stat, unit: r.unit ?? "", values };
-  });
+  const parsed = data.results.map((r) => ({ ...r, stat: normalizeStat(r.rawStat) }));
   const stats = req === undefined ? parsed.map((r) => r.stat) : attributeStats(req.queries, parsed);
   return parsed.map((r, i) => {
     const stat = stats[i];
