@@ -107,6 +107,29 @@ describe("normalizeSparkJob variants", () => {
     expect(normalizeSparkJob(sparkJobDataSchema.parse(both), args).failureReason?.code).toBe("E_SCHEMA");
   });
 
+  it.each([
+    { name: "an empty object", reason: {} },
+    { name: "every field null", reason: { code: null, message: null, retryable: null } },
+    { name: "empty strings", reason: { code: "", message: "" } },
+  ])("reads a failure reason of $name as no failure", ({ reason }) => {
+    const running = { ...fullJob, status: "RUNNING", failureReason: reason, details: { ...fullJob.details } };
+    expect(normalizeSparkJob(sparkJobDataSchema.parse(running), args).failureReason).toBeNull();
+  });
+
+  it("falls back to the nested failure reason when the top-level one is empty", () => {
+    const both = {
+      ...fullJob,
+      failureReason: {},
+      details: { ...fullJob.details, failureReason: fullJob.failureReason },
+    };
+    expect(normalizeSparkJob(sparkJobDataSchema.parse(both), args).failureReason?.code).toBe("E_SCHEMA");
+  });
+
+  it.each([null, ""])("takes the requested project ID for %j", (projectId) => {
+    const job = { ...fullJob, projectId };
+    expect(normalizeSparkJob(sparkJobDataSchema.parse(job), args).projectId).toBe(args.projectId);
+  });
+
   it("fills a running job's absent fields with null", () => {
     const running = {
       jobId: "job-abc",

@@ -92,12 +92,23 @@ function normalizePrecheck(report: PrecheckReportData | null): SparkJob["prechec
   };
 }
 
+/**
+ * A failure reason that says something: an empty object (`{}`, or every field null or empty)
+ * is no failure, so a running job never shows a failure series with an empty code.
+ */
+function usableFailure<F extends { code: string | null; message: string | null }>(
+  failure: F | null | undefined,
+): F | null {
+  if (failure == null) return null;
+  return (failure.code ?? "") === "" && (failure.message ?? "") === "" ? null : failure;
+}
+
 /** Maps `data` to SparkJob; IDs an answer leaves out come from the request. */
 export function normalizeSparkJob(data: SparkJobData, args: DescribeSparkJobArgs): SparkJob {
-  const failure = data.failureReason ?? data.details?.failureReason ?? null;
+  const failure = usableFailure(data.failureReason) ?? usableFailure(data.details?.failureReason) ?? null;
   return {
     jobId: data.jobId == null || data.jobId === "" ? args.jobId : data.jobId,
-    projectId: data.projectId ?? args.projectId,
+    projectId: data.projectId == null || data.projectId === "" ? args.projectId : data.projectId,
     type: data.type ?? "",
     status: data.status,
     regionId: data.regionId ?? "",
