@@ -19,5 +19,6 @@ USER node
 EXPOSE 9474
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:9474/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# The config path as a variable, not a flag, so `-e VDBCLOUD_CONFIG=...` can move it (a flag wins).
+ENV VDBCLOUD_CONFIG=/etc/vdbcloud/config.yaml
 ENTRYPOINT ["node", "dist/main.js"]
-CMD ["--config", "/etc/vdbcloud/config.yaml"]

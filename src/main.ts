@@ -118,6 +118,8 @@ async function checkConfig(args: CliArgs): Promise<number> {
     // The jobs file is part of what runs: the plan counts its jobs too.
     const jobsFile = config.sparkJobs.jobsFile;
     const fileJobs = jobsFile === undefined ? undefined : await loadSparkJobsFile(jobsFile);
+    // So is the web config: a run with an unreadable one exits 2, so the check must too.
+    if (config.server.webConfigFile !== undefined) await loadWebConfig(config.server.webConfigFile);
     const plan = computePlan(config, { shard: args.shard, ...(fileJobs ? { fileJobs } : {}) });
     process.stdout.write(`${formatPlan(plan)}\n`);
     return EXIT_OK;

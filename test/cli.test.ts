@@ -189,6 +189,16 @@ describe("command line", () => {
       want: "api.controller_url",
     },
     { name: "rate limit zero", yaml: "api: { api_key: k, rate_limit: 0 }\n", want: "api.rate_limit" },
+    {
+      name: "unreadable web config file (a run would exit 2 too)",
+      yaml: "api: { api_key: k }\nserver: { web_config_file: missing-web.yaml }\n",
+      want: "missing-web.yaml: cannot read",
+    },
+    {
+      name: "an interval beyond a day",
+      yaml: "api: { api_key: k }\ninventory: { interval: P30D }\n",
+      want: "inventory.interval",
+    },
     { name: "wrong type", yaml: "api: { api_key: k, max_retries: many }\n", want: "api.max_retries" },
     {
       name: "page size too small",

@@ -119,6 +119,21 @@ describe("broken configs", () => {
       "clusters[0].scopes[0].queries[1]: duplicate of queries[0]",
     ],
     [
+      "an empty scope query list",
+      "clusters:\n  - id: c1\n    scopes: [{collection_name: docs, queries: []}]\n",
+      "clusters[0].scopes[0].queries: must list at least one query",
+    ],
+    [
+      "an interval beyond a day (timers would overflow)",
+      "inventory:\n  interval: P30D\n",
+      "inventory.interval: must be at most P1D",
+    ],
+    [
+      "a metrics interval beyond a day",
+      "metrics:\n  interval: P2D\n",
+      "metrics.interval: must be at most P1D",
+    ],
+    [
       "a delay as long as the lookback",
       "metrics:\n  lookback: PT5M\n  delay: PT5M\n",
       "metrics.delay: must be shorter than metrics.lookback",

@@ -201,6 +201,15 @@ const scopeSchema = z
     if (scope.db_name === undefined && scope.collection_name === undefined) {
       ctx.addIssue({ code: "custom", message: "needs db_name, collection_name or both", input: scope });
     }
+    if (scope.queries !== undefined && scope.queries.length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "must list at least one query (omit it for every metric of metrics.queries a scope can carry)",
+        path: ["queries"],
+        input: scope.queries,
+      });
+    }
   });
 
 // Lists rename their items after the duplicate check, which reads the file's own keys.
@@ -315,7 +324,7 @@ const metricsSchema = section({
   enabled: boolField().default(true),
   granularity: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).default(MINUTE),
   // Absent: the granularity.
-  interval: durationField({ min: MIN_GRANULARITY_MS }).optional(),
+  interval: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).optional(),
   // Absent: defaultLookbackMs(granularity).
   lookback: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).optional(),
   delay: durationField({ min: 0, max: HOUR }).default(0),
@@ -335,7 +344,7 @@ const metricsSchema = section({
 
 const importJobsSchema = section({
   enabled: boolField().default(true),
-  interval: durationField({ min: SECOND }).default(MINUTE),
+  interval: durationField({ min: SECOND, max: DAY }).default(MINUTE),
   page_size: intField(5, 100).default(100),
   retention: durationField({ min: 0 }).default(HOUR),
   max_jobs_per_cluster: intField(1, 100_000).default(1000),
@@ -375,7 +384,7 @@ export function sparkJobListSchema(where: string) {
 
 function sparkJobsSchema(resolvePath: ResolvePath) {
   return section({
-    interval: durationField({ min: SECOND }).default(30 * SECOND),
+    interval: durationField({ min: SECOND, max: DAY }).default(30 * SECOND),
     retention: durationField({ min: 0 }).default(HOUR),
     // prefault, not default: the JSON Schema (input side) keeps documenting the empty default.
     jobs: nullAsAbsent(sparkJobListSchema("spark_jobs.jobs").prefault([])),
@@ -391,7 +400,7 @@ function sparkJobsSchema(resolvePath: ResolvePath) {
 
 const inventorySchema = section({
   enabled: boolField().default(true),
-  interval: durationField({ min: SECOND }).default(MINUTE),
+  interval: durationField({ min: SECOND, max: DAY }).default(MINUTE),
   discovery: section({
     enabled: boolField().default(false),
     project_ids: nullAsAbsent(list(textField()).default([])),

@@ -24,6 +24,12 @@ describe("resolveSecrets", () => {
     ["inline value first", { at: "api", value: "inline" }, { VDBCLOUD_API_KEY: "env" }, "inline"],
     ["then the file, trimmed", { at: "api", file: "/k/default" }, { VDBCLOUD_API_KEY: "env" }, "file-key"],
     ["then the environment, trimmed", { at: "api" }, { VDBCLOUD_API_KEY: " env\n" }, "env"],
+    [
+      "an inline value, trimmed (a ${VAR} from a mounted secret)",
+      { at: "api", value: "inline\n" },
+      {},
+      "inline",
+    ],
   ])("%s", async (_name, slot, env, key) => {
     const result = await resolveSecrets(draft(slot), { env, readFile });
     expect(result.ok && result.config.api.apiKey).toBe(key);
@@ -49,6 +55,12 @@ describe("resolveSecrets", () => {
       { at: "api", file: "/k/none" },
       { VDBCLOUD_API_KEY: "env" },
       { path: "api.api_key_file", message: "cannot read /k/none (ENOENT: no such file)" },
+    ],
+    [
+      "blank inline value (no env fallback)",
+      { at: "api", value: " \n" },
+      { VDBCLOUD_API_KEY: "env" },
+      { path: "api.api_key", message: "is empty" },
     ],
     [
       "blank file",

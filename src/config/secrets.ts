@@ -23,7 +23,13 @@ async function readSlot(
   readFile: ReadTextFile,
   problems: ConfigProblem[],
 ): Promise<string | undefined> {
-  if (slot.value !== undefined) return slot.value;
+  if (slot.value !== undefined) {
+    // Trimmed like a file's key: `${VAR}` from a mounted secret often ends in a newline, which
+    // would make every request's Authorization header invalid.
+    const key = slot.value.trim();
+    if (key === "") problems.push({ path: `${slot.at}.api_key`, message: "is empty" });
+    return key === "" ? undefined : key;
+  }
   if (slot.file === undefined) return undefined;
   const path = `${slot.at}.api_key_file`;
   let text: string;
@@ -49,7 +55,7 @@ export async function resolveSecrets(
 ): Promise<SecretsResult> {
   const problems: ConfigProblem[] = [];
   let apiKey = await readSlot(draft.apiKey, opts.readFile, problems);
-  if (apiKey === undefined && draft.apiKey.file === undefined) {
+  if (apiKey === undefined && draft.apiKey.file === undefined && draft.apiKey.value === undefined) {
     const fromEnv = opts.env[API_KEY_ENV]?.trim();
     if (fromEnv) apiKey = fromEnv;
     else {
