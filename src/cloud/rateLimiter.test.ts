@@ -137,6 +137,25 @@ describe("RateLimiter", () => {
     expect(granted).toBe(true);
   });
 
+  it("keeps a pause as long as asked when the clock steps back during it", async () => {
+    let now = 10_000_000;
+    const limiter = new RateLimiter({ rate: 2, marginMs: 0, now: () => now });
+    await limiter.acquire(KEY);
+    limiter.penalize(KEY, 2_000);
+    now = 5_000_000;
+    let granted = false;
+    void limiter.acquire(KEY).then(() => {
+      granted = true;
+    });
+    // The pause still ends 2 s after it began, on the stepped clock: not 5,000 s later.
+    now += 1_500;
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(granted).toBe(false);
+    now += 600;
+    await vi.advanceTimersByTimeAsync(600);
+    expect(granted).toBe(true);
+  });
+
   it("serves waiters in FIFO order", async () => {
     const limiter = new RateLimiter({ rate: 2, marginMs: 0 });
     const q = queue(limiter, 6);

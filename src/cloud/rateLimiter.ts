@@ -158,6 +158,8 @@ export class RateLimiter {
       const shift = log.last - now;
       for (let i = 0; i < log.sent.length; i++) log.sent[i] = (log.sent[i] as number) - shift;
       log.last = now;
+      // A pause moves too: it lasts what the server asked for, not that plus the step.
+      if (Number.isFinite(log.pausedUntil) && log.pausedUntil > now) log.pausedUntil -= shift;
     }
     const oldest = log.sent.length < this.rate ? undefined : log.sent[log.next];
     const freeAt = oldest === undefined ? Number.NEGATIVE_INFINITY : oldest + this.windowMs;

@@ -13,7 +13,7 @@ interface Answer {
 
 async function call(
   url: string,
-  init: { method?: "GET" | "POST" | "DELETE"; body?: unknown; key?: string | null } = {},
+  init: { method?: "GET" | "POST" | "DELETE" | "PUT" | "PATCH"; body?: unknown; key?: string | null } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (init.key !== null) headers.authorization = `Bearer ${init.key ?? "test-key"}`;
@@ -321,9 +321,11 @@ describe("simulator endpoints", () => {
     ["POST", "/v2/vectordb/partitions/release", 0],
     ["POST", "/v1/vector/collections/create", 200],
     ["POST", "/v2/clusters/in01-0123456789abcdef/resume", 0],
+    ["PUT", "/v2/clusters/in01-0123456789abcdef", 0],
+    ["PATCH", "/v1/clusters/in01-0123456789abcdef", 200],
   ] as const)("records the mutating call %s %s", async (method, path, code) => {
     sim.stats.reset();
-    const a = await call(`${sim.baseUrl}${path}`, { method, ...(method === "POST" ? { body: {} } : {}) });
+    const a = await call(`${sim.baseUrl}${path}`, { method, ...(method === "DELETE" ? {} : { body: {} }) });
     expect(a.json.code).toBe(code);
     expect(sim.stats.mutatingCalls).toEqual([`${method} ${path}`]);
   });

@@ -140,7 +140,8 @@ export function answerMetricsQuery(body: unknown, ctx: MetricsQueryContext): { r
     const nulled = ctx.isNulled(cluster.id, q.def.name);
     const perBucket = quirks?.countUnits === true && COUNTED_KINDS.has(q.def.kind);
     // A per-bucket count is the per-minute value (as the plain answer rounds it) times the
-    // bucket's minutes, unrounded: converted back it gives exactly the plain answer's rate.
+    // bucket's minutes, unrounded: converted back it gives the plain answer's rate, bit for bit when
+    // the bucket's minutes are a power of two (PT30S, PT1M, PT2M...), within rounding otherwise.
     const shown = (v: number): string =>
       perBucket ? String(Number(formatValue(q.def.kind, v)) * (g / 60_000)) : formatValue(q.def.kind, v);
     const values = window.buckets.map((t, i) => {

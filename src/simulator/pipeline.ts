@@ -107,6 +107,8 @@ export function mountRoute(app: Express, route: RouteDef, deps: PipelineDeps): v
   for (const path of paths) {
     if (route.method === "GET") app.get(path, handler);
     else if (route.method === "POST") app.post(path, handler);
+    else if (route.method === "PUT") app.put(path, handler);
+    else if (route.method === "PATCH") app.patch(path, handler);
     else app.delete(path, handler);
   }
 }

@@ -154,3 +154,9 @@ describe("job quirks over HTTP", () => {
     expect(typeof plainData.description).toBe("string");
   });
 });
+
+describe("quirks validation", () => {
+  it.each([1, 4, 101, -1, 2.5])("refuses an import page cap of %d", async (cap) => {
+    await expect(startSimulator({ quirks: { importPageCap: cap } })).rejects.toThrow(/importPageCap/);
+  });
+});

@@ -13,7 +13,7 @@ export interface SimQuirks {
   readonly statlessResults: boolean;
   /** Metrics: request counts are in a bare `count` unit (per bucket), not `count/min`. */
   readonly countUnits: boolean;
-  /** List Import Jobs: the server caps `pageSize` at this many (0: no cap beyond the documented 100). */
+  /** List Import Jobs: the server caps `pageSize` at this many, 5..100 (0: no cap beyond the documented 100). */
   readonly importPageCap: number;
   /** Describe Spark Job: unused fields of odd JSON types, empty-string timestamps, `CANCELING`, partial failure/precheck objects. */
   readonly oddSparkFields: boolean;
@@ -40,10 +40,12 @@ export const ALL_QUIRKS: SimQuirks = {
 /** Applies defaults; throws `SimulatorError` (INVALID_OPTION) on a bad page cap. */
 export function resolveQuirks(q: Partial<SimQuirks> | undefined): SimQuirks {
   const out = { ...NO_QUIRKS, ...q };
-  if (!Number.isSafeInteger(out.importPageCap) || out.importPageCap < 0 || out.importPageCap > 100) {
+  // Below 5 the simulator's own List Import Jobs would refuse the page size it reports back.
+  const cap = out.importPageCap;
+  if (!Number.isSafeInteger(cap) || (cap !== 0 && (cap < 5 || cap > 100))) {
     throw new SimulatorError(
       "INVALID_OPTION",
-      `quirks.importPageCap must be an integer from 0 to 100, got ${String(out.importPageCap)}`,
+      `quirks.importPageCap must be 0 (no cap) or an integer from 5 to 100, got ${String(cap)}`,
     );
   }
   return out;

@@ -18,7 +18,7 @@ export interface RouteRequest {
 
 /** One endpoint of the simulated API. */
 export interface RouteDef {
-  readonly method: "GET" | "POST" | "DELETE";
+  readonly method: "GET" | "POST" | "DELETE" | "PUT" | "PATCH";
   /** Express path; version 1 routes are also served under /ctl/:region. */
   readonly path: string;
   /** Endpoint template used by stats, faults and the rate limiter, e.g. "GET /v2/clusters/{id}". */

@@ -7,9 +7,9 @@
  */
 import type { RouteDef } from "./route.js";
 
-const METHODS = ["POST", "DELETE"] as const;
+const METHODS = ["POST", "DELETE", "PUT", "PATCH"] as const;
 
-/** The catch-all routes: POST and DELETE under /v1 (also through the controller URL) and /v2. */
+/** The catch-all routes: every writing method under /v1 (also through the controller URL) and /v2. */
 export function mutatingRoutes(): RouteDef[] {
   return METHODS.flatMap((method) =>
     ([1, 2] as const).map(
