@@ -16,6 +16,7 @@ import { demoConfig, startDemoSimulator } from "./demo.js";
 import { Exporter } from "./exporter.js";
 import { createApp, type ReloadResult } from "./http/app.js";
 import { BasicAuth } from "./http/basicAuth.js";
+import { serialized } from "./shared/serialized.js";
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -180,32 +181,30 @@ async function loadWeb(config: Config): Promise<Step<WebConfig | undefined>> {
  * rejected file leaves the running config in place. The demo has no file to reload.
  */
 function reloader(args: CliArgs, exporter: Exporter, logger: Logger): () => Promise<ReloadResult> {
-  let reloading: Promise<ReloadResult> | undefined;
+  const reloadOnce = async (path: string): Promise<ReloadResult> => {
+    try {
+      const next = await loadConfig(path);
+      await exporter.applyConfig(next);
+      logger.info({ file: path }, "configuration reloaded");
+      return { ok: true, problems: [] };
+    } catch (err) {
+      exporter.rejectedConfig();
+      const problems =
+        err instanceof ConfigError
+          ? err.problems.map((p) => `${p.path}: ${p.message}`)
+          : [(err as Error).message];
+      logger.error({ file: path, problems }, "configuration rejected; the previous one keeps running");
+      return { ok: false, problems };
+    }
+  };
+  // A change seen during a reload may have been read too early by it: one more run follows.
+  const reloadFile =
+    args.configPath === undefined ? undefined : serialized(() => reloadOnce(args.configPath as string));
   return () => {
-    if (args.mode === "demo" || args.configPath === undefined) {
+    if (args.mode === "demo" || reloadFile === undefined) {
       return Promise.resolve({ ok: false, problems: ["the demo has no config file to reload"] });
     }
-    const path = args.configPath;
-    // Concurrent reload requests share one read of the file.
-    reloading ??= (async (): Promise<ReloadResult> => {
-      try {
-        const next = await loadConfig(path);
-        await exporter.applyConfig(next);
-        logger.info({ file: path }, "configuration reloaded");
-        return { ok: true, problems: [] };
-      } catch (err) {
-        exporter.rejectedConfig();
-        const problems =
-          err instanceof ConfigError
-            ? err.problems.map((p) => `${p.path}: ${p.message}`)
-            : [(err as Error).message];
-        logger.error({ file: path, problems }, "configuration rejected; the previous one keeps running");
-        return { ok: false, problems };
-      } finally {
-        reloading = undefined;
-      }
-    })();
-    return reloading;
+    return reloadFile();
   };
 }
 
