@@ -1,6 +1,6 @@
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { importJobsDataSchema, normalizeImportJobs } from "./importJobs.js";
+import { type ImportJobsData, importJobsDataSchema, normalizeImportJobs } from "./importJobs.js";
 import { closeTestClients, TEST_API_KEY, testClient } from "./testkit.js";
 
 const CONTROLLER = "https://controller.api.aws-us-west-2.vdbcloud.test";
@@ -100,10 +100,39 @@ describe("normalizeImportJobs variants", () => {
     expect(page.jobs).toStrictEqual([{ jobId: "7", collectionName: "", state: "Completed" }]);
   });
 
+  // One odd job or field costs that job or field, never the page (and so never every job).
   it.each([
-    { name: "a non-numeric count", data: { count: "many", records: [] } },
-    { name: "a job without state", data: { records: [{ jobId: "j" }] } },
-  ])("rejects $name", ({ data }) => {
+    {
+      name: "a non-numeric count (the page's own length stands in)",
+      data: { count: "many", records: [{ jobId: "a", state: "Completed" }] },
+      want: { total: 1, ids: ["a"] },
+    },
+    {
+      name: "a job without state (listed as unknown)",
+      data: { records: [{ jobId: "j" }, { jobId: "k", state: "Failed" }] },
+      want: { total: 2, ids: ["j", "k"], states: ["", "Failed"] },
+    },
+    {
+      name: "a job without an ID (left out)",
+      data: { count: 2, records: [{ state: "Completed" }, { jobId: "k", state: "Failed" }] },
+      want: { total: 2, ids: ["k"] },
+    },
+    {
+      name: "a job that is not an object, and a numeric collection name",
+      data: { tasks: ["job-x", { jobId: "k", collectionName: 42, state: "Pending" }] },
+      want: { total: 1, ids: ["k"], collections: ["42"] },
+    },
+  ])("keeps the page with $name", ({ data, want }) => {
+    const parsed = importJobsDataSchema.safeParse(data);
+    expect(parsed.success).toBe(true);
+    const page = normalizeImportJobs(parsed.data as ImportJobsData, args);
+    expect(page.total).toBe(want.total);
+    expect(page.jobs.map((j) => j.jobId)).toEqual(want.ids);
+    if (want.states) expect(page.jobs.map((j) => j.state)).toEqual(want.states);
+    if (want.collections) expect(page.jobs.map((j) => j.collectionName)).toEqual(want.collections);
+  });
+
+  it.each([{ records: "x" }, "x"])("rejects data of the wrong shape %j", (data) => {
     expect(importJobsDataSchema.safeParse(data).success).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { EndpointDef } from "./endpoint.js";
+import { lenient } from "./lenient.js";
 import type { ImportJob, ImportJobPage } from "./types.js";
 import { numeric, stringish } from "./wire.js";
 
@@ -16,17 +17,28 @@ export interface ListImportJobsArgs {
   readonly currentPage: number;
 }
 
-const jobSchema = z.object({
-  jobId: stringish,
-  collectionName: z.string().nullish(),
-  state: z.string(),
-});
+const text = lenient(stringish);
 
-/** The envelope's `data`. An empty page may omit the list entirely. */
+/** A job as read: null when it has no usable ID (it is then left out, the page kept). */
+const jobSchema = z
+  .object({ jobId: text, collectionName: text, state: text })
+  .catch({ jobId: null, collectionName: null, state: null })
+  .transform((j) =>
+    j.jobId === null || j.jobId === ""
+      ? null
+      : // A job without a readable state is listed under the "unknown" state, not dropped.
+        { jobId: j.jobId, collectionName: j.collectionName ?? "", state: j.state ?? "" },
+  );
+
+/**
+ * The envelope's `data`. An empty page may omit the list entirely. Jobs are read one by one:
+ * an odd job costs that job, and an odd count or page number reads as absent (the request's
+ * values stand in), so one field never costs the page.
+ */
 export const importJobsDataSchema = z.object({
-  count: numeric.nullish(),
-  currentPage: numeric.nullish(),
-  pageSize: numeric.nullish(),
+  count: lenient(numeric),
+  currentPage: lenient(numeric),
+  pageSize: lenient(numeric),
   records: z.array(jobSchema).nullish(),
   tasks: z.array(jobSchema).nullish(),
 });
@@ -41,8 +53,7 @@ export type ImportJobsData = z.infer<typeof importJobsDataSchema>;
 export function normalizeImportJobs(data: ImportJobsData, args: ListImportJobsArgs): ImportJobPage {
   const byId = new Map<string, ImportJob>();
   for (const j of [...(data.records ?? []), ...(data.tasks ?? [])]) {
-    if (!byId.has(j.jobId))
-      byId.set(j.jobId, { jobId: j.jobId, collectionName: j.collectionName ?? "", state: j.state });
+    if (j !== null && !byId.has(j.jobId)) byId.set(j.jobId, j);
   }
   const jobs = [...byId.values()];
   return {
