@@ -6,7 +6,7 @@ import { type Logger, pino } from "pino";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./cli/args.js";
 import { computePlan, formatPlan } from "./collectors/plan.js";
 import { ConfigError } from "./config/errors.js";
-import { type ListenAddress, parseListen } from "./config/listen.js";
+import { formatListen, type ListenAddress, parseListen } from "./config/listen.js";
 import { buildConfig, loadConfig } from "./config/load.js";
 import { loadSparkJobsFile } from "./config/sparkJobsFile.js";
 import type { Config } from "./config/types.js";
@@ -84,7 +84,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     await listenOn(server, listen);
   } catch (err) {
-    logger.fatal({ err: (err as Error).message, listen: args.listen }, "cannot listen");
+    logger.fatal({ err: (err as Error).message, listen: formatListen(listen) }, "cannot listen");
     await exporter.stop();
     await closeDemo?.();
     return EXIT_FAILURE;

@@ -10,7 +10,7 @@ export const USAGE = `Usage:
 Options (each also set by the environment variable after it; the flag wins):
   --config FILE            VDBCLOUD_CONFIG        the configuration file
   --listen HOST:PORT       VDBCLOUD_LISTEN        listen address (default from the config, else 0.0.0.0:9474)
-  --log-level LEVEL        VDBCLOUD_LOG_LEVEL     fatal, error, warn, info, debug or trace (default info)
+  --log-level LEVEL        VDBCLOUD_LOG_LEVEL     fatal, error, warn, info, debug, trace or silent (default info)
   --shard I                VDBCLOUD_SHARD         this replica's shard, 0-based, or "from-hostname" to take
                                                   the ordinal N of a host name ending in -N (StatefulSet pods)
   --total-shards N         VDBCLOUD_TOTAL_SHARDS  number of replicas splitting the targets (default 1); above 1
