@@ -58,6 +58,25 @@ describe("metric requests per cycle, as the collector sends them", () => {
   });
 });
 
+describe("plan notes", () => {
+  it("says which scopes have nothing to ask", async () => {
+    const plan = computePlan(
+      await config({
+        clusters: [
+          {
+            id: "in01-a",
+            scopes: [{ db_name: "a" }, { db_name: "b", queries: [{ name: "ENTITIES_COUNT" }] }],
+          },
+        ],
+        metrics: { queries: [{ name: "CU_COMPUTATION" }] },
+      }),
+    );
+    expect(plan.notes.filter((n) => n.startsWith("scopes with no metric to ask"))).toEqual([
+      "scopes with no metric to ask (metrics.queries holds only cluster-level or first-form-only metrics; give them queries): in01-a db=a",
+    ]);
+  });
+});
+
 describe("computePlan", () => {
   it("counts calls per endpoint and credential for a small config", async () => {
     const plan = computePlan(

@@ -194,6 +194,18 @@ export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
       notes.push(`import jobs are not polled for clusters without a region: ${withoutRegion.join(", ")}`);
     }
   }
+  if (config.metrics.enabled) {
+    const idle = clusters.flatMap((c) =>
+      c.scopes
+        .filter((scope) => queriesForTarget(config.metrics.queries, scope).length === 0)
+        .map((scope) => `${c.id} ${describeScope(scope)}`),
+    );
+    if (idle.length > 0) {
+      notes.push(
+        `scopes with no metric to ask (metrics.queries holds only cluster-level or first-form-only metrics; give them queries): ${idle.join(", ")}`,
+      );
+    }
+  }
   if (config.sparkJobs.jobsFile !== undefined && opts.fileJobs === undefined) {
     notes.push(
       `Spark jobs listed in ${config.sparkJobs.jobsFile} are read at run time and add one call each`,
