@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { type Logger, pino } from "pino";
@@ -183,6 +184,11 @@ async function loadWeb(config: Config): Promise<Step<WebConfig | undefined>> {
 function reloader(args: CliArgs, exporter: Exporter, logger: Logger): () => Promise<ReloadResult> {
   const reloadOnce = async (path: string): Promise<ReloadResult> => {
     try {
+      // An empty file is valid at start-up (every default), but on a reload it is a file caught
+      // while an editor rewrites it in place: applying it would drop every target.
+      if ((await readFile(path, "utf8").catch(() => "x")).trim() === "") {
+        throw new ConfigError("config_invalid", [{ path, message: "is empty; the running config is kept" }]);
+      }
       const next = await loadConfig(path);
       await exporter.applyConfig(next);
       logger.info({ file: path }, "configuration reloaded");

@@ -305,6 +305,17 @@ describe("running process", () => {
     expect(m2.find((s) => s.name === "vdbcloud_config_last_reload_successful")?.value).toBe(0);
     expect(m2.some((s) => s.name === "vdbcloud_storage_bytes")).toBe(true);
 
+    // Empty (an editor caught rewriting the file in place): rejected, not "every default".
+    writeFileSync(path, "");
+    const empty = await fetch(`${url}/-/reload`, { method: "POST" });
+    expect(empty.status).toBe(400);
+    expect(await empty.text()).toContain("is empty; the running config is kept");
+    expect(
+      parseSamples(await (await fetch(`${url}/metrics`)).text()).some(
+        (s) => s.name === "vdbcloud_storage_bytes",
+      ),
+    ).toBe(true);
+
     // Valid again, with one cluster fewer, through SIGHUP.
     const fewer = { ...sim, clusters: sim.clusters.slice(0, 2) } as Simulator;
     writeFileSync(path, goodConfig(fewer));

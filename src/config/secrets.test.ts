@@ -25,7 +25,7 @@ describe("resolveSecrets", () => {
     ["then the file, trimmed", { at: "api", file: "/k/default" }, { VDBCLOUD_API_KEY: "env" }, "file-key"],
     ["then the environment, trimmed", { at: "api" }, { VDBCLOUD_API_KEY: " env\n" }, "env"],
     [
-      "an inline value, trimmed (a ${VAR} from a mounted secret)",
+      "an inline value, trimmed (an interpolated variable from a mounted secret)",
       { at: "api", value: "inline\n" },
       {},
       "inline",
