@@ -1,21 +1,17 @@
 /**
- * Sliding-log rate limiting keyed by endpoint. The upstream allows `rate` requests per second
- * per user per endpoint; one client (one credential) owns one limiter, so a key is effectively
- * credential + endpoint.
+ * Rate limiting keyed by endpoint. The upstream allows `rate` requests per second per user per
+ * endpoint; one client (one credential) owns one limiter, so a key is effectively credential +
+ * endpoint.
  *
- * Why a sliding log and not a token bucket: the upstream does not say how it counts its
- * second. A bucket that allows any burst lets more than `rate` requests into some sliding
- * second, which a server counting in sliding windows refuses; each refusal then pauses the
- * endpoint and halves throughput. Remembering the send times of the last `rate` grants and
- * granting only when the oldest of them has left the window keeps every window of one second
- * (plus a margin for network jitter) at `rate` or fewer, which every window algorithm admits:
- * fixed windows lie inside sliding ones, and a bucket of `rate` tokens refilled at `rate` per
- * second admits anything a sliding window of one second admits.
- *
- * Grants are also paced, one per window / rate: `rate` requests released together queue in
- * the connection pool and at the server, and the queueing delays them unevenly, which is the
- * very jitter that makes request n and n + rate arrive less than a second apart. Pacing costs
- * no throughput (the window allows no more on average) and only delays the rare burst.
+ * Grants are spaced at least (1 s + margin) / rate apart. That alone keeps every sliding window
+ * of 1 s + margin at `rate` grants or fewer (grant n and grant n + rate are a whole window
+ * apart), which every window algorithm admits: fixed windows lie inside sliding ones, and a
+ * bucket of `rate` tokens refilled at `rate` per second admits anything a sliding second
+ * admits. A token bucket on our side would not: by allowing a burst it lets more than `rate`
+ * requests into some sliding second, which a strict server refuses, and each refusal pauses the
+ * endpoint and halves throughput. Even spacing also keeps requests from queueing together in
+ * the connection pool and at the server, whose uneven delays are the jitter the margin covers.
+ * It costs no throughput: no window allows more on average.
  */
 import { abortReason, type SleepFn, sleep as timerSleep } from "./sleep.js";
 
@@ -54,10 +50,7 @@ interface Waiter {
 }
 
 interface Log {
-  /** Grant times of the last `rate` grants, oldest at `next` (a ring buffer). */
-  readonly sent: number[];
-  next: number;
-  /** The latest grant, for pacing. */
+  /** The latest grant: the next one is due a spacing later. */
   last: number;
   pausedUntil: number;
   readonly queue: Waiter[];
@@ -66,13 +59,11 @@ interface Log {
 }
 
 /**
- * FIFO sliding-log limiter: never more than `rate` grants per key in any window of
- * 1 s + margin, and grants at least (1 s + margin) / rate apart. Waiters of a key are served strictly in arrival order; each key has at most
- * one pending timer while anyone waits, and none when idle.
+ * FIFO limiter: grants per key at least (1 s + margin) / rate apart, so never more than `rate`
+ * in any window of 1 s + margin. Waiters of a key are served strictly in arrival order; each
+ * key has at most one pending timer while anyone waits, and none when idle.
  */
 export class RateLimiter {
-  private readonly rate: number;
-  private readonly windowMs: number;
   private readonly spacingMs: number;
   private readonly now: () => number;
   private readonly sleep: SleepFn;
@@ -86,9 +77,7 @@ export class RateLimiter {
     if (!(Number.isFinite(marginMs) && marginMs >= 0)) {
       throw new RangeError(`marginMs must be >= 0, got ${marginMs}`);
     }
-    this.rate = opts.rate;
-    this.windowMs = RATE_WINDOW_MS + marginMs;
-    this.spacingMs = this.windowMs / this.rate;
+    this.spacingMs = (RATE_WINDOW_MS + marginMs) / opts.rate;
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? timerSleep;
   }
@@ -137,8 +126,6 @@ export class RateLimiter {
     let log = this.logs.get(key);
     if (!log) {
       log = {
-        sent: [],
-        next: 0,
         last: Number.NEGATIVE_INFINITY,
         pausedUntil: Number.NEGATIVE_INFINITY,
         queue: [],
@@ -154,26 +141,17 @@ export class RateLimiter {
   private waitMs(log: Log): number {
     const now = this.now();
     if (now < log.last) {
-      // The clock stepped back: move the log with it, or the key would wait out the step.
+      // The clock stepped back: move with it, or the key would wait out the step. A pause
+      // moves too: it lasts what the server asked for, not that plus the step.
       const shift = log.last - now;
-      for (let i = 0; i < log.sent.length; i++) log.sent[i] = (log.sent[i] as number) - shift;
       log.last = now;
-      // A pause moves too: it lasts what the server asked for, not that plus the step.
       if (Number.isFinite(log.pausedUntil) && log.pausedUntil > now) log.pausedUntil -= shift;
     }
-    const oldest = log.sent.length < this.rate ? undefined : log.sent[log.next];
-    const freeAt = oldest === undefined ? Number.NEGATIVE_INFINITY : oldest + this.windowMs;
-    return Math.max(0, log.pausedUntil - now, freeAt - now, log.last + this.spacingMs - now);
+    return Math.max(0, log.pausedUntil - now, log.last + this.spacingMs - now);
   }
 
   private record(log: Log): void {
-    const at = this.now();
-    log.last = at;
-    if (log.sent.length < this.rate) log.sent.push(at);
-    else {
-      log.sent[log.next] = at;
-      log.next = (log.next + 1) % this.rate;
-    }
+    log.last = this.now();
   }
 
   private async pump(log: Log): Promise<void> {
