@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 import type { EndpointDef } from "./endpoint.js";
-import { lenient } from "./lenient.js";
+import { lenient, lenientText as text } from "./lenient.js";
 import type { ImportJob, ImportJobPage } from "./types.js";
-import { numeric, stringish } from "./wire.js";
+import { numeric } from "./wire.js";
 
 /** Arguments of List Import Jobs (CloudApi.listImportJobs). */
 export interface ListImportJobsArgs {
@@ -16,8 +16,6 @@ export interface ListImportJobsArgs {
   readonly pageSize: number;
   readonly currentPage: number;
 }
-
-const text = lenient(stringish);
 
 /** A job as read: null when it has no usable ID (it is then left out, the page kept). */
 const jobSchema = z

@@ -5,7 +5,7 @@
  * JSON type reads as null, so one odd field never rejects a whole job.
  */
 import { z } from "zod";
-import { parseTimestamp } from "./iso.js";
+import { stringish, timestampMs } from "./wire.js";
 
 /**
  * `schema`, or null when the field is absent, null, or anything `schema` does not accept.
@@ -33,17 +33,11 @@ export const boolish = z.union([
     .transform((s) => s === "true"),
 ]);
 
+/** A string, or a number sent where a string is documented; anything else reads as null. */
+export const lenientText = lenient(stringish);
+
 /**
  * A timestamp (ISO 8601 string or epoch number), or null: an empty string, an unparsable
  * string, or another JSON type read as "not known", as a null timestamp does.
  */
-export const lenientTimestampMs = lenient(
-  z.union([z.string(), z.number()]).transform((value, ctx) => {
-    const ms = parseTimestamp(value);
-    if (ms === undefined) {
-      ctx.addIssue({ code: "custom", message: "expected an ISO 8601 timestamp or epoch number" });
-      return z.NEVER;
-    }
-    return ms;
-  }),
-);
+export const lenientTimestampMs = lenient(timestampMs);

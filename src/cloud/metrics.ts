@@ -11,6 +11,7 @@ import { z } from "zod";
 import { formatDuration } from "../shared/duration.js";
 import type { EndpointDef } from "./endpoint.js";
 import { formatIsoUtcSeconds, parseTimestamp } from "./iso.js";
+import { lenientText } from "./lenient.js";
 import type { ClusterMetricsRequest, MetricPoint, MetricQuery, MetricResult } from "./types.js";
 import { segment } from "./urls.js";
 
@@ -41,9 +42,7 @@ interface ReadResult {
 }
 
 function text(v: unknown): string | undefined {
-  if (typeof v === "string") return v;
-  if (typeof v === "number" && Number.isFinite(v)) return String(v);
-  return undefined;
+  return lenientText.parse(v) ?? undefined;
 }
 
 // Results are read one by one too: an odd field (a null or numeric name, unit or stat, a result

@@ -14,7 +14,7 @@
  */
 import { z } from "zod";
 import type { EndpointDef } from "./endpoint.js";
-import { boolish, lenient, lenientTimestampMs } from "./lenient.js";
+import { boolish, lenient, lenientTimestampMs, lenientText as text } from "./lenient.js";
 import type { SparkJob, SparkPrecheckError } from "./types.js";
 import { segment } from "./urls.js";
 import { numeric, stringish } from "./wire.js";
@@ -24,8 +24,6 @@ export interface DescribeSparkJobArgs {
   readonly projectId: string;
   readonly jobId: string;
 }
-
-const text = lenient(stringish);
 
 /** An object as documented, or a bare message string (read as a reason without a code). */
 const failureReasonSchema = z.union([

@@ -36,9 +36,6 @@ export const timestampMs = z.union([z.string(), z.number()]).transform((value, c
   return ms;
 });
 
-/** `timestampMs`, or null/absent: yields epoch ms | null. */
-export const nullableTimestampMs = timestampMs.nullish().transform((v) => v ?? null);
-
 /**
  * A one-line summary of the first few validation issues with their paths, e.g.
  * `data.results[0].unit: Invalid input: expected string, received number`. Zod messages name
