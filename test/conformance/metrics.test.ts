@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { containsSubset, type MetricsCase, runMetricsCase } from "./metricsRunner.js";
+import { checkExposition } from "./runner.js";
 
 const DIR = new URL("./fixtures/metrics/", import.meta.url);
 const cases = readdirSync(DIR)
@@ -16,14 +17,7 @@ describe("conformance: Query Cluster Metrics answers written from the documented
   it.each(cases)("$file", async ({ c }) => {
     expect(c.source, "every fixture names where its shape comes from").not.toBe("");
     const { text, bodies } = await runMetricsCase(c);
-    const lines = new Set(text.split("\n"));
-    for (const line of c.expect.present) expect(lines, `missing: ${line}\n${text}`).toContain(line);
-    for (const prefix of c.expect.absent ?? []) {
-      expect(
-        text.split("\n").filter((l) => l.startsWith(prefix)),
-        `unexpected ${prefix}`,
-      ).toEqual([]);
-    }
+    checkExposition(text.split("\n"), { present: c.expect.present, absent: c.expect.absent ?? [] });
     if (c.requests !== undefined) {
       expect(bodies).toHaveLength(c.requests.length);
       for (const want of c.requests) {

@@ -97,7 +97,10 @@ export async function expositionLines(ctx: PollContext): Promise<string[]> {
  * Checks a case's expectations: every `present` line appears exactly; no line starts with an
  * `absent` prefix.
  */
-export function checkExposition(lines: readonly string[], want: ConformanceCase["expect"]): void {
+export function checkExposition(
+  lines: readonly string[],
+  want: { readonly present: readonly string[]; readonly absent: readonly string[] },
+): void {
   const have = new Set(lines);
   for (const line of want.present) expect(have.has(line), `missing: ${line}`).toBe(true);
   for (const prefix of want.absent) {
