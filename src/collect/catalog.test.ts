@@ -56,14 +56,6 @@ const ROWS: Row[] = [
     "seconds",
   ],
   [
-    // No statistic known: no `stat` label (never a guessed avg); the mapping drops such a result.
-    "REQ_DELETE_LATENCY",
-    undefined,
-    "vdbcloud_request_latency_seconds",
-    { request_type: "delete" },
-    "seconds",
-  ],
-  [
     "REQ_INSERT_LATENCY_AVG",
     undefined,
     "vdbcloud_request_latency_seconds",
@@ -144,6 +136,13 @@ describe("familyFor: the catalog table", () => {
     const e = familyFor(name, stat);
     expect(STATIC_FAMILIES).toContain(e?.family);
   });
+
+  it.each(["REQ_DELETE_LATENCY", "REQ_BULK_INSERT_LATENCY", "req_search_latency"])(
+    "%s without a statistic has no family (never a guessed avg)",
+    (name) => {
+      expect(lookupFamily(name)).toEqual({ ok: false, reason: "unknown_stat" });
+    },
+  );
 
   it("keeps the extra labels in order request_type, stat", () => {
     expect(Object.keys(familyFor("REQ_SEARCH_LATENCY_P99")?.labels ?? {})).toEqual(["request_type", "stat"]);

@@ -26,7 +26,7 @@ export interface CatalogEntry {
 /** Result of a catalog lookup: an entry, or why the metric cannot be exposed. */
 export type CatalogLookup =
   | { readonly ok: true; readonly entry: CatalogEntry }
-  | { readonly ok: false; readonly reason: "unknown_unit" | "unknown_metric_name" };
+  | { readonly ok: false; readonly reason: "unknown_unit" | "unknown_metric_name" | "unknown_stat" };
 
 /**
  * Every fixed family of the exporter: cluster metrics, jobs, inventory and self-metrics (the
@@ -71,7 +71,11 @@ const EXACT: ReadonlyMap<string, CatalogEntry> = new Map([
 /** A pattern over upstream names with a request type {T}; the first match wins, so order matters. */
 interface TypedRule {
   readonly pattern: RegExp;
-  readonly map: (requestType: string, match: RegExpExecArray, stat: Stat | undefined) => CatalogEntry;
+  readonly map: (requestType: string, match: RegExpExecArray, stat: Stat | undefined) => CatalogLookup;
+}
+
+function found(e: CatalogEntry): CatalogLookup {
+  return { ok: true, entry: e };
 }
 
 const T = "([A-Z0-9]+(?:_[A-Z0-9]+)*)";
@@ -79,32 +83,31 @@ const T = "([A-Z0-9]+(?:_[A-Z0-9]+)*)";
 const TYPED_RULES: readonly TypedRule[] = [
   {
     pattern: new RegExp(`^VECTOR_REQ_${T}_COUNT$`),
-    map: (t) => entry(C.vectorRequests, "per_second", { request_type: t }),
+    map: (t) => found(entry(C.vectorRequests, "per_second", { request_type: t })),
   },
   // Before REQ_{T}_COUNT so that FAIL_RATE is never read as a request type.
   {
     pattern: new RegExp(`^REQ_FAIL_RATE_${T}$`),
-    map: (t) => entry(C.failure, "ratio", { request_type: t }),
+    map: (t) => found(entry(C.failure, "ratio", { request_type: t })),
   },
   {
     pattern: new RegExp(`^REQ_${T}_LATENCY_(AVG|P99)$`),
-    map: (t, m) => entry(C.latency, "seconds", { request_type: t, stat: (m[2] ?? "AVG").toLowerCase() }),
+    map: (t, m) =>
+      found(entry(C.latency, "seconds", { request_type: t, stat: (m[2] ?? "AVG").toLowerCase() })),
   },
   // First form: the statistic comes with the result or from the request that asked for it.
-  // Without one the entry has no `stat` label and the mapping drops the result: defaulting to
-  // AVG would label a P99 as an average.
+  // Without one there is no series to put it in: defaulting to AVG would label a P99 as an
+  // average, so such a result is dropped.
   {
     pattern: new RegExp(`^REQ_${T}_LATENCY$`),
     map: (t, _m, stat) =>
-      entry(
-        C.latency,
-        "seconds",
-        stat === undefined ? { request_type: t } : { request_type: t, stat: stat.toLowerCase() },
-      ),
+      stat === undefined
+        ? { ok: false, reason: "unknown_stat" }
+        : found(entry(C.latency, "seconds", { request_type: t, stat: stat.toLowerCase() })),
   },
   {
     pattern: new RegExp(`^REQ_${T}_COUNT$`),
-    map: (t) => entry(C.requests, "per_second", { request_type: t }),
+    map: (t) => found(entry(C.requests, "per_second", { request_type: t })),
   },
 ];
 
@@ -163,7 +166,7 @@ function resolve(name: string, stat: Stat | undefined, unit: string): CatalogLoo
   if (exact !== undefined) return { ok: true, entry: exact };
   for (const rule of TYPED_RULES) {
     const m = rule.pattern.exec(name);
-    if (m?.[1] !== undefined) return { ok: true, entry: rule.map(m[1].toLowerCase(), m, stat) };
+    if (m?.[1] !== undefined) return rule.map(m[1].toLowerCase(), m, stat);
   }
   return derivedEntry(name, stat, unit);
 }

@@ -5,7 +5,7 @@
 import type { MetricPoint, MetricResult } from "../../cloud/types.js";
 import { MappingBuilder, seriesKey } from "../../collect/builder.js";
 import { lookupFamily } from "../../collect/catalog.js";
-import { CLUSTER_FAMILIES, TARGET_SELF_FAMILIES } from "../../collect/families.js";
+import { TARGET_SELF_FAMILIES } from "../../collect/families.js";
 import type { DropReason, FamilyDef, MappingResult } from "../../collect/sample.js";
 import { toBaseUnit } from "../../collect/units.js";
 
@@ -123,8 +123,6 @@ export function clusterLabels(clusterId: string, scope?: MetricScope): Record<st
   return labels;
 }
 
-const LATENCY_FAMILY = CLUSTER_FAMILIES.latency;
-
 interface Candidate {
   readonly family: FamilyDef;
   readonly labels: Readonly<Record<string, string>>;
@@ -165,10 +163,6 @@ export function mapClusterMetrics(input: ClusterMetricsInput): ClusterMetricsMap
       continue;
     }
     const { family, labels: extra, kind } = found.entry;
-    if (extra.stat === undefined && family === LATENCY_FAMILY) {
-      out.drop("unknown_stat");
-      continue;
-    }
     const value = toBaseUnit(point.value, result.unit, kind, bucketSeconds);
     if (value === undefined) {
       out.drop("unknown_unit");
