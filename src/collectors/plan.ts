@@ -14,8 +14,8 @@ import { queriesForTarget } from "../config/queries.js";
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
 import { credentialLabeler } from "./credentials.js";
-import type { CollectorTask } from "./model.js";
-import { buildTasks, newCollectorState } from "./registry.js";
+import { CollectorStates, type CollectorTask } from "./model.js";
+import { buildTasks } from "./registry.js";
 import type { PollContext } from "./runtime.js";
 import { replicaClusters, replicaSparkJobs } from "./targets.js";
 
@@ -143,7 +143,7 @@ export function plannedTasks(
     shard,
     ctx: NO_CONTEXT,
     clients: { forCluster: () => NO_CLIENT, credentialOf: credentialLabeler(config.api.apiKey, clusters) },
-    state: newCollectorState(),
+    state: new CollectorStates(),
     onDiscovered: () => {},
   });
   return { tasks, clusters: configured, sparkJobs };

@@ -2,6 +2,7 @@ import type { CloudApi, ImportJob, ImportJobPage } from "../../cloud/types.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { putData, runPoll } from "../runtime.js";
 import { mapImportJobs } from "./mapping.js";
+import { IMPORT_JOB_TRACKER } from "./tracker.js";
 
 /**
  * Hard stop for paging, so an upstream that keeps inventing job IDs cannot keep a poll going
@@ -59,7 +60,7 @@ const ENDPOINT = "GET /v1/vector/collections/import/list";
 export function importJobTasks(env: CollectorEnv): CollectorTask[] {
   const { ctx, clients } = env;
   const cfg = env.config.importJobs;
-  const tracker = env.state.importJobs;
+  const tracker = env.state.get(IMPORT_JOB_TRACKER);
   const polled = cfg.enabled ? env.clusters.filter((c) => c.region !== undefined) : [];
   // Jobs of clusters no longer polled are forgotten: the tracker stays bounded by the config.
   tracker.retain(new Set(polled.map((c) => c.id)));
@@ -79,13 +80,14 @@ export function importJobTasks(env: CollectorEnv): CollectorTask[] {
         run: (signal) =>
           runPoll(ctx, COLLECTOR, cluster.id, async () => {
             const jobs = await listAllImportJobs(client, cluster.id, region, cfg.pageSize, signal);
+            const nowMs = ctx.now();
             const mapped = mapImportJobs({
               clusterId: cluster.id,
               jobs,
-              nowMs: ctx.now(),
+              nowMs,
               retentionMs: cfg.retentionMs,
               maxJobs: cfg.maxJobsPerCluster,
-              tracker,
+              terminalSince: tracker.observe(cluster.id, jobs, nowMs),
             });
             putData(ctx, COLLECTOR, cluster.id, mapped, ttlMs);
           }),
