@@ -32,11 +32,28 @@ type Role = keyof typeof FOLDERS;
 /** A role may not import any of these roles (type-only imports included). */
 const FORBIDDEN: readonly { readonly from: Role; readonly mayNotImport: readonly Role[] }[] = [
   // The upstream client knows nothing of Prometheus, config or collectors.
-  { from: "upstreamClient", mayNotImport: ["metricModel", "collectorFramework", "config", "exposition", "http", "schedule"] },
-  { from: "shared", mayNotImport: ["upstreamClient", "metricModel", "collectorFramework", "config", "exposition", "http", "schedule"] },
+  {
+    from: "upstreamClient",
+    mayNotImport: ["metricModel", "collectorFramework", "config", "exposition", "http", "schedule"],
+  },
+  {
+    from: "shared",
+    mayNotImport: [
+      "upstreamClient",
+      "metricModel",
+      "collectorFramework",
+      "config",
+      "exposition",
+      "http",
+      "schedule",
+    ],
+  },
   { from: "schedule", mayNotImport: ["metricModel", "collectorFramework", "exposition", "http"] },
   { from: "metricModel", mayNotImport: ["collectorFramework", "exposition", "http", "schedule"] },
-  { from: "exposition", mayNotImport: ["collectorFramework", "collectors", "collectorRegistry", "http", "schedule"] },
+  {
+    from: "exposition",
+    mayNotImport: ["collectorFramework", "collectors", "collectorRegistry", "http", "schedule"],
+  },
   // The framework names no collector: it reaches them through the registry only.
   { from: "collectorFramework", mayNotImport: ["collectors"] },
   // A collector uses the framework, never another collector or the list of them.
@@ -91,7 +108,7 @@ function buildGraph(): Map<string, string[]> {
 }
 
 /** Tarjan's strongly connected components with more than one member, or a self-import. */
-export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   let next = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -195,7 +212,14 @@ describe("cycles (the checker itself)", () => {
     { name: "a two-file circle", graph: { a: ["b"], b: ["a"], c: ["a"] }, want: [["a", "b"]] },
     { name: "a three-file circle", graph: { a: ["b"], b: ["c"], c: ["a"] }, want: [["a", "b", "c"]] },
     { name: "a self-import", graph: { a: ["a"] }, want: [["a"]] },
-    { name: "two separate circles", graph: { a: ["b"], b: ["a"], c: ["d"], d: ["c"] }, want: [["a", "b"], ["c", "d"]] },
+    {
+      name: "two separate circles",
+      graph: { a: ["b"], b: ["a"], c: ["d"], d: ["c"] },
+      want: [
+        ["a", "b"],
+        ["c", "d"],
+      ],
+    },
   ])("$name", ({ graph, want }) => {
     const found = cycles(new Map(Object.entries(graph)));
     expect(found.sort((x, y) => (x[0] ?? "").localeCompare(y[0] ?? ""))).toEqual(want);

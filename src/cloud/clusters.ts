@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { EndpointDef } from "./endpoint.js";
-import type { ClusterDescription, ClusterPage } from "./types.js";
+import { type ClusterDescription, type ClusterPage, ENDPOINT } from "./types.js";
 import { segment } from "./urls.js";
 import { nullableNumeric, nullableString, numeric, stringish } from "./wire.js";
 
@@ -42,9 +42,9 @@ export function normalizeCluster(c: ClusterData): ClusterDescription {
 
 /** Describe Cluster (v2). */
 export const describeClusterEndpoint: EndpointDef<string, ClusterData, ClusterDescription> = {
-  endpoint: "GET /v2/clusters/{id}",
+  endpoint: ENDPOINT.describeCluster,
   build: (clusterId) => ({
-    endpoint: "GET /v2/clusters/{id}",
+    endpoint: ENDPOINT.describeCluster,
     method: "GET",
     target: { plane: "v2" },
     path: `/v2/clusters/${segment(clusterId)}`,
@@ -95,9 +95,9 @@ export function normalizeClusterList(data: ClusterListData, args: ListClustersAr
 
 /** List Clusters (v2). */
 export const listClustersEndpoint: EndpointDef<ListClustersArgs, ClusterListData, ClusterPage> = {
-  endpoint: "GET /v2/clusters",
+  endpoint: ENDPOINT.listClusters,
   build: (args) => ({
-    endpoint: "GET /v2/clusters",
+    endpoint: ENDPOINT.listClusters,
     method: "GET",
     target: { plane: "v2" },
     path: "/v2/clusters",

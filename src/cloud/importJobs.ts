@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { EndpointDef } from "./endpoint.js";
 import { lenient, lenientText as text } from "./lenient.js";
-import type { ImportJob, ImportJobPage } from "./types.js";
+import { ENDPOINT, type ImportJob, type ImportJobPage } from "./types.js";
 import { numeric } from "./wire.js";
 
 /** Arguments of List Import Jobs (CloudApi.listImportJobs). */
@@ -64,9 +64,9 @@ export function normalizeImportJobs(data: ImportJobsData, args: ListImportJobsAr
 
 /** List Import Jobs (v1, controller URL of `region`). */
 export const listImportJobsEndpoint: EndpointDef<ListImportJobsArgs, ImportJobsData, ImportJobPage> = {
-  endpoint: "GET /v1/vector/collections/import/list",
+  endpoint: ENDPOINT.listImportJobs,
   build: (args) => ({
-    endpoint: "GET /v1/vector/collections/import/list",
+    endpoint: ENDPOINT.listImportJobs,
     method: "GET",
     target: { plane: "v1", region: args.region },
     path: "/v1/vector/collections/import/list",

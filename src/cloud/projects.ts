@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { EndpointDef } from "./endpoint.js";
-import type { Project } from "./types.js";
+import { ENDPOINT, type Project } from "./types.js";
 import { nullableNumeric, stringish } from "./wire.js";
 
 /** Arguments of List Projects: the region only picks the controller URL. */
@@ -36,9 +36,9 @@ export function normalizeProjects(data: ProjectsData): Project[] {
 
 /** List Projects (v1, controller URL of `region`). */
 export const listProjectsEndpoint: EndpointDef<ListProjectsArgs, ProjectsData, Project[]> = {
-  endpoint: "GET /v1/projects",
+  endpoint: ENDPOINT.listProjects,
   build: (args) => ({
-    endpoint: "GET /v1/projects",
+    endpoint: ENDPOINT.listProjects,
     method: "GET",
     target: { plane: "v1", region: args.region },
     path: "/v1/projects",

@@ -3,7 +3,7 @@
  */
 import { z } from "zod";
 import type { EndpointDef } from "./endpoint.js";
-import type { Region } from "./types.js";
+import { ENDPOINT, type Region } from "./types.js";
 
 /** Arguments of List Cloud Regions; `cloudId` is sent only when given. */
 export interface ListRegionsArgs {
@@ -28,9 +28,9 @@ export function normalizeRegions(data: RegionsData): Region[] {
 
 /** List Cloud Regions (v2). */
 export const listRegionsEndpoint: EndpointDef<ListRegionsArgs, RegionsData, Region[]> = {
-  endpoint: "GET /v2/regions",
+  endpoint: ENDPOINT.listRegions,
   build: (args) => ({
-    endpoint: "GET /v2/regions",
+    endpoint: ENDPOINT.listRegions,
     method: "GET",
     target: { plane: "v2" },
     path: "/v2/regions",

@@ -15,7 +15,7 @@
 import { z } from "zod";
 import type { EndpointDef } from "./endpoint.js";
 import { boolish, lenient, lenientTimestampMs, lenientText as text } from "./lenient.js";
-import type { SparkJob, SparkPrecheckError } from "./types.js";
+import { ENDPOINT, type SparkJob, type SparkPrecheckError } from "./types.js";
 import { segment } from "./urls.js";
 import { numeric, stringish } from "./wire.js";
 
@@ -127,9 +127,9 @@ export function normalizeSparkJob(data: SparkJobData, args: DescribeSparkJobArgs
 
 /** Describe Spark Job (v2). */
 export const describeSparkJobEndpoint: EndpointDef<DescribeSparkJobArgs, SparkJobData, SparkJob> = {
-  endpoint: "GET /v2/projects/{projectId}/jobs/{jobId}",
+  endpoint: ENDPOINT.describeSparkJob,
   build: (args) => ({
-    endpoint: "GET /v2/projects/{projectId}/jobs/{jobId}",
+    endpoint: ENDPOINT.describeSparkJob,
     method: "GET",
     target: { plane: "v2" },
     path: `/v2/projects/${segment(args.projectId)}/jobs/${segment(args.jobId)}`,

@@ -1,45 +1,14 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { CallOutcome, ClientObserver, EndpointTemplate } from "../cloud/types.js";
+import {
+  type CallOutcome,
+  type ClientObserver,
+  ENDPOINTS,
+  type EndpointTemplate,
+  OUTCOMES,
+} from "../cloud/types.js";
 import { PROCESS_SELF_FAMILIES as F } from "../collect/families.js";
-import type { DropReason } from "../collect/sample.js";
+import { DROP_REASONS, type DropReason } from "../collect/sample.js";
 import { textToOpenMetrics } from "./openMetrics.js";
-
-/** Every endpoint the client may call; counters are pre-initialised so series exist from the start. */
-export const ENDPOINTS: readonly EndpointTemplate[] = [
-  "POST /v2/clusters/{id}/metrics/query",
-  "GET /v1/vector/collections/import/list",
-  "GET /v2/projects/{projectId}/jobs/{jobId}",
-  "GET /v2/clusters/{id}",
-  "GET /v2/clusters",
-  "GET /v1/projects",
-  "GET /v2/regions",
-];
-
-export const OUTCOMES: readonly CallOutcome[] = [
-  "success",
-  "api_error",
-  "invalid_request",
-  "auth_error",
-  "not_found",
-  "rate_limited",
-  "http_error",
-  "timeout",
-  "network_error",
-  "schema_error",
-  "body_too_large",
-  "aborted",
-];
-
-export const DROP_REASONS: readonly DropReason[] = [
-  "unparsable_value",
-  "unknown_unit",
-  "non_finite_value",
-  "job_cap",
-  "unknown_metric_name",
-  "open_bucket",
-  "bad_timestamp",
-  "unknown_stat",
-];
 
 /** Where background work can fail; each is a `where` label value of vdbcloud_internal_errors_total. */
 export const INTERNAL_ERROR_SITES = ["publish", "first_cycle", "jobs_file", "client_close"] as const;

@@ -2,7 +2,7 @@
  * Discovery: List Clusters finds every cluster the key can see, and the other collectors poll
  * them. Its health is reported under the inventory collector, target "discovery".
  */
-import type { CloudApi, ClusterDescription } from "../../cloud/types.js";
+import { type CloudApi, type ClusterDescription, ENDPOINT } from "../../cloud/types.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { runPoll } from "../runtime.js";
 
@@ -69,7 +69,7 @@ export function discoveryTask(env: CollectorEnv): CollectorTask[] {
     collectorTask({
       id: { collector: LABEL, target: "discovery" },
       credential: env.clients.credentialOf({}),
-      calls: [{ endpoint: "GET /v2/clusters", count: listings, atLeast: true }],
+      calls: [{ endpoint: ENDPOINT.listClusters, count: listings, atLeast: true }],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
         runPoll(env.ctx, LABEL, "discovery", async () => {

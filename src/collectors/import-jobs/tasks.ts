@@ -1,4 +1,4 @@
-import type { CloudApi, ImportJob, ImportJobPage } from "../../cloud/types.js";
+import { type CloudApi, ENDPOINT, type ImportJob, type ImportJobPage } from "../../cloud/types.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { putData, runPoll } from "../runtime.js";
 import { mapImportJobs } from "./mapping.js";
@@ -54,7 +54,7 @@ export async function listAllImportJobs(
 }
 
 const COLLECTOR = "import_jobs";
-const ENDPOINT = "GET /v1/vector/collections/import/list";
+const CALLED = ENDPOINT.listImportJobs;
 
 /** One task per cluster with a region (v1 calls go to the regional controller). */
 export function importJobTasks(env: CollectorEnv): CollectorTask[] {
@@ -75,7 +75,7 @@ export function importJobTasks(env: CollectorEnv): CollectorTask[] {
         id: { collector: COLLECTOR, target: cluster.id },
         credential: clients.credentialOf(cluster),
         // One page at least; a listing longer than a page takes more.
-        calls: [{ endpoint: ENDPOINT, count: 1, atLeast: true }],
+        calls: [{ endpoint: CALLED, count: 1, atLeast: true }],
         intervalMs: cfg.intervalMs,
         run: (signal) =>
           runPoll(ctx, COLLECTOR, cluster.id, async () => {

@@ -1,3 +1,4 @@
+import { ENDPOINT } from "../../cloud/types.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { putData, runPoll } from "../runtime.js";
 import { sparkTargetName } from "../targets.js";
@@ -5,7 +6,7 @@ import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus } from "./mapp
 import { SPARK_JOB_WATCH, TERMINAL_CONFIRMATIONS } from "./watch.js";
 
 const COLLECTOR = "spark_jobs";
-const ENDPOINT = "GET /v2/projects/{projectId}/jobs/{jobId}";
+const CALLED = ENDPOINT.describeSparkJob;
 
 /**
  * One task per watched job. A job seen in a terminal status is polled once more to confirm
@@ -27,7 +28,7 @@ export function sparkJobTasks(env: CollectorEnv): CollectorTask[] {
     return collectorTask({
       id: { collector: COLLECTOR, target },
       credential,
-      calls: [{ endpoint: ENDPOINT, count: 1, atLeast: false }],
+      calls: [{ endpoint: CALLED, count: 1, atLeast: false }],
       intervalMs: cfg.intervalMs,
       run: async (signal) => {
         const st = watch.state(target);
