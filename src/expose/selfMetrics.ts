@@ -6,7 +6,7 @@ import {
   type EndpointTemplate,
   OUTCOMES,
 } from "../cloud/types.js";
-import { PROCESS_SELF_FAMILIES as F } from "../collect/families.js";
+import { PROCESS_SELF_FAMILIES as F, PROCESS_SELF_HISTOGRAMS as H } from "../collect/families.js";
 import { DROP_REASONS, type DropReason } from "../collect/sample.js";
 import { textToOpenMetrics } from "./openMetrics.js";
 
@@ -17,11 +17,8 @@ export type InternalErrorSite = (typeof INTERNAL_ERROR_SITES)[number];
 /** How long one rendering of the process metrics is served (well under any scrape interval). */
 export const PROCESS_RENDER_TTL_MS = 1000;
 
-/** The self-metric histograms (FamilyDef describes only gauges and counters). */
-export const HISTOGRAM_FAMILIES = [
-  "vdbcloud_api_request_duration_seconds",
-  "vdbcloud_collector_duration_seconds",
-] as const;
+/** The names of the self-metric histograms (declared in collect/families.ts). */
+export const HISTOGRAM_FAMILIES = Object.values(H).map((h) => h.name);
 
 /**
  * The exporter's own fixed-cardinality metrics, kept in prom-client (label sets are bounded by
@@ -74,10 +71,10 @@ export class SelfMetrics implements ClientObserver {
       registers,
     });
     this.apiDuration = new Histogram({
-      name: HISTOGRAM_FAMILIES[0],
-      help: "Duration of HTTP requests to the upstream API by endpoint template.",
+      name: H.apiDuration.name,
+      help: H.apiDuration.help,
       labelNames: ["endpoint"],
-      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      buckets: [...H.apiDuration.buckets],
       registers,
     });
     this.apiRetries = new Counter({
@@ -105,10 +102,10 @@ export class SelfMetrics implements ClientObserver {
       registers,
     });
     this.collectorDuration = new Histogram({
-      name: HISTOGRAM_FAMILIES[1],
-      help: "Duration of one poll of one target by collector, including retries.",
+      name: H.collectorDuration.name,
+      help: H.collectorDuration.help,
       labelNames: ["collector"],
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      buckets: [...H.collectorDuration.buckets],
       registers,
     });
     this.skippedRuns = new Counter({
