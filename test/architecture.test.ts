@@ -206,6 +206,36 @@ describe("the import graph of src/", () => {
   });
 });
 
+describe("design notes cited from src/", () => {
+  it("exist in the repo, with the sections cited", () => {
+    const missing: string[] = [];
+    const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    for (const file of files) {
+      const text = readFileSync(join(SRC, file), "utf8").replace(/\n\s*(\*|\/\/)\s*/g, " ");
+      for (const m of text.matchAll(/\b(docs\/[\w.-]+\.md)(?: section (\d+))?/g)) {
+        const [, doc = "", section] = m;
+        let body: string;
+        try {
+          body = readFileSync(resolve(SRC, "..", doc), "utf8");
+        } catch {
+          missing.push(`${file}: ${doc}`);
+          continue;
+        }
+        if (section !== undefined && !new RegExp(`^## ${section}\\. `, "m").test(body)) {
+          missing.push(`${file}: ${doc} section ${section}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("no comment cites a design note outside docs/", () => {
+    const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    const bare = files.filter((f) => /(?<![\w/])design\.md/.test(readFileSync(join(SRC, f), "utf8")));
+    expect(bare).toEqual([]);
+  });
+});
+
 describe("cycles (the checker itself)", () => {
   it.each([
     { name: "none in a chain", graph: { a: ["b"], b: ["c"], c: [] }, want: [] },

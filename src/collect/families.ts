@@ -1,5 +1,5 @@
 /**
- * Definitions of every fixed metric family (design.md section 5). Names are a contract:
+ * Definitions of every fixed metric family (docs/design.md section 5). Names are a contract:
  * dashboards, alerts and users depend on them. HELP names the upstream source so that a reader
  * of /metrics can find the documentation of the value.
  */

@@ -14,7 +14,7 @@ export interface FamilyDef {
 
 /**
  * One sample. Label order is the order of insertion and is kept in the output; label values
- * are raw (unescaped) strings. No timestamp is ever attached (design.md section 6).
+ * are raw (unescaped) strings. No timestamp is ever attached (docs/design.md section 6).
  */
 export interface Sample {
   readonly family: string;

@@ -1,5 +1,5 @@
 /**
- * The strict zod schema of the YAML config file (design.md section 4, snake_case), and the
+ * The strict zod schema of the YAML config file (docs/design.md section 4, snake_case), and the
  * single description of the camelCase `Config` (types.ts derives every type from it). It
  * checks shapes, ranges and cross-field rules, applies defaults (including the ones that depend
  * on other fields), turns durations into milliseconds and, in each section's transform, renames
