@@ -69,7 +69,14 @@ const SIMULATOR_IMPORTERS: readonly Role[] = ["demo"];
  */
 const KNOWN_CYCLES: readonly (readonly string[])[] = [
   // TODO(issue 17): the upstream metric catalog rewrites config/queries.ts and ends this circle.
-  ["config/queries.ts", "config/schema.ts", "config/types.ts"],
+  [
+    "config/queries.ts",
+    "config/schema.ts",
+    "config/schema/clusters.ts",
+    "config/schema/metrics.ts",
+    "config/schema/queries.ts",
+    "config/types.ts",
+  ],
 ];
 
 function productionFiles(dir: string): string[] {
