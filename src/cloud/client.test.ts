@@ -375,6 +375,56 @@ describe("over a loopback socket", () => {
   });
 });
 
+describe("connection slots and rate-limit turns", () => {
+  let server: Server | undefined;
+
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server = undefined;
+    nock.disableNetConnect();
+  });
+
+  it("takes a request's turn only once it holds a slot: with one slot, after the first releases it", async () => {
+    const events: string[] = [];
+    let requests = 0;
+    nock.enableNetConnect("127.0.0.1");
+    server = createServer((_req, res) => {
+      const n = ++requests;
+      events.push(`request ${n} arrives`);
+      // The first answer is slow: the second call waits for the only slot meanwhile.
+      setTimeout(
+        () => {
+          events.push(`response ${n} sent`);
+          res.setHeader("content-type", "application/json");
+          res.end(JSON.stringify(ok));
+        },
+        n === 1 ? 150 : 0,
+      );
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { client, clock } = testClient({
+      baseUrl: base,
+      maxInFlight: 1,
+      // The second turn of the endpoint waits for the pacing (52 ms at 20/s): the limiter's
+      // sleep marks when that turn is taken.
+      sleep: (ms, signal) => {
+        events.push(`limiter wait ${ms} ms`);
+        return clock.sleep(ms, signal);
+      },
+    });
+    await Promise.all([client.listRegions({}), client.listRegions({})]);
+    expect(events).toEqual([
+      "request 1 arrives",
+      "response 1 sent",
+      "limiter wait 52 ms",
+      "request 2 arrives",
+      "response 2 sent",
+    ]);
+  });
+});
+
 describe("the API key never leaks", () => {
   const key = TEST_API_KEY;
   it.each([
