@@ -3,22 +3,11 @@ import type { AddressInfo } from "node:net";
 import nock from "nock";
 import { Dispatcher } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CloudError } from "./errors.js";
-import { closeTestClients, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import { closeTestClients, failure, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
 import type { ClientObserver } from "./types.js";
 
 const REGIONS = "GET /v2/regions" as const;
 const ok = { code: 0, data: [{ cloudId: "aws", regionId: "aws-us-west-2", domain: "d" }] };
-
-async function failure(p: Promise<unknown>): Promise<CloudError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof CloudError) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(async () => {

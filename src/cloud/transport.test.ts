@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import nock from "nock";
 import { Pool } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CloudError } from "./errors.js";
+import { failure } from "./testkit.js";
 import { Transport, type TransportOptions } from "./transport.js";
 
 const ORIGIN = "https://api.transport.test";
@@ -18,16 +18,6 @@ function transport(overrides: Partial<TransportOptions> = {}): Transport {
     maxInFlight: 4,
     ...overrides,
   });
-}
-
-async function failure(p: Promise<unknown>): Promise<CloudError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof CloudError) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
 }
 
 const open: Transport[] = [];
