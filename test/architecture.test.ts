@@ -213,6 +213,15 @@ describe("the import graph of src/", () => {
   });
 });
 
+describe("production files", () => {
+  it("are 400 lines or shorter (split a longer one by idea)", () => {
+    const long = productionFiles(SRC)
+      .map((f) => ({ file: relative(SRC, f), lines: readFileSync(f, "utf8").trimEnd().split("\n").length }))
+      .filter((f) => f.lines > 400);
+    expect(long).toEqual([]);
+  });
+});
+
 describe("design notes cited from src/", () => {
   it("exist in the repo, with the sections cited", () => {
     const missing: string[] = [];
