@@ -362,17 +362,6 @@ describe("over a loopback socket", () => {
       observer.events.filter((e) => e.kind === "attempt").map((e) => e.kind === "attempt" && e.outcome),
     ).toEqual(["timeout", "success"]);
   });
-});
-
-describe("connection slots and rate-limit turns", () => {
-  let server: Server | undefined;
-
-  afterEach(async () => {
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    server = undefined;
-    nock.disableNetConnect();
-  });
 
   it("takes a request's turn only once it holds a slot: with one slot, after the first releases it", async () => {
     const events: string[] = [];
