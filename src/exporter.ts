@@ -6,8 +6,8 @@ import type { ClusterDescription } from "./cloud/types.js";
 import { credentialLabeler } from "./collectors/credentials.js";
 import { describeError } from "./collectors/errors.js";
 import { HealthTracker } from "./collectors/health.js";
-import type { CollectorTask } from "./collectors/model.js";
-import { buildTasks, COLLECTOR_LABELS, newCollectorState } from "./collectors/registry.js";
+import { CollectorStates, type CollectorTask } from "./collectors/model.js";
+import { buildTasks, COLLECTOR_LABELS } from "./collectors/registry.js";
 import type { PollContext } from "./collectors/runtime.js";
 import { replicaClusters, replicaSparkJobs } from "./collectors/targets.js";
 import type { Shard } from "./config/shard.js";
@@ -61,7 +61,7 @@ export class Exporter {
   private readonly shard: Shard;
   private readonly clock: Clock;
   private readonly ctx: PollContext;
-  private readonly state = newCollectorState();
+  private readonly state = new CollectorStates();
   private planned: readonly CollectorTask[] = [];
   private readonly clients = new Map<string, CloudClient>();
   /** The `api` settings (key aside) the clients in `clients` were built with. */

@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+// First, before anything slower loads: from here on a SIGHUP cannot end the process (sighup.ts).
+import "./sighup.js";
+
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
@@ -18,6 +21,7 @@ import { Exporter } from "./exporter.js";
 import { createApp, type ReloadResult } from "./http/app.js";
 import { BasicAuth } from "./http/basicAuth.js";
 import { serialized } from "./shared/serialized.js";
+import { onSighup } from "./sighup.js";
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -266,13 +270,16 @@ function logListening(
   );
 }
 
-/** Reloads on SIGHUP and when the config file changes; returns how to stop watching the file. */
+/**
+ * Reloads on SIGHUP (one that came during start-up is served now) and when the config file
+ * changes; returns how to stop watching the file.
+ */
 function reloadOnChange(
   args: CliArgs,
   reload: () => Promise<ReloadResult>,
   logger: Logger,
 ): (() => void) | undefined {
-  process.on("SIGHUP", () => void reload());
+  onSighup(() => void reload());
   // Editing a mounted ConfigMap is enough: the file is reloaded as on SIGHUP.
   const configPath = args.mode === "run" ? args.configPath : undefined;
   if (configPath === undefined) return undefined;

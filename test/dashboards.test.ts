@@ -180,7 +180,7 @@ describe("dashboard contents", () => {
     const used = new Set(
       dashboardQueries(cluster, "cluster").flatMap((q) => metricNamesIn(expandVariables(q.expr))),
     );
-    // Cluster families are the ones keyed by cluster_id from Query Cluster Metrics (design.md section 5).
+    // Cluster families are the ones keyed by cluster_id from Query Cluster Metrics (docs/design.md section 5).
     const clusterFamilies = EXPOSED_FAMILIES.slice(0, EXPOSED_FAMILIES.indexOf("vdbcloud_import_job_state"));
     expect(clusterFamilies.length).toBeGreaterThan(15);
     expect(clusterFamilies.filter((f) => !used.has(f))).toEqual([]);

@@ -3,22 +3,11 @@ import type { AddressInfo } from "node:net";
 import nock from "nock";
 import { Dispatcher } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CloudError } from "./errors.js";
-import { closeTestClients, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import { closeTestClients, failure, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
 import type { ClientObserver } from "./types.js";
 
 const REGIONS = "GET /v2/regions" as const;
 const ok = { code: 0, data: [{ cloudId: "aws", regionId: "aws-us-west-2", domain: "d" }] };
-
-async function failure(p: Promise<unknown>): Promise<CloudError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof CloudError) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(async () => {
@@ -372,6 +361,45 @@ describe("over a loopback socket", () => {
     expect(
       observer.events.filter((e) => e.kind === "attempt").map((e) => e.kind === "attempt" && e.outcome),
     ).toEqual(["timeout", "success"]);
+  });
+
+  it("takes a request's turn only once it holds a slot: with one slot, after the first releases it", async () => {
+    const events: string[] = [];
+    let requests = 0;
+    nock.enableNetConnect("127.0.0.1");
+    server = createServer((_req, res) => {
+      const n = ++requests;
+      events.push(`request ${n} arrives`);
+      // The first answer is slow: the second call waits for the only slot meanwhile.
+      setTimeout(
+        () => {
+          events.push(`response ${n} sent`);
+          res.setHeader("content-type", "application/json");
+          res.end(JSON.stringify(ok));
+        },
+        n === 1 ? 150 : 0,
+      );
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { client, clock } = testClient({
+      baseUrl: base,
+      maxInFlight: 1,
+      // The second turn of the endpoint waits for the pacing (52 ms at 20/s): the limiter's
+      // sleep marks when that turn is taken.
+      sleep: (ms, signal) => {
+        events.push(`limiter wait ${ms} ms`);
+        return clock.sleep(ms, signal);
+      },
+    });
+    await Promise.all([client.listRegions({}), client.listRegions({})]);
+    expect(events).toEqual([
+      "request 1 arrives",
+      "response 1 sent",
+      "limiter wait 52 ms",
+      "request 2 arrives",
+      "response 2 sent",
+    ]);
   });
 });
 

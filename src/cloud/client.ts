@@ -125,18 +125,23 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     return new CloudError("aborted", `${endpoint}: aborted`, { endpoint, cause });
   }
 
-  /** One attempt after the token is held: request, envelope, schema, normalize. */
+  /**
+   * One attempt: request, envelope, schema, normalize. The transport takes `turn` (the
+   * endpoint's rate-limit turn) only once it holds a connection slot.
+   */
   async function attemptOnce<A, D, R>(
     def: EndpointDef<A, D, R>,
     args: A,
     spec: RequestSpec,
     url: URL,
     signal: AbortSignal | undefined,
+    turn: () => Promise<void>,
   ): Promise<R> {
     const endpoint = def.endpoint;
     const res = await transport.send(
       { endpoint, method: spec.method, url, ...(spec.body === undefined ? {} : { body: spec.body }) },
       signal,
+      turn,
     );
     const data = unwrapEnvelope(res.body, {
       endpoint,
@@ -177,18 +182,23 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
       });
     }
     for (let attempt = 0; ; attempt += 1) {
-      try {
+      // The turn is taken with a connection slot held, so a granted turn is used at once: a
+      // turn spent waiting for a slot would bunch requests behind it past the budget.
+      let started = now();
+      let turnTaken = false;
+      const turn = async (): Promise<void> => {
         await limiter.acquire(endpoint, signal);
-      } catch (error) {
-        throw aborted(endpoint, error);
-      }
-      const started = now();
+        turnTaken = true;
+        started = now();
+      };
       let failure: CloudError;
       try {
-        const result = await attemptOnce(def, args, spec, url, signal);
+        const result = await attemptOnce(def, args, spec, url, signal, turn);
         observer.attempt(endpoint, "success", (now() - started) / 1000);
         return result;
       } catch (error) {
+        // Aborted before its turn: nothing was sent, so there is no attempt to count.
+        if (!turnTaken && signal?.aborted) throw aborted(endpoint, error);
         failure =
           error instanceof CloudError
             ? error

@@ -5,10 +5,10 @@
  * numeric string.
  */
 import { z } from "zod";
-import type { EndpointDef } from "./endpoint.js";
-import type { ClusterDescription, ClusterPage } from "./types.js";
+import { defineEndpoint, V2 } from "./endpoint.js";
+import { type ClusterDescription, type ClusterPage, ENDPOINT } from "./types.js";
 import { segment } from "./urls.js";
-import { nullableNumeric, nullableString, numeric, stringish } from "./wire.js";
+import { nullableNumeric, nullableString, numeric, pageOf, stringish } from "./wire.js";
 
 /** One cluster record as either endpoint returns it. */
 export const clusterSchema = z.object({
@@ -41,17 +41,17 @@ export function normalizeCluster(c: ClusterData): ClusterDescription {
 }
 
 /** Describe Cluster (v2). */
-export const describeClusterEndpoint: EndpointDef<string, ClusterData, ClusterDescription> = {
-  endpoint: "GET /v2/clusters/{id}",
-  build: (clusterId) => ({
-    endpoint: "GET /v2/clusters/{id}",
-    method: "GET",
-    target: { plane: "v2" },
-    path: `/v2/clusters/${segment(clusterId)}`,
-  }),
-  schema: clusterSchema,
-  normalize: (data) => normalizeCluster(data),
-};
+export const describeClusterEndpoint = defineEndpoint<string, ClusterData, ClusterDescription>(
+  ENDPOINT.describeCluster,
+  {
+    request: (clusterId) => ({
+      target: V2,
+      path: `/v2/clusters/${segment(clusterId)}`,
+    }),
+    schema: clusterSchema,
+    normalize: (data) => normalizeCluster(data),
+  },
+);
 
 /** Arguments of List Clusters; absent filters are not sent. */
 export interface ListClustersArgs {
@@ -85,29 +85,24 @@ export function normalizeClusterList(data: ClusterListData, args: ListClustersAr
     };
   }
   const clusters = (data.clusters ?? []).map(normalizeCluster);
-  return {
-    total: data.count ?? clusters.length,
-    currentPage: data.currentPage ?? args.currentPage,
-    pageSize: data.pageSize ?? args.pageSize,
-    clusters,
-  };
+  return { ...pageOf(data, args, clusters.length), clusters };
 }
 
 /** List Clusters (v2). */
-export const listClustersEndpoint: EndpointDef<ListClustersArgs, ClusterListData, ClusterPage> = {
-  endpoint: "GET /v2/clusters",
-  build: (args) => ({
-    endpoint: "GET /v2/clusters",
-    method: "GET",
-    target: { plane: "v2" },
-    path: "/v2/clusters",
-    query: {
-      projectId: args.projectId,
-      regionId: args.regionId,
-      pageSize: String(args.pageSize),
-      currentPage: String(args.currentPage),
-    },
-  }),
-  schema: clusterListDataSchema,
-  normalize: normalizeClusterList,
-};
+export const listClustersEndpoint = defineEndpoint<ListClustersArgs, ClusterListData, ClusterPage>(
+  ENDPOINT.listClusters,
+  {
+    request: (args) => ({
+      target: V2,
+      path: "/v2/clusters",
+      query: {
+        projectId: args.projectId,
+        regionId: args.regionId,
+        pageSize: String(args.pageSize),
+        currentPage: String(args.currentPage),
+      },
+    }),
+    schema: clusterListDataSchema,
+    normalize: normalizeClusterList,
+  },
+);

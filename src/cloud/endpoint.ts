@@ -31,3 +31,27 @@ export interface EndpointDef<A, D, R> {
   readonly schema: z.ZodType<D>;
   normalize(data: D, args: A): R;
 }
+
+/** The v2 control plane: every v2 endpoint's `target`. */
+export const V2: RequestTarget = { plane: "v2" };
+
+/**
+ * Declares a read-only endpoint from its template: the request's `endpoint` and `method` follow
+ * from the template ("GET /v2/regions"), so `request` gives only where it goes.
+ */
+export function defineEndpoint<A, D, R>(
+  endpoint: EndpointTemplate,
+  def: {
+    request(args: A): Omit<RequestSpec, "endpoint" | "method">;
+    readonly schema: z.ZodType<D>;
+    normalize(data: D, args: A): R;
+  },
+): EndpointDef<A, D, R> {
+  const method = endpoint.startsWith("POST ") ? "POST" : "GET";
+  return {
+    endpoint,
+    build: (args) => ({ endpoint, method, ...def.request(args) }),
+    schema: def.schema,
+    normalize: (data, args) => def.normalize(data, args),
+  };
+}

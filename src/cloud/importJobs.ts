@@ -4,10 +4,10 @@
  * documented as strings in the query and appear as numbers or strings in answers.
  */
 import { z } from "zod";
-import type { EndpointDef } from "./endpoint.js";
+import { defineEndpoint } from "./endpoint.js";
 import { lenient, lenientText as text } from "./lenient.js";
-import type { ImportJob, ImportJobPage } from "./types.js";
-import { numeric } from "./wire.js";
+import { ENDPOINT, type ImportJob, type ImportJobPage } from "./types.js";
+import { numeric, pageOf } from "./wire.js";
 
 /** Arguments of List Import Jobs (CloudApi.listImportJobs). */
 export interface ListImportJobsArgs {
@@ -54,28 +54,23 @@ export function normalizeImportJobs(data: ImportJobsData, args: ListImportJobsAr
     if (j !== null && !byId.has(j.jobId)) byId.set(j.jobId, j);
   }
   const jobs = [...byId.values()];
-  return {
-    total: data.count ?? jobs.length,
-    currentPage: data.currentPage ?? args.currentPage,
-    pageSize: data.pageSize ?? args.pageSize,
-    jobs,
-  };
+  return { ...pageOf(data, args, jobs.length), jobs };
 }
 
 /** List Import Jobs (v1, controller URL of `region`). */
-export const listImportJobsEndpoint: EndpointDef<ListImportJobsArgs, ImportJobsData, ImportJobPage> = {
-  endpoint: "GET /v1/vector/collections/import/list",
-  build: (args) => ({
-    endpoint: "GET /v1/vector/collections/import/list",
-    method: "GET",
-    target: { plane: "v1", region: args.region },
-    path: "/v1/vector/collections/import/list",
-    query: {
-      clusterId: args.clusterId,
-      pageSize: String(args.pageSize),
-      currentPage: String(args.currentPage),
-    },
-  }),
-  schema: importJobsDataSchema,
-  normalize: normalizeImportJobs,
-};
+export const listImportJobsEndpoint = defineEndpoint<ListImportJobsArgs, ImportJobsData, ImportJobPage>(
+  ENDPOINT.listImportJobs,
+  {
+    request: (args) => ({
+      target: { plane: "v1", region: args.region },
+      path: "/v1/vector/collections/import/list",
+      query: {
+        clusterId: args.clusterId,
+        pageSize: String(args.pageSize),
+        currentPage: String(args.currentPage),
+      },
+    }),
+    schema: importJobsDataSchema,
+    normalize: normalizeImportJobs,
+  },
+);

@@ -3,8 +3,8 @@
  * `createTimeMilli` is declared a string and shown as a number; both are accepted.
  */
 import { z } from "zod";
-import type { EndpointDef } from "./endpoint.js";
-import type { Project } from "./types.js";
+import { defineEndpoint } from "./endpoint.js";
+import { ENDPOINT, type Project } from "./types.js";
 import { nullableNumeric, stringish } from "./wire.js";
 
 /** Arguments of List Projects: the region only picks the controller URL. */
@@ -35,14 +35,14 @@ export function normalizeProjects(data: ProjectsData): Project[] {
 }
 
 /** List Projects (v1, controller URL of `region`). */
-export const listProjectsEndpoint: EndpointDef<ListProjectsArgs, ProjectsData, Project[]> = {
-  endpoint: "GET /v1/projects",
-  build: (args) => ({
-    endpoint: "GET /v1/projects",
-    method: "GET",
-    target: { plane: "v1", region: args.region },
-    path: "/v1/projects",
-  }),
-  schema: projectsDataSchema,
-  normalize: (data) => normalizeProjects(data),
-};
+export const listProjectsEndpoint = defineEndpoint<ListProjectsArgs, ProjectsData, Project[]>(
+  ENDPOINT.listProjects,
+  {
+    request: (args) => ({
+      target: { plane: "v1", region: args.region },
+      path: "/v1/projects",
+    }),
+    schema: projectsDataSchema,
+    normalize: (data) => normalizeProjects(data),
+  },
+);

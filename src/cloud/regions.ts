@@ -2,8 +2,8 @@
  * List Cloud Regions (v2): GET /v2/regions, optionally restricted to one cloud provider.
  */
 import { z } from "zod";
-import type { EndpointDef } from "./endpoint.js";
-import type { Region } from "./types.js";
+import { defineEndpoint, V2 } from "./endpoint.js";
+import { ENDPOINT, type Region } from "./types.js";
 
 /** Arguments of List Cloud Regions; `cloudId` is sent only when given. */
 export interface ListRegionsArgs {
@@ -27,15 +27,15 @@ export function normalizeRegions(data: RegionsData): Region[] {
 }
 
 /** List Cloud Regions (v2). */
-export const listRegionsEndpoint: EndpointDef<ListRegionsArgs, RegionsData, Region[]> = {
-  endpoint: "GET /v2/regions",
-  build: (args) => ({
-    endpoint: "GET /v2/regions",
-    method: "GET",
-    target: { plane: "v2" },
-    path: "/v2/regions",
-    query: { cloudId: args.cloudId },
-  }),
-  schema: regionsDataSchema,
-  normalize: (data) => normalizeRegions(data),
-};
+export const listRegionsEndpoint = defineEndpoint<ListRegionsArgs, RegionsData, Region[]>(
+  ENDPOINT.listRegions,
+  {
+    request: (args) => ({
+      target: V2,
+      path: "/v2/regions",
+      query: { cloudId: args.cloudId },
+    }),
+    schema: regionsDataSchema,
+    normalize: (data) => normalizeRegions(data),
+  },
+);

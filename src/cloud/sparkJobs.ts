@@ -13,9 +13,9 @@
  * Timestamps become epoch milliseconds; absent, null, empty or unreadable ones null.
  */
 import { z } from "zod";
-import type { EndpointDef } from "./endpoint.js";
+import { defineEndpoint, V2 } from "./endpoint.js";
 import { boolish, lenient, lenientTimestampMs, lenientText as text } from "./lenient.js";
-import type { SparkJob, SparkPrecheckError } from "./types.js";
+import { ENDPOINT, type SparkJob, type SparkPrecheckError } from "./types.js";
 import { segment } from "./urls.js";
 import { numeric, stringish } from "./wire.js";
 
@@ -126,14 +126,14 @@ export function normalizeSparkJob(data: SparkJobData, args: DescribeSparkJobArgs
 }
 
 /** Describe Spark Job (v2). */
-export const describeSparkJobEndpoint: EndpointDef<DescribeSparkJobArgs, SparkJobData, SparkJob> = {
-  endpoint: "GET /v2/projects/{projectId}/jobs/{jobId}",
-  build: (args) => ({
-    endpoint: "GET /v2/projects/{projectId}/jobs/{jobId}",
-    method: "GET",
-    target: { plane: "v2" },
-    path: `/v2/projects/${segment(args.projectId)}/jobs/${segment(args.jobId)}`,
-  }),
-  schema: sparkJobDataSchema,
-  normalize: normalizeSparkJob,
-};
+export const describeSparkJobEndpoint = defineEndpoint<DescribeSparkJobArgs, SparkJobData, SparkJob>(
+  ENDPOINT.describeSparkJob,
+  {
+    request: (args) => ({
+      target: V2,
+      path: `/v2/projects/${segment(args.projectId)}/jobs/${segment(args.jobId)}`,
+    }),
+    schema: sparkJobDataSchema,
+    normalize: normalizeSparkJob,
+  },
+);

@@ -3,6 +3,7 @@
  * records events. Used by tests only; production code never imports this module.
  */
 import { type CloudClient, type CloudClientOptions, createCloudClient } from "./client.js";
+import { CloudError } from "./errors.js";
 import type { SleepFn } from "./sleep.js";
 import type { CallOutcome, ClientObserver, EndpointTemplate } from "./types.js";
 
@@ -95,4 +96,15 @@ export function testClient(overrides: Partial<CloudClientOptions> = {}): {
   });
   created.push(client);
   return { client, clock, observer };
+}
+
+/** The CloudError `p` rejects with; fails when it resolves or rejects with anything else. */
+export async function failure(p: Promise<unknown>): Promise<CloudError> {
+  try {
+    await p;
+  } catch (error) {
+    if (error instanceof CloudError) return error;
+    throw error;
+  }
+  throw new Error("expected a rejection");
 }

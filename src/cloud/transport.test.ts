@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import nock from "nock";
 import { Pool } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CloudError } from "./errors.js";
+import { failure } from "./testkit.js";
 import { Transport, type TransportOptions } from "./transport.js";
 
 const ORIGIN = "https://api.transport.test";
@@ -18,16 +18,6 @@ function transport(overrides: Partial<TransportOptions> = {}): Transport {
     maxInFlight: 4,
     ...overrides,
   });
-}
-
-async function failure(p: Promise<unknown>): Promise<CloudError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof CloudError) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
 }
 
 const open: Transport[] = [];
@@ -326,5 +316,43 @@ describe("Transport over a loopback socket", () => {
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(peak).toBeGreaterThanOrEqual(1);
     expect(peak).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("Transport beforeSend (the client's rate-limit turn)", () => {
+  it("runs with the slot held, before the request, and its wait does not count against the timeout", async () => {
+    const order: string[] = [];
+    nock(ORIGIN)
+      .get("/v2/x")
+      .reply(200, () => {
+        order.push("request");
+        return { code: 0, data: [] };
+      });
+    const t = track(transport({ requestTimeoutMs: 30, maxInFlight: 1 }));
+    const res = await t.send(
+      { endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) },
+      undefined,
+      async () => {
+        // Longer than the whole request timeout.
+        await new Promise((r) => setTimeout(r, 60));
+        order.push(`turn with ${t.freeSlots} slots free`);
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(order).toEqual(["turn with 0 slots free", "request"]);
+    expect(t.freeSlots).toBe(1);
+  });
+
+  it("passes a rejection of beforeSend on as it is, sends nothing and frees the slot", async () => {
+    const scope = nock(ORIGIN).get("/v2/x").reply(200, { code: 0, data: [] });
+    const t = track(transport({ maxInFlight: 1 }));
+    const reason = new Error("turn refused");
+    await expect(
+      t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }, undefined, () =>
+        Promise.reject(reason),
+      ),
+    ).rejects.toBe(reason);
+    expect(scope.isDone()).toBe(false);
+    expect(t.freeSlots).toBe(1);
   });
 });

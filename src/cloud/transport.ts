@@ -81,8 +81,16 @@ export class Transport {
    * included), `aborted` when `signal` fires, `body_too_large` past `maxResponseBytes`,
    * `schema_error` for a body that is empty, not JSON or truncated (the connection failed
    * after the headers), and `network_error` for other connection failures.
+   *
+   * `beforeSend` (the client's rate-limit turn) is awaited once the in-flight slot is held and
+   * before the request goes out, so a turn is never spent waiting for a slot; its wait does not
+   * count against the timeout, and its rejection is passed on as it is.
    */
-  async send(req: HttpRequest, signal?: AbortSignal): Promise<HttpResponse> {
+  async send(
+    req: HttpRequest,
+    signal?: AbortSignal,
+    beforeSend?: () => Promise<void>,
+  ): Promise<HttpResponse> {
     // One controller for both causes; AbortSignal.any() is avoided because dependent signals
     // of a long-lived caller signal (the scheduler's) are retained on Node 20.
     const combined = new AbortController();
@@ -90,17 +98,29 @@ export class Transport {
     // Real time on purpose, unlike the client's waits: this bounds I/O, together with undici's
     // headersTimeout and bodyTimeout below, which cannot take an injected clock at all. A
     // test clock that jumps minutes ahead must not expire an answer still on its way.
-    const timer = setTimeout(() => {
+    const expire = (): void => {
       timedOut = true;
       combined.abort();
-    }, this.opts.requestTimeoutMs);
+    };
+    const deadline = performance.now() + this.opts.requestTimeoutMs;
+    let timer = setTimeout(expire, this.opts.requestTimeoutMs);
     const onAbort = (): void => combined.abort();
     if (signal?.aborted) combined.abort();
     else signal?.addEventListener("abort", onAbort, { once: true });
     let release: (() => void) | undefined;
     let readingBody = false;
+    let turnFailure: { readonly error: unknown } | undefined;
     try {
       release = await this.inFlight.acquire(combined.signal);
+      if (beforeSend !== undefined) {
+        clearTimeout(timer);
+        const remainingMs = deadline - performance.now();
+        await beforeSend().catch((error: unknown) => {
+          turnFailure = { error };
+          throw error;
+        });
+        timer = setTimeout(expire, Math.max(0, remainingMs));
+      }
       const res = await request(req.url, {
         dispatcher: this.dispatcherFor(req.url),
         method: req.method,
@@ -133,12 +153,18 @@ export class Transport {
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       };
     } catch (error) {
+      if (turnFailure !== undefined) throw turnFailure.error;
       throw this.classify(error, req.endpoint, { aborted: signal?.aborted === true, timedOut, readingBody });
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       release?.();
     }
+  }
+
+  /** In-flight slots currently free (for tests and diagnostics). */
+  get freeSlots(): number {
+    return this.inFlight.free;
   }
 
   /** Closes the pools it owns; an injected dispatcher is left to its owner. */

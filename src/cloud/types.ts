@@ -128,32 +128,47 @@ export interface Region {
 }
 
 /**
+ * Every endpoint the client may call, by the `CloudApi` method that calls it: the HTTP method
+ * and the path template. This is the one declaration of each template; the order is the order
+ * of the self-metrics' series.
+ */
+export const ENDPOINT = {
+  queryClusterMetrics: "POST /v2/clusters/{id}/metrics/query",
+  listImportJobs: "GET /v1/vector/collections/import/list",
+  describeSparkJob: "GET /v2/projects/{projectId}/jobs/{jobId}",
+  describeCluster: "GET /v2/clusters/{id}",
+  listClusters: "GET /v2/clusters",
+  listProjects: "GET /v1/projects",
+  listRegions: "GET /v2/regions",
+} as const satisfies Record<keyof CloudApi, string>;
+
+/**
  * Endpoint identity used for rate limiting and self-metrics: the HTTP method and the path
  * template, e.g. "POST /v2/clusters/{id}/metrics/query". Never contains IDs or secrets.
  */
-export type EndpointTemplate =
-  | "POST /v2/clusters/{id}/metrics/query"
-  | "GET /v1/vector/collections/import/list"
-  | "GET /v2/projects/{projectId}/jobs/{jobId}"
-  | "GET /v2/clusters/{id}"
-  | "GET /v2/clusters"
-  | "GET /v1/projects"
-  | "GET /v2/regions";
+export type EndpointTemplate = (typeof ENDPOINT)[keyof typeof ENDPOINT];
 
-/** Outcome classes of one logical API call (after retries). Stable: used as a label value. */
-export type CallOutcome =
-  | "success"
-  | "api_error"
-  | "invalid_request"
-  | "auth_error"
-  | "not_found"
-  | "rate_limited"
-  | "http_error"
-  | "timeout"
-  | "network_error"
-  | "schema_error"
-  | "body_too_large"
-  | "aborted";
+/** Every endpoint template, in the order of `ENDPOINT`. */
+export const ENDPOINTS: readonly EndpointTemplate[] = Object.values(ENDPOINT);
+
+/** Outcome classes of one logical API call (after retries). Stable: used as label values. */
+export const OUTCOMES = [
+  "success",
+  "api_error",
+  "invalid_request",
+  "auth_error",
+  "not_found",
+  "rate_limited",
+  "http_error",
+  "timeout",
+  "network_error",
+  "schema_error",
+  "body_too_large",
+  "aborted",
+] as const;
+
+/** One outcome class of `OUTCOMES`. */
+export type CallOutcome = (typeof OUTCOMES)[number];
 
 /**
  * Events the client reports so that another layer can count them (the client itself never

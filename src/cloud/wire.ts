@@ -52,3 +52,26 @@ export function summarizeIssues(error: z.ZodError, prefix: string, max = 3): str
   const more = error.issues.length > max ? ` (+${error.issues.length - max} more)` : "";
   return `${parts.join("; ")}${more}`;
 }
+
+/** The paging fields of one listing answer, as read (absent when the answer left them out). */
+export interface PageData {
+  readonly count?: number | null | undefined;
+  readonly currentPage?: number | null | undefined;
+  readonly pageSize?: number | null | undefined;
+}
+
+/**
+ * A page's position: what the answer says, else what was asked; the total, else the number of
+ * items this page listed.
+ */
+export function pageOf(
+  data: PageData,
+  asked: { readonly currentPage: number; readonly pageSize: number },
+  listed: number,
+): { total: number; currentPage: number; pageSize: number } {
+  return {
+    total: data.count ?? listed,
+    currentPage: data.currentPage ?? asked.currentPage,
+    pageSize: data.pageSize ?? asked.pageSize,
+  };
+}

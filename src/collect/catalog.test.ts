@@ -10,7 +10,7 @@ type Row = [
   kind: UnitKind,
 ];
 
-// Every row of the table of design.md section 5.
+// Every row of the table of docs/design.md section 5.
 const ROWS: Row[] = [
   ["CU_COMPUTATION", undefined, "vdbcloud_cu_computation_ratio", {}, "ratio"],
   ["CU_COMPUTATION", "AVG", "vdbcloud_cu_computation_ratio", {}, "ratio"],
@@ -93,7 +93,7 @@ const T_ALL = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"];
 const T_VECTOR = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH"];
 const T_LATENCY = ["INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"];
 
-// design.md section 7: every publicly documented metric name, both forms.
+// docs/design.md section 7: every publicly documented metric name, both forms.
 const PUBLIC_NAMES: [string, Stat | undefined][] = [
   ...[
     "CU_COMPUTATION",

@@ -1,6 +1,6 @@
 /**
  * The metric catalog: which family, labels and unit kind an upstream Query Cluster Metrics
- * result maps to (design.md section 5), plus the list of every fixed family of the exporter.
+ * result maps to (docs/design.md section 5), plus the list of every fixed family of the exporter.
  */
 import type { MetricQuery } from "../cloud/types.js";
 import {

@@ -1,5 +1,5 @@
 /**
- * Definitions of every fixed metric family (design.md section 5). Names are a contract:
+ * Definitions of every fixed metric family (docs/design.md section 5). Names are a contract:
  * dashboards, alerts and users depend on them. HELP names the upstream source so that a reader
  * of /metrics can find the documentation of the value.
  */
@@ -142,7 +142,10 @@ export const INVENTORY_FAMILIES = {
   regionInfo: gauge("vdbcloud_region_info", "Cloud region, always 1 (upstream List Cloud Regions)."),
 } as const;
 
-/** Self families that collectors emit as samples, per target (see selfFamilies.ts). */
+/**
+ * Self families that collectors emit as samples, per target, into the sample store (written by
+ * collectors/health.ts and the cluster metrics mapping). The process-wide ones follow.
+ */
 export const TARGET_SELF_FAMILIES = {
   collectorUp: gauge(
     "vdbcloud_collector_up",
@@ -159,10 +162,9 @@ export const TARGET_SELF_FAMILIES = {
 } as const;
 
 /**
- * Process-wide self families kept by the exposition layer (prom-client). Listed here so that
- * their names and HELP live beside every other family. The two duration histograms
- * (vdbcloud_api_request_duration_seconds, vdbcloud_collector_duration_seconds) are not listed:
- * FamilyDef only describes gauges and counters.
+ * Process-wide self families kept by the exposition layer (prom-client, expose/selfMetrics.ts).
+ * Declared here, and only here, so that their names and HELP live beside every other family;
+ * the two histograms are PROCESS_SELF_HISTOGRAMS below (FamilyDef describes gauges and counters).
  */
 export const PROCESS_SELF_FAMILIES = {
   schedulerSkippedRuns: counter(
@@ -203,3 +205,24 @@ export const PROCESS_SELF_FAMILIES = {
   shardOrdinal: gauge("vdbcloud_shard_ordinal", "Shard ordinal of this exporter instance."),
   totalShards: gauge("vdbcloud_total_shards", "Number of shards the targets are split across."),
 } as const;
+
+/** A process-wide histogram family: FamilyDef's name and HELP, and its bucket bounds. */
+export interface HistogramDef {
+  readonly name: string;
+  readonly help: string;
+  readonly buckets: readonly number[];
+}
+
+/** The process-wide self histograms (expose/selfMetrics.ts). */
+export const PROCESS_SELF_HISTOGRAMS = {
+  apiDuration: {
+    name: "vdbcloud_api_request_duration_seconds",
+    help: "Duration of HTTP requests to the upstream API by endpoint template.",
+    buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  },
+  collectorDuration: {
+    name: "vdbcloud_collector_duration_seconds",
+    help: "Duration of one poll of one target by collector, including retries.",
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  },
+} as const satisfies Record<string, HistogramDef>;

@@ -14,7 +14,7 @@ export interface FamilyDef {
 
 /**
  * One sample. Label order is the order of insertion and is kept in the output; label values
- * are raw (unescaped) strings. No timestamp is ever attached (design.md section 6).
+ * are raw (unescaped) strings. No timestamp is ever attached (docs/design.md section 6).
  */
 export interface Sample {
   readonly family: string;
@@ -22,19 +22,23 @@ export interface Sample {
   readonly value: number;
 }
 
-/** Why a sample was not emitted. Stable: used as the `reason` label of samples_dropped_total. */
-export type DropReason =
-  | "unparsable_value"
-  | "unknown_unit"
-  | "non_finite_value"
-  | "job_cap"
-  | "unknown_metric_name"
-  /** A point whose bucket had not ended when asked: a partial count or average. */
-  | "open_bucket"
-  /** A point with a missing or unreadable timestamp. */
-  | "bad_timestamp"
-  /** A first-form latency result whose statistic neither the answer nor the request tells. */
-  | "unknown_stat";
+/** Why a sample was not emitted. Stable: the `reason` label values of samples_dropped_total. */
+export const DROP_REASONS = [
+  "unparsable_value",
+  "unknown_unit",
+  "non_finite_value",
+  "job_cap",
+  "unknown_metric_name",
+  // A point whose bucket had not ended when asked: a partial count or average.
+  "open_bucket",
+  // A point with a missing or unreadable timestamp.
+  "bad_timestamp",
+  // A first-form latency result whose statistic neither the answer nor the request tells.
+  "unknown_stat",
+] as const;
+
+/** One reason of `DROP_REASONS`. */
+export type DropReason = (typeof DROP_REASONS)[number];
 
 /**
  * Output of one pure mapping: the samples, the definitions of every family they use, and

@@ -2,6 +2,8 @@
  * What a collector is: a named builder of polling tasks. Each collector lives in its own folder
  * under src/collectors (its task builder in tasks.ts, its pure mapping to samples in
  * mapping.ts, any state it keeps across polls beside them) and is listed once in registry.ts.
+ * This framework (model, runtime, targets, health, plan) names no collector: a collector
+ * declares its own state with `stateSlot` and reads it from `CollectorEnv.state`.
  * The scheduler runs the tasks; `--check-config` prints a plan computed from the very same
  * tasks, so the two cannot disagree.
  */
@@ -9,9 +11,7 @@ import type { CloudApi, ClusterDescription, EndpointTemplate } from "../cloud/ty
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
 import type { ScheduledTask } from "../schedule/scheduler.js";
-import type { ImportJobTracker } from "./import-jobs/tracker.js";
 import type { PollContext } from "./runtime.js";
-import type { SparkJobWatch } from "./spark-jobs/watch.js";
 
 /** Identity of a task: the `collector` and `target` labels of its health series. */
 export interface TaskId {
@@ -35,10 +35,29 @@ export interface CollectorTask extends ScheduledTask {
   readonly calls: readonly CallEstimate[];
 }
 
-/** State a collector keeps across polls and reloads (owned by the exporter, one per process). */
-export interface CollectorState {
-  readonly importJobs: ImportJobTracker;
-  readonly sparkJobs: SparkJobWatch;
+/** One kind of state a collector keeps across polls and reloads, declared by that collector. */
+export interface StateSlot<S> {
+  /** For messages only; the slot object itself is the key. */
+  readonly name: string;
+  readonly create: () => S;
+}
+
+/** Declares a state slot; `create` makes its state on first use. */
+export function stateSlot<S>(name: string, create: () => S): StateSlot<S> {
+  return { name, create };
+}
+
+/**
+ * The collectors' states, one per process (owned by the exporter, it survives reloads). Each
+ * slot's state is made on first use and then the same object is returned for that slot.
+ */
+export class CollectorStates {
+  readonly #states = new Map<StateSlot<unknown>, unknown>();
+
+  get<S>(slot: StateSlot<S>): S {
+    if (!this.#states.has(slot)) this.#states.set(slot, slot.create());
+    return this.#states.get(slot) as S;
+  }
 }
 
 /** The API clients of the exporter, one per credential. */
@@ -58,7 +77,7 @@ export interface CollectorEnv {
   readonly shard: Shard;
   readonly ctx: PollContext;
   readonly clients: Clients;
-  readonly state: CollectorState;
+  readonly state: CollectorStates;
   /** Discovery hands every listing here; the exporter re-plans when the set changed. */
   readonly onDiscovered: (found: ClusterDescription[]) => void;
 }

@@ -9,27 +9,27 @@
  * plan and the runtime cannot disagree.
  */
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../cloud/rateLimiter.js";
-import type { CloudApi, EndpointTemplate } from "../cloud/types.js";
+import { type CloudApi, ENDPOINT, type EndpointTemplate } from "../cloud/types.js";
 import { queriesForTarget } from "../config/queries.js";
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
 import { credentialLabeler } from "./credentials.js";
-import type { CollectorTask } from "./model.js";
-import { buildTasks, newCollectorState } from "./registry.js";
+import { CollectorStates, type CollectorTask } from "./model.js";
+import { buildTasks } from "./registry.js";
 import type { PollContext } from "./runtime.js";
 import { replicaClusters, replicaSparkJobs } from "./targets.js";
 
-const METRICS_ENDPOINT: EndpointTemplate = "POST /v2/clusters/{id}/metrics/query";
+const METRICS_ENDPOINT: EndpointTemplate = ENDPOINT.queryClusterMetrics;
 
 // Rows are printed in this order (then by credential in order of first use).
 const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
   METRICS_ENDPOINT,
-  "GET /v1/vector/collections/import/list",
-  "GET /v2/projects/{projectId}/jobs/{jobId}",
-  "GET /v2/clusters/{id}",
-  "GET /v1/projects",
-  "GET /v2/regions",
-  "GET /v2/clusters",
+  ENDPOINT.listImportJobs,
+  ENDPOINT.describeSparkJob,
+  ENDPOINT.describeCluster,
+  ENDPOINT.listProjects,
+  ENDPOINT.listRegions,
+  ENDPOINT.listClusters,
 ];
 
 import { formatDuration } from "../shared/duration.js";
@@ -143,7 +143,7 @@ export function plannedTasks(
     shard,
     ctx: NO_CONTEXT,
     clients: { forCluster: () => NO_CLIENT, credentialOf: credentialLabeler(config.api.apiKey, clusters) },
-    state: newCollectorState(),
+    state: new CollectorStates(),
     onDiscovered: () => {},
   });
   return { tasks, clusters: configured, sparkJobs };

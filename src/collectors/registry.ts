@@ -6,11 +6,9 @@
 import { clusterMetricsCollector } from "./cluster-metrics/tasks.js";
 import { discoveryCollector } from "./discovery/tasks.js";
 import { importJobsCollector } from "./import-jobs/tasks.js";
-import { ImportJobTracker } from "./import-jobs/tracker.js";
 import { inventoryCollector } from "./inventory/tasks.js";
-import type { CollectorEnv, CollectorState, CollectorTask } from "./model.js";
+import type { CollectorEnv, CollectorTask } from "./model.js";
 import { sparkJobsCollector } from "./spark-jobs/tasks.js";
-import { SparkJobWatch } from "./spark-jobs/watch.js";
 
 export const COLLECTORS = [
   clusterMetricsCollector,
@@ -31,9 +29,4 @@ export const COLLECTOR_LABELS: readonly CollectorLabel[] = [...new Set(COLLECTOR
 /** Every task of every collector for this environment, in registry order. */
 export function buildTasks(env: CollectorEnv): CollectorTask[] {
   return COLLECTORS.flatMap((c) => c.tasks(env));
-}
-
-/** Fresh collector state (one per process: it survives reloads). */
-export function newCollectorState(): CollectorState {
-  return { importJobs: new ImportJobTracker(), sparkJobs: new SparkJobWatch() };
 }

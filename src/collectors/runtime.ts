@@ -4,7 +4,6 @@ import type { SampleStore } from "../expose/store.js";
 import type { RunOutcome } from "../schedule/scheduler.js";
 import { isPermanent } from "./errors.js";
 import type { HealthTracker } from "./health.js";
-import type { CollectorLabel } from "./registry.js";
 
 /** What every poller needs; one instance for the life of the process (survives reloads). */
 export interface PollContext {
@@ -21,7 +20,7 @@ export interface PollContext {
  */
 export async function runPoll(
   ctx: PollContext,
-  collector: CollectorLabel,
+  collector: string,
   target: string,
   poll: () => Promise<void>,
 ): Promise<RunOutcome> {
@@ -41,7 +40,7 @@ export async function runPoll(
 /** Writes one mapping as the "data" slice of a target and counts what it dropped. */
 export function putData(
   ctx: PollContext,
-  collector: CollectorLabel,
+  collector: string,
   target: string,
   mapping: MappingResult,
   ttlMs: number | null,

@@ -5,7 +5,11 @@
 import type { ClusterDescription } from "../cloud/types.js";
 import { inShard, type Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
-import { sparkTargetName } from "./spark-jobs/tasks.js";
+
+/** A Spark job's target name (and shard key): "projectId/jobId". */
+export function sparkTargetName(ref: SparkJobRef): string {
+  return `${ref.projectId}/${ref.jobId}`;
+}
 
 /**
  * The clusters a replica polls: the configured ones, then the discovered ones that are not

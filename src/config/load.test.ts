@@ -1,9 +1,9 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} in plain strings is the config syntax under test.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "./errors.js";
 import { buildConfig, loadConfig } from "./load.js";
 import { DEFAULT_METRIC_QUERIES } from "./queries.js";
+import { failure } from "./testkit.js";
 import type { Config } from "./types.js";
 
 const CONFIG = "/cfg/config.yaml";
@@ -24,15 +24,6 @@ async function load(
   files: Record<string, string> = {},
 ): Promise<Config> {
   return loadConfig(CONFIG, { env, readFile: memoryFs({ [CONFIG]: yaml, ...files }) });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ConfigError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ConfigError);
-  return err as ConfigError;
 }
 
 const cluster = (extra = "") => `clusters:\n  - id: in01-a\n    region: aws-us-west-2\n${extra}`;

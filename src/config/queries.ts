@@ -17,7 +17,7 @@ const TYPES_VECTOR = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH"] as 
 const TYPES_LATENCY = ["INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"] as const;
 
 /**
- * Every documented second-form metric (design.md section 7), queried when the config lists
+ * Every documented second-form metric (docs/design.md section 7), queried when the config lists
  * no `metrics.queries`. Second form means no `stat`: each name carries its statistic.
  */
 export const DEFAULT_METRIC_QUERIES: readonly MetricQueryConfig[] = Object.freeze(

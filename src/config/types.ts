@@ -1,6 +1,6 @@
 /**
  * The validated, normalized configuration the rest of the exporter consumes. The YAML file is
- * snake_case with ISO 8601 durations (design.md section 4); `config/` turns it into this
+ * snake_case with ISO 8601 durations (docs/design.md section 4); `config/` turns it into this
  * camelCase shape with durations in milliseconds and every default applied, or fails with a
  * `ConfigError` listing each problem as `path.to.field: what is wrong`.
  *

@@ -3,7 +3,7 @@ import { createServer, request } from "node:https";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError } from "./errors.js";
+import { failure } from "./testkit.js";
 import { loadWebConfig, toTlsOptions, type WebConfig } from "./webConfig.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./testdata/${name}`, import.meta.url));
@@ -29,15 +29,6 @@ function load(yaml: string, extra: Record<string, Buffer> = {}): Promise<WebConf
       return data;
     },
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ConfigError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ConfigError);
-  return err as ConfigError;
 }
 
 const tls = (extra = "") =>

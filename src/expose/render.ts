@@ -21,7 +21,7 @@ export function formatValue(value: number): string {
   return String(value);
 }
 
-/** One sample line, without a timestamp (design.md section 6: never attach timestamps). */
+/** One sample line, without a timestamp (docs/design.md section 6: never attach timestamps). */
 export function renderSample(sample: Sample): string {
   let labels = "";
   for (const key in sample.labels) {

@@ -1,45 +1,14 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { CallOutcome, ClientObserver, EndpointTemplate } from "../cloud/types.js";
-import { PROCESS_SELF_FAMILIES as F } from "../collect/families.js";
-import type { DropReason } from "../collect/sample.js";
+import {
+  type CallOutcome,
+  type ClientObserver,
+  ENDPOINTS,
+  type EndpointTemplate,
+  OUTCOMES,
+} from "../cloud/types.js";
+import { PROCESS_SELF_FAMILIES as F, PROCESS_SELF_HISTOGRAMS as H } from "../collect/families.js";
+import { DROP_REASONS, type DropReason } from "../collect/sample.js";
 import { textToOpenMetrics } from "./openMetrics.js";
-
-/** Every endpoint the client may call; counters are pre-initialised so series exist from the start. */
-export const ENDPOINTS: readonly EndpointTemplate[] = [
-  "POST /v2/clusters/{id}/metrics/query",
-  "GET /v1/vector/collections/import/list",
-  "GET /v2/projects/{projectId}/jobs/{jobId}",
-  "GET /v2/clusters/{id}",
-  "GET /v2/clusters",
-  "GET /v1/projects",
-  "GET /v2/regions",
-];
-
-export const OUTCOMES: readonly CallOutcome[] = [
-  "success",
-  "api_error",
-  "invalid_request",
-  "auth_error",
-  "not_found",
-  "rate_limited",
-  "http_error",
-  "timeout",
-  "network_error",
-  "schema_error",
-  "body_too_large",
-  "aborted",
-];
-
-export const DROP_REASONS: readonly DropReason[] = [
-  "unparsable_value",
-  "unknown_unit",
-  "non_finite_value",
-  "job_cap",
-  "unknown_metric_name",
-  "open_bucket",
-  "bad_timestamp",
-  "unknown_stat",
-];
 
 /** Where background work can fail; each is a `where` label value of vdbcloud_internal_errors_total. */
 export const INTERNAL_ERROR_SITES = ["publish", "first_cycle", "jobs_file", "client_close"] as const;
@@ -48,11 +17,8 @@ export type InternalErrorSite = (typeof INTERNAL_ERROR_SITES)[number];
 /** How long one rendering of the process metrics is served (well under any scrape interval). */
 export const PROCESS_RENDER_TTL_MS = 1000;
 
-/** The self-metric histograms (FamilyDef describes only gauges and counters). */
-export const HISTOGRAM_FAMILIES = [
-  "vdbcloud_api_request_duration_seconds",
-  "vdbcloud_collector_duration_seconds",
-] as const;
+/** The names of the self-metric histograms (declared in collect/families.ts). */
+export const HISTOGRAM_FAMILIES = Object.values(H).map((h) => h.name);
 
 /**
  * The exporter's own fixed-cardinality metrics, kept in prom-client (label sets are bounded by
@@ -105,10 +71,10 @@ export class SelfMetrics implements ClientObserver {
       registers,
     });
     this.apiDuration = new Histogram({
-      name: HISTOGRAM_FAMILIES[0],
-      help: "Duration of HTTP requests to the upstream API by endpoint template.",
+      name: H.apiDuration.name,
+      help: H.apiDuration.help,
       labelNames: ["endpoint"],
-      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      buckets: [...H.apiDuration.buckets],
       registers,
     });
     this.apiRetries = new Counter({
@@ -136,10 +102,10 @@ export class SelfMetrics implements ClientObserver {
       registers,
     });
     this.collectorDuration = new Histogram({
-      name: HISTOGRAM_FAMILIES[1],
-      help: "Duration of one poll of one target by collector, including retries.",
+      name: H.collectorDuration.name,
+      help: H.collectorDuration.help,
       labelNames: ["collector"],
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      buckets: [...H.collectorDuration.buckets],
       registers,
     });
     this.skippedRuns = new Counter({

@@ -1,9 +1,9 @@
 /**
  * Error codes and error classes of the simulator.
  *
- * Upstream codes come from the spec and the public facts of design.md where they are known;
- * the service documents no code for the other conditions, so the simulator names its own and
- * keeps them stable, so that tests can assert on them.
+ * Upstream codes come from the API reference and the facts of docs/design.md section 7 where
+ * they are known; the service documents no code for the other conditions, so the simulator
+ * names its own and keeps them stable, so that tests can assert on them.
  */
 
 /** Numeric `code` values the simulator puts in failure envelopes. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FIRST_FORM_NAMES, resolveMetricQuery, SECOND_FORM_NAMES } from "./metric-catalog.js";
 
 describe("metric catalog", () => {
-  it("knows every second-form name of design.md section 7", () => {
+  it("knows every second-form name of docs/design.md section 7", () => {
     const types = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"];
     const expected = [
       "CU_COMPUTATION",

@@ -1,5 +1,5 @@
 /**
- * The metric names the simulator knows, per request form, with their units (design.md
+ * The metric names the simulator knows, per request form, with their units (docs/design.md
  * section 7). Query Cluster Metrics validates every item against these tables.
  */
 

@@ -1,6 +1,5 @@
 import type { CloudApi } from "../../src/cloud/types.js";
-import type { CollectorEnv } from "../../src/collectors/model.js";
-import { newCollectorState } from "../../src/collectors/registry.js";
+import { type CollectorEnv, CollectorStates } from "../../src/collectors/model.js";
 import type { PollContext } from "../../src/collectors/runtime.js";
 import { buildConfig } from "../../src/config/load.js";
 import type { ClusterConfig, SparkJobRef } from "../../src/config/types.js";
@@ -24,7 +23,7 @@ export async function collectorEnv(opts: {
     shard: { index: 0, total: 1 },
     ctx: opts.ctx,
     clients: { forCluster: () => opts.client, credentialOf: () => "default" },
-    state: newCollectorState(),
+    state: new CollectorStates(),
     onDiscovered: () => {},
   };
 }

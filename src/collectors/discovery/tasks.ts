@@ -2,13 +2,13 @@
  * Discovery: List Clusters finds every cluster the key can see, and the other collectors poll
  * them. Its health is reported under the inventory collector, target "discovery".
  */
-import type { CloudApi, ClusterDescription } from "../../cloud/types.js";
-import { inventoryCollector } from "../inventory/tasks.js";
+import { type CloudApi, type ClusterDescription, ENDPOINT } from "../../cloud/types.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { runPoll } from "../runtime.js";
 
-// Discovery's health has always been reported as the inventory collector's, target "discovery".
-const LABEL = inventoryCollector.label;
+// Discovery's health has always been reported under the `collector` label "inventory", target
+// "discovery" (dashboards and alerts select it so); discovery is its own collector all the same.
+const LABEL = "inventory";
 
 /** Page size for List Clusters (documented range 1..100). */
 export const LIST_CLUSTERS_PAGE_SIZE = 100;
@@ -69,7 +69,7 @@ export function discoveryTask(env: CollectorEnv): CollectorTask[] {
     collectorTask({
       id: { collector: LABEL, target: "discovery" },
       credential: env.clients.credentialOf({}),
-      calls: [{ endpoint: "GET /v2/clusters", count: listings, atLeast: true }],
+      calls: [{ endpoint: ENDPOINT.listClusters, count: listings, atLeast: true }],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
         runPoll(env.ctx, LABEL, "discovery", async () => {

@@ -31,17 +31,20 @@ function counts(r: MappingResult): Record<string, number> {
   return out;
 }
 
+/** As the task does: the tracker observes the listing, then the pure mapping runs. */
 function run(
   jobs: ImportJob[],
   opts: { nowMs?: number; retentionMs?: number; maxJobs?: number; tracker?: ImportJobTracker } = {},
 ) {
+  const nowMs = opts.nowMs ?? T0;
+  const tracker = opts.tracker ?? new ImportJobTracker();
   return mapImportJobs({
     clusterId: CLUSTER,
     jobs,
-    nowMs: opts.nowMs ?? T0,
+    nowMs,
     retentionMs: opts.retentionMs ?? HOUR,
     maxJobs: opts.maxJobs ?? 100,
-    tracker: opts.tracker ?? new ImportJobTracker(),
+    terminalSince: tracker.observe(CLUSTER, jobs, nowMs),
   });
 }
 
@@ -227,5 +230,31 @@ describe("mapImportJobs", () => {
     const r = run([], { tracker });
     expect(r.samples).toEqual([]);
     expect(tracker.size).toBe(0);
+  });
+});
+
+describe("mapImportJobs is pure", () => {
+  it("takes when jobs turned terminal from its input, and gives the same result every time", () => {
+    const input = {
+      clusterId: CLUSTER,
+      jobs: [job("a", "ImportFailed"), job("b", "ImportCompleted")],
+      nowMs: T0 + HOUR,
+      retentionMs: HOUR,
+      maxJobs: 100,
+      // "a" turned terminal an hour ago (expired), "b" just now.
+      terminalSince: new Map([
+        ["a", T0],
+        ["b", T0 + HOUR],
+      ]),
+    };
+    const first = mapImportJobs(input);
+    expect(currentStates(first)).toEqual({ b: "completed" });
+    expect(mapImportJobs(input)).toEqual(first);
+  });
+
+  it("the tracker counts a job listed twice as its first listing", () => {
+    const tracker = new ImportJobTracker();
+    const since = tracker.observe(CLUSTER, [job("a", "ImportRunning"), job("a", "ImportFailed")], T0);
+    expect([...since]).toEqual([]);
   });
 });

@@ -1,14 +1,14 @@
 /**
- * Pure mapping of List Import Jobs (v1) to per-job state sets and per-collection counts, with
- * a small tracker that remembers when each job was first seen terminal, so that finished jobs
- * stay visible for a retention period and then disappear.
+ * Pure mapping of List Import Jobs (v1) to per-job state sets and per-collection counts. When
+ * each job was first seen terminal comes in with the input: the task reads and updates the
+ * tracker (tracker.ts) around this mapping, so that finished jobs stay visible for a retention
+ * period and then disappear.
  */
 import type { ImportJob } from "../../cloud/types.js";
 import { MappingBuilder } from "../../collect/builder.js";
 import { JOB_FAMILIES } from "../../collect/families.js";
 import type { MappingResult } from "../../collect/sample.js";
 import { stateSet } from "../../collect/stateSet.js";
-import type { ImportJobTracker } from "./tracker.js";
 
 /** Known import job states, as exposed. */
 export const IMPORT_JOB_STATES: readonly string[] = ["pending", "running", "completed", "failed"];
@@ -56,7 +56,11 @@ export interface ImportJobsInput {
   readonly retentionMs: number;
   /** Cap on per-job state sets for this cluster. */
   readonly maxJobs: number;
-  readonly tracker: ImportJobTracker;
+  /**
+   * For each terminal job of `jobs`, when it was first seen terminal (epoch ms): what
+   * `ImportJobTracker.observe` returns for this listing. A job absent here is not terminal.
+   */
+  readonly terminalSince: ReadonlyMap<string, number>;
 }
 
 /**
@@ -71,9 +75,8 @@ export interface ImportJobsInput {
  * A job listed twice (pages shifting during pagination) counts once.
  */
 export function mapImportJobs(input: ImportJobsInput): MappingResult {
-  const { clusterId, nowMs, retentionMs, tracker } = input;
+  const { clusterId, nowMs, retentionMs, terminalSince } = input;
   const jobs = uniqueJobs(input.jobs);
-  const terminalSince = tracker.observe(clusterId, jobs, nowMs);
   const out = new MappingBuilder();
 
   const active: ImportJob[] = [];

@@ -1,7 +1,8 @@
-import type { CloudApi, ImportJob, ImportJobPage } from "../../cloud/types.js";
+import { type CloudApi, ENDPOINT, type ImportJob, type ImportJobPage } from "../../cloud/types.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { putData, runPoll } from "../runtime.js";
 import { mapImportJobs } from "./mapping.js";
+import { IMPORT_JOB_TRACKER } from "./tracker.js";
 
 /**
  * Hard stop for paging, so an upstream that keeps inventing job IDs cannot keep a poll going
@@ -53,13 +54,13 @@ export async function listAllImportJobs(
 }
 
 const COLLECTOR = "import_jobs";
-const ENDPOINT = "GET /v1/vector/collections/import/list";
+const CALLED = ENDPOINT.listImportJobs;
 
 /** One task per cluster with a region (v1 calls go to the regional controller). */
 export function importJobTasks(env: CollectorEnv): CollectorTask[] {
   const { ctx, clients } = env;
   const cfg = env.config.importJobs;
-  const tracker = env.state.importJobs;
+  const tracker = env.state.get(IMPORT_JOB_TRACKER);
   const polled = cfg.enabled ? env.clusters.filter((c) => c.region !== undefined) : [];
   // Jobs of clusters no longer polled are forgotten: the tracker stays bounded by the config.
   tracker.retain(new Set(polled.map((c) => c.id)));
@@ -74,18 +75,19 @@ export function importJobTasks(env: CollectorEnv): CollectorTask[] {
         id: { collector: COLLECTOR, target: cluster.id },
         credential: clients.credentialOf(cluster),
         // One page at least; a listing longer than a page takes more.
-        calls: [{ endpoint: ENDPOINT, count: 1, atLeast: true }],
+        calls: [{ endpoint: CALLED, count: 1, atLeast: true }],
         intervalMs: cfg.intervalMs,
         run: (signal) =>
           runPoll(ctx, COLLECTOR, cluster.id, async () => {
             const jobs = await listAllImportJobs(client, cluster.id, region, cfg.pageSize, signal);
+            const nowMs = ctx.now();
             const mapped = mapImportJobs({
               clusterId: cluster.id,
               jobs,
-              nowMs: ctx.now(),
+              nowMs,
               retentionMs: cfg.retentionMs,
               maxJobs: cfg.maxJobsPerCluster,
-              tracker,
+              terminalSince: tracker.observe(cluster.id, jobs, nowMs),
             });
             putData(ctx, COLLECTOR, cluster.id, mapped, ttlMs);
           }),

@@ -3,6 +3,7 @@
  * and reloads (the listing gives no finish time).
  */
 import type { ImportJob } from "../../cloud/types.js";
+import { stateSlot } from "../model.js";
 import { isTerminalImportState } from "./mapping.js";
 
 /**
@@ -20,9 +21,12 @@ export class ImportJobTracker {
   observe(clusterId: string, jobs: readonly ImportJob[], nowMs: number): ReadonlyMap<string, number> {
     const before = this.#terminalSince.get(clusterId);
     const after = new Map<string, number>();
+    // A job listed twice (pages shifting during pagination) counts as its first listing.
+    const seen = new Set<string>();
     for (const job of jobs) {
-      if (!isTerminalImportState(job.state) || after.has(job.jobId)) continue;
-      after.set(job.jobId, before?.get(job.jobId) ?? nowMs);
+      if (seen.has(job.jobId)) continue;
+      seen.add(job.jobId);
+      if (isTerminalImportState(job.state)) after.set(job.jobId, before?.get(job.jobId) ?? nowMs);
     }
     if (after.size === 0) this.#terminalSince.delete(clusterId);
     else this.#terminalSince.set(clusterId, after);
@@ -46,3 +50,6 @@ export class ImportJobTracker {
     return n;
   }
 }
+
+/** The import job collector's slot in the collectors' state. */
+export const IMPORT_JOB_TRACKER = stateSlot("import job tracker", () => new ImportJobTracker());

@@ -1,3 +1,4 @@
+import { ENDPOINT } from "../../cloud/types.js";
 import { ownsGlobalCalls } from "../../config/shard.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { mergeMappings, putData, runPoll } from "../runtime.js";
@@ -16,7 +17,7 @@ export function describeClusterTasks(env: CollectorEnv): CollectorTask[] {
     return collectorTask({
       id: { collector: COLLECTOR, target: cluster.id },
       credential: clients.credentialOf(cluster),
-      calls: [{ endpoint: "GET /v2/clusters/{id}", count: 1, atLeast: false }],
+      calls: [{ endpoint: ENDPOINT.describeCluster, count: 1, atLeast: false }],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
         runPoll(ctx, COLLECTOR, cluster.id, async () => {
@@ -49,10 +50,10 @@ export function globalInventoryTask(env: CollectorEnv): CollectorTask[] {
       id: { collector: COLLECTOR, target: "global" },
       credential: env.clients.credentialOf({}),
       calls: [
-        { endpoint: "GET /v2/regions", count: 1, atLeast: false },
+        { endpoint: ENDPOINT.listRegions, count: 1, atLeast: false },
         ...(projectsRegion === undefined
           ? []
-          : [{ endpoint: "GET /v1/projects" as const, count: 1, atLeast: false }]),
+          : [{ endpoint: ENDPOINT.listProjects, count: 1, atLeast: false }]),
       ],
       intervalMs: cfg.intervalMs,
       run: (signal) =>

@@ -1,15 +1,12 @@
-import type { SparkJobRef } from "../../config/types.js";
+import { ENDPOINT } from "../../cloud/types.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { putData, runPoll } from "../runtime.js";
+import { sparkTargetName } from "../targets.js";
 import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus } from "./mapping.js";
-import { TERMINAL_CONFIRMATIONS } from "./watch.js";
+import { SPARK_JOB_WATCH, TERMINAL_CONFIRMATIONS } from "./watch.js";
 
 const COLLECTOR = "spark_jobs";
-const ENDPOINT = "GET /v2/projects/{projectId}/jobs/{jobId}";
-
-export function sparkTargetName(ref: SparkJobRef): string {
-  return `${ref.projectId}/${ref.jobId}`;
-}
+const CALLED = ENDPOINT.describeSparkJob;
 
 /**
  * One task per watched job. A job seen in a terminal status is polled once more to confirm
@@ -20,7 +17,7 @@ export function sparkJobTasks(env: CollectorEnv): CollectorTask[] {
   const { ctx } = env;
   const cfg = env.config.sparkJobs;
   const refs = env.sparkJobs;
-  const watch = env.state.sparkJobs;
+  const watch = env.state.get(SPARK_JOB_WATCH);
   // Spark jobs are project-wide: they use the default credential.
   const client = env.clients.forCluster({});
   const credential = env.clients.credentialOf({});
@@ -31,7 +28,7 @@ export function sparkJobTasks(env: CollectorEnv): CollectorTask[] {
     return collectorTask({
       id: { collector: COLLECTOR, target },
       credential,
-      calls: [{ endpoint: ENDPOINT, count: 1, atLeast: false }],
+      calls: [{ endpoint: CALLED, count: 1, atLeast: false }],
       intervalMs: cfg.intervalMs,
       run: async (signal) => {
         const st = watch.state(target);

@@ -2,6 +2,7 @@
  * The Spark job collector's state: which jobs have settled in a terminal status, kept across
  * polls and reloads so that a reload does not resume polling finished jobs.
  */
+import { stateSlot } from "../model.js";
 
 /** Polls needed in a terminal status before a job stops being polled (first sight + confirm). */
 export const TERMINAL_CONFIRMATIONS = 2;
@@ -38,3 +39,6 @@ export class SparkJobWatch {
     return this.jobs.size;
   }
 }
+
+/** The Spark job collector's slot in the collectors' state. */
+export const SPARK_JOB_WATCH = stateSlot("Spark job watch", () => new SparkJobWatch());

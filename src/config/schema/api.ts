@@ -1,0 +1,50 @@
+/**
+ * The `api` section: where the upstream is, the default credential, timeouts, the rate limit
+ * and retries.
+ */
+import * as z from "zod";
+import { DEFAULT_RATE_LIMIT_MARGIN_MS } from "../../cloud/rateLimiter.js";
+import { boolField, durationField, httpUrlField, intField, regionUrlTemplateField } from "../fields.js";
+import { always, section } from "../schemaKit.js";
+import { apiKeyFields, keySource, MINUTE, type ResolvePath, rejectBothKeys, SECOND } from "./common.js";
+import { DEFAULTS } from "./defaults.js";
+
+export function apiSchema(resolvePath: ResolvePath) {
+  return section({
+    base_url: httpUrlField().default(DEFAULTS.baseUrl),
+    controller_url: regionUrlTemplateField().default(DEFAULTS.controllerUrl),
+    ...apiKeyFields,
+    request_timeout: durationField({ min: 100, max: 10 * MINUTE }).default(10 * SECOND),
+    rate_limit: intField(1, 1000).default(20),
+    // Why 40 ms: DEFAULT_RATE_LIMIT_MARGIN_MS. Half a second already costs a third of the budget.
+    rate_limit_margin: durationField({ min: 0, max: 500 }).default(DEFAULT_RATE_LIMIT_MARGIN_MS),
+    max_retries: intField(0, 10).default(3),
+    max_response_bytes: intField(1024, 1024 ** 3).default(16 * 1024 ** 2),
+    max_in_flight: intField(1, 1000).default(16),
+    send_request_timeout_header: boolField().default(true),
+  })
+    .check(z.superRefine(rejectBothKeys, always))
+    .transform((api) => ({
+      settings: {
+        baseUrl: api.base_url,
+        /** Template with `{region}`, e.g. https://controller.api.{region}.zillizcloud.com */
+        controllerUrl: api.controller_url,
+        requestTimeoutMs: api.request_timeout,
+        /** Requests per second per endpoint per credential. */
+        rateLimit: api.rate_limit,
+        /**
+         * Added to the one-second window the limiter keeps `rateLimit` requests in, for network
+         * jitter; the usable rate is rateLimit / (1 s + margin).
+         */
+        rateLimitMarginMs: api.rate_limit_margin,
+        maxRetries: api.max_retries,
+        /** Responses larger than this are refused. */
+        maxResponseBytes: api.max_response_bytes,
+        /** Cap on concurrent upstream requests per credential. */
+        maxInFlight: api.max_in_flight,
+        /** Send the documented `Request-Timeout` header (seconds) with each request. */
+        sendRequestTimeoutHeader: api.send_request_timeout_header,
+      },
+      key: keySource(api, resolvePath),
+    }));
+}

@@ -1,0 +1,51 @@
+/**
+ * What the sections of the config file's schema share: time units, how a path in the file is
+ * resolved, the region ID rule, and the two ways to give an API key (api and each cluster).
+ */
+import { textField } from "../fields.js";
+import { type Ctx, isRecord, optional } from "../schemaKit.js";
+
+/** Durations are parsed to milliseconds. */
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+/** Turns a path written in the file into an absolute one (relative to the file's directory). */
+export type ResolvePath = (path: string) => string;
+
+/** A credential is given inline or by file, never both. */
+export function rejectBothKeys(value: unknown, ctx: Ctx): void {
+  if (isRecord(value) && value.api_key !== undefined && value.api_key_file !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: "set either api_key or api_key_file, not both",
+      path: ["api_key_file"],
+      input: undefined,
+    });
+  }
+}
+
+/** The two ways to give an API key, in `api` and in each cluster. */
+export const apiKeyFields = {
+  api_key: textField().optional(),
+  api_key_file: textField().optional(),
+};
+
+/** Where a credential comes from; secrets.ts reads it after validation. */
+export function keySource(
+  fields: { api_key?: string | undefined; api_key_file?: string | undefined },
+  resolvePath: ResolvePath,
+) {
+  return {
+    /** The key written inline (possibly from a `${VAR}`). */
+    ...optional("value", fields.api_key),
+    /** Absolute path of the file holding the key. */
+    ...optional("file", fields.api_key_file === undefined ? undefined : resolvePath(fields.api_key_file)),
+  };
+}
+
+export const REGION = {
+  regex: /^[a-z0-9-]+$/,
+  description: "a region ID of lower-case letters, digits and - (aws-us-west-2)",
+};

@@ -1,0 +1,24 @@
+/**
+ * The `inventory` section, with cluster discovery.
+ */
+import { boolField, durationField, textField } from "../fields.js";
+import { list, nullAsAbsent, section } from "../schemaKit.js";
+import { DAY, MINUTE, REGION, SECOND } from "./common.js";
+
+export const inventorySchema = section({
+  enabled: boolField().default(true),
+  interval: durationField({ min: SECOND, max: DAY }).default(MINUTE),
+  discovery: section({
+    enabled: boolField().default(false),
+    project_ids: nullAsAbsent(list(textField()).default([])),
+    region_ids: nullAsAbsent(list(textField(REGION)).default([])),
+  }).transform((discovery) => ({
+    enabled: discovery.enabled,
+    projectIds: discovery.project_ids,
+    regionIds: discovery.region_ids,
+  })),
+}).transform((inventory) => ({
+  enabled: inventory.enabled,
+  intervalMs: inventory.interval,
+  discovery: inventory.discovery,
+}));

@@ -1,0 +1,81 @@
+/**
+ * The `metrics` section: granularity, interval, window and the cluster-wide metric queries.
+ */
+import * as z from "zod";
+import { boolField, durationField } from "../fields.js";
+import { checkQuery, DEFAULT_METRIC_QUERIES, expandQueries } from "../queries.js";
+import { always, type Ctx, isRecord, nullAsAbsent, section } from "../schemaKit.js";
+import { DAY, HOUR, MINUTE, SECOND } from "./common.js";
+import { queriesSchema } from "./queries.js";
+
+/** Smallest metric granularity the upstream accepts. */
+export const MIN_GRANULARITY_MS = 30 * SECOND;
+
+/**
+ * Default `metrics.lookback`: five minutes, and never less than two buckets, so the window
+ * always holds a closed bucket before the newest one (which is often still empty upstream).
+ */
+export function defaultLookbackMs(granularityMs: number): number {
+  return Math.max(5 * MINUTE, 2 * granularityMs);
+}
+
+function checkMetricWindows(metrics: unknown, ctx: Ctx): void {
+  if (!isRecord(metrics)) return;
+  const { granularity, interval, lookback, delay, queries, enabled } = metrics;
+  if (typeof granularity === "number") {
+    if (granularity % SECOND !== 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: "must be a whole number of seconds",
+        path: ["granularity"],
+        input: granularity,
+      });
+    }
+    const floor = `must be at least the granularity`;
+    if (typeof interval === "number" && interval < granularity) {
+      ctx.addIssue({ code: "custom", message: floor, path: ["interval"], input: interval });
+    }
+    if (typeof lookback === "number" && lookback < granularity) {
+      ctx.addIssue({ code: "custom", message: floor, path: ["lookback"], input: lookback });
+    }
+    const effectiveLookback = typeof lookback === "number" ? lookback : defaultLookbackMs(granularity);
+    if (typeof delay === "number" && delay >= effectiveLookback) {
+      ctx.addIssue({
+        code: "custom",
+        message: "must be shorter than metrics.lookback (the window would hold no bucket)",
+        path: ["delay"],
+        input: delay,
+      });
+    }
+  }
+  if (enabled !== false && Array.isArray(queries) && queries.length === 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: "must list at least one query (omit it for the default list, or set metrics.enabled: false)",
+      path: ["queries"],
+      input: queries,
+    });
+  }
+}
+
+export const metricsSchema = section({
+  enabled: boolField().default(true),
+  granularity: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).default(MINUTE),
+  // Absent: the granularity.
+  interval: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).optional(),
+  // Absent: defaultLookbackMs(granularity).
+  lookback: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).optional(),
+  delay: durationField({ min: 0, max: HOUR }).default(0),
+  queries: nullAsAbsent(queriesSchema("metrics.queries", checkQuery).optional()),
+})
+  .check(z.superRefine(checkMetricWindows, always))
+  .transform((metrics) => ({
+    enabled: metrics.enabled,
+    granularityMs: metrics.granularity,
+    intervalMs: metrics.interval ?? metrics.granularity,
+    lookbackMs: metrics.lookback ?? defaultLookbackMs(metrics.granularity),
+    /** Settle time subtracted from now before the window's end is aligned (late-arriving data). */
+    delayMs: metrics.delay,
+    /** What the cluster-wide target sends: expanded (config/queries.ts `expandQuery`), each once. */
+    queries: metrics.queries === undefined ? DEFAULT_METRIC_QUERIES : expandQueries(metrics.queries),
+  }));

@@ -1,0 +1,49 @@
+/**
+ * The `spark_jobs` section, and the shape of one Spark job reference (also the item shape of
+ * `spark_jobs.jobs_file`).
+ */
+import * as z from "zod";
+import { durationField, textField } from "../fields.js";
+import { nullAsAbsent, optional, section, sectionError, text, uniqueList } from "../schemaKit.js";
+import { DAY, HOUR, type ResolvePath, SECOND } from "./common.js";
+
+/** One Spark job reference; also the item shape of `spark_jobs.jobs_file`. */
+export const sparkJobSchema = z.strictObject(
+  {
+    project_id: textField(),
+    job_id: textField(),
+  },
+  { error: sectionError },
+);
+
+/**
+ * A list of Spark job references without duplicates, output in camelCase (`SparkJobRef`);
+ * `where` prefixes the duplicate message.
+ */
+export function sparkJobListSchema(where: string) {
+  return uniqueList(
+    sparkJobSchema,
+    (j) => {
+      const project = text(j.project_id);
+      const job = text(j.job_id);
+      return project === undefined || job === undefined ? undefined : JSON.stringify([project, job]);
+    },
+    (first) => `duplicate of ${where}[${first}]`,
+  ).transform((jobs) => jobs.map((job) => ({ projectId: job.project_id, jobId: job.job_id })));
+}
+
+export function sparkJobsSchema(resolvePath: ResolvePath) {
+  return section({
+    interval: durationField({ min: SECOND, max: DAY }).default(30 * SECOND),
+    retention: durationField({ min: 0 }).default(HOUR),
+    // prefault, not default: the JSON Schema (input side) keeps documenting the empty default.
+    jobs: nullAsAbsent(sparkJobListSchema("spark_jobs.jobs").prefault([])),
+    jobs_file: textField().optional(),
+  }).transform((spark) => ({
+    intervalMs: spark.interval,
+    retentionMs: spark.retention,
+    jobs: spark.jobs,
+    /** Watched YAML file (absolute path) with the same shape as `jobs` (a list, or `{ jobs: [...] }`). */
+    ...optional("jobsFile", spark.jobs_file === undefined ? undefined : resolvePath(spark.jobs_file)),
+  }));
+}

@@ -1,0 +1,286 @@
+/**
+ * The import graph of src/ (production files; type-only imports count, since a type import still
+ * ties two modules' designs together): no import circles, and the layering the README's Design
+ * section states. Folder names live in FOLDERS only, so renaming a folder changes one row.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = resolve(import.meta.dirname, "../src");
+
+/**
+ * Role -> where it lives under src/: a folder (trailing slash), the subfolders of a folder
+ * (trailing "*\/"), or one file. The most specific entry that matches a path wins.
+ */
+const FOLDERS = {
+  upstreamClient: "cloud/",
+  metricModel: "collect/",
+  collectorFramework: "collectors/",
+  collectors: "collectors/*/",
+  collectorRegistry: "collectors/registry.ts",
+  config: "config/",
+  exposition: "expose/",
+  http: "http/",
+  schedule: "schedule/",
+  shared: "shared/",
+  simulator: "simulator/",
+  demo: "demo.ts",
+} as const;
+type Role = keyof typeof FOLDERS;
+
+/** A role may not import any of these roles (type-only imports included). */
+const FORBIDDEN: readonly { readonly from: Role; readonly mayNotImport: readonly Role[] }[] = [
+  // The upstream client knows nothing of Prometheus, config or collectors.
+  {
+    from: "upstreamClient",
+    mayNotImport: ["metricModel", "collectorFramework", "config", "exposition", "http", "schedule"],
+  },
+  {
+    from: "shared",
+    mayNotImport: [
+      "upstreamClient",
+      "metricModel",
+      "collectorFramework",
+      "config",
+      "exposition",
+      "http",
+      "schedule",
+    ],
+  },
+  { from: "schedule", mayNotImport: ["metricModel", "collectorFramework", "exposition", "http"] },
+  { from: "metricModel", mayNotImport: ["collectorFramework", "exposition", "http", "schedule"] },
+  {
+    from: "exposition",
+    mayNotImport: ["collectorFramework", "collectors", "collectorRegistry", "http", "schedule"],
+  },
+  // The framework names no collector: it reaches them through the registry only.
+  { from: "collectorFramework", mayNotImport: ["collectors"] },
+  // A collector uses the framework, never another collector or the list of them.
+  { from: "collectors", mayNotImport: ["collectorRegistry"] },
+];
+
+/** Only these files may import the simulator (the demo, by dynamic import and for its type). */
+const SIMULATOR_IMPORTERS: readonly Role[] = ["demo"];
+
+/**
+ * Cycles known and owned by another change, each by its sorted member list. Remove an entry
+ * when that change lands; an entry that no longer matches a cycle fails the test.
+ */
+const KNOWN_CYCLES: readonly (readonly string[])[] = [
+  // TODO(issue 17): the upstream metric catalog rewrites config/queries.ts and ends this circle.
+  [
+    "config/queries.ts",
+    "config/schema.ts",
+    "config/schema/clusters.ts",
+    "config/schema/metrics.ts",
+    "config/schema/queries.ts",
+    "config/types.ts",
+  ],
+];
+
+function productionFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return productionFiles(path);
+    return e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [path] : [];
+  });
+}
+
+const SPECIFIER = [
+  /\b(?:import|export)\s[^;"']*?\bfrom\s*["']([^"']+)["']/g, // import x from, export { x } from
+  /\bimport\s*["']([^"']+)["']/g, // import "x" (side effects)
+  /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g, // import("x")
+];
+
+/** Every relative import of `file`, as paths relative to src/ (".js" specifiers map to ".ts"). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, "");
+  const found = new Set<string>();
+  for (const re of SPECIFIER) {
+    for (const m of text.matchAll(re)) {
+      const spec = m[1] ?? "";
+      if (!spec.startsWith(".")) continue;
+      const target = resolve(dirname(file), spec).replace(/\.js$/, ".ts");
+      found.add(relative(SRC, target));
+    }
+  }
+  return [...found];
+}
+
+function buildGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of productionFiles(SRC)) graph.set(relative(SRC, file), importsOf(file));
+  return graph;
+}
+
+/** Tarjan's strongly connected components with more than one member, or a self-import. */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string | undefined;
+      do {
+        w = stack.pop();
+        if (w === undefined) break;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(scc.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+function matches(path: string, where: string): boolean {
+  if (where.endsWith("*/")) {
+    const folder = where.slice(0, -2);
+    return path.startsWith(folder) && path.slice(folder.length).includes("/");
+  }
+  return where.endsWith("/") ? path.startsWith(where) : path === where;
+}
+
+function roleOf(path: string): Role | undefined {
+  const roles = (Object.keys(FOLDERS) as Role[]).filter((r) => matches(path, FOLDERS[r]));
+  return roles.sort((a, b) => FOLDERS[b].length - FOLDERS[a].length)[0];
+}
+
+/** The top folder of a collector ("collectors/spark-jobs/"), to tell collectors apart. */
+function collectorOf(path: string): string | undefined {
+  return roleOf(path) === "collectors" ? path.split("/").slice(0, 2).join("/") : undefined;
+}
+
+describe("the import graph of src/", () => {
+  const graph = buildGraph();
+
+  it("is read from every production file and resolves every relative import", () => {
+    expect(graph.size).toBeGreaterThan(50);
+    const unresolved = [...graph].flatMap(([from, tos]) =>
+      tos.filter((to) => !graph.has(to)).map((to) => `${from} -> ${to}`),
+    );
+    expect(unresolved).toEqual([]);
+  });
+
+  it("has no import circles (type-only imports included) beyond the known ones", () => {
+    const found = cycles(graph);
+    for (const c of found) console.log(`import circle: ${c.join(" <-> ")}`);
+    const key = (c: readonly string[]): string => [...c].sort().join(" ");
+    const known = new Set(KNOWN_CYCLES.map(key));
+    expect(found.map(key).filter((k) => !known.has(k))).toEqual([]);
+    // A known circle that is gone must leave the table, so the exception cannot outlive it.
+    expect(KNOWN_CYCLES.map(key).filter((k) => !found.map(key).includes(k))).toEqual([]);
+  });
+
+  it("points one way between folders", () => {
+    const violations: string[] = [];
+    for (const [from, tos] of graph) {
+      const fromRole = roleOf(from);
+      for (const to of tos) {
+        const toRole = roleOf(to);
+        if (toRole === undefined || fromRole === undefined) continue;
+        const rule = FORBIDDEN.find((r) => r.from === fromRole);
+        if (rule?.mayNotImport.includes(toRole)) violations.push(`${from} -> ${to}`);
+        if (fromRole === "collectors" && toRole === "collectors" && collectorOf(from) !== collectorOf(to)) {
+          violations.push(`${from} -> ${to} (a collector never imports another)`);
+        }
+        if (toRole === "simulator" && fromRole !== "simulator" && !SIMULATOR_IMPORTERS.includes(fromRole)) {
+          violations.push(`${from} -> ${to} (only the demo loads the simulator)`);
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+});
+
+describe("production files", () => {
+  it("are 400 lines or shorter (split a longer one by idea)", () => {
+    const long = productionFiles(SRC)
+      .map((f) => ({ file: relative(SRC, f), lines: readFileSync(f, "utf8").trimEnd().split("\n").length }))
+      .filter((f) => f.lines > 400);
+    expect(long).toEqual([]);
+  });
+});
+
+describe("design notes cited from src/", () => {
+  it("exist in the repo, with the sections cited", () => {
+    const missing: string[] = [];
+    const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    for (const file of files) {
+      const text = readFileSync(join(SRC, file), "utf8").replace(/\n\s*(\*|\/\/)\s*/g, " ");
+      for (const m of text.matchAll(/\b(docs\/[\w.-]+\.md)(?: section (\d+))?/g)) {
+        const [, doc = "", section] = m;
+        let body: string;
+        try {
+          body = readFileSync(resolve(SRC, "..", doc), "utf8");
+        } catch {
+          missing.push(`${file}: ${doc}`);
+          continue;
+        }
+        if (section !== undefined && !new RegExp(`^## ${section}\\. `, "m").test(body)) {
+          missing.push(`${file}: ${doc} section ${section}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("no comment cites a design note outside docs/", () => {
+    const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    const bare = files.filter((f) => /(?<![\w/])design\.md/.test(readFileSync(join(SRC, f), "utf8")));
+    expect(bare).toEqual([]);
+  });
+});
+
+describe("cycles (the checker itself)", () => {
+  it.each([
+    { name: "none in a chain", graph: { a: ["b"], b: ["c"], c: [] }, want: [] },
+    { name: "a two-file circle", graph: { a: ["b"], b: ["a"], c: ["a"] }, want: [["a", "b"]] },
+    { name: "a three-file circle", graph: { a: ["b"], b: ["c"], c: ["a"] }, want: [["a", "b", "c"]] },
+    { name: "a self-import", graph: { a: ["a"] }, want: [["a"]] },
+    {
+      name: "two separate circles",
+      graph: { a: ["b"], b: ["a"], c: ["d"], d: ["c"] },
+      want: [
+        ["a", "b"],
+        ["c", "d"],
+      ],
+    },
+  ])("$name", ({ graph, want }) => {
+    const found = cycles(new Map(Object.entries(graph)));
+    expect(found.sort((x, y) => (x[0] ?? "").localeCompare(y[0] ?? ""))).toEqual(want);
+  });
+});
+
+describe("roles of paths (the layering table itself)", () => {
+  it.each([
+    ["cloud/client.ts", "upstreamClient"],
+    ["collectors/model.ts", "collectorFramework"],
+    ["collectors/registry.ts", "collectorRegistry"],
+    ["collectors/spark-jobs/tasks.ts", "collectors"],
+    ["demo.ts", "demo"],
+    ["main.ts", undefined],
+  ])("%s is %s", (path, role) => {
+    expect(roleOf(path)).toBe(role);
+  });
+});
