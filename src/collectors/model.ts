@@ -9,6 +9,7 @@ import type { CloudApi, ClusterDescription, EndpointTemplate } from "../cloud/ty
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
 import type { ScheduledTask } from "../schedule/scheduler.js";
+import type { RefusalBook } from "./cluster-metrics/quarantine.js";
 import type { ImportJobTracker } from "./import-jobs/tracker.js";
 import type { PollContext } from "./runtime.js";
 import type { SparkJobWatch } from "./spark-jobs/watch.js";
@@ -39,6 +40,8 @@ export interface CollectorTask extends ScheduledTask {
 export interface CollectorState {
   readonly importJobs: ImportJobTracker;
   readonly sparkJobs: SparkJobWatch;
+  /** Metric queries the service refused, per metrics target. */
+  readonly metricRefusals: RefusalBook;
 }
 
 /** The API clients of the exporter, one per credential. */

@@ -3,6 +3,7 @@
  * line here: the scheduler, the plan of `--check-config`, the self-metrics and the landing
  * page all take their collectors from this list.
  */
+import { RefusalBook } from "./cluster-metrics/quarantine.js";
 import { clusterMetricsCollector } from "./cluster-metrics/tasks.js";
 import { discoveryCollector } from "./discovery/tasks.js";
 import { importJobsCollector } from "./import-jobs/tasks.js";
@@ -35,5 +36,9 @@ export function buildTasks(env: CollectorEnv): CollectorTask[] {
 
 /** Fresh collector state (one per process: it survives reloads). */
 export function newCollectorState(): CollectorState {
-  return { importJobs: new ImportJobTracker(), sparkJobs: new SparkJobWatch() };
+  return {
+    importJobs: new ImportJobTracker(),
+    sparkJobs: new SparkJobWatch(),
+    metricRefusals: new RefusalBook(),
+  };
 }

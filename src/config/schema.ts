@@ -9,6 +9,7 @@
  */
 import { resolve } from "node:path";
 import * as z from "zod";
+import { STATS } from "../cloud/catalog.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS } from "../cloud/rateLimiter.js";
 import {
   boolField,
@@ -21,6 +22,7 @@ import {
 } from "./fields.js";
 import {
   checkQuery,
+  checkQueryName,
   checkScopeQuery,
   DEFAULT_METRIC_QUERIES,
   expandQueries,
@@ -149,7 +151,7 @@ function querySchema(check: QueryCheck) {
           regex: METRIC_NAME,
           description: "an upper-case metric name such as CU_COMPUTATION",
         }),
-        stat: z.enum(["AVG", "P99"], { error: "must be AVG or P99" }).optional(),
+        stat: z.enum(STATS, { error: "must be AVG or P99" }).optional(),
       },
       { error: sectionError },
     )
@@ -320,6 +322,46 @@ function checkMetricWindows(metrics: unknown, ctx: Ctx): void {
   }
 }
 
+/** `metrics.queries[].name` must be a catalog name unless `allow_unknown_names` (checkQueryName). */
+function checkMetricNames(metrics: unknown, ctx: Ctx): void {
+  if (!isRecord(metrics)) return;
+  addNameIssues(metrics.queries, metrics.allow_unknown_names === true, ["queries"], ctx);
+}
+
+function addNameIssues(queries: unknown, allowUnknown: boolean, at: (string | number)[], ctx: Ctx): void {
+  if (!Array.isArray(queries)) return;
+  queries.forEach((q: unknown, i) => {
+    const name = isRecord(q) ? text(q.name) : undefined;
+    if (name === undefined || !METRIC_NAME.test(name)) return;
+    for (const problem of checkQueryName(name, allowUnknown)) {
+      ctx.addIssue({
+        code: "custom",
+        message: problem.message,
+        path: [...at, i, problem.field],
+        input: name,
+      });
+    }
+  });
+}
+
+/**
+ * Scope query names follow `metrics.allow_unknown_names` too; checked over the whole file,
+ * whose sections are already parsed (a failed section may still be raw: both are read).
+ */
+function checkScopeMetricNames(file: unknown, ctx: Ctx): void {
+  if (!isRecord(file) || !Array.isArray(file.clusters)) return;
+  const m = file.metrics;
+  const allowUnknown = isRecord(m) && (m.allowUnknownNames === true || m.allow_unknown_names === true);
+  file.clusters.forEach((entry: unknown, c) => {
+    const cluster = isRecord(entry) && isRecord(entry.settings) ? entry.settings : entry;
+    if (!isRecord(cluster) || !Array.isArray(cluster.scopes)) return;
+    cluster.scopes.forEach((scope: unknown, s) => {
+      if (isRecord(scope))
+        addNameIssues(scope.queries, allowUnknown, ["clusters", c, "scopes", s, "queries"], ctx);
+    });
+  });
+}
+
 const metricsSchema = section({
   enabled: boolField().default(true),
   granularity: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).default(MINUTE),
@@ -329,8 +371,13 @@ const metricsSchema = section({
   lookback: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).optional(),
   delay: durationField({ min: 0, max: HOUR }).default(0),
   queries: nullAsAbsent(queriesSchema("metrics.queries", checkQuery).optional()),
+  // How long a query the service refused in every form is left out before it is tried again.
+  quarantine: durationField({ min: MINUTE, max: DAY }).default(HOUR),
+  // Names outside the catalog are typos unless this says the service knows more than we do.
+  allow_unknown_names: boolField().default(false),
 })
   .check(z.superRefine(checkMetricWindows, always))
+  .check(z.superRefine(checkMetricNames, always))
   .transform((metrics) => ({
     enabled: metrics.enabled,
     granularityMs: metrics.granularity,
@@ -340,6 +387,10 @@ const metricsSchema = section({
     delayMs: metrics.delay,
     /** What the cluster-wide target sends: expanded (config/queries.ts `expandQuery`), each once. */
     queries: metrics.queries === undefined ? DEFAULT_METRIC_QUERIES : expandQueries(metrics.queries),
+    /** A refused query is not asked again for this long, then once more (alone). */
+    quarantineMs: metrics.quarantine,
+    /** Let names outside the upstream catalog through (`metrics.allow_unknown_names`). */
+    allowUnknownNames: metrics.allow_unknown_names,
   }));
 
 const importJobsSchema = section({
@@ -444,19 +495,21 @@ export function configSchema(baseDir: string) {
   return z
     .preprocess(
       (v) => (v === null || v === undefined ? {} : v),
-      z.strictObject(
-        {
-          api: apiSchema(resolvePath),
-          clusters: clustersSchema(resolvePath),
-          metrics: metricsSchema,
-          import_jobs: importJobsSchema,
-          spark_jobs: sparkJobsSchema(resolvePath),
-          inventory: inventorySchema,
-          server: serverSchema(resolvePath),
-          staleness_intervals: intField(2, 100).default(5),
-        },
-        { error: sectionError },
-      ),
+      z
+        .strictObject(
+          {
+            api: apiSchema(resolvePath),
+            clusters: clustersSchema(resolvePath),
+            metrics: metricsSchema,
+            import_jobs: importJobsSchema,
+            spark_jobs: sparkJobsSchema(resolvePath),
+            inventory: inventorySchema,
+            server: serverSchema(resolvePath),
+            staleness_intervals: intField(2, 100).default(5),
+          },
+          { error: sectionError },
+        )
+        .check(z.superRefine(checkScopeMetricNames, always)),
     )
     .transform((file) => ({
       config: {
