@@ -133,13 +133,11 @@ export function checkQueryName(name: string, allowUnknown: boolean): QueryProble
   if (allowUnknown || upstreamMetric(name) !== undefined) return [];
   const near = nearestMetricNames(name);
   const hint =
-    near.length > 0
-      ? `did you mean ${near.join(" or ")}?`
-      : "see the metric table of the README for the known names";
+    near.length > 0 ? `did you mean ${near.join(" or ")}?` : "not in the metric table of the README";
   return [
     {
       field: "name",
-      message: `unknown metric ${name} (${hint} Set metrics.allow_unknown_names: true to send it anyway)`,
+      message: `unknown metric ${name} (${hint}; metrics.allow_unknown_names: true sends it anyway)`,
     },
   ];
 }
