@@ -1,21 +1,25 @@
+import { UPSTREAM_METRICS } from "./cloud/catalog.js";
 import { DEFAULT_METRIC_QUERIES } from "./config/queries.js";
 import type { Simulator } from "./simulator/index.js";
 
 /**
- * Metrics that exist only in the first request form (name + stat). The demo asks for them too,
- * so that it shows both documented forms and every family.
+ * The names outside the public reference, in the second form. The demo asks for them too, so
+ * that it shows both request forms and every family.
  */
-const FIRST_FORM_ONLY = [
-  { name: "REQ_SUCCESS_RATE", stat: "AVG" },
-  { name: "REQ_FAIL_RATE", stat: "AVG" },
-  { name: "ENTITIES_INSERT_RATE", stat: "AVG" },
-  { name: "REQ_SEARCH_LATENCY", stat: "P99" },
-] as const;
+const UNDOCUMENTED = UPSTREAM_METRICS.filter((m) => !m.documented).map((m) => ({ name: m.name }));
+
+/**
+ * A name no server knows, asked on purpose (with `allow_unknown_names`): the simulator refuses
+ * it, and the demo shows what a refused query costs (itself only) and how it is reported.
+ */
+const REFUSED_ON_PURPOSE = { name: "DEMO_REFUSED_METRIC", stat: "AVG" } as const;
 
 /** Options of the embedded demo. */
 export interface DemoOptions {
   readonly listen: string;
   readonly clusters?: number;
+  /** Also ask a name no server knows, to show a refused query (`--demo` does; tests do not). */
+  readonly showRefusal?: boolean;
 }
 
 /**
@@ -52,7 +56,12 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
       granularity: "PT30S",
       interval: "PT30S",
       lookback: "PT5M",
-      queries: [...DEFAULT_METRIC_QUERIES, ...FIRST_FORM_ONLY],
+      queries: [
+        ...DEFAULT_METRIC_QUERIES,
+        ...UNDOCUMENTED,
+        ...(opts.showRefusal === true ? [REFUSED_ON_PURPOSE] : []),
+      ],
+      allow_unknown_names: opts.showRefusal === true,
     },
     import_jobs: { interval: "PT30S" },
     spark_jobs: {

@@ -98,7 +98,7 @@ export class Exporter {
     this.self.configLoaded(true, now());
     this.health = new HealthTracker(this.store, this.logger, now);
     this.scheduler = new Scheduler({ clock: this.clock, onSkip: (t) => this.self.skipped(t.collector) });
-    this.ctx = { store: this.store, health: this.health, self: this.self, now };
+    this.ctx = { store: this.store, health: this.health, self: this.self, now, logger: this.logger };
   }
 
   /** Plans the tasks and starts polling. Ready once every task completed one run. */

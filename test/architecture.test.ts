@@ -67,17 +67,7 @@ const SIMULATOR_IMPORTERS: readonly Role[] = ["demo"];
  * Cycles known and owned by another change, each by its sorted member list. Remove an entry
  * when that change lands; an entry that no longer matches a cycle fails the test.
  */
-const KNOWN_CYCLES: readonly (readonly string[])[] = [
-  // TODO(issue 17): the upstream metric catalog rewrites config/queries.ts and ends this circle.
-  [
-    "config/queries.ts",
-    "config/schema.ts",
-    "config/schema/clusters.ts",
-    "config/schema/metrics.ts",
-    "config/schema/queries.ts",
-    "config/types.ts",
-  ],
-];
+const KNOWN_CYCLES: readonly (readonly string[])[] = [];
 
 function productionFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -182,14 +172,8 @@ describe("the import graph of src/", () => {
     expect(unresolved).toEqual([]);
   });
 
-  it("has no import circles (type-only imports included) beyond the known ones", () => {
-    const found = cycles(graph);
-    for (const c of found) console.log(`import circle: ${c.join(" <-> ")}`);
-    const key = (c: readonly string[]): string => [...c].sort().join(" ");
-    const known = new Set(KNOWN_CYCLES.map(key));
-    expect(found.map(key).filter((k) => !known.has(k))).toEqual([]);
-    // A known circle that is gone must leave the table, so the exception cannot outlive it.
-    expect(KNOWN_CYCLES.map(key).filter((k) => !found.map(key).includes(k))).toEqual([]);
+  it("has no import circles (type-only imports included)", () => {
+    expect(cycles(graph).map((c) => c.join(" <-> "))).toEqual([]);
   });
 
   it("points one way between folders", () => {

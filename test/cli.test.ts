@@ -155,6 +155,16 @@ describe("command line", () => {
       yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: CU_CAPACITY }, { name: CU_CAPACITY }] }\n",
       want: "metrics.queries[1]",
     },
+    {
+      name: "a misspelt metric name, with the nearest known one",
+      yaml: "api: { api_key: k }\nmetrics: { queries: [{ name: CU_COMPUTATON, stat: AVG }] }\n",
+      want: "metrics.queries[0].name: unknown metric CU_COMPUTATON (did you mean CU_COMPUTATION?",
+    },
+    {
+      name: "a misspelt metric name in a scope",
+      yaml: "api: { api_key: k }\nclusters: [{ id: in01-a, scopes: [{ db_name: d, queries: [{ name: ENTITIES_CONT }] }] }]\n",
+      want: "clusters[0].scopes[0].queries[0].name: unknown metric ENTITIES_CONT (did you mean ENTITIES_COUNT?",
+    },
     { name: "missing api key", yaml: "clusters: [{ id: in01-a }]\n", want: "api.api_key" },
     {
       name: "unreadable key file",
@@ -244,6 +254,17 @@ describe("command line", () => {
     expect(r.stderr).toContain(want);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stdout).toBe("");
+  });
+
+  it("a misspelt metric name stops a run too: exit 2 with the suggestion, before any call", () => {
+    const path = write(
+      "typo.yaml",
+      "api: { api_key: k }\nmetrics: { queries: [{ name: CU_COMPUTATON, stat: AVG }] }\n",
+    );
+    const r = run(["--config", path]);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain("did you mean CU_COMPUTATION?");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it("a missing config file exits 2 naming the file", () => {

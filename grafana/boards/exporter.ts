@@ -207,6 +207,17 @@ export const exporter: DashboardSpec = {
           thresholds: steps(["orange", 300], ["red", 900]),
         },
         {
+          kind: "table",
+          title: "Refused metric queries",
+          description:
+            "Metric queries the service refused in both request forms (vdbcloud_metric_query_rejected): " +
+            "not asked until metrics.quarantine has passed, then tried once more. The exporter's log has the " +
+            "service's message. A misspelt name never gets here: the config check refuses it.",
+          h: 6,
+          queries: [{ expr: `vdbcloud_metric_query_rejected{${I}}` }],
+          hide: ["Value", "__name__"],
+        },
+        {
           kind: "timeseries",
           title: "Metrics data age",
           description:

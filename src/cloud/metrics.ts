@@ -1,14 +1,15 @@
 /**
  * Query Cluster Metrics: POST /v2/clusters/{CLUSTER_ID}/metrics/query.
  *
- * Documented in two forms: the first sends `stat` per query, the second adds an optional
- * `dbName`/`collectionName` scope and has no `stat`. The builder accepts their union. On the
+ * Two request forms (cloud/catalog.ts): the first sends `stat` per query, the second has no
+ * `stat`; either may carry a `dbName`/`collectionName` scope. The builder sends what it is given. On the
  * way back, a result names its metric `name` or `metricName`, carries `stat` or not (then the
  * request tells it), and each value is a string, a number or null; a malformed point is kept
  * as unusable (NaN timestamp or "" value) for the mapping to drop and count.
  */
 import { z } from "zod";
 import { formatDuration } from "../shared/duration.js";
+import { parseStat } from "./catalog.js";
 import type { EndpointDef } from "./endpoint.js";
 import { formatIsoUtcSeconds, parseTimestamp } from "./iso.js";
 import { lenientText } from "./lenient.js";
@@ -99,11 +100,8 @@ export function metricsRequestBody(req: ClusterMetricsRequest): MetricsRequestBo
   };
 }
 
-function normalizeStat(stat: string | undefined): "AVG" | "P99" | undefined {
-  const upper = stat?.trim().toUpperCase();
-  // Other statistics are not part of the API; dropping them keeps the result usable.
-  return upper === "AVG" || upper === "P99" ? upper : undefined;
-}
+// Other statistics are not part of the API; dropping them keeps the result usable.
+const normalizeStat = parseStat;
 
 /**
  * The statistic of each result, taken from the response when it names one, else from the

@@ -1,8 +1,15 @@
 /**
- * The metric catalog: which family, labels and unit kind an upstream Query Cluster Metrics
- * result maps to (docs/design.md section 5), plus the list of every fixed family of the exporter.
+ * The family lookup: which Prometheus family, labels and unit kind an upstream Query Cluster
+ * Metrics result maps to (docs/design.md section 5), plus the list of every fixed family of the
+ * exporter. Which upstream names exist, and where each lands, is the upstream catalog's
+ * (cloud/catalog.ts); this module turns its family keys into families and names the rest.
  */
-import type { MetricQuery } from "../cloud/types.js";
+import {
+  type Stat as CatalogStat,
+  type CatalogUnitKind,
+  type FamilyKey,
+  placeMetric,
+} from "../cloud/catalog.js";
 import {
   CLUSTER_FAMILIES as C,
   INVENTORY_FAMILIES,
@@ -14,7 +21,7 @@ import type { FamilyDef } from "./sample.js";
 import { parseUnit, type UnitKind } from "./units.js";
 
 /** Statistic of a first-form metric query. */
-export type Stat = NonNullable<MetricQuery["stat"]>;
+export type Stat = CatalogStat;
 
 /** Where one upstream metric lands: its family, the family's extra labels (in order), its unit kind. */
 export interface CatalogEntry {
@@ -49,67 +56,16 @@ function entry(family: FamilyDef, kind: UnitKind, labels = NO_LABELS): CatalogEn
   return { family, kind, labels };
 }
 
-const EXACT: ReadonlyMap<string, CatalogEntry> = new Map([
-  ["CU_COMPUTATION", entry(C.cuComputation, "ratio")],
-  ["CU_CAPACITY", entry(C.cuCapacity, "ratio")],
-  ["CLUSTER_WRITE_CAPACITY", entry(C.writeCapacity, "ratio")],
-  ["STORAGE_USE", entry(C.storage, "bytes")],
-  ["READ_VCU", entry(C.vcu, "count", { operation: "read" })],
-  ["WRITE_VCU", entry(C.vcu, "count", { operation: "write" })],
-  ["REQ_FAIL_RATE", entry(C.failure, "ratio", { request_type: "all" })],
-  ["REQ_SUCCESS_RATE", entry(C.success, "ratio")],
-  ["SLOW_QUERY_COUNT", entry(C.slowQueries, "per_second")],
-  ["FLUSH_COUNT", entry(C.flushes, "per_second")],
-  ["ENTITIES_COUNT", entry(C.entities, "count")],
-  ["ENTITIES_LOADED", entry(C.loadedEntities, "count")],
-  ["ENTITIES_INDEXED", entry(C.indexedEntities, "count")],
-  ["ENTITIES_INSERT_RATE", entry(C.entityInserts, "per_second")],
-  ["COLLECTIONS_COUNT", entry(C.collections, "count")],
-  ["UNLOADED_COLLECTIONS_COUNT", entry(C.unloadedCollections, "count")],
-]);
+// The unit kinds of the upstream catalog are this module's own: a change to either fails here.
+const KINDS_AGREE: CatalogUnitKind extends UnitKind
+  ? UnitKind extends CatalogUnitKind
+    ? true
+    : never
+  : never = true;
+void KINDS_AGREE;
 
-/** A pattern over upstream names with a request type {T}; the first match wins, so order matters. */
-interface TypedRule {
-  readonly pattern: RegExp;
-  readonly map: (requestType: string, match: RegExpExecArray, stat: Stat | undefined) => CatalogLookup;
-}
-
-function found(e: CatalogEntry): CatalogLookup {
-  return { ok: true, entry: e };
-}
-
-const T = "([A-Z0-9]+(?:_[A-Z0-9]+)*)";
-
-const TYPED_RULES: readonly TypedRule[] = [
-  {
-    pattern: new RegExp(`^VECTOR_REQ_${T}_COUNT$`),
-    map: (t) => found(entry(C.vectorRequests, "per_second", { request_type: t })),
-  },
-  // Before REQ_{T}_COUNT so that FAIL_RATE is never read as a request type.
-  {
-    pattern: new RegExp(`^REQ_FAIL_RATE_${T}$`),
-    map: (t) => found(entry(C.failure, "ratio", { request_type: t })),
-  },
-  {
-    pattern: new RegExp(`^REQ_${T}_LATENCY_(AVG|P99)$`),
-    map: (t, m) =>
-      found(entry(C.latency, "seconds", { request_type: t, stat: (m[2] ?? "AVG").toLowerCase() })),
-  },
-  // First form: the statistic comes with the result or from the request that asked for it.
-  // Without one there is no series to put it in: defaulting to AVG would label a P99 as an
-  // average, so such a result is dropped.
-  {
-    pattern: new RegExp(`^REQ_${T}_LATENCY$`),
-    map: (t, _m, stat) =>
-      stat === undefined
-        ? { ok: false, reason: "unknown_stat" }
-        : found(entry(C.latency, "seconds", { request_type: t, stat: stat.toLowerCase() })),
-  },
-  {
-    pattern: new RegExp(`^REQ_${T}_COUNT$`),
-    map: (t) => found(entry(C.requests, "per_second", { request_type: t })),
-  },
-];
+/** The family of a catalog key: every key of the upstream catalog is a cluster family. */
+const FAMILY: Readonly<Record<FamilyKey, FamilyDef>> = C;
 
 const SUFFIX: Readonly<Record<UnitKind, string>> = {
   ratio: "_ratio",
@@ -162,13 +118,10 @@ function derivedEntry(name: string, stat: Stat | undefined, unit: string): Catal
 }
 
 function resolve(name: string, stat: Stat | undefined, unit: string): CatalogLookup {
-  const exact = EXACT.get(name);
-  if (exact !== undefined) return { ok: true, entry: exact };
-  for (const rule of TYPED_RULES) {
-    const m = rule.pattern.exec(name);
-    if (m?.[1] !== undefined) return rule.map(m[1].toLowerCase(), m, stat);
-  }
-  return derivedEntry(name, stat, unit);
+  const placed = placeMetric(name, stat);
+  if (placed === undefined) return derivedEntry(name, stat, unit);
+  if (!placed.ok) return placed;
+  return { ok: true, entry: entry(FAMILY[placed.family], placed.kind, placed.labels) };
 }
 
 // Names and units come from upstream responses: bound the memo so that a misbehaving upstream

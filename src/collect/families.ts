@@ -159,6 +159,10 @@ export const TARGET_SELF_FAMILIES = {
     "vdbcloud_metrics_newest_bucket_timestamp_seconds",
     "Unix time of the newest non-null bucket returned by Query Cluster Metrics for this target.",
   ),
+  metricQueryRejected: gauge(
+    "vdbcloud_metric_query_rejected",
+    "1 per metric query the service refused in every request form; not asked again until metrics.quarantine has passed.",
+  ),
 } as const;
 
 /**

@@ -48,10 +48,7 @@ describe("metric requests per cycle, as the collector sends them", () => {
     expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.callsPerCycle).toBe(expected);
     // One request per batch per target, the batches the task itself sends.
     const sent = [undefined, ...(cfg.clusters[0]?.scopes ?? [])].reduce(
-      (n, scope) =>
-        n +
-        buildMetricQueries(queriesForTarget(cfg.metrics.queries, scope), { scoped: scope !== undefined })
-          .length,
+      (n, scope) => n + buildMetricQueries(queriesForTarget(cfg.metrics.queries, scope)).length,
       0,
     );
     expect(sent).toBe(expected);
@@ -111,8 +108,9 @@ describe("computePlan", () => {
     ]);
     expect(summary).toEqual([
       // in01-a: cluster-wide first form + cluster-wide second form + 2 scopes; in01-b: 2.
-      ["POST /v2/clusters/{id}/metrics/query", "default", 4, false, 60_000],
-      ["POST /v2/clusters/{id}/metrics/query", "cluster key #1", 2, false, 60_000],
+      // At least: a refused query costs extra calls (halving, its other form, its retrial).
+      ["POST /v2/clusters/{id}/metrics/query", "default", 4, true, 60_000],
+      ["POST /v2/clusters/{id}/metrics/query", "cluster key #1", 2, true, 60_000],
       // in01-b has no region: no v1 import list for it.
       ["GET /v1/vector/collections/import/list", "default", 1, true, 60_000],
       ["GET /v2/projects/{projectId}/jobs/{jobId}", "default", 2, false, 30_000],
@@ -152,7 +150,7 @@ describe("computePlan", () => {
       "Metric queries sent per target:\n  Q1 (2): CU_COMPUTATION, REQ_SEARCH_LATENCY stat=P99\n  Q2 (1): REQ_SEARCH_LATENCY_P99\n",
     );
     expect(text).toContain(
-      "  POST /v2/clusters/{id}/metrics/query [default]: 4 calls every PT1M = 0.067 req/s: fits",
+      "  POST /v2/clusters/{id}/metrics/query [default]: at least 4 calls every PT1M = >= 0.067 req/s: fits",
     );
     expect(text).toContain(
       "  GET /v2/clusters [default]: at least 2 calls every PT1M = >= 0.033 req/s: fits",
@@ -201,7 +199,7 @@ describe("computePlan", () => {
       "API calls per cycle (budget: 20 requests/s per endpoint per credential; usable 19.231 req/s with the PT0.04S margin):",
     );
     expect(text).toContain(
-      "POST /v2/clusters/{id}/metrics/query [default]: 570 calls every PT30S = 19 req/s: fits",
+      "POST /v2/clusters/{id}/metrics/query [default]: at least 570 calls every PT30S = >= 19 req/s: fits",
     );
   });
 
@@ -227,7 +225,7 @@ describe("computePlan", () => {
     expect(plan.fits).toBe(false);
     const text = formatPlan(plan);
     expect(text).toContain(
-      "POST /v2/clusters/{id}/metrics/query [default]: 700 calls every PT30S = 23.333 req/s: " +
+      "POST /v2/clusters/{id}/metrics/query [default]: at least 700 calls every PT30S = >= 23.333 req/s: " +
         "EXCEEDS the budget: needs an interval of at least PT37S, use PT1M (whole granularity steps)",
     );
     expect(text).toContain(

@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import type { MappingResult } from "../collect/sample.js";
 import type { SelfMetrics } from "../expose/selfMetrics.js";
 import type { SampleStore } from "../expose/store.js";
@@ -11,6 +12,8 @@ export interface PollContext {
   readonly health: HealthTracker;
   readonly self: SelfMetrics;
   readonly now: () => number;
+  /** For events worth a line of their own (a refused metric query); none in some tests. */
+  readonly logger?: Pick<Logger, "warn">;
 }
 
 /**

@@ -404,6 +404,8 @@ describe("good configs", () => {
         lookbackMs: 300_000,
         delayMs: 0,
         queries: DEFAULT_METRIC_QUERIES,
+        quarantineMs: 3_600_000,
+        allowUnknownNames: false,
       },
       importJobs: {
         enabled: true,

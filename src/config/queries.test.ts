@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   checkQuery,
+  checkQueryName,
   checkScopeQuery,
   DEFAULT_METRIC_QUERIES,
   expandQueries,
@@ -12,24 +13,33 @@ import {
 } from "./queries.js";
 
 describe("DEFAULT_METRIC_QUERIES", () => {
-  it("is the documented second-form catalog: 40 names, no stat, no duplicates", () => {
-    const names = DEFAULT_METRIC_QUERIES.map((q) => q.name);
-    expect(names).toHaveLength(40);
-    expect(new Set(names).size).toBe(40);
-    expect(DEFAULT_METRIC_QUERIES.every((q) => q.stat === undefined)).toBe(true);
-    expect(names).toEqual(
-      expect.arrayContaining([
+  // Contract changed by issue 17: the public reference's enum in the first form (was the
+  // undocumented second-form list of 40 names).
+  it("is the reference's enum in the first form: 24 metrics with AVG, 6 latencies with AVG and P99", () => {
+    const keys = DEFAULT_METRIC_QUERIES.map((q) => `${q.name}/${q.stat}`);
+    expect(keys).toHaveLength(36);
+    expect(new Set(keys).size).toBe(36);
+    expect(DEFAULT_METRIC_QUERIES.every((q) => q.stat !== undefined)).toBe(true);
+    const T6 = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"];
+    expect(keys).toEqual([
+      ...[
         "CU_COMPUTATION",
-        "REQ_BULK_INSERT_COUNT",
-        "VECTOR_REQ_SEARCH_COUNT",
-        "REQ_QUERY_LATENCY_P99",
-        "REQ_FAIL_RATE_BULK_INSERT",
-        "UNLOADED_COLLECTIONS_COUNT",
-      ]),
-    );
-    expect(names).not.toContain("VECTOR_REQ_QUERY_COUNT");
-    expect(names).not.toContain("REQ_BULK_INSERT_LATENCY_AVG");
+        "CU_CAPACITY",
+        "STORAGE_USE",
+        ...T6.map((t) => `REQ_${t}_COUNT`),
+        ...["INSERT", "UPSERT", "SEARCH"].map((t) => `VECTOR_REQ_${t}_COUNT`),
+        "REQ_SUCCESS_RATE",
+        "REQ_FAIL_RATE",
+        ...T6.map((t) => `REQ_FAIL_RATE_${t}`),
+        "ENTITIES_LOADED",
+        "ENTITIES_INSERT_RATE",
+        "COLLECTIONS_COUNT",
+        "ENTITIES_COUNT",
+      ].map((n) => `${n}/AVG`),
+      ...T6.flatMap((t) => [`REQ_${t}_LATENCY/AVG`, `REQ_${t}_LATENCY/P99`]),
+    ]);
     expect(checkAll()).toEqual([]);
+    expect(DEFAULT_METRIC_QUERIES.flatMap((q) => checkQueryName(q.name, false))).toEqual([]);
   });
 });
 
@@ -155,7 +165,10 @@ describe("scopeQueries and queriesForTarget", () => {
 
   it("asks every documented per-collection metric of the default list", () => {
     const names = queriesForTarget(DEFAULT_METRIC_QUERIES, { dbName: "default" }).map((q) => q.name);
-    expect(names).toHaveLength(DEFAULT_METRIC_QUERIES.length - 7);
+    // 36 default queries less 3 cluster-level ones (CU_COMPUTATION, CU_CAPACITY,
+    // COLLECTIONS_COUNT) and 5 without a second form (REQ_SUCCESS_RATE, REQ_FAIL_RATE,
+    // ENTITIES_INSERT_RATE, REQ_BULK_INSERT_LATENCY with AVG and P99).
+    expect(names).toHaveLength(DEFAULT_METRIC_QUERIES.length - 8);
     expect(names).toContain("REQ_SEARCH_LATENCY_P99");
     expect(names).not.toContain("CU_COMPUTATION");
   });
@@ -173,5 +186,26 @@ describe("checkScopeQuery", () => {
     const problems = checkScopeQuery(query);
     if (problem === undefined) expect(problems).toEqual([]);
     else expect(problems[0]?.message).toContain(problem);
+  });
+});
+
+describe("checkQueryName: names outside the catalog", () => {
+  it.each<[name: string, allowUnknown: boolean, problem: string | undefined]>([
+    ["CU_COMPUTATION", false, undefined],
+    ["REQ_SEARCH_LATENCY_P99", false, undefined],
+    ["READ_VCU", false, undefined],
+    ["CU_COMPUTATON", false, "unknown metric CU_COMPUTATON (did you mean CU_COMPUTATION?"],
+    ["REQ_SERCH_COUNT", false, "did you mean REQ_SEARCH_COUNT"],
+    ["ZZZZZZZZZZZZZZZZZZ", false, "not in the metric table of the README"],
+    ["SOME_FUTURE_METRIC", true, undefined],
+  ])("%s (allow_unknown_names %s)", (name, allowUnknown, problem) => {
+    const problems = checkQueryName(name, allowUnknown);
+    if (problem === undefined) expect(problems).toEqual([]);
+    else {
+      expect(problems).toHaveLength(1);
+      expect(problems[0]?.field).toBe("name");
+      expect(problems[0]?.message).toContain(problem);
+      expect(problems[0]?.message).toContain("metrics.allow_unknown_names");
+    }
   });
 });

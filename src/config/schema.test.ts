@@ -32,7 +32,14 @@ describe("configSchema output", () => {
     [{}, 60_000, DEFAULT_METRIC_QUERIES],
     [{ metrics: { granularity: "PT30S" } }, 30_000, DEFAULT_METRIC_QUERIES],
     [
-      { metrics: { granularity: "PT30S", interval: "PT2M", queries: [{ name: "A" }] } },
+      {
+        metrics: {
+          granularity: "PT30S",
+          interval: "PT2M",
+          queries: [{ name: "A" }],
+          allow_unknown_names: true,
+        },
+      },
       120_000,
       [{ name: "A" }],
     ],

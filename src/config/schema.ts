@@ -20,9 +20,10 @@ import type { ResolvePath } from "./schema/common.js";
 import { importJobsSchema } from "./schema/importJobs.js";
 import { inventorySchema } from "./schema/inventory.js";
 import { metricsSchema } from "./schema/metrics.js";
+import { checkScopeMetricNames } from "./schema/names.js";
 import { serverSchema } from "./schema/server.js";
 import { sparkJobsSchema } from "./schema/sparkJobs.js";
-import { type DeepReadonly, optional, sectionError } from "./schemaKit.js";
+import { always, type DeepReadonly, optional, sectionError } from "./schemaKit.js";
 
 export { DEFAULTS } from "./schema/defaults.js";
 export { defaultLookbackMs, MIN_GRANULARITY_MS } from "./schema/metrics.js";
@@ -40,19 +41,21 @@ export function configSchema(baseDir: string) {
   return z
     .preprocess(
       (v) => (v === null || v === undefined ? {} : v),
-      z.strictObject(
-        {
-          api: apiSchema(resolvePath),
-          clusters: clustersSchema(resolvePath),
-          metrics: metricsSchema,
-          import_jobs: importJobsSchema,
-          spark_jobs: sparkJobsSchema(resolvePath),
-          inventory: inventorySchema,
-          server: serverSchema(resolvePath),
-          staleness_intervals: intField(2, 100).default(5),
-        },
-        { error: sectionError },
-      ),
+      z
+        .strictObject(
+          {
+            api: apiSchema(resolvePath),
+            clusters: clustersSchema(resolvePath),
+            metrics: metricsSchema,
+            import_jobs: importJobsSchema,
+            spark_jobs: sparkJobsSchema(resolvePath),
+            inventory: inventorySchema,
+            server: serverSchema(resolvePath),
+            staleness_intervals: intField(2, 100).default(5),
+          },
+          { error: sectionError },
+        )
+        .check(z.superRefine(checkScopeMetricNames, always)),
     )
     .transform((file) => ({
       config: {

@@ -25,6 +25,8 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
   --quirks LIST                    upstream behaviours to imitate: "all", or a comma list of
                                    openBucket, statlessResults, countUnits, oddSparkFields,
                                    importPageCap=N (default none)
+  --metric-catalog MODE            metric names accepted: strict (the public reference's enum,
+                                   stat required) or permissive (default: every known name)
   --verbose                        log every request to stderr
   --help`;
 
@@ -86,6 +88,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         "import-jobs-per-cluster": { type: "string" },
         "collections-per-cluster": { type: "string" },
         quirks: { type: "string" },
+        "metric-catalog": { type: "string" },
         verbose: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -122,6 +125,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ["importJobsPerCluster", num("import-jobs-per-cluster", str("import-jobs-per-cluster"))],
     ["collectionsPerCluster", num("collections-per-cluster", str("collections-per-cluster"))],
     ["quirks", parseQuirks(str("quirks"))],
+    ["metricCatalog", str("metric-catalog")],
   ];
   const options = Object.fromEntries(entries.filter(([, v]) => v !== undefined)) as SimulatorOptions;
   return { help: false, verbose: values.verbose === true, options };

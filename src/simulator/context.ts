@@ -2,7 +2,9 @@
  * The simulator's shared, in-memory state: the world, the value profiles, the job stores and
  * the switches tests flip. Routes read it; `SimState` (state.ts) is the public way to change it.
  */
+
 import type { ImportJobStore } from "./import-jobs.js";
+import type { MetricCatalogMode } from "./metric-catalog.js";
 import type { ClusterProfile } from "./metric-values.js";
 import type { SimQuirks } from "./quirks.js";
 import type { SparkJobStore } from "./spark-jobs.js";
@@ -15,6 +17,8 @@ export interface SimContext {
   readonly timeScale: number;
   readonly listClustersShape: "array" | "object";
   readonly rejectMixedMetricForms: boolean;
+  /** Which metric names Query Cluster Metrics accepts (metric-catalog.ts). */
+  readonly metricCatalog: MetricCatalogMode;
   /** Upstream behaviours switched on (quirks.ts). */
   readonly quirks: SimQuirks;
   readonly world: World;

@@ -22,6 +22,11 @@ export const ApiCode = {
   CLUSTER_NOT_FOUND_V1: 96018,
   /** Not documented: the metric name is not known for the request form used. */
   UNKNOWN_METRIC: 80050,
+  /**
+   * The strict catalog's refusal of a metric query (an unknown name, a missing stat): the code
+   * of the service's own "invalid metric name" answer, which refuses the whole request.
+   */
+  INVALID_METRIC: 96000,
   /** Not documented: Spark job (or its project) not found. */
   JOB_NOT_FOUND: 80060,
   /** Not documented: the database or collection of a scoped metric query does not exist. */

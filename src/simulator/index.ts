@@ -83,6 +83,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     timeScale: o.timeScale,
     listClustersShape: o.listClustersShape,
     rejectMixedMetricForms: o.rejectMixedMetricForms,
+    metricCatalog: o.metricCatalog,
     quirks: o.quirks,
     world,
     clusterById: new Map(world.clusters.map((c) => [c.id, c])),

@@ -153,6 +153,44 @@ export const SECOND_FORM_NAMES: readonly string[] = SECOND.map((d) => d.name);
 /** Names accepted with `stat` (the first form). */
 export const FIRST_FORM_NAMES: readonly string[] = [...FIRST_BY_NAME.keys()];
 
+/**
+ * The metric enum of the service's public API reference (Query Cluster Metrics v2), written
+ * out here rather than taken from the exporter's catalog so that the two are checked against
+ * each other. The strict catalog accepts only these, in the first form (with `stat`).
+ */
+export const REFERENCE_METRIC_NAMES: ReadonlySet<string> = new Set([
+  "CU_COMPUTATION",
+  "CU_CAPACITY",
+  "STORAGE_USE",
+  ...ALL_TYPES.map((t) => `REQ_${t}_COUNT`),
+  "VECTOR_REQ_INSERT_COUNT",
+  "VECTOR_REQ_UPSERT_COUNT",
+  "VECTOR_REQ_SEARCH_COUNT",
+  ...ALL_TYPES.map((t) => `REQ_${t}_LATENCY`),
+  "REQ_SUCCESS_RATE",
+  "REQ_FAIL_RATE",
+  ...ALL_TYPES.map((t) => `REQ_FAIL_RATE_${t}`),
+  "ENTITIES_LOADED",
+  "ENTITIES_INSERT_RATE",
+  "COLLECTIONS_COUNT",
+  "ENTITIES_COUNT",
+]);
+
+/** Which metric names a server accepts: the reference's enum only, or every known name. */
+export type MetricCatalogMode = "strict" | "permissive";
+export const METRIC_CATALOG_MODES: readonly MetricCatalogMode[] = ["strict", "permissive"];
+
+/**
+ * The strict catalog: a name of the reference's enum, with a `stat` (P99 for latency only),
+ * at cluster level and per collection alike; anything else is refused with the message a
+ * strict server gives.
+ */
+export function resolveStrictMetricQuery(name: string, stat: string | undefined): ResolvedQuery | string {
+  if (!REFERENCE_METRIC_NAMES.has(name)) return `invalid metric name: ${name}`;
+  if (stat === undefined) return `stat is required for metric ${name}`;
+  return resolveMetricQuery(name, stat);
+}
+
 /** A validated query item: the definition and the statistic that applies. */
 export interface ResolvedQuery {
   readonly def: MetricDef;

@@ -3,7 +3,12 @@
  * results. Pure apart from its inputs, so it can be tested without HTTP.
  */
 import { ApiCode, SimApiError } from "./errors.js";
-import { type ResolvedQuery, resolveMetricQuery } from "./metric-catalog.js";
+import {
+  type MetricCatalogMode,
+  type ResolvedQuery,
+  resolveMetricQuery,
+  resolveStrictMetricQuery,
+} from "./metric-catalog.js";
 import {
   type ClusterProfile,
   formatValue,
@@ -35,6 +40,8 @@ export interface MetricsQueryContext {
   readonly isNulled: (clusterId: string, metricName: string) => boolean;
   /** When true, one request may not mix items with and without `stat`. */
   readonly rejectMixedForms: boolean;
+  /** "strict": only the reference's enum, `stat` required; default "permissive". */
+  readonly catalog?: MetricCatalogMode;
   /** Upstream behaviours switched on; default none. */
   readonly quirks?: Pick<SimQuirks, "openBucket" | "statlessResults" | "countUnits">;
 }
@@ -53,7 +60,7 @@ function optionalString(body: Record<string, unknown>, key: string): string | un
   return v;
 }
 
-function parseQueries(raw: unknown): ResolvedQuery[] {
+function parseQueries(raw: unknown, strict: boolean): ResolvedQuery[] {
   if (!Array.isArray(raw) || raw.length === 0) throw invalid("metricQueries must be a non-empty array");
   return raw.map((item: unknown, i) => {
     if (typeof item !== "object" || item === null) throw invalid(`metricQueries[${i}] must be an object`);
@@ -64,6 +71,12 @@ function parseQueries(raw: unknown): ResolvedQuery[] {
     const stat = rec.stat;
     if (stat !== undefined && stat !== null && typeof stat !== "string") {
       throw invalid(`metricQueries[${i}].stat must be a string`);
+    }
+    // One refused item refuses the whole request, as the service does.
+    if (strict) {
+      const resolved = resolveStrictMetricQuery(name, stat ?? undefined);
+      if (typeof resolved === "string") throw new SimApiError(ApiCode.INVALID_METRIC, resolved);
+      return resolved;
     }
     const resolved = resolveMetricQuery(name, stat ?? undefined);
     if (typeof resolved === "string") throw new SimApiError(ApiCode.UNKNOWN_METRIC, resolved);
@@ -107,12 +120,14 @@ export function answerMetricsQuery(body: unknown, ctx: MetricsQueryContext): { r
     },
     ctx.nowMs,
   );
-  const queries = parseQueries(rec.metricQueries);
+  const strict = ctx.catalog === "strict";
+  const queries = parseQueries(rec.metricQueries, strict);
   const dbName = optionalString(rec, "dbName");
   const collectionName = optionalString(rec, "collectionName");
   const scope = resolveScope(ctx.profile, dbName, collectionName);
   const firstForm = queries.some((q) => q.firstForm);
-  if (scope && firstForm)
+  // The strict catalog is the reference's first form, scoped or not.
+  if (scope && firstForm && !strict)
     throw invalid("stat is not supported with dbName/collectionName (use the _AVG/_P99 names)");
   if (ctx.rejectMixedForms && firstForm && queries.some((q) => !q.firstForm)) {
     throw invalid("metricQueries mix items with and without stat");

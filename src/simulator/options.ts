@@ -2,6 +2,7 @@
  * Options of the simulator: defaults and validation.
  */
 import { SimulatorError } from "./errors.js";
+import { METRIC_CATALOG_MODES, type MetricCatalogMode } from "./metric-catalog.js";
 import { resolveQuirks, type SimQuirks } from "./quirks.js";
 import { RATE_LIMIT_MODES, type RateLimitMode } from "./rate-limiter.js";
 
@@ -38,6 +39,12 @@ export interface SimulatorOptions {
   collectionsPerCluster?: number;
   /** When true, a metric query may not mix items with and without `stat`. Default false. */
   rejectMixedMetricForms?: boolean;
+  /**
+   * Which metric names Query Cluster Metrics accepts: "strict" (the public reference's enum,
+   * `stat` required, one bad item refuses the request with code 96000; what the demo uses) or
+   * "permissive" (default: every name either form was ever seen with).
+   */
+  metricCatalog?: MetricCatalogMode;
   /** Upstream behaviours to imitate (see quirks.ts); default: none. */
   quirks?: Partial<SimQuirks>;
   /** Receives one line per request and any internal error. Default: silent. */
@@ -71,6 +78,17 @@ function count(name: string, value: number | undefined, fallback: number, max: n
     );
   }
   return v;
+}
+
+function catalogMode(mode: MetricCatalogMode | undefined): MetricCatalogMode {
+  const m = mode ?? "permissive";
+  if (!METRIC_CATALOG_MODES.includes(m)) {
+    throw new SimulatorError(
+      "INVALID_OPTION",
+      `metricCatalog must be one of ${METRIC_CATALOG_MODES.join(", ")}, got ${String(mode)}`,
+    );
+  }
+  return m;
 }
 
 /** Applies defaults and checks ranges; throws `SimulatorError` (INVALID_OPTION). */
@@ -118,6 +136,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     timeScale,
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
     rejectMixedMetricForms: opts.rejectMixedMetricForms ?? false,
+    metricCatalog: catalogMode(opts.metricCatalog),
     quirks: resolveQuirks(opts.quirks),
     logger: opts.logger ?? (() => {}),
     onRequestDone: opts.onRequestDone ?? (() => {}),

@@ -65,6 +65,7 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
           nowMs: r.nowMs,
           isNulled: (id, name) => ctx.nulledMetrics.has(nulledKey(id, name)),
           rejectMixedForms: ctx.rejectMixedMetricForms,
+          catalog: ctx.metricCatalog,
           quirks: ctx.quirks,
         });
       },

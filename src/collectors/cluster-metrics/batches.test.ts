@@ -11,36 +11,30 @@ const SECOND = [LAT_P99_2ND, STORAGE];
 const MIXED = [CU_AVG, LAT_P99_2ND, LAT_P99, STORAGE];
 
 describe("buildMetricQueries", () => {
-  it.each<[label: string, queries: MetricQuery[], scoped: boolean, expected: MetricQuery[][]]>([
-    ["cluster-wide, both forms: two requests", MIXED, false, [FIRST, SECOND]],
-    ["cluster-wide, first form only: one request", FIRST, false, [FIRST]],
-    ["cluster-wide, second form only: one request", SECOND, false, [SECOND]],
-    ["cluster-wide, nothing", [], false, []],
-    ["scoped, both forms: second form only", MIXED, true, [SECOND]],
-    ["scoped, second form only", SECOND, true, [SECOND]],
-    ["scoped, first form only: nothing to ask", FIRST, true, []],
-  ])("%s", (_label, queries, scoped, expected) => {
-    expect(buildMetricQueries(queries, { scoped }).map((b) => b.queries)).toEqual(expected);
+  it.each<[label: string, queries: MetricQuery[], expected: MetricQuery[][]]>([
+    ["both forms: two requests", MIXED, [FIRST, SECOND]],
+    ["first form only: one request", FIRST, [FIRST]],
+    ["second form only: one request", SECOND, [SECOND]],
+    ["nothing", [], []],
+  ])("%s", (_label, queries, expected) => {
+    expect(buildMetricQueries(queries).map((b) => b.queries)).toEqual(expected);
   });
 
-  it.each([false, true])("never mixes the forms in one request (scoped %s)", (scoped) => {
-    for (const batch of buildMetricQueries(MIXED, { scoped })) {
+  it("never mixes the forms in one request", () => {
+    for (const batch of buildMetricQueries(MIXED)) {
       const withStat = batch.queries.filter((q) => q.stat !== undefined).length;
       expect([0, batch.queries.length]).toContain(withStat);
     }
   });
 
   it("sends a repeated query once, but keeps the same name with another stat", () => {
-    const out = buildMetricQueries(
-      [
-        { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
-        { name: "REQ_SEARCH_LATENCY", stat: "P99" },
-        { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
-        { name: "STORAGE_USE" },
-        { name: "STORAGE_USE" },
-      ],
-      { scoped: false },
-    );
+    const out = buildMetricQueries([
+      { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
+      { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+      { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
+      { name: "STORAGE_USE" },
+      { name: "STORAGE_USE" },
+    ]);
     expect(out.map((b) => b.queries)).toEqual([
       [
         { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
@@ -51,7 +45,7 @@ describe("buildMetricQueries", () => {
   });
 
   it("does not send a stat key on second-form items", () => {
-    const [batch] = buildMetricQueries([{ name: "STORAGE_USE" }], { scoped: true });
+    const [batch] = buildMetricQueries([{ name: "STORAGE_USE" }]);
     expect(Object.keys(batch?.queries[0] ?? {})).toEqual(["name"]);
   });
 });

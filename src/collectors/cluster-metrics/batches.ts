@@ -1,7 +1,8 @@
 /**
  * Which Query Cluster Metrics requests to send per target. One request per target and cycle
- * carries all its queries, except where the two documented request forms must not mix.
+ * carries all its queries, except where the two request forms (cloud/catalog.ts) must not mix.
  */
+import { queryKey } from "../../cloud/catalog.js";
 import type { MetricQuery } from "../../cloud/types.js";
 
 /** The queries of one Query Cluster Metrics request. */
@@ -10,29 +11,23 @@ export interface MetricQueryBatch {
 }
 
 /**
- * Splits the configured `queries` into the requests to send for one target.
- * - Cluster-wide (`scoped: false`): first-form queries (with `stat`) in one request and
- *   second-form queries (without) in another, because the API documents them as two forms of
- *   the request; at most two requests, none empty.
- * - Scoped (`scoped: true`, a db/collection target): second-form queries only, because scopes
- *   (dbName, collectionName) exist in the second form only; at most one request.
- * Repeated queries (same name and stat) are sent once. Order is kept. Returns [] when nothing
- * is left to ask.
+ * Splits `queries` into the requests to send for one target: first-form queries (with `stat`)
+ * in one request and second-form queries (without) in another, because a server may refuse a
+ * request mixing the two; at most two requests, none empty. A scope's configured queries are
+ * all second form (config/queries.ts `scopeQueries`), so it sends one request, and the first
+ * form only once a server refused the second (refusals.ts). Repeated queries (same name and
+ * stat) are sent once. Order is kept. Returns [] when nothing is left to ask.
  */
-export function buildMetricQueries(
-  queries: readonly MetricQuery[],
-  options: { readonly scoped: boolean },
-): MetricQueryBatch[] {
+export function buildMetricQueries(queries: readonly MetricQuery[]): MetricQueryBatch[] {
   const seen = new Set<string>();
   const first: MetricQuery[] = [];
   const second: MetricQuery[] = [];
   for (const q of queries) {
-    const key = `${q.name}\u0000${q.stat ?? ""}`;
+    const key = queryKey(q);
     if (seen.has(key)) continue;
     seen.add(key);
     if (q.stat === undefined) second.push({ name: q.name });
     else first.push({ name: q.name, stat: q.stat });
   }
-  const batches = options.scoped ? [second] : [first, second];
-  return batches.filter((b) => b.length > 0).map((b) => ({ queries: b }));
+  return [first, second].filter((b) => b.length > 0).map((b) => ({ queries: b }));
 }

@@ -199,3 +199,20 @@ export function newestBucketSamples(
     out.add(TARGET_SELF_FAMILIES.newestBucket, clusterLabels(clusterId, scope), newestBucketMs / 1000);
   return out.result();
 }
+
+/**
+ * vdbcloud_metric_query_rejected{cluster_id[,db_name,collection_name],metric,stat} 1 per
+ * quarantined query; `stat` is the configured statistic, empty for a second-form query.
+ */
+export function rejectedQuerySamples(
+  clusterId: string,
+  scope: MetricScope | undefined,
+  held: readonly { readonly query: { readonly name: string; readonly stat?: string } }[],
+): MappingResult {
+  const out = new MappingBuilder();
+  for (const { query } of held) {
+    const labels = { ...clusterLabels(clusterId, scope), metric: query.name, stat: query.stat ?? "" };
+    out.add(TARGET_SELF_FAMILIES.metricQueryRejected, labels, 1);
+  }
+  return out.result();
+}

@@ -1,9 +1,12 @@
+import type { MetricResult } from "../../cloud/types.js";
 import { queriesForTarget } from "../../config/queries.js";
 import type { ScopeConfig } from "../../config/types.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { mergeMappings, putData, runPoll } from "../runtime.js";
 import { buildMetricQueries } from "./batches.js";
-import { type MetricScope, mapClusterMetrics, newestBucketSamples } from "./mapping.js";
+import { type MetricScope, mapClusterMetrics, newestBucketSamples, rejectedQuerySamples } from "./mapping.js";
+import { METRIC_REFUSALS, type Quarantined, type TargetRefusals } from "./quarantine.js";
+import { type Refusal, resolveBatch, type SendQueries, settle } from "./refusals.js";
 
 /** The label-free identity of a metrics target: the cluster, or cluster/db/collection. */
 export function metricsTargetName(clusterId: string, scope?: MetricScope): string {
@@ -30,10 +33,58 @@ export function alignedWindow(
 const COLLECTOR = "cluster_metrics";
 const ENDPOINT = "POST /v2/clusters/{id}/metrics/query";
 
+/** Raised when the service refused every query of a target: nothing is left to ask. */
+export class AllQueriesRefusedError extends Error {
+  override readonly name = "AllQueriesRefusedError";
+  readonly code = "queries_refused";
+
+  constructor(held: readonly Quarantined[]) {
+    const first = held[0];
+    super(
+      `the service refused every metric query of this target${first === undefined ? "" : ` (${first.query.name}: ${first.message})`}; each is tried again after metrics.quarantine`,
+    );
+  }
+}
+
+interface Poll {
+  readonly send: SendQueries;
+  readonly refusals: TargetRefusals;
+  readonly nowMs: number;
+  readonly quarantineMs: number;
+  readonly warn: (refusal: Refusal) => void;
+}
+
+/**
+ * One cycle's queries: the target's batches (refusals resolved, see refusals.ts), then each
+ * quarantined query whose period is over, alone. Returns every answer received.
+ */
+async function askAll(p: Poll): Promise<MetricResult[]> {
+  const { active, due } = p.refusals.plan(p.nowMs);
+  if (active.length === 0 && due.length === 0) throw new AllQueriesRefusedError(p.refusals.held());
+  const until = p.nowMs + p.quarantineMs;
+  const results: MetricResult[] = [];
+  for (const batch of buildMetricQueries(active)) {
+    const outcome = await resolveBatch(batch.queries, p.send);
+    results.push(...outcome.results);
+    for (const fresh of p.refusals.record(outcome, until)) p.warn(fresh);
+  }
+  for (const query of due) {
+    const retried = await settle([query], p.send);
+    results.push(...retried.results);
+    if (retried.accepted.length > 0) p.refusals.release(query);
+    else p.refusals.record({ results: [], switched: new Map(), refused: retried.refused }, until);
+  }
+  if (p.refusals.plan(p.nowMs).active.length === 0 && results.length === 0) {
+    throw new AllQueriesRefusedError(p.refusals.held());
+  }
+  return results;
+}
+
 /**
  * One task per target (a cluster, plus one per configured scope). Each run sends one Query
  * Cluster Metrics request carrying all the target's queries (two when both request forms are
- * configured: they must not mix), maps the results and replaces the target's samples.
+ * configured: they must not mix), maps the results and replaces the target's samples. A query
+ * the service refuses costs only itself: see refusals.ts and quarantine.ts.
  */
 export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
   const { ctx, clients, clusters } = env;
@@ -42,30 +93,38 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
   if (!cfg.enabled) return [];
   const tasks: CollectorTask[] = [];
   const ttlMs = stalenessIntervals * cfg.intervalMs;
+  const book = env.state.get(METRIC_REFUSALS);
+  const targets = new Set<string>();
   for (const cluster of clusters) {
     const scopes: (ScopeConfig | undefined)[] = [undefined, ...cluster.scopes];
     for (const scopeConfig of scopes) {
       // A scope's own query list is config; the mapping reads only its db/collection names.
       const scope: MetricScope | undefined = scopeConfig;
-      const batches = buildMetricQueries(queriesForTarget(cfg.queries, scopeConfig), {
-        scoped: scope !== undefined,
-      });
+      const configured = queriesForTarget(cfg.queries, scopeConfig);
+      const batches = buildMetricQueries(configured);
       if (batches.length === 0) continue;
       const target = metricsTargetName(cluster.id, scope);
       const client = clients.forCluster(cluster);
+      const refusals = book.forTarget(target, configured);
+      targets.add(target);
+      const warn = (r: Refusal): void =>
+        ctx.logger?.warn(
+          { collector: COLLECTOR, target, metric: r.query.name, stat: r.query.stat, upstream: r.message },
+          "metric query refused by the service; not asked again until metrics.quarantine has passed",
+        );
       tasks.push(
         collectorTask({
           id: { collector: COLLECTOR, target },
           credential: clients.credentialOf(cluster),
-          calls: [{ endpoint: ENDPOINT, count: batches.length, atLeast: false }],
+          // More calls when the service refuses a query: halving, the other form, retrials.
+          calls: [{ endpoint: ENDPOINT, count: batches.length, atLeast: true }],
           intervalMs: cfg.intervalMs,
           run: (signal) =>
             runPoll(ctx, COLLECTOR, target, async () => {
               const nowMs = ctx.now();
               const { startMs, endMs } = alignedWindow(nowMs, cfg.granularityMs, cfg.lookbackMs, cfg.delayMs);
-              const results = [];
-              for (const batch of batches) {
-                const part = await client.queryClusterMetrics(
+              const send: SendQueries = (queries) =>
+                client.queryClusterMetrics(
                   {
                     clusterId: cluster.id,
                     startMs,
@@ -73,25 +132,35 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
                     granularityMs: cfg.granularityMs,
                     ...(scope?.dbName !== undefined ? { dbName: scope.dbName } : {}),
                     ...(scope?.collectionName !== undefined ? { collectionName: scope.collectionName } : {}),
-                    queries: batch.queries,
+                    queries: [...queries],
                   },
                   signal,
                 );
-                results.push(...part);
+              try {
+                const results = await askAll({ send, refusals, nowMs, quarantineMs: cfg.quarantineMs, warn });
+                const mapped = mapClusterMetrics({
+                  clusterId: cluster.id,
+                  ...(scope ? { scope } : {}),
+                  results,
+                  window: { endMs, granularityMs: cfg.granularityMs, nowMs },
+                });
+                const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
+                putData(ctx, COLLECTOR, target, mergeMappings(mapped, newest), ttlMs);
+              } finally {
+                const rejected = rejectedQuerySamples(cluster.id, scope, refusals.held());
+                ctx.store.put(
+                  { collector: COLLECTOR, target, slot: "rejected" },
+                  rejected.families,
+                  rejected.samples,
+                  ttlMs,
+                );
               }
-              const mapped = mapClusterMetrics({
-                clusterId: cluster.id,
-                ...(scope ? { scope } : {}),
-                results,
-                window: { endMs, granularityMs: cfg.granularityMs, nowMs },
-              });
-              const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
-              putData(ctx, COLLECTOR, target, mergeMappings(mapped, newest), ttlMs);
             }),
         }),
       );
     }
   }
+  book.retain(targets);
   return tasks;
 }
 

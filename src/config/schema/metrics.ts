@@ -6,6 +6,7 @@ import { boolField, durationField } from "../fields.js";
 import { checkQuery, DEFAULT_METRIC_QUERIES, expandQueries } from "../queries.js";
 import { always, type Ctx, isRecord, nullAsAbsent, section } from "../schemaKit.js";
 import { DAY, HOUR, MINUTE, SECOND } from "./common.js";
+import { checkMetricNames } from "./names.js";
 import { queriesSchema } from "./queries.js";
 
 /** Smallest metric granularity the upstream accepts. */
@@ -67,8 +68,13 @@ export const metricsSchema = section({
   lookback: durationField({ min: MIN_GRANULARITY_MS, max: DAY }).optional(),
   delay: durationField({ min: 0, max: HOUR }).default(0),
   queries: nullAsAbsent(queriesSchema("metrics.queries", checkQuery).optional()),
+  // How long a query the service refused in every form is left out before it is tried again.
+  quarantine: durationField({ min: MINUTE, max: DAY }).default(HOUR),
+  // Names outside the catalog are typos unless this says the service knows more than we do.
+  allow_unknown_names: boolField().default(false),
 })
   .check(z.superRefine(checkMetricWindows, always))
+  .check(z.superRefine(checkMetricNames, always))
   .transform((metrics) => ({
     enabled: metrics.enabled,
     granularityMs: metrics.granularity,
@@ -78,4 +84,8 @@ export const metricsSchema = section({
     delayMs: metrics.delay,
     /** What the cluster-wide target sends: expanded (config/queries.ts `expandQuery`), each once. */
     queries: metrics.queries === undefined ? DEFAULT_METRIC_QUERIES : expandQueries(metrics.queries),
+    /** A refused query is not asked again for this long, then once more (alone). */
+    quarantineMs: metrics.quarantine,
+    /** Let names outside the upstream catalog through (`metrics.allow_unknown_names`). */
+    allowUnknownNames: metrics.allow_unknown_names,
   }));

@@ -3,6 +3,7 @@
  * `queries`; the form rules come from config/queries.ts.
  */
 import * as z from "zod";
+import { STATS } from "../../cloud/catalog.js";
 import { textField } from "../fields.js";
 import { METRIC_NAME, type QueryProblem, queryKey } from "../queries.js";
 import { type DeepReadonly, optional, sectionError, text, uniqueList } from "../schemaKit.js";
@@ -18,7 +19,7 @@ function querySchema(check: QueryCheck) {
           regex: METRIC_NAME,
           description: "an upper-case metric name such as CU_COMPUTATION",
         }),
-        stat: z.enum(["AVG", "P99"], { error: "must be AVG or P99" }).optional(),
+        stat: z.enum(STATS, { error: "must be AVG or P99" }).optional(),
       },
       { error: sectionError },
     )

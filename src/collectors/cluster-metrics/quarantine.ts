@@ -1,0 +1,116 @@
+/**
+ * What the service refused, per metrics target, across cycles: the queries answered only in
+ * their other request form (sent in that form from then on), and the queries refused in every
+ * form, held back for `metrics.quarantine` and then tried once more, alone. One book per
+ * process (the `METRIC_REFUSALS` state slot): it survives cycles and reloads, and a
+ * target's entry starts afresh when its configured queries change.
+ */
+import { queryKey } from "../../cloud/catalog.js";
+import type { MetricQuery } from "../../cloud/types.js";
+import { stateSlot } from "../model.js";
+import type { Refusal, Resolved } from "./refusals.js";
+
+/** A configured query the service refused, and until when it is not asked. */
+export interface Quarantined {
+  /** The query as configured. */
+  readonly query: MetricQuery;
+  /** The service's message when it was refused. */
+  readonly message: string;
+  readonly untilMs: number;
+}
+
+/** What one cycle of a target sends. */
+export interface CyclePlan {
+  /** Queries to send in the target's batch(es), each in the form last accepted. */
+  readonly active: readonly MetricQuery[];
+  /** Quarantined queries whose period is over: each is asked once, alone (configured form). */
+  readonly due: readonly MetricQuery[];
+}
+
+/** The refusal state of one metrics target. */
+export class TargetRefusals {
+  /** Configured query key -> the form it is sent in, when not the configured one. */
+  private readonly sentAs = new Map<string, MetricQuery>();
+  private readonly quarantined = new Map<string, Quarantined>();
+
+  constructor(readonly configured: readonly MetricQuery[]) {}
+
+  /** The queries to send at `nowMs`: quarantined ones left out until their period is over. */
+  plan(nowMs: number): CyclePlan {
+    const active: MetricQuery[] = [];
+    const due: MetricQuery[] = [];
+    for (const q of this.configured) {
+      const held = this.quarantined.get(queryKey(q));
+      if (held === undefined) active.push(this.sentAs.get(queryKey(q)) ?? q);
+      else if (held.untilMs <= nowMs) due.push(q);
+    }
+    return { active, due };
+  }
+
+  /**
+   * Records a resolved batch of sent queries: switched forms are kept, refused queries go to
+   * quarantine until `untilMs`. Returns the configured queries newly quarantined (not those
+   * already held, so a refusal is reported once, not once per period).
+   */
+  record(outcome: Resolved, untilMs: number): Refusal[] {
+    const configuredOf = this.configuredBySent();
+    for (const [sentKey, other] of outcome.switched) {
+      const configured = configuredOf.get(sentKey);
+      if (configured !== undefined) this.sentAs.set(queryKey(configured), other);
+    }
+    const fresh: Refusal[] = [];
+    for (const r of outcome.refused) {
+      const configured = configuredOf.get(queryKey(r.query)) ?? r.query;
+      const key = queryKey(configured);
+      if (!this.quarantined.has(key)) fresh.push({ query: configured, message: r.message });
+      this.sentAs.delete(key);
+      this.quarantined.set(key, { query: configured, message: r.message, untilMs });
+    }
+    return fresh;
+  }
+
+  /** A quarantined query answered on its retrial: asked in its configured form again. */
+  release(query: MetricQuery): void {
+    this.quarantined.delete(queryKey(query));
+  }
+
+  /** Every query in quarantine, in configured order. */
+  held(): Quarantined[] {
+    return this.configured.flatMap((q) => {
+      const held = this.quarantined.get(queryKey(q));
+      return held === undefined ? [] : [held];
+    });
+  }
+
+  private configuredBySent(): Map<string, MetricQuery> {
+    const out = new Map<string, MetricQuery>();
+    for (const q of this.configured) out.set(queryKey(this.sentAs.get(queryKey(q)) ?? q), q);
+    return out;
+  }
+}
+
+/** Every target's refusal state, keyed by target name. */
+export class RefusalBook {
+  private readonly targets = new Map<string, { signature: string; state: TargetRefusals }>();
+
+  /**
+   * The state of `target` for these configured queries: kept while they stay the same, fresh
+   * when they changed (a reload that changes the queries forgets what was refused).
+   */
+  forTarget(target: string, configured: readonly MetricQuery[]): TargetRefusals {
+    const signature = configured.map(queryKey).join("\u0000");
+    const found = this.targets.get(target);
+    if (found !== undefined && found.signature === signature) return found.state;
+    const state = new TargetRefusals(configured);
+    this.targets.set(target, { signature, state });
+    return state;
+  }
+
+  /** Forgets every target not in `keep` (removed from the config or from this shard). */
+  retain(keep: ReadonlySet<string>): void {
+    for (const target of this.targets.keys()) if (!keep.has(target)) this.targets.delete(target);
+  }
+}
+
+/** The refusal book's state slot: one book per process, kept across reloads. */
+export const METRIC_REFUSALS = stateSlot("metric query refusals", () => new RefusalBook());
