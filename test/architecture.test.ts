@@ -63,12 +63,6 @@ const FORBIDDEN: readonly { readonly from: Role; readonly mayNotImport: readonly
 /** Only these files may import the simulator (the demo, by dynamic import and for its type). */
 const SIMULATOR_IMPORTERS: readonly Role[] = ["demo"];
 
-/**
- * Cycles known and owned by another change, each by its sorted member list. Remove an entry
- * when that change lands; an entry that no longer matches a cycle fails the test.
- */
-const KNOWN_CYCLES: readonly (readonly string[])[] = [];
-
 function productionFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
