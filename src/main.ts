@@ -20,6 +20,7 @@ import { demoConfig, startDemoSimulator } from "./demo.js";
 import { Exporter } from "./exporter.js";
 import { createApp, type ReloadResult } from "./http/app.js";
 import { BasicAuth } from "./http/basicAuth.js";
+import { probeCommand } from "./probe/command.js";
 import { serialized } from "./shared/serialized.js";
 import { onSighup } from "./sighup.js";
 
@@ -70,6 +71,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const args = parsed.value;
   if (args.mode === "help" || args.mode === "version") return printInfo(args.mode);
   if (args.mode === "check") return checkConfig(args);
+  if (args.mode === "probe") return probe(args);
 
   const logger = createLogger(args.logLevel);
   const source = await loadRunConfig(args, logger);
@@ -129,6 +131,25 @@ async function checkConfig(args: CliArgs): Promise<number> {
     const plan = computePlan(config, { shard: args.shard, ...(fileJobs ? { fileJobs } : {}) });
     process.stdout.write(`${formatPlan(plan)}\n`);
     return EXIT_OK;
+  } catch (err) {
+    return reportConfigError(err);
+  }
+}
+
+/** `--probe`: one small call per endpoint kind and target; prints what answered (probe/). */
+async function probe(args: CliArgs): Promise<number> {
+  let config: Config;
+  try {
+    config = await loadConfig(args.configPath as string);
+  } catch (err) {
+    return reportConfigError(err);
+  }
+  try {
+    return await probeCommand(config, {
+      version: version(),
+      shard: args.shard,
+      write: (text) => process.stdout.write(text),
+    });
   } catch (err) {
     return reportConfigError(err);
   }

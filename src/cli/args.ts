@@ -5,6 +5,9 @@ import { ListenAddressError, parseListen } from "../config/listen.js";
 export const USAGE = `Usage:
   vdbcloud-exporter --config FILE                 run the exporter
   vdbcloud-exporter --config FILE --check-config  validate the config and print the polling plan
+  vdbcloud-exporter --config FILE --probe         one small read-only call per endpoint and target: is the key
+                                                  accepted, does each cluster answer, which metric queries
+                                                  are refused (exit 0 ok, 1 refused or unreachable)
   vdbcloud-exporter --demo                        run against an embedded simulator (no account needed)
 
 Options (each also set by the environment variable after it; the flag wins):
@@ -23,7 +26,7 @@ Environment:
 
 Exit codes: 0 ok, 2 bad config or arguments, 1 anything else.`;
 
-export type Mode = "run" | "check" | "demo" | "help" | "version";
+export type Mode = "run" | "check" | "probe" | "demo" | "help" | "version";
 
 /** Parsed command line. */
 export interface CliArgs {
@@ -110,12 +113,14 @@ export function parseCli(argv: readonly string[], from: CliEnvironment = {}): Cl
     }
   }
   let mode: Mode;
+  if (values["check-config"] && values.probe) throw new ArgsError("--probe: not with --check-config");
   if (values.demo) {
     if (values["check-config"]) throw new ArgsError("--check-config: needs --config, not --demo");
+    if (values.probe) throw new ArgsError("--probe: needs --config, not --demo");
     mode = "demo";
   } else {
     if (config === undefined) throw new ArgsError("--config: required (or VDBCLOUD_CONFIG, or --demo)");
-    mode = values["check-config"] ? "check" : "run";
+    mode = values["check-config"] ? "check" : values.probe ? "probe" : "run";
   }
   return {
     mode,
@@ -171,6 +176,7 @@ function parse(argv: readonly string[]) {
     options: {
       config: { type: "string" },
       "check-config": { type: "boolean" },
+      probe: { type: "boolean" },
       demo: { type: "boolean" },
       listen: { type: "string" },
       "log-level": { type: "string" },
