@@ -8,6 +8,7 @@ describe("parseCli", () => {
       want: { mode: "run", configPath: "c.yaml", logLevel: "info", shard: { index: 0, total: 1 } },
     },
     { argv: ["--config", "c.yaml", "--check-config"], want: { mode: "check", configPath: "c.yaml" } },
+    { argv: ["--config", "c.yaml", "--probe"], want: { mode: "probe", configPath: "c.yaml" } },
     { argv: ["--demo"], want: { mode: "demo" } },
     { argv: ["--demo", "--listen", "127.0.0.1:0"], want: { mode: "demo", listen: "127.0.0.1:0" } },
     {
@@ -30,6 +31,9 @@ describe("parseCli", () => {
     { argv: ["--config", "c", "--shard", "-1"], message: "--shard" },
     { argv: ["--config", "c", "--log-level", "loud"], message: "--log-level: must be one of" },
     { argv: ["--demo", "--check-config"], message: "--check-config: needs --config" },
+    { argv: ["--demo", "--probe"], message: "--probe: needs --config" },
+    { argv: ["--probe"], message: "--config: required" },
+    { argv: ["--config", "c.yaml", "--probe", "--check-config"], message: "--probe: not with --check-config" },
     { argv: ["stray"], message: "positional" },
   ])("rejects $argv", ({ argv, message }) => {
     expect(() => parseCli(argv, { env: {} })).toThrow(ArgsError);
