@@ -1,4 +1,4 @@
-import { UPSTREAM_METRICS } from "./cloud/catalog.js";
+import { isClusterOnly, toSecondForm, UPSTREAM_METRICS } from "./cloud/catalog.js";
 import { DEFAULT_METRIC_QUERIES } from "./config/queries.js";
 import type { Simulator } from "./simulator/index.js";
 
@@ -14,22 +14,66 @@ const UNDOCUMENTED = UPSTREAM_METRICS.filter((m) => !m.documented).map((m) => ({
  */
 const REFUSED_ON_PURPOSE = { name: "DEMO_REFUSED_METRIC", stat: "AVG" } as const;
 
+/**
+ * What the strict demo asks besides the default list: one name outside the reference and the
+ * unknown one (with `showRefusal`), both cluster-level and in the second form, so that they share one small batch
+ * (finding them costs a few calls per cluster, and the first cycle stays short) while the
+ * documented names flow in the other.
+ */
+const STRICT_UNDOCUMENTED = { name: "READ_VCU" } as const;
+const STRICT_REFUSED_ON_PURPOSE = { name: REFUSED_ON_PURPOSE.name } as const;
+
+/**
+ * The strict demo's per-collection queries: the documented ones a scope can carry. Sent in the
+ * second form, refused as a whole by a strict server and answered at once in the first form.
+ */
+const STRICT_SCOPE_QUERIES = DEFAULT_METRIC_QUERIES.filter(
+  (q) => !isClusterOnly(q.name) && toSecondForm(q) !== undefined,
+);
+
+/**
+ * Which metric names the demo's simulator accepts: "strict" (the default: only the public
+ * reference's enum, `stat` required, as the real service is documented; the names outside it
+ * are refused and quarantined, which the demo then shows), or "permissive" (every name the
+ * exporter knows, in either request form: every family and dashboard panel has data).
+ */
+export const DEMO_METRIC_CATALOGS = ["strict", "permissive"] as const;
+
+/** One of DEMO_METRIC_CATALOGS. */
+export type DemoMetricCatalog = (typeof DEMO_METRIC_CATALOGS)[number];
+
 /** Options of the embedded demo. */
 export interface DemoOptions {
   readonly listen: string;
   readonly clusters?: number;
   /** Also ask a name no server knows, to show a refused query (`--demo` does; tests do not). */
   readonly showRefusal?: boolean;
+  /**
+   * The simulator's catalog the queries are chosen for. "permissive" (the default here): the
+   * default list plus every name outside the reference, so every family has data. "strict":
+   * the default list plus one name outside the reference (and the unknown one), refused.
+   */
+  readonly metricCatalog?: DemoMetricCatalog;
 }
 
 /**
  * Starts the simulator on loopback. It is imported dynamically so that production code paths
  * never load it: only `--demo` does.
  */
-export async function startDemoSimulator(opts: { clusters: number }): Promise<Simulator> {
+export async function startDemoSimulator(opts: {
+  clusters: number;
+  metricCatalog?: DemoMetricCatalog;
+}): Promise<Simulator> {
   const { startSimulator } = await import("./simulator/index.js");
   // Time runs 10x faster for jobs so that a visitor sees import and Spark jobs change state.
-  return startSimulator({ host: "127.0.0.1", port: 0, clusters: opts.clusters, seed: 1, timeScale: 10 });
+  return startSimulator({
+    host: "127.0.0.1",
+    port: 0,
+    clusters: opts.clusters,
+    seed: 1,
+    timeScale: 10,
+    metricCatalog: opts.metricCatalog ?? "strict",
+  });
 }
 
 /**
@@ -39,6 +83,8 @@ export async function startDemoSimulator(opts: { clusters: number }): Promise<Si
  */
 export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, unknown> {
   const first = sim.clusters[0];
+  const strict = opts.metricCatalog === "strict";
+  const refused = opts.showRefusal === true;
   return {
     api: { base_url: sim.baseUrl, controller_url: sim.controllerUrlTemplate, api_key: "demo-key" },
     clusters: sim.clusters.map((c) => ({
@@ -47,21 +93,21 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
       project_id: c.projectId,
       scopes:
         c === first
-          ? c.collections
-              .slice(0, 2)
-              .map((col) => ({ db_name: col.dbName, collection_name: col.collectionName }))
+          ? c.collections.slice(0, 2).map((col) => ({
+              db_name: col.dbName,
+              collection_name: col.collectionName,
+              ...(strict ? { queries: STRICT_SCOPE_QUERIES } : {}),
+            }))
           : [],
     })),
     metrics: {
       granularity: "PT30S",
       interval: "PT30S",
       lookback: "PT5M",
-      queries: [
-        ...DEFAULT_METRIC_QUERIES,
-        ...UNDOCUMENTED,
-        ...(opts.showRefusal === true ? [REFUSED_ON_PURPOSE] : []),
-      ],
-      allow_unknown_names: opts.showRefusal === true,
+      queries: strict
+        ? [...DEFAULT_METRIC_QUERIES, STRICT_UNDOCUMENTED, ...(refused ? [STRICT_REFUSED_ON_PURPOSE] : [])]
+        : [...DEFAULT_METRIC_QUERIES, ...UNDOCUMENTED, ...(refused ? [REFUSED_ON_PURPOSE] : [])],
+      allow_unknown_names: refused,
     },
     import_jobs: { interval: "PT30S" },
     spark_jobs: {

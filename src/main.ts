@@ -166,14 +166,15 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
   let closeDemo: (() => Promise<void>) | undefined;
   try {
     if (args.mode === "demo") {
-      const sim = await startDemoSimulator({ clusters: 6 });
+      const metricCatalog = args.demoMetricCatalog ?? "strict";
+      const sim = await startDemoSimulator({ clusters: 6, metricCatalog });
       closeDemo = () => sim.close();
       logger.info(
-        { simulator: sim.baseUrl },
+        { simulator: sim.baseUrl, metric_catalog: metricCatalog },
         "demo: embedded simulator of the upstream API started on loopback",
       );
       const config = await buildConfig(
-        demoConfig(sim, { listen: args.listen ?? "0.0.0.0:9474", showRefusal: true }),
+        demoConfig(sim, { listen: args.listen ?? "0.0.0.0:9474", showRefusal: true, metricCatalog }),
       );
       return { value: { config, closeDemo } };
     }

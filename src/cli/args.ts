@@ -1,6 +1,7 @@
 import { hostname as osHostname } from "node:os";
 import { parseArgs } from "node:util";
 import { ListenAddressError, parseListen } from "../config/listen.js";
+import { DEMO_METRIC_CATALOGS, type DemoMetricCatalog } from "../demo.js";
 
 export const USAGE = `Usage:
   vdbcloud-exporter --config FILE                 run the exporter
@@ -9,6 +10,9 @@ export const USAGE = `Usage:
                                                   accepted, does each cluster answer, which metric queries
                                                   are refused (exit 0 ok, 1 refused or unreachable)
   vdbcloud-exporter --demo                        run against an embedded simulator (no account needed)
+      [--demo-metric-catalog strict|permissive]   the simulator accepts only the public reference's metric names
+                                                  (strict, the default: the others are shown refused), or every
+                                                  name the exporter knows (permissive: every panel has data)
 
 Options (each also set by the environment variable after it; the flag wins):
   --config FILE            VDBCLOUD_CONFIG        the configuration file
@@ -34,6 +38,8 @@ export interface CliArgs {
   readonly configPath?: string;
   readonly listen?: string;
   readonly logLevel: string;
+  /** `--demo-metric-catalog`: which names the demo's simulator accepts (demo mode only). */
+  readonly demoMetricCatalog?: DemoMetricCatalog;
   readonly shard: { readonly index: number; readonly total: number };
 }
 
@@ -114,6 +120,13 @@ export function parseCli(argv: readonly string[], from: CliEnvironment = {}): Cl
   }
   let mode: Mode;
   if (values["check-config"] && values.probe) throw new ArgsError("--probe: not with --check-config");
+  const catalog = values["demo-metric-catalog"];
+  if (catalog !== undefined && !values.demo) throw new ArgsError("--demo-metric-catalog: only with --demo");
+  if (catalog !== undefined && !DEMO_METRIC_CATALOGS.some((c) => c === catalog)) {
+    throw new ArgsError(
+      `--demo-metric-catalog: must be one of ${DEMO_METRIC_CATALOGS.join(", ")}, got "${catalog}"`,
+    );
+  }
   if (values.demo) {
     if (values["check-config"]) throw new ArgsError("--check-config: needs --config, not --demo");
     if (values.probe) throw new ArgsError("--probe: needs --config, not --demo");
@@ -126,6 +139,7 @@ export function parseCli(argv: readonly string[], from: CliEnvironment = {}): Cl
     mode,
     ...(config !== undefined && mode !== "demo" ? { configPath: config.value } : {}),
     ...(listen !== undefined ? { listen: listen.value } : {}),
+    ...(catalog !== undefined ? { demoMetricCatalog: catalog as DemoMetricCatalog } : {}),
     logLevel,
     shard,
   };
@@ -178,6 +192,7 @@ function parse(argv: readonly string[]) {
       "check-config": { type: "boolean" },
       probe: { type: "boolean" },
       demo: { type: "boolean" },
+      "demo-metric-catalog": { type: "string" },
       listen: { type: "string" },
       "log-level": { type: "string" },
       shard: { type: "string" },
