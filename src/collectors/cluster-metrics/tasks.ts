@@ -172,7 +172,7 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
     }
   }
   book.retain(targets);
-  warnings.retain(ctx.logger, targets);
+  warnings.retain(targets);
   return tasks;
 }
 

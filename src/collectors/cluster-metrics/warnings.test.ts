@@ -76,14 +76,20 @@ describe("RefusalWarnings: one warning per refused name", () => {
     ]);
   });
 
-  it("forgets removed targets", () => {
+  it("forgets removed targets silently; a later change counts from what is left", () => {
     const { logger, lines } = captured();
     const w = new RefusalWarnings(60_000);
     w.refused(logger, "a", READ_VCU, MESSAGE);
     w.refused(logger, "b", READ_VCU, MESSAGE);
     w.flush();
-    w.retain(logger, new Set(["a"]));
+    w.retain(new Set(["a"]));
     w.flush();
-    expect(lines.map((l) => l.targets)).toEqual([2, 1]);
+    expect(lines.map((l) => l.targets)).toEqual([2]);
+    w.refused(logger, "c", READ_VCU, MESSAGE);
+    w.flush();
+    expect(lines.map((l) => [l.targets, l.examples])).toEqual([
+      [2, ["a", "b"]],
+      [2, ["a", "c"]],
+    ]);
   });
 });

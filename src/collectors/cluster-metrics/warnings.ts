@@ -29,6 +29,11 @@ export interface NameWarning {
 
 const EXAMPLES = 5;
 
+/** The sorted targets of a name's affected entries. */
+function targetsOf(affected: Affected): string[] {
+  return [...new Set([...affected.keys()].map((k) => k.slice(0, k.indexOf("\u0000"))))].sort();
+}
+
 /** What the warnings are written to. */
 type Logger = Pick<PinoLogger, "warn" | "info">;
 
@@ -72,15 +77,25 @@ export class RefusalWarnings {
     if (this.byName.get(refusal.name)?.delete(`${target}\u0000${refusal.stat ?? ""}`)) this.schedule(logger);
   }
 
-  /** Forgets targets not in `keep` (removed from the config or this shard). */
-  retain(logger: Logger | undefined, keep: ReadonlySet<string>): void {
-    let changed = false;
-    for (const affected of this.byName.values()) {
+  /**
+   * Forgets targets not in `keep` (removed from the config or this shard), silently: a target
+   * that is gone is no news about the name. Called while tasks are built, when no logger is
+   * at hand (the plan of `--check-config` builds them too).
+   */
+  retain(keep: ReadonlySet<string>): void {
+    for (const [metric, affected] of this.byName) {
+      let changed = false;
       for (const key of affected.keys()) {
         if (!keep.has(key.slice(0, key.indexOf("\u0000")))) changed = affected.delete(key) || changed;
       }
+      if (!changed || !this.logged.has(metric)) continue;
+      if (affected.size === 0) {
+        this.byName.delete(metric);
+        this.logged.delete(metric);
+      } else {
+        this.logged.set(metric, targetsOf(affected).join("\u0000"));
+      }
     }
-    if (changed) this.schedule(logger);
   }
 
   /** The warnings due now (names whose set of targets changed since last logged), marked logged. */
@@ -88,7 +103,7 @@ export class RefusalWarnings {
     const warnings: NameWarning[] = [];
     const cleared: string[] = [];
     for (const [metric, affected] of [...this.byName].sort(([a], [b]) => a.localeCompare(b))) {
-      const targets = [...new Set([...affected.keys()].map((k) => k.slice(0, k.indexOf("\u0000"))))].sort();
+      const targets = targetsOf(affected);
       const signature = targets.join("\u0000");
       if ((this.logged.get(metric) ?? "") === signature) continue;
       this.logged.set(metric, signature);
