@@ -27,8 +27,8 @@ import { stringify } from "yaml";
 import { type DashboardQuery, dashboardQueries, expandVariables } from "../grafana/lib/queries.js";
 import { UPSTREAM_METRICS } from "../src/cloud/catalog.js";
 import { familyFor } from "../src/collect/catalog.js";
-import { parseSamples } from "./helpers/harness.js";
 import { EXPOSED_FAMILIES, seriesNamesOf } from "./helpers/families.js";
+import { parseSamples } from "./helpers/harness.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const ROOT = join(import.meta.dirname, "..");

@@ -6,9 +6,9 @@
  */
 import { CloudError } from "../cloud/errors.js";
 import type { CloudApi } from "../cloud/types.js";
-import { alignedWindow } from "../collectors/cluster-metrics/tasks.js";
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
 import { resolveBatch } from "../collectors/cluster-metrics/refusals.js";
+import { alignedWindow } from "../collectors/cluster-metrics/tasks.js";
 import { queriesForTarget, queryKey } from "../config/queries.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
 import type {
