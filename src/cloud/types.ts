@@ -138,7 +138,13 @@ export type EndpointTemplate =
   | "GET /v2/clusters/{id}"
   | "GET /v2/clusters"
   | "GET /v1/projects"
-  | "GET /v2/regions";
+  | "GET /v2/regions"
+  | "POST /v2/vectordb/databases/list"
+  | "POST /v2/vectordb/collections/list"
+  | "GET /v1/vector/collections"
+  | "POST /v2/vectordb/collections/get_load_state"
+  | "POST /v2/vectordb/collections/get_stats"
+  | "GET /v2/groups/{groupId}/members";
 
 /** Outcome classes of one logical API call (after retries). Stable: used as a label value. */
 export type CallOutcome =

@@ -13,6 +13,12 @@ export const ENDPOINTS: readonly EndpointTemplate[] = [
   "GET /v2/clusters",
   "GET /v1/projects",
   "GET /v2/regions",
+  "POST /v2/vectordb/databases/list",
+  "POST /v2/vectordb/collections/list",
+  "GET /v1/vector/collections",
+  "POST /v2/vectordb/collections/get_load_state",
+  "POST /v2/vectordb/collections/get_stats",
+  "GET /v2/groups/{groupId}/members",
 ];
 
 export const OUTCOMES: readonly CallOutcome[] = [
