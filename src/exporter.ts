@@ -1,15 +1,17 @@
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { type CloudClient, createCloudClient } from "./cloud/client.js";
+import { type CollectionRef, createDataPlaneClient, type DataPlaneClient } from "./cloud/dataPlane.js";
 import { sleepOn } from "./cloud/sleep.js";
 import type { ClusterDescription } from "./cloud/types.js";
+import type { CollectionsFound } from "./collectors/collections/tasks.js";
 import { credentialLabeler } from "./collectors/credentials.js";
 import { describeError } from "./collectors/errors.js";
 import { HealthTracker } from "./collectors/health.js";
 import type { CollectorTask } from "./collectors/model.js";
 import { buildTasks, COLLECTOR_LABELS, newCollectorState } from "./collectors/registry.js";
 import type { PollContext } from "./collectors/runtime.js";
-import { replicaClusters, replicaSparkJobs } from "./collectors/targets.js";
+import { replicaClusters, replicaSparkJobs, withCollectionScopes } from "./collectors/targets.js";
 import type { Shard } from "./config/shard.js";
 import { loadSparkJobsFile } from "./config/sparkJobsFile.js";
 import type { ClusterConfig, Config, SparkJobRef } from "./config/types.js";
@@ -64,6 +66,10 @@ export class Exporter {
   private readonly state = newCollectorState();
   private planned: readonly CollectorTask[] = [];
   private readonly clients = new Map<string, CloudClient>();
+  /** Data-plane clients by endpoint and credential (each with its own budget). */
+  private readonly dataPlanes = new Map<string, DataPlaneClient>();
+  /** Per cluster: the collections its last collections poll kept (they become scopes). */
+  private readonly collections = new Map<string, CollectionsFound>();
   /** The `api` settings (key aside) the clients in `clients` were built with. */
   private clientSettings = "";
   private config: Config;
@@ -186,13 +192,78 @@ export class Exporter {
     this.unwatchJobsFile?.();
     await this.scheduler.stop();
     this.store.close();
-    await Promise.allSettled([...this.clients.values()].map((c) => c.close()));
+    await Promise.allSettled([...this.clients.values(), ...this.dataPlanes.values()].map((c) => c.close()));
     this.clients.clear();
+    this.dataPlanes.clear();
   }
 
-  /** Every cluster this replica polls: configured ones, then discovered ones, in this shard. */
+  /**
+   * Every cluster this replica polls: configured ones, then discovered ones, in this shard, each
+   * with its discovered collections as scopes when `collections.scopes` is on.
+   */
   clusters(): ClusterConfig[] {
-    return replicaClusters(this.config, this.discovered, this.shard);
+    const clusters = replicaClusters(this.config, this.discovered, this.shard);
+    const cfg = this.config.collections;
+    if (!cfg.enabled || !cfg.scopes) return clusters;
+    const scopes = new Map<string, readonly CollectionRef[]>();
+    for (const [id, found] of this.collections) scopes.set(id, found.polled);
+    return withCollectionScopes(clusters, scopes, cfg.queries);
+  }
+
+  private dataPlaneFor = (
+    endpoint: string,
+    cluster: Pick<ClusterConfig, "apiKey" | "dataPlaneToken">,
+  ): DataPlaneClient => {
+    const token = cluster.dataPlaneToken ?? cluster.apiKey ?? this.config.api.apiKey;
+    const key = `${endpoint}\u0000${token}`;
+    let client = this.dataPlanes.get(key);
+    if (!client) {
+      const api = this.config.api;
+      const clock = this.opts.clientClock ?? this.clock;
+      client = createDataPlaneClient({
+        endpoint,
+        token,
+        rateLimit: this.config.collections.rateLimit,
+        rateLimitMarginMs: api.rateLimitMarginMs,
+        requestTimeoutMs: api.requestTimeoutMs,
+        maxRetries: api.maxRetries,
+        maxResponseBytes: api.maxResponseBytes,
+        maxInFlight: api.maxInFlight,
+        userAgent: `vdbcloud-exporter/${this.version}`,
+        observer: this.self,
+        now: () => clock.now(),
+        sleep: sleepOn(clock),
+        ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
+      });
+      this.dataPlanes.set(key, client);
+    }
+    return client;
+  };
+
+  /**
+   * A collections poll's result: the scopes change when the kept collections do (a vanished
+   * collection's scope, and with it every series, goes at once); collections beyond
+   * max_per_cluster are logged once per change of their number.
+   */
+  private onCollections(clusterId: string, found: CollectionsFound): void {
+    const before = this.collections.get(clusterId);
+    this.collections.set(clusterId, found);
+    if (found.notPolled > 0 && found.notPolled !== before?.notPolled) {
+      this.logger.warn(
+        {
+          cluster_id: clusterId,
+          not_polled: found.notPolled,
+          max_per_cluster: this.config.collections.maxPerCluster,
+        },
+        "collections beyond collections.max_per_cluster are not polled (sorted by name, the first are kept)",
+      );
+    }
+    const paths = (f: CollectionsFound | undefined) =>
+      (f?.polled ?? []).map((c) => `${c.dbName}/${c.collectionName}`).join("\n");
+    if (this.config.collections.scopes && paths(before) !== paths(found)) {
+      this.logger.info({ cluster_id: clusterId, collections: found.polled.length }, "collections changed");
+      this.replan();
+    }
   }
 
   private sparkJobs(): SparkJobRef[] {
@@ -230,7 +301,11 @@ export class Exporter {
   /** Rebuilds the task set from the current config, discovered clusters and jobs file. */
   private replan(): void {
     const config = this.config;
-    this.retireStaleClients(config.api);
+    this.retireStaleClients(config);
+    const polled = new Set(replicaClusters(config, this.discovered, this.shard).map((c) => c.id));
+    for (const id of this.collections.keys()) {
+      if (!config.collections.enabled || !polled.has(id)) this.collections.delete(id);
+    }
     const clusters = this.clusters();
     const credentialOf = credentialLabeler(config.api.apiKey, clusters);
     const tasks = buildTasks({
@@ -239,9 +314,10 @@ export class Exporter {
       sparkJobs: this.sparkJobs(),
       shard: this.shard,
       ctx: this.ctx,
-      clients: { forCluster: this.clientFor, credentialOf },
+      clients: { forCluster: this.clientFor, credentialOf, dataPlane: this.dataPlaneFor },
       state: this.state,
       onDiscovered: (found) => this.onDiscovered(found),
+      onCollections: (clusterId, found) => this.onCollections(clusterId, found),
     });
     this.planned = tasks;
     this.scheduler.setTasks(tasks);
@@ -276,15 +352,20 @@ export class Exporter {
    * so when any of them changes every client is rebuilt; a cached one would keep the old
    * settings for as long as its key is in use. In-flight requests of a retired client finish.
    */
-  private retireStaleClients(api: Config["api"]): void {
-    const settings = JSON.stringify({ ...api, apiKey: undefined });
+  private retireStaleClients(config: Config): void {
+    const settings = JSON.stringify({
+      ...config.api,
+      apiKey: undefined,
+      dataPlane: config.collections.rateLimit,
+    });
     if (settings === this.clientSettings) return;
     this.clientSettings = settings;
-    for (const client of this.clients.values()) this.closeClient(client);
+    for (const client of [...this.clients.values(), ...this.dataPlanes.values()]) this.closeClient(client);
     this.clients.clear();
+    this.dataPlanes.clear();
   }
 
-  private closeClient(client: CloudClient): void {
+  private closeClient(client: { close(): Promise<void> }): void {
     client.close().catch((err: unknown) => this.internalError("client_close", err));
   }
 

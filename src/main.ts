@@ -147,7 +147,9 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
         { simulator: sim.baseUrl },
         "demo: embedded simulator of the upstream API started on loopback",
       );
-      const config = await buildConfig(demoConfig(sim, { listen: args.listen ?? "0.0.0.0:9474" }));
+      const config = await buildConfig(
+        demoConfig(sim, { listen: args.listen ?? "0.0.0.0:9474", collections: true }),
+      );
       return { value: { config, closeDemo } };
     }
     return { value: { config: await loadConfig(args.configPath as string), closeDemo } };

@@ -7,8 +7,8 @@
  * migrate, release): an exporter must not be able to change what it observes.
  */
 import type { Dispatcher } from "undici";
-import { describeClusterEndpoint, listClustersEndpoint } from "./clusters.js";
 import { createCaller } from "./caller.js";
+import { describeClusterEndpoint, listClustersEndpoint } from "./clusters.js";
 import type { RequestSpec } from "./endpoint.js";
 import { redactSecret } from "./errors.js";
 import { listImportJobsEndpoint } from "./importJobs.js";

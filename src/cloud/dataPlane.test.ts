@@ -51,14 +51,18 @@ describe("data-plane client", () => {
 
   it("sends the username:password token as Bearer and the documented bodies", async () => {
     const seen: unknown[] = [];
+    const record = (body: unknown): boolean => {
+      seen.push(body);
+      return true;
+    };
     nock(ENDPOINT, { reqheaders: { authorization: `Bearer ${TOKEN}` } })
-      .post("/v2/vectordb/databases/list", (b) => (seen.push(b), true))
+      .post("/v2/vectordb/databases/list", record)
       .reply(200, { code: 0, data: ["default", "analytics"] })
-      .post("/v2/vectordb/collections/list", (b) => (seen.push(b), true))
+      .post("/v2/vectordb/collections/list", record)
       .reply(200, { code: 0, data: ["docs", "faq"] })
-      .post("/v2/vectordb/collections/get_load_state", (b) => (seen.push(b), true))
+      .post("/v2/vectordb/collections/get_load_state", record)
       .reply(200, { code: 0, data: { loadState: "LoadStateLoading", loadProgress: 42 } })
-      .post("/v2/vectordb/collections/get_stats", (b) => (seen.push(b), true))
+      .post("/v2/vectordb/collections/get_stats", record)
       .reply(200, { code: 0, data: { rowCount: "1234" } });
     const c = client();
     expect(await c.listDatabases()).toEqual(["default", "analytics"]);

@@ -5,6 +5,7 @@
 import type { MetricQuery } from "../cloud/types.js";
 import {
   CLUSTER_FAMILIES as C,
+  COLLECTION_FAMILIES,
   INVENTORY_FAMILIES,
   JOB_FAMILIES,
   PROCESS_SELF_FAMILIES,
@@ -37,6 +38,7 @@ export const STATIC_FAMILIES: readonly FamilyDef[] = [
   C,
   JOB_FAMILIES,
   INVENTORY_FAMILIES,
+  COLLECTION_FAMILIES,
   TARGET_SELF_FAMILIES,
   PROCESS_SELF_FAMILIES,
 ].flatMap((group) => Object.values(group));

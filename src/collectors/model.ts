@@ -5,10 +5,12 @@
  * The scheduler runs the tasks; `--check-config` prints a plan computed from the very same
  * tasks, so the two cannot disagree.
  */
+import type { DataPlaneApi } from "../cloud/dataPlane.js";
 import type { CloudApi, ClusterDescription, EndpointTemplate } from "../cloud/types.js";
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
 import type { ScheduledTask } from "../schedule/scheduler.js";
+import type { CollectionsFound } from "./collections/tasks.js";
 import type { ImportJobTracker } from "./import-jobs/tracker.js";
 import type { PollContext } from "./runtime.js";
 import type { SparkJobWatch } from "./spark-jobs/watch.js";
@@ -46,6 +48,11 @@ export interface Clients {
   forCluster(cluster: Pick<ClusterConfig, "apiKey">): CloudApi;
   /** The credential's label: clusters sharing a key share a label and a rate budget. */
   credentialOf(cluster: Pick<ClusterConfig, "apiKey">): string;
+  /**
+   * The data-plane client of a cluster's endpoint, with its `dataPlaneToken` (else its API
+   * key, else the default key); one per endpoint and credential, each with its own budget.
+   */
+  dataPlane(endpoint: string, cluster: Pick<ClusterConfig, "apiKey" | "dataPlaneToken">): DataPlaneApi;
 }
 
 /** Everything a task builder may use. The same environment serves the runtime and the plan. */
@@ -61,6 +68,8 @@ export interface CollectorEnv {
   readonly state: CollectorState;
   /** Discovery hands every listing here; the exporter re-plans when the set changed. */
   readonly onDiscovered: (found: ClusterDescription[]) => void;
+  /** The collections collector hands each cluster's polled collections here (they become scopes). */
+  readonly onCollections: (clusterId: string, found: CollectionsFound) => void;
 }
 
 /**

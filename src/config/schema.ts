@@ -10,6 +10,7 @@
 import { resolve } from "node:path";
 import * as z from "zod";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS } from "../cloud/rateLimiter.js";
+import { collectionsSchema, dataPlaneSchema, groupsSchema } from "./collections.js";
 import {
   boolField,
   durationField,
@@ -246,6 +247,7 @@ const clusterSchema = z
       region: textField(REGION).optional(),
       project_id: textField().optional(),
       scopes: scopesSchema,
+      data_plane: dataPlaneSchema.optional(),
       ...apiKeyFields,
     },
     { error: sectionError },
@@ -272,9 +274,16 @@ function clustersSchema(resolvePath: ResolvePath) {
             ...optional("region", cluster.region),
             ...optional("projectId", cluster.project_id),
             scopes: cluster.scopes,
+            /** The cluster's own data-plane endpoint; absent: its connectAddress. */
+            ...optional("dataPlaneEndpoint", cluster.data_plane?.endpoint),
           },
           /** Optional per-cluster credential; clusters with another key get their own rate budget. */
           key: keySource(cluster, resolvePath),
+          /** The data-plane token file (`username:password` or an API key); absent: the API key. */
+          tokenFile:
+            cluster.data_plane?.token_file === undefined
+              ? undefined
+              : resolvePath(cluster.data_plane.token_file),
         })),
       )
       .default([]),
@@ -452,6 +461,8 @@ export function configSchema(baseDir: string) {
           import_jobs: importJobsSchema,
           spark_jobs: sparkJobsSchema(resolvePath),
           inventory: inventorySchema,
+          collections: collectionsSchema(queriesSchema("collections.queries", checkScopeQuery)),
+          groups: groupsSchema,
           server: serverSchema(resolvePath),
           staleness_intervals: intField(2, 100).default(5),
         },
@@ -476,6 +487,15 @@ export function configSchema(baseDir: string) {
         importJobs: file.import_jobs,
         sparkJobs: file.spark_jobs,
         inventory: file.inventory,
+        collections: (({ queries, ...collections }) => ({
+          ...collections,
+          /** Per-collection queries, expanded like a scope's own list; absent: the scope defaults. */
+          ...optional(
+            "queries",
+            queries === undefined ? undefined : scopeQueries(file.metrics.queries, queries),
+          ),
+        }))(file.collections),
+        groups: file.groups,
         server: file.server,
         /** A series older than this many intervals of its collector disappears. Default 5. */
         stalenessIntervals: file.staleness_intervals,
@@ -484,6 +504,8 @@ export function configSchema(baseDir: string) {
       apiKey: { at: "api", ...file.api.key },
       /** One source per cluster, same order as `config.clusters`. */
       clusterKeys: file.clusters.map(({ key }, index) => ({ at: `clusters[${index}]`, ...key })),
+      /** Each cluster's data-plane token file, same order as `config.clusters`. */
+      dataPlaneTokenFiles: file.clusters.map(({ tokenFile }) => tokenFile),
     }));
 }
 
