@@ -43,12 +43,10 @@ async function start(
   opts: { logs?: string[]; tokens?: Record<string, string>; edit?: (raw: Raw) => void } = {},
 ): Promise<{ harness: Harness; clock: ManualClock }> {
   const clock = new ManualClock(Math.floor(Date.now() / INTERVAL_MS) * INTERVAL_MS);
-  let simRef: Simulator | undefined;
   const { startSimulator } = await import("../src/simulator/index.js");
   // The simulator keeps real time, as the client's limiter does: its rate limit must see the
   // requests as spaced as they really are (a manual step would squeeze them into one instant).
-  simRef = await startSimulator({ clusters: 4, collectionsPerCluster: 6 });
-  const sim = simRef;
+  const sim = await startSimulator({ clusters: 4, collectionsPerCluster: 6 });
   const harness = await startHarness({
     simulator: sim,
     clock,
@@ -60,7 +58,13 @@ async function start(
     },
   });
   const close = harness.close;
-  h = { ...harness, close: async () => (await close(), await sim.close()) };
+  h = {
+    ...harness,
+    close: async () => {
+      await close();
+      await sim.close();
+    },
+  };
   await cycle(h, clock, 0);
   return { harness: h, clock };
 }

@@ -143,8 +143,7 @@ export type EndpointTemplate =
   | "POST /v2/vectordb/collections/list"
   | "GET /v1/vector/collections"
   | "POST /v2/vectordb/collections/get_load_state"
-  | "POST /v2/vectordb/collections/get_stats"
-  | "GET /v2/groups/{groupId}/members";
+  | "POST /v2/vectordb/collections/get_stats";
 
 /** Outcome classes of one logical API call (after retries). Stable: used as a label value. */
 export type CallOutcome =

@@ -164,10 +164,6 @@ export const COLLECTION_FAMILIES = {
     "vdbcloud_collections_not_polled",
     "Collections listed (after include/exclude) but beyond collections.max_per_cluster: no load state, rows or metrics for them.",
   ),
-  groupMembers: gauge(
-    "vdbcloud_group_members",
-    "Members of a SCIM group (upstream List Group Members count).",
-  ),
 } as const;
 
 /** Self families that collectors emit as samples, per target (see selfFamilies.ts). */

@@ -1,6 +1,6 @@
 /**
  * The `collections:` section (discovery through each cluster's data plane), a cluster's
- * `data_plane`, and the `groups:` section (design.md section 4). Kept beside schema.ts, which
+ * `data_plane` (design.md section 4). Kept beside schema.ts, which
  * assembles them; the metric query item schema is passed in, so the scope query rules stay in
  * one place.
  */
@@ -69,9 +69,3 @@ export function collectionsSchema<Q extends z.ZodType>(queries: Q) {
     rateLimit: c.rate_limit,
   }));
 }
-
-/** `groups:`: SCIM group IDs whose member counts are exposed. */
-export const groupsSchema = section({
-  ids: nullAsAbsent(list(textField()).default([])),
-  interval: durationField({ min: MINUTE, max: DAY }).default(HOUR),
-}).transform((g) => ({ ids: g.ids, intervalMs: g.interval }));

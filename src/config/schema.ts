@@ -10,7 +10,7 @@
 import { resolve } from "node:path";
 import * as z from "zod";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS } from "../cloud/rateLimiter.js";
-import { collectionsSchema, dataPlaneSchema, groupsSchema } from "./collections.js";
+import { collectionsSchema, dataPlaneSchema } from "./collections.js";
 import {
   boolField,
   durationField,
@@ -462,7 +462,6 @@ export function configSchema(baseDir: string) {
           spark_jobs: sparkJobsSchema(resolvePath),
           inventory: inventorySchema,
           collections: collectionsSchema(queriesSchema("collections.queries", checkScopeQuery)),
-          groups: groupsSchema,
           server: serverSchema(resolvePath),
           staleness_intervals: intField(2, 100).default(5),
         },
@@ -495,7 +494,6 @@ export function configSchema(baseDir: string) {
             queries === undefined ? undefined : scopeQueries(file.metrics.queries, queries),
           ),
         }))(file.collections),
-        groups: file.groups,
         server: file.server,
         /** A series older than this many intervals of its collector disappears. Default 5. */
         stalenessIntervals: file.staleness_intervals,

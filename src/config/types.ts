@@ -52,9 +52,6 @@ export type InventoryConfig = Settings["inventory"];
 /** `collections`: discovery of databases and collections through each cluster's data plane. */
 export type CollectionsConfig = Settings["collections"];
 
-/** `groups`: SCIM groups whose member counts are exposed. */
-export type GroupsConfig = Settings["groups"];
-
 /** `server`: the listen address split into host and port; `webConfigFile` is absolute. */
 export type ServerConfig = Settings["server"];
 

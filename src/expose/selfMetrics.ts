@@ -18,7 +18,6 @@ export const ENDPOINTS: readonly EndpointTemplate[] = [
   "GET /v1/vector/collections",
   "POST /v2/vectordb/collections/get_load_state",
   "POST /v2/vectordb/collections/get_stats",
-  "GET /v2/groups/{groupId}/members",
 ];
 
 export const OUTCOMES: readonly CallOutcome[] = [

@@ -11,7 +11,7 @@
  * add and drop collections through SimState (an added collection that is not one of the
  * world's has no metrics: Query Cluster Metrics refuses it as unknown).
  */
-import { ApiCode, SimApiError } from "./errors.js";
+import { SimApiError } from "./errors.js";
 import type { RouteDef, RouteRequest } from "./route.js";
 import type { SimCluster } from "./world.js";
 
