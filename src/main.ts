@@ -8,7 +8,8 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { type Logger, pino } from "pino";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./cli/args.js";
-import { computePlan, formatPlan } from "./collectors/plan.js";
+import { computePlan } from "./collectors/plan.js";
+import { formatPlan } from "./collectors/planFormat.js";
 import { ConfigError } from "./config/errors.js";
 import { formatListen, type ListenAddress, parseListen } from "./config/listen.js";
 import { buildConfig, loadConfig } from "./config/load.js";
@@ -152,7 +153,7 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
         "demo: embedded simulator of the upstream API started on loopback",
       );
       const config = await buildConfig(
-        demoConfig(sim, { listen: args.listen ?? "0.0.0.0:9474", showRefusal: true }),
+        demoConfig(sim, { listen: args.listen ?? "0.0.0.0:9474", showRefusal: true, collections: true }),
       );
       return { value: { config, closeDemo } };
     }

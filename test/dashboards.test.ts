@@ -87,6 +87,7 @@ describe("generated dashboards", () => {
     const uids = [...dashboards.values()].map((d) => d.uid);
     expect(uids.sort()).toEqual([
       "vdbcloud-cluster",
+      "vdbcloud-collections",
       "vdbcloud-exporter",
       "vdbcloud-jobs",
       "vdbcloud-overview",

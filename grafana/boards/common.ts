@@ -13,6 +13,7 @@ export const UID = {
   cluster: "vdbcloud-cluster",
   jobs: "vdbcloud-jobs",
   exporter: "vdbcloud-exporter",
+  collections: "vdbcloud-collections",
 } as const;
 
 /** Cluster-level series only: scoped series carry collection_name and would count twice. */

@@ -64,7 +64,10 @@ export const CLUSTER_FAMILIES = {
     "vdbcloud_entity_inserts_per_second",
     "Entities inserted per second (upstream ENTITIES_INSERT_RATE; per-second units as is, per-minute / 60).",
   ),
-  collections: gauge("vdbcloud_collections", "Number of collections (upstream COLLECTIONS_COUNT)."),
+  collections: gauge(
+    "vdbcloud_collections",
+    "Number of collections (upstream COLLECTIONS_COUNT; with db_name: the database's collections in the data plane's List Collections, before include/exclude).",
+  ),
   unloadedCollections: gauge(
     "vdbcloud_unloaded_collections",
     "Number of unloaded collections (upstream UNLOADED_COLLECTIONS_COUNT).",
@@ -146,6 +149,27 @@ export const INVENTORY_FAMILIES = {
  * Self families that collectors emit as samples, per target, into the sample store (written by
  * collectors/health.ts and the cluster metrics mapping). The process-wide ones follow.
  */
+/** Collection families: each cluster's data plane (List Collections, Get Load State, Get Stats). */
+export const COLLECTION_FAMILIES = {
+  collectionInfo: gauge(
+    "vdbcloud_collection_info",
+    "A collection the data plane lists (after include/exclude), always 1 (upstream List Collections).",
+  ),
+  loadState: gauge(
+    "vdbcloud_collection_load_state",
+    "Collection load state, one series per state, 1 for the current one (upstream Get Load State loadState).",
+  ),
+  loadProgress: gauge(
+    "vdbcloud_collection_load_progress_ratio",
+    "Load progress of a loading collection, 0..1 (upstream Get Load State loadProgress / 100).",
+  ),
+  rows: gauge("vdbcloud_collection_rows", "Rows in the collection (upstream Get Collection Stats rowCount)."),
+  notPolled: gauge(
+    "vdbcloud_collections_not_polled",
+    "Collections listed (after include/exclude) but beyond collections.max_per_cluster: no load state, rows or metrics for them.",
+  ),
+} as const;
+
 export const TARGET_SELF_FAMILIES = {
   collectorUp: gauge(
     "vdbcloud_collector_up",
