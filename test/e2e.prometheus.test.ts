@@ -27,7 +27,7 @@ import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const MAIN = join(ROOT, "dist", "main.js");
-const RULES = join(ROOT, "config", "prometheus");
+const RULES = join(ROOT, "config", "prometheus", "rules");
 
 /** Grafana built-ins as they would be with a 1 s scrape interval and a 5 minute range. */
 const VARIABLES = { __rate_interval: "1m", __interval: "15s", __range: "5m", __range_s: "300" };
