@@ -244,6 +244,7 @@ export class Exporter {
       onDiscovered: (found) => this.onDiscovered(found),
     });
     this.planned = tasks;
+    this.health.setCredentials(tasks);
     this.scheduler.setTasks(tasks);
     this.forgetRemovedTargets(tasks);
     this.closeUnusedClients(clusters);
