@@ -106,7 +106,7 @@ export class SelfMetrics implements ClientObserver {
     });
     this.apiDuration = new Histogram({
       name: HISTOGRAM_FAMILIES[0],
-      help: "Duration of HTTP requests to the upstream API by endpoint template.",
+      help: "Duration in seconds of each HTTP request attempt to the upstream API, by endpoint template, since the exporter started (source: the exporter's API client).",
       labelNames: ["endpoint"],
       buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
@@ -137,7 +137,7 @@ export class SelfMetrics implements ClientObserver {
     });
     this.collectorDuration = new Histogram({
       name: HISTOGRAM_FAMILIES[1],
-      help: "Duration of one poll of one target by collector, including retries.",
+      help: "Duration in seconds of one poll of one target, retries and waits included, by collector, since the exporter started (source: the exporter's polls).",
       labelNames: ["collector"],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
