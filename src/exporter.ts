@@ -263,6 +263,7 @@ export class Exporter {
       onCollections: (clusterId, found) => this.onCollections(clusterId, found),
     });
     this.planned = tasks;
+    this.health.setCredentials(tasks);
     this.scheduler.setTasks(tasks);
     this.forgetRemovedTargets(tasks);
     this.clients.closeUnused(config, clusters);
