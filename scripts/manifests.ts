@@ -1,13 +1,14 @@
 /**
  * The Kubernetes manifests that repeat other files of the project, rendered from those files so
  * they cannot drift: the base config (config/example.yaml, with the key read from the mounted
- * Secret), the PrometheusRule (config/prometheus/*.yml, comments kept) and the Grafana dashboards
+ * Secret), the PrometheusRule (config/prometheus/rules/*.yml, comments kept) and the Grafana dashboards
  * (grafana/dashboards/*.json). `npm run manifests` writes them; a test fails when they are stale.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "yaml";
+import { ALERTS_FILE, RECORDING_FILE } from "./rules.js";
 
 /** Where the exporter reads its config and API key inside the pod (see base/deployment.yaml). */
 export const POD_PATHS = {
@@ -20,7 +21,7 @@ const BASE_CONFIG = `${KUSTOMIZE_DIR}/base/config.yaml`;
 const OPERATOR_DIR = `${KUSTOMIZE_DIR}/components/prometheus-operator`;
 export const PROMETHEUS_RULE = `${OPERATOR_DIR}/prometheusrule.yaml`;
 export const DASHBOARD_COPIES = `${OPERATOR_DIR}/dashboards`;
-export const RULE_FILES = ["config/prometheus/alerts.yml", "config/prometheus/recording.yml"];
+export const RULE_FILES = [ALERTS_FILE, RECORDING_FILE];
 
 /** A generated file disagrees with its source in a way the renderer cannot fix by itself. */
 export class ManifestRenderError extends Error {

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { isClusterOnly, toSecondForm, UPSTREAM_METRICS } from "./cloud/catalog.js";
 import { DEFAULT_METRIC_QUERIES } from "./config/queries.js";
 import type { Simulator } from "./simulator/index.js";
@@ -46,6 +49,11 @@ export type DemoMetricCatalog = (typeof DEMO_METRIC_CATALOGS)[number];
 export interface DemoOptions {
   readonly listen: string;
   readonly clusters?: number;
+  /**
+   * Discover collections through each cluster's data plane (the demo does): clusters whose data
+   * plane takes a `username:password` get it through a token file in a fresh temporary directory.
+   */
+  readonly collections?: boolean;
   /** Also ask a name no server knows, to show a refused query (`--demo` does; tests do not). */
   readonly showRefusal?: boolean;
   /**
@@ -66,25 +74,37 @@ export async function startDemoSimulator(opts: {
 }): Promise<Simulator> {
   const { startSimulator } = await import("./simulator/index.js");
   // Time runs 10x faster for jobs so that a visitor sees import and Spark jobs change state.
+  // Six collections per cluster show every load state; one appears and vanishes every 2 minutes.
   return startSimulator({
     host: "127.0.0.1",
     port: 0,
     clusters: opts.clusters,
     seed: 1,
     timeScale: 10,
+    collectionsPerCluster: 6,
+    collectionChurnMs: 120_000,
     metricCatalog: opts.metricCatalog ?? "strict",
   });
 }
 
 /**
  * The raw (YAML-shaped) config of the demo: every simulated cluster, a per-collection scope on
- * the first one, every simulated Spark job, discovery off, 30 s cycles (the API's finest
+ * the first one, every simulated Spark job, cluster discovery off, collection discovery as
+ * asked (with each data plane's credential), 30 s cycles (the API's finest
  * granularity), and a fixed demo key the simulator accepts.
  */
 export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, unknown> {
   const first = sim.clusters[0];
   const strict = opts.metricCatalog === "strict";
   const refused = opts.showRefusal === true;
+  const tokenDir = opts.collections ? mkdtempSync(join(tmpdir(), "vdbcloud-demo-")) : undefined;
+  const dataPlane = (clusterId: string): Record<string, unknown> => {
+    const credential = sim.state.dataPlaneCredential(clusterId);
+    if (tokenDir === undefined || credential === undefined) return {};
+    const file = join(tokenDir, `${clusterId}.token`);
+    writeFileSync(file, `${credential}\n`, { mode: 0o600 });
+    return { data_plane: { token_file: file } };
+  };
   return {
     api: { base_url: sim.baseUrl, controller_url: sim.controllerUrlTemplate, api_key: "demo-key" },
     clusters: sim.clusters.map((c) => ({
@@ -99,6 +119,7 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
               ...(strict ? { queries: STRICT_SCOPE_QUERIES } : {}),
             }))
           : [],
+      ...dataPlane(c.id),
     })),
     metrics: {
       granularity: "PT30S",
@@ -115,6 +136,7 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
       jobs: sim.state.sparkJobRefs.map((j) => ({ project_id: j.projectId, job_id: j.jobId })),
     },
     inventory: { interval: "PT30S" },
+    ...(opts.collections ? { collections: { enabled: true, interval: "PT30S", row_count: true } } : {}),
     server: { listen: opts.listen },
   };
 }

@@ -1,15 +1,16 @@
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
-import { type CloudClient, createCloudClient } from "./cloud/client.js";
-import { sleepOn } from "./cloud/sleep.js";
+import { ClientPool } from "./clientPool.js";
+import type { CollectionRef } from "./cloud/dataPlane.js";
 import type { ClusterDescription } from "./cloud/types.js";
 import { credentialLabeler } from "./collectors/credentials.js";
 import { describeError } from "./collectors/errors.js";
 import { HealthTracker } from "./collectors/health.js";
+import type { CollectionsFound } from "./collectors/model.js";
 import { CollectorStates, type CollectorTask } from "./collectors/model.js";
 import { buildTasks, COLLECTOR_LABELS } from "./collectors/registry.js";
 import type { PollContext } from "./collectors/runtime.js";
-import { replicaClusters, replicaSparkJobs } from "./collectors/targets.js";
+import { replicaClusters, replicaSparkJobs, withCollectionScopes } from "./collectors/targets.js";
 import type { Shard } from "./config/shard.js";
 import { loadSparkJobsFile } from "./config/sparkJobsFile.js";
 import type { ClusterConfig, Config, SparkJobRef } from "./config/types.js";
@@ -63,9 +64,9 @@ export class Exporter {
   private readonly ctx: PollContext;
   private readonly state = new CollectorStates();
   private planned: readonly CollectorTask[] = [];
-  private readonly clients = new Map<string, CloudClient>();
-  /** The `api` settings (key aside) the clients in `clients` were built with. */
-  private clientSettings = "";
+  private readonly clients: ClientPool;
+  /** Per cluster: the collections its last collections poll kept (they become scopes). */
+  private readonly collections = new Map<string, CollectionsFound>();
   private config: Config;
   private discovered: readonly ClusterDescription[] = [];
   private fileJobs: readonly SparkJobRef[] = [];
@@ -99,6 +100,14 @@ export class Exporter {
     this.health = new HealthTracker(this.store, this.logger, now);
     this.scheduler = new Scheduler({ clock: this.clock, onSkip: (t) => this.self.skipped(t.collector) });
     this.ctx = { store: this.store, health: this.health, self: this.self, now, logger: this.logger };
+    this.clients = new ClientPool({
+      config: () => this.config,
+      version: opts.version,
+      observer: this.self,
+      clock: opts.clientClock ?? this.clock,
+      dispatcher: opts.dispatcher,
+      onCloseError: (err) => this.internalError("client_close", err),
+    });
   }
 
   /** Plans the tasks and starts polling. Ready once every task completed one run. */
@@ -186,51 +195,60 @@ export class Exporter {
     this.unwatchJobsFile?.();
     await this.scheduler.stop();
     this.store.close();
-    await Promise.allSettled([...this.clients.values()].map((c) => c.close()));
-    this.clients.clear();
+    await this.clients.closeAll();
   }
 
-  /** Every cluster this replica polls: configured ones, then discovered ones, in this shard. */
+  /**
+   * Every cluster this replica polls: configured ones, then discovered ones, in this shard, each
+   * with its discovered collections as scopes when `collections.scopes` is on.
+   */
   clusters(): ClusterConfig[] {
-    return replicaClusters(this.config, this.discovered, this.shard);
+    const clusters = replicaClusters(this.config, this.discovered, this.shard);
+    const cfg = this.config.collections;
+    if (!cfg.enabled || !cfg.scopes) return clusters;
+    const scopes = new Map<string, readonly CollectionRef[]>();
+    for (const [id, found] of this.collections) scopes.set(id, found.polled);
+    return withCollectionScopes(clusters, scopes, cfg.queries);
+  }
+
+  /**
+   * A collections poll's result: the scopes change when the kept collections do (a vanished
+   * collection's scope, and with it every series, goes at once); collections beyond
+   * max_per_cluster are logged once per change of their number.
+   */
+  private onCollections(clusterId: string, found: CollectionsFound): void {
+    const before = this.collections.get(clusterId);
+    this.collections.set(clusterId, found);
+    if (found.notPolled > 0 && found.notPolled !== before?.notPolled) {
+      this.logger.warn(
+        {
+          cluster_id: clusterId,
+          not_polled: found.notPolled,
+          max_per_cluster: this.config.collections.maxPerCluster,
+        },
+        "collections beyond collections.max_per_cluster are not polled (sorted by name, the first are kept)",
+      );
+    }
+    const paths = (f: CollectionsFound | undefined) =>
+      (f?.polled ?? []).map((c) => `${c.dbName}/${c.collectionName}`).join("\n");
+    if (this.config.collections.scopes && paths(before) !== paths(found)) {
+      this.logger.info({ cluster_id: clusterId, collections: found.polled.length }, "collections changed");
+      this.replan();
+    }
   }
 
   private sparkJobs(): SparkJobRef[] {
     return replicaSparkJobs(this.config, this.fileJobs, this.shard);
   }
 
-  private clientFor = (cluster: Pick<ClusterConfig, "apiKey">): CloudClient => {
-    const key = cluster.apiKey ?? this.config.api.apiKey;
-    let client = this.clients.get(key);
-    if (!client) {
-      const api = this.config.api;
-      const clock = this.opts.clientClock ?? this.clock;
-      client = createCloudClient({
-        baseUrl: api.baseUrl,
-        controllerUrl: api.controllerUrl,
-        apiKey: key,
-        requestTimeoutMs: api.requestTimeoutMs,
-        rateLimit: api.rateLimit,
-        ...(api.rateLimitMarginMs === undefined ? {} : { rateLimitMarginMs: api.rateLimitMarginMs }),
-        maxRetries: api.maxRetries,
-        maxResponseBytes: api.maxResponseBytes,
-        maxInFlight: api.maxInFlight,
-        sendRequestTimeoutHeader: api.sendRequestTimeoutHeader ?? true,
-        userAgent: `vdbcloud-exporter/${this.version}`,
-        observer: this.self,
-        now: () => clock.now(),
-        sleep: sleepOn(clock),
-        ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
-      });
-      this.clients.set(key, client);
-    }
-    return client;
-  };
-
   /** Rebuilds the task set from the current config, discovered clusters and jobs file. */
   private replan(): void {
     const config = this.config;
-    this.retireStaleClients(config.api);
+    this.clients.retireStale(config);
+    const polled = new Set(replicaClusters(config, this.discovered, this.shard).map((c) => c.id));
+    for (const id of this.collections.keys()) {
+      if (!config.collections.enabled || !polled.has(id)) this.collections.delete(id);
+    }
     const clusters = this.clusters();
     const credentialOf = credentialLabeler(config.api.apiKey, clusters);
     const tasks = buildTasks({
@@ -239,14 +257,16 @@ export class Exporter {
       sparkJobs: this.sparkJobs(),
       shard: this.shard,
       ctx: this.ctx,
-      clients: { forCluster: this.clientFor, credentialOf },
+      clients: { forCluster: this.clients.forCluster, credentialOf, dataPlane: this.clients.dataPlane },
       state: this.state,
       onDiscovered: (found) => this.onDiscovered(found),
+      onCollections: (clusterId, found) => this.onCollections(clusterId, found),
     });
     this.planned = tasks;
+    this.health.setCredentials(tasks);
     this.scheduler.setTasks(tasks);
     this.forgetRemovedTargets(tasks);
-    this.closeUnusedClients(clusters);
+    this.clients.closeUnused(config, clusters);
   }
 
   private onDiscovered(found: ClusterDescription[]): void {
@@ -267,36 +287,6 @@ export class Exporter {
       this.health.retain(collector, keep);
       for (const target of this.store.targets(collector)) {
         if (!keep.has(target)) this.store.deleteTarget(collector, target);
-      }
-    }
-  }
-
-  /**
-   * A client bakes in every `api` setting (URLs, timeouts, retries, rate limit, in-flight cap),
-   * so when any of them changes every client is rebuilt; a cached one would keep the old
-   * settings for as long as its key is in use. In-flight requests of a retired client finish.
-   */
-  private retireStaleClients(api: Config["api"]): void {
-    const settings = JSON.stringify({ ...api, apiKey: undefined });
-    if (settings === this.clientSettings) return;
-    this.clientSettings = settings;
-    for (const client of this.clients.values()) this.closeClient(client);
-    this.clients.clear();
-  }
-
-  private closeClient(client: CloudClient): void {
-    client.close().catch((err: unknown) => this.internalError("client_close", err));
-  }
-
-  private closeUnusedClients(clusters: readonly ClusterConfig[]): void {
-    const used = new Set([
-      this.config.api.apiKey,
-      ...clusters.map((c) => c.apiKey ?? this.config.api.apiKey),
-    ]);
-    for (const [key, client] of this.clients) {
-      if (!used.has(key)) {
-        this.clients.delete(key);
-        this.closeClient(client);
       }
     }
   }

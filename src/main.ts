@@ -3,12 +3,12 @@
 import "./sighup.js";
 
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { type Logger, pino } from "pino";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./cli/args.js";
-import { computePlan, formatPlan } from "./collectors/plan.js";
+import { computePlan } from "./collectors/plan.js";
+import { formatPlan } from "./collectors/planFormat.js";
 import { ConfigError } from "./config/errors.js";
 import { formatListen, type ListenAddress, parseListen } from "./config/listen.js";
 import { buildConfig, loadConfig } from "./config/load.js";
@@ -16,12 +16,12 @@ import { loadSparkJobsFile } from "./config/sparkJobsFile.js";
 import type { Config } from "./config/types.js";
 import { CONFIG_WATCH_INTERVAL_MS, watchPath } from "./config/watch.js";
 import { loadWebConfig, toTlsOptions } from "./config/webConfig.js";
+import { configReloader } from "./configReload.js";
 import { demoConfig, startDemoSimulator } from "./demo.js";
 import { Exporter } from "./exporter.js";
 import { createApp, type ReloadResult } from "./http/app.js";
 import { BasicAuth } from "./http/basicAuth.js";
 import { probeCommand } from "./probe/command.js";
-import { serialized } from "./shared/serialized.js";
 import { onSighup } from "./sighup.js";
 
 const EXIT_OK = 0;
@@ -85,7 +85,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 
   const exporter = new Exporter({ config, logger, version: version(), shard: args.shard });
-  const reload = reloader(args, exporter, logger);
+  const reload = reloader(args, exporter, logger, config);
   const server = createServer(exporter, reload, web.value);
   await exporter.start();
   try {
@@ -174,7 +174,12 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
         "demo: embedded simulator of the upstream API started on loopback",
       );
       const config = await buildConfig(
-        demoConfig(sim, { listen: args.listen ?? "0.0.0.0:9474", showRefusal: true, metricCatalog }),
+        demoConfig(sim, {
+          listen: args.listen ?? "0.0.0.0:9474",
+          showRefusal: true,
+          collections: true,
+          metricCatalog,
+        }),
       );
       return { value: { config, closeDemo } };
     }
@@ -206,34 +211,17 @@ async function loadWeb(config: Config): Promise<Step<WebConfig | undefined>> {
 }
 
 /**
- * Reloads the config file into the exporter (SIGHUP, POST /-/reload, a changed file); a
- * rejected file leaves the running config in place. The demo has no file to reload.
+ * Reloads the config file into the exporter (SIGHUP, POST /-/reload, a changed file); see
+ * configReload.ts. The demo has no file to reload.
  */
-function reloader(args: CliArgs, exporter: Exporter, logger: Logger): () => Promise<ReloadResult> {
-  const reloadOnce = async (path: string): Promise<ReloadResult> => {
-    try {
-      // An empty file is valid at start-up (every default), but on a reload it is a file caught
-      // while an editor rewrites it in place: applying it would drop every target.
-      if ((await readFile(path, "utf8").catch(() => "x")).trim() === "") {
-        throw new ConfigError("config_invalid", [{ path, message: "is empty; the running config is kept" }]);
-      }
-      const next = await loadConfig(path);
-      await exporter.applyConfig(next);
-      logger.info({ file: path }, "configuration reloaded");
-      return { ok: true, problems: [] };
-    } catch (err) {
-      exporter.rejectedConfig();
-      const problems =
-        err instanceof ConfigError
-          ? err.problems.map((p) => `${p.path}: ${p.message}`)
-          : [(err as Error).message];
-      logger.error({ file: path, problems }, "configuration rejected; the previous one keeps running");
-      return { ok: false, problems };
-    }
-  };
-  // A change seen during a reload may have been read too early by it: one more run follows.
+function reloader(
+  args: CliArgs,
+  exporter: Exporter,
+  logger: Logger,
+  config: Config,
+): () => Promise<ReloadResult> {
   const reloadFile =
-    args.configPath === undefined ? undefined : serialized(() => reloadOnce(args.configPath as string));
+    args.configPath === undefined ? undefined : configReloader(args.configPath, exporter, logger, config);
   return () => {
     if (args.mode === "demo" || reloadFile === undefined) {
       return Promise.resolve({ ok: false, problems: ["the demo has no config file to reload"] });

@@ -47,7 +47,7 @@ const dashboards = new Map<string, Obj>(
 const queries = [...dashboards].flatMap(([file, d]) => dashboardQueries(d, file));
 
 const recordingRules = (
-  parse(readFileSync(join(ROOT, "config", "prometheus", "recording.yml"), "utf8")) as {
+  parse(readFileSync(join(ROOT, "config", "prometheus", "rules", "recording.yml"), "utf8")) as {
     groups: Array<{ rules: Array<{ record: string }> }>;
   }
 ).groups.flatMap((g) => g.rules.map((r) => r.record));
@@ -87,6 +87,7 @@ describe("generated dashboards", () => {
     const uids = [...dashboards.values()].map((d) => d.uid);
     expect(uids.sort()).toEqual([
       "vdbcloud-cluster",
+      "vdbcloud-collections",
       "vdbcloud-exporter",
       "vdbcloud-jobs",
       "vdbcloud-overview",

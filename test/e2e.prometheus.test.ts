@@ -8,7 +8,7 @@
  *
  * Needs `npm run build` first (`npm test` does it) and the `prometheus` binary.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -18,10 +18,8 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { type DashboardQuery, dashboardQueries, expandVariables } from "../grafana/lib/queries.js";
@@ -29,11 +27,12 @@ import { UPSTREAM_METRICS } from "../src/cloud/catalog.js";
 import { familyFor } from "../src/collect/catalog.js";
 import { EXPOSED_FAMILIES, seriesNamesOf } from "./helpers/families.js";
 import { parseSamples } from "./helpers/harness.js";
+import { freePort, spawnLogged, stop, waitFor } from "./helpers/processes.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const MAIN = join(ROOT, "dist", "main.js");
-const RULES = join(ROOT, "config", "prometheus");
+const RULES = join(ROOT, "config", "prometheus", "rules");
 
 /** Grafana built-ins as they would be with a 1 s scrape interval and a 5 minute range. */
 const VARIABLES = { __rate_interval: "1m", __interval: "15s", __range: "5m", __range_s: "300" };
@@ -54,55 +53,6 @@ interface RuleState {
   readonly health: string;
   readonly lastError?: string;
   readonly type: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Polls `probe` every 250 ms until it returns a value or `timeoutMs` passes; throws `what` then. */
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    await sleep(250);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`, { cause: last });
-}
-
-function spawnLogged(command: string, args: string[], logs: string[]): ChildProcess {
-  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  const keep = (chunk: Buffer) => {
-    logs.push(chunk.toString("utf8"));
-    // Bounded: only the tail matters for a failure message.
-    if (logs.length > 200) logs.splice(0, logs.length - 200);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  return child;
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 function allDashboardQueries(): DashboardQuery[] {
@@ -148,6 +98,7 @@ describe("exporter demo scraped by a real Prometheus", () => {
     promUrl = `http://127.0.0.1:${promPort}`;
 
     exporter = spawnLogged(
+      ROOT,
       process.execPath,
       [MAIN, "--demo", "--demo-metric-catalog", "permissive", "--listen", `127.0.0.1:${exporterPort}`],
       exporterLogs,
@@ -168,6 +119,7 @@ describe("exporter demo scraped by a real Prometheus", () => {
     writeFileSync(configPath, stringify(config));
     mkdirSync(join(tmp, "data"));
     prometheus = spawnLogged(
+      ROOT,
       toolPath(prometheusTool),
       [
         `--config.file=${configPath}`,
@@ -299,7 +251,7 @@ describe("the default demo is strict", () => {
 
   it("refuses and reports the names outside the reference while every documented family has data", async () => {
     const port = await freePort();
-    exporter = spawnLogged(process.execPath, [MAIN, "--demo", "--listen", `127.0.0.1:${port}`], logs);
+    exporter = spawnLogged(ROOT, process.execPath, [MAIN, "--demo", "--listen", `127.0.0.1:${port}`], logs);
     await waitFor("the exporter's /readyz", 30_000, async () => {
       const res = await fetch(`http://127.0.0.1:${port}/readyz`);
       return res.status === 200 ? true : undefined;

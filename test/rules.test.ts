@@ -1,18 +1,21 @@
 /**
  * Alerting and recording rules: promtool accepts them and their unit tests pass, every alert
  * is well formed (severity, summary, description with labels), is tested both firing and not
- * firing, and has a runbook line in docs/monitoring.md.
+ * firing, links its runbook section in docs/monitoring.md, and carries the thresholds of
+ * config/prometheus/thresholds.yml.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { ALERTS_FILE, renderAlerts, runbookAnchor, THRESHOLDS_FILE } from "../scripts/rules.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const ROOT = join(import.meta.dirname, "..");
-const RULES_DIR = join(ROOT, "config", "prometheus");
-const TESTS_DIR = join(RULES_DIR, "tests");
+const PROMETHEUS_DIR = join(ROOT, "config", "prometheus");
+const RULES_DIR = join(PROMETHEUS_DIR, "rules");
+const TESTS_DIR = join(PROMETHEUS_DIR, "tests");
 
 interface Rule {
   readonly alert?: string;
@@ -104,7 +107,7 @@ describe("promtool", () => {
   });
 
   it.skipIf(promtool.skip)("check config accepts the example prometheus.yml and its rule files", () => {
-    const { status, output } = runPromtool("check", "config", join(RULES_DIR, "prometheus.yml"));
+    const { status, output } = runPromtool("check", "config", join(PROMETHEUS_DIR, "prometheus.yml"));
     expect(output).toContain("SUCCESS: 2 rule files found");
     expect(status, output).toBe(0);
   });
@@ -134,9 +137,22 @@ describe("alert rules", () => {
     },
   );
 
-  it.each(alerts.map((a) => [a.alert ?? "(unnamed)"] as const))("%s has a runbook line", (name) => {
-    const doc = readFileSync(join(ROOT, "docs", "monitoring.md"), "utf8");
-    expect(doc).toMatch(new RegExp(`^\\| \`${name}\` \\|`, "m"));
+  it.each(alerts.map((a) => [a.alert ?? "(unnamed)", a] as const))(
+    "%s links its runbook section in docs/monitoring.md",
+    (name, rule) => {
+      const doc = readFileSync(join(ROOT, "docs", "monitoring.md"), "utf8");
+      // A heading whose GitHub anchor is the URL's fragment, with a paragraph of what to do.
+      expect(doc).toMatch(new RegExp(`^#### ${name}\\n\\n\\S`, "m"));
+      expect(rule.annotations?.runbook_url).toMatch(
+        new RegExp(`^https://\\S+/docs/monitoring\\.md#${runbookAnchor(name)}$`),
+      );
+    },
+  );
+
+  it("alerts.yml is what `npm run rules` makes of thresholds.yml (thresholds, for, runbook links)", () => {
+    const current = readFileSync(join(ROOT, ALERTS_FILE), "utf8");
+    const rendered = renderAlerts(current, readFileSync(join(ROOT, THRESHOLDS_FILE), "utf8"));
+    expect(rendered, "run `npm run rules`").toBe(current);
   });
 });
 
@@ -151,10 +167,10 @@ describe("recording rules", () => {
 
   it("unit test files load both rule files", () => {
     for (const t of ruleTests) {
-      for (const f of t.rule_files) expect(["../alerts.yml", "../recording.yml"]).toContain(f);
+      for (const f of t.rule_files) expect(["../rules/alerts.yml", "../rules/recording.yml"]).toContain(f);
     }
     expect(ruleTests.flatMap((t) => t.rule_files)).toEqual(
-      expect.arrayContaining(["../alerts.yml", "../recording.yml"]),
+      expect.arrayContaining(["../rules/alerts.yml", "../rules/recording.yml"]),
     );
   });
 });

@@ -13,6 +13,7 @@ export const UID = {
   cluster: "vdbcloud-cluster",
   jobs: "vdbcloud-jobs",
   exporter: "vdbcloud-exporter",
+  collections: "vdbcloud-collections",
 } as const;
 
 /** Cluster-level series only: scoped series carry collection_name and would count twice. */
@@ -53,10 +54,13 @@ export function steps(...levels: ReadonlyArray<readonly [string, number]>): Thre
   return [{ color: "green", value: null }, ...levels.map(([color, value]) => ({ color, value }))];
 }
 
-/** The alert thresholds, so graphs draw the line the pager uses (config/prometheus/alerts.yml). */
+/**
+ * The alert thresholds, so graphs draw the line the pager uses (config/prometheus/thresholds.yml
+ * defaults: the service's own warning at 70% and critical at 90%).
+ */
 export const LIMITS = {
-  cuComputation: steps(["orange", 0.7], ["red", 0.85]),
-  cuCapacity: steps(["orange", 0.8], ["red", 0.95]),
+  cuComputation: steps(["orange", 0.7], ["red", 0.9]),
+  cuCapacity: steps(["orange", 0.7], ["red", 0.9]),
   writeCapacity: steps(["orange", 0.8], ["red", 0.95]),
   p99Latency: steps(["orange", 0.5], ["red", 1]),
   failureRatio: steps(["orange", 0.01], ["red", 0.05]),

@@ -1,6 +1,7 @@
 /** The dashboards this project ships, and the file each one is written to. */
 import { type DashboardSpec, renderDashboard } from "../lib/panels.js";
 import { cluster } from "./cluster.js";
+import { collections } from "./collections.js";
 import { exporter } from "./exporter.js";
 import { jobs } from "./jobs.js";
 import { overview } from "./overview.js";
@@ -15,6 +16,7 @@ export interface DashboardFile {
 export const DASHBOARD_FILES: readonly DashboardFile[] = [
   { file: "vdbcloud-overview.json", spec: overview },
   { file: "vdbcloud-cluster.json", spec: cluster },
+  { file: "vdbcloud-collections.json", spec: collections },
   { file: "vdbcloud-jobs.json", spec: jobs },
   { file: "vdbcloud-exporter.json", spec: exporter },
 ];

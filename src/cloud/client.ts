@@ -1,29 +1,28 @@
 /**
- * The read-only upstream client. Each call: rate-limit token -> HTTP request -> envelope ->
- * schema -> normalize; a failure goes through the retry policy, and the last error is thrown.
- * Every attempt, retry, rate-limit answer and schema error is reported to the observer.
+ * The read-only control-plane client. Each call (caller.ts): rate-limit token -> HTTP request ->
+ * envelope -> schema -> normalize, with retries; every attempt, retry, rate-limit answer and
+ * schema error is reported to the observer.
  *
  * There is deliberately no method for any mutating endpoint (drop, delete, create, update,
  * migrate, release): an exporter must not be able to change what it observes.
  */
 import type { Dispatcher } from "undici";
+import { createCaller } from "./caller.js";
 import { describeClusterEndpoint, listClustersEndpoint } from "./clusters.js";
-import type { EndpointDef, RequestSpec } from "./endpoint.js";
-import { unwrapEnvelope } from "./envelope.js";
-import { CloudError, redactSecret } from "./errors.js";
+import type { RequestSpec } from "./endpoint.js";
+import { redactSecret } from "./errors.js";
 import { listImportJobsEndpoint } from "./importJobs.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { safeObserver } from "./observer.js";
 import { listProjectsEndpoint } from "./projects.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
 import { listRegionsEndpoint } from "./regions.js";
-import { type RetryPolicyOptions, retryDelayMs } from "./retry.js";
+import type { RetryPolicyOptions } from "./retry.js";
 import { type SleepFn, sleep as timerSleep } from "./sleep.js";
 import { describeSparkJobEndpoint } from "./sparkJobs.js";
 import { Transport } from "./transport.js";
-import type { ClientObserver, CloudApi, EndpointTemplate } from "./types.js";
+import type { ClientObserver, CloudApi } from "./types.js";
 import { controllerBaseUrl, joinUrl } from "./urls.js";
-import { summarizeIssues } from "./wire.js";
 
 /** Options of createCloudClient. One client per credential: its rate budget is its own. */
 export interface CloudClientOptions {
@@ -76,11 +75,7 @@ export interface CloudClient extends CloudApi {
 export const DEFAULT_RETRY_BASE_MS = 250;
 /** Default backoff cap. */
 export const DEFAULT_RETRY_MAX_MS = 10_000;
-/**
- * The longest pause a Retry-After can impose on an endpoint: a bogus value (hours) must not
- * silence a collector; a minute covers every documented interval.
- */
-export const MAX_RATE_LIMIT_PAUSE_MS = 60_000;
+export { MAX_RATE_LIMIT_PAUSE_MS } from "./caller.js";
 
 /** Creates the client. Throws RangeError for invalid numeric options. */
 export function createCloudClient(opts: CloudClientOptions): CloudClient {
@@ -115,120 +110,23 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     ...(opts.dispatcher === undefined ? {} : { dispatcher: opts.dispatcher }),
   });
 
-  function resolveUrl(spec: RequestSpec): URL {
-    if (spec.target.plane === "v2") return joinUrl(opts.baseUrl, spec.path, spec.query);
-    if (spec.target.region === "") throw new TypeError("a region is required for v1 endpoints");
-    return joinUrl(controllerBaseUrl(opts.controllerUrl, spec.target.region), spec.path, spec.query);
-  }
-
-  function aborted(endpoint: EndpointTemplate, cause: unknown): CloudError {
-    return new CloudError("aborted", `${endpoint}: aborted`, { endpoint, cause });
-  }
-
-  /**
-   * One attempt: request, envelope, schema, normalize. The transport takes `turn` (the
-   * endpoint's rate-limit turn) only once it holds a connection slot.
-   */
-  async function attemptOnce<A, D, R>(
-    def: EndpointDef<A, D, R>,
-    args: A,
-    spec: RequestSpec,
-    url: URL,
-    signal: AbortSignal | undefined,
-    turn: () => Promise<void>,
-  ): Promise<R> {
-    const endpoint = def.endpoint;
-    const res = await transport.send(
-      { endpoint, method: spec.method, url, ...(spec.body === undefined ? {} : { body: spec.body }) },
-      signal,
-      turn,
-    );
-    const data = unwrapEnvelope(res.body, {
-      endpoint,
-      httpStatus: res.status,
-      redact,
-      ...(res.retryAfterMs === undefined ? {} : { retryAfterMs: res.retryAfterMs }),
-    });
-    const parsed = def.schema.safeParse(data);
-    if (!parsed.success) {
-      throw new CloudError("schema_error", `${endpoint}: ${summarizeIssues(parsed.error, "data")}`, {
-        endpoint,
-        httpStatus: res.status,
-      });
-    }
-    try {
-      return def.normalize(parsed.data, args);
-    } catch (error) {
-      throw new CloudError("schema_error", `${endpoint}: response could not be normalized`, {
-        endpoint,
-        cause: error,
-      });
-    }
-  }
-
-  async function call<A, D, R>(def: EndpointDef<A, D, R>, args: A, signal?: AbortSignal): Promise<R> {
-    const endpoint = def.endpoint;
-    let spec: RequestSpec;
-    let url: URL;
-    try {
-      spec = def.build(args);
-      url = resolveUrl(spec);
-    } catch (error) {
-      // A request that cannot be expressed is a configuration problem: retrying cannot help.
-      const detail = error instanceof Error ? redact(error.message) : "invalid arguments";
-      throw new CloudError("api_error", `${endpoint}: cannot build the request: ${detail}`, {
-        endpoint,
-        cause: error,
-      });
-    }
-    for (let attempt = 0; ; attempt += 1) {
-      // The turn is taken with a connection slot held, so a granted turn is used at once: a
-      // turn spent waiting for a slot would bunch requests behind it past the budget.
-      let started = now();
-      let turnTaken = false;
-      const turn = async (): Promise<void> => {
-        await limiter.acquire(endpoint, signal);
-        turnTaken = true;
-        started = now();
-      };
-      let failure: CloudError;
-      try {
-        const result = await attemptOnce(def, args, spec, url, signal, turn);
-        observer.attempt(endpoint, "success", (now() - started) / 1000);
-        return result;
-      } catch (error) {
-        // Aborted before its turn: nothing was sent, so there is no attempt to count.
-        if (!turnTaken && signal?.aborted) throw aborted(endpoint, error);
-        failure =
-          error instanceof CloudError
-            ? error
-            : signal?.aborted
-              ? aborted(endpoint, error)
-              : new CloudError("network_error", `${endpoint}: unexpected failure`, {
-                  endpoint,
-                  cause: error,
-                });
-      }
-      observer.attempt(endpoint, failure.code, Math.max(0, now() - started) / 1000);
-      if (failure.code === "rate_limited") {
-        observer.rateLimited(endpoint);
-        limiter.penalize(
-          endpoint,
-          Math.min(failure.retryAfterMs ?? rateLimitPauseMs, MAX_RATE_LIMIT_PAUSE_MS),
-        );
-      } else if (failure.code === "schema_error") {
-        observer.schemaError(endpoint);
-      }
-      const delay = signal?.aborted ? null : retryDelayMs(attempt, failure, retryOpts, random);
-      if (delay === null) throw failure;
-      observer.retry(endpoint, delay);
-      try {
-        await sleep(delay, signal);
-      } catch (error) {
-        throw aborted(endpoint, error);
-      }
-    }
-  }
+  const call = createCaller({
+    transport,
+    limiter,
+    observer,
+    redact,
+    resolveUrl: (spec: RequestSpec): URL => {
+      if (spec.target.plane === "v2") return joinUrl(opts.baseUrl, spec.path, spec.query);
+      if (spec.target.plane !== "v1" || spec.target.region === "")
+        throw new TypeError("a region is required for v1 endpoints");
+      return joinUrl(controllerBaseUrl(opts.controllerUrl, spec.target.region), spec.path, spec.query);
+    },
+    retry: retryOpts,
+    random,
+    sleep,
+    now,
+    rateLimitPauseMs,
+  });
 
   const client: CloudClient = {
     queryClusterMetrics: (req, signal) => call(queryClusterMetricsEndpoint, req, signal),

@@ -6,8 +6,14 @@
 import type { z } from "zod";
 import type { EndpointTemplate } from "./types.js";
 
-/** Which server a request goes to: the v2 base URL, or the v1 controller of a region. */
-export type RequestTarget = { readonly plane: "v2" } | { readonly plane: "v1"; readonly region: string };
+/**
+ * Which server a request goes to: the v2 base URL, the v1 controller of a region, or the data
+ * plane of one cluster (its own endpoint, known to the data-plane client).
+ */
+export type RequestTarget =
+  | { readonly plane: "v2" }
+  | { readonly plane: "v1"; readonly region: string }
+  | { readonly plane: "data" };
 
 /** One HTTP request, before URLs are resolved. `path` has its ID segments encoded already. */
 export interface RequestSpec {

@@ -15,6 +15,8 @@ export interface CloudErrorInit {
   readonly apiCode?: number;
   /** From Retry-After (rate limiting only), already converted to milliseconds. */
   readonly retryAfterMs?: number;
+  /** The server that could not be reached (`timeout`, `network_error`): scheme, host, port. */
+  readonly origin?: string;
 }
 
 /** The codes a CloudError can carry: every CallOutcome except success. */
@@ -46,6 +48,7 @@ export class CloudError extends Error {
   readonly httpStatus?: number;
   readonly apiCode?: number;
   readonly retryAfterMs?: number;
+  readonly origin?: string;
 
   constructor(code: CloudErrorCode, message: string, init: CloudErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -55,6 +58,7 @@ export class CloudError extends Error {
     if (init.httpStatus !== undefined) this.httpStatus = init.httpStatus;
     if (init.apiCode !== undefined) this.apiCode = init.apiCode;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.origin !== undefined) this.origin = init.origin;
   }
 
   /** A log-safe view: the cause is left out because its shape is not under our control. */
@@ -68,6 +72,7 @@ export class CloudError extends Error {
       ...(this.httpStatus === undefined ? {} : { httpStatus: this.httpStatus }),
       ...(this.apiCode === undefined ? {} : { apiCode: this.apiCode }),
       ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }),
+      ...(this.origin === undefined ? {} : { origin: this.origin }),
     };
   }
 }

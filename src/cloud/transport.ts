@@ -154,7 +154,11 @@ export class Transport {
       };
     } catch (error) {
       if (turnFailure !== undefined) throw turnFailure.error;
-      throw this.classify(error, req.endpoint, { aborted: signal?.aborted === true, timedOut, readingBody });
+      throw this.classify(error, req.endpoint, req.url.origin, {
+        aborted: signal?.aborted === true,
+        timedOut,
+        readingBody,
+      });
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
@@ -228,6 +232,7 @@ export class Transport {
   private classify(
     error: unknown,
     endpoint: EndpointTemplate,
+    origin: string,
     state: { readonly aborted: boolean; readonly timedOut: boolean; readonly readingBody: boolean },
   ): CloudError {
     if (error instanceof CloudError) return error;
@@ -242,7 +247,7 @@ export class Transport {
       return new CloudError(
         "timeout",
         `${endpoint}: no complete answer within ${this.opts.requestTimeoutMs} ms`,
-        { endpoint, cause: error },
+        { endpoint, origin, cause: error },
       );
     }
     // The connection ended before the body did: the answer is truncated, not merely late.
@@ -255,6 +260,7 @@ export class Transport {
     const detail = error instanceof Error ? redactSecret(error.message, this.opts.apiKey) : "unknown failure";
     return new CloudError("network_error", `${endpoint}: network error${code ? ` ${code}` : ""}: ${detail}`, {
       endpoint,
+      origin,
       cause: error,
     });
   }

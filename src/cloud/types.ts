@@ -142,14 +142,28 @@ export const ENDPOINT = {
   listRegions: "GET /v2/regions",
 } as const satisfies Record<keyof CloudApi, string>;
 
+/** Every data-plane endpoint template (a cluster's own endpoint), each declared once. */
+export const DATA_PLANE_ENDPOINT = {
+  listDatabases: "POST /v2/vectordb/databases/list",
+  listCollections: "POST /v2/vectordb/collections/list",
+  listCollectionsV1: "GET /v1/vector/collections",
+  getLoadState: "POST /v2/vectordb/collections/get_load_state",
+  getStats: "POST /v2/vectordb/collections/get_stats",
+} as const;
+
 /**
  * Endpoint identity used for rate limiting and self-metrics: the HTTP method and the path
  * template, e.g. "POST /v2/clusters/{id}/metrics/query". Never contains IDs or secrets.
  */
-export type EndpointTemplate = (typeof ENDPOINT)[keyof typeof ENDPOINT];
+export type EndpointTemplate =
+  | (typeof ENDPOINT)[keyof typeof ENDPOINT]
+  | (typeof DATA_PLANE_ENDPOINT)[keyof typeof DATA_PLANE_ENDPOINT];
 
 /** Every endpoint template, in the order of `ENDPOINT`. */
-export const ENDPOINTS: readonly EndpointTemplate[] = Object.values(ENDPOINT);
+export const ENDPOINTS: readonly EndpointTemplate[] = [
+  ...Object.values(ENDPOINT),
+  ...Object.values(DATA_PLANE_ENDPOINT),
+];
 
 /** Outcome classes of one logical API call (after retries). Stable: used as label values. */
 export const OUTCOMES = [

@@ -155,7 +155,7 @@ describe("familyFor: the catalog table", () => {
 
   it("names the upstream metric in HELP", () => {
     expect(familyFor("CU_COMPUTATION")?.family.help).toBe(
-      "CU computation utilisation as a ratio (upstream CU_COMPUTATION, percent / 100).",
+      "Share of the cluster's CU compute in use, 0 to 1, in the newest closed bucket (upstream CU_COMPUTATION, percent / 100).",
     );
     expect(familyFor("REQ_SEARCH_COUNT")?.family.help).toContain("REQ_{T}_COUNT");
     expect(familyFor("REQ_FAIL_RATE")?.family.help).toContain("REQ_FAIL_RATE");

@@ -12,6 +12,7 @@ import {
 } from "../cloud/catalog.js";
 import {
   CLUSTER_FAMILIES as C,
+  COLLECTION_FAMILIES,
   INVENTORY_FAMILIES,
   JOB_FAMILIES,
   PROCESS_SELF_FAMILIES,
@@ -44,6 +45,7 @@ export const STATIC_FAMILIES: readonly FamilyDef[] = [
   C,
   JOB_FAMILIES,
   INVENTORY_FAMILIES,
+  COLLECTION_FAMILIES,
   TARGET_SELF_FAMILIES,
   PROCESS_SELF_FAMILIES,
 ].flatMap((group) => Object.values(group));

@@ -1,7 +1,9 @@
 /**
  * Definitions of every fixed metric family (docs/design.md section 5). Names are a contract:
- * dashboards, alerts and users depend on them. HELP names the upstream source so that a reader
- * of /metrics can find the documentation of the value.
+ * dashboards, alerts and users depend on them. HELP says exactly what is counted, in which unit
+ * and over which period (cluster metrics: the newest closed bucket of metrics.granularity), and
+ * names the upstream metric or endpoint, or the exporter's own source, so that a reader of
+ * /metrics can find the documentation of the value (families.test.ts checks this).
  */
 import type { FamilyDef } from "./sample.js";
 
@@ -17,57 +19,75 @@ function counter(name: string, help: string): FamilyDef {
 export const CLUSTER_FAMILIES = {
   cuComputation: gauge(
     "vdbcloud_cu_computation_ratio",
-    "CU computation utilisation as a ratio (upstream CU_COMPUTATION, percent / 100).",
+    "Share of the cluster's CU compute in use, 0 to 1, in the newest closed bucket (upstream CU_COMPUTATION, percent / 100).",
   ),
   cuCapacity: gauge(
     "vdbcloud_cu_capacity_ratio",
-    "CU capacity utilisation as a ratio (upstream CU_CAPACITY, percent / 100).",
+    "Share of the cluster's CU data capacity in use, 0 to 1, in the newest closed bucket (upstream CU_CAPACITY, percent / 100).",
   ),
   writeCapacity: gauge(
     "vdbcloud_write_capacity_ratio",
-    "Cluster write capacity utilisation as a ratio (upstream CLUSTER_WRITE_CAPACITY, percent / 100).",
+    "Share of the cluster's write performance capacity in use, 0 to 1, in the newest closed bucket (upstream CLUSTER_WRITE_CAPACITY, percent / 100).",
   ),
-  storage: gauge("vdbcloud_storage_bytes", "Storage used in bytes (upstream STORAGE_USE, GB x 1e9)."),
-  vcu: gauge("vdbcloud_vcu", "Virtual compute units consumed, by operation (upstream READ_VCU, WRITE_VCU)."),
+  storage: gauge(
+    "vdbcloud_storage_bytes",
+    "Persistent storage used by data and indexes, in bytes, in the newest closed bucket (upstream STORAGE_USE, GB x 1e9; MB, GiB and bytes converted too).",
+  ),
+  vcu: gauge(
+    "vdbcloud_vcu",
+    "vCUs (virtual compute units, the billing measure of data read or written) consumed during the newest closed bucket, whose length is metrics.granularity: a count per bucket, not a rate; operation=read is search and query, write is insert, upsert and delete (upstream READ_VCU, WRITE_VCU, count).",
+  ),
   requests: gauge(
     "vdbcloud_requests_per_second",
-    "Requests per second by request type (upstream REQ_{T}_COUNT, count/min / 60).",
+    "Requests (calls, whatever the number of vectors each carries) per second of this request type, averaged over the newest closed bucket (upstream REQ_{T}_COUNT, requests per minute / 60).",
   ),
   vectorRequests: gauge(
     "vdbcloud_vector_requests_per_second",
-    "Vector requests per second by request type (upstream VECTOR_REQ_{T}_COUNT, count/min / 60).",
+    "Vectors per second carried by requests of this type (a search with 10 query vectors counts 10; the console's VPS), averaged over the newest closed bucket (upstream VECTOR_REQ_{T}_COUNT, vectors per minute / 60).",
   ),
   latency: gauge(
     "vdbcloud_request_latency_seconds",
-    "Request latency in seconds by request type and statistic (upstream REQ_{T}_LATENCY with stat AVG or P99, REQ_{T}_LATENCY_AVG, REQ_{T}_LATENCY_P99; ms / 1000).",
+    "Latency in seconds of requests of this type, from the client sending to receiving the answer, as the average (stat=avg) or 99th percentile (stat=p99) over the newest closed bucket (upstream REQ_{T}_LATENCY with stat AVG or P99, REQ_{T}_LATENCY_AVG, REQ_{T}_LATENCY_P99; ms / 1000).",
   ),
   failure: gauge(
     "vdbcloud_request_failure_ratio",
-    'Request failure ratio by request type, request_type="all" over all requests (upstream REQ_FAIL_RATE_{T}, REQ_FAIL_RATE; percent / 100).',
+    'Share of requests of this type that failed, 0 to 1, over the newest closed bucket; request_type="all" over all requests (upstream REQ_FAIL_RATE_{T}, REQ_FAIL_RATE; percent / 100).',
   ),
   success: gauge(
     "vdbcloud_request_success_ratio",
-    "Request success ratio (upstream REQ_SUCCESS_RATE, percent / 100).",
+    "Share of all requests that succeeded, 0 to 1, over the newest closed bucket (upstream REQ_SUCCESS_RATE, percent / 100).",
   ),
   slowQueries: gauge(
     "vdbcloud_slow_queries_per_second",
-    "Slow queries per second (upstream SLOW_QUERY_COUNT, count/min / 60).",
+    "Queries slower than 5 s per second, averaged over the newest closed bucket (upstream SLOW_QUERY_COUNT, count per minute / 60).",
   ),
-  flushes: gauge("vdbcloud_flushes_per_second", "Flushes per second (upstream FLUSH_COUNT, count/min / 60)."),
-  entities: gauge("vdbcloud_entities", "Number of entities (upstream ENTITIES_COUNT)."),
-  loadedEntities: gauge("vdbcloud_loaded_entities", "Number of entities loaded (upstream ENTITIES_LOADED)."),
+  flushes: gauge(
+    "vdbcloud_flushes_per_second",
+    "Flush operations (growing segments sealed to storage) per second, averaged over the newest closed bucket (upstream FLUSH_COUNT, count per minute / 60).",
+  ),
+  entities: gauge(
+    "vdbcloud_entities",
+    "Entities (rows) stored, at the newest closed bucket (upstream ENTITIES_COUNT, count).",
+  ),
+  loadedEntities: gauge(
+    "vdbcloud_loaded_entities",
+    "Entities (rows) loaded into memory for search, at the newest closed bucket (upstream ENTITIES_LOADED, count).",
+  ),
   indexedEntities: gauge(
     "vdbcloud_indexed_entities",
-    "Number of indexed entities (upstream ENTITIES_INDEXED).",
+    "Entities (rows) covered by an index, at the newest closed bucket (upstream ENTITIES_INDEXED, count).",
   ),
   entityInserts: gauge(
     "vdbcloud_entity_inserts_per_second",
-    "Entities inserted per second (upstream ENTITIES_INSERT_RATE; per-second units as is, per-minute / 60).",
+    "Entities (rows, not requests) inserted per second, over the newest closed bucket (upstream ENTITIES_INSERT_RATE; per second as is, per minute / 60).",
   ),
-  collections: gauge("vdbcloud_collections", "Number of collections (upstream COLLECTIONS_COUNT)."),
+  collections: gauge(
+    "vdbcloud_collections",
+    "Collections in the cluster (or scope), at the newest closed bucket (upstream COLLECTIONS_COUNT, count); with db_name: the collections the database holds, from the data plane's List Collections, before include/exclude.",
+  ),
   unloadedCollections: gauge(
     "vdbcloud_unloaded_collections",
-    "Number of unloaded collections (upstream UNLOADED_COLLECTIONS_COUNT).",
+    "Collections not loaded into memory (not searchable), at the newest closed bucket (upstream UNLOADED_COLLECTIONS_COUNT, count).",
   ),
 } as const;
 
@@ -75,89 +95,119 @@ export const CLUSTER_FAMILIES = {
 export const JOB_FAMILIES = {
   importJobState: gauge(
     "vdbcloud_import_job_state",
-    "Import job state, one series per state, 1 for the current one (upstream List Import Jobs state).",
+    "Import job state, one series per known state, 1 for the job's current state at the last poll (upstream List Import Jobs state).",
   ),
   importJobs: gauge(
     "vdbcloud_import_jobs",
-    "Number of listed import jobs per collection and state (upstream List Import Jobs).",
+    "Import jobs listed per collection and state at the last poll, terminal ones kept for import_jobs.retention (upstream List Import Jobs, count).",
   ),
   sparkStatus: gauge(
     "vdbcloud_spark_job_status",
-    "Spark job status, one series per status, 1 for the current one (upstream Describe Spark Job status).",
+    "Spark job status, one series per known status, 1 for the job's current status at the last poll (upstream Describe Spark Job status).",
   ),
   sparkInfo: gauge(
     "vdbcloud_spark_job_info",
-    "Spark job description, always 1 (upstream Describe Spark Job).",
+    "Spark job description in labels, always 1 (upstream Describe Spark Job).",
   ),
   sparkDuration: gauge(
     "vdbcloud_spark_job_duration_seconds",
-    "Spark job duration in seconds (upstream Describe Spark Job durationSeconds).",
+    "Run time of the Spark job in seconds, as last reported (upstream Describe Spark Job durationSeconds).",
   ),
   sparkCreated: gauge(
     "vdbcloud_spark_job_created_timestamp_seconds",
-    "Spark job creation time, Unix seconds (upstream Describe Spark Job createdAt).",
+    "When the Spark job was created, Unix time in seconds (upstream Describe Spark Job createdAt).",
   ),
   sparkSubmitted: gauge(
     "vdbcloud_spark_job_submitted_timestamp_seconds",
-    "Spark job submission time, Unix seconds (upstream Describe Spark Job submittedAt).",
+    "When the Spark job was submitted, Unix time in seconds (upstream Describe Spark Job submittedAt).",
   ),
   sparkStarted: gauge(
     "vdbcloud_spark_job_started_timestamp_seconds",
-    "Spark job start time, Unix seconds (upstream Describe Spark Job startedAt).",
+    "When the Spark job started running, Unix time in seconds (upstream Describe Spark Job startedAt).",
   ),
   sparkFinished: gauge(
     "vdbcloud_spark_job_finished_timestamp_seconds",
-    "Spark job finish time, Unix seconds (upstream Describe Spark Job finishedAt).",
+    "When the Spark job finished, Unix time in seconds (upstream Describe Spark Job finishedAt).",
   ),
   sparkPrecheckPassed: gauge(
     "vdbcloud_spark_job_precheck_passed",
-    "1 if the Spark job precheck passed, 0 if it failed (upstream Describe Spark Job precheckReport.passed).",
+    "1 if the Spark job's precheck passed, 0 if it failed (upstream Describe Spark Job precheckReport.passed).",
   ),
   sparkPrecheckErrors: gauge(
     "vdbcloud_spark_job_precheck_errors",
-    "Number of Spark job precheck errors (upstream Describe Spark Job precheckReport.errors).",
+    "Problems the Spark job's precheck found in its input, as last reported (upstream Describe Spark Job precheckReport.errors, count).",
   ),
   sparkPrecheckCheckedRows: gauge(
     "vdbcloud_spark_job_precheck_checked_rows",
-    "Rows checked by the Spark job precheck (upstream Describe Spark Job precheckReport.checkedRows).",
+    "Input rows the Spark job's precheck examined, as last reported (upstream Describe Spark Job precheckReport.checkedRows, count).",
   ),
   sparkFailureInfo: gauge(
     "vdbcloud_spark_job_failure_info",
-    "Spark job failure reason, 1 when the job reports one (upstream Describe Spark Job failureReason).",
+    "Spark job failure reason in labels, 1 when the job reports one (upstream Describe Spark Job failureReason).",
   ),
 } as const;
 
 /** Inventory families: Describe Cluster / List Clusters v2, List Projects v1, List Cloud Regions v2. */
 export const INVENTORY_FAMILIES = {
-  clusterInfo: gauge("vdbcloud_cluster_info", "Cluster description, always 1 (upstream Describe Cluster)."),
+  clusterInfo: gauge(
+    "vdbcloud_cluster_info",
+    "Cluster description in labels, always 1 (upstream Describe Cluster).",
+  ),
   clusterStatus: gauge(
     "vdbcloud_cluster_status",
-    "Cluster status, one series per status, 1 for the current one (upstream Describe Cluster status).",
+    "Cluster status, one series per known status, 1 for the current one at the last poll (upstream Describe Cluster status).",
   ),
-  clusterCuSize: gauge("vdbcloud_cluster_cu_size", "Cluster size in CUs (upstream Describe Cluster cuSize)."),
+  clusterCuSize: gauge(
+    "vdbcloud_cluster_cu_size",
+    "Cluster size in CUs at the last poll, 0 on free and serverless plans (upstream Describe Cluster cuSize, count).",
+  ),
   projectClusters: gauge(
     "vdbcloud_project_clusters",
-    "Number of clusters in the project (upstream List Projects instanceCount).",
+    "Clusters in the project at the last poll (upstream List Projects instanceCount, count).",
   ),
-  regionInfo: gauge("vdbcloud_region_info", "Cloud region, always 1 (upstream List Cloud Regions)."),
+  regionInfo: gauge(
+    "vdbcloud_region_info",
+    "Cloud region in labels, always 1 (upstream List Cloud Regions).",
+  ),
 } as const;
 
 /**
  * Self families that collectors emit as samples, per target, into the sample store (written by
  * collectors/health.ts and the cluster metrics mapping). The process-wide ones follow.
  */
+/** Collection families: each cluster's data plane (List Collections, Get Load State, Get Stats). */
+export const COLLECTION_FAMILIES = {
+  collectionInfo: gauge(
+    "vdbcloud_collection_info",
+    "A collection the data plane lists (after include/exclude), always 1 (upstream List Collections).",
+  ),
+  loadState: gauge(
+    "vdbcloud_collection_load_state",
+    "Collection load state, one series per state, 1 for the current one (upstream Get Load State loadState).",
+  ),
+  loadProgress: gauge(
+    "vdbcloud_collection_load_progress_ratio",
+    "Load progress of a loading collection, 0..1 (upstream Get Load State loadProgress / 100).",
+  ),
+  rows: gauge("vdbcloud_collection_rows", "Rows in the collection (upstream Get Collection Stats rowCount)."),
+  notPolled: gauge(
+    "vdbcloud_collections_not_polled",
+    "Collections listed (after include/exclude) but beyond collections.max_per_cluster: no load state, rows or metrics for them.",
+  ),
+} as const;
+
 export const TARGET_SELF_FAMILIES = {
   collectorUp: gauge(
     "vdbcloud_collector_up",
-    "1 if the last collection of this collector and target succeeded, 0 otherwise.",
+    "1 if the last poll of this collector and target succeeded, 0 if it failed (source: the exporter's own polls).",
   ),
   collectorLastSuccess: gauge(
     "vdbcloud_collector_last_success_timestamp_seconds",
-    "Unix time of the last successful collection of this collector and target.",
+    "When the last successful poll of this collector and target ended, Unix time in seconds (source: the exporter's own polls).",
   ),
   newestBucket: gauge(
     "vdbcloud_metrics_newest_bucket_timestamp_seconds",
-    "Unix time of the newest non-null bucket returned by Query Cluster Metrics for this target.",
+    "Start of the newest non-null bucket Query Cluster Metrics returned for this target, Unix time in seconds: how old the data is (upstream Query Cluster Metrics timestamps).",
   ),
   metricQueryRejected: gauge(
     "vdbcloud_metric_query_rejected",
@@ -173,41 +223,56 @@ export const TARGET_SELF_FAMILIES = {
 export const PROCESS_SELF_FAMILIES = {
   schedulerSkippedRuns: counter(
     "vdbcloud_scheduler_skipped_runs_total",
-    "Scheduled runs skipped because the previous run of the collector was still going.",
+    "Scheduled polls skipped because the previous poll of the same target was still running, by collector, since the exporter started (source: the exporter's scheduler).",
   ),
   apiRequests: counter(
     "vdbcloud_api_requests_total",
-    "HTTP requests to the upstream API (each retry counts) by endpoint template and outcome.",
+    "HTTP requests the exporter sent to the upstream API (each attempt and retry counts once), by endpoint template and outcome, since the exporter started (source: the exporter's API client).",
   ),
-  apiRetries: counter("vdbcloud_api_retries_total", "Upstream API retries by endpoint template."),
+  apiRetries: counter(
+    "vdbcloud_api_retries_total",
+    "Upstream API requests retried after a failed attempt, by endpoint template, since the exporter started (source: the exporter's API client).",
+  ),
   apiRateLimited: counter(
     "vdbcloud_api_rate_limited_total",
-    "Upstream answers that signalled rate limiting, by endpoint template.",
+    "Upstream answers that signalled rate limiting (HTTP 429 or a rate-limit code or message), by endpoint template, since the exporter started (source: the exporter's API client).",
   ),
   apiSchemaErrors: counter(
     "vdbcloud_api_schema_errors_total",
-    "Upstream responses that did not match the endpoint's schema, by endpoint template.",
+    "Upstream answers whose shape the exporter did not understand, by endpoint template, since the exporter started (source: the exporter's API client).",
   ),
-  samplesDropped: counter("vdbcloud_samples_dropped_total", "Samples not exposed, by reason."),
+  samplesDropped: counter(
+    "vdbcloud_samples_dropped_total",
+    "Upstream data points not exposed, by reason, since the exporter started (source: the exporter's mapping of upstream answers).",
+  ),
   internalErrors: counter(
     "vdbcloud_internal_errors_total",
-    "Failures of the exporter's own background work (publishing, start-up, jobs file, closing clients), by where they happened. The exporter keeps serving the last good state.",
+    "Failures of the exporter's own background work (publishing, start-up, jobs file, closing clients), by where they happened, since the exporter started; it keeps serving the last good state (source: the exporter).",
   ),
   configLastReloadSuccessful: gauge(
     "vdbcloud_config_last_reload_successful",
-    "1 if the last configuration load or reload succeeded, 0 otherwise.",
+    "1 if the last configuration load or reload succeeded, 0 otherwise (source: the exporter's config file).",
   ),
-  buildInfo: gauge("vdbcloud_exporter_build_info", "Exporter build, always 1."),
+  buildInfo: gauge(
+    "vdbcloud_exporter_build_info",
+    "Exporter version and Node.js version in labels, always 1 (source: the exporter's build).",
+  ),
   configLastReloadSuccessTimestamp: gauge(
     "vdbcloud_config_last_reload_success_timestamp_seconds",
-    "Unix time of the last successful configuration load or reload.",
+    "When the configuration was last loaded or reloaded successfully, Unix time in seconds (source: the exporter's config file).",
   ),
   exporterSeries: gauge(
     "vdbcloud_exporter_series",
-    "Series held in the sample store (excluding self-metrics).",
+    "Series held in the exporter's sample store at the last publish, self-metrics excluded (source: the exporter, count).",
   ),
-  shardOrdinal: gauge("vdbcloud_shard_ordinal", "Shard ordinal of this exporter instance."),
-  totalShards: gauge("vdbcloud_total_shards", "Number of shards the targets are split across."),
+  shardOrdinal: gauge(
+    "vdbcloud_shard_ordinal",
+    "This exporter's shard, 0-based (source: --shard or the host name's ordinal).",
+  ),
+  totalShards: gauge(
+    "vdbcloud_total_shards",
+    "Number of shards the targets are split across (source: --total-shards).",
+  ),
 } as const;
 
 /** A process-wide histogram family: FamilyDef's name and HELP, and its bucket bounds. */
@@ -221,12 +286,12 @@ export interface HistogramDef {
 export const PROCESS_SELF_HISTOGRAMS = {
   apiDuration: {
     name: "vdbcloud_api_request_duration_seconds",
-    help: "Duration of HTTP requests to the upstream API by endpoint template.",
+    help: "Duration in seconds of each HTTP request attempt to the upstream API, by endpoint template, since the exporter started (source: the exporter's API client).",
     buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
   },
   collectorDuration: {
     name: "vdbcloud_collector_duration_seconds",
-    help: "Duration of one poll of one target by collector, including retries.",
+    help: "Duration in seconds of one poll of one target, retries and waits included, by collector, since the exporter started (source: the exporter's polls).",
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
   },
 } as const satisfies Record<string, HistogramDef>;

@@ -3,7 +3,9 @@ import { MappingBuilder } from "../collect/builder.js";
 import { TARGET_SELF_FAMILIES as S } from "../collect/families.js";
 import type { MappingResult } from "../collect/sample.js";
 import type { SampleStore } from "../expose/store.js";
+import { SharedCauseLog, sharedCauseOf } from "./causes.js";
 import { describeError } from "./errors.js";
+import type { TaskId } from "./model.js";
 
 /** What the landing page shows of one target. */
 export interface TargetHealth {
@@ -24,22 +26,35 @@ type Mutable = { -readonly [K in keyof TargetHealth]: TargetHealth[K] };
  * Keeps per-target health, writes `vdbcloud_collector_up` and
  * `vdbcloud_collector_last_success_timestamp_seconds` into the store (a slot that never goes
  * stale while the target exists), and logs a target's failures once per change of state
- * (up -> failing, one error code -> another, failing -> recovered), not once per cycle.
+ * (up -> failing, one error code -> another, failing -> recovered), not once per cycle. A
+ * failure many targets share (a refused key, an unreachable server) is logged once for all of
+ * them by {@link SharedCauseLog}; their own lines go to debug.
  */
 export class HealthTracker {
   private readonly targets = new Map<string, Mutable>();
+  private credentials = new Map<string, string>();
 
   constructor(
     private readonly store: SampleStore,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    private readonly causes: SharedCauseLog = new SharedCauseLog(logger),
   ) {}
+
+  /** The credential label of each planned task, so a refused key can be named (never the key). */
+  setCredentials(tasks: ReadonlyArray<{ readonly id: TaskId; readonly credential: string }>): void {
+    this.credentials = new Map(tasks.map((t) => [key(t.id.collector, t.id.target), t.credential]));
+  }
 
   success(collector: string, target: string): void {
     const h = this.entry(collector, target);
     const now = this.now();
+    const shared = this.causes.recovered(key(collector, target));
     if (h.up === false) {
-      this.logger.info({ collector, target, after_failures: h.consecutiveFailures }, "target recovered");
+      this.logger[shared ? "debug" : "info"](
+        { collector, target, after_failures: h.consecutiveFailures },
+        "target recovered",
+      );
     }
     h.up = true;
     h.lastAttemptMs = now;
@@ -52,8 +67,13 @@ export class HealthTracker {
   failure(collector: string, target: string, err: unknown): void {
     const h = this.entry(collector, target);
     const error = describeError(err);
+    const k = key(collector, target);
+    const shared = this.causes.failed(k, sharedCauseOf(err, this.credentials.get(k)));
     if (h.up !== false || h.lastError?.code !== error.code) {
-      this.logger.warn({ collector, target, code: error.code, err: error.message }, "target failing");
+      this.logger[shared ? "debug" : "warn"](
+        { collector, target, code: error.code, err: error.message },
+        "target failing",
+      );
     }
     h.up = false;
     h.lastAttemptMs = this.now();
@@ -64,6 +84,7 @@ export class HealthTracker {
 
   /** Forgets a target (removed from the config, or a finished job past retention). */
   remove(collector: string, target: string): void {
+    this.causes.recovered(key(collector, target));
     if (this.targets.delete(key(collector, target))) {
       this.store.delete({ collector, target, slot: "health" });
     }

@@ -7,11 +7,20 @@
  * The scheduler runs the tasks; `--check-config` prints a plan computed from the very same
  * tasks, so the two cannot disagree.
  */
+import type { CollectionRef, DataPlaneApi } from "../cloud/dataPlane.js";
 import type { CloudApi, ClusterDescription, EndpointTemplate } from "../cloud/types.js";
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
 import type { ScheduledTask } from "../schedule/scheduler.js";
 import type { PollContext } from "./runtime.js";
+
+/** A cluster's collections as its collections collector found them: they become metric scopes. */
+export interface CollectionsFound {
+  /** The collections polled (after include/exclude and max_per_cluster), each a scope. */
+  readonly polled: readonly CollectionRef[];
+  /** Listed collections beyond max_per_cluster. */
+  readonly notPolled: number;
+}
 
 /** Identity of a task: the `collector` and `target` labels of its health series. */
 export interface TaskId {
@@ -65,6 +74,11 @@ export interface Clients {
   forCluster(cluster: Pick<ClusterConfig, "apiKey">): CloudApi;
   /** The credential's label: clusters sharing a key share a label and a rate budget. */
   credentialOf(cluster: Pick<ClusterConfig, "apiKey">): string;
+  /**
+   * The data-plane client of a cluster's endpoint, with its `dataPlaneToken` (else its API
+   * key, else the default key); one per endpoint and credential, each with its own budget.
+   */
+  dataPlane(endpoint: string, cluster: Pick<ClusterConfig, "apiKey" | "dataPlaneToken">): DataPlaneApi;
 }
 
 /** Everything a task builder may use. The same environment serves the runtime and the plan. */
@@ -80,6 +94,8 @@ export interface CollectorEnv {
   readonly state: CollectorStates;
   /** Discovery hands every listing here; the exporter re-plans when the set changed. */
   readonly onDiscovered: (found: ClusterDescription[]) => void;
+  /** The collections collector hands each cluster's polled collections here (they become scopes). */
+  readonly onCollections: (clusterId: string, found: CollectionsFound) => void;
 }
 
 /**

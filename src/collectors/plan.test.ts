@@ -4,7 +4,8 @@ import { queriesForTarget } from "../config/queries.js";
 import { inShard } from "../config/shard.js";
 import type { Config } from "../config/types.js";
 import { buildMetricQueries } from "./cluster-metrics/batches.js";
-import { computePlan, formatPlan, type PlanRow } from "./plan.js";
+import { computePlan, type PlanRow } from "./plan.js";
+import { formatPlan } from "./planFormat.js";
 
 const DEFAULT_KEY = "default-key-value-123";
 const TEAM_KEY = "team-key-value-456";

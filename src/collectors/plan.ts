@@ -8,8 +8,13 @@
  * would run (`buildTasks`, with the same shard filter and credentials as the exporter), so the
  * plan and the runtime cannot disagree.
  */
+
+import type { DataPlaneApi } from "../cloud/dataPlane.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../cloud/rateLimiter.js";
-import { type CloudApi, ENDPOINT, type EndpointTemplate } from "../cloud/types.js";
+import { type CloudApi, DATA_PLANE_ENDPOINT, ENDPOINT, type EndpointTemplate } from "../cloud/types.js";
+
+const DATA_PLANE_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(Object.values(DATA_PLANE_ENDPOINT));
+
 import { queriesForTarget } from "../config/queries.js";
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
@@ -17,7 +22,7 @@ import { credentialLabeler } from "./credentials.js";
 import { CollectorStates, type CollectorTask } from "./model.js";
 import { buildTasks } from "./registry.js";
 import type { PollContext } from "./runtime.js";
-import { replicaClusters, replicaSparkJobs } from "./targets.js";
+import { replicaClusters, replicaSparkJobs, withCollectionScopes } from "./targets.js";
 
 const METRICS_ENDPOINT: EndpointTemplate = ENDPOINT.queryClusterMetrics;
 
@@ -31,8 +36,6 @@ const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
   ENDPOINT.listRegions,
   ENDPOINT.listClusters,
 ];
-
-import { formatDuration } from "../shared/duration.js";
 
 /** One polled cluster. `credential` is a label ("default", "cluster key #1"), never a key. */
 export interface PlanTarget {
@@ -66,6 +69,17 @@ export interface PlanRow {
   readonly suggestedIntervalMs?: number;
 }
 
+/** Data-plane calls of one cluster per collections cycle, against that endpoint's own budget. */
+export interface DataPlaneRow {
+  readonly clusterId: string;
+  readonly callsPerCycle: number;
+  /** Listings are per database: more calls when a cluster has several. */
+  readonly atLeast: boolean;
+  readonly intervalMs: number;
+  readonly requestsPerSecond: number;
+  readonly fits: boolean;
+}
+
 /** The whole plan. `fits` is true when every row fits. */
 export interface Plan {
   readonly shard?: Shard;
@@ -79,6 +93,9 @@ export interface Plan {
   /** rateLimit requests per (1 s + margin): what the limiter sustains, per endpoint and credential. */
   readonly usableRate: number;
   readonly rows: readonly PlanRow[];
+  /** Per cluster, when `collections` is enabled; budget `collections.rate_limit` per endpoint. */
+  readonly dataPlaneRows: readonly DataPlaneRow[];
+  readonly dataPlaneRateLimit: number;
   readonly notes: readonly string[];
   readonly fits: boolean;
 }
@@ -106,6 +123,11 @@ export interface PlanOptions {
 /** A stand-in client: planning builds tasks but never runs them. */
 const NO_CLIENT = new Proxy({} as CloudApi, {
   get: () => () => Promise.reject(new Error("planning only: no upstream calls")),
+});
+
+/** A stand-in data-plane client: planning never calls it. */
+const NO_DATA_PLANE = new Proxy({} as DataPlaneApi, {
+  get: () => () => Promise.reject(new Error("planning only: no data-plane calls")),
 });
 
 /** A stand-in poll context: planning never runs a task, so nothing is written. */
@@ -138,15 +160,34 @@ export function plannedTasks(
   const sparkJobs = replicaSparkJobs(config, opts.fileJobs ?? [], shard);
   const tasks = buildTasks({
     config,
-    clusters,
+    clusters: withDiscoveredCollections(config, clusters),
     sparkJobs,
     shard,
     ctx: NO_CONTEXT,
-    clients: { forCluster: () => NO_CLIENT, credentialOf: credentialLabeler(config.api.apiKey, clusters) },
+    clients: {
+      forCluster: () => NO_CLIENT,
+      credentialOf: credentialLabeler(config.api.apiKey, clusters),
+      dataPlane: () => NO_DATA_PLANE,
+    },
     state: new CollectorStates(),
     onDiscovered: () => {},
+    onCollections: () => {},
   });
   return { tasks, clusters: configured, sparkJobs };
+}
+
+/**
+ * Collections discovery finds its scopes at run time: the plan counts the most it may poll,
+ * `max_per_cluster` stand-in scopes per cluster, so the metric calls are those at the cap.
+ */
+function withDiscoveredCollections(config: Config, clusters: readonly ClusterConfig[]): ClusterConfig[] {
+  const cfg = config.collections;
+  if (!cfg.enabled || !cfg.scopes) return [...clusters];
+  const standIns = Array.from({ length: cfg.maxPerCluster }, (_, i) => ({
+    dbName: "discovered",
+    collectionName: `collection-${i + 1}`,
+  }));
+  return withCollectionScopes(clusters, new Map(clusters.map((c) => [c.id, standIns])), cfg.queries);
 }
 
 /**
@@ -172,8 +213,20 @@ export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
     string,
     { endpoint: EndpointTemplate; credential: string; intervalMs: number; calls: number; atLeast: boolean }
   >();
+  const dataPlane = new Map<string, { calls: number; atLeast: boolean; intervalMs: number }>();
   for (const task of tasks) {
     for (const call of task.calls) {
+      if (DATA_PLANE_ENDPOINTS.has(call.endpoint)) {
+        const row = dataPlane.get(task.id.target) ?? {
+          calls: 0,
+          atLeast: false,
+          intervalMs: task.intervalMs,
+        };
+        row.calls += call.count;
+        row.atLeast ||= call.atLeast;
+        dataPlane.set(task.id.target, row);
+        continue;
+      }
       const key = `${call.endpoint}\u0000${task.credential}\u0000${task.intervalMs}`;
       const row = rowsByKey.get(key) ?? {
         endpoint: call.endpoint,
@@ -239,6 +292,20 @@ export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
       });
     }
   }
+  const dataPlaneRateLimit = config.collections.rateLimit;
+  const dataPlaneRows: DataPlaneRow[] = [...dataPlane].map(([clusterId, r]) => ({
+    clusterId,
+    callsPerCycle: r.calls,
+    atLeast: r.atLeast,
+    intervalMs: r.intervalMs,
+    requestsPerSecond: (r.calls * 1000) / r.intervalMs,
+    fits: r.calls * windowMs <= dataPlaneRateLimit * r.intervalMs,
+  }));
+  if (config.collections.enabled && config.collections.scopes && config.metrics.enabled) {
+    notes.push(
+      `collections: each cluster's metric calls are counted at max_per_cluster (${config.collections.maxPerCluster}) discovered collections`,
+    );
+  }
   if (clusters.length + discovered === 0 && sparkJobs.length === 0) {
     notes.push("no clusters or Spark jobs to poll: list clusters, enable discovery, or add spark_jobs.jobs");
   }
@@ -267,83 +334,9 @@ export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
     rateLimitMarginMs: marginMs,
     usableRate: usableRate(rateLimit, marginMs),
     rows,
+    dataPlaneRows,
+    dataPlaneRateLimit,
     notes,
-    fits: rows.every((r) => r.fits),
+    fits: rows.every((r) => r.fits) && dataPlaneRows.every((r) => r.fits),
   };
-}
-
-function formatRate(perSecond: number): string {
-  return perSecond.toFixed(3).replace(/\.?0+$/, "");
-}
-
-/** Renders the plan for humans: targets, one line per endpoint and credential, notes, verdict. */
-export function formatPlan(plan: Plan): string {
-  const lines: string[] = [];
-  const shard = plan.shard === undefined ? "" : ` (shard ${plan.shard.index} of ${plan.shard.total})`;
-  const discovered = plan.discoveredClusters > 0 ? ` + ${plan.discoveredClusters} discovered` : "";
-  lines.push(
-    `Targets${shard}: ${plan.targets.length} configured clusters${discovered}, ${plan.sparkJobs.length} Spark jobs`,
-  );
-  // Targets usually share a few query lists: each distinct list is printed once, named, and
-  // every target says which one it sends.
-  const querySets = new Map<string, string>();
-  const setOf = (queries: readonly string[]): string => {
-    if (queries.length === 0) return "none";
-    const key = queries.join(", ");
-    let name = querySets.get(key);
-    if (name === undefined) {
-      name = `Q${querySets.size + 1}`;
-      querySets.set(key, name);
-    }
-    return name;
-  };
-  const targetLines: string[] = [];
-  for (const t of plan.targets) {
-    const details = [
-      t.region === undefined ? undefined : `region=${t.region}`,
-      t.projectId === undefined ? undefined : `project=${t.projectId}`,
-      `credential=${t.credential}`,
-    ].filter((d) => d !== undefined);
-    targetLines.push(`  cluster ${t.clusterId} ${details.join(" ")} queries=${setOf(t.queries)}`);
-    t.scopes.forEach((scope, i) => {
-      targetLines.push(`    scope ${scope} queries=${setOf(t.scopeQueries[i] ?? [])}`);
-    });
-  }
-  lines.push(...targetLines);
-  for (const j of plan.sparkJobs) lines.push(`  spark job ${j.projectId}/${j.jobId}`);
-  if (querySets.size > 0) {
-    lines.push("");
-    lines.push("Metric queries sent per target:");
-    for (const [list, name] of querySets) {
-      lines.push(`  ${name} (${list.split(", ").length}): ${list}`);
-    }
-  }
-  lines.push("");
-  lines.push(
-    `API calls per cycle (budget: ${plan.rateLimit} requests/s per endpoint per credential; usable ` +
-      `${formatRate(plan.usableRate)} req/s with the ${formatDuration(plan.rateLimitMarginMs)} margin):`,
-  );
-  for (const r of plan.rows) {
-    const amount = `${r.atLeast ? "at least " : ""}${r.callsPerCycle} ${r.callsPerCycle === 1 ? "call" : "calls"}`;
-    const rate = `${r.atLeast ? ">= " : ""}${formatRate(r.requestsPerSecond)} req/s`;
-    let verdict = "fits";
-    if (!r.fits) {
-      verdict = `EXCEEDS the budget: needs an interval of at least ${formatDuration(r.minimumIntervalMs ?? 0)}`;
-      if (r.suggestedIntervalMs !== r.minimumIntervalMs) {
-        verdict += `, use ${formatDuration(r.suggestedIntervalMs ?? 0)} (whole granularity steps)`;
-      }
-    }
-    lines.push(
-      `  ${r.endpoint} [${r.credential}]: ${amount} every ${formatDuration(r.intervalMs)} = ${rate}: ${verdict}`,
-    );
-  }
-  if (plan.rows.length === 0) lines.push("  (none)");
-  if (plan.notes.length > 0) {
-    lines.push("");
-    lines.push("Notes:");
-    for (const note of plan.notes) lines.push(`  - ${note}`);
-  }
-  lines.push("");
-  lines.push(plan.fits ? "Result: fits the rate budget" : "Result: EXCEEDS the budget (see above)");
-  return lines.join("\n");
 }

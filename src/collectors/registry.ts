@@ -4,6 +4,7 @@
  * page all take their collectors from this list.
  */
 import { clusterMetricsCollector } from "./cluster-metrics/tasks.js";
+import { collectionsCollector } from "./collections/tasks.js";
 import { discoveryCollector } from "./discovery/tasks.js";
 import { importJobsCollector } from "./import-jobs/tasks.js";
 import { inventoryCollector } from "./inventory/tasks.js";
@@ -16,6 +17,7 @@ export const COLLECTORS = [
   sparkJobsCollector,
   inventoryCollector,
   discoveryCollector,
+  collectionsCollector,
 ] as const;
 
 /** A collector's registry name. */

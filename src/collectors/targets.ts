@@ -2,9 +2,10 @@
  * What one replica polls: the same selection for the running exporter and for the plan of
  * `--check-config`, so the two cannot pick different targets.
  */
+import type { CollectionRef } from "../cloud/dataPlane.js";
 import type { ClusterDescription } from "../cloud/types.js";
 import { inShard, type Shard } from "../config/shard.js";
-import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
+import type { ClusterConfig, Config, MetricQueryConfig, SparkJobRef } from "../config/types.js";
 
 /** A Spark job's target name (and shard key): "projectId/jobId". */
 export function sparkTargetName(ref: SparkJobRef): string {
@@ -43,4 +44,29 @@ export function replicaSparkJobs(
   const byKey = new Map<string, SparkJobRef>();
   for (const j of [...config.sparkJobs.jobs, ...fileJobs]) byKey.set(sparkTargetName(j), j);
   return [...byKey.values()].filter((j) => inShard(sparkTargetName(j), shard));
+}
+
+/**
+ * Adds each cluster's discovered collections as per-collection scopes, after its configured
+ * scopes; a collection that is also configured keeps its configured scope only. `queries` is
+ * `collections.queries` (absent: the scope defaults).
+ */
+export function withCollectionScopes(
+  clusters: readonly ClusterConfig[],
+  discovered: ReadonlyMap<string, readonly CollectionRef[]>,
+  queries: readonly MetricQueryConfig[] | undefined,
+): ClusterConfig[] {
+  return clusters.map((cluster) => {
+    const found = discovered.get(cluster.id);
+    if (found === undefined || found.length === 0) return cluster;
+    const configured = new Set(cluster.scopes.map((s) => JSON.stringify([s.dbName, s.collectionName])));
+    const added = found
+      .filter((c) => !configured.has(JSON.stringify([c.dbName, c.collectionName])))
+      .map((c) => ({
+        dbName: c.dbName,
+        collectionName: c.collectionName,
+        ...(queries === undefined ? {} : { queries }),
+      }));
+    return added.length === 0 ? cluster : { ...cluster, scopes: [...cluster.scopes, ...added] };
+  });
 }

@@ -36,9 +36,14 @@ describe("knownKeysAt", () => {
         "import_jobs",
         "spark_jobs",
         "inventory",
+        "collections",
         "server",
         "staleness_intervals",
       ],
+    ],
+    [
+      ["clusters", 0, "data_plane"],
+      ["endpoint", "token_file"],
     ],
     [
       ["inventory", "discovery"],

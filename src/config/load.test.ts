@@ -420,6 +420,17 @@ describe("good configs", () => {
         intervalMs: 60_000,
         discovery: { enabled: false, projectIds: [], regionIds: [] },
       },
+      collections: {
+        enabled: false,
+        intervalMs: 300_000,
+        include: [],
+        exclude: [],
+        maxPerCluster: 100,
+        scopes: true,
+        loadState: true,
+        rowCount: false,
+        rateLimit: 10,
+      },
       server: { host: "0.0.0.0", port: 9474 },
       stalenessIntervals: 5,
     };

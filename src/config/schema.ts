@@ -13,14 +13,16 @@
 import { resolve } from "node:path";
 import * as z from "zod";
 import { intField } from "./fields.js";
-import { scopeQueries } from "./queries.js";
+import { checkScopeQuery, scopeQueries } from "./queries.js";
 import { apiSchema } from "./schema/api.js";
 import { clustersSchema } from "./schema/clusters.js";
+import { collectionsSchema } from "./schema/collections.js";
 import type { ResolvePath } from "./schema/common.js";
 import { importJobsSchema } from "./schema/importJobs.js";
 import { inventorySchema } from "./schema/inventory.js";
 import { metricsSchema } from "./schema/metrics.js";
 import { checkScopeMetricNames } from "./schema/names.js";
+import { queriesSchema } from "./schema/queries.js";
 import { serverSchema } from "./schema/server.js";
 import { sparkJobsSchema } from "./schema/sparkJobs.js";
 import { always, type DeepReadonly, optional, sectionError } from "./schemaKit.js";
@@ -50,6 +52,7 @@ export function configSchema(baseDir: string) {
             import_jobs: importJobsSchema,
             spark_jobs: sparkJobsSchema(resolvePath),
             inventory: inventorySchema,
+            collections: collectionsSchema(queriesSchema("collections.queries", checkScopeQuery)),
             server: serverSchema(resolvePath),
             staleness_intervals: intField(2, 100).default(5),
           },
@@ -75,6 +78,14 @@ export function configSchema(baseDir: string) {
         importJobs: file.import_jobs,
         sparkJobs: file.spark_jobs,
         inventory: file.inventory,
+        collections: (({ queries, ...collections }) => ({
+          ...collections,
+          /** Per-collection queries, expanded like a scope's own list; absent: the scope defaults. */
+          ...optional(
+            "queries",
+            queries === undefined ? undefined : scopeQueries(file.metrics.queries, queries),
+          ),
+        }))(file.collections),
         server: file.server,
         /** A series older than this many intervals of its collector disappears. Default 5. */
         stalenessIntervals: file.staleness_intervals,
@@ -83,6 +94,8 @@ export function configSchema(baseDir: string) {
       apiKey: { at: "api", ...file.api.key },
       /** One source per cluster, same order as `config.clusters`. */
       clusterKeys: file.clusters.map(({ key }, index) => ({ at: `clusters[${index}]`, ...key })),
+      /** Each cluster's data-plane token file, same order as `config.clusters`. */
+      dataPlaneTokenFiles: file.clusters.map(({ tokenFile }) => tokenFile),
     }));
 }
 

@@ -6,6 +6,7 @@ function draft(apiKey: SecretSlot, clusterKeys: SecretSlot[] = []): ConfigDraft 
   return {
     apiKey,
     clusterKeys,
+    dataPlaneTokenFiles: clusterKeys.map(() => undefined),
     config: {
       clusters: clusterKeys.map((_, i) => ({ id: `in01-${i}`, scopes: [] })),
     } as unknown as ConfigDraft["config"],

@@ -22,6 +22,7 @@ async function readSlot(
   slot: SecretSlot,
   readFile: ReadTextFile,
   problems: ConfigProblem[],
+  fileField = "api_key_file",
 ): Promise<string | undefined> {
   if (slot.value !== undefined) {
     // Trimmed like a file's key: `${VAR}` from a mounted secret often ends in a newline, which
@@ -31,7 +32,7 @@ async function readSlot(
     return key === "" ? undefined : key;
   }
   if (slot.file === undefined) return undefined;
-  const path = `${slot.at}.api_key_file`;
+  const path = `${slot.at}.${fileField}`;
   let text: string;
   try {
     text = await readFile(slot.file);
@@ -69,7 +70,21 @@ export async function resolveSecrets(
   for (const [index, cluster] of draft.config.clusters.entries()) {
     const slot = draft.clusterKeys[index];
     const key = slot === undefined ? undefined : await readSlot(slot, opts.readFile, problems);
-    clusters.push(key === undefined ? cluster : { ...cluster, apiKey: key });
+    const tokenFile = draft.dataPlaneTokenFiles[index];
+    const token =
+      tokenFile === undefined
+        ? undefined
+        : await readSlot(
+            { at: `clusters[${index}].data_plane`, file: tokenFile },
+            opts.readFile,
+            problems,
+            "token_file",
+          );
+    clusters.push({
+      ...cluster,
+      ...(key === undefined ? {} : { apiKey: key }),
+      ...(token === undefined ? {} : { dataPlaneToken: token }),
+    });
   }
   if (problems.length > 0 || apiKey === undefined) return { ok: false, problems };
   return { ok: true, config: { ...draft.config, api: { ...draft.config.api, apiKey }, clusters } };

@@ -24,6 +24,8 @@ type ClusterSettings = Settings["clusters"][number];
 export type ClusterConfig = ClusterSettings & {
   /** Optional per-cluster credential; clusters with another key get their own rate budget. */
   readonly apiKey?: string;
+  /** The data-plane token (`username:password` or an API key) from `data_plane.token_file`. */
+  readonly dataPlaneToken?: string;
 };
 
 /** Upstream API settings with the resolved default credential. */
@@ -46,6 +48,9 @@ export type SparkJobRef = SparkJobsConfig["jobs"][number];
 
 /** `inventory`: cluster inventory and discovery. */
 export type InventoryConfig = Settings["inventory"];
+
+/** `collections`: discovery of databases and collections through each cluster's data plane. */
+export type CollectionsConfig = Settings["collections"];
 
 /** `server`: the listen address split into host and port; `webConfigFile` is absolute. */
 export type ServerConfig = Settings["server"];

@@ -78,10 +78,20 @@ describe("http app", () => {
     if (status === 405) expect(res.headers.get("allow")).toBeTruthy();
   });
 
-  it("answers /healthz always and /readyz only when ready", async () => {
-    const base = await serve({ ready: () => false });
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    expect((await fetch(`${base}/readyz`)).status).toBe(503);
+  it.each([
+    { health: "/healthz", readiness: "/readyz" },
+    { health: "/-/healthy", readiness: "/-/ready" },
+  ])("answers $health always and $readiness only when ready", async ({ health, readiness }) => {
+    let ready = false;
+    const base = await serve({ ready: () => ready });
+    expect((await fetch(`${base}${health}`)).status).toBe(200);
+    expect((await fetch(`${base}${health}`, { method: "HEAD" })).status).toBe(200);
+    expect((await fetch(`${base}${readiness}`)).status).toBe(503);
+    ready = true;
+    const res = await fetch(`${base}${readiness}`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("ready\n");
+    expect((await fetch(`${base}${health}`, { method: "POST" })).status).toBe(405);
   });
 
   it("reload: 200 when applied, 400 with the problems when rejected", async () => {
@@ -103,6 +113,8 @@ describe("http app", () => {
     const base = await serve();
     const html = await (await fetch(`${base}/`)).text();
     expect(html).toContain('href="metrics"');
+    for (const probe of ["healthz", "readyz", "-/healthy", "-/ready"])
+      expect(html).toContain(`href="${probe}"`);
     expect(html).toContain("in01-a");
     expect(html).toContain("not_found: cluster not found");
     expect(html).not.toContain("<script>x</script>");
@@ -111,7 +123,7 @@ describe("http app", () => {
     expect(html.indexOf("not_found: cluster not found")).toBeLessThan(html.indexOf("in01-a"));
   });
 
-  it("basic auth protects /metrics and / but not /healthz or /readyz", async () => {
+  it("basic auth protects /metrics and / but not the health probes", async () => {
     const hash = bcrypt.hashSync("s3cret", 4);
     const base = await serve({ auth: new BasicAuth(new Map([["prom", hash]])) });
     const good = `Basic ${Buffer.from("prom:s3cret").toString("base64")}`;
@@ -123,5 +135,7 @@ describe("http app", () => {
     expect((await fetch(`${base}/-/reload`, { method: "POST" })).status).toBe(401);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    expect((await fetch(`${base}/-/healthy`)).status).toBe(200);
+    expect((await fetch(`${base}/-/ready`)).status).toBe(200);
   });
 });

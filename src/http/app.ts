@@ -19,7 +19,7 @@ export interface HttpDeps {
   landing(): LandingInfo;
   ready(): boolean;
   reload(): Promise<ReloadResult>;
-  /** When set, every route but /healthz and /readyz requires these credentials. */
+  /** When set, every route but the health probes (/healthz, /readyz, /-/healthy, /-/ready) requires these credentials. */
   auth?: BasicAuth;
   /** A client certificate policy the TLS layer cannot enforce alone (see clientCert.ts). */
   clientCertPolicy?: SoftClientCertPolicy;
@@ -35,12 +35,15 @@ const ROUTES: Record<string, readonly string[]> = {
   "/metrics": ["GET", "HEAD"],
   "/healthz": ["GET", "HEAD"],
   "/readyz": ["GET", "HEAD"],
+  "/-/healthy": ["GET", "HEAD"],
+  "/-/ready": ["GET", "HEAD"],
   "/-/reload": ["POST"],
 };
 
 /**
- * The express app: GET /metrics, /, /healthz, /readyz and POST /-/reload; every other path is
- * 404 and every other method 405 (with Allow). No framework banner, no body parsing.
+ * The express app: GET /metrics, /, /healthz, /readyz (and their Prometheus-style names
+ * /-/healthy, /-/ready) and POST /-/reload; every other path is 404 and every other method 405
+ * (with Allow). No framework banner, no body parsing.
  */
 export function createApp(deps: HttpDeps): express.Express {
   const app = express();
@@ -68,10 +71,12 @@ export function createApp(deps: HttpDeps): express.Express {
     next();
   });
 
-  app.get("/healthz", (_req, res) => {
+  // The /-/ names are Prometheus's own: probes and tooling written for Prometheus components work
+  // unchanged. Same handlers, same openness (before the auth middleware below).
+  app.get(["/healthz", "/-/healthy"], (_req, res) => {
     res.type("text/plain").send("OK\n");
   });
-  app.get("/readyz", (_req, res) => {
+  app.get(["/readyz", "/-/ready"], (_req, res) => {
     if (deps.ready()) res.type("text/plain").send("ready\n");
     else res.status(503).type("text/plain").send("not ready: first collection cycle not complete\n");
   });

@@ -3,18 +3,23 @@
  * exporter configures them (rate limit, margin, timeouts, size bounds), runs the probe and
  * prints its report. A bad config is the caller's exit 2 (ConfigError propagates).
  */
-import { type CloudClient, createCloudClient } from "../cloud/client.js";
+import { ClientPool } from "../clientPool.js";
 import { redactSecret } from "../cloud/errors.js";
+import type { ClientObserver } from "../cloud/types.js";
 import { credentialLabeler } from "../collectors/credentials.js";
 import { replicaClusters, replicaSparkJobs } from "../collectors/targets.js";
 import type { Shard } from "../config/shard.js";
 import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
-import type { ClusterConfig, Config } from "../config/types.js";
+import type { Config } from "../config/types.js";
+import { systemClock } from "../schedule/scheduler.js";
 import { runProbe } from "./probe.js";
 import { formatProbe, probeExitCode } from "./report.js";
 
 /** Retries per call: a probe answers quickly rather than riding out a long outage. */
 const PROBE_MAX_RETRIES = 1;
+
+/** The probe counts nothing: its report says what happened. */
+const SILENT: ClientObserver = { attempt() {}, retry() {}, rateLimited() {}, schemaError() {} };
 
 /** What the command needs besides the config. */
 export interface ProbeCommandOptions {
@@ -29,33 +34,20 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
   const jobsFile = config.sparkJobs.jobsFile;
   const fileJobs = jobsFile === undefined ? [] : await loadSparkJobsFile(jobsFile);
   const clusters = replicaClusters(config, [], opts.shard);
-  const clients = new Map<string, CloudClient>();
-  const keyOf = (cluster: Pick<ClusterConfig, "apiKey">): string => cluster.apiKey ?? config.api.apiKey;
-  const clientFor = (cluster: Pick<ClusterConfig, "apiKey">): CloudClient => {
-    const key = keyOf(cluster);
-    const api = config.api;
-    let client = clients.get(key);
-    if (client === undefined) {
-      client = createCloudClient({
-        baseUrl: api.baseUrl,
-        controllerUrl: api.controllerUrl,
-        apiKey: key,
-        requestTimeoutMs: api.requestTimeoutMs,
-        rateLimit: api.rateLimit,
-        ...(api.rateLimitMarginMs === undefined ? {} : { rateLimitMarginMs: api.rateLimitMarginMs }),
-        maxRetries: Math.min(api.maxRetries, PROBE_MAX_RETRIES),
-        maxResponseBytes: api.maxResponseBytes,
-        maxInFlight: api.maxInFlight,
-        sendRequestTimeoutHeader: api.sendRequestTimeoutHeader ?? true,
-        userAgent: `vdbcloud-exporter/${opts.version} (probe)`,
-      });
-      clients.set(key, client);
-    }
-    return client;
-  };
+  // The exporter's own pool, so the probe's clients are built exactly as a run's.
+  const pool = new ClientPool({
+    config: () => ({
+      ...config,
+      api: { ...config.api, maxRetries: Math.min(config.api.maxRetries, PROBE_MAX_RETRIES) },
+    }),
+    version: opts.version,
+    observer: SILENT,
+    clock: systemClock,
+    onCloseError: () => {},
+  });
   try {
     const report = await runProbe(config, {
-      clientFor,
+      clientFor: pool.forCluster,
       credentialOf: credentialLabeler(config.api.apiKey, clusters),
       clusters,
       sparkJobs: replicaSparkJobs(config, fileJobs, opts.shard),
@@ -66,6 +58,6 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
     opts.write(keys.reduce((text, key) => redactSecret(text, key), formatProbe(report)));
     return probeExitCode(report);
   } finally {
-    await Promise.allSettled([...clients.values()].map((c) => c.close()));
+    await pool.closeAll();
   }
 }

@@ -4,6 +4,7 @@
  */
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { mountAdmin } from "./admin.js";
+import { dataPlaneRoutes } from "./data-plane.js";
 import { ApiCode } from "./errors.js";
 import { mountRoute, type PipelineDeps } from "./pipeline.js";
 import { mutatingRoutes } from "./routes-mutating.js";
@@ -16,7 +17,8 @@ export function createApp(deps: PipelineDeps): Express {
   app.set("etag", false);
   app.use(express.json({ limit: "1mb" }));
   mountAdmin(app, deps);
-  for (const route of [...readRoutes(deps.ctx), ...mutatingRoutes()]) mountRoute(app, route, deps);
+  const planes = dataPlaneRoutes(deps.ctx.dataPlanes, deps.ctx.world.clusters);
+  for (const route of [...readRoutes(deps.ctx), ...planes, ...mutatingRoutes()]) mountRoute(app, route, deps);
 
   app.use((req: Request, res: Response) => {
     res.status(404).json({ code: ApiCode.NOT_FOUND, message: `Not Found: ${req.method} ${req.path}` });

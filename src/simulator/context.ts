@@ -2,7 +2,7 @@
  * The simulator's shared, in-memory state: the world, the value profiles, the job stores and
  * the switches tests flip. Routes read it; `SimState` (state.ts) is the public way to change it.
  */
-
+import type { DataPlanes } from "./data-plane.js";
 import type { ImportJobStore } from "./import-jobs.js";
 import type { MetricCatalogMode } from "./metric-catalog.js";
 import type { ClusterProfile } from "./metric-values.js";
@@ -26,6 +26,8 @@ export interface SimContext {
   readonly profiles: ReadonlyMap<string, ClusterProfile>;
   readonly spark: SparkJobStore;
   readonly imports: ImportJobStore;
+  /** Each cluster's data plane (databases, collections, credentials). */
+  readonly dataPlanes: DataPlanes;
   /** Metrics forced all-null, keyed by `nulledKey`. */
   readonly nulledMetrics: Set<string>;
 }

@@ -9,6 +9,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
 import type { SimContext } from "./context.js";
+import { buildDataPlanes, dataPlaneAuthorized } from "./data-plane.js";
 import { type FaultController, Faults } from "./faults.js";
 import { ImportJobStore } from "./import-jobs.js";
 import { Lifecycle } from "./lifecycle.js";
@@ -20,6 +21,7 @@ import { type SimState, SimStateImpl } from "./state.js";
 import { type SimStats, StatsRecorder } from "./stats.js";
 import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
 
+export type { SimDataCollection } from "./data-plane.js";
 export {
   ApiCode,
   RATE_LIMIT_MESSAGE,
@@ -41,7 +43,7 @@ export {
   type SparkStatus,
   type WireSparkJob,
 } from "./spark-jobs.js";
-export type { AddImportJobInput, AddSparkJobInput, SimState } from "./state.js";
+export type { AddCollectionInput, AddImportJobInput, AddSparkJobInput, SimState } from "./state.js";
 export type { RecordedRequest, SimStats } from "./stats.js";
 export type { SimCluster, SimCollection, SimProject, SimRegion } from "./world.js";
 
@@ -95,6 +97,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
       timeScale: o.timeScale,
       startMs,
     }),
+    dataPlanes: buildDataPlanes(world.clusters, o.seed, o.collectionChurnMs),
     nulledMetrics: new Set(),
   };
   const stats = new StatsRecorder();
@@ -109,6 +112,8 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     life,
     log: o.logger,
     onRequestDone: o.onRequestDone,
+    dataPlaneAuthorized: (clusterId, key, apiKeyOk) =>
+      dataPlaneAuthorized(ctx.dataPlanes, clusterId, key, apiKeyOk),
   });
   const server = createServer(app);
   if (opts?.logger) {
@@ -127,6 +132,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
   const host = o.host.includes(":") ? `[${o.host}]` : o.host;
   const baseUrl = `http://${host}:${port}`;
   for (const region of world.regions) region.domain = `${host}:${port}`;
+  for (const cluster of world.clusters) cluster.connectAddress = `${baseUrl}/dp/${cluster.id}`;
 
   let closing: Promise<void> | undefined;
   return {

@@ -37,6 +37,11 @@ export interface SimulatorOptions {
   timeScale?: number;
   /** Collections per cluster (scopes of second-form queries), default 3, spread over two databases. */
   collectionsPerCluster?: number;
+  /**
+   * The first cluster's last collection exists in every other period of this length, so
+   * discovery sees a collection vanish and come back. Default 0: none.
+   */
+  collectionChurnMs?: number;
   /** When true, a metric query may not mix items with and without `stat`. Default false. */
   rejectMixedMetricForms?: boolean;
   /**
@@ -135,6 +140,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     importJobsPerCluster: count("importJobsPerCluster", opts.importJobsPerCluster, 8, 10_000),
     timeScale,
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
+    collectionChurnMs: count("collectionChurnMs", opts.collectionChurnMs, 0, 86_400_000),
     rejectMixedMetricForms: opts.rejectMixedMetricForms ?? false,
     metricCatalog: catalogMode(opts.metricCatalog),
     quirks: resolveQuirks(opts.quirks),

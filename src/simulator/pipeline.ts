@@ -5,6 +5,7 @@
  */
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "./context.js";
+import { DataPlaneCode } from "./data-plane.js";
 import { ApiCode, RATE_LIMIT_MESSAGE, SimApiError } from "./errors.js";
 import { renderFault } from "./fault-responses.js";
 import type { Faults } from "./faults.js";
@@ -26,6 +27,8 @@ export interface PipelineDeps {
   readonly life: Lifecycle;
   readonly log: (line: string) => void;
   readonly onRequestDone?: (done: RequestDone) => void;
+  /** Who may use a cluster's data plane (data-plane.ts). */
+  readonly dataPlaneAuthorized?: (clusterId: string, key: string, apiKeyOk: boolean) => boolean;
 }
 
 /** The key of an `Authorization: Bearer <key>` header, or undefined. */
@@ -74,9 +77,15 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
 
   const normal = (): Reply => {
     const key = bearerKey(req.headers.authorization);
-    if (key === undefined || (deps.apiKeys !== undefined && !deps.apiKeys.has(key)))
-      return invalidTokenReply();
-    if (!deps.limiter.take(`${key}\u0000${route.template}`)) {
+    const apiKeyOk = key !== undefined && (deps.apiKeys === undefined || deps.apiKeys.has(key));
+    if (route.dataPlane) {
+      if (key === undefined || !deps.dataPlaneAuthorized?.(clusterId ?? "", key, apiKeyOk)) {
+        return failReply(DataPlaneCode.NOT_AUTHENTICATED, "user hasn't authenticated");
+      }
+    } else if (!apiKeyOk) return invalidTokenReply();
+    // A data plane is its own server: its budget is per cluster endpoint.
+    const scope = route.dataPlane ? `\u0000${clusterId ?? ""}` : "";
+    if (!deps.limiter.take(`${key}\u0000${route.template}${scope}`)) {
       deps.stats.rateLimit(route.template);
       return failReply(ApiCode.RATE_LIMITED, RATE_LIMIT_MESSAGE, 429, { "retry-after": "1" });
     }

@@ -29,6 +29,11 @@ export interface RouteDef {
   readonly dataShape: "object" | "array";
   /** The cluster a request is about, for per-cluster stats and fault filters. */
   readonly clusterId?: (req: RouteRequest) => string | undefined;
+  /**
+   * A cluster's data plane: authenticated per cluster (data-plane.ts), refused with the
+   * engine's code, and rate limited per cluster endpoint.
+   */
+  readonly dataPlane?: boolean;
   /** Returns the success `data`; throws SimApiError for an upstream-style failure. */
   readonly handle: (req: RouteRequest) => unknown;
 }

@@ -2,6 +2,7 @@
  * Test hooks: drive job states, cluster status and metric gaps of a running simulator.
  */
 import { nulledKey, type SimContext } from "./context.js";
+import { collectionKey, collectionsAt, type SimDataCollection } from "./data-plane.js";
 import { SimulatorError } from "./errors.js";
 import type { WireImportJob } from "./import-jobs.js";
 import { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
@@ -37,6 +38,15 @@ export interface AddImportJobInput {
   readonly state?: string;
 }
 
+/** A collection to add to a data plane. Defaults: loaded, 0 rows. */
+export interface AddCollectionInput {
+  readonly dbName: string;
+  readonly collectionName: string;
+  readonly loadState?: string;
+  readonly loadProgress?: number;
+  readonly rows?: number;
+}
+
 /** Test hooks of a running simulator; changes apply to the next request. */
 export interface SimState {
   /** Every Spark job, e.g. for the demo's `spark_jobs.jobs` configuration. */
@@ -55,6 +65,14 @@ export interface SimState {
   setImportJobState(clusterId: string, jobId: string, state: string): void;
   /** Sets a cluster's status (any string). Throws UNKNOWN_CLUSTER. */
   setClusterStatus(clusterId: string, status: string): void;
+  /** The credential a cluster's data plane takes instead of the API key, if any. */
+  dataPlaneCredential(clusterId: string): string | undefined;
+  /** The collections of a cluster's data plane now (every database). Throws UNKNOWN_CLUSTER. */
+  dataCollections(clusterId: string): SimDataCollection[];
+  /** Adds (or replaces) a collection of a cluster's data plane. Throws UNKNOWN_CLUSTER. */
+  addCollection(clusterId: string, c: AddCollectionInput): void;
+  /** Drops a collection from a cluster's data plane (nothing if absent). Throws UNKNOWN_CLUSTER. */
+  dropCollection(clusterId: string, dbName: string, collectionName: string): void;
   /** Makes every bucket of one metric of one cluster null (or undoes it). Throws UNKNOWN_*. */
   setMetricNull(clusterId: string, metricName: string, allNull?: boolean): void;
 }
@@ -68,6 +86,35 @@ export class SimStateImpl implements SimState {
 
   constructor(ctx: SimContext) {
     this.#ctx = ctx;
+  }
+
+  dataPlaneCredential(clusterId: string): string | undefined {
+    this.#cluster(clusterId);
+    return this.#ctx.dataPlanes.userCredentials.get(clusterId);
+  }
+
+  dataCollections(clusterId: string): SimDataCollection[] {
+    this.#cluster(clusterId);
+    return collectionsAt(this.#ctx.dataPlanes, this.#ctx.world.clusters, clusterId, this.#ctx.now()).map(
+      (c) => ({ ...c }),
+    );
+  }
+
+  addCollection(clusterId: string, c: AddCollectionInput): void {
+    this.#cluster(clusterId);
+    const loadState = c.loadState ?? "LoadStateLoaded";
+    this.#ctx.dataPlanes.collections.get(clusterId)?.set(collectionKey(c.dbName, c.collectionName), {
+      dbName: c.dbName,
+      collectionName: c.collectionName,
+      loadState,
+      loadProgress: c.loadProgress ?? (loadState === "LoadStateLoaded" ? 100 : 0),
+      rows: c.rows ?? 0,
+    });
+  }
+
+  dropCollection(clusterId: string, dbName: string, collectionName: string): void {
+    this.#cluster(clusterId);
+    this.#ctx.dataPlanes.collections.get(clusterId)?.delete(collectionKey(dbName, collectionName));
   }
 
   get sparkJobRefs(): readonly SparkJobRef[] {

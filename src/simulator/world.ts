@@ -49,6 +49,8 @@ export interface SimRegion {
 /** Internal, mutable view of a cluster; the public type stays read-only. */
 export interface MutableSimCluster extends SimCluster {
   status: string;
+  /** Filled in once the server listens: the simulator's own /dp/{id}. */
+  connectAddress: string;
 }
 
 /** Internal view of a region: its domain is filled in once the server listens. */

@@ -22,8 +22,15 @@ export async function collectorEnv(opts: {
     sparkJobs: opts.sparkJobs ?? config.sparkJobs.jobs,
     shard: { index: 0, total: 1 },
     ctx: opts.ctx,
-    clients: { forCluster: () => opts.client, credentialOf: () => "default" },
+    clients: {
+      forCluster: () => opts.client,
+      credentialOf: () => "default",
+      dataPlane: () => {
+        throw new Error("no data plane in this test");
+      },
+    },
     state: new CollectorStates(),
     onDiscovered: () => {},
+    onCollections: () => {},
   };
 }

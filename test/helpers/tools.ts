@@ -7,12 +7,15 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
 /** The external tools the test suite knows how to install. */
-export type ToolName = "promtool" | "prometheus" | "kubectl";
+export type ToolName = "promtool" | "prometheus" | "prometheus-alertmanager" | "amtool" | "kubectl";
 
 /** How to get each tool on the Debian-based machines this project runs on. */
 const INSTALL_HINT: Readonly<Record<ToolName, string>> = {
   promtool: "apt-get install -y --no-install-recommends prometheus",
   prometheus: "apt-get install -y --no-install-recommends prometheus",
+  // Debian's name for the Alertmanager binary; the package also brings amtool.
+  "prometheus-alertmanager": "apt-get install -y --no-install-recommends prometheus-alertmanager",
+  amtool: "apt-get install -y --no-install-recommends prometheus-alertmanager",
   // Debian's kubernetes-client (1.20) bundles a kustomize too old for components and replacements.
   kubectl: "kubectl 1.27 or later, which bundles kustomize 5; see kubernetes.io/docs/tasks/tools",
 };

@@ -6,6 +6,7 @@ import * as z from "zod";
 import { textField } from "../fields.js";
 import { checkScopeQuery } from "../queries.js";
 import { always, nullAsAbsent, optional, sectionError, text, uniqueList } from "../schemaKit.js";
+import { dataPlaneSchema } from "./collections.js";
 import { apiKeyFields, keySource, REGION, type ResolvePath, rejectBothKeys } from "./common.js";
 import { queriesSchema } from "./queries.js";
 
@@ -68,6 +69,7 @@ const clusterSchema = z
       region: textField(REGION).optional(),
       project_id: textField().optional(),
       scopes: scopesSchema,
+      data_plane: dataPlaneSchema.optional(),
       ...apiKeyFields,
     },
     { error: sectionError },
@@ -94,9 +96,16 @@ export function clustersSchema(resolvePath: ResolvePath) {
             ...optional("region", cluster.region),
             ...optional("projectId", cluster.project_id),
             scopes: cluster.scopes,
+            /** The cluster's own data-plane endpoint; absent: its connectAddress. */
+            ...optional("dataPlaneEndpoint", cluster.data_plane?.endpoint),
           },
           /** Optional per-cluster credential; clusters with another key get their own rate budget. */
           key: keySource(cluster, resolvePath),
+          /** The data-plane token file (`username:password` or an API key); absent: the API key. */
+          tokenFile:
+            cluster.data_plane?.token_file === undefined
+              ? undefined
+              : resolvePath(cluster.data_plane.token_file),
         })),
       )
       .default([]),

@@ -1,0 +1,140 @@
+/**
+ * Applies config/prometheus/thresholds.yml to the alerting rules: each listed alert's threshold
+ * (the right operand of its expression's final comparison), its `for`, the figures its summary
+ * and description quote, and every alert's runbook_url. The rules file stays hand-written YAML
+ * (comments, order and quoting kept); only those values are rewritten, so `npm run rules` is
+ * idempotent and a test can prove alerts.yml is up to date by rendering it again.
+ */
+import { isMap, isScalar, isSeq, parse, parseDocument, type Scalar, type YAMLMap } from "yaml";
+import { z } from "zod";
+
+export const ALERTS_FILE = "config/prometheus/rules/alerts.yml";
+export const RECORDING_FILE = "config/prometheus/rules/recording.yml";
+export const THRESHOLDS_FILE = "config/prometheus/thresholds.yml";
+
+/** The thresholds file disagrees with the rules, or is malformed: names the alert or field. */
+export class RulesRenderError extends Error {
+  readonly code = "rules_render";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "RulesRenderError";
+  }
+}
+
+const PROM_DURATION = /^(\d+)([smhd])$/;
+
+const thresholdsSchema = z
+  .object({
+    runbook_base_url: z.url({ protocol: /^https?$/ }),
+    alerts: z.record(
+      z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/),
+      z
+        .object({
+          threshold: z.number().finite(),
+          for: z.string().regex(PROM_DURATION, "a Prometheus duration such as 10m"),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+/** The parsed thresholds file. */
+export type Thresholds = z.infer<typeof thresholdsSchema>;
+
+export function parseThresholds(text: string): Thresholds {
+  const r = thresholdsSchema.safeParse(parse(text));
+  if (r.success) return r.data;
+  const issues = r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  throw new RulesRenderError(`${THRESHOLDS_FILE}: ${issues}`, { cause: r.error });
+}
+
+/** The anchor docs/monitoring.md gives an alert's heading (GitHub's rule for a plain word). */
+export function runbookAnchor(alert: string): string {
+  return alert.toLowerCase();
+}
+
+const FINAL_COMPARISON = /(>=|<=|>|<|==|!=)(\s*)(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*$/;
+
+/** How a threshold reads in prose: ratios as percent, seconds as a duration, else the number. */
+export function formatThreshold(expr: string, value: number): string {
+  if (/_ratio\b/.test(expr)) return `${Number((value * 100).toPrecision(12))}%`;
+  if (/_seconds\b/.test(expr)) return value >= 60 && value % 60 === 0 ? `${value / 60}m` : `${value}s`;
+  return String(value);
+}
+
+const UNIT_WORDS: Record<string, string> = { s: "second", m: "minute", h: "hour", d: "day" };
+
+/** "10m" -> "10 minutes", as the descriptions say it. */
+export function durationWords(d: string): string {
+  const m = PROM_DURATION.exec(d);
+  if (!m) return d;
+  const n = Number(m[1]);
+  return `${n} ${UNIT_WORDS[m[2] as string]}${n === 1 ? "" : "s"}`;
+}
+
+function replaceFigure(text: string, from: string, to: string): string {
+  if (from === to) return text;
+  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return text.replace(new RegExp(`(?<![\\w.])${escaped}(?![\\w%]|\\.\\d)`, "g"), to);
+}
+
+function scalarAt(map: YAMLMap, key: string): Scalar | undefined {
+  const node = map.get(key, true);
+  return isScalar(node) ? node : undefined;
+}
+
+function applyThreshold(rule: YAMLMap, alert: string, t: Thresholds["alerts"][string]): void {
+  const expr = scalarAt(rule, "expr");
+  const match = typeof expr?.value === "string" ? FINAL_COMPARISON.exec(expr.value) : null;
+  if (!expr || !match) {
+    throw new RulesRenderError(`${ALERTS_FILE}: ${alert}: its expr must end with a comparison to a number`);
+  }
+  const text = expr.value as string;
+  const old = Number(match[3]);
+  expr.value = `${text.slice(0, match.index)}${match[1]}${match[2]}${t.threshold}${text.slice(match.index + match[0].length)}`;
+  const forNode = scalarAt(rule, "for");
+  const oldFor = typeof forNode?.value === "string" ? forNode.value : undefined;
+  if (forNode) forNode.value = t.for;
+  else rule.set("for", t.for);
+  const annotations = rule.get("annotations");
+  if (!isMap(annotations)) return;
+  for (const key of ["summary", "description"]) {
+    const node = scalarAt(annotations, key);
+    if (typeof node?.value !== "string") continue;
+    let s = replaceFigure(node.value, formatThreshold(text, old), formatThreshold(text, t.threshold));
+    if (oldFor) s = s.replaceAll(`for ${durationWords(oldFor)}`, `for ${durationWords(t.for)}`);
+    node.value = s;
+  }
+}
+
+/** alerts.yml with the thresholds applied and every alert's runbook_url set. */
+export function renderAlerts(alertsText: string, thresholdsText: string): string {
+  const thresholds = parseThresholds(thresholdsText);
+  const doc = parseDocument(alertsText);
+  const groups = doc.get("groups");
+  if (!isSeq(groups)) throw new RulesRenderError(`${ALERTS_FILE}: no groups`);
+  const seen = new Set<string>();
+  for (const group of groups.items) {
+    const rules = isMap(group) ? group.get("rules") : undefined;
+    if (!isSeq(rules)) continue;
+    for (const rule of rules.items) {
+      if (!isMap(rule)) continue;
+      const alert = rule.get("alert");
+      if (typeof alert !== "string") continue;
+      seen.add(alert);
+      const t = thresholds.alerts[alert];
+      if (t) applyThreshold(rule, alert, t);
+      let annotations = rule.get("annotations");
+      if (!isMap(annotations)) {
+        annotations = doc.createNode({});
+        rule.set("annotations", annotations);
+      }
+      (annotations as YAMLMap).set("runbook_url", `${thresholds.runbook_base_url}#${runbookAnchor(alert)}`);
+    }
+  }
+  const unknown = Object.keys(thresholds.alerts).filter((a) => !seen.has(a));
+  if (unknown.length > 0) {
+    throw new RulesRenderError(`${THRESHOLDS_FILE}: alerts.${unknown[0]}: no such alert in ${ALERTS_FILE}`);
+  }
+  return doc.toString({ lineWidth: 0 });
+}

@@ -1,0 +1,162 @@
+/**
+ * One logical upstream call, shared by every client (control plane and data plane): connection
+ * slot -> rate-limit turn -> HTTP request -> envelope -> schema -> normalize; a failure goes through the retry
+ * policy, and the last error is thrown. Every attempt, retry, rate-limit answer and schema
+ * error is reported to the observer. What differs between clients (where a request goes, which
+ * limiter key it draws from) is passed in.
+ */
+import type { EndpointDef, RequestSpec } from "./endpoint.js";
+import { unwrapEnvelope } from "./envelope.js";
+import { CloudError } from "./errors.js";
+import type { RateLimiter } from "./rateLimiter.js";
+import { type RetryPolicyOptions, retryDelayMs } from "./retry.js";
+import type { SleepFn } from "./sleep.js";
+import type { Transport } from "./transport.js";
+import type { ClientObserver, EndpointTemplate } from "./types.js";
+import { summarizeIssues } from "./wire.js";
+
+/**
+ * The longest pause a Retry-After can impose on an endpoint: a bogus value (hours) must not
+ * silence a collector; a minute covers every documented interval.
+ */
+export const MAX_RATE_LIMIT_PAUSE_MS = 60_000;
+
+/** What a caller is built from; every member is owned by the client that builds it. */
+export interface CallerOptions {
+  readonly transport: Transport;
+  readonly limiter: RateLimiter;
+  /** Already made safe (a throwing observer must not fail a call). */
+  readonly observer: ClientObserver;
+  /** Applied to upstream messages before they become part of an error message. */
+  readonly redact: (text: string) => string;
+  /** Where a request goes; throws for a request that cannot be addressed. */
+  readonly resolveUrl: (spec: RequestSpec) => URL;
+  /** The limiter key of an endpoint: the endpoint itself unless a client says otherwise. */
+  readonly limiterKey?: (endpoint: EndpointTemplate) => string;
+  /** Reclassifies an upstream error before the retry decision (a plane's own error codes). */
+  readonly mapError?: (error: CloudError) => CloudError;
+  readonly retry: RetryPolicyOptions;
+  readonly random: () => number;
+  readonly sleep: SleepFn;
+  readonly now: () => number;
+  /** Pause after a rate-limit answer without Retry-After. */
+  readonly rateLimitPauseMs: number;
+}
+
+/** Runs one endpoint call with its retries. Rejects with a CloudError. */
+export type Call = <A, D, R>(def: EndpointDef<A, D, R>, args: A, signal?: AbortSignal) => Promise<R>;
+
+/** Builds the call function of one client. */
+export function createCaller(o: CallerOptions): Call {
+  const keyOf = o.limiterKey ?? ((endpoint: EndpointTemplate) => endpoint);
+
+  function aborted(endpoint: EndpointTemplate, cause: unknown): CloudError {
+    return new CloudError("aborted", `${endpoint}: aborted`, { endpoint, cause });
+  }
+
+  /**
+   * One attempt: request, envelope, schema, normalize. The transport takes `turn` (the
+   * endpoint's rate-limit turn) only once it holds a connection slot.
+   */
+  async function attemptOnce<A, D, R>(
+    def: EndpointDef<A, D, R>,
+    args: A,
+    spec: RequestSpec,
+    url: URL,
+    signal: AbortSignal | undefined,
+    turn: () => Promise<void>,
+  ): Promise<R> {
+    const endpoint = def.endpoint;
+    const res = await o.transport.send(
+      { endpoint, method: spec.method, url, ...(spec.body === undefined ? {} : { body: spec.body }) },
+      signal,
+      turn,
+    );
+    const data = unwrapEnvelope(res.body, {
+      endpoint,
+      httpStatus: res.status,
+      redact: o.redact,
+      ...(res.retryAfterMs === undefined ? {} : { retryAfterMs: res.retryAfterMs }),
+    });
+    const parsed = def.schema.safeParse(data);
+    if (!parsed.success) {
+      throw new CloudError("schema_error", `${endpoint}: ${summarizeIssues(parsed.error, "data")}`, {
+        endpoint,
+        httpStatus: res.status,
+      });
+    }
+    try {
+      return def.normalize(parsed.data, args);
+    } catch (error) {
+      throw new CloudError("schema_error", `${endpoint}: response could not be normalized`, {
+        endpoint,
+        cause: error,
+      });
+    }
+  }
+
+  return async function call<A, D, R>(def: EndpointDef<A, D, R>, args: A, signal?: AbortSignal): Promise<R> {
+    const endpoint = def.endpoint;
+    const key = keyOf(endpoint);
+    let spec: RequestSpec;
+    let url: URL;
+    try {
+      spec = def.build(args);
+      url = o.resolveUrl(spec);
+    } catch (error) {
+      // A request that cannot be expressed is a configuration problem: retrying cannot help.
+      const detail = error instanceof Error ? o.redact(error.message) : "invalid arguments";
+      throw new CloudError("api_error", `${endpoint}: cannot build the request: ${detail}`, {
+        endpoint,
+        cause: error,
+      });
+    }
+    for (let attempt = 0; ; attempt += 1) {
+      // The turn is taken with a connection slot held, so a granted turn is used at once: a
+      // turn spent waiting for a slot would bunch requests behind it past the budget.
+      let started = o.now();
+      let turnTaken = false;
+      const turn = async (): Promise<void> => {
+        await o.limiter.acquire(key, signal);
+        turnTaken = true;
+        started = o.now();
+      };
+      let failure: CloudError;
+      try {
+        const result = await attemptOnce(def, args, spec, url, signal, turn);
+        o.observer.attempt(endpoint, "success", (o.now() - started) / 1000);
+        return result;
+      } catch (error) {
+        // Aborted before its turn: nothing was sent, so there is no attempt to count.
+        if (!turnTaken && signal?.aborted) throw aborted(endpoint, error);
+        failure =
+          error instanceof CloudError
+            ? (o.mapError?.(error) ?? error)
+            : signal?.aborted
+              ? aborted(endpoint, error)
+              : new CloudError("network_error", `${endpoint}: unexpected failure`, {
+                  endpoint,
+                  cause: error,
+                });
+      }
+      o.observer.attempt(endpoint, failure.code, Math.max(0, o.now() - started) / 1000);
+      if (failure.code === "rate_limited") {
+        o.observer.rateLimited(endpoint);
+        o.limiter.penalize(
+          key,
+          Math.min(failure.retryAfterMs ?? o.rateLimitPauseMs, MAX_RATE_LIMIT_PAUSE_MS),
+        );
+      } else if (failure.code === "schema_error") {
+        o.observer.schemaError(endpoint);
+      }
+      const delay = signal?.aborted ? null : retryDelayMs(attempt, failure, o.retry, o.random);
+      if (delay === null) throw failure;
+      o.observer.retry(endpoint, delay);
+      try {
+        await o.sleep(delay, signal);
+      } catch (error) {
+        throw aborted(endpoint, error);
+      }
+    }
+  };
+}

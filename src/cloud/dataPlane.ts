@@ -1,0 +1,234 @@
+/**
+ * The read-only client of one cluster's data plane (its own endpoint, connectAddress by
+ * default): List Databases, List Collections (V2, falling back to the deprecated V1 GET when the
+ * V2 listing is refused as unknown with HTTP 404), Get Load State and Get Collection Stats. It
+ * authenticates with a Bearer token that is either an API key or `username:password`, and has
+ * its own limiter: the data plane documents no rate limit, so every call to the endpoint shares
+ * one evenly spaced budget (default 10 per second), whatever the path.
+ *
+ * Like the control-plane client it has no method for any mutating endpoint.
+ */
+import type { Dispatcher } from "undici";
+import { z } from "zod";
+import { createCaller, MAX_RATE_LIMIT_PAUSE_MS } from "./caller.js";
+import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS } from "./client.js";
+import type { EndpointDef } from "./endpoint.js";
+import { CloudError, type CloudErrorCode, redactSecret } from "./errors.js";
+import { safeObserver } from "./observer.js";
+import { RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
+import { type SleepFn, sleep as timerSleep } from "./sleep.js";
+import { Transport } from "./transport.js";
+import { type ClientObserver, DATA_PLANE_ENDPOINT, type EndpointTemplate } from "./types.js";
+import { joinUrl } from "./urls.js";
+import { nullableNumeric, stringish } from "./wire.js";
+
+/** Default data-plane budget: requests per second per cluster endpoint. */
+export const DEFAULT_DATA_PLANE_RATE_LIMIT = 10;
+
+/** A collection's load state as Get Load State reports it. */
+export interface LoadState {
+  /** The upstream value, e.g. LoadStateLoaded; "" when the answer has none. */
+  readonly state: string;
+  /** 0..100 while loading, when the answer gives it. */
+  readonly progress: number | null;
+}
+
+/**
+ * The data plane of one cluster. Every method rejects with a CloudError (auth_error for a
+ * refused credential, not_found for an unknown database or collection), honours `signal`,
+ * and waits for the endpoint's limiter.
+ */
+export interface DataPlaneApi {
+  /** Database names; a plane without the database API (HTTP 404) has only "default". */
+  listDatabases(signal?: AbortSignal): Promise<string[]>;
+  /** Collection names of `dbName` (V2; V1 when the V2 listing answers HTTP 404). */
+  listCollections(dbName: string, signal?: AbortSignal): Promise<string[]>;
+  getLoadState(args: CollectionRef, signal?: AbortSignal): Promise<LoadState>;
+  /** Row count, or null when the answer has none. */
+  getRowCount(args: CollectionRef, signal?: AbortSignal): Promise<number | null>;
+}
+
+/** A collection of one database. */
+export interface CollectionRef {
+  readonly dbName: string;
+  readonly collectionName: string;
+}
+
+/** A DataPlaneApi that holds connections. */
+export interface DataPlaneClient extends DataPlaneApi {
+  close(): Promise<void>;
+}
+
+/** Options of createDataPlaneClient. */
+export interface DataPlaneClientOptions {
+  /** The cluster's endpoint, e.g. https://in01-xxx.aws-us-west-2.vectordb.zillizcloud.com:19530 */
+  readonly endpoint: string;
+  /** An API key or `username:password`. Never logged. */
+  readonly token: string;
+  readonly rateLimit: number;
+  readonly rateLimitMarginMs?: number;
+  readonly requestTimeoutMs: number;
+  readonly maxRetries: number;
+  readonly maxResponseBytes: number;
+  readonly maxInFlight: number;
+  readonly userAgent?: string;
+  readonly observer?: ClientObserver;
+  readonly dispatcher?: Dispatcher;
+  readonly random?: () => number;
+  readonly sleep?: SleepFn;
+  readonly now?: () => number;
+}
+
+const names = z
+  .array(stringish)
+  .nullish()
+  .transform((v) => v ?? []);
+
+function postDef<A, D, R>(
+  endpoint: EndpointTemplate & `POST ${string}`,
+  body: (args: A) => unknown,
+  schema: z.ZodType<D>,
+  normalize: (data: D) => R,
+): EndpointDef<A, D, R> {
+  const path = endpoint.slice("POST ".length);
+  return {
+    endpoint,
+    build: (args) => ({ endpoint, method: "POST", target: { plane: "data" }, path, body: body(args) }),
+    schema,
+    normalize,
+  };
+}
+
+const listDatabasesDef = postDef<void, string[], string[]>(
+  DATA_PLANE_ENDPOINT.listDatabases,
+  () => ({}),
+  names,
+  (d) => d,
+);
+const listCollectionsDef = postDef<string, string[], string[]>(
+  DATA_PLANE_ENDPOINT.listCollections,
+  (dbName) => ({ dbName }),
+  names,
+  (d) => d,
+);
+const listCollectionsV1Def: EndpointDef<string, string[], string[]> = {
+  endpoint: DATA_PLANE_ENDPOINT.listCollectionsV1,
+  build: (dbName) => ({
+    endpoint: DATA_PLANE_ENDPOINT.listCollectionsV1,
+    method: "GET",
+    target: { plane: "data" },
+    path: "/v1/vector/collections",
+    query: { dbName },
+  }),
+  schema: names,
+  normalize: (d) => d,
+};
+const loadStateSchema = z
+  .object({ loadState: z.string().nullish(), loadProgress: nullableNumeric })
+  .nullish()
+  .transform((d) => ({ state: d?.loadState ?? "", progress: d?.loadProgress ?? null }));
+const getLoadStateDef = postDef<CollectionRef, LoadState, LoadState>(
+  DATA_PLANE_ENDPOINT.getLoadState,
+  (r) => ({ dbName: r.dbName, collectionName: r.collectionName }),
+  loadStateSchema,
+  (d) => d,
+);
+const statsSchema = z
+  .object({ rowCount: nullableNumeric })
+  .nullish()
+  .transform((d) => d?.rowCount ?? null);
+const getStatsDef = postDef<CollectionRef, number | null, number | null>(
+  DATA_PLANE_ENDPOINT.getStats,
+  (r) => ({ dbName: r.dbName, collectionName: r.collectionName }),
+  statsSchema,
+  (d) => d,
+);
+
+/**
+ * The engine's own error codes, which the data plane answers with HTTP 200: 1800 (not
+ * authenticated) and 1801-1803 (credential checks) refuse the credential; 800 (database not
+ * found) and 100 (collection not found) name something that does not exist.
+ */
+const DATA_PLANE_CODES: ReadonlyMap<number, CloudErrorCode> = new Map([
+  [1800, "auth_error"],
+  [1801, "auth_error"],
+  [1802, "auth_error"],
+  [1803, "auth_error"],
+  [800, "not_found"],
+  [100, "not_found"],
+]);
+
+/** Reclassifies an engine code the control-plane mapping does not know. */
+export function mapDataPlaneError(error: CloudError): CloudError {
+  const code = error.apiCode === undefined ? undefined : DATA_PLANE_CODES.get(error.apiCode);
+  if (code === undefined || code === error.code) return error;
+  return new CloudError(code, error.message, {
+    endpoint: error.endpoint,
+    cause: error,
+    ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+    ...(error.apiCode === undefined ? {} : { apiCode: error.apiCode }),
+  });
+}
+
+function unknownPath(error: unknown): boolean {
+  return error instanceof CloudError && error.httpStatus === 404;
+}
+
+/** Creates the client of one data-plane endpoint and credential. */
+export function createDataPlaneClient(opts: DataPlaneClientOptions): DataPlaneClient {
+  const now = opts.now ?? Date.now;
+  const marginMs = opts.rateLimitMarginMs ?? 40;
+  // A `username:password` token: its password alone must not leak either.
+  const secrets = [opts.token, opts.token.includes(":") ? opts.token.slice(opts.token.indexOf(":") + 1) : ""];
+  const redact = (text: string): string => secrets.reduce((t, s) => redactSecret(t, s), text);
+  const transport = new Transport({
+    apiKey: opts.token,
+    requestTimeoutMs: opts.requestTimeoutMs,
+    maxResponseBytes: opts.maxResponseBytes,
+    maxInFlight: opts.maxInFlight,
+    now,
+    ...(opts.userAgent === undefined ? {} : { userAgent: opts.userAgent }),
+    ...(opts.dispatcher === undefined ? {} : { dispatcher: opts.dispatcher }),
+  });
+  const call = createCaller({
+    transport,
+    limiter: new RateLimiter({
+      rate: opts.rateLimit,
+      marginMs,
+      now,
+      ...(opts.sleep ? { sleep: opts.sleep } : {}),
+    }),
+    observer: safeObserver(opts.observer),
+    redact,
+    resolveUrl: (spec) => joinUrl(opts.endpoint, spec.path, spec.query),
+    // One budget for the whole endpoint: its limit, if any, is not documented per path.
+    limiterKey: () => "data-plane",
+    mapError: mapDataPlaneError,
+    retry: { baseMs: DEFAULT_RETRY_BASE_MS, maxMs: DEFAULT_RETRY_MAX_MS, maxRetries: opts.maxRetries },
+    random: opts.random ?? Math.random,
+    sleep: opts.sleep ?? timerSleep,
+    now,
+    rateLimitPauseMs: Math.min(RATE_WINDOW_MS + marginMs, MAX_RATE_LIMIT_PAUSE_MS),
+  });
+  return Object.freeze({
+    listDatabases: async (signal?: AbortSignal) => {
+      try {
+        return await call(listDatabasesDef, undefined, signal);
+      } catch (error) {
+        if (unknownPath(error)) return ["default"];
+        throw error;
+      }
+    },
+    listCollections: async (dbName: string, signal?: AbortSignal) => {
+      try {
+        return await call(listCollectionsDef, dbName, signal);
+      } catch (error) {
+        if (unknownPath(error)) return call(listCollectionsV1Def, dbName, signal);
+        throw error;
+      }
+    },
+    getLoadState: (args: CollectionRef, signal?: AbortSignal) => call(getLoadStateDef, args, signal),
+    getRowCount: (args: CollectionRef, signal?: AbortSignal) => call(getStatsDef, args, signal),
+    close: () => transport.close(),
+  });
+}

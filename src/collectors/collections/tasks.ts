@@ -1,0 +1,145 @@
+/**
+ * Collections: per cluster, list its databases and collections through the cluster's own data
+ * plane, read the load state and row count of the collections it keeps (include/exclude, at
+ * most max_per_cluster, sorted), and hand those collections to the exporter, which makes each a
+ * per-collection metrics scope of the cluster metrics collector. One task per cluster (target
+ * = cluster ID); its failure (unreachable data plane, refused credential, unknown database)
+ * sets only that target down.
+ */
+import type { CollectionRef, DataPlaneApi, LoadState } from "../../cloud/dataPlane.js";
+import { CloudError } from "../../cloud/errors.js";
+import { DATA_PLANE_ENDPOINT } from "../../cloud/types.js";
+import type { ClusterConfig } from "../../config/types.js";
+import {
+  type CallEstimate,
+  type Collector,
+  type CollectorEnv,
+  type CollectorTask,
+  collectorTask,
+} from "../model.js";
+import { putData, runPoll } from "../runtime.js";
+import { mapCollections } from "./mapping.js";
+import { collectionPath, selectCollections } from "./select.js";
+
+const COLLECTOR = "collections";
+
+/** What one poll found for a cluster: the collections it polls, and how many it left out. */
+
+/** A cluster without a data-plane endpoint: none configured, and Describe Cluster gives none. */
+export class NoDataPlaneEndpointError extends Error {
+  override readonly name = "NoDataPlaneEndpointError";
+  readonly code = "no_endpoint";
+  constructor(clusterId: string) {
+    super(`cluster ${clusterId}: no data-plane endpoint (set clusters[].data_plane.endpoint)`);
+  }
+}
+
+/** Reads the load state, or not_exist when the collection vanished since it was listed. */
+async function loadStateOf(dp: DataPlaneApi, ref: CollectionRef, signal: AbortSignal): Promise<LoadState> {
+  try {
+    return await dp.getLoadState(ref, signal);
+  } catch (error) {
+    if (error instanceof CloudError && error.code === "not_found" && error.httpStatus !== 404) {
+      return { state: "LoadStateNotExist", progress: null };
+    }
+    throw error;
+  }
+}
+
+async function rowCountOf(dp: DataPlaneApi, ref: CollectionRef, signal: AbortSignal): Promise<number | null> {
+  try {
+    return await dp.getRowCount(ref, signal);
+  } catch (error) {
+    if (error instanceof CloudError && error.code === "not_found" && error.httpStatus !== 404) return null;
+    throw error;
+  }
+}
+
+/** The calls one run makes, for the plan: listings are per database, so "at least". */
+function callsOf(env: CollectorEnv, cluster: ClusterConfig): CallEstimate[] {
+  const cfg = env.config.collections;
+  return [
+    ...(cluster.dataPlaneEndpoint === undefined
+      ? [{ endpoint: "GET /v2/clusters/{id}" as const, count: 1, atLeast: false }]
+      : []),
+    { endpoint: DATA_PLANE_ENDPOINT.listDatabases, count: 1, atLeast: false },
+    { endpoint: DATA_PLANE_ENDPOINT.listCollections, count: 1, atLeast: true },
+    ...(cfg.loadState
+      ? [
+          {
+            endpoint: DATA_PLANE_ENDPOINT.getLoadState,
+            count: cfg.maxPerCluster,
+            atLeast: false,
+          },
+        ]
+      : []),
+    ...(cfg.rowCount
+      ? [
+          {
+            endpoint: DATA_PLANE_ENDPOINT.getStats,
+            count: cfg.maxPerCluster,
+            atLeast: false,
+          },
+        ]
+      : []),
+  ];
+}
+
+/** One task per cluster of this replica, when `collections.enabled`. */
+export function collectionsTasks(env: CollectorEnv): CollectorTask[] {
+  const cfg = env.config.collections;
+  if (!cfg.enabled) return [];
+  const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
+  return env.clusters.map((cluster) => {
+    const control = env.clients.forCluster(cluster);
+    return collectorTask({
+      id: { collector: COLLECTOR, target: cluster.id },
+      credential: env.clients.credentialOf(cluster),
+      calls: callsOf(env, cluster),
+      intervalMs: cfg.intervalMs,
+      run: (signal) =>
+        runPoll(env.ctx, COLLECTOR, cluster.id, async () => {
+          const endpoint =
+            cluster.dataPlaneEndpoint ?? (await control.describeCluster(cluster.id, signal)).connectAddress;
+          if (endpoint === null || endpoint.trim() === "") throw new NoDataPlaneEndpointError(cluster.id);
+          const dp = env.clients.dataPlane(endpoint, cluster);
+          const countsByDb = new Map<string, number>();
+          const all: CollectionRef[] = [];
+          for (const dbName of await dp.listDatabases(signal)) {
+            const names = [...new Set(await dp.listCollections(dbName, signal))];
+            countsByDb.set(dbName, names.length);
+            for (const collectionName of names) all.push({ dbName, collectionName });
+          }
+          const selection = selectCollections(all, cfg);
+          const loadStates = new Map<string, LoadState>();
+          const rows = new Map<string, number | null>();
+          for (const ref of selection.polled) {
+            if (cfg.loadState) loadStates.set(collectionPath(ref), await loadStateOf(dp, ref, signal));
+            if (cfg.rowCount) rows.set(collectionPath(ref), await rowCountOf(dp, ref, signal));
+          }
+          putData(
+            env.ctx,
+            COLLECTOR,
+            cluster.id,
+            mapCollections({
+              clusterId: cluster.id,
+              countsByDb,
+              listed: selection.listed,
+              notPolled: selection.notPolled,
+              loadStates,
+              rows,
+            }),
+            ttlMs,
+          );
+          env.onCollections(cluster.id, { polled: selection.polled, notPolled: selection.notPolled });
+        }),
+    });
+  });
+}
+
+/** The collections collector: discovery through each cluster's data plane. */
+export const collectionsCollector = {
+  name: COLLECTOR,
+  label: COLLECTOR,
+  tasks: collectionsTasks,
+} as const satisfies Collector;

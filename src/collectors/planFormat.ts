@@ -1,0 +1,92 @@
+/** The plan of `--check-config` as text (plan.ts computes it). */
+import { formatDuration } from "../shared/duration.js";
+import type { Plan } from "./plan.js";
+
+function formatRate(perSecond: number): string {
+  return perSecond.toFixed(3).replace(/\.?0+$/, "");
+}
+
+/** Renders the plan for humans: targets, one line per endpoint and credential, notes, verdict. */
+export function formatPlan(plan: Plan): string {
+  const lines: string[] = [];
+  const shard = plan.shard === undefined ? "" : ` (shard ${plan.shard.index} of ${plan.shard.total})`;
+  const discovered = plan.discoveredClusters > 0 ? ` + ${plan.discoveredClusters} discovered` : "";
+  lines.push(
+    `Targets${shard}: ${plan.targets.length} configured clusters${discovered}, ${plan.sparkJobs.length} Spark jobs`,
+  );
+  // Targets usually share a few query lists: each distinct list is printed once, named, and
+  // every target says which one it sends.
+  const querySets = new Map<string, string>();
+  const setOf = (queries: readonly string[]): string => {
+    if (queries.length === 0) return "none";
+    const key = queries.join(", ");
+    let name = querySets.get(key);
+    if (name === undefined) {
+      name = `Q${querySets.size + 1}`;
+      querySets.set(key, name);
+    }
+    return name;
+  };
+  const targetLines: string[] = [];
+  for (const t of plan.targets) {
+    const details = [
+      t.region === undefined ? undefined : `region=${t.region}`,
+      t.projectId === undefined ? undefined : `project=${t.projectId}`,
+      `credential=${t.credential}`,
+    ].filter((d) => d !== undefined);
+    targetLines.push(`  cluster ${t.clusterId} ${details.join(" ")} queries=${setOf(t.queries)}`);
+    t.scopes.forEach((scope, i) => {
+      targetLines.push(`    scope ${scope} queries=${setOf(t.scopeQueries[i] ?? [])}`);
+    });
+  }
+  lines.push(...targetLines);
+  for (const j of plan.sparkJobs) lines.push(`  spark job ${j.projectId}/${j.jobId}`);
+  if (querySets.size > 0) {
+    lines.push("");
+    lines.push("Metric queries sent per target:");
+    for (const [list, name] of querySets) {
+      lines.push(`  ${name} (${list.split(", ").length}): ${list}`);
+    }
+  }
+  lines.push("");
+  lines.push(
+    `API calls per cycle (budget: ${plan.rateLimit} requests/s per endpoint per credential; usable ` +
+      `${formatRate(plan.usableRate)} req/s with the ${formatDuration(plan.rateLimitMarginMs)} margin):`,
+  );
+  for (const r of plan.rows) {
+    const amount = `${r.atLeast ? "at least " : ""}${r.callsPerCycle} ${r.callsPerCycle === 1 ? "call" : "calls"}`;
+    const rate = `${r.atLeast ? ">= " : ""}${formatRate(r.requestsPerSecond)} req/s`;
+    let verdict = "fits";
+    if (!r.fits) {
+      verdict = `EXCEEDS the budget: needs an interval of at least ${formatDuration(r.minimumIntervalMs ?? 0)}`;
+      if (r.suggestedIntervalMs !== r.minimumIntervalMs) {
+        verdict += `, use ${formatDuration(r.suggestedIntervalMs ?? 0)} (whole granularity steps)`;
+      }
+    }
+    lines.push(
+      `  ${r.endpoint} [${r.credential}]: ${amount} every ${formatDuration(r.intervalMs)} = ${rate}: ${verdict}`,
+    );
+  }
+  if (plan.rows.length === 0) lines.push("  (none)");
+  if (plan.dataPlaneRows.length > 0) {
+    lines.push("");
+    lines.push(
+      `Data-plane calls per collections cycle (budget: ${plan.dataPlaneRateLimit} requests/s per cluster endpoint):`,
+    );
+    for (const r of plan.dataPlaneRows) {
+      const amount = `${r.atLeast ? "at least " : ""}${r.callsPerCycle} ${r.callsPerCycle === 1 ? "call" : "calls"}`;
+      const rate = `${r.atLeast ? ">= " : ""}${formatRate(r.requestsPerSecond)} req/s`;
+      lines.push(
+        `  cluster ${r.clusterId} data plane: ${amount} every ${formatDuration(r.intervalMs)} = ${rate}: ${r.fits ? "fits" : "EXCEEDS the budget"}`,
+      );
+    }
+  }
+  if (plan.notes.length > 0) {
+    lines.push("");
+    lines.push("Notes:");
+    for (const note of plan.notes) lines.push(`  - ${note}`);
+  }
+  lines.push("");
+  lines.push(plan.fits ? "Result: fits the rate budget" : "Result: EXCEEDS the budget (see above)");
+  return lines.join("\n");
+}

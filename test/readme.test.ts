@@ -1,0 +1,168 @@
+/**
+ * Every shell command of the README runs as written, so a wrong command fails CI. The commands
+ * run in order, block by block, in a scratch copy of the repository (its files as they are,
+ * node_modules linked), so builds and generators never touch the files other tests read.
+ * Commands that cannot run here are in SKIPPED with the reason, reviewed like code; servers
+ * (the demo, the simulator, an exporter) are started, must answer, and are stopped at the end of
+ * their block. Afterwards every file of the copy must still equal the repository's: `npm run
+ * generate` as the README says must find nothing stale.
+ *
+ * The fixed ports the README uses (9500, 9501, 9475, 18080) must be free; the bare `npm run
+ * demo` gets a free port through VDBCLOUD_LISTEN, as a reader would when 9474 is taken.
+ */
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, waitFor } from "./helpers/processes.js";
+import { type ToolName, toolOrSkip } from "./helpers/tools.js";
+import { readmeCommands } from "./readmeCommands.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
+
+/** Commands that cannot run in a test, and why. A new README command lands here or runs. */
+const SKIPPED: Readonly<Record<string, string>> = {
+  "npm ci": "reinstalls node_modules from the registry; CI runs it before the tests",
+  "npm test": "the suite this test is part of",
+  "node dist/main.js --config vdbcloud.yaml": "polls the real service with a real API key",
+  "node dist/main.js --config vdbcloud.yaml --probe": "calls the real service with a real API key",
+  "kubectl create secret generic vdbcloud-exporter-api-key --from-literal=api-key=YOUR_KEY":
+    "needs a Kubernetes cluster",
+  "$EDITOR deploy/kubernetes/base/config.yaml": "interactive",
+  "kubectl apply -k deploy/kubernetes/base": "needs a Kubernetes cluster (the manifest tests render it)",
+  "npm run bench": "minutes of deliberate load; its figures are in the README",
+  "npm run soak": "minutes of deliberate load",
+};
+
+/** Servers: the URL that must answer 200 once they are up (a free port for the bare demo). */
+const SERVERS: Readonly<Record<string, (port: number) => string>> = {
+  "npm run demo": (port) => `http://127.0.0.1:${port}/readyz`,
+  "npm run demo -- --listen 127.0.0.1:9500": () => "http://127.0.0.1:9500/-/ready",
+  "VDBCLOUD_LISTEN=127.0.0.1:9501 npm run demo": () => "http://127.0.0.1:9501/-/ready",
+  "npm run sim -- --port 18080 --clusters 3 --api-key sim-key": () => "http://127.0.0.1:18080/_sim/world",
+  "node dist/main.js --config my-sim.yaml --listen 127.0.0.1:9475": () => "http://127.0.0.1:9475/readyz",
+};
+
+/** Commands that need an external tool: skipped with a notice where it is missing (CI fails). */
+const TOOLS: Readonly<Record<string, ToolName>> = { promtool: "promtool", amtool: "amtool" };
+
+const commands = readmeCommands(README);
+const copy = mkdtempSync(join(tmpdir(), "vdbcloud-readme-"));
+const running: ChildProcess[] = [];
+const env: Record<string, string> = {};
+
+function copyRepository(): string[] {
+  const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  })
+    .split("\n")
+    .filter((f) => f !== "" && !f.startsWith("node_modules/"));
+  for (const f of files) {
+    mkdirSync(dirname(join(copy, f)), { recursive: true });
+    try {
+      copyFileSync(join(ROOT, f), join(copy, f));
+    } catch {
+      // Listed but deleted in the working tree: not part of what the reader has.
+    }
+  }
+  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
+  return files;
+}
+const files = copyRepository();
+
+async function stopAll(): Promise<void> {
+  for (const child of running.splice(0)) {
+    if (child.exitCode !== null || child.pid === undefined) continue;
+    const exited = new Promise((r) => child.once("exit", r));
+    // npm starts a shell that starts node: the whole process group goes.
+    process.kill(-child.pid, "SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+    if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+  }
+}
+
+afterAll(async () => {
+  await stopAll();
+  rmSync(copy, { recursive: true, force: true });
+});
+
+async function startServer(command: string, url: (port: number) => string): Promise<void> {
+  const port = await freePort();
+  const output: string[] = [];
+  const child = spawn("bash", ["-c", command], {
+    cwd: copy,
+    env: { ...process.env, ...env, VDBCLOUD_LISTEN: `127.0.0.1:${port}` },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  // A command that sets VDBCLOUD_LISTEN itself overrides the free port, as written.
+  running.push(child);
+  child.stdout?.on("data", (c: Buffer) => output.push(c.toString()));
+  child.stderr?.on("data", (c: Buffer) => output.push(c.toString()));
+  await waitFor(`${command} to answer ${url(port)}`, 60_000, async () => {
+    if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${output.join("").slice(-2000)}`);
+    return (await fetch(url(port)).catch(() => undefined))?.status === 200 ? true : undefined;
+  }).catch((error: unknown) => {
+    throw new Error(`${command}: ${(error as Error).message}\n${output.join("").slice(-2000)}`, {
+      cause: error,
+    });
+  });
+}
+
+function run(command: string): void {
+  const exported = /^export (\w+)=(.*)$/.exec(command);
+  if (exported) {
+    env[exported[1] as string] = exported[2] as string;
+    return;
+  }
+  const r = spawnSync("bash", ["-c", command], {
+    cwd: copy,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    timeout: 240_000,
+  });
+  expect(r.status, `${command}\n${r.stdout}${r.stderr}`).toBe(0);
+}
+
+describe("README shell commands", () => {
+  it("are found, and every one runs, is a server, or is skipped for a stated reason", () => {
+    expect(commands.length).toBeGreaterThan(15);
+    const known = new Set([...Object.keys(SKIPPED), ...Object.keys(SERVERS)]);
+    // The skip list names only commands the README still has.
+    for (const c of known) expect(commands.map((x) => x.command)).toContain(c);
+  });
+
+  const blocks = [...new Set(commands.map((c) => c.block))];
+  it.each(blocks.map((b) => [b, commands.filter((c) => c.block === b).map((c) => c.command)] as const))(
+    "block %i runs: %j",
+    async (_block, list) => {
+      try {
+        for (const command of list) {
+          if (SKIPPED[command] !== undefined) continue;
+          const tool = TOOLS[command.split(" ")[0] ?? ""];
+          if (tool !== undefined && toolOrSkip(tool).skip) continue;
+          const server = SERVERS[command];
+          if (server) await startServer(command, server);
+          else run(command);
+        }
+      } finally {
+        await stopAll();
+      }
+    },
+    300_000,
+  );
+
+  it("left every file of the repository as it was (npm run generate found nothing stale)", () => {
+    const changed = files.filter((f) => {
+      try {
+        return !readFileSync(join(copy, f)).equals(readFileSync(join(ROOT, f)));
+      } catch {
+        return false;
+      }
+    });
+    expect(changed).toEqual([]);
+  });
+});

@@ -1,0 +1,121 @@
+/** scripts/rules.ts: thresholds.yml rewrites thresholds, `for`, quoted figures and runbook links. */
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { durationWords, formatThreshold, RulesRenderError, renderAlerts } from "../scripts/rules.js";
+
+const ALERTS = `# a comment that must survive
+groups:
+  - name: g
+    rules:
+      - alert: CpuHigh
+        expr: cpu_ratio{x=""} > 0.85
+        for: 15m
+        labels:
+          severity: warning
+        annotations:
+          summary: "CPU at {{ $value | humanizePercentage }}"
+          description: "Above 85% for 15 minutes, not 185% nor 0.85%."
+      - alert: Slow
+        expr: latency_seconds > 1
+        annotations:
+          description: "Slower than 1s."
+      - alert: Down
+        expr: up == 0
+`;
+
+const BASE = "https://git.example.org/docs/monitoring.md";
+
+function thresholds(alerts: string): string {
+  return `runbook_base_url: ${BASE}\nalerts:\n${alerts}`;
+}
+
+type Rule = { alert: string; expr: string; for?: string; annotations: Record<string, string> };
+function rules(text: string): Rule[] {
+  return (parse(text) as { groups: Array<{ rules: Rule[] }> }).groups.flatMap((g) => g.rules);
+}
+
+describe("renderAlerts", () => {
+  it("rewrites the threshold, the for and the figures quoted in prose; keeps comments", () => {
+    const out = renderAlerts(
+      ALERTS,
+      thresholds("  CpuHigh: { threshold: 0.7, for: 10m }\n  Slow: { threshold: 2.5, for: 5m }\n"),
+    );
+    const [cpu, slow, down] = rules(out);
+    expect(out.startsWith("# a comment that must survive\n")).toBe(true);
+    expect(cpu?.expr).toBe('cpu_ratio{x=""} > 0.7');
+    expect(cpu?.for).toBe("10m");
+    expect(cpu?.annotations.description).toBe("Above 70% for 10 minutes, not 185% nor 0.85%.");
+    expect(cpu?.annotations.summary).toBe("CPU at {{ $value | humanizePercentage }}");
+    expect(slow?.expr).toBe("latency_seconds > 2.5");
+    expect(slow?.for).toBe("5m");
+    expect(slow?.annotations.description).toBe("Slower than 2.5s.");
+    expect(down?.expr).toBe("up == 0");
+    expect(down?.annotations.runbook_url).toBe(`${BASE}#down`);
+    expect(cpu?.annotations.runbook_url).toBe(`${BASE}#cpuhigh`);
+  });
+
+  it("is idempotent: rendering its own output changes nothing", () => {
+    const t = thresholds("  CpuHigh: { threshold: 0.9, for: 1h }\n");
+    const once = renderAlerts(ALERTS, t);
+    expect(renderAlerts(once, t)).toBe(once);
+  });
+
+  it.each([
+    {
+      name: "an alert that does not exist",
+      alerts: "  Nope: { threshold: 1, for: 5m }\n",
+      error: /alerts\.Nope: no such alert/,
+    },
+    {
+      name: "a threshold that is not a number",
+      alerts: "  CpuHigh: { threshold: high, for: 5m }\n",
+      error: /alerts\.CpuHigh\.threshold/,
+    },
+    {
+      name: "a duration Prometheus does not read",
+      alerts: "  CpuHigh: { threshold: 1, for: PT5M }\n",
+      error: /alerts\.CpuHigh\.for: a Prometheus duration/,
+    },
+    {
+      name: "an unknown key",
+      alerts: "  CpuHigh: { threshold: 1, for: 5m, severity: page }\n",
+      error: /alerts\.CpuHigh/,
+    },
+  ])("refuses $name, naming it", ({ alerts, error }) => {
+    expect(() => renderAlerts(ALERTS, thresholds(alerts))).toThrow(error);
+    expect(() => renderAlerts(ALERTS, thresholds(alerts))).toThrow(RulesRenderError);
+  });
+
+  it("refuses a threshold on an alert whose expression ends without a number", () => {
+    const alerts = ALERTS.replace("expr: up == 0", "expr: up == bool 0 unless absent(x)");
+    expect(() => renderAlerts(alerts, thresholds("  Down: { threshold: 1, for: 5m }\n"))).toThrow(
+      /Down: its expr must end with a comparison to a number/,
+    );
+  });
+
+  it("refuses a runbook base that is not an http(s) URL", () => {
+    expect(() => renderAlerts(ALERTS, "runbook_base_url: docs/monitoring.md\nalerts: {}\n")).toThrow(
+      /runbook_base_url/,
+    );
+  });
+});
+
+describe("formatting", () => {
+  it.each([
+    { expr: "a_ratio > 0.05", value: 0.05, text: "5%" },
+    { expr: "a_ratio > 0.07", value: 0.07, text: "7%" },
+    { expr: "a_seconds > 1", value: 1, text: "1s" },
+    { expr: "time() - b_timestamp_seconds > 300", value: 300, text: "5m" },
+    { expr: "rate(x[5m]) > 50", value: 50, text: "50" },
+  ])("$expr: $value reads $text", ({ expr, value, text }) => {
+    expect(formatThreshold(expr, value)).toBe(text);
+  });
+
+  it.each([
+    ["10m", "10 minutes"],
+    ["1h", "1 hour"],
+    ["30s", "30 seconds"],
+  ])("%s reads %s", (d, words) => {
+    expect(durationWords(d)).toBe(words);
+  });
+});
