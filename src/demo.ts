@@ -1,7 +1,14 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isClusterOnly, toSecondForm, UPSTREAM_METRICS } from "./cloud/catalog.js";
+import {
+  expandQuery,
+  isClusterOnly,
+  type QueryLike,
+  toSecondForm,
+  UPSTREAM_METRICS,
+  upstreamMetric,
+} from "./cloud/catalog.js";
 import { DEFAULT_METRIC_QUERIES } from "./config/queries.js";
 import type { Simulator } from "./simulator/index.js";
 
@@ -27,12 +34,19 @@ const STRICT_UNDOCUMENTED = { name: "READ_VCU" } as const;
 const STRICT_REFUSED_ON_PURPOSE = { name: REFUSED_ON_PURPOSE.name } as const;
 
 /**
- * The strict demo's per-collection queries: the documented ones a scope can carry. Sent in the
- * second form, refused as a whole by a strict server and answered at once in the first form.
+ * The per-collection queries of the demo (configured scopes and discovered collections): the
+ * cluster-wide list's names a scope can carry, without the unknown name, which is shown at
+ * cluster level only: finding it among some thirty second-form names, which a strict server
+ * refuses as a whole, would cost dozens of calls per collection and delay the first cycle.
  */
-const STRICT_SCOPE_QUERIES = DEFAULT_METRIC_QUERIES.filter(
-  (q) => !isClusterOnly(q.name) && toSecondForm(q) !== undefined,
-);
+function scopeQueries(queries: readonly QueryLike[]): QueryLike[] {
+  return queries.filter(
+    (q) =>
+      upstreamMetric(q.name) !== undefined &&
+      !isClusterOnly(q.name) &&
+      expandQuery(q).every((x) => toSecondForm(x) !== undefined),
+  );
+}
 
 /**
  * Which metric names the demo's simulator accepts: "strict" (the default: only the public
@@ -97,6 +111,12 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
   const first = sim.clusters[0];
   const strict = opts.metricCatalog === "strict";
   const refused = opts.showRefusal === true;
+  const queries = strict
+    ? [...DEFAULT_METRIC_QUERIES, STRICT_UNDOCUMENTED, ...(refused ? [STRICT_REFUSED_ON_PURPOSE] : [])]
+    : [...DEFAULT_METRIC_QUERIES, ...UNDOCUMENTED, ...(refused ? [REFUSED_ON_PURPOSE] : [])];
+  // Own scope lists only where the unknown name or a strict server needs them (tests keep the
+  // configured and discovered scopes on the cluster-wide list, as a user's config would).
+  const scoped = refused || strict ? { queries: scopeQueries(queries) } : {};
   const tokenDir = opts.collections ? mkdtempSync(join(tmpdir(), "vdbcloud-demo-")) : undefined;
   const dataPlane = (clusterId: string): Record<string, unknown> => {
     const credential = sim.state.dataPlaneCredential(clusterId);
@@ -116,7 +136,7 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
           ? c.collections.slice(0, 2).map((col) => ({
               db_name: col.dbName,
               collection_name: col.collectionName,
-              ...(strict ? { queries: STRICT_SCOPE_QUERIES } : {}),
+              ...scoped,
             }))
           : [],
       ...dataPlane(c.id),
@@ -125,9 +145,7 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
       granularity: "PT30S",
       interval: "PT30S",
       lookback: "PT5M",
-      queries: strict
-        ? [...DEFAULT_METRIC_QUERIES, STRICT_UNDOCUMENTED, ...(refused ? [STRICT_REFUSED_ON_PURPOSE] : [])]
-        : [...DEFAULT_METRIC_QUERIES, ...UNDOCUMENTED, ...(refused ? [REFUSED_ON_PURPOSE] : [])],
+      queries,
       allow_unknown_names: refused,
     },
     import_jobs: { interval: "PT30S" },
@@ -136,7 +154,16 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
       jobs: sim.state.sparkJobRefs.map((j) => ({ project_id: j.projectId, job_id: j.jobId })),
     },
     inventory: { interval: "PT30S" },
-    ...(opts.collections ? { collections: { enabled: true, interval: "PT30S", row_count: true } } : {}),
+    ...(opts.collections
+      ? {
+          collections: {
+            enabled: true,
+            interval: "PT30S",
+            row_count: true,
+            ...scoped,
+          },
+        }
+      : {}),
     server: { listen: opts.listen },
   };
 }

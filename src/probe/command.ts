@@ -11,7 +11,7 @@ import { replicaClusters, replicaSparkJobs } from "../collectors/targets.js";
 import type { Shard } from "../config/shard.js";
 import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
 import type { Config } from "../config/types.js";
-import { systemClock } from "../schedule/scheduler.js";
+import type { Clock } from "../schedule/scheduler.js";
 import { runProbe } from "./probe.js";
 import { formatProbe, probeExitCode } from "./report.js";
 
@@ -20,6 +20,16 @@ const PROBE_MAX_RETRIES = 1;
 
 /** The probe counts nothing: its report says what happened. */
 const SILENT: ClientObserver = { attempt() {}, retry() {}, rateLimited() {}, schemaError() {} };
+
+/**
+ * The clients' clock. Unlike the scheduler's, its timers keep the process alive: the probe's
+ * calls are all there is, and a rate-limit or backoff wait must not let the process end early.
+ */
+const PROBE_CLOCK: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
 
 /** What the command needs besides the config. */
 export interface ProbeCommandOptions {
@@ -42,7 +52,7 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
     }),
     version: opts.version,
     observer: SILENT,
-    clock: systemClock,
+    clock: PROBE_CLOCK,
     onCloseError: () => {},
   });
   try {
