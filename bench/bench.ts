@@ -424,12 +424,13 @@ function render(r: Results): { text: string; ok: boolean } {
   const peak = Math.max(...[r.warmup, r.cycle, r.scrapes, r.end].map((l) => l.rssPeakBytes));
   lines.push(
     `  RSS (sampled every 250 ms; runtime ${r.args.runtime.name}: ${
-      [...Object.entries(r.args.runtime.env).map(([k, v]) => `${k}=${v}`), ...r.args.runtime.nodeFlags].join(" ") ||
-      "no settings"
+      [...Object.entries(r.args.runtime.env).map(([k, v]) => `${k}=${v}`), ...r.args.runtime.nodeFlags].join(
+        " ",
+      ) || "no settings"
     }): steady (one full cycle, no scrapes) ${mib(r.cycle.rssMinBytes)} to ${mib(r.cycle.rssPeakBytes)}; ` +
       `during scrapes ${mib(r.scrapes.rssMinBytes)} to ${mib(r.scrapes.rssPeakBytes)}; peak over the run ` +
       `${mib(peak)} (first cycle ${mib(r.warmup.rssPeakBytes)}); ` +
-      `${((r.cycle.rssPeakBytes / Math.max(1, r.storeSeries)) / 1024).toFixed(2)} KiB per series at the steady peak`,
+      `${(r.cycle.rssPeakBytes / Math.max(1, r.storeSeries) / 1024).toFixed(2)} KiB per series at the steady peak`,
   );
   lines.push(
     `  module footprint at start (one cluster, ready, after a full GC): RSS ${mib(r.footprint.exporterRssBytes)}, ` +
