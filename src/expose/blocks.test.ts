@@ -1,0 +1,58 @@
+import { PassThrough, Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { gather, writeGathered } from "./blocks.js";
+
+const b = (s: string) => Buffer.from(s);
+
+describe("gather", () => {
+  it.each([
+    { name: "nothing", parts: [], block: 4, want: [] },
+    { name: "empty parts are skipped", parts: ["", "ab", ""], block: 4, want: ["ab"] },
+    { name: "small parts fill a block", parts: ["ab", "c", "d", "ef"], block: 4, want: ["abcd", "ef"] },
+    {
+      name: "a part that does not fit starts a new block",
+      parts: ["abc", "de"],
+      block: 4,
+      want: ["abc", "de"],
+    },
+    { name: "a large part passes as it is", parts: ["a", "bcdef", "g"], block: 4, want: ["a", "bcdef", "g"] },
+  ])("$name", ({ parts, block, want }) => {
+    const out = [...gather(parts.map(b), block)].map((x) => x.toString());
+    expect(out).toEqual(want);
+    expect(out.join("")).toBe(parts.join(""));
+  });
+
+  it("never reuses a yielded block (a consumer may keep it)", () => {
+    const blocks = [...gather(["ab", "cd", "ef", "gh"].map(b), 4)];
+    expect(blocks.map((x) => x.toString())).toEqual(["abcd", "efgh"]);
+    expect(blocks[0]?.buffer).not.toBe(blocks[1]?.buffer);
+  });
+});
+
+describe("writeGathered", () => {
+  it("writes every byte in order, waiting for drain when the stream is full", async () => {
+    const parts = Array.from({ length: 2000 }, (_, i) => b(`line ${i}\n`));
+    const got: Buffer[] = [];
+    let writes = 0;
+    const out = new Writable({
+      highWaterMark: 100,
+      write(chunk: Buffer, _enc, cb) {
+        writes++;
+        got.push(chunk);
+        setImmediate(cb);
+      },
+    });
+    expect(await writeGathered(out, parts, 256)).toBe(true);
+    expect(Buffer.concat(got).equals(Buffer.concat(parts))).toBe(true);
+    // Gathered: far fewer writes than parts.
+    expect(writes).toBeLessThan(parts.length / 10);
+  });
+
+  it("stops when the stream closes midway and says so", async () => {
+    const out = new PassThrough({ highWaterMark: 10 });
+    const parts = Array.from({ length: 100 }, () => b("x".repeat(50)));
+    const p = writeGathered(out, parts, 64);
+    setImmediate(() => out.destroy());
+    expect(await p).toBe(false);
+  });
+});
