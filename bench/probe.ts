@@ -85,6 +85,8 @@ if (process.send) {
   const lap = createLapper();
   serveRpc({
     lap: () => lap(),
+    // Memory as it is (no collection): the soak's RSS samples.
+    rss: () => process.memoryUsage(),
     // Memory after a full collection (needs --expose-gc; without it, as is).
     memory: () => {
       (globalThis as { gc?: () => void }).gc?.();

@@ -14,7 +14,10 @@ const expected = {
 
 describe("the benchmarked runtime is the deployed one", () => {
   it("the Dockerfile's runtime stage sets exactly these variables", () => {
-    const runtimeStage = read("Dockerfile").split(/^FROM /m).at(-1) ?? "";
+    const runtimeStage =
+      read("Dockerfile")
+        .split(/^FROM /m)
+        .at(-1) ?? "";
     const env = new Map<string, string>();
     for (const m of runtimeStage.replace(/\\\n/g, " ").matchAll(/^ENV (.+)$/gm)) {
       for (const pair of (m[1] ?? "").trim().split(/\s+/)) {
