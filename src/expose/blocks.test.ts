@@ -38,7 +38,8 @@ describe("writeGathered", () => {
       highWaterMark: 100,
       write(chunk: Buffer, _enc, cb) {
         writes++;
-        got.push(chunk);
+        // A copy: the writer may reuse the block once this write completed.
+        got.push(Buffer.from(chunk));
         setImmediate(cb);
       },
     });
@@ -46,6 +47,30 @@ describe("writeGathered", () => {
     expect(Buffer.concat(got).equals(Buffer.concat(parts))).toBe(true);
     // Gathered: far fewer writes than parts.
     expect(writes).toBeLessThan(parts.length / 10);
+  });
+
+  it("reuses a block only after its write completed (the bytes sent are never overwritten)", async () => {
+    const parts = Array.from({ length: 500 }, (_, i) => b(`${String(i).padStart(4, "0")}\n`));
+    const held: Buffer[] = [];
+    const pending: (() => void)[] = [];
+    const blocks = new Set<ArrayBufferLike>();
+    const out = new Writable({
+      highWaterMark: 16,
+      write(chunk: Buffer, _enc, cb) {
+        blocks.add(chunk.buffer);
+        // Copy only when the write completes: a block reused earlier would show here.
+        pending.push(() => {
+          held.push(Buffer.from(chunk));
+          cb();
+        });
+        setTimeout(() => pending.shift()?.(), 1);
+      },
+    });
+    expect(await writeGathered(out, parts, 64)).toBe(true);
+    await new Promise((r) => out.end(r));
+    expect(Buffer.concat(held).equals(Buffer.concat(parts))).toBe(true);
+    // Forty blocks of bytes went through a handful of allocations.
+    expect(blocks.size).toBeLessThanOrEqual(3);
   });
 
   it("stops when the stream closes midway and says so", async () => {

@@ -34,30 +34,55 @@ export function* gather(parts: readonly Buffer[], blockBytes: number): Generator
 /**
  * Writes `parts` to `out` gathered into blocks (one write per part would cost a stream
  * round per family header and per entry, tens of thousands per body), waiting for 'drain'
- * whenever the socket's buffer is full, so at most about one block of copies is queued
- * beyond the socket's high-water mark. Resolves false if `out` closed before the end.
+ * whenever the stream's buffer is full. A block is reused once its write has completed, so a
+ * response of any size allocates two or three blocks, not a copy of the body.
+ * Resolves false if `out` closed before the end.
  */
 export async function writeGathered(
   out: Writable,
   parts: readonly Buffer[],
-  blockBytes = 64 * 1024,
+  blockBytes = 256 * 1024,
 ): Promise<boolean> {
-  for (const block of gather(parts, blockBytes)) {
+  const free: Buffer[] = [];
+  const take = () => free.pop() ?? Buffer.allocUnsafeSlow(blockBytes);
+  const send = async (data: Buffer, reusable?: Buffer): Promise<boolean> => {
     if (out.destroyed) return false;
-    if (!out.write(block)) {
-      const open = await new Promise<boolean>((resolve) => {
-        const done = (ok: boolean) => {
-          out.off("drain", onDrain);
-          out.off("close", onClose);
-          resolve(ok);
-        };
-        const onDrain = () => done(true);
-        const onClose = () => done(false);
-        out.once("drain", onDrain);
-        out.once("close", onClose);
-      });
-      if (!open) return false;
+    const more = out.write(data, (err) => {
+      if (!err && reusable) free.push(reusable);
+    });
+    return more || drained(out);
+  };
+  let block = take();
+  let used = 0;
+  for (const part of parts) {
+    if (part.length === 0) continue;
+    const large = part.length >= blockBytes;
+    if (used > 0 && (large || used + part.length > blockBytes)) {
+      if (!(await send(block.subarray(0, used), block))) return false;
+      block = take();
+      used = 0;
     }
+    if (large) {
+      if (!(await send(part))) return false;
+      continue;
+    }
+    block.set(part, used);
+    used += part.length;
   }
-  return true;
+  return used === 0 || send(block.subarray(0, used), block);
+}
+
+/** Resolves true on 'drain', false if the stream closes first. */
+function drained(out: Writable): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const done = (ok: boolean) => {
+      out.off("drain", onDrain);
+      out.off("close", onClose);
+      resolve(ok);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    out.once("drain", onDrain);
+    out.once("close", onClose);
+  });
 }
