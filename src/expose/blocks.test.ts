@@ -1,33 +1,8 @@
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { gather, writeGathered } from "./blocks.js";
+import { writeGathered } from "./blocks.js";
 
 const b = (s: string) => Buffer.from(s);
-
-describe("gather", () => {
-  it.each([
-    { name: "nothing", parts: [], block: 4, want: [] },
-    { name: "empty parts are skipped", parts: ["", "ab", ""], block: 4, want: ["ab"] },
-    { name: "small parts fill a block", parts: ["ab", "c", "d", "ef"], block: 4, want: ["abcd", "ef"] },
-    {
-      name: "a part that does not fit starts a new block",
-      parts: ["abc", "de"],
-      block: 4,
-      want: ["abc", "de"],
-    },
-    { name: "a large part passes as it is", parts: ["a", "bcdef", "g"], block: 4, want: ["a", "bcdef", "g"] },
-  ])("$name", ({ parts, block, want }) => {
-    const out = [...gather(parts.map(b), block)].map((x) => x.toString());
-    expect(out).toEqual(want);
-    expect(out.join("")).toBe(parts.join(""));
-  });
-
-  it("never reuses a yielded block (a consumer may keep it)", () => {
-    const blocks = [...gather(["ab", "cd", "ef", "gh"].map(b), 4)];
-    expect(blocks.map((x) => x.toString())).toEqual(["abcd", "efgh"]);
-    expect(blocks[0]?.buffer).not.toBe(blocks[1]?.buffer);
-  });
-});
 
 describe("writeGathered", () => {
   it("writes every byte in order, waiting for drain when the stream is full", async () => {

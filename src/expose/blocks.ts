@@ -1,37 +1,6 @@
 import type { Writable } from "node:stream";
 
 /**
- * Yields `parts` gathered into blocks of about `blockBytes`: small parts are copied into a
- * fresh block, a part at least that large is yielded as it is. Every yielded block is a new
- * buffer or one of the parts (never reused), so a consumer may keep it.
- */
-export function* gather(parts: readonly Buffer[], blockBytes: number): Generator<Buffer> {
-  let block: Buffer | undefined;
-  let used = 0;
-  for (const part of parts) {
-    if (part.length === 0) continue;
-    if (part.length >= blockBytes) {
-      if (block && used > 0) yield block.subarray(0, used);
-      block = undefined;
-      used = 0;
-      yield part;
-      continue;
-    }
-    if (block && used + part.length > block.length) {
-      yield block.subarray(0, used);
-      block = undefined;
-    }
-    if (!block) {
-      block = Buffer.allocUnsafeSlow(blockBytes);
-      used = 0;
-    }
-    block.set(part, used);
-    used += part.length;
-  }
-  if (block && used > 0) yield block.subarray(0, used);
-}
-
-/**
  * Writes `parts` to `out` gathered into blocks (one write per part would cost a stream
  * round per family header and per entry, tens of thousands per body), waiting for 'drain'
  * whenever the stream's buffer is full. A block is reused once its write has completed, so a
@@ -42,11 +11,14 @@ export async function writeGathered(
   out: Writable,
   parts: readonly Buffer[],
   blockBytes = 256 * 1024,
+  /** Sees each block just before it is written (e.g. to checksum what is written). */
+  onBlock?: (data: Buffer) => void,
 ): Promise<boolean> {
   const free: Buffer[] = [];
   const take = () => free.pop() ?? Buffer.allocUnsafeSlow(blockBytes);
   const send = async (data: Buffer, reusable?: Buffer): Promise<boolean> => {
     if (out.destroyed) return false;
+    onBlock?.(data);
     const more = out.write(data, (err) => {
       if (!err && reusable) free.push(reusable);
     });

@@ -1,6 +1,6 @@
 import { promisify } from "node:util";
 import * as zlib from "node:zlib";
-import { gather } from "./blocks.js";
+import { writeGathered } from "./blocks.js";
 
 const deflateRawAsync = promisify(zlib.deflateRaw);
 
@@ -33,8 +33,8 @@ export async function deflateHead(body: Buffer, level = zlib.constants.Z_BEST_SP
 
 /**
  * Compresses the concatenation of `parts` like `deflateHead`, without ever holding the whole
- * body: the parts are gathered into blocks of `blockBytes` that are fed to one zlib stream
- * (on the thread pool) in turn, so the transient copy is one block, not the body.
+ * body: the parts are gathered into a few reused blocks of `blockBytes` that are fed to one zlib
+ * stream (on the thread pool) in turn.
  */
 export async function deflateParts(
   parts: readonly Buffer[],
@@ -48,18 +48,14 @@ export async function deflateParts(
   deflate.on("error", (err) => {
     failure = err;
   });
-  const write = (block: Buffer) =>
-    new Promise<void>((resolve, reject) => {
-      deflate.write(block, (err) => (err ? reject(err) : resolve()));
-    });
   let crc = 0;
   let length = 0;
   try {
-    for (const block of gather(parts, blockBytes)) {
+    const complete = await writeGathered(deflate, parts, blockBytes, (block) => {
       crc = crc32(block, crc);
       length += block.length;
-      await write(block);
-    }
+    });
+    if (!complete || failure) throw failure ?? new Error("deflate stream closed early");
     // A sync flush, never end(): the head must stay open for the response's tail.
     await new Promise<void>((resolve) => deflate.flush(zlib.constants.Z_SYNC_FLUSH, () => resolve()));
     if (failure) throw failure;

@@ -80,7 +80,8 @@ export class SampleStore {
       latest: () => this.published,
       compress: compressWith(opts.compress),
       idleMs: opts.gzipIdleMs ?? 10 * 60_000,
-      everyMs: opts.gzipEveryMs ?? 5000,
+      // As often as publishing: a gzip scrape lags the plain one by about one compression.
+      everyMs: opts.gzipEveryMs ?? 1000,
       onError: (err) => onError("publish", err),
     });
     this.published = new Snapshot(0, [], 0, this.now(), 0);
