@@ -3,6 +3,7 @@ import type { Dispatcher } from "undici";
 import { type CloudClient, createCloudClient } from "./cloud/client.js";
 import { sleepOn } from "./cloud/sleep.js";
 import type { ClusterDescription } from "./cloud/types.js";
+import { cloudClientOptions } from "./collectors/clientOptions.js";
 import { credentialLabeler } from "./collectors/credentials.js";
 import { describeError } from "./collectors/errors.js";
 import { HealthTracker } from "./collectors/health.js";
@@ -206,17 +207,7 @@ export class Exporter {
       const api = this.config.api;
       const clock = this.opts.clientClock ?? this.clock;
       client = createCloudClient({
-        baseUrl: api.baseUrl,
-        controllerUrl: api.controllerUrl,
-        apiKey: key,
-        requestTimeoutMs: api.requestTimeoutMs,
-        rateLimit: api.rateLimit,
-        ...(api.rateLimitMarginMs === undefined ? {} : { rateLimitMarginMs: api.rateLimitMarginMs }),
-        maxRetries: api.maxRetries,
-        maxResponseBytes: api.maxResponseBytes,
-        maxInFlight: api.maxInFlight,
-        sendRequestTimeoutHeader: api.sendRequestTimeoutHeader ?? true,
-        userAgent: `vdbcloud-exporter/${this.version}`,
+        ...cloudClientOptions(api, key, this.version),
         observer: this.self,
         now: () => clock.now(),
         sleep: sleepOn(clock),

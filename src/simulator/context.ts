@@ -15,6 +15,10 @@ export interface SimContext {
   readonly timeScale: number;
   readonly listClustersShape: "array" | "object";
   readonly rejectMixedMetricForms: boolean;
+  /** Buckets older than this (ms before now) are null. */
+  readonly metricRetentionMs: number;
+  /** Largest answer in points (buckets x queries); 0 = no limit. */
+  readonly maxMetricPoints: number;
   /** Upstream behaviours switched on (quirks.ts). */
   readonly quirks: SimQuirks;
   readonly world: World;

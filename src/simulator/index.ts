@@ -83,6 +83,8 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     timeScale: o.timeScale,
     listClustersShape: o.listClustersShape,
     rejectMixedMetricForms: o.rejectMixedMetricForms,
+    metricRetentionMs: o.metricRetentionMs,
+    maxMetricPoints: o.maxMetricPoints,
     quirks: o.quirks,
     world,
     clusterById: new Map(world.clusters.map((c) => [c.id, c])),

@@ -38,6 +38,17 @@ export interface SimulatorOptions {
   collectionsPerCluster?: number;
   /** When true, a metric query may not mix items with and without `stat`. Default false. */
   rejectMixedMetricForms?: boolean;
+  /**
+   * How far back metric data is kept (ms): buckets that started more than this before now are
+   * null, as beyond a real service's retention. Default DEFAULT_METRIC_RETENTION_MS (30 days).
+   */
+  metricRetentionMs?: number;
+  /**
+   * Largest number of points (buckets x metric queries) one Query Cluster Metrics answer may
+   * hold; a larger window is refused with INVALID_PARAMETER "too many data points". Default 0:
+   * no limit beyond the bucket guard of window.ts.
+   */
+  maxMetricPoints?: number;
   /** Upstream behaviours to imitate (see quirks.ts); default: none. */
   quirks?: Partial<SimQuirks>;
   /** Receives one line per request and any internal error. Default: silent. */
@@ -55,6 +66,9 @@ export interface RequestDone {
   readonly body: unknown;
   readonly status: number;
 }
+
+/** Default `metricRetentionMs`: 30 days. */
+export const DEFAULT_METRIC_RETENTION_MS = 30 * 86_400_000;
 
 /** Options with every default applied. */
 export type ResolvedOptions = Required<Omit<SimulatorOptions, "apiKeys" | "quirks">> & {
@@ -118,6 +132,8 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     timeScale,
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
     rejectMixedMetricForms: opts.rejectMixedMetricForms ?? false,
+    metricRetentionMs: count("metricRetentionMs", opts.metricRetentionMs, DEFAULT_METRIC_RETENTION_MS, 2 ** 52),
+    maxMetricPoints: count("maxMetricPoints", opts.maxMetricPoints, 0, 2 ** 52),
     quirks: resolveQuirks(opts.quirks),
     logger: opts.logger ?? (() => {}),
     onRequestDone: opts.onRequestDone ?? (() => {}),

@@ -65,6 +65,8 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
           nowMs: r.nowMs,
           isNulled: (id, name) => ctx.nulledMetrics.has(nulledKey(id, name)),
           rejectMixedForms: ctx.rejectMixedMetricForms,
+          retentionMs: ctx.metricRetentionMs,
+          maxPoints: ctx.maxMetricPoints,
           quirks: ctx.quirks,
         });
       },

@@ -1,15 +1,9 @@
-import { queriesForTarget } from "../../config/queries.js";
-import type { ScopeConfig } from "../../config/types.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { mergeMappings, putData, runPoll } from "../runtime.js";
-import { buildMetricQueries } from "./batches.js";
-import { type MetricScope, mapClusterMetrics, newestBucketSamples } from "./mapping.js";
+import { mapClusterMetrics, newestBucketSamples } from "./mapping.js";
+import { metricsRequest, metricsTargets } from "./targets.js";
 
-/** The label-free identity of a metrics target: the cluster, or cluster/db/collection. */
-export function metricsTargetName(clusterId: string, scope?: MetricScope): string {
-  if (!scope) return clusterId;
-  return `${clusterId}/${scope.dbName ?? ""}/${scope.collectionName ?? ""}`;
-}
+export { metricsTargetName } from "./targets.js";
 
 /**
  * The queried window: `lookback` (rounded up to whole granularity steps) ending at the last
@@ -42,55 +36,35 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
   if (!cfg.enabled) return [];
   const tasks: CollectorTask[] = [];
   const ttlMs = stalenessIntervals * cfg.intervalMs;
-  for (const cluster of clusters) {
-    const scopes: (ScopeConfig | undefined)[] = [undefined, ...cluster.scopes];
-    for (const scopeConfig of scopes) {
-      // A scope's own query list is config; the mapping reads only its db/collection names.
-      const scope: MetricScope | undefined = scopeConfig;
-      const batches = buildMetricQueries(queriesForTarget(cfg.queries, scopeConfig), {
-        scoped: scope !== undefined,
-      });
-      if (batches.length === 0) continue;
-      const target = metricsTargetName(cluster.id, scope);
-      const client = clients.forCluster(cluster);
-      tasks.push(
-        collectorTask({
-          id: { collector: COLLECTOR, target },
-          credential: clients.credentialOf(cluster),
-          calls: [{ endpoint: ENDPOINT, count: batches.length, atLeast: false }],
-          intervalMs: cfg.intervalMs,
-          run: (signal) =>
-            runPoll(ctx, COLLECTOR, target, async () => {
-              const nowMs = ctx.now();
-              const { startMs, endMs } = alignedWindow(nowMs, cfg.granularityMs, cfg.lookbackMs, cfg.delayMs);
-              const results = [];
-              for (const batch of batches) {
-                const part = await client.queryClusterMetrics(
-                  {
-                    clusterId: cluster.id,
-                    startMs,
-                    endMs,
-                    granularityMs: cfg.granularityMs,
-                    ...(scope?.dbName !== undefined ? { dbName: scope.dbName } : {}),
-                    ...(scope?.collectionName !== undefined ? { collectionName: scope.collectionName } : {}),
-                    queries: batch.queries,
-                  },
-                  signal,
-                );
-                results.push(...part);
-              }
-              const mapped = mapClusterMetrics({
-                clusterId: cluster.id,
-                ...(scope ? { scope } : {}),
-                results,
-                window: { endMs, granularityMs: cfg.granularityMs, nowMs },
-              });
-              const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
-              putData(ctx, COLLECTOR, target, mergeMappings(mapped, newest), ttlMs);
-            }),
-        }),
-      );
-    }
+  for (const target of metricsTargets(cfg, clusters)) {
+    const { cluster, scope, batches } = target;
+    const client = clients.forCluster(cluster);
+    tasks.push(
+      collectorTask({
+        id: { collector: COLLECTOR, target: target.name },
+        credential: clients.credentialOf(cluster),
+        calls: [{ endpoint: ENDPOINT, count: batches.length, atLeast: false }],
+        intervalMs: cfg.intervalMs,
+        run: (signal) =>
+          runPoll(ctx, COLLECTOR, target.name, async () => {
+            const nowMs = ctx.now();
+            const { startMs, endMs } = alignedWindow(nowMs, cfg.granularityMs, cfg.lookbackMs, cfg.delayMs);
+            const window = { startMs, endMs, granularityMs: cfg.granularityMs };
+            const results = [];
+            for (const batch of batches) {
+              results.push(...(await client.queryClusterMetrics(metricsRequest(target, batch, window), signal)));
+            }
+            const mapped = mapClusterMetrics({
+              clusterId: cluster.id,
+              ...(scope ? { scope } : {}),
+              results,
+              window: { endMs, granularityMs: cfg.granularityMs, nowMs },
+            });
+            const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
+            putData(ctx, COLLECTOR, target.name, mergeMappings(mapped, newest), ttlMs);
+          }),
+      }),
+    );
   }
   return tasks;
 }
