@@ -38,7 +38,7 @@ export function bucketsIn(span: Span, granularityMs: number): number {
 // The refusal is not documented either: words about the size of the answer, never the rate
 // limit's "too many requests" (which the client retries on its own).
 const TOO_MANY_POINTS =
-  /too many (?:data ?)?points|points? (?:exceed|limit|over)|exceeds? (?:the )?(?:max(?:imum)?|limit)[\w ]* points?|(?:window|range|time span|period)[\w ]* too (?:large|long|wide)|result (?:is )?too large/i;
+  /too many (?:data ?)?points|more than [\d,]+ (?:data )?points|points? (?:exceed|limit|over)|exceeds? (?:the )?(?:max(?:imum)?|limit)[\w ]* points?|(?:window|range|time span|period)[\w ]* too (?:large|long|wide)|result (?:is )?too large/i;
 
 /** Whether `err` is the service refusing a window as holding too many points. */
 export function isTooManyPoints(err: unknown): boolean {
