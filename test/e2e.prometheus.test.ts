@@ -5,7 +5,7 @@
  *
  * Needs `npm run build` first (`npm test` does it) and the `prometheus` binary.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -15,14 +15,13 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { type DashboardQuery, dashboardQueries, expandVariables } from "../grafana/lib/queries.js";
 import { EXPOSED_FAMILIES, seriesNamesOf } from "./helpers/families.js";
+import { freePort, spawnLogged, stop, waitFor } from "./helpers/processes.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -48,55 +47,6 @@ interface RuleState {
   readonly health: string;
   readonly lastError?: string;
   readonly type: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Polls `probe` every 250 ms until it returns a value or `timeoutMs` passes; throws `what` then. */
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    await sleep(250);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`, { cause: last });
-}
-
-function spawnLogged(command: string, args: string[], logs: string[]): ChildProcess {
-  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  const keep = (chunk: Buffer) => {
-    logs.push(chunk.toString("utf8"));
-    // Bounded: only the tail matters for a failure message.
-    if (logs.length > 200) logs.splice(0, logs.length - 200);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  return child;
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 function allDashboardQueries(): DashboardQuery[] {

@@ -18,9 +18,12 @@ describe("parseBackfillArgs", () => {
 
   it("reads every flag, and --config from VDBCLOUD_CONFIG", () => {
     expect(
-      parseBackfillArgs(["--from", "P7D", "--to", "2025-01-01", "--granularity", "PT30S", "--output", "-", "--quiet"], {
-        VDBCLOUD_CONFIG: "/etc/c.yaml",
-      }),
+      parseBackfillArgs(
+        ["--from", "P7D", "--to", "2025-01-01", "--granularity", "PT30S", "--output", "-", "--quiet"],
+        {
+          VDBCLOUD_CONFIG: "/etc/c.yaml",
+        },
+      ),
     ).toEqual({
       help: false,
       configPath: "/etc/c.yaml",
@@ -40,8 +43,20 @@ describe("resolveWindow", () => {
     ["P1D", undefined, "PT30S", 0, ["2025-03-09T12:35:00Z", "2025-03-10T12:34:30Z"]],
     ["P1D", undefined, undefined, 120_000, ["2025-03-09T12:35:00Z", "2025-03-10T12:32:00Z"]],
     ["2025-03-01", "2025-03-02T00:00:00Z", undefined, 0, ["2025-03-01T00:00:00Z", "2025-03-02T00:00:00Z"]],
-    ["2025-03-01T00:00:10Z", "2025-03-01T01:00:50+00:00", undefined, 0, ["2025-03-01T00:01:00Z", "2025-03-01T01:00:00Z"]],
-    ["2025-03-01T02:00:00+02:00", "2025-03-01T01:00:00Z", undefined, 0, ["2025-03-01T00:00:00Z", "2025-03-01T01:00:00Z"]],
+    [
+      "2025-03-01T00:00:10Z",
+      "2025-03-01T01:00:50+00:00",
+      undefined,
+      0,
+      ["2025-03-01T00:01:00Z", "2025-03-01T01:00:00Z"],
+    ],
+    [
+      "2025-03-01T02:00:00+02:00",
+      "2025-03-01T01:00:00Z",
+      undefined,
+      0,
+      ["2025-03-01T00:00:00Z", "2025-03-01T01:00:00Z"],
+    ],
   ])("--from %s --to %s --granularity %s, delay %d ms", (from, to, granularity, delayMs, expected) => {
     const w = resolveWindow(
       { from, ...(to ? { to } : {}), ...(granularity ? { granularity } : {}) },
@@ -64,7 +79,7 @@ describe("resolveWindow", () => {
     [{ from: "yesterday" }, "--from: not an ISO 8601 UTC time"],
     [{ from: "2025-03-01T00:00:00" }, "--from: not an ISO 8601 UTC time"],
     [{ from: "P1D", to: "P1D" }, "--to: not an ISO 8601 UTC time"],
-    [{ from: "P1M" }, "--from: \"P1M\" uses years or months"],
+    [{ from: "P1M" }, '--from: "P1M" uses years or months'],
     [{ from: "2025-03-01T00:00:10Z", to: "2025-03-01T00:00:50Z" }, "--from: no whole bucket"],
   ])("%j is refused: %s", (args, message) => {
     expect(() => resolveWindow(args, METRICS, NOW)).toThrow(BackfillArgsError);

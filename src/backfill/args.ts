@@ -104,12 +104,16 @@ function parseTime(flag: string, text: string, nowMs: number, allowDuration: boo
     try {
       return nowMs - parseDuration(text.toUpperCase());
     } catch (err) {
-      if (err instanceof DurationError) throw new BackfillArgsError(`${flag}: ${err.message}`, { cause: err });
+      if (err instanceof DurationError)
+        throw new BackfillArgsError(`${flag}: ${err.message}`, { cause: err });
       throw err;
     }
   }
-  const ms =
-    ISO_DATE.test(text) ? Date.parse(`${text}T00:00:00Z`) : ISO_DATE_TIME.test(text) ? Date.parse(text) : NaN;
+  const ms = ISO_DATE.test(text)
+    ? Date.parse(`${text}T00:00:00Z`)
+    : ISO_DATE_TIME.test(text)
+      ? Date.parse(text)
+      : NaN;
   if (Number.isNaN(ms)) {
     const durations = allowDuration ? ", or a duration back from now such as P7D" : "";
     throw new BackfillArgsError(
@@ -154,7 +158,8 @@ export function resolveWindow(
   if (fromRaw >= nowMs) throw new BackfillArgsError(`--from: ${iso(fromRaw)} is not in the past`);
   const fromMs = Math.ceil(fromRaw / granularityMs) * granularityMs;
   const toMs = Math.floor(toRaw / granularityMs) * granularityMs;
-  if (fromRaw >= toRaw) throw new BackfillArgsError(`--from: ${iso(fromRaw)} is not before --to (${iso(toRaw)})`);
+  if (fromRaw >= toRaw)
+    throw new BackfillArgsError(`--from: ${iso(fromRaw)} is not before --to (${iso(toRaw)})`);
   if (fromMs >= toMs)
     throw new BackfillArgsError(
       `--from: no whole bucket of ${args.granularity ?? "the configured granularity"} between ${iso(fromRaw)} and ${iso(toRaw)}`,

@@ -26,7 +26,8 @@ export function bucketsPerCall(queries: number, pointsPerCall = DEFAULT_POINTS_P
 export function splitSpan(span: Span, granularityMs: number, buckets: number): Span[] {
   const step = Math.max(1, Math.floor(buckets)) * granularityMs;
   const out: Span[] = [];
-  for (let t = span.startMs; t < span.endMs; t += step) out.push({ startMs: t, endMs: Math.min(span.endMs, t + step) });
+  for (let t = span.startMs; t < span.endMs; t += step)
+    out.push({ startMs: t, endMs: Math.min(span.endMs, t + step) });
   return out;
 }
 

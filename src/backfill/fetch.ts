@@ -4,7 +4,7 @@
  * the service refuses a call as too large.
  */
 import type { CloudApi, MetricResult } from "../cloud/types.js";
-import { metricsRequest, type MetricsTarget } from "../collectors/cluster-metrics/targets.js";
+import { type MetricsTarget, metricsRequest } from "../collectors/cluster-metrics/targets.js";
 import { bucketsIn, type CallSize, isTooManyPoints, type Span, splitSpan } from "./chunks.js";
 
 /** What fetching a chunk uses and reports. */
@@ -34,7 +34,11 @@ function clip(results: readonly MetricResult[], span: Span): MetricResult[] {
  * `ctx.size` allows; a call refused as too many points is halved (and so is every later one);
  * any other failure, or a refused single bucket, is thrown.
  */
-export async function fetchChunk(target: MetricsTarget, chunk: Span, ctx: FetchContext): Promise<MetricResult[]> {
+export async function fetchChunk(
+  target: MetricsTarget,
+  chunk: Span,
+  ctx: FetchContext,
+): Promise<MetricResult[]> {
   const g = ctx.granularityMs;
   const out: MetricResult[] = [];
   for (const batch of target.batches) {

@@ -128,9 +128,16 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
       spans.map((span) => ({ target, span, key: chunkKey(targets[target] as MetricsTarget, g, span) })),
     );
     const pending = jobs.filter((j) => !spool.isDone(j.key));
-    const progress = new Progress(jobs.length, jobs.length - pending.length, args.quiet ? undefined : io.stderr, io.now);
+    const progress = new Progress(
+      jobs.length,
+      jobs.length - pending.length,
+      args.quiet ? undefined : io.stderr,
+      io.now,
+    );
     if (work.resumed && !args.quiet) {
-      io.stderr.write(`backfill: resuming, ${jobs.length - pending.length} of ${jobs.length} chunks already done\n`);
+      io.stderr.write(
+        `backfill: resuming, ${jobs.length - pending.length} of ${jobs.length} chunks already done\n`,
+      );
     }
     progress.start();
     const failed = await runJobs(pending, { targets, spool, clientFor, progress, g, signal: io.signal, io });

@@ -8,7 +8,11 @@ import type { HistoryMapping, TimedSample } from "../collectors/cluster-metrics/
 import { writeOpenMetrics } from "./openmetrics.js";
 import { ChunkSpool, formatTimestamp } from "./spool.js";
 
-const CU: FamilyDef = { name: "vdbcloud_cu_computation_ratio", help: "CU (upstream CU_COMPUTATION).", type: "gauge" };
+const CU: FamilyDef = {
+  name: "vdbcloud_cu_computation_ratio",
+  help: "CU (upstream CU_COMPUTATION).",
+  type: "gauge",
+};
 const LAT: FamilyDef = { name: "vdbcloud_request_latency_seconds", help: "Latency.", type: "gauge" };
 
 function sample(family: FamilyDef, labels: Record<string, string>, value: number, t: number): TimedSample {
@@ -55,8 +59,19 @@ describe("ChunkSpool and writeOpenMetrics", () => {
     const avg = { cluster_id: "a", request_type: "search", stat: "avg" };
     const p99 = { cluster_id: "a", request_type: "search", stat: "p99" };
     // Target a, two chunks (the later one written first); target b, one chunk.
-    await spool.write("a2", mapping([sample(CU, a, 0.3, 90_000), sample(LAT, p99, 0.2, 90_000), sample(LAT, avg, 0.05, 90_000)]));
-    await spool.write("a1", mapping([sample(CU, a, 0.1, 30_000), sample(LAT, avg, 0.04, 30_000), sample(LAT, p99, 0.1, 30_000), sample(CU, a, 0.2, 60_000)]));
+    await spool.write(
+      "a2",
+      mapping([sample(CU, a, 0.3, 90_000), sample(LAT, p99, 0.2, 90_000), sample(LAT, avg, 0.05, 90_000)]),
+    );
+    await spool.write(
+      "a1",
+      mapping([
+        sample(CU, a, 0.1, 30_000),
+        sample(LAT, avg, 0.04, 30_000),
+        sample(LAT, p99, 0.1, 30_000),
+        sample(CU, a, 0.2, 60_000),
+      ]),
+    );
     await spool.write("b1", mapping([sample(CU, b, 0.5, 30_000)]));
     expect(spool.isDone("a1")).toBe(true);
     expect(spool.isDone("zz")).toBe(false);
@@ -91,6 +106,8 @@ describe("ChunkSpool and writeOpenMetrics", () => {
   it("escapes label values as the live exposition does", async () => {
     const spool = newSpool();
     await spool.write("x", mapping([sample(CU, { cluster_id: 'q"\\\n' }, 1, 30_000)]));
-    expect(await text(spool, [["x"]])).toContain('vdbcloud_cu_computation_ratio{cluster_id="q\\"\\\\\\n"} 1 30.000\n');
+    expect(await text(spool, [["x"]])).toContain(
+      'vdbcloud_cu_computation_ratio{cluster_id="q\\"\\\\\\n"} 1 30.000\n',
+    );
   });
 });

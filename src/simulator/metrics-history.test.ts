@@ -10,7 +10,10 @@ const NOW = Date.UTC(2025, 4, 10, 12, 0, 0);
 const world = generateWorld({ seed: 3, clusters: 2, collectionsPerCluster: 1, nowMs: NOW - 400 * DAY });
 const cluster = world.clusters.find((c) => c.status === "RUNNING");
 if (!cluster) throw new Error("no running cluster");
-const QUERIES = [{ name: "CU_COMPUTATION", stat: "AVG" }, { name: "REQ_SEARCH_LATENCY", stat: "P99" }];
+const QUERIES = [
+  { name: "CU_COMPUTATION", stat: "AVG" },
+  { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+];
 
 function ask(startMs: number, endMs: number, extra: Partial<MetricsQueryContext> = {}, granularity = "PT1M") {
   const ctx: MetricsQueryContext = {
@@ -21,7 +24,12 @@ function ask(startMs: number, endMs: number, extra: Partial<MetricsQueryContext>
     rejectMixedForms: false,
     ...extra,
   };
-  const body = { start: new Date(startMs).toISOString(), end: new Date(endMs).toISOString(), granularity, metricQueries: QUERIES };
+  const body = {
+    start: new Date(startMs).toISOString(),
+    end: new Date(endMs).toISOString(),
+    granularity,
+    metricQueries: QUERIES,
+  };
   const byTime = new Map<string, (string | null)[]>();
   for (const r of answerMetricsQuery(body, ctx).results) {
     for (const v of r.values) byTime.set(v.timestamp, [...(byTime.get(v.timestamp) ?? []), v.value]);
@@ -47,7 +55,10 @@ describe("simulator history", () => {
     const boundary = NOW - 2 * DAY;
     for (const [stamp, v] of values) {
       const beyond = Date.parse(stamp) < boundary;
-      expect(v.every((x) => (beyond ? x === null : x !== null)), stamp).toBe(true);
+      expect(
+        v.every((x) => (beyond ? x === null : x !== null)),
+        stamp,
+      ).toBe(true);
     }
     expect(values.length).toBe(20);
   });

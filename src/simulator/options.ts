@@ -132,7 +132,12 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     timeScale,
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
     rejectMixedMetricForms: opts.rejectMixedMetricForms ?? false,
-    metricRetentionMs: count("metricRetentionMs", opts.metricRetentionMs, DEFAULT_METRIC_RETENTION_MS, 2 ** 52),
+    metricRetentionMs: count(
+      "metricRetentionMs",
+      opts.metricRetentionMs,
+      DEFAULT_METRIC_RETENTION_MS,
+      2 ** 52,
+    ),
     maxMetricPoints: count("maxMetricPoints", opts.maxMetricPoints, 0, 2 ** 52),
     quirks: resolveQuirks(opts.quirks),
     logger: opts.logger ?? (() => {}),

@@ -61,7 +61,9 @@ describe("mapClusterMetricsHistory", () => {
         results: RESULTS.map((r) => ({ ...r, values: r.values.filter((p) => p.timestampMs === at(i)) })),
         window: { endMs: at(i) + G, granularityMs: G, nowMs: NOW },
       });
-      const mine = history.samples.filter((s) => s.timestampMs === at(i)).map(({ timestampMs: _, ...s }) => s);
+      const mine = history.samples
+        .filter((s) => s.timestampMs === at(i))
+        .map(({ timestampMs: _, ...s }) => s);
       expect(mine).toEqual(live.samples.filter((s) => mine.some((m) => m.family === s.family)));
       expect(mine.length).toBeGreaterThan(0);
     }

@@ -58,7 +58,8 @@ export function mapClusterMetricsHistory(input: {
   }
   const samples: TimedSample[] = [];
   const families = new Map<string, FamilyDef>();
-  const dropped: Partial<Record<DropReason, number>> = badTimestamps > 0 ? { bad_timestamp: badTimestamps } : {};
+  const dropped: Partial<Record<DropReason, number>> =
+    badTimestamps > 0 ? { bad_timestamp: badTimestamps } : {};
   const live = { endMs: window.endMs, granularityMs: window.granularityMs, nowMs: window.nowMs };
   for (const timestampMs of [...byBucket.keys()].sort((a, b) => a - b)) {
     const mapped = mapClusterMetrics({

@@ -52,7 +52,9 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
             const window = { startMs, endMs, granularityMs: cfg.granularityMs };
             const results = [];
             for (const batch of batches) {
-              results.push(...(await client.queryClusterMetrics(metricsRequest(target, batch, window), signal)));
+              results.push(
+                ...(await client.queryClusterMetrics(metricsRequest(target, batch, window), signal)),
+              );
             }
             const mapped = mapClusterMetrics({
               clusterId: cluster.id,
