@@ -6,7 +6,7 @@
  * simulator holds no data (beyond its retention).
  */
 import { type ChildProcess, execFile, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -240,7 +240,7 @@ describe.skipIf(promtool.skip || prometheusTool.skip)("backfill into a real Prom
       const live = new Set<string>();
       for (const line of (await harness.metrics()).split("\n")) {
         const m = /^(vdbcloud_[a-z0-9_]+)\{([^}]*)\} /.exec(line);
-        if (!m || !m[2]?.includes("cluster_id=")) continue;
+        if (!m?.[2]?.includes("cluster_id=")) continue;
         const labels: [string, string][] = [["__name__", m[1] as string]];
         for (const l of (m[2] ?? "").matchAll(/([a-z_]+)="([^"]*)"/g))
           labels.push([l[1] as string, l[2] as string]);
