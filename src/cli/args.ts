@@ -6,6 +6,8 @@ export const USAGE = `Usage:
   vdbcloud-exporter --config FILE                 run the exporter
   vdbcloud-exporter --config FILE --check-config  validate the config and print the polling plan
   vdbcloud-exporter --demo                        run against an embedded simulator (no account needed)
+  vdbcloud-exporter backfill --config FILE --from TIME [--to TIME] [--granularity DURATION] --output FILE|-
+                                                  past windows as OpenMetrics for promtool (backfill --help)
 
 Options (each also set by the environment variable after it; the flag wins):
   --config FILE            VDBCLOUD_CONFIG        the configuration file

@@ -66,6 +66,8 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
           isNulled: (id, name) => ctx.nulledMetrics.has(nulledKey(id, name)),
           rejectMixedForms: ctx.rejectMixedMetricForms,
           catalog: ctx.metricCatalog,
+          retentionMs: ctx.metricRetentionMs,
+          maxPoints: ctx.maxMetricPoints,
           quirks: ctx.quirks,
         });
       },
