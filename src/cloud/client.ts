@@ -15,7 +15,7 @@ import { listImportJobsEndpoint } from "./importJobs.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { safeObserver } from "./observer.js";
 import { listProjectsEndpoint } from "./projects.js";
-import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
+import { DEFAULT_RATE_LIMIT_MARGIN_MS, type Permit, RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
 import { listRegionsEndpoint } from "./regions.js";
 import { type RetryPolicyOptions, retryDelayMs } from "./retry.js";
 import { type SleepFn, sleep as timerSleep } from "./sleep.js";
@@ -132,11 +132,13 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     spec: RequestSpec,
     url: URL,
     signal: AbortSignal | undefined,
+    onSend: () => void,
   ): Promise<R> {
     const endpoint = def.endpoint;
     const res = await transport.send(
       { endpoint, method: spec.method, url, ...(spec.body === undefined ? {} : { body: spec.body }) },
       signal,
+      onSend,
     );
     const data = unwrapEnvelope(res.body, {
       endpoint,
@@ -177,15 +179,16 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
       });
     }
     for (let attempt = 0; ; attempt += 1) {
+      let permit: Permit;
       try {
-        await limiter.acquire(endpoint, signal);
+        permit = await limiter.grant(endpoint, signal);
       } catch (error) {
         throw aborted(endpoint, error);
       }
       const started = now();
       let failure: CloudError;
       try {
-        const result = await attemptOnce(def, args, spec, url, signal);
+        const result = await attemptOnce(def, args, spec, url, signal, permit.sent);
         observer.attempt(endpoint, "success", (now() - started) / 1000);
         return result;
       } catch (error) {
@@ -198,6 +201,8 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
                   endpoint,
                   cause: error,
                 });
+      } finally {
+        permit.release();
       }
       observer.attempt(endpoint, failure.code, Math.max(0, now() - started) / 1000);
       if (failure.code === "rate_limited") {

@@ -12,6 +12,15 @@
  * endpoint and halves throughput. Even spacing also keeps requests from queueing together in
  * the connection pool and at the server, whose uneven delays are the jitter the margin covers.
  * It costs no throughput: no window allows more on average.
+ *
+ * Spacing alone counts a request when it is granted, yet the server counts it when it
+ * arrives. A request that waits after its grant (for a free in-flight slot while answers are
+ * slow, or behind a busy event loop) leaves later than its grant, and the next `rate` grants
+ * can then all land within one second of it: the server counts `rate` + 1. So a caller that
+ * can (the client, through `grant`) reports when each request really leaves, and grant n +
+ * rate also waits for a whole window after request n left, or until it has (a request still
+ * waiting to leave may go at any moment). What remains, the delay between leaving and being
+ * counted upstream, is what the margin covers.
  */
 import { abortReason, type SleepFn, sleep as timerSleep } from "./sleep.js";
 
@@ -19,11 +28,13 @@ import { abortReason, type SleepFn, sleep as timerSleep } from "./sleep.js";
 export const RATE_WINDOW_MS = 1_000;
 
 /**
- * Default margin added to the one-second window: enough for requests leaving 40 ms apart to
- * arrive in the same order across ordinary network jitter, while 20 / 1.04 = 19.2 requests per
- * second stay usable (95% of the budget and more).
+ * Default margin added to the one-second window: request n + 20 leaves 1,100 ms after request
+ * n, so the server still counts them in different seconds when request n takes up to 100 ms
+ * longer to be counted than request n + 20 (network jitter, a stall at either end), while
+ * 20 / 1.1 = 18.2 requests per second stay usable (90.9% of the budget). 40 ms was not
+ * enough: a strict sliding-window server still refused 1 request in 1,805 at 90% of budget.
  */
-export const DEFAULT_RATE_LIMIT_MARGIN_MS = 40;
+export const DEFAULT_RATE_LIMIT_MARGIN_MS = 100;
 
 /** Limiter parameters; `now` and `sleep` are injectable so tests control time. */
 export interface RateLimiterOptions {
@@ -43,8 +54,22 @@ export function usableRate(rate: number, marginMs: number): number {
   return (rate * RATE_WINDOW_MS) / (RATE_WINDOW_MS + marginMs);
 }
 
+/**
+ * One granted request. `sent()` says it leaves now (call it just before the request is
+ * written); `release()` says it is done with the grant, and counts it as leaving now if it never
+ * was sent (it may have left unseen). Each is idempotent; a permit must be released, or grant n
+ * + rate waits for it for ever.
+ */
+export interface Permit {
+  sent(): void;
+  release(): void;
+}
+
+// A granted request that has not left yet: the window after it cannot start.
+const PENDING = Number.POSITIVE_INFINITY;
+
 interface Waiter {
-  readonly resolve: () => void;
+  readonly resolve: (permit: Permit) => void;
   readonly reject: (reason: unknown) => void;
   readonly detach: () => void;
 }
@@ -52,6 +77,12 @@ interface Waiter {
 interface Log {
   /** The latest grant: the next one is due a spacing later. */
   last: number;
+  /**
+   * When each of the last `rate` granted requests left (PENDING: not yet), a ring whose
+   * `next` entry is the oldest: grant n + rate waits until a window after request n left.
+   */
+  readonly sends: number[];
+  next: number;
   pausedUntil: number;
   readonly queue: Waiter[];
   pumping: boolean;
@@ -65,6 +96,8 @@ interface Log {
  */
 export class RateLimiter {
   private readonly spacingMs: number;
+  private readonly windowMs: number;
+  private readonly rate: number;
   private readonly now: () => number;
   private readonly sleep: SleepFn;
   private readonly logs = new Map<string, Log>();
@@ -77,23 +110,32 @@ export class RateLimiter {
     if (!(Number.isFinite(marginMs) && marginMs >= 0)) {
       throw new RangeError(`marginMs must be >= 0, got ${marginMs}`);
     }
-    this.spacingMs = (RATE_WINDOW_MS + marginMs) / opts.rate;
+    this.windowMs = RATE_WINDOW_MS + marginMs;
+    this.rate = opts.rate;
+    this.spacingMs = this.windowMs / opts.rate;
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? timerSleep;
   }
 
   /**
-   * Resolves when the caller may send one request on `key` (the grant is recorded as sent
-   * now). Rejects with the signal's reason if `signal` aborts first (nothing is recorded).
+   * Resolves when the caller may send one request on `key`, counted as leaving at once. Rejects
+   * with the signal's reason if `signal` aborts first (nothing is recorded).
    */
-  acquire(key: string, signal?: AbortSignal): Promise<void> {
+  async acquire(key: string, signal?: AbortSignal): Promise<void> {
+    const permit = await this.grant(key, signal);
+    permit.sent();
+  }
+
+  /**
+   * Resolves with a permit when the caller may send one request on `key`: the caller reports
+   * through it when the request really leaves, and releases it when done (see Permit). Rejects
+   * with the signal's reason if `signal` aborts first (nothing is recorded).
+   */
+  grant(key: string, signal?: AbortSignal): Promise<Permit> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const log = this.logOf(key);
-    if (log.queue.length === 0 && this.waitMs(log) === 0) {
-      this.record(log);
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
+    if (log.queue.length === 0 && this.waitMs(log) === 0) return Promise.resolve(this.record(log));
+    return new Promise<Permit>((resolve, reject) => {
       const onAbort = (): void => {
         const index = log.queue.indexOf(waiter);
         if (index >= 0) log.queue.splice(index, 1);
@@ -128,6 +170,8 @@ export class RateLimiter {
       log = {
         last: Number.NEGATIVE_INFINITY,
         pausedUntil: Number.NEGATIVE_INFINITY,
+        sends: [],
+        next: 0,
         queue: [],
         pumping: false,
         wake: undefined,
@@ -137,7 +181,7 @@ export class RateLimiter {
     return log;
   }
 
-  /** How long until `log` may grant (0: now). */
+  /** How long until `log` may grant (0: now; Infinity: when a pending request leaves). */
   private waitMs(log: Log): number {
     const now = this.now();
     if (now < log.last) {
@@ -146,12 +190,38 @@ export class RateLimiter {
       const shift = log.last - now;
       log.last = now;
       if (Number.isFinite(log.pausedUntil) && log.pausedUntil > now) log.pausedUntil -= shift;
+      for (let i = 0; i < log.sends.length; i++) {
+        const sent = log.sends[i] as number;
+        if (sent !== PENDING && sent > now) log.sends[i] = sent - shift;
+      }
     }
-    return Math.max(0, log.pausedUntil - now, log.last + this.spacingMs - now);
+    // The request granted `rate` grants ago: this grant waits a window after it left.
+    const oldest = log.sends.length < this.rate ? Number.NEGATIVE_INFINITY : (log.sends[log.next] as number);
+    return Math.max(0, log.pausedUntil - now, log.last + this.spacingMs - now, oldest + this.windowMs - now);
   }
 
-  private record(log: Log): void {
-    log.last = this.now();
+  private record(log: Log): Permit {
+    const now = this.now();
+    log.last = now;
+    let index: number;
+    if (log.sends.length < this.rate) {
+      index = log.sends.length;
+      log.sends.push(PENDING);
+    } else {
+      index = log.next;
+      log.sends[index] = PENDING;
+      log.next = (log.next + 1) % this.rate;
+    }
+    // The entry is not reused before it is settled: the grant that would reuse it waits.
+    let settled = false;
+    const settle = (): void => {
+      if (settled) return;
+      settled = true;
+      log.sends[index] = Math.max(now, this.now());
+      // A waiter held by this pending request can be served now (or at its new time).
+      log.wake?.abort();
+    };
+    return { sent: settle, release: settle };
   }
 
   private async pump(log: Log): Promise<void> {
@@ -163,19 +233,26 @@ export class RateLimiter {
         if (head === undefined) return;
         const waitMs = this.waitMs(log);
         if (waitMs === 0) {
-          this.record(log);
+          const permit = this.record(log);
           log.queue.shift();
           head.detach();
-          head.resolve();
+          head.resolve(permit);
           continue;
         }
         const wake = new AbortController();
         log.wake = wake;
         try {
-          // Rounded up so that a waiter never wakes just before its slot frees.
-          await this.sleep(Math.ceil(waitMs), wake.signal);
+          if (Number.isFinite(waitMs)) {
+            // Rounded up so that a waiter never wakes just before its slot frees.
+            await this.sleep(Math.ceil(waitMs), wake.signal);
+          } else {
+            // Held by a request that has not left yet: no timer, it wakes when that one settles.
+            await new Promise<void>((resolve) => {
+              wake.signal.addEventListener("abort", () => resolve(), { once: true });
+            });
+          }
         } catch {
-          // Woken early because every waiter left; the loop sees the empty queue and stops.
+          // Woken early: every waiter left (the loop stops), or a pending request left.
         } finally {
           log.wake = undefined;
         }

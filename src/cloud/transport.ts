@@ -80,9 +80,10 @@ export class Transport {
    * oversized), `timeout` after `requestTimeoutMs` (waiting for a free in-flight slot
    * included), `aborted` when `signal` fires, `body_too_large` past `maxResponseBytes`,
    * `schema_error` for a body that is empty, not JSON or truncated (the connection failed
-   * after the headers), and `network_error` for other connection failures.
+   * after the headers), and `network_error` for other connection failures. `onSend` is
+   * called once the request holds an in-flight slot, just before it is written.
    */
-  async send(req: HttpRequest, signal?: AbortSignal): Promise<HttpResponse> {
+  async send(req: HttpRequest, signal?: AbortSignal, onSend?: () => void): Promise<HttpResponse> {
     // One controller for both causes; AbortSignal.any() is avoided because dependent signals
     // of a long-lived caller signal (the scheduler's) are retained on Node 20.
     const combined = new AbortController();
@@ -101,6 +102,9 @@ export class Transport {
     let readingBody = false;
     try {
       release = await this.inFlight.acquire(combined.signal);
+      // The rate limiter counts the request from here: waiting for a slot may have held it
+      // well past its grant.
+      onSend?.();
       const res = await request(req.url, {
         dispatcher: this.dispatcherFor(req.url),
         method: req.method,
