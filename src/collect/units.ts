@@ -14,8 +14,8 @@ export interface UnitScale {
   readonly divisor: number;
 }
 
-// Multiplier and divisor are kept apart so that e.g. 12.5 ms / 1000 and 55.5 % / 100 are
-// computed with one exact division instead of a multiplication by an inexact 0.001 or 0.01.
+// Multiplier and divisor are kept apart so that their powers of ten can move the decimal
+// point (scaleDecimal) instead of multiplying by an inexact 0.001 or 0.01.
 function scale(kind: UnitKind, multiplier: number, divisor = 1): UnitScale {
   return { kind, multiplier, divisor };
 }
@@ -114,23 +114,68 @@ export function parseUnit(unit: string): UnitScale | undefined {
   return COUNTED_THINGS.has(numerator) ? TIME_DENOMINATORS.get(denominator) : undefined;
 }
 
+// A decimal in plain or exponent notation: sign, integer digits, fraction digits, exponent.
+const DECIMAL_PARTS = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
+
+/** `n` as rest x 10^exp with the largest whole power of ten taken out (n itself if none). */
+function splitPowerOfTen(n: number): { rest: number; exp: number } {
+  let rest = n;
+  let exp = 0;
+  while (Number.isInteger(rest) && rest !== 0 && rest % 10 === 0) {
+    rest /= 10;
+    exp += 1;
+  }
+  return { rest, exp };
+}
+
+/** The parts of a decimal text: its digits as a whole number, and the power of ten they carry. */
+function decimalParts(text: string): { mantissa: string; exp: number } | undefined {
+  const m = DECIMAL_PARTS.exec(text);
+  if (m === null || (m[2] === "" && (m[3] ?? "") === "")) return undefined;
+  const [, sign = "", whole = "", fraction = "", exponent = "0"] = m;
+  return { mantissa: `${sign}${whole}${fraction}`, exp: Number(exponent) - fraction.length };
+}
+
 /**
- * Converts `value`, measured in `unit`, to the base unit of `kind`. A bare count on a rate
- * family is the number of events in one bucket, so it is divided by `bucketSeconds` (the
- * query's granularity); without a bucket length it cannot be read and is refused. Returns
- * undefined when the unit is not recognised or measures another kind (e.g. "ms" for a ratio).
+ * `value` x multiplier / divisor without binary noise from the decimal part of the scale: the
+ * powers of ten in `multiplier` and `divisor` move the decimal point of the value's decimal
+ * digits (a string as sent, or a number's shortest round-trip digits, which are the digits it
+ * was parsed from), and the result is parsed once, so "0.304" percent is exactly the number
+ * 0.00304, not 0.304 / 100 = 0.0030399999999999997. What is left of the scale (2^30 for GiB,
+ * the 6 of a minute's 60 s) is applied to the digits as a whole number, exact while they fit
+ * a double's 53 bits, before the point moves ("1.5"/min is 15 / 6 = 2.5, moved: 0.025). A
+ * value that is not a decimal gives NaN.
+ */
+export function scaleDecimal(value: number | string, multiplier: number, divisor: number): number {
+  const parts = decimalParts(typeof value === "number" ? String(value) : value.trim());
+  if (parts === undefined) return Number.NaN;
+  const up = splitPowerOfTen(multiplier);
+  const down = splitPowerOfTen(divisor);
+  const exp = parts.exp + up.exp - down.exp;
+  if (up.rest === 1 && down.rest === 1) return Number(`${parts.mantissa}e${exp}`);
+  const scaled = (Number(parts.mantissa) * up.rest) / down.rest;
+  const again = decimalParts(String(scaled));
+  return again === undefined ? scaled : Number(`${again.mantissa}e${again.exp + exp}`);
+}
+
+/**
+ * Converts `value`, measured in `unit`, to the base unit of `kind`, exactly where the scale is
+ * a power of ten (see `scaleDecimal`). A bare count on a rate family is the number of events
+ * in one bucket, so it is divided by `bucketSeconds` (the query's granularity); without a
+ * bucket length it cannot be read and is refused. Returns undefined when the unit is not
+ * recognised or measures another kind (e.g. "ms" for a ratio).
  */
 export function toBaseUnit(
-  value: number,
+  value: number | string,
   unit: string,
   kind: UnitKind,
   bucketSeconds?: number,
 ): number | undefined {
   const s = parseUnit(unit);
   if (s === undefined) return undefined;
-  if (s.kind === kind) return (value * s.multiplier) / s.divisor;
+  if (s.kind === kind) return scaleDecimal(value, s.multiplier, s.divisor);
   if (kind === "per_second" && s.kind === "count" && bucketSeconds !== undefined && bucketSeconds > 0) {
-    return (value * s.multiplier) / (s.divisor * bucketSeconds);
+    return scaleDecimal(value, s.multiplier, s.divisor * bucketSeconds);
   }
   return undefined;
 }
