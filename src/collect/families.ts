@@ -134,7 +134,30 @@ export const INVENTORY_FAMILIES = {
     "vdbcloud_cluster_status",
     "Cluster status, one series per status, 1 for the current one (upstream Describe Cluster status).",
   ),
-  clusterCuSize: gauge("vdbcloud_cluster_cu_size", "Cluster size in CUs (upstream Describe Cluster cuSize)."),
+  clusterCuSize: gauge(
+    "vdbcloud_cluster_cu_size",
+    "Cluster size in CUs (upstream Describe Cluster cuSize); absent on free and serverless clusters, which have no CUs.",
+  ),
+  clusterSnapshots: gauge(
+    "vdbcloud_cluster_snapshots",
+    "Backups taken of the cluster (upstream Describe Cluster snapshotNumber).",
+  ),
+  clusterCreateProgress: gauge(
+    "vdbcloud_cluster_create_progress_ratio",
+    "Creation progress of the cluster, 0 to 1, while it is creating (upstream Describe Cluster createProgress, percent).",
+  ),
+  clusterReplicas: gauge(
+    "vdbcloud_cluster_replicas",
+    "Replicas of the cluster (upstream Describe Cluster replica).",
+  ),
+  clusterAutoscalingCuMin: gauge(
+    "vdbcloud_cluster_autoscaling_cu_min",
+    "Smallest CU size autoscaling may choose (upstream Describe Cluster autoscaling.cu.min).",
+  ),
+  clusterAutoscalingCuMax: gauge(
+    "vdbcloud_cluster_autoscaling_cu_max",
+    "Largest CU size autoscaling may choose (upstream Describe Cluster autoscaling.cu.max).",
+  ),
   projectClusters: gauge(
     "vdbcloud_project_clusters",
     "Number of clusters in the project (upstream List Projects instanceCount).",
