@@ -395,6 +395,30 @@ describe("RateLimiter", () => {
     },
   );
 
+  it("keeps the usable rate when every timer fires late (a busy loop), and still every window", async () => {
+    // Each wait wakes 3 ms late: paced from the late grants, 20 per 1,040 ms would become 20
+    // per 1,100 ms. The slots keep the pace; the window after each send keeps every second.
+    const lateSleep = (ms: number, signal?: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        const t = setTimeout(resolve, ms + 3);
+        signal?.addEventListener("abort", () => {
+          clearTimeout(t);
+          reject(signal.reason);
+        });
+      });
+    const limiter = new RateLimiter({ rate: 20, marginMs: 40, sleep: lateSleep });
+    const q = queue(limiter, 201);
+    await vi.advanceTimersByTimeAsync(20_000);
+    await q.all;
+    // The lateness counts once per window (the window runs from a late send), not once per
+    // grant: 10 windows x 3 ms, against 200 x 3 ms when pacing from late grants.
+    const took = (q.times.at(-1) as number) - 1_000_000;
+    expect(took).toBeLessThanOrEqual(200 * 52 + 11 * 3);
+    expect(took).toBeGreaterThanOrEqual(200 * 52 - 52);
+    expect(maxInWindow(q.times, 1_040)).toBe(20);
+    expect(strictSlidingRefusals(q.times, 20)).toBe(0);
+  });
+
   it("the default margin leaves at least 90% of the budget usable", () => {
     expect(usableRate(20, DEFAULT_RATE_LIMIT_MARGIN_MS) / 20).toBeGreaterThanOrEqual(0.9);
   });

@@ -3,9 +3,9 @@
  * endpoint; one client (one credential) owns one limiter, so a key is effectively credential +
  * endpoint.
  *
- * Grants are spaced at least (1 s + margin) / rate apart. That alone keeps every sliding window
- * of 1 s + margin at `rate` grants or fewer (grant n and grant n + rate are a whole window
- * apart), which every window algorithm admits: fixed windows lie inside sliding ones, and a
+ * Grants are paced one per (1 s + margin) / rate, on slots, and grant n + rate comes a whole
+ * window of 1 s + margin after request n left (below). That keeps every sliding window of
+ * 1 s + margin at `rate` requests or fewer, which every window algorithm admits: fixed windows lie inside sliding ones, and a
  * bucket of `rate` tokens refilled at `rate` per second admits anything a sliding second
  * admits. A token bucket on our side would not: by allowing a burst it lets more than `rate`
  * requests into some sliding second, which a strict server refuses, and each refusal pauses the
@@ -13,7 +13,7 @@
  * the connection pool and at the server, whose uneven delays are the jitter the margin covers.
  * It costs no throughput: no window allows more on average.
  *
- * Spacing alone counts a request when it is granted, yet the server counts it when it
+ * Pacing alone counts a request when it is granted, yet the server counts it when it
  * arrives. A request that waits after its grant (for a free in-flight slot while answers are
  * slow, or behind a busy event loop) leaves later than its grant, and the next `rate` grants
  * can then all land within one second of it: the server counts `rate` + 1. So a caller that
@@ -21,6 +21,10 @@
  * rate also waits for a whole window after request n left, or until it has (a request still
  * waiting to leave may go at any moment). What remains, the delay between leaving and being
  * counted upstream, is what the margin covers.
+ *
+ * A grant that comes less than a spacing late (its timer fired late on a busy event loop)
+ * keeps its slot, so the lateness of one wake does not delay every later grant: paced from the
+ * late grants themselves, 3 ms per wake made 17.2 requests per second of a usable 18.2.
  */
 import { abortReason, type SleepFn, sleep as timerSleep } from "./sleep.js";
 
@@ -75,7 +79,7 @@ interface Waiter {
 }
 
 interface Log {
-  /** The latest grant: the next one is due a spacing later. */
+  /** The slot of the latest grant: the next one is due a spacing later. */
   last: number;
   /**
    * When each of the last `rate` granted requests left (PENDING: not yet), a ring whose
@@ -90,8 +94,8 @@ interface Log {
 }
 
 /**
- * FIFO limiter: grants per key at least (1 s + margin) / rate apart, so never more than `rate`
- * in any window of 1 s + margin. Waiters of a key are served strictly in arrival order; each
+ * FIFO limiter: grants per key one per (1 s + margin) / rate, and never more than `rate` sent
+ * in any window of 1 s + margin (counted from when each left, for permits). Waiters of a key are served strictly in arrival order; each
  * key has at most one pending timer while anyone waits, and none when idle.
  */
 export class RateLimiter {
@@ -202,7 +206,12 @@ export class RateLimiter {
 
   private record(log: Log): Permit {
     const now = this.now();
-    log.last = now;
+    // A grant less than a spacing late (a timer firing late on a busy loop) keeps its slot, so
+    // lateness does not add up and the pace stays at the usable rate; the window after each
+    // send (the ring) still bounds every second. Later than that (idle, or after a pause), the
+    // pace starts again from now.
+    const due = log.last + this.spacingMs;
+    log.last = now - due < this.spacingMs ? due : now;
     let index: number;
     if (log.sends.length < this.rate) {
       index = log.sends.length;
