@@ -97,7 +97,7 @@ describe("mapCluster", () => {
 });
 
 describe("mapCluster: what Describe Cluster's reference documents", () => {
-  const valueOf = (desc: ClusterDescription, family: string) =>
+  const sampleOf = (desc: ClusterDescription, family: string) =>
     mapCluster(desc).samples.find((s) => s.family === family)?.value;
 
   it.each([
@@ -196,7 +196,7 @@ describe("mapCluster: what Describe Cluster's reference documents", () => {
     ["autoscaling maximum", { autoscalingCuMax: 8 }, "vdbcloud_cluster_autoscaling_cu_max", 8],
     ["no autoscaling", { autoscalingCuMax: null }, "vdbcloud_cluster_autoscaling_cu_max", undefined],
   ])("%s", (_name, desc, family, value) => {
-    expect(valueOf({ ...CLUSTER, ...desc }, family)).toBe(value);
+    expect(sampleOf({ ...CLUSTER, ...desc }, family)).toBe(value);
   });
 });
 
