@@ -139,6 +139,18 @@ describe("exact values: the decimal the service sent, scaled, prints as that dec
     expect(String(got)).toBe(String(Number(expected)));
   });
 
+  it.each([
+    ["10.85", "10.850", "count/min"],
+    ["10.85", "1.085e1", "count/min"],
+    ["3.6951666", "3.69516660000", "count/min"],
+    ["0.304", "0.3040", "percent"],
+    ["1200", "1.2e3", "count/min"],
+  ])("%j and %j are the same decimal and give the same double (%s)", (a, b, unit) => {
+    const kind = parseUnit(unit)?.kind ?? "count";
+    expect(toBaseUnit(a, unit, kind)).toBe(toBaseUnit(b, unit, kind));
+    expect(toBaseUnit(Number(a), unit, kind)).toBe(toBaseUnit(b, unit, kind));
+  });
+
   it.each<[value: string, bucketSeconds: number, expected: string]>([
     ["3", 30, "0.1"],
     ["0.3", 30, "0.01"],
@@ -159,8 +171,26 @@ describe("exact values: the decimal the service sent, scaled, prints as that dec
     ["1e400", Number.POSITIVE_INFINITY],
     ["-1e400", Number.NEGATIVE_INFINITY],
     ["1e-400", 0],
-  ])("%j overflows as a double would", (value, expected) => {
+    ["1e999999999", Number.POSITIVE_INFINITY],
+    ["-1e999999999", Number.NEGATIVE_INFINITY],
+    ["1e-999999999", 0],
+    ["1.7976931348623157e308", Number.MAX_VALUE],
+    ["5e-324", Number.MIN_VALUE],
+  ])("%j overflows as a double would (without expanding it)", (value, expected) => {
     expect(scaleDecimal(value, 1, 1)).toBe(expected);
+  });
+
+  it("rounds to the nearest double of the exact result (checked against a 17-digit reference)", () => {
+    // A pseudo-random sweep of decimals through percent, ms, per-minute and GiB scales: each
+    // result must be the double nearest to the exact quotient, which is what Number() of the
+    // exact decimal text gives when that text is exact (powers of ten) .
+    for (let i = 1; i < 2_000; i++) {
+      const text = `${(i * 7919) % 100_000}.${String((i * 104_729) % 1_000).padStart(3, "0")}`;
+      const [whole = "", frac = ""] = text.split(".");
+      expect(toBaseUnit(text, "percent", "ratio")).toBe(Number(`${whole}${frac}e-${frac.length + 2}`));
+      expect(toBaseUnit(text, "ms", "seconds")).toBe(Number(`${whole}${frac}e-${frac.length + 3}`));
+      expect(toBaseUnit(text, "GB", "bytes")).toBe(Number(`${whole}${frac}e${9 - frac.length}`));
+    }
   });
 
   it("the naive division shows the noise this avoids", () => {

@@ -23,7 +23,8 @@ describe("generateWorld", () => {
 
   it.each([
     [1, ["RUNNING"]],
-    [6, ["RUNNING", "STOPPED"]],
+    [5, ["RUNNING", "STOPPED"]],
+    [6, ["CREATING", "RUNNING", "STOPPED"]],
     [12, ["ABNORMAL", "CREATING", "RUNNING", "STOPPED"]],
   ])("with %i clusters has statuses %j and exactly one hot cluster", (n, statuses) => {
     const w = generateWorld({ seed: 1, clusters: n, collectionsPerCluster: 3, nowMs: NOW });

@@ -121,13 +121,13 @@ function collectionsFor(count: number): SimCollection[] {
 }
 
 /**
- * Status by position: the last cluster is stopped and, in larger worlds, one is abnormal and
- * one still creating.
+ * Status by position: the last cluster is stopped, from six clusters on (the demo) one is still
+ * creating, and from ten on one is abnormal.
  */
 function statusFor(index: number, count: number): string {
   if (count >= 2 && index === count - 1) return "STOPPED";
   if (count >= 10 && index === count - 2) return "ABNORMAL";
-  if (count >= 10 && index === count - 4) return "CREATING";
+  if (count >= 6 && index === count - 4) return "CREATING";
   return "RUNNING";
 }
 
