@@ -159,7 +159,27 @@ export const INVENTORY_FAMILIES = {
   ),
   clusterCuSize: gauge(
     "vdbcloud_cluster_cu_size",
-    "Cluster size in CUs at the last poll, 0 on free and serverless plans (upstream Describe Cluster cuSize, count).",
+    "Cluster size in CUs at the last poll; absent on free and serverless clusters, which have no CUs (upstream Describe Cluster cuSize, count).",
+  ),
+  clusterSnapshots: gauge(
+    "vdbcloud_cluster_snapshots",
+    "Backups taken of the cluster, at the last poll (upstream Describe Cluster snapshotNumber, count).",
+  ),
+  clusterCreateProgress: gauge(
+    "vdbcloud_cluster_create_progress_ratio",
+    "Creation progress of the cluster while it is creating, 0 to 1 (upstream Describe Cluster createProgress, percent / 100).",
+  ),
+  clusterReplicas: gauge(
+    "vdbcloud_cluster_replicas",
+    "Replicas of the cluster at the last poll, when the answer gives them (upstream Describe Cluster replica, count).",
+  ),
+  clusterAutoscalingCuMin: gauge(
+    "vdbcloud_cluster_autoscaling_cu_min",
+    "Smallest CU size autoscaling may choose, when the answer gives it (upstream Describe Cluster autoscaling.cu.min, count).",
+  ),
+  clusterAutoscalingCuMax: gauge(
+    "vdbcloud_cluster_autoscaling_cu_max",
+    "Largest CU size autoscaling may choose, when the answer gives it (upstream Describe Cluster autoscaling.cu.max, count).",
   ),
   projectClusters: gauge(
     "vdbcloud_project_clusters",
