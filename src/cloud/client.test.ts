@@ -386,7 +386,7 @@ describe("over a loopback socket", () => {
     const { client, clock } = testClient({
       baseUrl: base,
       maxInFlight: 1,
-      // The second turn of the endpoint waits for the pacing (52 ms at 20/s): the limiter's
+      // The second turn of the endpoint waits for the pacing (55 ms at 20/s with the 100 ms margin): the limiter's
       // sleep marks when that turn is taken.
       sleep: (ms, signal) => {
         events.push(`limiter wait ${ms} ms`);
@@ -397,7 +397,7 @@ describe("over a loopback socket", () => {
     expect(events).toEqual([
       "request 1 arrives",
       "response 1 sent",
-      "limiter wait 52 ms",
+      "limiter wait 55 ms",
       "request 2 arrives",
       "response 2 sent",
     ]);
