@@ -10,6 +10,12 @@ RUN npm run build && npm prune --omit=dev
 # Runtime stage: the built JavaScript only, as the unprivileged "node" user.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
+# Memory settings measured in README "Performance" (about 60 MiB less RSS at 100,000 series):
+# two glibc malloc arenas instead of one per thread, blocks from 128 KiB up returned to the
+# system when freed, and a 2 MiB young generation (short-lived garbage, collected more often).
+ENV MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=131072 \
+    NODE_OPTIONS=--max-semi-space-size=2
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseBenchArgs, parseSoakArgs } from "./args.js";
+import { DEPLOYED_RUNTIME, NODE_DEFAULTS } from "./runtime.js";
 
 describe("parseBenchArgs", () => {
   it("has the documented defaults", () => {
@@ -14,6 +15,7 @@ describe("parseBenchArgs", () => {
       modes: ["fixed", "sliding", "token_bucket"],
       cycles: 3,
       startupStall: false,
+      runtime: DEPLOYED_RUNTIME,
     });
   });
 
@@ -29,6 +31,7 @@ describe("parseBenchArgs", () => {
       want: { budget: [95], modes: ["sliding", "fixed"], cycles: 2 },
     },
     { argv: ["--startup-stall"], want: { startupStall: true, budget: [] } },
+    { argv: ["--runtime", "node-defaults"], want: { runtime: NODE_DEFAULTS } },
   ])("reads $argv", ({ argv, want }) => {
     expect(parseBenchArgs(argv)).toMatchObject(want);
   });
@@ -45,6 +48,7 @@ describe("parseBenchArgs", () => {
     { argv: ["--rate-limit-mode", "leaky"], message: "--rate-limit-mode takes fixed, sliding, token_bucket" },
     { argv: ["--cycles", "0"], message: "--cycles must be a number from 1" },
     { argv: ["--budget", "90", "--startup-stall"], message: "separate runs" },
+    { argv: ["--runtime", "tuned"], message: "--runtime takes deployed, node-defaults, got tuned" },
   ])("rejects $argv", ({ argv, message }) => {
     expect(() => parseBenchArgs(argv)).toThrow(expect.objectContaining({ code: "bad_arguments" }));
     expect(() => parseBenchArgs(argv)).toThrow(message);
@@ -56,10 +60,26 @@ describe("parseSoakArgs", () => {
     { argv: [], want: { help: false, minutes: 3, clusters: 20 } },
     { argv: ["--minutes", "2.5", "--clusters", "5"], want: { help: false, minutes: 2.5, clusters: 5 } },
   ])("reads $argv", ({ argv, want }) => {
-    expect(parseSoakArgs(argv)).toEqual(want);
+    expect(parseSoakArgs(argv)).toEqual({
+      ...want,
+      series: 0,
+      reloadMinutes: 2,
+      runtime: DEPLOYED_RUNTIME,
+    });
   });
 
-  it.each([{ argv: ["--minutes", "1"] }, { argv: ["--clusters", "-1"] }])("rejects $argv", ({ argv }) => {
+  it("reads the scale, reload and runtime flags", () => {
+    expect(
+      parseSoakArgs(["--series", "100000", "--reload-every", "0", "--runtime", "node-defaults"]),
+    ).toMatchObject({ series: 100_000, reloadMinutes: 0, runtime: NODE_DEFAULTS });
+  });
+
+  it.each([
+    { argv: ["--minutes", "1"] },
+    { argv: ["--clusters", "-1"] },
+    { argv: ["--series", "-5"] },
+    { argv: ["--reload-every", "soon"] },
+  ])("rejects $argv", ({ argv }) => {
     expect(() => parseSoakArgs(argv)).toThrow(expect.objectContaining({ code: "bad_arguments" }));
   });
 });

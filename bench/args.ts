@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { RATE_LIMIT_MODES, type RateLimitMode } from "../src/simulator/rate-limiter.js";
 import { BenchError } from "./errors.js";
+import { DEPLOYED_RUNTIME, RUNTIMES, type Runtime } from "./runtime.js";
 
 export interface BenchArgs {
   readonly help: boolean;
@@ -29,21 +30,30 @@ export interface BenchArgs {
   readonly cycles: number;
   /** Measure only the start-up stall (2,000 targets) instead of the scale scenario. */
   readonly startupStall: boolean;
+  /** Process settings of the exporter (malloc, heap): as deployed, or Node's defaults. */
+  readonly runtime: Runtime;
 }
 
 export interface SoakArgs {
   readonly help: boolean;
   readonly minutes: number;
   readonly clusters: number;
+  /** 0: the small scenario (--clusters at PT30S); else scopes are added to reach this many series. */
+  readonly series: number;
+  /** Minutes between config reloads (the file is rewritten and POST /-/reload sent); 0: none. */
+  readonly reloadMinutes: number;
+  readonly runtime: Runtime;
 }
 
-export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N] [--baseline-scrapes N] [--series N] [--metrics-only]
+export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N] [--baseline-scrapes N] [--series N] [--metrics-only] [--runtime R]
        npm run bench -- --budget P[,P...] [--rate-limit-mode M[,M...]] [--cycles N]
        npm run bench -- --startup-stall
   --clusters N           clusters of the scale scenario (default 1000)
   --scrapes N            timed scrapes per variant, exporter and static floor (default 200, at least 1)
   --baseline-scrapes N   timed scrapes per variant of the prom-client baseline (default 100: ~0.2 s each)
   --series N             series to reach, adding collection scopes if needed (default 100000)
+  --runtime R            the exporter's process settings: deployed (default: the Dockerfile's malloc and
+                         heap settings) or node-defaults
   --metrics-only         disable import jobs, Spark jobs and inventory (scopes make up the series;
                          cycles get longer: about targets / 17 seconds)
   --budget P,...         instead: rate-budget scenarios at P% of one key's budget (600 metric targets at
@@ -53,9 +63,14 @@ export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N]
   --startup-stall        instead: the longest event-loop stall and /healthz wait while the first cycle of
                          2,000 metric targets (1,000 clusters + one scope each) lands`;
 
-export const SOAK_USAGE = `usage: npm run soak -- [--minutes N] [--clusters N]
-  --minutes N   how long to run, faults included (default 3, at least 2)
-  --clusters N  simulated clusters (default 20)`;
+export const SOAK_USAGE = `usage: npm run soak -- [--minutes N] [--clusters N] [--series N] [--reload-every M] [--runtime R]
+  --minutes N       how long to run, faults included (default 3, at least 2; fractions allowed)
+  --clusters N      simulated clusters (default 20)
+  --series N        series to reach, adding collection scopes (default 0: no scopes added, PT30S);
+                    with it the interval is what the rate budget allows, e.g. 100000 with 1000 clusters
+  --reload-every M  reload the config every M minutes (rewritten file + POST /-/reload; default 2, 0: never)
+  --runtime R       deployed (default) or node-defaults, as for the bench
+  Prints the RSS slope over the last half of the run (least squares, MB per hour).`;
 
 function parse(argv: readonly string[], options: Record<string, { type: "string" | "boolean" }>) {
   try {
@@ -110,6 +125,18 @@ function list<T>(
   return [...new Set(items.map(item))];
 }
 
+function runtime(raw: string | boolean | undefined): Runtime {
+  if (raw === undefined) return DEPLOYED_RUNTIME;
+  const r = RUNTIMES.find((x) => x.name === raw);
+  if (r === undefined) {
+    throw new BenchError(
+      "bad_arguments",
+      `--runtime takes ${RUNTIMES.map((x) => x.name).join(", ")}, got ${String(raw)}`,
+    );
+  }
+  return r;
+}
+
 function rateLimitMode(text: string): RateLimitMode {
   const mode = RATE_LIMIT_MODES.find((m) => m === text);
   if (mode === undefined) {
@@ -133,6 +160,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     "rate-limit-mode": { type: "string" },
     cycles: { type: "string" },
     "startup-stall": { type: "boolean" },
+    runtime: { type: "string" },
     help: { type: "boolean" },
   });
   const budget = list(v.budget, "--budget", [], (p) => number(p, "--budget", 0, 1, 300));
@@ -152,6 +180,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     modes: list(v["rate-limit-mode"], "--rate-limit-mode", RATE_LIMIT_MODES, rateLimitMode),
     cycles: integer(v.cycles, "--cycles", 3, 1, 100),
     startupStall,
+    runtime: runtime(v.runtime),
   };
 }
 
@@ -160,11 +189,17 @@ export function parseSoakArgs(argv: readonly string[]): SoakArgs {
   const v = parse(argv, {
     minutes: { type: "string" },
     clusters: { type: "string" },
+    series: { type: "string" },
+    "reload-every": { type: "string" },
+    runtime: { type: "string" },
     help: { type: "boolean" },
   });
   return {
     help: v.help === true,
     minutes: number(v.minutes, "--minutes", 3, 2, 24 * 60),
     clusters: integer(v.clusters, "--clusters", 20, 1, 10_000),
+    series: integer(v.series, "--series", 0, 0, 10_000_000),
+    reloadMinutes: number(v["reload-every"], "--reload-every", 2, 0, 24 * 60),
+    runtime: runtime(v.runtime),
   };
 }

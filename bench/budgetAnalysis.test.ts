@@ -66,9 +66,9 @@ describe("pollGaps", () => {
 describe("fitsUsableRate", () => {
   it.each([
     [540, true],
-    [570, true],
-    [576, true],
-    [577, false],
+    [545, true],
+    [546, false],
+    [570, false],
     [600, false],
   ])("%d targets at PT30S -> %s", (targets, fits) => {
     expect(fitsUsableRate(targets)).toBe(fits);
@@ -77,16 +77,16 @@ describe("fitsUsableRate", () => {
 
 describe("budgetChecks", () => {
   const base: BudgetResult = {
-    percent: 95,
+    percent: 90,
     mode: "sliding",
-    targets: 570,
+    targets: 540,
     checkConfig: "fits",
     firstCycleMs: 30_000,
-    requests: 2_280,
+    requests: 2_160,
     rateLimited: 0,
     rateLimitedObserved: 0,
-    effectivePerSecond: 19,
-    slotCycles: [0, 1, 2].map((cycle) => ({ cycle, requests: 570, distinctTargets: 570, rateLimited: 0 })),
+    effectivePerSecond: 18,
+    slotCycles: [0, 1, 2].map((cycle) => ({ cycle, requests: 540, distinctTargets: 540, rateLimited: 0 })),
     windows: [],
     gaps: { maxGapMs: 31_000, neverPolled: 0 },
     skippedAtStart: 0,
@@ -111,7 +111,7 @@ describe("budgetChecks", () => {
     ["one rate-limit answer", { ...base, rateLimited: 1 }, [true, false, true]],
     [
       "a target missing from a cycle",
-      { ...base, slotCycles: [{ cycle: 0, requests: 569, distinctTargets: 569, rateLimited: 0 }] },
+      { ...base, slotCycles: [{ cycle: 0, requests: 539, distinctTargets: 539, rateLimited: 0 }] },
       [true, true, false],
     ],
     ["a skipped slot", { ...base, skippedSteady: 1 }, [true, true, false]],

@@ -42,10 +42,16 @@ export function forkChild(
   name: string,
   module: URL,
   args: readonly string[],
-  opts: { execArgv?: readonly string[]; onLine?: (line: string) => void } = {},
+  opts: {
+    execArgv?: readonly string[];
+    onLine?: (line: string) => void;
+    /** Extra environment variables over this process's own. */
+    env?: Readonly<Record<string, string>>;
+  } = {},
 ): ChildHandle {
   const child = fork(fileURLToPath(module), [...args], {
     execArgv: [...(opts.execArgv ?? [])],
+    env: { ...process.env, ...opts.env },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     serialization: "advanced",
   });
@@ -125,6 +131,9 @@ export async function startExporterProcess(
   opts: {
     onLine?: (line: string) => void;
     logLevel?: string;
+    /** Node flags ahead of the probe and environment variables (the runtime settings). */
+    execArgv?: readonly string[];
+    env?: Readonly<Record<string, string>>;
     timeoutMs?: number;
   } = {},
 ): Promise<ExporterProcess> {
@@ -137,7 +146,8 @@ export async function startExporterProcess(
     EXPORTER_MAIN,
     ["--config", configPath, "--listen", "127.0.0.1:0", "--log-level", opts.logLevel ?? "info"],
     {
-      execArgv: ["--import", new URL("./probe.js", import.meta.url).href],
+      execArgv: [...(opts.execArgv ?? []), "--import", new URL("./probe.js", import.meta.url).href],
+      ...(opts.env ? { env: opts.env } : {}),
       onLine: (line) => {
         const listen = listenAddressOf(line);
         if (listen) resolveUrl(`http://${listen}`);

@@ -1,7 +1,7 @@
 /**
  * Counting Query Cluster Metrics requests per polling cycle against a simulator child that
  * logs them. Used by both scenarios: the scale one (many collectors, one cycle) and the
- * per-cycle one (570 targets at PT30S on one key: 95% of the budget of 20 requests/s).
+ * per-cycle one (540 targets at PT30S on one key: 90% of the budget of 20 requests/s).
  */
 import type { ChildHandle, ExporterProcess } from "./children.js";
 import { waitFor200 } from "./children.js";

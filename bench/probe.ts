@@ -19,6 +19,9 @@ export interface Lap {
   readonly gcMaxMs: number;
   readonly gcTotalMs: number;
   readonly rssBytes: number;
+  /** Lowest and highest RSS sampled (every 250 ms) since the previous lap. */
+  readonly rssMinBytes: number;
+  readonly rssPeakBytes: number;
   readonly heapUsedBytes: number;
   readonly heapTotalBytes: number;
   readonly externalBytes: number;
@@ -33,6 +36,15 @@ export function createLapper(): () => Lap {
   let cpu = process.cpuUsage();
   let gcMax = 0;
   let gcTotal = 0;
+  // RSS between laps: a lap alone sees one instant, and the peak of a publish or of a
+  // cycle's burst falls between them.
+  let rssMin = process.memoryUsage.rss();
+  let rssPeak = rssMin;
+  setInterval(() => {
+    const rss = process.memoryUsage.rss();
+    rssMin = Math.min(rssMin, rss);
+    rssPeak = Math.max(rssPeak, rss);
+  }, 250).unref();
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       gcMax = Math.max(gcMax, e.duration);
@@ -52,6 +64,8 @@ export function createLapper(): () => Lap {
       gcMaxMs: gcMax,
       gcTotalMs: gcTotal,
       rssBytes: mem.rss,
+      rssMinBytes: Math.min(rssMin, mem.rss),
+      rssPeakBytes: Math.max(rssPeak, mem.rss),
       heapUsedBytes: mem.heapUsed,
       heapTotalBytes: mem.heapTotal,
       externalBytes: mem.external,
@@ -60,6 +74,8 @@ export function createLapper(): () => Lap {
     gcMax = 0;
     gcTotal = 0;
     since = now;
+    rssMin = mem.rss;
+    rssPeak = mem.rss;
     cpu = process.cpuUsage();
     return lap;
   };
@@ -67,7 +83,16 @@ export function createLapper(): () => Lap {
 
 if (process.send) {
   const lap = createLapper();
-  serveRpc({ lap: () => lap() });
+  serveRpc({
+    lap: () => lap(),
+    // Memory as it is (no collection): the soak's RSS samples.
+    rss: () => process.memoryUsage(),
+    // Memory after a full collection (needs --expose-gc; without it, as is).
+    memory: () => {
+      (globalThis as { gc?: () => void }).gc?.();
+      return process.memoryUsage();
+    },
+  });
   // The probe must never be what keeps the exporter alive.
   process.channel?.unref();
 }

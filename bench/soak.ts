@@ -7,7 +7,10 @@
  * within 1 s) or lost a series before its staleness bound (see lossTracker.ts); 2 on bad
  * flags. Progress goes to stderr, the report to stdout.
  */
+import { writeFile } from "node:fs/promises";
 import { arch, cpus, platform } from "node:os";
+import { gunzipSync } from "node:zlib";
+import { stringify } from "yaml";
 import { parseSoakArgs, SOAK_USAGE, type SoakArgs } from "./args.js";
 import {
   type ChildHandle,
@@ -17,22 +20,27 @@ import {
   stopSimProcess,
   waitFor200,
 } from "./children.js";
-import { chooseScopes, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
+import { chooseScopes, cycleIntervalMs, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
 import { progressPrinter, runEntry, sleep } from "./entry.js";
 import { parseExposition } from "./exposition.js";
 import { type Episode, planFaults } from "./faultPlan.js";
 import { LossTracker } from "./lossTracker.js";
+import { runPilot, scopesNeeded } from "./pilot.js";
 import type { Lap } from "./probe.js";
 import { ms, table } from "./report.js";
 import { Scraper, VARIANTS } from "./scrape.js";
 import { readSelfCounters, type SelfCounters, total } from "./selfCounters.js";
 import type { SimSnapshot } from "./simProcess.js";
-import { summarize } from "./stats.js";
+import { slope, summarize } from "./stats.js";
 
-const INTERVAL_MS = 30_000;
+const SMALL_INTERVAL_MS = 30_000;
 const STALENESS_INTERVALS = 5;
 const SCRAPE_TIMEOUT_MS = 1000;
+/** Scrape spacing of the small scenario, and at scale (where parsing a body takes ~0.2 s here). */
 const SCRAPE_EVERY_MS = 250;
+const SCALE_SCRAPE_EVERY_MS = 5000;
+const RSS_EVERY_MS = 10_000;
+const MIB = 1024 * 1024;
 /** Each kind of an episode fires on this share of requests (the first kind listed wins ties). */
 const FAULT_RATE = 0.6;
 
@@ -54,19 +62,23 @@ async function scrapeLoop(
   tracker: LossTracker,
   log: ScrapeLog,
   until: () => boolean,
+  everyMs: number,
 ): Promise<void> {
   const scraper = new Scraper(url);
-  const text = VARIANTS[0] as (typeof VARIANTS)[0];
+  // Plain and gzip text in turn, as Prometheus asks (gzip): both the snapshot and its cache run.
+  const variants = VARIANTS.filter((v) => v.name === "text" || v.name === "text+gzip");
   while (!until()) {
     const atMs = Date.now();
+    const variant = variants[log.scrapes % variants.length] as (typeof VARIANTS)[0];
     try {
-      const s = await scraper.get("/metrics", text, SCRAPE_TIMEOUT_MS);
+      const s = await scraper.get("/metrics", variant, SCRAPE_TIMEOUT_MS);
       log.scrapes++;
       log.latencies.push(s.ms);
       if (s.status !== 200) {
         log.failures.push({ atMs, why: `status ${s.status}` });
       } else {
-        const samples = parseExposition(s.body.toString("utf8")).samples;
+        const body = variant.gzip ? gunzipSync(s.body) : s.body;
+        const samples = parseExposition(body.toString("utf8")).samples;
         tracker.observe(atMs, samples);
         log.last = readSelfCounters(samples);
         let up = 0;
@@ -81,9 +93,65 @@ async function scrapeLoop(
         why: (err as Error).name === "TimeoutError" ? "no answer within 1 s" : String(err),
       });
     }
-    await sleep(atMs + SCRAPE_EVERY_MS - Date.now());
+    await sleep(atMs + everyMs - Date.now());
   }
   await scraper.close();
+}
+
+/** RSS and heap samples, minutes since the start of the run. */
+interface MemoryLog {
+  readonly rss: { x: number; y: number }[];
+  readonly heap: { x: number; y: number }[];
+}
+
+async function sampleMemory(ex: ExporterProcess, startMs: number, log: MemoryLog, until: () => boolean) {
+  while (!until()) {
+    const atMs = Date.now();
+    const mem = await ex.handle.rpc.call<NodeJS.MemoryUsage>("rss").catch(() => undefined);
+    if (mem) {
+      const x = (atMs - startMs) / 60_000;
+      log.rss.push({ x, y: mem.rss / MIB });
+      log.heap.push({ x, y: mem.heapUsed / MIB });
+    }
+    await sleep(atMs + RSS_EVERY_MS - Date.now());
+  }
+}
+
+/**
+ * Every `everyMin` minutes: rewrites the config (alternating one harmless setting, so the
+ * reload is a real change) and POSTs /-/reload. Counts the answers.
+ */
+async function reloadLoop(
+  url: string,
+  cfgPath: string,
+  raw: Record<string, unknown>,
+  everyMin: number,
+  counts: { ok: number; failed: number },
+  until: () => boolean,
+): Promise<void> {
+  if (everyMin <= 0) return;
+  let n = 0;
+  for (;;) {
+    const next = Date.now() + everyMin * 60_000;
+    while (Date.now() < next && !until()) await sleep(Math.min(1000, next - Date.now()));
+    if (until()) return;
+    n++;
+    raw.staleness_intervals = STALENESS_INTERVALS + (n % 2);
+    await writeFile(cfgPath, stringify(raw));
+    const status = await fetch(`${url}/-/reload`, {
+      method: "POST",
+      signal: AbortSignal.timeout(30_000),
+    }).then(
+      async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      },
+      () => 0,
+    );
+    if (status === 200) counts.ok++;
+    else counts.failed++;
+    progress(`reload ${n}: ${status === 200 ? "ok" : `failed (${status})`}`);
+  }
 }
 
 /** Switches the plan's faults on and off at their times (relative to `startMs`). */
@@ -113,31 +181,54 @@ interface SoakResult {
   readonly end: Lap | undefined;
   readonly sim: SimSnapshot;
   readonly metricsTargets: number;
+  readonly intervalMs: number;
+  readonly memory: MemoryLog;
+  readonly reloads: { ok: number; failed: number };
+  readonly series: number;
 }
 
 async function run(args: SoakArgs): Promise<SoakResult> {
   const totalMs = args.minutes * 60_000;
   const plan = planFaults(totalMs);
+  const collectors = { importJobs: true, sparkJobs: true, inventory: true };
+  // At scale (--series), collections are added per cluster the way the bench sizes them.
+  let collectionsPerCluster = 2;
+  let wanted = 2;
+  if (args.series > 0) {
+    progress(`pilot: sizing ${args.clusters} clusters against ${args.series} series`);
+    const est = await runPilot({
+      clusters: args.clusters,
+      seed: 1,
+      collectionsPerCluster: 3,
+      collectors,
+      sample: 40,
+    });
+    wanted = scopesNeeded(est, args.clusters, args.series);
+    collectionsPerCluster = Math.min(1000, Math.max(3, Math.ceil(wanted / args.clusters)));
+  }
   const sim = await startSimProcess({
     clusters: args.clusters,
     seed: 1,
-    collectionsPerCluster: 2,
+    collectionsPerCluster,
     rateLimitPerSecond: 20,
     recordMetricRequests: false,
   });
   let exporter: ExporterProcess | undefined;
   try {
-    const scopes = chooseScopes(sim.info.clusters.slice(0, 2), 2);
-    const raw = scenarioConfig({
-      sim: sim.info,
-      apiKey: "soak-key",
-      intervalMs: INTERVAL_MS,
-      scopes,
-      collectors: { importJobs: true, sparkJobs: true, inventory: true },
-    });
+    const scopes =
+      args.series > 0
+        ? chooseScopes(sim.info.clusters, wanted)
+        : chooseScopes(sim.info.clusters.slice(0, 2), 2);
+    const scopeCount = [...scopes.values()].reduce((n, s) => n + s.length, 0);
+    const intervalMs =
+      args.series > 0 ? cycleIntervalMs(sim.info.clusters.length + scopeCount, 20) : SMALL_INTERVAL_MS;
+    const raw = scenarioConfig({ sim: sim.info, apiKey: "soak-key", intervalMs, scopes, collectors });
     raw.staleness_intervals = STALENESS_INTERVALS;
     const cfg = await writeConfigFile("soak", raw);
-    exporter = await startExporterProcess(cfg);
+    exporter = await startExporterProcess(cfg, {
+      execArgv: [...args.runtime.nodeFlags],
+      env: args.runtime.env,
+    });
     const ex = exporter;
     const startMs = Date.now();
     let exits = 0;
@@ -149,10 +240,10 @@ async function run(args: SoakArgs): Promise<SoakResult> {
       }
     });
     progress(`exporter up; ${plan.length} fault episodes over ${args.minutes} min`);
-    await waitFor200(`${ex.url}/readyz`, 120_000);
+    await waitFor200(`${ex.url}/readyz`, 3 * intervalMs + 120_000);
     const start = await ex.handle.rpc.call<Lap>("lap");
 
-    const tracker = new LossTracker({ boundMs: STALENESS_INTERVALS * INTERVAL_MS });
+    const tracker = new LossTracker({ boundMs: STALENESS_INTERVALS * intervalMs });
     const log: ScrapeLog = {
       scrapes: 0,
       failures: [],
@@ -161,11 +252,17 @@ async function run(args: SoakArgs): Promise<SoakResult> {
       lastUpDown: { up: 0, down: 0 },
     };
     const done = () => Date.now() >= startMs + totalMs || ex.handle.hasExited();
-    await Promise.all([scrapeLoop(ex.url, tracker, log, done), driveFaults(sim.handle, plan, startMs)]);
+    const memory: MemoryLog = { rss: [], heap: [] };
+    const reloads = { ok: 0, failed: 0 };
+    await Promise.all([
+      scrapeLoop(ex.url, tracker, log, done, args.series > 0 ? SCALE_SCRAPE_EVERY_MS : SCRAPE_EVERY_MS),
+      driveFaults(sim.handle, plan, startMs),
+      sampleMemory(ex, startMs, memory, done),
+      reloadLoop(ex.url, cfg, raw, args.reloadMinutes, reloads, done),
+    ]);
     await sleep(startMs + totalMs - Date.now());
     const end = ex.handle.hasExited() ? undefined : await ex.handle.rpc.call<Lap>("lap");
     const snap = await sim.handle.rpc.call<SimSnapshot>("snapshot");
-    const scopeCount = [...scopes.values()].reduce((n, s) => n + s.length, 0);
     return {
       args,
       clusters: sim.info.clusters.length,
@@ -179,6 +276,10 @@ async function run(args: SoakArgs): Promise<SoakResult> {
       end,
       sim: snap,
       metricsTargets: sim.info.clusters.length + scopeCount,
+      intervalMs,
+      memory,
+      reloads,
+      series: log.last?.storeSeries ?? 0,
     };
   } finally {
     await exporter?.handle.stop();
@@ -211,9 +312,14 @@ function render(r: SoakResult): { text: string; ok: boolean } {
     "vdbcloud-exporter soak",
     `machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown"}), ${platform()} ${arch()}, node ${process.version}`,
     `run: ${r.args.minutes} min real time; simulator and exporter (node dist-bench/src/main.js) in their own processes`,
-    `  ${r.clusters} clusters + ${r.scopes} scopes, every collector at ${isoDuration(INTERVAL_MS)}, simulator limit 20 req/s ` +
-      `per endpoint; staleness bound ${STALENESS_INTERVALS} x ${isoDuration(INTERVAL_MS)} = ` +
-      `${(STALENESS_INTERVALS * INTERVAL_MS) / 1000} s`,
+    `  ${r.clusters} clusters + ${r.scopes} scopes (${r.series} series in the store at the end), every collector at ` +
+      `${isoDuration(r.intervalMs)}, simulator limit 20 req/s per endpoint; staleness bound ${STALENESS_INTERVALS} x ` +
+      `${isoDuration(r.intervalMs)} = ${(STALENESS_INTERVALS * r.intervalMs) / 1000} s`,
+    `  exporter runtime ${r.args.runtime.name}: ${
+      [...Object.entries(r.args.runtime.env).map(([k, v]) => `${k}=${v}`), ...r.args.runtime.nodeFlags].join(
+        " ",
+      ) || "no settings"
+    }; config reloads every ${r.args.reloadMinutes} min: ${r.reloads.ok} ok, ${r.reloads.failed} failed`,
     `  fault plan: ${r.plan.length} episodes of ${((r.plan[0]?.endMs ?? 0) - (r.plan[0]?.startMs ?? 0)) / 1000} s ` +
       `(${r.plan[0]?.kinds.length ?? 0} kind(s) each at rate ${FAULT_RATE}, all endpoints), after a quiet warm-up, ` +
       "before a quiet tail",
@@ -246,10 +352,24 @@ function render(r: SoakResult): { text: string; ok: boolean } {
     `RSS: start ${mib(r.start.rssBytes)}, end ${r.end ? mib(r.end.rssBytes) : "n/a (exited)"}; heap used start ` +
       `${mib(r.start.heapUsedBytes)}, end ${r.end ? mib(r.end.heapUsedBytes) : "n/a"}`,
     `targets at the end: ${r.log.lastUpDown.up} up, ${r.log.lastUpDown.down} down`,
+    ...memoryLines(r.memory, r.args.minutes),
     "",
     `verdict: ${crashes === 0 && lost === 0 ? "PASS" : "FAIL"} (crashes ${crashes}, series lost ${lost})`,
   ];
   return { text: `${lines.join("\n")}\n`, ok: crashes === 0 && lost === 0 };
+}
+
+/** RSS range and the least-squares slopes of RSS and heap over the last half of the run. */
+function memoryLines(m: MemoryLog, minutes: number): string[] {
+  const half = minutes / 2;
+  const perHour = (v: number) => (Number.isFinite(v) ? `${(v * 60).toFixed(1)} MiB/h` : "n/a");
+  const last = m.rss.filter((p) => p.x >= half).map((p) => p.y);
+  return [
+    `RSS samples every ${RSS_EVERY_MS / 1000} s: ${m.rss.length}; over the last half: ` +
+      (last.length > 0 ? `${Math.min(...last).toFixed(0)} to ${Math.max(...last).toFixed(0)} MiB` : "none") +
+      `; whole run max ${m.rss.length > 0 ? Math.max(...m.rss.map((p) => p.y)).toFixed(0) : "n/a"} MiB`,
+    `RSS slope over the last half (least squares): ${perHour(slope(m.rss, half))}; heap used slope ${perHour(slope(m.heap, half))}`,
+  ];
 }
 
 runEntry({

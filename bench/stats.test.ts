@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { percentile, summarize } from "./stats.js";
+import { percentile, slope, summarize } from "./stats.js";
 
 describe("percentile", () => {
   const hundred = Array.from({ length: 100 }, (_, i) => 100 - i); // 100..1, unsorted
@@ -37,5 +37,46 @@ describe("summarize", () => {
     expect(s.count).toBe(0);
     expect(s.max).toBeNaN();
     expect(s.mean).toBeNaN();
+  });
+});
+
+describe("slope", () => {
+  it.each([
+    { name: "a line", points: [0, 1, 2, 3].map((x) => ({ x, y: 2 * x + 5 })), from: undefined, want: 2 },
+    { name: "flat", points: [0, 1, 2].map((x) => ({ x, y: 7 })), from: undefined, want: 0 },
+    {
+      name: "noise around a line",
+      points: [
+        { x: 0, y: 1 },
+        { x: 1, y: 2 },
+        { x: 2, y: 2 },
+        { x: 3, y: 4 },
+      ],
+      from: undefined,
+      want: 0.9,
+    },
+    {
+      name: "only the points from fromX (a warm-up climb ignored)",
+      points: [
+        { x: 0, y: 0 },
+        { x: 1, y: 100 },
+        { x: 2, y: 100 },
+        { x: 3, y: 100 },
+      ],
+      from: 1,
+      want: 0,
+    },
+  ])("$name", ({ points, from, want }) => {
+    expect(slope(points, from)).toBeCloseTo(want, 10);
+  });
+
+  it("is NaN without two distinct x", () => {
+    expect(slope([{ x: 1, y: 1 }])).toBeNaN();
+    expect(
+      slope([
+        { x: 1, y: 1 },
+        { x: 1, y: 2 },
+      ]),
+    ).toBeNaN();
   });
 });

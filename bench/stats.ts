@@ -34,3 +34,21 @@ export function summarize(values: readonly number[]): Summary {
     mean: values.length === 0 ? Number.NaN : sum / values.length,
   };
 }
+
+/**
+ * The least-squares slope of `points` (y per unit of x), over those with x at or after
+ * `fromX`. NaN with fewer than two such points or when they all share one x.
+ */
+export function slope(points: readonly { x: number; y: number }[], fromX = Number.NEGATIVE_INFINITY): number {
+  const pts = points.filter((p) => p.x >= fromX);
+  if (pts.length < 2) return Number.NaN;
+  const mx = pts.reduce((s, p) => s + p.x, 0) / pts.length;
+  const my = pts.reduce((s, p) => s + p.y, 0) / pts.length;
+  let num = 0;
+  let den = 0;
+  for (const p of pts) {
+    num += (p.x - mx) * (p.y - my);
+    den += (p.x - mx) ** 2;
+  }
+  return den === 0 ? Number.NaN : num / den;
+}

@@ -9,6 +9,7 @@ import { type CloudClient, createCloudClient } from "./cloud/client.js";
 import { createDataPlaneClient, type DataPlaneClient } from "./cloud/dataPlane.js";
 import { sleepOn } from "./cloud/sleep.js";
 import type { ClientObserver } from "./cloud/types.js";
+import { cloudClientOptions } from "./collectors/clientOptions.js";
 import type { ClusterConfig, Config } from "./config/types.js";
 import type { Clock } from "./schedule/scheduler.js";
 
@@ -42,17 +43,7 @@ export class ClientPool {
       const api = config.api;
       const clock = this.opts.clock;
       client = createCloudClient({
-        baseUrl: api.baseUrl,
-        controllerUrl: api.controllerUrl,
-        apiKey: key,
-        requestTimeoutMs: api.requestTimeoutMs,
-        rateLimit: api.rateLimit,
-        ...(api.rateLimitMarginMs === undefined ? {} : { rateLimitMarginMs: api.rateLimitMarginMs }),
-        maxRetries: api.maxRetries,
-        maxResponseBytes: api.maxResponseBytes,
-        maxInFlight: api.maxInFlight,
-        sendRequestTimeoutHeader: api.sendRequestTimeoutHeader ?? true,
-        userAgent: `vdbcloud-exporter/${this.opts.version}`,
+        ...cloudClientOptions(api, key, this.opts.version),
         observer: this.opts.observer,
         now: () => clock.now(),
         sleep: sleepOn(clock),

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { type Logger, pino } from "pino";
+import { runBackfill } from "./backfill/run.js";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./cli/args.js";
 import { computePlan } from "./collectors/plan.js";
 import { formatPlan } from "./collectors/planFormat.js";
@@ -66,6 +67,7 @@ type Step<T> = { readonly exit: number } | { readonly value: T };
 
 /** Each step of a run, in order; a step that ends the run says with which exit code. */
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "backfill") return backfill(argv.slice(1));
   const parsed = parseArguments(argv);
   if ("exit" in parsed) return parsed.exit;
   const args = parsed.value;
@@ -99,6 +101,29 @@ async function main(argv: readonly string[]): Promise<number> {
   logListening(logger, server, listen, { args, exporter, tls: Boolean(web.value?.tls) });
   const unwatchConfig = reloadOnChange(args, reload, logger);
   return untilShutdown({ logger, server, exporter, closeDemo, unwatchConfig });
+}
+
+/**
+ * `backfill`: Ctrl-C or SIGTERM stops it after the chunks in flight are abandoned (finished ones
+ * are kept for a resume); a second signal ends the process at once.
+ */
+function backfill(argv: readonly string[]): Promise<number> {
+  const controller = new AbortController();
+  const stop = () => {
+    if (controller.signal.aborted) process.exit(EXIT_FAILURE);
+    controller.abort();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  return runBackfill(argv, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    now: Date.now,
+    cwd: process.cwd(),
+    signal: controller.signal,
+    version: version(),
+  });
 }
 
 /** Parses the command line; bad arguments print the usage and end the run with exit 2. */

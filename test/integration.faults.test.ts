@@ -69,6 +69,7 @@ describe("fault injection on one cluster's metrics", () => {
     { kind: "rate_limit_429", spec: { retryAfterSeconds: 1 }, outcome: "rate_limited" },
     { kind: "rate_limit_code", outcome: "rate_limited" },
     { kind: "invalid_key", outcome: "auth_error", permanent: true },
+    { kind: "illegal_token_code0", outcome: "auth_error", permanent: true },
     { kind: "unknown_cluster", outcome: "not_found", permanent: true },
   ])(
     "$kind: keeps serving, marks only the victim down, counts $outcome, ages out, recovers",

@@ -156,6 +156,37 @@ describe("jobs and inventory against the simulator", () => {
     expect(value(text, "vdbcloud_cluster_status", { cluster_id: c.id, status: "running" })).toBe(0);
   });
 
+  it("shows free and serverless clusters without a CU size, a creating one's progress, replicas and autoscaling", async () => {
+    const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000);
+    h = await startHarness({ clock, sim: { now: () => clock.now(), clusters: 12 } });
+    await h.exporter.scheduler.firstCycle();
+    await clock.advance(15_000);
+    const text = await h.metrics();
+    const free = h.sim.clusters.find((c) => c.plan === "Free");
+    const serverless = h.sim.clusters.find((c) => c.plan === "Serverless");
+    const creating = h.sim.clusters.find((c) => c.status === "CREATING");
+    const scaled = h.sim.clusters.find((c) => c.autoscalingCu !== undefined && c.replica !== undefined);
+    if (!free || !serverless || !creating || !scaled) throw new Error("the simulator lacks a cluster kind");
+    expect(free.id).toMatch(/^in03-/);
+    for (const c of [free, serverless]) {
+      expect(value(text, "vdbcloud_cluster_cu_size", { cluster_id: c.id })).toBeUndefined();
+      expect(value(text, "vdbcloud_cluster_info", { cluster_id: c.id, plan: c.plan, cu_type: "" })).toBe(1);
+      expect(value(text, "vdbcloud_cluster_replicas", { cluster_id: c.id })).toBeUndefined();
+    }
+    expect(value(text, "vdbcloud_cluster_create_progress_ratio", { cluster_id: creating.id })).toBe(0.4);
+    expect(value(text, "vdbcloud_cluster_status", { cluster_id: creating.id, status: "creating" })).toBe(1);
+    expect(value(text, "vdbcloud_cluster_create_progress_ratio", { cluster_id: scaled.id })).toBeUndefined();
+    expect(value(text, "vdbcloud_cluster_cu_size", { cluster_id: scaled.id })).toBe(scaled.cuSize);
+    expect(value(text, "vdbcloud_cluster_replicas", { cluster_id: scaled.id })).toBe(scaled.replica);
+    expect(value(text, "vdbcloud_cluster_autoscaling_cu_min", { cluster_id: scaled.id })).toBe(
+      scaled.autoscalingCu?.min,
+    );
+    expect(value(text, "vdbcloud_cluster_autoscaling_cu_max", { cluster_id: scaled.id })).toBe(
+      scaled.autoscalingCu?.max,
+    );
+    expect(value(text, "vdbcloud_cluster_snapshots", { cluster_id: scaled.id })).toBe(scaled.snapshotNumber);
+  });
+
   it("discovers clusters through List Clusters and polls them without listing them by hand", async () => {
     h = await startHarness({
       sim: { clusters: 5 },

@@ -55,10 +55,60 @@ export const cluster: DashboardSpec = {
         {
           kind: "stat",
           title: "CU size",
-          description: "Number of compute units of the cluster.",
+          description:
+            "Number of compute units of the cluster. Free and serverless clusters have none (the service " +
+            'reports cuSize 0): no series, shown as "no CUs (free/serverless)", never as 0.',
           queries: [{ expr: `max(vdbcloud_cluster_cu_size{${C}})` }],
           unit: "none",
           colorMode: "value",
+          noValue: "no CUs (free/serverless)",
+        },
+        {
+          kind: "stat",
+          title: "Autoscaling CUs",
+          description:
+            "The CU range autoscaling may choose (Describe Cluster autoscaling.cu.min and .max), when the cluster has one.",
+          queries: [
+            { expr: `max(vdbcloud_cluster_autoscaling_cu_min{${C}})`, legend: "min" },
+            { expr: `max(vdbcloud_cluster_autoscaling_cu_max{${C}})`, legend: "max" },
+          ],
+          unit: "none",
+          colorMode: "none",
+          textMode: "value_and_name",
+          noValue: "no autoscaling",
+        },
+        {
+          kind: "stat",
+          title: "Replicas",
+          description: "Replicas of the cluster (Describe Cluster replica), when the service gives it.",
+          queries: [{ expr: `max(vdbcloud_cluster_replicas{${C}})` }],
+          unit: "none",
+          colorMode: "none",
+          noValue: "not given",
+        },
+        {
+          kind: "stat",
+          title: "Backups",
+          description: "Backups taken of the cluster (Describe Cluster snapshotNumber).",
+          queries: [{ expr: `max(vdbcloud_cluster_snapshots{${C}})` }],
+          unit: "none",
+          colorMode: "none",
+        },
+        {
+          kind: "stat",
+          title: "Creation progress",
+          description:
+            "While the cluster is creating, how far along it is (Describe Cluster createProgress); 100% once " +
+            "created, as the service itself reports it then.",
+          queries: [
+            {
+              expr:
+                `max(vdbcloud_cluster_create_progress_ratio{${C}})` +
+                ` or (max(vdbcloud_cluster_status{${C}, status!="creating"} == 1) * 0 + 1)`,
+            },
+          ],
+          unit: "percentunit",
+          colorMode: "none",
         },
         {
           kind: "stat",

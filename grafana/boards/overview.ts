@@ -109,7 +109,7 @@ export const overview: DashboardSpec = {
           kind: "table",
           title: "Clusters",
           description:
-            "One row per cluster: descriptive labels and status from the inventory, current CU size, " +
+            "One row per cluster: descriptive labels and status from the inventory, current CU size (empty for free and serverless clusters, which have no CUs), " +
             "CU load, storage, request rate, worst failure ratio, worst P99 latency and the age of the newest " +
             "metric bucket.",
           h: 9,

@@ -106,6 +106,8 @@ export interface StatSpec extends CommonSpec {
   readonly kind: "stat";
   readonly colorMode?: "background" | "value" | "none";
   readonly textMode?: "auto" | "value" | "name" | "value_and_name";
+  /** Shown instead of "No data" when the absence itself means something. */
+  readonly noValue?: string;
 }
 
 /** A table of instant queries merged on their common labels. */
@@ -427,12 +429,13 @@ const STAT_TEXT_MODE: Readonly<Record<NonNullable<StatSpec["textMode"]>, common.
 };
 
 function statPanel(spec: StatSpec): stat.PanelBuilder {
-  return lastValuePanel(new stat.PanelBuilder(), spec)
+  const panel = lastValuePanel(new stat.PanelBuilder(), spec)
     .colorMode(STAT_COLOR_MODE[spec.colorMode ?? "background"])
     .graphMode(common.BigValueGraphMode.None)
     .justifyMode(common.BigValueJustifyMode.Auto)
     .orientation(common.VizOrientation.Auto)
     .textMode(STAT_TEXT_MODE[spec.textMode ?? "auto"]);
+  return spec.noValue === undefined ? panel : panel.noValue(spec.noValue);
 }
 
 /**

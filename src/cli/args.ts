@@ -13,6 +13,8 @@ export const USAGE = `Usage:
       [--demo-metric-catalog strict|permissive]   the simulator accepts only the public reference's metric names
                                                   (strict, the default: the others are shown refused), or every
                                                   name the exporter knows (permissive: every panel has data)
+  vdbcloud-exporter backfill --config FILE --from TIME [--to TIME] [--granularity DURATION] --output FILE|-
+                                                  past windows as OpenMetrics for promtool (backfill --help)
 
 Options (each also set by the environment variable after it; the flag wins):
   --config FILE            VDBCLOUD_CONFIG        the configuration file

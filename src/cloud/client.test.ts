@@ -52,8 +52,8 @@ describe("retries", () => {
     await expect(client.listRegions({})).resolves.toHaveLength(1);
     expect(scope.isDone()).toBe(true);
     // random() = 0.5: half of 100, then half of 200; the first retry also keeps the endpoint's
-    // pacing (one request per 52 ms at 20/s and the default margin): 2 ms more.
-    expect(clock.sleeps).toEqual([50, 2, 100]);
+    // pacing (one request per 55 ms at 20/s and the default margin): 5 ms more.
+    expect(clock.sleeps).toEqual([50, 5, 100]);
     expect(observer.events).toEqual([
       { kind: "attempt", endpoint: REGIONS, outcome: "http_error" },
       { kind: "retry", endpoint: REGIONS, delayMs: 50 },
@@ -296,15 +296,16 @@ describe("rate limiting across calls", () => {
       .get("/v2/clusters/c")
       .reply(200, { code: 0, data: { clusterId: "c" } });
     const { client, clock } = testClient({ rateLimit: 2, rateLimitMarginMs: 40 });
-    // Two per window of 1 s + 40 ms, paced: each later call waits 520 ms; the other endpoint
-    // does not.
+    // Two per window of 1 s + 40 ms, paced 520 ms apart; the other endpoint does not wait. This
+    // clock moves only when something sleeps, so the first call leaves (is written) once it
+    // reads 520 ms, after the pacer's first sleep: the third waits a whole window after that.
     await Promise.all([
       client.listRegions({}),
       client.listRegions({}),
       client.listRegions({}),
       client.describeCluster("c"),
     ]);
-    expect(clock.sleeps).toEqual([520, 520]);
+    expect(clock.sleeps).toEqual([520, 1040]);
   });
 });
 
@@ -385,7 +386,7 @@ describe("over a loopback socket", () => {
     const { client, clock } = testClient({
       baseUrl: base,
       maxInFlight: 1,
-      // The second turn of the endpoint waits for the pacing (52 ms at 20/s): the limiter's
+      // The second turn of the endpoint waits for the pacing (55 ms at 20/s with the 100 ms margin): the limiter's
       // sleep marks when that turn is taken.
       sleep: (ms, signal) => {
         events.push(`limiter wait ${ms} ms`);
@@ -396,7 +397,7 @@ describe("over a loopback socket", () => {
     expect(events).toEqual([
       "request 1 arrives",
       "response 1 sent",
-      "limiter wait 52 ms",
+      "limiter wait 55 ms",
       "request 2 arrives",
       "response 2 sent",
     ]);

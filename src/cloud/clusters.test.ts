@@ -25,6 +25,11 @@ const normalized = {
   cuSize: 2,
   status: "RUNNING",
   connectAddress: "https://in01-abc.example",
+  snapshotNumber: null,
+  createProgress: null,
+  replica: null,
+  autoscalingCuMin: null,
+  autoscalingCuMax: null,
 };
 
 beforeAll(() => nock.disableNetConnect());
@@ -109,7 +114,45 @@ describe("cluster variants", () => {
       cuSize: null,
       status: null,
       connectAddress: null,
+      snapshotNumber: null,
+      createProgress: null,
+      replica: null,
+      autoscalingCuMin: null,
+      autoscalingCuMax: null,
     });
+  });
+
+  it("reads the documented extras: backups, creation progress, replicas, autoscaling CU bounds", () => {
+    const c = normalizeCluster(
+      clusterSchema.parse({
+        ...cluster,
+        snapshotNumber: 3,
+        createProgress: "45",
+        replica: 2,
+        autoscaling: { cu: { min: 2, max: "8" }, replica: { min: 1, max: 3 } },
+      }),
+    );
+    expect(c).toMatchObject({
+      snapshotNumber: 3,
+      createProgress: 45,
+      replica: 2,
+      autoscalingCuMin: 2,
+      autoscalingCuMax: 8,
+    });
+  });
+
+  it.each([
+    { name: "autoscaling as a string", extra: { autoscaling: "on" } },
+    { name: "autoscaling without cu", extra: { autoscaling: { replica: { min: 1, max: 2 } } } },
+    { name: "cu bounds not numbers", extra: { autoscaling: { cu: { min: "two", max: [] } } } },
+    { name: "odd extras", extra: { snapshotNumber: "many", createProgress: {}, replica: true } },
+  ])("reads $name as unknown, keeping the cluster", ({ extra }) => {
+    const c = normalizeCluster(clusterSchema.parse({ ...cluster, ...extra }));
+    expect(c.clusterId).toBe("in01-abc");
+    expect(c.autoscalingCuMin).toBeNull();
+    expect(c.autoscalingCuMax).toBeNull();
+    if ("snapshotNumber" in extra)
+      expect([c.snapshotNumber, c.createProgress, c.replica]).toEqual([null, null, null]);
   });
 
   it.each([

@@ -2,7 +2,7 @@
  * Describe Cluster (GET /v2/clusters/{id}) and List Clusters (GET /v2/clusters), v2.
  * List Clusters' `data` is documented as an array and sampled as
  * `{count, currentPage, pageSize, clusters}`; both are accepted. `cuSize` may be a number or a
- * numeric string.
+ * numeric string; it is 0 (and `cuType` empty) on free and serverless clusters.
  */
 import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
@@ -10,7 +10,32 @@ import { type ClusterDescription, type ClusterPage, ENDPOINT } from "./types.js"
 import { segment } from "./urls.js";
 import { nullableNumeric, nullableString, numeric, pageOf, stringish } from "./wire.js";
 
-/** One cluster record as either endpoint returns it. */
+/** A bound of `autoscaling.cu` ({min, max}); anything unreadable is no bound, not a bad cluster. */
+const lenientBound = z
+  .unknown()
+  .optional()
+  .transform((v) => {
+    const parsed = nullableNumeric.safeParse(v);
+    return parsed.success ? parsed.data : null;
+  });
+
+/**
+ * `autoscaling: {cu: {min, max}, replica: {min, max}}` as the service's Terraform provider
+ * reads it; only the CU bounds are used. Any other shape reads as no autoscaling.
+ */
+const autoscalingSchema = z
+  .unknown()
+  .optional()
+  .transform((v) => {
+    const cu = typeof v === "object" && v !== null ? (v as Record<string, unknown>).cu : undefined;
+    const bounds = typeof cu === "object" && cu !== null ? (cu as Record<string, unknown>) : {};
+    return { min: lenientBound.parse(bounds.min), max: lenientBound.parse(bounds.max) };
+  });
+
+/**
+ * One cluster record as either endpoint returns it. Fields no gauge needs (snapshotNumber,
+ * createProgress, replica, autoscaling) read as unknown when odd rather than rejecting it.
+ */
 export const clusterSchema = z.object({
   clusterId: stringish,
   clusterName: nullableString,
@@ -21,6 +46,10 @@ export const clusterSchema = z.object({
   cuSize: nullableNumeric,
   status: nullableString,
   connectAddress: nullableString,
+  snapshotNumber: lenientBound,
+  createProgress: lenientBound,
+  replica: lenientBound,
+  autoscaling: autoscalingSchema,
 });
 
 export type ClusterData = z.infer<typeof clusterSchema>;
@@ -37,6 +66,11 @@ export function normalizeCluster(c: ClusterData): ClusterDescription {
     cuSize: c.cuSize,
     status: c.status,
     connectAddress: c.connectAddress,
+    snapshotNumber: c.snapshotNumber,
+    createProgress: c.createProgress,
+    replica: c.replica,
+    autoscalingCuMin: c.autoscaling.min,
+    autoscalingCuMax: c.autoscaling.max,
   };
 }
 

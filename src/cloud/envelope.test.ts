@@ -69,6 +69,39 @@ describe("unwrapEnvelope error table", () => {
   });
 });
 
+describe("unwrapEnvelope: a success code without data is no success", () => {
+  // The reference's own failure sample for Describe Cluster: code 0, a message, no data.
+  it.each([
+    { body: { code: 0, message: "The token is illegal." }, outcome: "auth_error", permanent: true },
+    { body: { code: 200, message: "The token is illegal." }, outcome: "auth_error", permanent: true },
+    { body: { code: 0, message: "invalid token" }, outcome: "auth_error", permanent: true },
+    { body: { code: 0, message: "The apikey is illegal." }, outcome: "auth_error", permanent: true },
+    { body: { code: 0, message: "API key expired" }, outcome: "auth_error", permanent: true },
+    { body: { code: 0, message: "Unauthorized" }, outcome: "auth_error", permanent: true },
+    {
+      body: { code: 0, message: "The token is illegal.", data: null },
+      outcome: "auth_error",
+      permanent: true,
+    },
+    { body: { code: 0, message: "rate limit exceeded" }, outcome: "rate_limited", permanent: false },
+    { body: { code: 0, message: "Cluster is being upgraded" }, outcome: "api_error", permanent: false },
+    { body: { code: 0, message: "token count exceeds the page" }, outcome: "api_error", permanent: false },
+    { body: { code: 0 }, outcome: "schema_error", permanent: false },
+    { body: { code: 0, message: "  " }, outcome: "schema_error", permanent: false },
+    { body: { code: 0, data: null }, outcome: "schema_error", permanent: false },
+  ])("$body -> $outcome", ({ body, outcome, permanent }) => {
+    const err = thrown(() => unwrapEnvelope(body, v2));
+    expect(err.code).toBe(outcome);
+    expect(err.permanent).toBe(permanent);
+    expect(err.apiCode).toBe(body.code);
+    if (body.message?.trim()) expect(err.message).toContain(body.message);
+  });
+
+  it.each([{}, [], 0, false, ""])("data %j is data", (data) => {
+    expect(unwrapEnvelope({ code: 0, data }, v2)).toEqual(data);
+  });
+});
+
 describe("readEnvelope", () => {
   it("reads well-typed fields and ignores the rest", () => {
     expect(readEnvelope({ code: 5, message: 7, data: null })).toEqual({ code: 5, hasData: true, data: null });

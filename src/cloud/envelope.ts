@@ -3,7 +3,7 @@
  * samples of v1 endpoints show 200 and of v2 endpoints show 0. A tolerant reader accepts both
  * on both planes rather than guessing which plane a deployment follows.
  */
-import { errorForApiCode, type MappingContext } from "./errorMapping.js";
+import { errorForApiCode, errorForDatalessSuccess, type MappingContext } from "./errorMapping.js";
 import { CloudError } from "./errors.js";
 
 /** Envelope codes meaning success (0 per the spec and v2 samples, 200 per v1 samples). */
@@ -41,8 +41,10 @@ export function readEnvelope(body: unknown): EnvelopeFields | undefined {
 }
 
 /**
- * Returns `data` of a success envelope. Throws the mapped CloudError for any other code, and
- * a `schema_error` when the body is not an envelope at all.
+ * Returns `data` of a success envelope. Throws the mapped CloudError for any other code; for a
+ * success code without data (absent or null), the error its message names (`auth_error` for a
+ * token or key message, else `api_error`), or a `schema_error` when it has no message either;
+ * and a `schema_error` when the body is not an envelope at all.
  */
 export function unwrapEnvelope(body: unknown, ctx: MappingContext): unknown {
   const envelope = readEnvelope(body);
@@ -52,6 +54,16 @@ export function unwrapEnvelope(body: unknown, ctx: MappingContext): unknown {
       ...(ctx.httpStatus === undefined ? {} : { httpStatus: ctx.httpStatus }),
     });
   }
-  if (SUCCESS_CODES.has(envelope.code)) return envelope.data;
-  throw errorForApiCode(envelope.code, envelope.message ?? "", ctx);
+  if (!SUCCESS_CODES.has(envelope.code)) throw errorForApiCode(envelope.code, envelope.message ?? "", ctx);
+  if (envelope.hasData && envelope.data !== null) return envelope.data;
+  // The reference's own failure sample is `{"code": 0, "message": "The token is illegal."}`:
+  // a success code is no success without data. Its message says what went wrong.
+  if (envelope.message !== undefined && envelope.message.trim() !== "") {
+    throw errorForDatalessSuccess(envelope.code, envelope.message, ctx);
+  }
+  throw new CloudError("schema_error", `${ctx.endpoint}: response has code ${envelope.code} but no data`, {
+    endpoint: ctx.endpoint,
+    apiCode: envelope.code,
+    ...(ctx.httpStatus === undefined ? {} : { httpStatus: ctx.httpStatus }),
+  });
 }

@@ -85,6 +85,34 @@ export function errorForApiCode(apiCode: number, message: string, ctx: MappingCo
   );
 }
 
+// "The token is illegal.", "invalid token", "The apikey is illegal.", "API key expired",
+// "unauthorized": the credential itself was refused.
+const AUTH_MESSAGE =
+  /\b(?:token|api[\s_-]?key)\b.*\b(?:illegal|invalid|expired|revoked|missing|required|not valid)\b|\b(?:illegal|invalid|expired)\s+(?:token|api[\s_-]?key)\b|\bunauthori[sz]ed\b/i;
+
+/** True when an upstream message says the credential was refused. */
+export function isAuthMessage(message: string): boolean {
+  return AUTH_MESSAGE.test(message);
+}
+
+/**
+ * The error for a success `code` (0, 200) that came without data but with a message: an
+ * `auth_error` when the message says the token or key was refused (permanent: the key must
+ * change), a `rate_limited` when it says so, else an `api_error` carrying the message.
+ */
+export function errorForDatalessSuccess(apiCode: number, message: string, ctx: MappingContext): CloudError {
+  const code: CloudErrorCode = isAuthMessage(message)
+    ? "auth_error"
+    : isRateLimitMessage(message)
+      ? "rate_limited"
+      : "api_error";
+  return new CloudError(
+    code,
+    `${ctx.endpoint}: upstream code ${apiCode} without data: ${cleanMessage(message, ctx)}`,
+    initOf(ctx, apiCode),
+  );
+}
+
 function codeForHttpStatus(
   status: number,
   envelope: { readonly code?: number; readonly message?: string } | undefined,

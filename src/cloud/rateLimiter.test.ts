@@ -33,6 +33,29 @@ function maxInWindow(times: readonly number[], windowMs: number): number {
   return max;
 }
 
+/**
+ * A strict server: admits a request unless `rate` were admitted in the second before it
+ * (`(t - 1 s, t]`), and does not count refusals. Returns how many it refused.
+ */
+function strictSlidingRefusals(arrivals: readonly number[], rate: number): number {
+  const admitted: number[] = [];
+  let refused = 0;
+  for (const t of [...arrivals].sort((a, b) => a - b)) {
+    if (admitted.filter((a) => a > t - 1_000).length >= rate) refused++;
+    else admitted.push(t);
+  }
+  return refused;
+}
+
+/** Deterministic values in [0, 1) (a linear congruential generator). */
+function lcg(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
+    return x / 2 ** 31;
+  };
+}
+
 describe("usableRate", () => {
   it.each([
     [20, 0, 20],
@@ -262,5 +285,141 @@ describe("RateLimiter", () => {
     expect(q.times).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(q.times).toEqual([1_003_000]);
+  });
+
+  describe("counts a request from when it leaves, not from its grant", () => {
+    /**
+     * 60 requests through `rate` 20 and a 40 ms margin; request `late` waits `delayMs` after its
+     * grant before it leaves (a full in-flight pool, a busy event loop); every other one leaves
+     * at its grant. Returns when each left.
+     */
+    async function sendTimes(limiter: RateLimiter, late: number, delayMs: number, report: boolean) {
+      const left: number[] = [];
+      const all = Array.from({ length: 60 }, async (_, i) => {
+        const permit = await limiter.grant(KEY);
+        if (i === late) await new Promise((r) => setTimeout(r, delayMs));
+        left.push(Date.now());
+        if (report) permit.sent();
+        permit.release();
+      });
+      await vi.advanceTimersByTimeAsync(20_000);
+      await Promise.all(all);
+      return left;
+    }
+
+    it("a grant-only count lets a delayed request make 21 in one second (the cause)", async () => {
+      // The request granted right after a delayed one was released is counted at its release:
+      // what `acquire` callers get. Here the delay is reported only on release, as if unseen.
+      const limiter = new RateLimiter({ rate: 20, marginMs: 40 });
+      const left: number[] = [];
+      const all = Array.from({ length: 60 }, async (_, i) => {
+        await limiter.acquire(KEY);
+        if (i === 5) await new Promise((r) => setTimeout(r, 300));
+        left.push(Date.now());
+      });
+      await vi.advanceTimersByTimeAsync(20_000);
+      await Promise.all(all);
+      expect(maxInWindow(left, 1_000)).toBe(21);
+      expect(strictSlidingRefusals(left, 20)).toBeGreaterThan(0);
+    });
+
+    it.each([
+      [5, 60],
+      [5, 300],
+      [19, 900],
+      [0, 2_500],
+    ])("request %d leaving %d ms after its grant: never 21 in a second", async (late, delayMs) => {
+      const limiter = new RateLimiter({ rate: 20, marginMs: 40 });
+      const left = await sendTimes(limiter, late, delayMs, true);
+      expect(maxInWindow(left, 1_040)).toBe(20);
+      expect(strictSlidingRefusals(left, 20)).toBe(0);
+    });
+
+    it("waits for a granted request that has not left yet, then a window after it", async () => {
+      const limiter = new RateLimiter({ rate: 2, marginMs: 0 });
+      const first = await limiter.grant(KEY);
+      const second = limiter.acquire(KEY); // at 1_000_500 (spacing)
+      await vi.advanceTimersByTimeAsync(500);
+      await second;
+      let third = false;
+      void limiter.acquire(KEY).then(() => {
+        third = true;
+      });
+      await vi.advanceTimersByTimeAsync(5_000);
+      // The first request still has not left: it may leave at any moment, so no third grant.
+      expect(third).toBe(false);
+      first.sent(); // leaves at 1_005_500
+      await vi.advanceTimersByTimeAsync(999);
+      expect(third).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(third).toBe(true);
+      expect(Date.now()).toBe(1_006_500);
+    });
+
+    it("counts a released, never-sent permit as leaving at its release", async () => {
+      const limiter = new RateLimiter({ rate: 1, marginMs: 0 });
+      const permit = await limiter.grant(KEY);
+      await vi.advanceTimersByTimeAsync(300);
+      permit.release();
+      permit.sent(); // no effect once released
+      const q = queue(limiter, 1);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(q.times).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(q.times).toEqual([1_001_300]);
+    });
+  });
+
+  it.each([90, 95, 100])(
+    "at %i percent of the budget with arrival jitter below the default margin, a strict server refuses nothing",
+    async (percent) => {
+      // Targets ask at the share of the budget, at random offsets; each request reaches the
+      // server 0..margin ms after it leaves (network jitter, a stall at either end).
+      const limiter = new RateLimiter({ rate: 20 });
+      const random = lcg(percent);
+      const perSecond = (20 * percent) / 100;
+      const arrivals: number[] = [];
+      const all: Promise<void>[] = [];
+      for (let i = 0; i < perSecond * 30; i++) {
+        await vi.advanceTimersByTimeAsync(Math.floor((2 * 1_000 * random()) / perSecond));
+        all.push(
+          limiter.acquire(KEY).then(() => {
+            arrivals.push(Date.now() + random() * DEFAULT_RATE_LIMIT_MARGIN_MS);
+          }),
+        );
+      }
+      await vi.advanceTimersByTimeAsync(60_000);
+      await Promise.all(all);
+      expect(arrivals).toHaveLength(perSecond * 30);
+      expect(strictSlidingRefusals(arrivals, 20)).toBe(0);
+    },
+  );
+
+  it("keeps the usable rate when every timer fires late (a busy loop), and still every window", async () => {
+    // Each wait wakes 3 ms late: paced from the late grants, 20 per 1,040 ms would become 20
+    // per 1,100 ms. The slots keep the pace; the window after each send keeps every second.
+    const lateSleep = (ms: number, signal?: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        const t = setTimeout(resolve, ms + 3);
+        signal?.addEventListener("abort", () => {
+          clearTimeout(t);
+          reject(signal.reason);
+        });
+      });
+    const limiter = new RateLimiter({ rate: 20, marginMs: 40, sleep: lateSleep });
+    const q = queue(limiter, 201);
+    await vi.advanceTimersByTimeAsync(20_000);
+    await q.all;
+    // The lateness counts once per window (the window runs from a late send), not once per
+    // grant: 10 windows x 3 ms, against 200 x 3 ms when pacing from late grants.
+    const took = (q.times.at(-1) as number) - 1_000_000;
+    expect(took).toBeLessThanOrEqual(200 * 52 + 11 * 3);
+    expect(took).toBeGreaterThanOrEqual(200 * 52 - 52);
+    expect(maxInWindow(q.times, 1_040)).toBe(20);
+    expect(strictSlidingRefusals(q.times, 20)).toBe(0);
+  });
+
+  it("the default margin leaves at least 90% of the budget usable", () => {
+    expect(usableRate(20, DEFAULT_RATE_LIMIT_MARGIN_MS) / 20).toBeGreaterThanOrEqual(0.9);
   });
 });

@@ -317,6 +317,33 @@ describe("Transport over a loopback socket", () => {
     expect(peak).toBeGreaterThanOrEqual(1);
     expect(peak).toBeLessThanOrEqual(2);
   });
+
+  it("reports a request as leaving only once it holds an in-flight slot (for the rate limiter)", async () => {
+    const arrived: number[] = [];
+    handler = (_req, res) => {
+      arrived.push(Date.now());
+      setTimeout(() => {
+        res.setHeader("content-type", "application/json");
+        res.end('{"code":0,"data":[]}');
+      }, 150);
+    };
+    const base = await listen();
+    const t = track(transport({ maxInFlight: 1 }));
+    const left: number[] = [];
+    const send = () =>
+      t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }, undefined, async () => {
+        left.push(Date.now());
+      });
+    const first = send();
+    const second = send();
+    await new Promise((r) => setTimeout(r, 50));
+    // The second waits for the slot: it has not left, so the limiter must not count it yet.
+    expect(left).toHaveLength(1);
+    await Promise.all([first, second]);
+    expect(left).toHaveLength(2);
+    expect((left[1] as number) - (left[0] as number)).toBeGreaterThanOrEqual(140);
+    expect(arrived).toHaveLength(2);
+  });
 });
 
 describe("Transport beforeSend (the client's rate-limit turn)", () => {

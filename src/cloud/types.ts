@@ -103,6 +103,15 @@ export interface ClusterDescription {
   readonly cuSize: number | null;
   readonly status: string | null;
   readonly connectAddress: string | null;
+  /** Backups taken (snapshotNumber). */
+  readonly snapshotNumber: number | null;
+  /** Creation progress in percent (createProgress; 100 once created). */
+  readonly createProgress: number | null;
+  /** Replicas (replica), when the answer gives it. */
+  readonly replica: number | null;
+  /** Autoscaling CU bounds (autoscaling.cu.min / .max), when the answer gives them. */
+  readonly autoscalingCuMin: number | null;
+  readonly autoscalingCuMax: number | null;
 }
 
 export interface ClusterPage {

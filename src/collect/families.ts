@@ -83,7 +83,7 @@ export const CLUSTER_FAMILIES = {
   ),
   collections: gauge(
     "vdbcloud_collections",
-    "Collections in the cluster (or scope), at the newest closed bucket (upstream COLLECTIONS_COUNT, count); with db_name: the collections the database holds, from the data plane's List Collections, before include/exclude.",
+    "Collections in the cluster (or scope) at the newest closed bucket; with db_name, the collections the database holds, before include/exclude (upstream COLLECTIONS_COUNT, count; with db_name: the data plane's List Collections).",
   ),
   unloadedCollections: gauge(
     "vdbcloud_unloaded_collections",
@@ -159,7 +159,27 @@ export const INVENTORY_FAMILIES = {
   ),
   clusterCuSize: gauge(
     "vdbcloud_cluster_cu_size",
-    "Cluster size in CUs at the last poll, 0 on free and serverless plans (upstream Describe Cluster cuSize, count).",
+    "Cluster size in CUs at the last poll; absent on free and serverless clusters, which have no CUs (upstream Describe Cluster cuSize, count).",
+  ),
+  clusterSnapshots: gauge(
+    "vdbcloud_cluster_snapshots",
+    "Backups taken of the cluster, at the last poll (upstream Describe Cluster snapshotNumber, count).",
+  ),
+  clusterCreateProgress: gauge(
+    "vdbcloud_cluster_create_progress_ratio",
+    "Creation progress of the cluster while it is creating, 0 to 1 (upstream Describe Cluster createProgress, percent / 100).",
+  ),
+  clusterReplicas: gauge(
+    "vdbcloud_cluster_replicas",
+    "Replicas of the cluster at the last poll, when the answer gives them (upstream Describe Cluster replica, count).",
+  ),
+  clusterAutoscalingCuMin: gauge(
+    "vdbcloud_cluster_autoscaling_cu_min",
+    "Smallest CU size autoscaling may choose, when the answer gives it (upstream Describe Cluster autoscaling.cu.min, count).",
+  ),
+  clusterAutoscalingCuMax: gauge(
+    "vdbcloud_cluster_autoscaling_cu_max",
+    "Largest CU size autoscaling may choose, when the answer gives it (upstream Describe Cluster autoscaling.cu.max, count).",
   ),
   projectClusters: gauge(
     "vdbcloud_project_clusters",
@@ -187,12 +207,12 @@ export const COLLECTION_FAMILIES = {
   ),
   loadProgress: gauge(
     "vdbcloud_collection_load_progress_ratio",
-    "Load progress of a loading collection, 0..1 (upstream Get Load State loadProgress / 100).",
+    "Load progress of a collection while it is loading, 0 to 1 (upstream Get Load State loadProgress, percent / 100).",
   ),
   rows: gauge("vdbcloud_collection_rows", "Rows in the collection (upstream Get Collection Stats rowCount)."),
   notPolled: gauge(
     "vdbcloud_collections_not_polled",
-    "Collections listed (after include/exclude) but beyond collections.max_per_cluster: no load state, rows or metrics for them.",
+    "Collections listed (after include/exclude) beyond collections.max_per_cluster, for which no load state, rows or metrics are polled (source: the data plane's List Collections).",
   ),
 } as const;
 
@@ -211,7 +231,7 @@ export const TARGET_SELF_FAMILIES = {
   ),
   metricQueryRejected: gauge(
     "vdbcloud_metric_query_rejected",
-    "1 per metric query the service refused in every request form; not asked again until metrics.quarantine has passed.",
+    "1 per metric query the service refused in every request form; it is not asked again until metrics.quarantine has passed (source: the exporter's Query Cluster Metrics refusals).",
   ),
 } as const;
 

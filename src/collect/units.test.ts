@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseUnit, toBaseUnit, type UnitKind } from "./units.js";
+import { parseUnit, scaleDecimal, toBaseUnit, type UnitKind } from "./units.js";
 
 describe("toBaseUnit", () => {
   it.each<[unit: string, kind: UnitKind, value: number, expected: number]>([
@@ -75,6 +75,127 @@ describe("toBaseUnit", () => {
   it("divides exactly rather than multiplying by an inexact fraction", () => {
     expect(toBaseUnit(55.5, "percent", "ratio")).toBe(0.555);
     expect(toBaseUnit(12.5, "ms", "seconds")).toBe(0.0125);
+  });
+});
+
+describe("exact values: the decimal the service sent, scaled, prints as that decimal", () => {
+  // Each expected value is written as the decimal it must print as: `toBe` compares the exact
+  // double, and String() of the result must be that text (no 0.0030399999999999997).
+  it.each<[value: number | string, unit: string, kind: UnitKind, expected: string]>([
+    // percent -> ratio
+    ["0.304", "percent", "ratio", "0.00304"],
+    [0.304, "percent", "ratio", "0.00304"],
+    ["1.00", "percent", "ratio", "0.01"],
+    ["100", "percent", "ratio", "1"],
+    ["100.00", "percent", "ratio", "1"],
+    ["99.99", "percent", "ratio", "0.9999"],
+    ["0.07", "percent", "ratio", "0.0007"],
+    [".5", "percent", "ratio", "0.005"],
+    ["5.", "percent", "ratio", "0.05"],
+    ["-0.304", "percent", "ratio", "-0.00304"],
+    ["+12.34", "percent", "ratio", "0.1234"],
+    ["3.04e-1", "percent", "ratio", "0.00304"],
+    ["3.04E2", "percent", "ratio", "3.04"],
+    [3.04e-7, "percent", "ratio", "3.04e-9"],
+    ["  55.5  ", "percent", "ratio", "0.555"],
+    ["0", "percent", "ratio", "0"],
+    ["0.1", "percent", "ratio", "0.001"],
+    ["0.3", "percent", "ratio", "0.003"],
+    ["33.3", "percent", "ratio", "0.333"],
+    ["0.123456789012345", "percent", "ratio", "0.00123456789012345"],
+    // ms -> s
+    ["0.304", "ms", "seconds", "0.000304"],
+    ["12.5", "ms", "seconds", "0.0125"],
+    ["1.00", "ms", "seconds", "0.001"],
+    ["1000", "ms", "seconds", "1"],
+    [0.7, "ms", "seconds", "0.0007"],
+    ["1.1", "ms", "seconds", "0.0011"],
+    ["2.3e3", "ms", "seconds", "2.3"],
+    ["1", "us", "seconds", "0.000001"],
+    ["3", "ns", "seconds", "3e-9"],
+    // GB -> bytes
+    ["0.304", "GB", "bytes", "304000000"],
+    ["1.1", "GB", "bytes", "1100000000"],
+    [0.1, "GB", "bytes", "100000000"],
+    ["1.00", "GB", "bytes", "1000000000"],
+    ["123456789.123", "GB", "bytes", "123456789123000000"],
+    ["1e12", "GB", "bytes", "1e+21"],
+    ["0.001", "MB", "bytes", "1000"],
+    ["2.5", "KB", "bytes", "2500"],
+    // powers of two stay exact in binary
+    ["1", "GiB", "bytes", String(2 ** 30)],
+    ["0.5", "MiB", "bytes", String(2 ** 19)],
+    // per minute -> per second: divisions by 60 are what they are, the tenth is moved first
+    ["1.5", "count/min", "per_second", "0.025"],
+    ["120", "count/min", "per_second", "2"],
+    ["0.6", "count/min", "per_second", "0.01"],
+    // as is
+    ["1.00", "count", "count", "1"],
+    ["123456789012345678901234567890", "count", "count", "1.2345678901234568e+29"],
+    [42, "count", "count", "42"],
+  ])("%j %s as %s -> %s", (value, unit, kind, expected) => {
+    const got = toBaseUnit(value, unit, kind);
+    expect(got).toBe(Number(expected));
+    expect(String(got)).toBe(String(Number(expected)));
+  });
+
+  it.each([
+    ["10.85", "10.850", "count/min"],
+    ["10.85", "1.085e1", "count/min"],
+    ["3.6951666", "3.69516660000", "count/min"],
+    ["0.304", "0.3040", "percent"],
+    ["1200", "1.2e3", "count/min"],
+  ])("%j and %j are the same decimal and give the same double (%s)", (a, b, unit) => {
+    const kind = parseUnit(unit)?.kind ?? "count";
+    expect(toBaseUnit(a, unit, kind)).toBe(toBaseUnit(b, unit, kind));
+    expect(toBaseUnit(Number(a), unit, kind)).toBe(toBaseUnit(b, unit, kind));
+  });
+
+  it.each<[value: string, bucketSeconds: number, expected: string]>([
+    ["3", 30, "0.1"],
+    ["0.3", 30, "0.01"],
+    ["6", 60, "0.1"],
+    ["1.00", 1, "1"],
+  ])("a count of %j in a %d s bucket is %s per second", (value, bucketSeconds, expected) => {
+    expect(toBaseUnit(value, "count", "per_second", bucketSeconds)).toBe(Number(expected));
+  });
+
+  it.each(["", ".", "abc", "0x1F", "1,5", "--1", "1e", "e5", "NaN", "Infinity"])(
+    "%j is not a decimal: NaN, for the caller to drop",
+    (value) => {
+      expect(scaleDecimal(value, 1, 100)).toBeNaN();
+    },
+  );
+
+  it.each<[value: string, expected: number]>([
+    ["1e400", Number.POSITIVE_INFINITY],
+    ["-1e400", Number.NEGATIVE_INFINITY],
+    ["1e-400", 0],
+    ["1e999999999", Number.POSITIVE_INFINITY],
+    ["-1e999999999", Number.NEGATIVE_INFINITY],
+    ["1e-999999999", 0],
+    ["1.7976931348623157e308", Number.MAX_VALUE],
+    ["5e-324", Number.MIN_VALUE],
+  ])("%j overflows as a double would (without expanding it)", (value, expected) => {
+    expect(scaleDecimal(value, 1, 1)).toBe(expected);
+  });
+
+  it("rounds to the nearest double of the exact result (checked against a 17-digit reference)", () => {
+    // A pseudo-random sweep of decimals through percent, ms, per-minute and GiB scales: each
+    // result must be the double nearest to the exact quotient, which is what Number() of the
+    // exact decimal text gives when that text is exact (powers of ten) .
+    for (let i = 1; i < 2_000; i++) {
+      const text = `${(i * 7919) % 100_000}.${String((i * 104_729) % 1_000).padStart(3, "0")}`;
+      const [whole = "", frac = ""] = text.split(".");
+      expect(toBaseUnit(text, "percent", "ratio")).toBe(Number(`${whole}${frac}e-${frac.length + 2}`));
+      expect(toBaseUnit(text, "ms", "seconds")).toBe(Number(`${whole}${frac}e-${frac.length + 3}`));
+      expect(toBaseUnit(text, "GB", "bytes")).toBe(Number(`${whole}${frac}e${9 - frac.length}`));
+    }
+  });
+
+  it("the naive division shows the noise this avoids", () => {
+    expect(0.304 / 100).not.toBe(0.00304);
+    expect(toBaseUnit("0.304", "percent", "ratio")).toBe(0.00304);
   });
 });
 

@@ -5,7 +5,7 @@ import type { MappingResult } from "../collect/sample.js";
 import type { SampleStore } from "../expose/store.js";
 import { SharedCauseLog, sharedCauseOf } from "./causes.js";
 import { describeError } from "./errors.js";
-import type { TaskId } from "./model.js";
+import type { TaskId } from "./taskId.js";
 
 /** What the landing page shows of one target. */
 export interface TargetHealth {

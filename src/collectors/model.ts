@@ -13,6 +13,7 @@ import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
 import type { ScheduledTask } from "../schedule/scheduler.js";
 import type { PollContext } from "./runtime.js";
+import type { TaskId } from "./taskId.js";
 
 /** A cluster's collections as its collections collector found them: they become metric scopes. */
 export interface CollectionsFound {
@@ -22,11 +23,7 @@ export interface CollectionsFound {
   readonly notPolled: number;
 }
 
-/** Identity of a task: the `collector` and `target` labels of its health series. */
-export interface TaskId {
-  readonly collector: string;
-  readonly target: string;
-}
+export type { TaskId } from "./taskId.js";
 
 /** Upstream calls one run of a task makes on one endpoint. */
 export interface CallEstimate {

@@ -164,14 +164,16 @@ describe("computePlan", () => {
     expect(JSON.stringify(plan)).not.toContain(TEAM_KEY);
   });
 
-  // The usable rate at the default 40 ms margin is 20 / 1.04 = 19.23 req/s: 576 per PT30S.
+  // The usable rate at the default 100 ms margin is 20 / 1.1 = 18.18 req/s: 545 per PT30S.
   it.each([
     { targets: 540, margin: undefined, fits: true },
-    { targets: 570, margin: undefined, fits: true },
-    { targets: 576, margin: undefined, fits: true },
-    { targets: 577, margin: undefined, fits: false, minimum: 31_000 },
-    { targets: 600, margin: undefined, fits: false, minimum: 32_000 },
-    { targets: 660, margin: undefined, fits: false, minimum: 35_000 },
+    { targets: 545, margin: undefined, fits: true },
+    { targets: 546, margin: undefined, fits: false, minimum: 31_000 },
+    { targets: 570, margin: undefined, fits: false, minimum: 32_000 },
+    { targets: 600, margin: undefined, fits: false, minimum: 33_000 },
+    { targets: 660, margin: undefined, fits: false, minimum: 37_000 },
+    { targets: 576, margin: "PT0.04S", fits: true },
+    { targets: 577, margin: "PT0.04S", fits: false, minimum: 31_000 },
     { targets: 600, margin: "PT0S", fits: true },
     { targets: 601, margin: "PT0S", fits: false, minimum: 31_000 },
     { targets: 500, margin: "PT0.2S", fits: true },
@@ -192,20 +194,20 @@ describe("computePlan", () => {
 
   it("prints the usable rate next to the budget", async () => {
     const plan = computePlan(
-      await config({ clusters: manyClusters(570), metrics: { granularity: "PT30S", interval: "PT30S" } }),
+      await config({ clusters: manyClusters(540), metrics: { granularity: "PT30S", interval: "PT30S" } }),
     );
-    expect(plan).toMatchObject({ rateLimit: 20, rateLimitMarginMs: 40 });
-    expect(plan.usableRate).toBeCloseTo(19.2308, 4);
+    expect(plan).toMatchObject({ rateLimit: 20, rateLimitMarginMs: 100 });
+    expect(plan.usableRate).toBeCloseTo(18.1818, 4);
     const text = formatPlan(plan);
     expect(text).toContain(
-      "API calls per cycle (budget: 20 requests/s per endpoint per credential; usable 19.231 req/s with the PT0.04S margin):",
+      "API calls per cycle (budget: 20 requests/s per endpoint per credential; usable 18.182 req/s with the PT0.1S margin):",
     );
     expect(text).toContain(
-      "POST /v2/clusters/{id}/metrics/query [default]: at least 570 calls every PT30S = >= 19 req/s: fits",
+      "POST /v2/clusters/{id}/metrics/query [default]: at least 540 calls every PT30S = >= 18 req/s: fits",
     );
   });
 
-  it("700 clusters exceed: at least PT37S, rounded up to PT1M in granularity steps", async () => {
+  it("700 clusters exceed: at least PT39S, rounded up to PT1M in granularity steps", async () => {
     const plan = computePlan(
       await config({
         clusters: manyClusters(700),
@@ -214,25 +216,25 @@ describe("computePlan", () => {
       }),
     );
     const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
-    // 700 calls at 19.23 req/s take 36.4 s.
+    // 700 calls at 18.18 req/s take 38.5 s.
     expect(metrics).toMatchObject({
       callsPerCycle: 700,
       fits: false,
-      minimumIntervalMs: 37_000,
+      minimumIntervalMs: 39_000,
       suggestedIntervalMs: 60_000,
     });
     // Other endpoints round to whole seconds only.
     const imports = row(plan.rows, "GET /v1/vector/collections/import/list");
-    expect(imports).toMatchObject({ fits: false, minimumIntervalMs: 37_000, suggestedIntervalMs: 37_000 });
+    expect(imports).toMatchObject({ fits: false, minimumIntervalMs: 39_000, suggestedIntervalMs: 39_000 });
     expect(plan.fits).toBe(false);
     const text = formatPlan(plan);
     expect(text).toContain(
       "POST /v2/clusters/{id}/metrics/query [default]: at least 700 calls every PT30S = >= 23.333 req/s: " +
-        "EXCEEDS the budget: needs an interval of at least PT37S, use PT1M (whole granularity steps)",
+        "EXCEEDS the budget: needs an interval of at least PT39S, use PT1M (whole granularity steps)",
     );
     expect(text).toContain(
       "GET /v1/vector/collections/import/list [default]: at least 700 calls every PT30S = >= 23.333 req/s: " +
-        "EXCEEDS the budget: needs an interval of at least PT37S\n",
+        "EXCEEDS the budget: needs an interval of at least PT39S\n",
     );
     expect(text).toMatch(/Result: EXCEEDS the budget/);
   });

@@ -390,7 +390,7 @@ describe("good configs", () => {
         apiKey: "env-key",
         requestTimeoutMs: 10_000,
         rateLimit: 20,
-        rateLimitMarginMs: 40,
+        rateLimitMarginMs: 100,
         maxRetries: 3,
         maxResponseBytes: 16 * 1024 * 1024,
         maxInFlight: 16,

@@ -9,7 +9,10 @@ export interface ScrapeTimeMetrics {
   render(openMetrics: boolean): Promise<string>;
 }
 
-/** A ready-to-write /metrics response: `chunks` are written in order, as they are. */
+/**
+ * A ready-to-write /metrics response: `chunks` are written in order, as they are. There may be
+ * one per family header and per entry: write them gathered into larger blocks.
+ */
 export interface MetricsResponse {
   readonly contentType: string;
   readonly contentEncoding?: "gzip";
@@ -47,10 +50,11 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
 }
 
 /**
- * Builds the /metrics response from the store's latest published rendering (no rendering of
+ * Builds the /metrics response from the store's latest published snapshot (no rendering of
  * polled data happens here) plus the self-metrics rendered now (a few hundred series).
- * With gzip, the published part is already compressed; only the self part is compressed now,
- * and appended inside the same gzip member.
+ * With gzip, the published part comes compressed from the store's cache; only the self part is
+ * compressed now, and appended inside the same gzip member. If compressing fails, the answer
+ * is uncompressed (identity is always acceptable to a scraper).
  */
 export async function metricsResponse(
   store: SampleStore,
@@ -63,8 +67,10 @@ export async function metricsResponse(
   const tail = Buffer.from((await self.render(om)) + (om ? "# EOF\n" : ""), "utf8");
   const contentType = om ? OPENMETRICS_CONTENT_TYPE : TEXT_CONTENT_TYPE;
   if (gzip) {
-    const head = om ? published.openMetricsGzip : published.textGzip;
-    return { contentType, contentEncoding: "gzip", chunks: gzipWithTail(head, tail) };
+    const head = await store.gzipped(om).catch(() => undefined);
+    if (head) return { contentType, contentEncoding: "gzip", chunks: gzipWithTail(head, tail) };
   }
-  return { contentType, chunks: [om ? published.openMetrics : published.text, tail] };
+  const chunks = published.parts(om);
+  chunks.push(tail);
+  return { contentType, chunks };
 }

@@ -1,5 +1,6 @@
 import { promisify } from "node:util";
 import * as zlib from "node:zlib";
+import { writeGathered } from "./blocks.js";
 
 const deflateRawAsync = promisify(zlib.deflateRaw);
 
@@ -28,6 +29,41 @@ export async function deflateHead(body: Buffer, level = zlib.constants.Z_BEST_SP
     chunkSize: 64 * 1024,
   });
   return { deflated, crc: await crc32Sliced(body), length: body.length };
+}
+
+/**
+ * Compresses the concatenation of `parts` like `deflateHead`, without ever holding the whole
+ * body: the parts are gathered into a few reused blocks of `blockBytes` that are fed to one zlib
+ * stream (on the thread pool) in turn.
+ */
+export async function deflateParts(
+  parts: readonly Buffer[],
+  level = zlib.constants.Z_BEST_SPEED,
+  blockBytes = 256 * 1024,
+): Promise<DeflatedHead> {
+  const deflate = zlib.createDeflateRaw({ level, chunkSize: 64 * 1024 });
+  const out: Buffer[] = [];
+  let failure: Error | undefined;
+  deflate.on("data", (b: Buffer) => out.push(b));
+  deflate.on("error", (err) => {
+    failure = err;
+  });
+  let crc = 0;
+  let length = 0;
+  try {
+    const complete = await writeGathered(deflate, parts, blockBytes, (block) => {
+      crc = crc32(block, crc);
+      length += block.length;
+    });
+    if (!complete || failure) throw failure ?? new Error("deflate stream closed early");
+    // A sync flush, never end(): the head must stay open for the response's tail.
+    await new Promise<void>((resolve) => deflate.flush(zlib.constants.Z_SYNC_FLUSH, () => resolve()));
+    if (failure) throw failure;
+  } finally {
+    deflate.removeAllListeners("data");
+    deflate.destroy();
+  }
+  return { deflated: Buffer.concat(out), crc, length };
 }
 
 /** Returns the chunks of one gzip member holding `head` then `tail`. */

@@ -1,6 +1,10 @@
 import type { FamilyDef, Sample } from "../collect/sample.js";
-import { type DeflatedHead, deflateHead } from "./gzipJoin.js";
+import { GzipCache } from "./gzipCache.js";
+import { type DeflatedHead, deflateParts } from "./gzipJoin.js";
 import { renderChunks, renderHeader } from "./render.js";
+import { type Published, Snapshot, type SnapshotFamily } from "./snapshot.js";
+
+export type { Published } from "./snapshot.js";
 
 /** Identifies one slice of the store: the samples of one collector for one target. */
 export interface EntryKey {
@@ -10,34 +14,24 @@ export interface EntryKey {
   readonly slot: string;
 }
 
-/**
- * A published, immutable rendering of the store, ready to be written to a socket. The gzip
- * forms are open-ended deflate heads (see gzipJoin.ts): a response appends its tail to them.
- */
-export interface Published {
-  readonly version: number;
-  readonly text: Buffer;
-  readonly openMetrics: Buffer;
-  readonly textGzip: DeflatedHead;
-  readonly openMetricsGzip: DeflatedHead;
-  readonly series: number;
-  readonly builtAtMs: number;
-  readonly buildMs: number;
-}
-
 export interface StoreOptions {
   now?: () => number;
   /** Coalesces updates: a publish happens at most this long after the first unpublished change. */
   publishDelayMs?: number;
-  /** Slices of the build between which the event loop is yielded to, in milliseconds of work. */
-  yieldEveryMs?: number;
   /**
-   * Told when a background publish fails (the previous rendering keeps being served, and the
-   * next change tries again). Default: ignored.
+   * Told when a background compression fails (gzip scrapes keep the previous compressed
+   * snapshot, or are answered uncompressed, and the next publish tries again). Default: ignored.
    */
   onError?: (where: "publish", err: unknown) => void;
-  /** The compressor of the published bodies; injectable so tests can make a publish fail. */
+  /**
+   * A compressor of a whole body, injected by tests (e.g. to make it fail); it is given a
+   * joined copy. The default compresses the snapshot's buffers in blocks, never joined.
+   */
   compress?: (body: Buffer) => Promise<DeflatedHead>;
+  /** A format's gzip is kept up to date while a client asked for it within this long. */
+  gzipIdleMs?: number;
+  /** Background compressions of a format start at most this often. */
+  gzipEveryMs?: number;
 }
 
 interface Entry {
@@ -56,14 +50,12 @@ interface FamilyState {
   readonly chunks: Map<string, Buffer>;
 }
 
-const EMPTY = Buffer.alloc(0);
-const EMPTY_HEAD: DeflatedHead = { deflated: EMPTY, crc: 0, length: 0 };
-
 /**
  * Holds the last good samples of every collector and target, pre-rendered per family when a
- * poll lands, and publishes complete renderings (text 0.0.4, OpenMetrics, and their gzip) in the
- * background. Readers only ever take the latest `Published` value, so a scrape costs no
- * rendering and never waits for the upstream or for a build.
+ * poll lands, and publishes snapshots of them: references to the rendered buffers, taken at
+ * most once per `publishDelayMs`, never a joined copy of the body. Readers only ever take the
+ * latest `Published` value, so a scrape costs no rendering and never waits for the upstream;
+ * gzip comes from a cache that compresses snapshots only while clients ask for gzip.
  *
  * Contract: `put` replaces a slice atomically; a slice with a TTL is removed by `sweep` once
  * expired; family definitions are first-come (the catalog keeps them consistent).
@@ -73,31 +65,26 @@ export class SampleStore {
   private readonly entries = new Map<string, Entry>();
   private readonly now: () => number;
   private readonly publishDelayMs: number;
-  private readonly yieldEveryMs: number;
-  private readonly onError: (where: "publish", err: unknown) => void;
-  private readonly compress: (body: Buffer) => Promise<DeflatedHead>;
+  private readonly gzip: GzipCache;
   private version = 0;
   private published: Published;
   private timer: NodeJS.Timeout | undefined;
-  private building: Promise<Published> | undefined;
   private closed = false;
 
   constructor(opts: StoreOptions = {}) {
     this.now = opts.now ?? Date.now;
     this.publishDelayMs = opts.publishDelayMs ?? 1000;
-    this.yieldEveryMs = opts.yieldEveryMs ?? 8;
-    this.onError = opts.onError ?? (() => {});
-    this.compress = opts.compress ?? deflateHead;
-    this.published = {
-      version: 0,
-      text: EMPTY,
-      openMetrics: EMPTY,
-      textGzip: EMPTY_HEAD,
-      openMetricsGzip: EMPTY_HEAD,
-      series: 0,
-      builtAtMs: this.now(),
-      buildMs: 0,
-    };
+    const onError = opts.onError ?? (() => {});
+    this.gzip = new GzipCache({
+      now: this.now,
+      latest: () => this.published,
+      compress: compressWith(opts.compress),
+      idleMs: opts.gzipIdleMs ?? 10 * 60_000,
+      // As often as publishing: a gzip scrape lags the plain one by about one compression.
+      everyMs: opts.gzipEveryMs ?? 1000,
+      onError: (err) => onError("publish", err),
+    });
+    this.published = new Snapshot(0, [], 0, this.now(), 0);
   }
 
   /** Replaces the slice `key` with `samples`. `ttlMs` null means the slice never goes stale. */
@@ -190,15 +177,26 @@ export class SampleStore {
     return this.published;
   }
 
-  /** Builds and publishes now (waits for a build already running, then builds if still behind). */
+  /**
+   * The deflate head of the newest compressed snapshot of a format (see GzipCache: it may lag
+   * `latest()` by a few seconds; it waits only when none is compressed yet).
+   */
+  gzipped(openMetrics: boolean): Promise<DeflatedHead> {
+    return this.gzip.get(openMetrics);
+  }
+
+  /**
+   * Publishes now, and brings the gzip forms clients ask for up to date with it (a failed
+   * compression rejects; the snapshot is published all the same).
+   */
   async publishNow(): Promise<Published> {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    while (this.building) await this.building;
-    if (this.published.version === this.version) return this.published;
-    return this.build();
+    const published = this.published.version === this.version ? this.published : this.build();
+    await this.gzip.upTo(published);
+    return published;
   }
 
   /** Stops background publishing. */
@@ -206,6 +204,7 @@ export class SampleStore {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.gzip.close();
   }
 
   private removeChunks(id: string): boolean {
@@ -222,82 +221,29 @@ export class SampleStore {
 
   private changed(): void {
     this.version++;
-    if (this.timer || this.building || this.closed) return;
+    if (this.timer || this.closed) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.build().catch((err: unknown) => this.onError("publish", err));
+      this.build();
     }, this.publishDelayMs);
     this.timer.unref();
   }
 
-  private build(): Promise<Published> {
-    const p = this.doBuild().finally(() => {
-      this.building = undefined;
-      if (this.version !== this.published.version && !this.closed) this.changed();
-    });
-    this.building = p;
-    return p;
-  }
-
-  private async doBuild(): Promise<Published> {
+  /**
+   * Takes a snapshot: references only (the chunks are immutable once put), so it is
+   * synchronous, consistent, and costs one array slot per chunk instead of a copy of the body.
+   */
+  private build(): Published {
     const started = performance.now();
-    const version = this.version;
-    // Capture references synchronously so the published rendering is one consistent state,
-    // even though joining below yields to the event loop between slices.
     const names = [...this.families.keys()].sort();
-    const captured = names.map((n) => {
+    const families: SnapshotFamily[] = names.map((n) => {
       const fam = this.families.get(n) as FamilyState;
-      return { fam, chunks: [...fam.chunks.values()] };
+      return { textHeader: fam.textHeader, omHeader: fam.omHeader, chunks: [...fam.chunks.values()] };
     });
     let series = 0;
     for (const e of this.entries.values()) series += e.series;
-
-    // Sizes first, so each format is one allocation that the chunks are copied into: no
-    // intermediate strings or parts, and chunks are immutable once put, so yielding between
-    // families below cannot tear the rendering.
-    let textLength = 0;
-    let omLength = 0;
-    for (const { fam, chunks } of captured) {
-      let body = 0;
-      for (const c of chunks) body += c.length;
-      textLength += fam.textHeader.length + body;
-      omLength += fam.omHeader.length + body;
-    }
-    const text = Buffer.allocUnsafe(textLength);
-    const openMetrics = Buffer.allocUnsafe(omLength);
-    let t = 0;
-    let o = 0;
-    let sliceStart = performance.now();
-    for (const { fam, chunks } of captured) {
-      text.set(fam.textHeader, t);
-      t += fam.textHeader.length;
-      openMetrics.set(fam.omHeader, o);
-      o += fam.omHeader.length;
-      const bodyStart = t;
-      for (const c of chunks) {
-        text.set(c, t);
-        t += c.length;
-      }
-      // The formats differ only in headers: the family body is copied across in one piece.
-      o += text.copy(openMetrics, o, bodyStart, t);
-      if (performance.now() - sliceStart > this.yieldEveryMs) {
-        await new Promise<void>((r) => setImmediate(r));
-        sliceStart = performance.now();
-      }
-    }
-    // zlib runs on the thread pool: compression never blocks the event loop.
-    const [textGzip, openMetricsGzip] = await Promise.all([this.compress(text), this.compress(openMetrics)]);
-    const published: Published = {
-      version,
-      text,
-      openMetrics,
-      textGzip,
-      openMetricsGzip,
-      series,
-      builtAtMs: this.now(),
-      buildMs: performance.now() - started,
-    };
-    if (version >= this.published.version) this.published = published;
+    this.published = new Snapshot(this.version, families, series, this.now(), performance.now() - started);
+    this.gzip.published();
     return this.published;
   }
 }
@@ -305,11 +251,14 @@ export class SampleStore {
 /**
  * Encodes an entry's per-family sample lines into one allocation, handing out a view per
  * family (one Buffer per entry instead of one per family keeps small allocations few).
+ * allocUnsafeSlow: an allocation of exactly this size, not a slice of Node's shared 8 KiB
+ * pool, which one long-lived slice would keep whole (entries are replaced at different times,
+ * so pools fill with dead slack).
  */
 function encodeChunks(chunks: ReadonlyMap<string, string>): Map<string, Buffer> {
   let total = 0;
   for (const text of chunks.values()) total += Buffer.byteLength(text, "utf8");
-  const buf = Buffer.allocUnsafe(total);
+  const buf = Buffer.allocUnsafeSlow(total);
   const out = new Map<string, Buffer>();
   let offset = 0;
   for (const [name, text] of chunks) {
@@ -318,6 +267,13 @@ function encodeChunks(chunks: ReadonlyMap<string, string>): Map<string, Buffer> 
     offset += n;
   }
   return out;
+}
+
+function compressWith(
+  compress: ((body: Buffer) => Promise<DeflatedHead>) | undefined,
+): (parts: readonly Buffer[]) => Promise<DeflatedHead> {
+  if (compress === undefined) return (parts) => deflateParts(parts);
+  return (parts) => compress(Buffer.concat(parts));
 }
 
 function entryId(key: EntryKey): string {

@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from "express";
+import { writeGathered } from "../expose/blocks.js";
 import type { MetricsResponse } from "../expose/exposition.js";
 import type { BasicAuth } from "./basicAuth.js";
 import { clientCertMiddleware, type SoftClientCertPolicy } from "./clientCert.js";
@@ -112,8 +113,7 @@ export function createApp(deps: HttpDeps): express.Express {
         out.chunks.reduce((n, c) => n + c.length, 0),
       );
       if (req.method === "HEAD") return void res.end();
-      for (const c of out.chunks) res.write(c);
-      res.end();
+      if (await writeGathered(res, out.chunks)) res.end();
     } catch (err) {
       next(err);
     }

@@ -22,6 +22,9 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
   --spark-jobs-per-project N       (default 6)
   --import-jobs-per-cluster N      (default 8)
   --collections-per-cluster N      (default 3)
+  --metric-retention-days N        metric buckets older than N days are null (default 30)
+  --max-metric-points N            refuse a metrics answer of more than N points (buckets x
+                                   queries) as "too many data points" (default 0: no limit)
   --quirks LIST                    upstream behaviours to imitate: "all", or a comma list of
                                    openBucket, statlessResults, countUnits, oddSparkFields,
                                    importPageCap=N (default none)
@@ -32,6 +35,10 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
 
 /** Parsed arguments: either a request for help, or options to start with. */
 export type CliArgs = { help: true } | { help: false; verbose: boolean; options: SimulatorOptions };
+
+function retentionMs(days: number | undefined): number | undefined {
+  return days === undefined ? undefined : days * 86_400_000;
+}
 
 function num(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -87,6 +94,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         "spark-jobs-per-project": { type: "string" },
         "import-jobs-per-cluster": { type: "string" },
         "collections-per-cluster": { type: "string" },
+        "metric-retention-days": { type: "string" },
+        "max-metric-points": { type: "string" },
         quirks: { type: "string" },
         "metric-catalog": { type: "string" },
         verbose: { type: "boolean" },
@@ -124,6 +133,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ["sparkJobsPerProject", num("spark-jobs-per-project", str("spark-jobs-per-project"))],
     ["importJobsPerCluster", num("import-jobs-per-cluster", str("import-jobs-per-cluster"))],
     ["collectionsPerCluster", num("collections-per-cluster", str("collections-per-cluster"))],
+    ["metricRetentionMs", retentionMs(num("metric-retention-days", str("metric-retention-days")))],
+    ["maxMetricPoints", num("max-metric-points", str("max-metric-points"))],
     ["quirks", parseQuirks(str("quirks"))],
     ["metricCatalog", str("metric-catalog")],
   ];

@@ -19,6 +19,10 @@ export interface SimContext {
   readonly rejectMixedMetricForms: boolean;
   /** Which metric names Query Cluster Metrics accepts (metric-catalog.ts). */
   readonly metricCatalog: MetricCatalogMode;
+  /** Buckets older than this (ms before now) are null. */
+  readonly metricRetentionMs: number;
+  /** Largest answer in points (buckets x queries); 0 = no limit. */
+  readonly maxMetricPoints: number;
   /** Upstream behaviours switched on (quirks.ts). */
   readonly quirks: SimQuirks;
   readonly world: World;

@@ -107,6 +107,11 @@ export function renderFault(
     case "invalid_key":
       sendReply(res, invalidTokenReply());
       return;
+    case "illegal_token_code0":
+      // The failure sample of Describe Cluster's reference, word for word: a success code, a
+      // message, and no data.
+      sendReply(res, jsonReply(200, { code: 0, message: "The token is illegal." }));
+      return;
     case "unknown_cluster":
       sendReply(
         res,

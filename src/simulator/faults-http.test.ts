@@ -120,6 +120,13 @@ describe("faults", () => {
     expect(JSON.parse(v1.body).code).toBe(ApiCode.CLUSTER_NOT_FOUND_V1);
   });
 
+  it("illegal_token_code0 answers the reference's failure sample: code 0, a message, no data", async () => {
+    sim.faults.set("illegal_token_code0", { rate: 1 });
+    const a = await text(describeUrl);
+    expect(a.status).toBe(200);
+    expect(JSON.parse(a.body)).toEqual({ code: 0, message: "The token is illegal." });
+  });
+
   it("slow_body sends the real body in several pieces", async () => {
     const whole = (await text(describeUrl)).body;
     sim.faults.set("slow_body", { rate: 1, durationMs: 100, chunks: 4 });

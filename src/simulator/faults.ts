@@ -19,6 +19,7 @@ export const FAULT_KINDS = [
   "rate_limit_429",
   "rate_limit_code",
   "invalid_key",
+  "illegal_token_code0",
   "unknown_cluster",
 ] as const;
 /** One of FAULT_KINDS. */

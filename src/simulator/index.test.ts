@@ -51,11 +51,11 @@ describe("simulator endpoints", () => {
     clock = T0;
   });
 
-  it("generates six clusters with deterministic IDs, one hot and one stopped", async () => {
+  it("generates six clusters with deterministic IDs, one hot, one creating and one stopped", async () => {
     expect(sim.clusters).toHaveLength(6);
     for (const c of sim.clusters) expect(c.id).toMatch(/^in01-[0-9a-f]{16}$/);
     expect(sim.clusters.filter((c) => c.hot)).toHaveLength(1);
-    expect(sim.clusters.map((c) => c.status).filter((s) => s !== "RUNNING")).toEqual(["STOPPED"]);
+    expect(sim.clusters.map((c) => c.status).filter((s) => s !== "RUNNING")).toEqual(["CREATING", "STOPPED"]);
     const again = await startSimulator({ now: () => T0 });
     try {
       expect(again.clusters.map((c) => c.id)).toEqual(sim.clusters.map((c) => c.id));

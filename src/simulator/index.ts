@@ -86,6 +86,8 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     listClustersShape: o.listClustersShape,
     rejectMixedMetricForms: o.rejectMixedMetricForms,
     metricCatalog: o.metricCatalog,
+    metricRetentionMs: o.metricRetentionMs,
+    maxMetricPoints: o.maxMetricPoints,
     quirks: o.quirks,
     world,
     clusterById: new Map(world.clusters.map((c) => [c.id, c])),

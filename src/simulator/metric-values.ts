@@ -87,7 +87,8 @@ export function buildProfile(seed: number, cluster: SimCluster): ClusterProfile 
     vectors: Math.round(between(r(200 + k), vLo, vHi)),
     latencyMs: between(r(300 + k), latLo, latHi),
   });
-  const entityBase = between(r(10), 2e5, 2e7) * cluster.cuSize ** 0.5;
+  // Free and serverless clusters report no CUs (cuSize 0) yet hold entities: sized as one CU.
+  const entityBase = between(r(10), 2e5, 2e7) * Math.max(1, cluster.cuSize) ** 0.5;
 
   const scopes = new Map<string, ScopeProfile>();
   const weights = cluster.collections.map(

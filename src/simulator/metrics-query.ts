@@ -42,6 +42,10 @@ export interface MetricsQueryContext {
   readonly rejectMixedForms: boolean;
   /** "strict": only the reference's enum, `stat` required; default "permissive". */
   readonly catalog?: MetricCatalogMode;
+  /** Buckets that started more than this before `nowMs` are null (beyond retention); default none. */
+  readonly retentionMs?: number;
+  /** Largest answer in points (buckets x queries); 0 or absent: no limit. */
+  readonly maxPoints?: number;
   /** Upstream behaviours switched on; default none. */
   readonly quirks?: Pick<SimQuirks, "openBucket" | "statlessResults" | "countUnits">;
 }
@@ -133,13 +137,20 @@ export function answerMetricsQuery(body: unknown, ctx: MetricsQueryContext): { r
     throw invalid("metricQueries mix items with and without stat");
   }
 
+  const points = window.buckets.length * queries.length;
+  if (ctx.maxPoints !== undefined && ctx.maxPoints > 0 && points > ctx.maxPoints) {
+    throw invalid(`too many data points: the answer would hold ${points}, more than ${ctx.maxPoints}`);
+  }
+
   const { cluster, profile, nowMs } = ctx;
   const g = window.granularityMs;
   const reporting = REPORTING_STATUSES.has(cluster.status);
   const stamps = window.buckets.map(isoSeconds);
-  // Buckets with data: the cluster reports, existed then, and the bucket is past the data lag.
+  const oldest = ctx.retentionMs === undefined ? Number.NEGATIVE_INFINITY : nowMs - ctx.retentionMs;
+  // Buckets with data: the cluster reports, existed then, is within the retention, and the
+  // bucket is past the data lag.
   const hasData = window.buckets.map(
-    (t) => reporting && t >= profile.createTimeMs && t + g + profile.lagMs <= nowMs,
+    (t) => reporting && t >= profile.createTimeMs && t >= oldest && t + g + profile.lagMs <= nowMs,
   );
 
   const quirks = ctx.quirks;

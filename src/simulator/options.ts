@@ -50,6 +50,17 @@ export interface SimulatorOptions {
    * "permissive" (default: every name either form was ever seen with).
    */
   metricCatalog?: MetricCatalogMode;
+  /**
+   * How far back metric data is kept (ms): buckets that started more than this before now are
+   * null, as beyond a real service's retention. Default DEFAULT_METRIC_RETENTION_MS (30 days).
+   */
+  metricRetentionMs?: number;
+  /**
+   * Largest number of points (buckets x metric queries) one Query Cluster Metrics answer may
+   * hold; a larger window is refused with INVALID_PARAMETER "too many data points". Default 0:
+   * no limit beyond the bucket guard of window.ts.
+   */
+  maxMetricPoints?: number;
   /** Upstream behaviours to imitate (see quirks.ts); default: none. */
   quirks?: Partial<SimQuirks>;
   /** Receives one line per request and any internal error. Default: silent. */
@@ -67,6 +78,9 @@ export interface RequestDone {
   readonly body: unknown;
   readonly status: number;
 }
+
+/** Default `metricRetentionMs`: 30 days. */
+export const DEFAULT_METRIC_RETENTION_MS = 30 * 86_400_000;
 
 /** Options with every default applied. */
 export type ResolvedOptions = Required<Omit<SimulatorOptions, "apiKeys" | "quirks">> & {
@@ -143,6 +157,13 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     collectionChurnMs: count("collectionChurnMs", opts.collectionChurnMs, 0, 86_400_000),
     rejectMixedMetricForms: opts.rejectMixedMetricForms ?? false,
     metricCatalog: catalogMode(opts.metricCatalog),
+    metricRetentionMs: count(
+      "metricRetentionMs",
+      opts.metricRetentionMs,
+      DEFAULT_METRIC_RETENTION_MS,
+      2 ** 52,
+    ),
+    maxMetricPoints: count("maxMetricPoints", opts.maxMetricPoints, 0, 2 ** 52),
     quirks: resolveQuirks(opts.quirks),
     logger: opts.logger ?? (() => {}),
     onRequestDone: opts.onRequestDone ?? (() => {}),

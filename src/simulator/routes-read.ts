@@ -21,7 +21,7 @@ export function describeCluster(c: SimCluster): Record<string, unknown> {
     clusterId: c.id,
     clusterName: c.name,
     projectId: c.projectId,
-    description: `${c.name} (${c.cuType})`,
+    description: c.cuType === "" ? c.name : `${c.name} (${c.cuType})`,
     regionId: c.regionId,
     cuType: c.cuType,
     plan: c.plan,
@@ -29,7 +29,13 @@ export function describeCluster(c: SimCluster): Record<string, unknown> {
     connectAddress: c.connectAddress,
     privateLinkAddress: "",
     cuSize: c.cuSize,
+    storageSize: 0,
+    snapshotNumber: c.snapshotNumber,
+    createProgress: c.createProgress,
     createTime: isoSeconds(c.createTimeMs),
+    // Read by the service's Terraform provider; sent only when the cluster has them.
+    ...(c.replica === undefined ? {} : { replica: c.replica }),
+    ...(c.autoscalingCu === undefined ? {} : { autoscaling: { cu: { ...c.autoscalingCu } } }),
   };
 }
 
@@ -66,6 +72,8 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
           isNulled: (id, name) => ctx.nulledMetrics.has(nulledKey(id, name)),
           rejectMixedForms: ctx.rejectMixedMetricForms,
           catalog: ctx.metricCatalog,
+          retentionMs: ctx.metricRetentionMs,
+          maxPoints: ctx.maxMetricPoints,
           quirks: ctx.quirks,
         });
       },

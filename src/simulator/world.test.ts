@@ -23,8 +23,9 @@ describe("generateWorld", () => {
 
   it.each([
     [1, ["RUNNING"]],
-    [6, ["RUNNING", "STOPPED"]],
-    [12, ["ABNORMAL", "RUNNING", "STOPPED"]],
+    [5, ["RUNNING", "STOPPED"]],
+    [6, ["CREATING", "RUNNING", "STOPPED"]],
+    [12, ["ABNORMAL", "CREATING", "RUNNING", "STOPPED"]],
   ])("with %i clusters has statuses %j and exactly one hot cluster", (n, statuses) => {
     const w = generateWorld({ seed: 1, clusters: n, collectionsPerCluster: 3, nowMs: NOW });
     expect([...new Set(w.clusters.map((c) => c.status))].sort()).toEqual(statuses);
@@ -48,5 +49,52 @@ describe("generateWorld", () => {
       expect(c.createTimeMs % 86_400_000).toBe(0);
       expect(c.collections).toEqual([]);
     }
+  });
+
+  it.each([
+    [4, { dedicated: 4, serverless: 0, free: 0 }],
+    [6, { dedicated: 5, serverless: 1, free: 0 }],
+    [12, { dedicated: 10, serverless: 1, free: 1 }],
+  ])("with %i clusters has plan kinds %j, free and serverless without CUs", (n, kinds) => {
+    const w = generateWorld({ seed: 1, clusters: n, collectionsPerCluster: 1, nowMs: NOW });
+    const serverless = w.clusters.filter((c) => c.plan === "Serverless");
+    const free = w.clusters.filter((c) => c.plan === "Free");
+    expect(serverless).toHaveLength(kinds.serverless);
+    expect(free).toHaveLength(kinds.free);
+    for (const c of [...serverless, ...free]) {
+      expect([c.cuSize, c.cuType, c.replica, c.autoscalingCu, c.snapshotNumber]).toEqual([
+        0,
+        "",
+        undefined,
+        undefined,
+        0,
+      ]);
+    }
+    for (const c of free) expect(c.id).toMatch(/^in03-[0-9a-f]{16}$/);
+    const dedicated = w.clusters.filter((c) => c.plan !== "Serverless" && c.plan !== "Free");
+    expect(dedicated).toHaveLength(kinds.dedicated);
+    for (const c of dedicated) {
+      expect(c.cuSize).toBeGreaterThan(0);
+      expect(c.cuType).not.toBe("");
+      expect(c.replica).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it("gives some dedicated clusters autoscaling bounds around their size, and a creating one its progress", () => {
+    const w = generateWorld({ seed: 1, clusters: 12, collectionsPerCluster: 1, nowMs: NOW });
+    const scaled = w.clusters.filter((c) => c.autoscalingCu !== undefined);
+    expect(scaled.length).toBeGreaterThan(0);
+    for (const c of scaled) expect(c.autoscalingCu).toEqual({ min: c.cuSize, max: c.cuSize * 4 });
+    expect(w.clusters.filter((c) => c.status === "CREATING").map((c) => c.createProgress)).toEqual([40]);
+    expect(w.clusters.filter((c) => c.status !== "CREATING").every((c) => c.createProgress === 100)).toBe(
+      true,
+    );
+  });
+
+  it("gives dedicated clusters in01- IDs and CUs", () => {
+    const six = generateWorld({ seed: 3, clusters: 12, collectionsPerCluster: 1, nowMs: NOW });
+    const dedicated = six.clusters.filter((c) => c.cuSize > 0).map((c) => c.id);
+    expect(new Set(dedicated).size).toBe(10);
+    for (const id of dedicated) expect(id).toMatch(/^in01-/);
   });
 });

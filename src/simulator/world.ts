@@ -19,8 +19,17 @@ export interface SimCluster {
   readonly regionId: string;
   readonly plan: string;
   readonly cuType: string;
+  /** 0 on free and serverless clusters, whose `cuType` is empty, as the reference documents. */
   readonly cuSize: number;
   readonly status: string;
+  /** Backups taken (Describe Cluster snapshotNumber). */
+  readonly snapshotNumber: number;
+  /** Creation progress in percent: 100 once created. */
+  readonly createProgress: number;
+  /** Replicas, on dedicated clusters only (absent from the answer otherwise). */
+  readonly replica: number | undefined;
+  /** Autoscaling CU bounds, on the dedicated clusters that have them. */
+  readonly autoscalingCu: { readonly min: number; readonly max: number } | undefined;
   readonly createTimeMs: number;
   readonly connectAddress: string;
   readonly collections: readonly SimCollection[];
@@ -113,12 +122,30 @@ function collectionsFor(count: number): SimCollection[] {
   return out;
 }
 
-/** Status by position: the last cluster is stopped and, in larger worlds, one is abnormal. */
+/**
+ * Status by position: the last cluster is stopped, from six clusters on (the demo) one is still
+ * creating, and from ten on one is abnormal.
+ */
 function statusFor(index: number, count: number): string {
   if (count >= 2 && index === count - 1) return "STOPPED";
   if (count >= 10 && index === count - 2) return "ABNORMAL";
+  if (count >= 6 && index === count - 4) return "CREATING";
   return "RUNNING";
 }
+
+/**
+ * Plan kind by position (no draw from the seed, so adding kinds keeps every other cluster as
+ * it was): from five clusters on, one serverless; from ten on, one free (an in03- ID). Both
+ * have no CUs: cuSize 0 and an empty cuType, as the reference documents.
+ */
+function kindFor(index: number, count: number): "dedicated" | "serverless" | "free" {
+  if (count >= 5 && index === count - 2) return "serverless";
+  if (count >= 10 && index === count - 3) return "free";
+  return "dedicated";
+}
+
+/** A creating cluster's progress, in percent (the reference's integer). */
+const CREATING_PROGRESS = 40;
 
 /** Generates the world for `opts`; the same options always give the same world. */
 export function generateWorld(opts: WorldOptions): World {
@@ -146,15 +173,23 @@ export function generateWorld(opts: WorldOptions): World {
     const cuSize = pick(CU_SIZES, rng());
     const createTimeMs = today - (30 + Math.floor(rng() * 300)) * DAY_MS;
     const suffix = String(i + 1).padStart(2, "0");
+    const kind = kindFor(i, opts.clusters);
+    const dedicated = kind === "dedicated";
+    const status = statusFor(i, opts.clusters);
+    if (kind === "free") id = id.replace(/^in01-/, "in03-");
     clusters.push({
       id,
       name: `${pick(CLUSTER_NAMES, (i % CLUSTER_NAMES.length) / CLUSTER_NAMES.length)}-${suffix}`,
       projectId,
       regionId,
-      plan,
-      cuType,
-      cuSize,
-      status: statusFor(i, opts.clusters),
+      plan: kind === "free" ? "Free" : kind === "serverless" ? "Serverless" : plan,
+      cuType: dedicated ? cuType : "",
+      cuSize: dedicated ? cuSize : 0,
+      status,
+      snapshotNumber: dedicated ? i % 7 : 0,
+      createProgress: status === "CREATING" ? CREATING_PROGRESS : 100,
+      replica: dedicated ? 1 + (i % 3 === 1 ? 1 : 0) : undefined,
+      autoscalingCu: dedicated && i % 4 === 1 ? { min: cuSize, max: cuSize * 4 } : undefined,
       createTimeMs,
       connectAddress: `https://${id}.${regionId}.vectordb.zillizcloud.com:19530`,
       collections: collectionsFor(opts.collectionsPerCluster),

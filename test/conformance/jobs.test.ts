@@ -8,6 +8,7 @@ import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closeTestClients, TEST_BASE_URL, TEST_CONTROLLER_URL, testClient } from "../../src/cloud/testkit.js";
 import { importJobTasks } from "../../src/collectors/import-jobs/tasks.js";
+import { describeClusterTasks } from "../../src/collectors/inventory/tasks.js";
 import { sparkJobTasks } from "../../src/collectors/spark-jobs/tasks.js";
 import { collectorEnv } from "../helpers/collectorEnv.js";
 import { checkExposition, conformanceContext, expositionLines, loadCases, serveInOrder } from "./runner.js";
@@ -81,6 +82,31 @@ describe("conformance: Describe Spark Job", () => {
     });
     const [task] = sparkJobTasks(env);
     if (!task) throw new Error("no Spark job task");
+    await task.run(new AbortController().signal);
+
+    if (c.expect.calls !== undefined) expect(calls).toHaveLength(c.expect.calls);
+    checkExposition(await expositionLines(ctx), c.expect);
+  });
+});
+
+describe("conformance: Describe Cluster", () => {
+  const cases = loadCases(fixtures("clusters"));
+
+  it("has cases", () => expect(cases.length).toBeGreaterThan(0));
+
+  it.each(cases)("$file: $description", async (c) => {
+    const clusterId = stringArg(c.request, "clusterId");
+    const calls = serveInOrder(TEST_BASE_URL, `/v2/clusters/${clusterId}`, c.responses);
+    const ctx = conformanceContext(NOW);
+    const { client } = testClient();
+    const env = await collectorEnv({
+      ctx,
+      client,
+      raw: { inventory: { interval: "PT1M" } },
+      clusters: [{ id: clusterId, scopes: [] }],
+    });
+    const [task] = describeClusterTasks(env);
+    if (!task) throw new Error("no Describe Cluster task");
     await task.run(new AbortController().signal);
 
     if (c.expect.calls !== undefined) expect(calls).toHaveLength(c.expect.calls);

@@ -1,19 +1,15 @@
 import type { MetricQuery, MetricResult } from "../../cloud/types.js";
-import { queriesForTarget } from "../../config/queries.js";
-import type { ScopeConfig } from "../../config/types.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { mergeMappings, putData, runPoll } from "../runtime.js";
 import { buildMetricQueries } from "./batches.js";
-import { type MetricScope, mapClusterMetrics, newestBucketSamples, rejectedQuerySamples } from "./mapping.js";
+import { mapClusterMetrics, newestBucketSamples, rejectedQuerySamples } from "./mapping.js";
 import { METRIC_REFUSALS, type Quarantined, type TargetRefusals } from "./quarantine.js";
 import { type Refusal, resolveBatch, type SendQueries, settle } from "./refusals.js";
 import { METRIC_REFUSAL_WARNINGS } from "./warnings.js";
 
-/** The label-free identity of a metrics target: the cluster, or cluster/db/collection. */
-export function metricsTargetName(clusterId: string, scope?: MetricScope): string {
-  if (!scope) return clusterId;
-  return `${clusterId}/${scope.dbName ?? ""}/${scope.collectionName ?? ""}`;
-}
+export { metricsTargetName } from "./targets.js";
+
+import { metricsRequest, metricsTargets } from "./targets.js";
 
 /**
  * The queried window: `lookback` (rounded up to whole granularity steps) ending at the last
@@ -101,75 +97,59 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
   const book = env.state.get(METRIC_REFUSALS);
   const warnings = env.state.get(METRIC_REFUSAL_WARNINGS);
   const targets = new Set<string>();
-  for (const cluster of clusters) {
-    const scopes: (ScopeConfig | undefined)[] = [undefined, ...cluster.scopes];
-    for (const scopeConfig of scopes) {
-      // A scope's own query list is config; the mapping reads only its db/collection names.
-      const scope: MetricScope | undefined = scopeConfig;
-      const configured = queriesForTarget(cfg.queries, scopeConfig);
-      const batches = buildMetricQueries(configured);
-      if (batches.length === 0) continue;
-      const target = metricsTargetName(cluster.id, scope);
-      const client = clients.forCluster(cluster);
-      const refusals = book.forTarget(target, configured);
-      targets.add(target);
-      // One warning per refused name across targets (warnings.ts), not one per target.
-      const warn = (r: Refusal): void => warnings.refused(ctx.logger, target, r.query, r.message);
-      const cleared = (q: MetricQuery): void => warnings.answered(ctx.logger, target, q);
-      tasks.push(
-        collectorTask({
-          id: { collector: COLLECTOR, target },
-          credential: clients.credentialOf(cluster),
-          // More calls when the service refuses a query: halving, the other form, retrials.
-          calls: [{ endpoint: ENDPOINT, count: batches.length, atLeast: true }],
-          intervalMs: cfg.intervalMs,
-          run: (signal) =>
-            runPoll(ctx, COLLECTOR, target, async () => {
-              const nowMs = ctx.now();
-              const { startMs, endMs } = alignedWindow(nowMs, cfg.granularityMs, cfg.lookbackMs, cfg.delayMs);
-              const send: SendQueries = (queries) =>
-                client.queryClusterMetrics(
-                  {
-                    clusterId: cluster.id,
-                    startMs,
-                    endMs,
-                    granularityMs: cfg.granularityMs,
-                    ...(scope?.dbName !== undefined ? { dbName: scope.dbName } : {}),
-                    ...(scope?.collectionName !== undefined ? { collectionName: scope.collectionName } : {}),
-                    queries: [...queries],
-                  },
-                  signal,
-                );
-              try {
-                const results = await askAll({
-                  send,
-                  refusals,
-                  nowMs,
-                  quarantineMs: cfg.quarantineMs,
-                  warn,
-                  cleared,
-                });
-                const mapped = mapClusterMetrics({
-                  clusterId: cluster.id,
-                  ...(scope ? { scope } : {}),
-                  results,
-                  window: { endMs, granularityMs: cfg.granularityMs, nowMs },
-                });
-                const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
-                putData(ctx, COLLECTOR, target, mergeMappings(mapped, newest), ttlMs);
-              } finally {
-                const rejected = rejectedQuerySamples(cluster.id, scope, refusals.held());
-                ctx.store.put(
-                  { collector: COLLECTOR, target, slot: "rejected" },
-                  rejected.families,
-                  rejected.samples,
-                  ttlMs,
-                );
-              }
-            }),
-        }),
-      );
-    }
+  for (const t of metricsTargets(cfg, clusters)) {
+    const { cluster, scope, batches } = t;
+    const configured = t.queries;
+    const target = t.name;
+    const client = clients.forCluster(cluster);
+    const refusals = book.forTarget(target, configured);
+    targets.add(target);
+    // One warning per refused name across targets (warnings.ts), not one per target.
+    const warn = (r: Refusal): void => warnings.refused(ctx.logger, target, r.query, r.message);
+    const cleared = (q: MetricQuery): void => warnings.answered(ctx.logger, target, q);
+    tasks.push(
+      collectorTask({
+        id: { collector: COLLECTOR, target },
+        credential: clients.credentialOf(cluster),
+        // More calls when the service refuses a query: halving, the other form, retrials.
+        calls: [{ endpoint: ENDPOINT, count: batches.length, atLeast: true }],
+        intervalMs: cfg.intervalMs,
+        run: (signal) =>
+          runPoll(ctx, COLLECTOR, target, async () => {
+            const nowMs = ctx.now();
+            const { startMs, endMs } = alignedWindow(nowMs, cfg.granularityMs, cfg.lookbackMs, cfg.delayMs);
+            const window = { startMs, endMs, granularityMs: cfg.granularityMs };
+            const send: SendQueries = (queries) =>
+              client.queryClusterMetrics(metricsRequest(t, queries, window), signal);
+            try {
+              const results = await askAll({
+                send,
+                refusals,
+                nowMs,
+                quarantineMs: cfg.quarantineMs,
+                warn,
+                cleared,
+              });
+              const mapped = mapClusterMetrics({
+                clusterId: cluster.id,
+                ...(scope ? { scope } : {}),
+                results,
+                window: { endMs, granularityMs: cfg.granularityMs, nowMs },
+              });
+              const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
+              putData(ctx, COLLECTOR, target, mergeMappings(mapped, newest), ttlMs);
+            } finally {
+              const rejected = rejectedQuerySamples(cluster.id, scope, refusals.held());
+              ctx.store.put(
+                { collector: COLLECTOR, target, slot: "rejected" },
+                rejected.families,
+                rejected.samples,
+                ttlMs,
+              );
+            }
+          }),
+      }),
+    );
   }
   book.retain(targets);
   warnings.retain(targets);

@@ -13,6 +13,11 @@ function cluster(id: string, projectId: string, regionId: string): ClusterDescri
     cuSize: null,
     status: "RUNNING",
     connectAddress: null,
+    snapshotNumber: null,
+    createProgress: null,
+    replica: null,
+    autoscalingCuMin: null,
+    autoscalingCuMax: null,
   };
 }
 

@@ -12,6 +12,11 @@ const CLUSTER: ClusterDescription = {
   cuSize: 4,
   status: "RUNNING",
   connectAddress: "https://in01-a.example",
+  snapshotNumber: null,
+  createProgress: null,
+  replica: null,
+  autoscalingCuMin: null,
+  autoscalingCuMax: null,
 };
 
 describe("mapCluster", () => {
@@ -68,6 +73,11 @@ describe("mapCluster", () => {
       cuSize: null,
       status: null,
       connectAddress: null,
+      snapshotNumber: null,
+      createProgress: null,
+      replica: null,
+      autoscalingCuMin: null,
+      autoscalingCuMax: null,
     });
     expect(r.samples).toEqual([
       {
@@ -83,6 +93,110 @@ describe("mapCluster", () => {
         value: 1,
       },
     ]);
+  });
+});
+
+describe("mapCluster: what Describe Cluster's reference documents", () => {
+  const sampleOf = (desc: ClusterDescription, family: string) =>
+    mapCluster(desc).samples.find((s) => s.family === family)?.value;
+
+  it.each([
+    "CREATING",
+    "RUNNING",
+    "DELETING",
+    "DELETED",
+    "STOPPING",
+    "RESUMING",
+    "MODIFYING",
+    "ABNORMAL",
+    "FREEZING",
+    "FROZEN",
+    "SUSPENDING",
+    "SUSPENDED",
+    "STOPPED",
+  ])("knows %s: no state added beyond the known set", (status) => {
+    const set = mapCluster({ ...CLUSTER, status }).samples.filter(
+      (s) => s.family === "vdbcloud_cluster_status",
+    );
+    expect(set).toHaveLength(CLUSTER_STATUSES.length);
+    expect(set.filter((s) => s.value === 1).map((s) => s.labels.status)).toEqual([status.toLowerCase()]);
+  });
+
+  it.each<
+    [
+      name: string,
+      desc: Partial<ClusterDescription>,
+      cuSize: number | undefined,
+      plan: string,
+      cuType: string,
+    ]
+  >([
+    ["a dedicated cluster", { cuSize: 4 }, 4, "Enterprise", "Performance-optimized"],
+    [
+      "a serverless cluster (cuSize 0, cuType empty)",
+      { plan: "Serverless", cuSize: 0, cuType: "" },
+      undefined,
+      "Serverless",
+      "",
+    ],
+    [
+      "a free cluster (in03-, no plan)",
+      { clusterId: "in03-45a099b7822fb6a", plan: null, cuSize: 0, cuType: "" },
+      undefined,
+      "Free",
+      "",
+    ],
+    [
+      "an in03- cluster whatever plan it reports",
+      { clusterId: "in03-x", plan: "Standard", cuSize: 0, cuType: "" },
+      undefined,
+      "Free",
+      "",
+    ],
+    ["a cluster without cuSize", { cuSize: null }, undefined, "Enterprise", "Performance-optimized"],
+  ])("%s: cu_size %s, plan %s, cu_type %j", (_name, desc, cuSize, plan, cuType) => {
+    const r = mapCluster({ ...CLUSTER, ...desc });
+    expect(r.samples.find((s) => s.family === "vdbcloud_cluster_cu_size")?.value).toBe(cuSize);
+    const info = r.samples.find((s) => s.family === "vdbcloud_cluster_info");
+    expect(info?.labels.plan).toBe(plan);
+    expect(info?.labels.cu_type).toBe(cuType);
+  });
+
+  it.each<[name: string, desc: Partial<ClusterDescription>, family: string, value: number | undefined]>([
+    ["backups taken", { snapshotNumber: 3 }, "vdbcloud_cluster_snapshots", 3],
+    ["no backups yet", { snapshotNumber: 0 }, "vdbcloud_cluster_snapshots", 0],
+    ["backups unknown", { snapshotNumber: null }, "vdbcloud_cluster_snapshots", undefined],
+    [
+      "progress while creating",
+      { status: "CREATING", createProgress: 45 },
+      "vdbcloud_cluster_create_progress_ratio",
+      0.45,
+    ],
+    [
+      "progress of 0.3 percent, exactly",
+      { status: "CREATING", createProgress: 0.3 },
+      "vdbcloud_cluster_create_progress_ratio",
+      0.003,
+    ],
+    [
+      "progress once running (100, says nothing)",
+      { status: "RUNNING", createProgress: 100 },
+      "vdbcloud_cluster_create_progress_ratio",
+      undefined,
+    ],
+    [
+      "progress unknown while creating",
+      { status: "CREATING", createProgress: null },
+      "vdbcloud_cluster_create_progress_ratio",
+      undefined,
+    ],
+    ["replicas", { replica: 2 }, "vdbcloud_cluster_replicas", 2],
+    ["replicas absent", { replica: null }, "vdbcloud_cluster_replicas", undefined],
+    ["autoscaling minimum", { autoscalingCuMin: 2 }, "vdbcloud_cluster_autoscaling_cu_min", 2],
+    ["autoscaling maximum", { autoscalingCuMax: 8 }, "vdbcloud_cluster_autoscaling_cu_max", 8],
+    ["no autoscaling", { autoscalingCuMax: null }, "vdbcloud_cluster_autoscaling_cu_max", undefined],
+  ])("%s", (_name, desc, family, value) => {
+    expect(sampleOf({ ...CLUSTER, ...desc }, family)).toBe(value);
   });
 });
 

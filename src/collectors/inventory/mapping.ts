@@ -4,8 +4,13 @@ import { MappingBuilder } from "../../collect/builder.js";
 import { INVENTORY_FAMILIES as I } from "../../collect/families.js";
 import type { MappingResult } from "../../collect/sample.js";
 import { stateSet } from "../../collect/stateSet.js";
+import { scaleDecimal } from "../../collect/units.js";
 
-/** Documented cluster statuses (Describe Cluster v2), lowercased as every state set here. */
+/**
+ * Known cluster statuses, lowercased as every state set here: those of Describe Cluster v2's
+ * reference, STOPPED (what a stopped cluster reports), and SUSPENDING and SUSPENDED, the names
+ * the service's Terraform provider gives STOPPING and STOPPED.
+ */
 export const CLUSTER_STATUSES: readonly string[] = [
   "creating",
   "running",
@@ -16,13 +21,33 @@ export const CLUSTER_STATUSES: readonly string[] = [
   "resuming",
   "modifying",
   "abnormal",
+  "freezing",
+  "frozen",
+  "suspending",
+  "suspended",
 ];
+
+/** Free clusters' IDs start with in03-; the service's Terraform provider forces plan Free for them. */
+const FREE_CLUSTER_PREFIX = "in03-";
+
+/**
+ * The cluster's plan: Free for an in03- cluster whatever the answer says (its `plan` is
+ * unreliable there: absent in the reference's own in03- sample), else the answer's plan.
+ */
+export function clusterPlan(desc: Pick<ClusterDescription, "clusterId" | "plan">): string {
+  if (desc.clusterId.startsWith(FREE_CLUSTER_PREFIX)) return "Free";
+  return desc.plan ?? "";
+}
 
 /**
  * Maps one cluster description to vdbcloud_cluster_info{cluster_id,cluster_name,project_id,
- * region_id,plan,cu_type} 1 (a missing field is ""), the vdbcloud_cluster_status state set
- * (an unknown status is added lowercased; no status at all gives no status series, since no
- * state can be claimed current), and vdbcloud_cluster_cu_size when known.
+ * region_id,plan,cu_type} 1 (a missing field is ""; plan per `clusterPlan`), the
+ * vdbcloud_cluster_status state set (an unknown status is added lowercased; no status at all
+ * gives no status series, since no state can be claimed current), and, each only when known:
+ * vdbcloud_cluster_cu_size (not for a cuSize of 0, which free and serverless clusters report
+ * for "no CUs": a dashboard must not show them as zero-CU clusters), vdbcloud_cluster_snapshots,
+ * vdbcloud_cluster_create_progress_ratio (only while CREATING: 100% forever after says
+ * nothing), vdbcloud_cluster_replicas and the autoscaling CU bounds.
  */
 export function mapCluster(desc: ClusterDescription): MappingResult {
   const out = new MappingBuilder();
@@ -32,14 +57,22 @@ export function mapCluster(desc: ClusterDescription): MappingResult {
     cluster_name: desc.clusterName ?? "",
     project_id: desc.projectId ?? "",
     region_id: desc.regionId ?? "",
-    plan: desc.plan ?? "",
+    plan: clusterPlan(desc),
     cu_type: desc.cuType ?? "",
   };
   out.add(I.clusterInfo, info, 1);
-  if (desc.status !== null && desc.status.trim() !== "") {
-    out.addSamples(I.clusterStatus, stateSet(I.clusterStatus, id, "status", CLUSTER_STATUSES, desc.status));
+  const status = desc.status?.trim() ?? "";
+  if (status !== "") {
+    out.addSamples(I.clusterStatus, stateSet(I.clusterStatus, id, "status", CLUSTER_STATUSES, status));
   }
-  if (desc.cuSize !== null) out.add(I.clusterCuSize, id, desc.cuSize);
+  if (desc.cuSize !== null && desc.cuSize !== 0) out.add(I.clusterCuSize, id, desc.cuSize);
+  if (desc.snapshotNumber !== null) out.add(I.clusterSnapshots, id, desc.snapshotNumber);
+  if (desc.createProgress !== null && status.toUpperCase() === "CREATING") {
+    out.add(I.clusterCreateProgress, id, scaleDecimal(desc.createProgress, 1, 100));
+  }
+  if (desc.replica !== null) out.add(I.clusterReplicas, id, desc.replica);
+  if (desc.autoscalingCuMin !== null) out.add(I.clusterAutoscalingCuMin, id, desc.autoscalingCuMin);
+  if (desc.autoscalingCuMax !== null) out.add(I.clusterAutoscalingCuMax, id, desc.autoscalingCuMax);
   return out.result();
 }
 

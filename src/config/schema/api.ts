@@ -16,7 +16,7 @@ export function apiSchema(resolvePath: ResolvePath) {
     ...apiKeyFields,
     request_timeout: durationField({ min: 100, max: 10 * MINUTE }).default(10 * SECOND),
     rate_limit: intField(1, 1000).default(20),
-    // Why 40 ms: DEFAULT_RATE_LIMIT_MARGIN_MS. Half a second already costs a third of the budget.
+    // Why 100 ms: DEFAULT_RATE_LIMIT_MARGIN_MS. Half a second already costs a third of the budget.
     rate_limit_margin: durationField({ min: 0, max: 500 }).default(DEFAULT_RATE_LIMIT_MARGIN_MS),
     max_retries: intField(0, 10).default(3),
     max_response_bytes: intField(1024, 1024 ** 3).default(16 * 1024 ** 2),

@@ -1,0 +1,30 @@
+/**
+ * The process settings the exporter is deployed with (Dockerfile, Kubernetes manifests), so the
+ * benchmark measures what runs in production; `--runtime node-defaults` measures without them.
+ * test/kubernetes.test.ts and bench/runtime.test.ts check that the deployment files carry
+ * exactly these.
+ */
+export interface Runtime {
+  readonly name: "deployed" | "node-defaults";
+  readonly env: Readonly<Record<string, string>>;
+  readonly nodeFlags: readonly string[];
+}
+
+export const DEPLOYED_RUNTIME: Runtime = {
+  name: "deployed",
+  env: {
+    // glibc keeps one malloc arena per thread that ever allocated (zlib and fs run on the
+    // thread pool) and returns little of their free memory: two arenas cap that slack.
+    MALLOC_ARENA_MAX: "2",
+    // Blocks from 128 KiB up are mmap'd and so returned to the system when freed, instead of
+    // the dynamic threshold that climbs to 32 MiB after the first large free.
+    MALLOC_MMAP_THRESHOLD_: "131072",
+  },
+  // A 2 MiB young generation (default 16 MiB per semi-space) is collected more often; the
+  // exporter's garbage is short-lived, so this trades a little CPU for resident memory.
+  nodeFlags: ["--max-semi-space-size=2"],
+};
+
+export const NODE_DEFAULTS: Runtime = { name: "node-defaults", env: {}, nodeFlags: [] };
+
+export const RUNTIMES = [DEPLOYED_RUNTIME, NODE_DEFAULTS] as const;

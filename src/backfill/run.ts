@@ -1,0 +1,277 @@
+/**
+ * `vdbcloud-exporter backfill`: the configured metrics targets' past windows as OpenMetrics
+ * with timestamps, for `promtool tsdb create-blocks-from openmetrics`. Targets, requests,
+ * client (rate limiter and retries) and mapping are the live collector's; this module only
+ * cuts the window into chunks, runs them, and joins the finished ones into the output.
+ */
+import { createWriteStream } from "node:fs";
+import { rename } from "node:fs/promises";
+import type { Writable } from "node:stream";
+import { type CloudClient, createCloudClient } from "../cloud/client.js";
+import type { ClientObserver } from "../cloud/types.js";
+import { cloudClientOptions } from "../collectors/clientOptions.js";
+import { mapClusterMetricsHistory } from "../collectors/cluster-metrics/history.js";
+import { type MetricsTarget, metricsTargets } from "../collectors/cluster-metrics/targets.js";
+import { discoverClusters } from "../collectors/discovery/tasks.js";
+import { describeError } from "../collectors/errors.js";
+import { replicaClusters } from "../collectors/targets.js";
+import { ConfigError } from "../config/errors.js";
+import { loadConfig } from "../config/load.js";
+import type { ClusterConfig, Config } from "../config/types.js";
+import { BACKFILL_USAGE, BackfillArgsError, parseBackfillArgs, resolveWindow } from "./args.js";
+import { bucketsPerCall, CallSize, type Span, splitSpan } from "./chunks.js";
+import { fetchChunk } from "./fetch.js";
+import { writeOpenMetrics } from "./openmetrics.js";
+import { Progress, type ProgressSink } from "./progress.js";
+import { ChunkSpool } from "./spool.js";
+import { chunkKey, commandIdentity, openWorkState, removeWorkState } from "./state.js";
+
+const EXIT_OK = 0;
+const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
+
+/** Calls in flight at once: the limiter paces them; this only overlaps their latency. */
+const MAX_CONCURRENT_CALLS = 8;
+
+/** What a backfill run talks to; the defaults are the process's. */
+export interface BackfillIo {
+  readonly stdout: Writable;
+  readonly stderr: ProgressSink;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: () => number;
+  readonly cwd: string;
+  /** Fires on Ctrl-C / SIGTERM: finished chunks are kept, the run ends with exit 1. */
+  readonly signal: AbortSignal;
+  readonly version: string;
+}
+
+/** Counts what the client saw, for the summary (rate-limit answers must stay at 0). */
+class CallCounts implements ClientObserver {
+  attempts = 0;
+  retries = 0;
+  rateLimitAnswers = 0;
+  attempt(): void {
+    this.attempts += 1;
+  }
+  retry(): void {
+    this.retries += 1;
+  }
+  rateLimited(): void {
+    this.rateLimitAnswers += 1;
+  }
+  schemaError(): void {}
+}
+
+/** One chunk of one target to fetch. */
+interface Job {
+  readonly target: number;
+  readonly span: Span;
+  readonly key: string;
+}
+
+/** Runs `backfill` with the arguments after the word; resolves with the exit code. */
+export async function runBackfill(argv: readonly string[], io: BackfillIo): Promise<number> {
+  let args: ReturnType<typeof parseBackfillArgs>;
+  try {
+    args = parseBackfillArgs(argv, io.env);
+  } catch (err) {
+    if (err instanceof BackfillArgsError) return usageError(io, err.message);
+    throw err;
+  }
+  if (args.help) {
+    io.stdout.write(`${BACKFILL_USAGE}\n`);
+    return EXIT_OK;
+  }
+  let config: Config;
+  try {
+    config = await loadConfig(args.configPath);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.stderr.write(`configuration invalid:\n${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr.write(`error: ${(err as Error).message}\n`);
+    return EXIT_FAILURE;
+  }
+  const identity = commandIdentity(args, io.cwd);
+  let work: Awaited<ReturnType<typeof openWorkState>>;
+  try {
+    work = await openWorkState(identity, () => resolveWindow(args, config.metrics, io.now()));
+  } catch (err) {
+    if (err instanceof BackfillArgsError) return usageError(io, err.message);
+    throw err;
+  }
+  const { window } = work;
+  const g = window.granularityMs;
+
+  const calls = new CallCounts();
+  const clients = new Map<string, CloudClient>();
+  const clientFor = (cluster: Pick<ClusterConfig, "apiKey">): CloudClient => {
+    const key = cluster.apiKey ?? config.api.apiKey;
+    let client = clients.get(key);
+    if (client === undefined) {
+      client = createCloudClient({ ...cloudClientOptions(config.api, key, io.version), observer: calls });
+      clients.set(key, client);
+    }
+    return client;
+  };
+  const failures: string[] = [];
+  try {
+    const clusters = await backfillClusters(config, clientFor({}), io.signal, failures);
+    const targets = metricsTargets(config.metrics, clusters);
+    if (targets.length === 0 && failures.length === 0) {
+      return usageError(io, "--config: no metrics target to backfill (list clusters, or enable discovery)");
+    }
+    const spool = new ChunkSpool(work.dir);
+    const plan = targets.map((t) => planTarget(t, window, g));
+    const jobs = plan.flatMap((spans, target) =>
+      spans.map((span) => ({ target, span, key: chunkKey(targets[target] as MetricsTarget, g, span) })),
+    );
+    const pending = jobs.filter((j) => !spool.isDone(j.key));
+    const progress = new Progress(
+      jobs.length,
+      jobs.length - pending.length,
+      args.quiet ? undefined : io.stderr,
+      io.now,
+    );
+    if (work.resumed && !args.quiet) {
+      io.stderr.write(
+        `backfill: resuming, ${jobs.length - pending.length} of ${jobs.length} chunks already done\n`,
+      );
+    }
+    progress.start();
+    const failed = await runJobs(pending, { targets, spool, clientFor, progress, g, signal: io.signal, io });
+    progress.stop();
+    for (const [t, message] of failed) failures.push(`${(targets[t] as MetricsTarget).name}: ${message}`);
+    if (io.signal.aborted) {
+      io.stderr.write(
+        `backfill: interrupted; ${jobs.length - pending.length + countDone(pending, spool)} of ${jobs.length} chunks are done and kept in ${work.dir}; run the same command again to finish\n`,
+      );
+      return EXIT_FAILURE;
+    }
+    const keys = plan.map((spans, t) => spans.map((span) => chunkKey(targets[t] as MetricsTarget, g, span)));
+    await writeOutput(args.output, io.stdout, (out) => writeOpenMetrics(spool, keys, out));
+    if (!args.quiet) {
+      io.stderr.write(
+        `backfill: wrote ${args.output === "-" ? "standard output" : args.output}: ${targets.length} targets, ${calls.attempts} API attempts, ${calls.retries} retries, ${calls.rateLimitAnswers} rate-limit answers\n`,
+      );
+    }
+    if (failures.length > 0) {
+      io.stderr.write(
+        `backfill: ${failures.length} target(s) failed (their finished chunks are written; run the same command again to retry them):\n${failures.map((f) => `  ${f}\n`).join("")}`,
+      );
+      return EXIT_FAILURE;
+    }
+    await removeWorkState(work.dir);
+    return EXIT_OK;
+  } finally {
+    await Promise.allSettled([...clients.values()].map((c) => c.close()));
+  }
+}
+
+function usageError(io: BackfillIo, message: string): number {
+  io.stderr.write(`error: ${message}\n`);
+  return EXIT_USAGE;
+}
+
+function countDone(jobs: readonly Job[], spool: ChunkSpool): number {
+  return jobs.filter((j) => spool.isDone(j.key)).length;
+}
+
+/** The configured clusters, and the discovered ones when discovery is on (as the exporter). */
+async function backfillClusters(
+  config: Config,
+  client: CloudClient,
+  signal: AbortSignal,
+  failures: string[],
+): Promise<ClusterConfig[]> {
+  const discovery = config.inventory.discovery;
+  let discovered: Awaited<ReturnType<typeof discoverClusters>> = [];
+  if (discovery.enabled) {
+    try {
+      discovered = await discoverClusters(client, discovery, signal);
+    } catch (err) {
+      failures.push(`discovery: ${describeError(err).message}`);
+    }
+  }
+  return replicaClusters(config, discovered, { index: 0, total: 1 });
+}
+
+/** A target's chunks: one call's worth of buckets each, at the default call size. */
+function planTarget(target: MetricsTarget, window: { fromMs: number; toMs: number }, g: number): Span[] {
+  const queries = Math.max(...target.batches.map((b) => b.queries.length));
+  return splitSpan({ startMs: window.fromMs, endMs: window.toMs }, g, bucketsPerCall(queries));
+}
+
+interface RunContext {
+  readonly targets: readonly MetricsTarget[];
+  readonly spool: ChunkSpool;
+  readonly clientFor: (cluster: Pick<ClusterConfig, "apiKey">) => CloudClient;
+  readonly progress: Progress;
+  readonly g: number;
+  readonly signal: AbortSignal;
+  readonly io: BackfillIo;
+}
+
+/**
+ * Fetches, maps and spools `jobs` with a few calls in flight. A target whose chunk fails (after
+ * the client's retries) is not asked again in this run; returns the failed targets' messages.
+ */
+async function runJobs(jobs: readonly Job[], ctx: RunContext): Promise<Map<number, string>> {
+  const failed = new Map<number, string>();
+  const size = new CallSize();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let job = jobs[next++]; job !== undefined && !ctx.signal.aborted; job = jobs[next++]) {
+      if (failed.has(job.target)) continue;
+      const target = ctx.targets[job.target] as MetricsTarget;
+      try {
+        const nowMs = ctx.io.now();
+        const results = await fetchChunk(target, job.span, {
+          client: ctx.clientFor(target.cluster),
+          size,
+          granularityMs: ctx.g,
+          signal: ctx.signal,
+          onCall: () => ctx.progress.call(),
+          onRefused: () => ctx.progress.refusal(),
+        });
+        const mapping = mapClusterMetricsHistory({
+          clusterId: target.cluster.id,
+          ...(target.scope ? { scope: target.scope } : {}),
+          results,
+          window: { ...job.span, granularityMs: ctx.g, nowMs },
+        });
+        await ctx.spool.write(job.key, mapping);
+        ctx.progress.chunkDone();
+      } catch (err) {
+        if (ctx.signal.aborted) return;
+        if (!failed.has(job.target)) failed.set(job.target, describeError(err).message);
+      }
+    }
+  };
+  const workers = Math.max(1, Math.min(MAX_CONCURRENT_CALLS, jobs.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  return failed;
+}
+
+/** Writes the output to standard output, or to FILE through FILE.partial and a rename. */
+async function writeOutput(
+  output: string,
+  stdout: Writable,
+  write: (out: Writable) => Promise<unknown>,
+): Promise<void> {
+  if (output === "-") {
+    await write(stdout);
+    return;
+  }
+  const partial = `${output}.partial`;
+  const stream = createWriteStream(partial);
+  const finished = new Promise<void>((resolve, reject) => {
+    stream.once("finish", resolve);
+    stream.once("error", reject);
+  });
+  await write(stream);
+  stream.end();
+  await finished;
+  await rename(partial, output);
+}

@@ -1,0 +1,94 @@
+import { constants, deflateRawSync } from "node:zlib";
+import { crc32, type DeflatedHead } from "./gzipJoin.js";
+
+/** One family of a snapshot: its headers in both formats and its entries' sample lines. */
+export interface SnapshotFamily {
+  readonly textHeader: Buffer;
+  readonly omHeader: Buffer;
+  readonly chunks: readonly Buffer[];
+}
+
+/**
+ * A published, immutable state of the store, ready to be written to a socket: references to
+ * the per-family headers and per-entry sample lines as they were when it was taken. Nothing
+ * is joined: the two formats differ only in their family headers, so a response writes
+ * `parts(openMetrics)` in order. The buffers are shared with the store and never modified
+ * (a new poll replaces an entry's buffers, it never writes into them).
+ */
+export interface Published {
+  readonly version: number;
+  readonly series: number;
+  readonly builtAtMs: number;
+  readonly buildMs: number;
+  /** Byte length of the text 0.0.4 and the OpenMetrics body (without `# EOF`). */
+  readonly textLength: number;
+  readonly openMetricsLength: number;
+  /** The body's buffers in order: per family its header then its sample lines. */
+  parts(openMetrics: boolean): Buffer[];
+  /**
+   * Joined copies and their synchronous compressions, for tests and tools. Each access makes
+   * a full copy: the scrape path writes `parts()` and takes gzip from the store's cache.
+   */
+  readonly text: Buffer;
+  readonly openMetrics: Buffer;
+  readonly textGzip: DeflatedHead;
+  readonly openMetricsGzip: DeflatedHead;
+}
+
+/** The snapshot of `families` (sorted by the caller), counted `series` series. */
+export class Snapshot implements Published {
+  readonly textLength: number;
+  readonly openMetricsLength: number;
+
+  constructor(
+    readonly version: number,
+    private readonly families: readonly SnapshotFamily[],
+    readonly series: number,
+    readonly builtAtMs: number,
+    readonly buildMs: number,
+  ) {
+    let text = 0;
+    let om = 0;
+    for (const f of families) {
+      let body = 0;
+      for (const c of f.chunks) body += c.length;
+      text += f.textHeader.length + body;
+      om += f.omHeader.length + body;
+    }
+    this.textLength = text;
+    this.openMetricsLength = om;
+  }
+
+  parts(openMetrics: boolean): Buffer[] {
+    const out: Buffer[] = [];
+    for (const f of this.families) {
+      out.push(openMetrics ? f.omHeader : f.textHeader);
+      for (const c of f.chunks) out.push(c);
+    }
+    return out;
+  }
+
+  get text(): Buffer {
+    return Buffer.concat(this.parts(false), this.textLength);
+  }
+
+  get openMetrics(): Buffer {
+    return Buffer.concat(this.parts(true), this.openMetricsLength);
+  }
+
+  get textGzip(): DeflatedHead {
+    return deflateSync(this.text);
+  }
+
+  get openMetricsGzip(): DeflatedHead {
+    return deflateSync(this.openMetrics);
+  }
+}
+
+function deflateSync(body: Buffer): DeflatedHead {
+  const deflated = deflateRawSync(body, {
+    level: constants.Z_BEST_SPEED,
+    finishFlush: constants.Z_SYNC_FLUSH,
+  });
+  return { deflated, crc: crc32(body), length: body.length };
+}
