@@ -22,6 +22,7 @@ import { demoConfig, startDemoSimulator } from "./demo.js";
 import { Exporter } from "./exporter.js";
 import { createApp, type ReloadResult } from "./http/app.js";
 import { BasicAuth } from "./http/basicAuth.js";
+import { probeCommand } from "./probe/command.js";
 import { onSighup } from "./sighup.js";
 
 const EXIT_OK = 0;
@@ -72,6 +73,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const args = parsed.value;
   if (args.mode === "help" || args.mode === "version") return printInfo(args.mode);
   if (args.mode === "check") return checkConfig(args);
+  if (args.mode === "probe") return probe(args);
 
   const logger = createLogger(args.logLevel);
   const source = await loadRunConfig(args, logger);
@@ -159,6 +161,25 @@ async function checkConfig(args: CliArgs): Promise<number> {
   }
 }
 
+/** `--probe`: one small call per endpoint kind and target; prints what answered (probe/). */
+async function probe(args: CliArgs): Promise<number> {
+  let config: Config;
+  try {
+    config = await loadConfig(args.configPath as string);
+  } catch (err) {
+    return reportConfigError(err);
+  }
+  try {
+    return await probeCommand(config, {
+      version: version(),
+      shard: args.shard,
+      write: (text) => process.stdout.write(text),
+    });
+  } catch (err) {
+    return reportConfigError(err);
+  }
+}
+
 /** What a run polls, and how to stop the demo's simulator when there is one. */
 interface RunConfig {
   readonly config: Config;
@@ -170,14 +191,20 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
   let closeDemo: (() => Promise<void>) | undefined;
   try {
     if (args.mode === "demo") {
-      const sim = await startDemoSimulator({ clusters: 6 });
+      const metricCatalog = args.demoMetricCatalog ?? "strict";
+      const sim = await startDemoSimulator({ clusters: 6, metricCatalog });
       closeDemo = () => sim.close();
       logger.info(
-        { simulator: sim.baseUrl },
+        { simulator: sim.baseUrl, metric_catalog: metricCatalog },
         "demo: embedded simulator of the upstream API started on loopback",
       );
       const config = await buildConfig(
-        demoConfig(sim, { listen: args.listen ?? "0.0.0.0:9474", showRefusal: true, collections: true }),
+        demoConfig(sim, {
+          listen: args.listen ?? "0.0.0.0:9474",
+          showRefusal: true,
+          collections: true,
+          metricCatalog,
+        }),
       );
       return { value: { config, closeDemo } };
     }

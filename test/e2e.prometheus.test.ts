@@ -1,7 +1,10 @@
 /**
  * End to end against real tools: the built exporter in demo mode, scraped by a real Prometheus
  * that loads the project's alerting and recording rules. Every dashboard query must parse and
- * return data there, and every rule must evaluate without error.
+ * return data there, and every rule must evaluate without error. That demo runs on the
+ * permissive simulator (`--demo-metric-catalog permissive`): the default, strict one refuses
+ * the names outside the public reference, whose panels then rightly stay empty; a last test
+ * checks that default.
  *
  * Needs `npm run build` first (`npm test` does it) and the `prometheus` binary.
  */
@@ -20,7 +23,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { type DashboardQuery, dashboardQueries, expandVariables } from "../grafana/lib/queries.js";
+import { UPSTREAM_METRICS } from "../src/cloud/catalog.js";
+import { familyFor } from "../src/collect/catalog.js";
 import { EXPOSED_FAMILIES, seriesNamesOf } from "./helpers/families.js";
+import { parseSamples } from "./helpers/harness.js";
 import { freePort, spawnLogged, stop, waitFor } from "./helpers/processes.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
@@ -94,7 +100,7 @@ describe("exporter demo scraped by a real Prometheus", () => {
     exporter = spawnLogged(
       ROOT,
       process.execPath,
-      [MAIN, "--demo", "--listen", `127.0.0.1:${exporterPort}`],
+      [MAIN, "--demo", "--demo-metric-catalog", "permissive", "--listen", `127.0.0.1:${exporterPort}`],
       exporterLogs,
     );
     await waitFor("the exporter's /readyz", 20_000, async () => {
@@ -233,4 +239,45 @@ describe("exporter demo scraped by a real Prometheus", () => {
     },
     20_000,
   );
+});
+
+describe("the default demo is strict", () => {
+  let exporter: ChildProcess | undefined;
+  const logs: string[] = [];
+
+  afterAll(async () => {
+    await stop(exporter);
+  });
+
+  it("refuses and reports the names outside the reference while every documented family has data", async () => {
+    const port = await freePort();
+    exporter = spawnLogged(ROOT, process.execPath, [MAIN, "--demo", "--listen", `127.0.0.1:${port}`], logs);
+    await waitFor("the exporter's /readyz", 30_000, async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      return res.status === 200 ? true : undefined;
+    });
+    const samples = parseSamples(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
+    const rejected = samples.filter((s) => s.name === "vdbcloud_metric_query_rejected" && s.value === 1);
+    const clusters = new Set(
+      samples.filter((s) => s.name === "vdbcloud_cluster_info").map((s) => s.labels.cluster_id),
+    );
+    expect(clusters.size).toBe(6);
+    for (const metric of ["READ_VCU", "DEMO_REFUSED_METRIC"]) {
+      const where = new Set(
+        rejected.filter((s) => s.labels.metric === metric).map((s) => s.labels.cluster_id),
+      );
+      expect(where, metric).toEqual(clusters);
+    }
+    // Nothing documented is refused, and each documented metric's family has data.
+    const documented = UPSTREAM_METRICS.filter((m) => m.documented);
+    expect(rejected.filter((s) => documented.some((m) => m.name === s.labels.metric))).toEqual([]);
+    const present = new Set(samples.map((s) => s.name));
+    for (const m of documented) {
+      const family = familyFor(m.name, m.stats[0])?.family.name;
+      expect(family, m.name).toBeDefined();
+      expect(present.has(family as string), `${m.name} -> ${family}`).toBe(true);
+    }
+    // The refused name's family (vCU) has no data: it really went to the strict catalog.
+    expect(present.has(familyFor("READ_VCU")?.family.name as string)).toBe(false);
+  }, 60_000);
 });

@@ -4,6 +4,7 @@
  * queries are all accepted, and a refused query costs only itself.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { WARNING_COALESCE_MS } from "../src/collectors/cluster-metrics/warnings.js";
 import { DEFAULT_METRIC_QUERIES } from "../src/config/queries.js";
 import type { RequestDone } from "../src/simulator/index.js";
 import { type Harness, parseSamples, startHarness, TEST_API_KEY } from "./helpers/harness.js";
@@ -312,10 +313,24 @@ describe("against a strict server", () => {
     const scopeCalls = calls.filter((c) => c.body.dbName === "default" && c.atMs > startMs);
     expect(scopeCalls.length).toBeGreaterThan(0);
     for (const c of scopeCalls) expect(c.body.metricQueries.every((q) => q.stat !== undefined)).toBe(true);
-    // One warning per refused name and target, with the service's message.
-    const warnings = logs.filter((l) => l.includes("metric query refused"));
-    expect(warnings).toHaveLength(h.sim.clusters.length);
-    for (const w of warnings) expect(w).toContain("invalid metric name: READ_VCU");
+    // One warning for the refused name, with how many targets it affects and the service's
+    // message (the targets' findings are gathered for WARNING_COALESCE_MS first).
+    const refusedLines = async (): Promise<Record<string, unknown>[]> => {
+      for (let i = 0; i < 200; i++) {
+        const found = logs.filter((l) => l.includes("metric refused by the service"));
+        if (found.length > 0) return found.map((l) => JSON.parse(l) as Record<string, unknown>);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return [];
+    };
+    const warnings = await refusedLines();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({
+      metric: "READ_VCU",
+      stats: ["AVG"],
+      targets: h.sim.clusters.length,
+      upstream: "invalid metric name: READ_VCU",
+    });
 
     // Found in the first cycle: not sent again before the quarantine has passed, then once
     // per period, alone, in its configured form.
@@ -337,5 +352,8 @@ describe("against a strict server", () => {
     );
     expect(later.length).toBeGreaterThanOrEqual(2 * h.sim.clusters.length);
     for (const c of later) expect(c.body.metricQueries).toHaveLength(DEFAULT_METRIC_QUERIES.length);
+    // Refused again on its retrial by the same targets: no second warning.
+    await new Promise((r) => setTimeout(r, WARNING_COALESCE_MS + 100));
+    expect(logs.filter((l) => l.includes("metric refused by the service"))).toHaveLength(1);
   }, 60_000);
 });

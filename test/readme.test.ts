@@ -27,6 +27,7 @@ const SKIPPED: Readonly<Record<string, string>> = {
   "npm ci": "reinstalls node_modules from the registry; CI runs it before the tests",
   "npm test": "the suite this test is part of",
   "node dist/main.js --config vdbcloud.yaml": "polls the real service with a real API key",
+  "node dist/main.js --config vdbcloud.yaml --probe": "calls the real service with a real API key",
   "kubectl create secret generic vdbcloud-exporter-api-key --from-literal=api-key=YOUR_KEY":
     "needs a Kubernetes cluster",
   "$EDITOR deploy/kubernetes/base/config.yaml": "interactive",

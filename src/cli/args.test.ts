@@ -8,6 +8,11 @@ describe("parseCli", () => {
       want: { mode: "run", configPath: "c.yaml", logLevel: "info", shard: { index: 0, total: 1 } },
     },
     { argv: ["--config", "c.yaml", "--check-config"], want: { mode: "check", configPath: "c.yaml" } },
+    { argv: ["--config", "c.yaml", "--probe"], want: { mode: "probe", configPath: "c.yaml" } },
+    {
+      argv: ["--demo", "--demo-metric-catalog", "permissive"],
+      want: { mode: "demo", demoMetricCatalog: "permissive" },
+    },
     { argv: ["--demo"], want: { mode: "demo" } },
     { argv: ["--demo", "--listen", "127.0.0.1:0"], want: { mode: "demo", listen: "127.0.0.1:0" } },
     {
@@ -30,6 +35,20 @@ describe("parseCli", () => {
     { argv: ["--config", "c", "--shard", "-1"], message: "--shard" },
     { argv: ["--config", "c", "--log-level", "loud"], message: "--log-level: must be one of" },
     { argv: ["--demo", "--check-config"], message: "--check-config: needs --config" },
+    { argv: ["--demo", "--probe"], message: "--probe: needs --config" },
+    {
+      argv: ["--config", "c.yaml", "--demo-metric-catalog", "strict"],
+      message: "--demo-metric-catalog: only with --demo",
+    },
+    {
+      argv: ["--demo", "--demo-metric-catalog", "lenient"],
+      message: "--demo-metric-catalog: must be one of strict, permissive",
+    },
+    { argv: ["--probe"], message: "--config: required" },
+    {
+      argv: ["--config", "c.yaml", "--probe", "--check-config"],
+      message: "--probe: not with --check-config",
+    },
     { argv: ["stray"], message: "positional" },
   ])("rejects $argv", ({ argv, message }) => {
     expect(() => parseCli(argv, { env: {} })).toThrow(ArgsError);

@@ -1,11 +1,18 @@
 import { hostname as osHostname } from "node:os";
 import { parseArgs } from "node:util";
 import { ListenAddressError, parseListen } from "../config/listen.js";
+import { DEMO_METRIC_CATALOGS, type DemoMetricCatalog } from "../demo.js";
 
 export const USAGE = `Usage:
   vdbcloud-exporter --config FILE                 run the exporter
   vdbcloud-exporter --config FILE --check-config  validate the config and print the polling plan
+  vdbcloud-exporter --config FILE --probe         one small read-only call per endpoint and target: is the key
+                                                  accepted, does each cluster answer, which metric queries
+                                                  are refused (exit 0 ok, 1 refused or unreachable)
   vdbcloud-exporter --demo                        run against an embedded simulator (no account needed)
+      [--demo-metric-catalog strict|permissive]   the simulator accepts only the public reference's metric names
+                                                  (strict, the default: the others are shown refused), or every
+                                                  name the exporter knows (permissive: every panel has data)
   vdbcloud-exporter backfill --config FILE --from TIME [--to TIME] [--granularity DURATION] --output FILE|-
                                                   past windows as OpenMetrics for promtool (backfill --help)
 
@@ -25,7 +32,7 @@ Environment:
 
 Exit codes: 0 ok, 2 bad config or arguments, 1 anything else.`;
 
-export type Mode = "run" | "check" | "demo" | "help" | "version";
+export type Mode = "run" | "check" | "probe" | "demo" | "help" | "version";
 
 /** Parsed command line. */
 export interface CliArgs {
@@ -33,6 +40,8 @@ export interface CliArgs {
   readonly configPath?: string;
   readonly listen?: string;
   readonly logLevel: string;
+  /** `--demo-metric-catalog`: which names the demo's simulator accepts (demo mode only). */
+  readonly demoMetricCatalog?: DemoMetricCatalog;
   readonly shard: { readonly index: number; readonly total: number };
 }
 
@@ -112,17 +121,27 @@ export function parseCli(argv: readonly string[], from: CliEnvironment = {}): Cl
     }
   }
   let mode: Mode;
+  if (values["check-config"] && values.probe) throw new ArgsError("--probe: not with --check-config");
+  const catalog = values["demo-metric-catalog"];
+  if (catalog !== undefined && !values.demo) throw new ArgsError("--demo-metric-catalog: only with --demo");
+  if (catalog !== undefined && !DEMO_METRIC_CATALOGS.some((c) => c === catalog)) {
+    throw new ArgsError(
+      `--demo-metric-catalog: must be one of ${DEMO_METRIC_CATALOGS.join(", ")}, got "${catalog}"`,
+    );
+  }
   if (values.demo) {
     if (values["check-config"]) throw new ArgsError("--check-config: needs --config, not --demo");
+    if (values.probe) throw new ArgsError("--probe: needs --config, not --demo");
     mode = "demo";
   } else {
     if (config === undefined) throw new ArgsError("--config: required (or VDBCLOUD_CONFIG, or --demo)");
-    mode = values["check-config"] ? "check" : "run";
+    mode = values["check-config"] ? "check" : values.probe ? "probe" : "run";
   }
   return {
     mode,
     ...(config !== undefined && mode !== "demo" ? { configPath: config.value } : {}),
     ...(listen !== undefined ? { listen: listen.value } : {}),
+    ...(catalog !== undefined ? { demoMetricCatalog: catalog as DemoMetricCatalog } : {}),
     logLevel,
     shard,
   };
@@ -173,7 +192,9 @@ function parse(argv: readonly string[]) {
     options: {
       config: { type: "string" },
       "check-config": { type: "boolean" },
+      probe: { type: "boolean" },
       demo: { type: "boolean" },
+      "demo-metric-catalog": { type: "string" },
       listen: { type: "string" },
       "log-level": { type: "string" },
       shard: { type: "string" },

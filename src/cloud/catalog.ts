@@ -262,15 +262,21 @@ export const DEFAULT_QUERIES: readonly QueryLike[] = Object.freeze(
 );
 
 /**
- * What a configured query sends: itself when it names a `stat` or can be asked without one;
- * a plain name that exists only in the first form (REQ_SUCCESS_RATE, REQ_SEARCH_LATENCY,
- * unknown …_LATENCY names) is sent in it, with AVG (and P99 for latency). A server that wants
- * the first form for a plain name gets it at run time (its other form).
+ * What a configured query sends: itself when it names a `stat`; a plain name the public
+ * reference documents is sent in the first form with its documented statistics (AVG; AVG and
+ * P99 for latency), the form a strict server accepts on the first try; a plain name outside
+ * the reference is sent as written when it has a second form, else in the first form (unknown
+ * …_LATENCY names with AVG and P99). A server that wants the other form gets it at run time.
  */
 export function expandQuery(query: QueryLike): QueryLike[] {
   if (query.stat !== undefined) return [query];
   const known = BY_NAME.get(query.name);
-  const stats = known !== undefined ? (known.secondForm ? [] : known.stats) : impliedStats(query.name);
+  const stats =
+    known !== undefined
+      ? known.secondForm && !known.documented
+        ? []
+        : known.stats
+      : impliedStats(query.name);
   return stats.length === 0 ? [query] : stats.map((stat) => ({ name: query.name, stat }));
 }
 

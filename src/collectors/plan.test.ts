@@ -23,7 +23,8 @@ function row(rows: readonly PlanRow[], endpoint: string, credential = "default")
 }
 
 describe("metric requests per cycle, as the collector sends them", () => {
-  const second = [{ name: "ENTITIES_COUNT" }];
+  // A plain name outside the reference stays in the second form (a documented one would not).
+  const second = [{ name: "ENTITIES_INDEXED" }];
   const clusterLevel = [{ name: "CU_COMPUTATION" }];
   const first = [{ name: "REQ_SEARCH_LATENCY", stat: "P99" }];
   const firstOnly = [{ name: "REQ_SUCCESS_RATE" }];
@@ -89,7 +90,7 @@ describe("computePlan", () => {
         ],
         metrics: {
           granularity: "PT1M",
-          queries: [{ name: "CU_COMPUTATION" }, { name: "REQ_SEARCH_LATENCY", stat: "P99" }],
+          queries: [{ name: "READ_VCU" }, { name: "REQ_SEARCH_LATENCY", stat: "P99" }],
         },
         spark_jobs: {
           jobs: [
@@ -129,14 +130,14 @@ describe("computePlan", () => {
         region: "aws-us-west-2",
         scopes: ["db=d1", "db=d2 collection=c"],
         credential: "default",
-        queries: ["CU_COMPUTATION", "REQ_SEARCH_LATENCY stat=P99"],
+        queries: ["READ_VCU", "REQ_SEARCH_LATENCY stat=P99"],
         scopeQueries: [["REQ_SEARCH_LATENCY_P99"], ["REQ_SEARCH_LATENCY_P99"]],
       },
       {
         clusterId: "in01-b",
         scopes: [],
         credential: "cluster key #1",
-        queries: ["CU_COMPUTATION", "REQ_SEARCH_LATENCY stat=P99"],
+        queries: ["READ_VCU", "REQ_SEARCH_LATENCY stat=P99"],
         scopeQueries: [],
       },
     ]);
@@ -148,7 +149,7 @@ describe("computePlan", () => {
       "  cluster in01-a region=aws-us-west-2 credential=default queries=Q1\n    scope db=d1 queries=Q2\n",
     );
     expect(text).toContain(
-      "Metric queries sent per target:\n  Q1 (2): CU_COMPUTATION, REQ_SEARCH_LATENCY stat=P99\n  Q2 (1): REQ_SEARCH_LATENCY_P99\n",
+      "Metric queries sent per target:\n  Q1 (2): READ_VCU, REQ_SEARCH_LATENCY stat=P99\n  Q2 (1): REQ_SEARCH_LATENCY_P99\n",
     );
     expect(text).toContain(
       "  POST /v2/clusters/{id}/metrics/query [default]: at least 4 calls every PT1M = >= 0.067 req/s: fits",

@@ -13,7 +13,7 @@ export interface PollContext {
   readonly self: SelfMetrics;
   readonly now: () => number;
   /** For events worth a line of their own (a refused metric query); none in some tests. */
-  readonly logger?: Pick<Logger, "warn">;
+  readonly logger?: Pick<Logger, "warn" | "info">;
 }
 
 /**

@@ -37,7 +37,8 @@ describe("configChanges", () => {
       next: edit((r) => {
         r.metrics = { queries: [{ name: "CU_COMPUTATION" }, { name: "CU_CAPACITY" }] };
       }),
-      changes: { queries_changed: { added: ["CU_CAPACITY"], removed: ["STORAGE_USE"] } },
+      // A plain documented name is sent in the first form with AVG (issue 17).
+      changes: { queries_changed: { added: ["CU_CAPACITY:AVG"], removed: ["STORAGE_USE:AVG"] } },
     },
     {
       name: "intervals",

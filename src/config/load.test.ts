@@ -518,15 +518,15 @@ describe("good configs", () => {
       "  queries:",
       "    - {name: REQ_SEARCH_LATENCY, stat: P99}",
       "    - {name: REQ_SEARCH_LATENCY, stat: AVG}",
-      "    - {name: CU_COMPUTATION, stat: AVG}",
-      "    - {name: CU_COMPUTATION}",
+      "    - {name: READ_VCU, stat: AVG}",
+      "    - {name: READ_VCU}",
     ].join("\n");
     const config = await load(yaml);
     expect(config.metrics.queries).toEqual([
       { name: "REQ_SEARCH_LATENCY", stat: "P99" },
       { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
-      { name: "CU_COMPUTATION", stat: "AVG" },
-      { name: "CU_COMPUTATION" },
+      { name: "READ_VCU", stat: "AVG" },
+      { name: "READ_VCU" },
     ]);
     expect(config.clusters[0]?.scopes).toEqual([{ collectionName: "docs" }]);
   });
@@ -549,7 +549,7 @@ describe("metric defaults and plain names", () => {
     expect(config.metrics.delayMs).toBe(delayMs);
   });
 
-  it("expands plain names to what is sent: first-form-only with AVG, bare latency with AVG and P99", async () => {
+  it("expands plain names to what is sent: documented ones in the first form with their statistics", async () => {
     const yaml = [
       cluster(
         "    scopes:\n      - {collection_name: docs}\n      - {collection_name: faq, queries: [{name: REQ_QUERY_LATENCY}, {name: CU_CAPACITY}]}\n",
@@ -567,8 +567,9 @@ describe("metric defaults and plain names", () => {
       { name: "REQ_SUCCESS_RATE", stat: "AVG" },
       { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
       { name: "REQ_SEARCH_LATENCY", stat: "P99" },
-      { name: "CU_COMPUTATION" },
-      { name: "ENTITIES_COUNT" },
+      // Contract change (issue 17): documented plain names go in the first form, with AVG.
+      { name: "CU_COMPUTATION", stat: "AVG" },
+      { name: "ENTITIES_COUNT", stat: "AVG" },
     ]);
     expect(config.clusters[0]?.scopes).toEqual([
       { collectionName: "docs" },

@@ -83,7 +83,20 @@ describe("checkQuery", () => {
 
 describe("expandQuery: a plain name picks its request form", () => {
   it.each<[query: { name: string; stat?: "AVG" | "P99" }, sent: { name: string; stat?: "AVG" | "P99" }[]]>([
-    [{ name: "CU_COMPUTATION" }, [{ name: "CU_COMPUTATION" }]],
+    // Contract change (issue 17): a documented plain name is sent in the first form.
+    [{ name: "CU_COMPUTATION" }, [{ name: "CU_COMPUTATION", stat: "AVG" }]],
+    [{ name: "ENTITIES_COUNT" }, [{ name: "ENTITIES_COUNT", stat: "AVG" }]],
+    [
+      { name: "REQ_SEARCH_LATENCY" },
+      [
+        { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
+        { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+      ],
+    ],
+    // Outside the reference: sent as written when it has a second form.
+    [{ name: "READ_VCU" }, [{ name: "READ_VCU" }]],
+    [{ name: "VECTOR_REQ_DELETE_COUNT" }, [{ name: "VECTOR_REQ_DELETE_COUNT" }]],
+    [{ name: "FUTURE_METRIC" }, [{ name: "FUTURE_METRIC" }]],
     [{ name: "REQ_SEARCH_LATENCY_P99" }, [{ name: "REQ_SEARCH_LATENCY_P99" }]],
     [{ name: "REQ_SUCCESS_RATE" }, [{ name: "REQ_SUCCESS_RATE", stat: "AVG" }]],
     [{ name: "REQ_FAIL_RATE" }, [{ name: "REQ_FAIL_RATE", stat: "AVG" }]],

@@ -1,10 +1,11 @@
-import type { MetricResult } from "../../cloud/types.js";
+import type { MetricQuery, MetricResult } from "../../cloud/types.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
 import { mergeMappings, putData, runPoll } from "../runtime.js";
 import { buildMetricQueries } from "./batches.js";
 import { mapClusterMetrics, newestBucketSamples, rejectedQuerySamples } from "./mapping.js";
 import { METRIC_REFUSALS, type Quarantined, type TargetRefusals } from "./quarantine.js";
 import { type Refusal, resolveBatch, type SendQueries, settle } from "./refusals.js";
+import { METRIC_REFUSAL_WARNINGS } from "./warnings.js";
 
 export { metricsTargetName } from "./targets.js";
 
@@ -48,6 +49,8 @@ interface Poll {
   readonly nowMs: number;
   readonly quarantineMs: number;
   readonly warn: (refusal: Refusal) => void;
+  /** A quarantined query answered on its retrial. */
+  readonly cleared: (query: MetricQuery) => void;
 }
 
 /**
@@ -67,8 +70,10 @@ async function askAll(p: Poll): Promise<MetricResult[]> {
   for (const query of due) {
     const retried = await settle([query], p.send);
     results.push(...retried.results);
-    if (retried.accepted.length > 0) p.refusals.release(query);
-    else p.refusals.record({ results: [], switched: new Map(), refused: retried.refused }, until);
+    if (retried.accepted.length > 0) {
+      p.refusals.release(query);
+      p.cleared(query);
+    } else p.refusals.record({ results: [], switched: new Map(), refused: retried.refused }, until);
   }
   if (p.refusals.plan(p.nowMs).active.length === 0 && results.length === 0) {
     throw new AllQueriesRefusedError(p.refusals.held());
@@ -90,6 +95,7 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
   const tasks: CollectorTask[] = [];
   const ttlMs = stalenessIntervals * cfg.intervalMs;
   const book = env.state.get(METRIC_REFUSALS);
+  const warnings = env.state.get(METRIC_REFUSAL_WARNINGS);
   const targets = new Set<string>();
   for (const t of metricsTargets(cfg, clusters)) {
     const { cluster, scope, batches } = t;
@@ -98,11 +104,9 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
     const client = clients.forCluster(cluster);
     const refusals = book.forTarget(target, configured);
     targets.add(target);
-    const warn = (r: Refusal): void =>
-      ctx.logger?.warn(
-        { collector: COLLECTOR, target, metric: r.query.name, stat: r.query.stat, upstream: r.message },
-        "metric query refused by the service; not asked again until metrics.quarantine has passed",
-      );
+    // One warning per refused name across targets (warnings.ts), not one per target.
+    const warn = (r: Refusal): void => warnings.refused(ctx.logger, target, r.query, r.message);
+    const cleared = (q: MetricQuery): void => warnings.answered(ctx.logger, target, q);
     tasks.push(
       collectorTask({
         id: { collector: COLLECTOR, target },
@@ -118,7 +122,14 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
             const send: SendQueries = (queries) =>
               client.queryClusterMetrics(metricsRequest(t, queries, window), signal);
             try {
-              const results = await askAll({ send, refusals, nowMs, quarantineMs: cfg.quarantineMs, warn });
+              const results = await askAll({
+                send,
+                refusals,
+                nowMs,
+                quarantineMs: cfg.quarantineMs,
+                warn,
+                cleared,
+              });
               const mapped = mapClusterMetrics({
                 clusterId: cluster.id,
                 ...(scope ? { scope } : {}),
@@ -141,6 +152,7 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
     );
   }
   book.retain(targets);
+  warnings.retain(targets);
   return tasks;
 }
 

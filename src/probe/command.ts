@@ -1,0 +1,73 @@
+/**
+ * The `--probe` command: loads the config, builds one client per credential exactly as the
+ * exporter configures them (rate limit, margin, timeouts, size bounds), runs the probe and
+ * prints its report. A bad config is the caller's exit 2 (ConfigError propagates).
+ */
+import { ClientPool } from "../clientPool.js";
+import { redactSecret } from "../cloud/errors.js";
+import type { ClientObserver } from "../cloud/types.js";
+import { credentialLabeler } from "../collectors/credentials.js";
+import { replicaClusters, replicaSparkJobs } from "../collectors/targets.js";
+import type { Shard } from "../config/shard.js";
+import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
+import type { Config } from "../config/types.js";
+import type { Clock } from "../schedule/scheduler.js";
+import { runProbe } from "./probe.js";
+import { formatProbe, probeExitCode } from "./report.js";
+
+/** Retries per call: a probe answers quickly rather than riding out a long outage. */
+const PROBE_MAX_RETRIES = 1;
+
+/** The probe counts nothing: its report says what happened. */
+const SILENT: ClientObserver = { attempt() {}, retry() {}, rateLimited() {}, schemaError() {} };
+
+/**
+ * The clients' clock. Unlike the scheduler's, its timers keep the process alive: the probe's
+ * calls are all there is, and a rate-limit or backoff wait must not let the process end early.
+ */
+const PROBE_CLOCK: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/** What the command needs besides the config. */
+export interface ProbeCommandOptions {
+  readonly version: string;
+  readonly shard: Shard;
+  /** Where the report goes. */
+  readonly write: (text: string) => void;
+}
+
+/** Probes what `config` polls (this shard's clusters and Spark jobs); returns the exit code. */
+export async function probeCommand(config: Config, opts: ProbeCommandOptions): Promise<number> {
+  const jobsFile = config.sparkJobs.jobsFile;
+  const fileJobs = jobsFile === undefined ? [] : await loadSparkJobsFile(jobsFile);
+  const clusters = replicaClusters(config, [], opts.shard);
+  // The exporter's own pool, so the probe's clients are built exactly as a run's.
+  const pool = new ClientPool({
+    config: () => ({
+      ...config,
+      api: { ...config.api, maxRetries: Math.min(config.api.maxRetries, PROBE_MAX_RETRIES) },
+    }),
+    version: opts.version,
+    observer: SILENT,
+    clock: PROBE_CLOCK,
+    onCloseError: () => {},
+  });
+  try {
+    const report = await runProbe(config, {
+      clientFor: pool.forCluster,
+      credentialOf: credentialLabeler(config.api.apiKey, clusters),
+      clusters,
+      sparkJobs: replicaSparkJobs(config, fileJobs, opts.shard),
+      now: Date.now,
+    });
+    // The client redacts keys from the service's messages already; this is the last guard.
+    const keys = [config.api.apiKey, ...clusters.flatMap((c) => (c.apiKey ? [c.apiKey] : []))];
+    opts.write(keys.reduce((text, key) => redactSecret(text, key), formatProbe(report)));
+    return probeExitCode(report);
+  } finally {
+    await pool.closeAll();
+  }
+}
