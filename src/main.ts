@@ -152,7 +152,12 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
         "demo: embedded simulator of the upstream API started on loopback",
       );
       const config = await buildConfig(
-        demoConfig(sim, { listen: args.listen ?? "0.0.0.0:9474", showRefusal: true, collections: true }),
+        demoConfig(sim, {
+          listen: args.listen ?? "0.0.0.0:9474",
+          showRefusal: true,
+          collections: true,
+          groups: true,
+        }),
       );
       return { value: { config, closeDemo } };
     }
