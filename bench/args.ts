@@ -1,6 +1,7 @@
 /** Command-line flags of `npm run bench` and `npm run soak` (after `--`). */
 import { parseArgs } from "node:util";
 import { RATE_LIMIT_MODES, type RateLimitMode } from "../src/simulator/rate-limiter.js";
+import { type CollectionsShape, parseCollectionsShape } from "./collectionsScale.js";
 import { BenchError } from "./errors.js";
 
 export interface BenchArgs {
@@ -29,6 +30,8 @@ export interface BenchArgs {
   readonly cycles: number;
   /** Measure only the start-up stall (2,000 targets) instead of the scale scenario. */
   readonly startupStall: boolean;
+  /** `CxN`: instead, C clusters x N collections discovered through the data plane; absent: not run. */
+  readonly collections?: CollectionsShape;
 }
 
 export interface SoakArgs {
@@ -40,6 +43,7 @@ export interface SoakArgs {
 export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N] [--baseline-scrapes N] [--series N] [--metrics-only]
        npm run bench -- --budget P[,P...] [--rate-limit-mode M[,M...]] [--cycles N]
        npm run bench -- --startup-stall
+       npm run bench -- --collections CxN [--scrapes N]
   --clusters N           clusters of the scale scenario (default 1000)
   --scrapes N            timed scrapes per variant, exporter and static floor (default 200, at least 1)
   --baseline-scrapes N   timed scrapes per variant of the prom-client baseline (default 100: ~0.2 s each)
@@ -51,7 +55,9 @@ export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N]
   --rate-limit-mode M,.. simulator window modes of --budget: sliding, fixed, token_bucket (default all three)
   --cycles N             complete cycles observed per budget scenario after the first (default 3)
   --startup-stall        instead: the longest event-loop stall and /healthz wait while the first cycle of
-                         2,000 metric targets (1,000 clusters + one scope each) lands`;
+                         2,000 metric targets (1,000 clusters + one scope each) lands
+  --collections CxN      instead: C clusters x N collections discovered through the data plane, each a
+                         metrics scope (e.g. 100x50): series, RSS, scrape p50/p99, calls per cycle`;
 
 export const SOAK_USAGE = `usage: npm run soak -- [--minutes N] [--clusters N]
   --minutes N   how long to run, faults included (default 3, at least 2)
@@ -133,6 +139,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     "rate-limit-mode": { type: "string" },
     cycles: { type: "string" },
     "startup-stall": { type: "boolean" },
+    collections: { type: "string" },
     help: { type: "boolean" },
   });
   const budget = list(v.budget, "--budget", [], (p) => number(p, "--budget", 0, 1, 300));
@@ -152,6 +159,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     modes: list(v["rate-limit-mode"], "--rate-limit-mode", RATE_LIMIT_MODES, rateLimitMode),
     cycles: integer(v.cycles, "--cycles", 3, 1, 100),
     startupStall,
+    ...(typeof v.collections === "string" ? { collections: parseCollectionsShape(v.collections) } : {}),
   };
 }
 
