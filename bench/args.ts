@@ -1,6 +1,7 @@
 /** Command-line flags of `npm run bench` and `npm run soak` (after `--`). */
 import { parseArgs } from "node:util";
 import { RATE_LIMIT_MODES, type RateLimitMode } from "../src/simulator/rate-limiter.js";
+import { type CollectionsShape, parseCollectionsShape } from "./collectionsScale.js";
 import { BenchError } from "./errors.js";
 import { DEPLOYED_RUNTIME, RUNTIMES, type Runtime } from "./runtime.js";
 
@@ -32,6 +33,8 @@ export interface BenchArgs {
   readonly startupStall: boolean;
   /** Process settings of the exporter (malloc, heap): as deployed, or Node's defaults. */
   readonly runtime: Runtime;
+  /** `CxN`: instead, C clusters x N collections discovered through the data plane; absent: not run. */
+  readonly collections?: CollectionsShape;
 }
 
 export interface SoakArgs {
@@ -48,6 +51,7 @@ export interface SoakArgs {
 export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N] [--baseline-scrapes N] [--series N] [--metrics-only] [--runtime R]
        npm run bench -- --budget P[,P...] [--rate-limit-mode M[,M...]] [--cycles N]
        npm run bench -- --startup-stall
+       npm run bench -- --collections CxN [--scrapes N]
   --clusters N           clusters of the scale scenario (default 1000)
   --scrapes N            timed scrapes per variant, exporter and static floor (default 200, at least 1)
   --baseline-scrapes N   timed scrapes per variant of the prom-client baseline (default 100: ~0.2 s each)
@@ -61,7 +65,9 @@ export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N]
   --rate-limit-mode M,.. simulator window modes of --budget: sliding, fixed, token_bucket (default all three)
   --cycles N             complete cycles observed per budget scenario after the first (default 3)
   --startup-stall        instead: the longest event-loop stall and /healthz wait while the first cycle of
-                         2,000 metric targets (1,000 clusters + one scope each) lands`;
+                         2,000 metric targets (1,000 clusters + one scope each) lands
+  --collections CxN      instead: C clusters x N collections discovered through the data plane, each a
+                         metrics scope (e.g. 100x50): series, RSS, scrape p50/p99, calls per cycle`;
 
 export const SOAK_USAGE = `usage: npm run soak -- [--minutes N] [--clusters N] [--series N] [--reload-every M] [--runtime R]
   --minutes N       how long to run, faults included (default 3, at least 2; fractions allowed)
@@ -161,6 +167,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     cycles: { type: "string" },
     "startup-stall": { type: "boolean" },
     runtime: { type: "string" },
+    collections: { type: "string" },
     help: { type: "boolean" },
   });
   const budget = list(v.budget, "--budget", [], (p) => number(p, "--budget", 0, 1, 300));
@@ -181,6 +188,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     cycles: integer(v.cycles, "--cycles", 3, 1, 100),
     startupStall,
     runtime: runtime(v.runtime),
+    ...(typeof v.collections === "string" ? { collections: parseCollectionsShape(v.collections) } : {}),
   };
 }
 

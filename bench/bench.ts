@@ -13,7 +13,8 @@
  * scenario (540 targets, one key, PT30S) runs alongside the first phases: it is light (18
  * requests per second) and the phases it overlaps are measured in CPU time, not latency.
  *
- * `--budget` and `--startup-stall` run other scenarios instead (budget.ts, startupStall.ts).
+ * `--budget`, `--startup-stall` and `--collections` run other scenarios instead (budget.ts,
+ * startupStall.ts, collectionsScale.ts).
  */
 import { arch, cpus, platform } from "node:os";
 import { BENCH_USAGE, type BenchArgs, parseBenchArgs } from "./args.js";
@@ -28,6 +29,7 @@ import {
   stopSimProcess,
   waitFor200,
 } from "./children.js";
+import { renderCollections, runCollectionsScale } from "./collectionsScale.js";
 import {
   type Collectors,
   chooseScopes,
@@ -519,7 +521,12 @@ runEntry({
           )
         : args.startupStall
           ? renderStall(await runStartupStall(progress), machineLine())
-          : render(await run(args));
+          : args.collections
+            ? renderCollections(
+                await runCollectionsScale(args.collections, Math.min(args.scrapes, 100), progress),
+                machineLine(),
+              )
+            : render(await run(args));
     progress(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     return report;
   },

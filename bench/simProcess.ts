@@ -36,6 +36,8 @@ export interface SimInfo {
     readonly regionId: string;
     readonly projectId: string;
     readonly collections: ReadonlyArray<{ readonly dbName: string; readonly collectionName: string }>;
+    /** The `username:password` its data plane takes instead of the API key, if any. */
+    readonly dataPlaneCredential?: string;
   }>;
   readonly sparkJobs: ReadonlyArray<{ readonly projectId: string; readonly jobId: string }>;
 }
@@ -84,6 +86,7 @@ serveRpc({
         regionId: c.regionId,
         projectId: c.projectId,
         collections: c.collections.map((col) => ({ dbName: col.dbName, collectionName: col.collectionName })),
+        ...optionalCredential(sim?.state.dataPlaneCredential(c.id)),
       })),
       sparkJobs: sim.state.sparkJobRefs.map((j) => ({ projectId: j.projectId, jobId: j.jobId })),
     };
@@ -125,6 +128,10 @@ serveRpc({
 
 // An orphaned simulator must not outlive the harness.
 process.on("disconnect", () => process.exit(0));
+
+function optionalCredential(credential: string | undefined): { dataPlaneCredential?: string } {
+  return credential === undefined ? {} : { dataPlaneCredential: credential };
+}
 
 function running(): Simulator {
   if (!sim) throw new Error("simulator not started");

@@ -68,6 +68,8 @@ export interface DemoOptions {
    * plane takes a `username:password` get it through a token file in a fresh temporary directory.
    */
   readonly collections?: boolean;
+  /** Count the members of every simulated SCIM group (the demo does). */
+  readonly groups?: boolean;
   /** Also ask a name no server knows, to show a refused query (`--demo` does; tests do not). */
   readonly showRefusal?: boolean;
   /**
@@ -104,8 +106,8 @@ export async function startDemoSimulator(opts: {
 /**
  * The raw (YAML-shaped) config of the demo: every simulated cluster, a per-collection scope on
  * the first one, every simulated Spark job, cluster discovery off, collection discovery as
- * asked (with each data plane's credential), 30 s cycles (the API's finest
- * granularity), and a fixed demo key the simulator accepts.
+ * asked (with each data plane's credential), the simulated SCIM groups as asked, 30 s cycles
+ * (the API's finest granularity), and a fixed demo key the simulator accepts.
  */
 export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, unknown> {
   const first = sim.clusters[0];
@@ -164,6 +166,7 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
           },
         }
       : {}),
+    ...(opts.groups ? { groups: { ids: [...sim.groups.keys()], interval: "PT30S" } } : {}),
     server: { listen: opts.listen },
   };
 }

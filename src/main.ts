@@ -204,6 +204,7 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
           showRefusal: true,
           collections: true,
           metricCatalog,
+          groups: true,
         }),
       );
       return { value: { config, closeDemo } };

@@ -402,6 +402,18 @@ export const overview: DashboardSpec = {
             { field: "domain", displayName: "API host" },
           ],
         },
+        {
+          kind: "table",
+          title: "Group members",
+          description:
+            "Members of each SCIM group of groups.ids, for access audits (List Group Members count).",
+          w: 24,
+          queries: [{ expr: "max by (group_id) (vdbcloud_group_members)" }],
+          columns: [
+            { field: "group_id", displayName: "Group ID" },
+            { field: "Value", displayName: "Members", unit: "none" },
+          ],
+        },
       ],
     },
   ],

@@ -25,6 +25,7 @@ describe("the client surface", () => {
       "describeCluster",
       "describeSparkJob",
       "listClusters",
+      "listGroupMembers",
       "listImportJobs",
       "listProjects",
       "listRegions",

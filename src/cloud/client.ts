@@ -11,6 +11,7 @@ import { createCaller } from "./caller.js";
 import { describeClusterEndpoint, listClustersEndpoint } from "./clusters.js";
 import type { RequestSpec } from "./endpoint.js";
 import { redactSecret } from "./errors.js";
+import { listGroupMembersEndpoint } from "./groups.js";
 import { listImportJobsEndpoint } from "./importJobs.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { safeObserver } from "./observer.js";
@@ -136,6 +137,7 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     listClusters: (args, signal) => call(listClustersEndpoint, args, signal),
     listProjects: (args, signal) => call(listProjectsEndpoint, args, signal),
     listRegions: (args, signal) => call(listRegionsEndpoint, args, signal),
+    listGroupMembers: (args, signal) => call(listGroupMembersEndpoint, args, signal),
     close: () => transport.close(),
   };
   return Object.freeze(client);

@@ -137,6 +137,18 @@ export interface Region {
 }
 
 /**
+ * One page of List Group Members (v2). Members themselves are not kept (see cloud/groups.ts):
+ * `count` is the documented total, null when the answer left it out; `listed` is how many
+ * members this page carried.
+ */
+export interface GroupMemberPage {
+  readonly count: number | null;
+  readonly currentPage: number;
+  readonly pageSize: number;
+  readonly listed: number;
+}
+
+/**
  * Every endpoint the client may call, by the `CloudApi` method that calls it: the HTTP method
  * and the path template. This is the one declaration of each template; the order is the order
  * of the self-metrics' series.
@@ -149,6 +161,7 @@ export const ENDPOINT = {
   listClusters: "GET /v2/clusters",
   listProjects: "GET /v1/projects",
   listRegions: "GET /v2/regions",
+  listGroupMembers: "GET /v2/groups/{groupId}/members",
 } as const satisfies Record<keyof CloudApi, string>;
 
 /** Every data-plane endpoint template (a cluster's own endpoint), each declared once. */
@@ -229,4 +242,9 @@ export interface CloudApi {
   /** v1: needs a region to build the controller URL. */
   listProjects(args: { region: string }, signal?: AbortSignal): Promise<Project[]>;
   listRegions(args: { cloudId?: string }, signal?: AbortSignal): Promise<Region[]>;
+  /** One page of a SCIM group's members (page numbers start at 1); only counts come back. */
+  listGroupMembers(
+    args: { groupId: string; pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<GroupMemberPage>;
 }

@@ -191,6 +191,14 @@ export const INVENTORY_FAMILIES = {
   ),
 } as const;
 
+/** Group families: SCIM groups of `groups.ids` (List Group Members). */
+export const GROUP_FAMILIES = {
+  members: gauge(
+    "vdbcloud_group_members",
+    "Members of the SCIM group at the last poll, a count; no member name or address is exported (upstream List Group Members count).",
+  ),
+} as const;
+
 /**
  * Self families that collectors emit as samples, per target, into the sample store (written by
  * collectors/health.ts and the cluster metrics mapping). The process-wide ones follow.

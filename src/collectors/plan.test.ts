@@ -283,6 +283,23 @@ describe("computePlan", () => {
     expect(second && formatPlan(second)).toContain("Targets (shard 1 of 3):");
   });
 
+  it("counts one List Group Members call per group, at least, on shard 0 only", async () => {
+    const cfg = await config({ groups: { ids: ["grp-a", "grp-b", "grp-c"], interval: "PT30S" } });
+    const [first, second] = [0, 1].map((index) => computePlan(cfg, { shard: { index, total: 2 } }));
+    expect(first && row(first.rows, "GET /v2/groups/{groupId}/members")).toMatchObject({
+      callsPerCycle: 3,
+      atLeast: true,
+      intervalMs: 30_000,
+    });
+    expect(first && formatPlan(first)).toContain(
+      "GET /v2/groups/{groupId}/members [default]: at least 3 calls every PT30S",
+    );
+    expect(second && row(second.rows, "GET /v2/groups/{groupId}/members")).toBeUndefined();
+    // No group configured: no call at all.
+    const none = computePlan(await config({}), {});
+    expect(row(none.rows, "GET /v2/groups/{groupId}/members")).toBeUndefined();
+  });
+
   it("notes when there is nothing to poll and when jobs come from a file", async () => {
     const plan = computePlan(await config({ spark_jobs: { jobs_file: "jobs.yaml" } }));
     expect(plan.notes).toEqual([

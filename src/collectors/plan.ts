@@ -35,6 +35,7 @@ const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
   ENDPOINT.listProjects,
   ENDPOINT.listRegions,
   ENDPOINT.listClusters,
+  ENDPOINT.listGroupMembers,
 ];
 
 /** One polled cluster. `credential` is a label ("default", "cluster key #1"), never a key. */

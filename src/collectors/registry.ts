@@ -6,6 +6,7 @@
 import { clusterMetricsCollector } from "./cluster-metrics/tasks.js";
 import { collectionsCollector } from "./collections/tasks.js";
 import { discoveryCollector } from "./discovery/tasks.js";
+import { groupsCollector } from "./groups/tasks.js";
 import { importJobsCollector } from "./import-jobs/tasks.js";
 import { inventoryCollector } from "./inventory/tasks.js";
 import type { CollectorEnv, CollectorTask } from "./model.js";
@@ -18,6 +19,7 @@ export const COLLECTORS = [
   inventoryCollector,
   discoveryCollector,
   collectionsCollector,
+  groupsCollector,
 ] as const;
 
 /** A collector's registry name. */

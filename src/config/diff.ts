@@ -33,6 +33,7 @@ function durations(c: Config): Record<string, number> {
     "import_jobs.interval": c.importJobs.intervalMs,
     "spark_jobs.interval": c.sparkJobs.intervalMs,
     "inventory.interval": c.inventory.intervalMs,
+    "groups.interval": c.groups.intervalMs,
   };
 }
 
@@ -73,6 +74,7 @@ export function configChanges(prev: Config, next: Config): ConfigChanges {
     importJobs: { ...c.importJobs, intervalMs: undefined },
     sparkJobs: { ...c.sparkJobs, intervalMs: undefined },
     inventory: { ...c.inventory, intervalMs: undefined },
+    groups: { ...c.groups, intervalMs: undefined },
   });
   const r0 = rest(prev) as Record<string, unknown>;
   const r1 = rest(next) as Record<string, unknown>;

@@ -37,6 +37,7 @@ describe("knownKeysAt", () => {
         "spark_jobs",
         "inventory",
         "collections",
+        "groups",
         "server",
         "staleness_intervals",
       ],

@@ -431,6 +431,7 @@ describe("good configs", () => {
         rowCount: false,
         rateLimit: 10,
       },
+      groups: { ids: [], intervalMs: 3_600_000 },
       server: { host: "0.0.0.0", port: 9474 },
       stalenessIntervals: 5,
     };

@@ -18,6 +18,7 @@ import { apiSchema } from "./schema/api.js";
 import { clustersSchema } from "./schema/clusters.js";
 import { collectionsSchema } from "./schema/collections.js";
 import type { ResolvePath } from "./schema/common.js";
+import { groupsSchema } from "./schema/groups.js";
 import { importJobsSchema } from "./schema/importJobs.js";
 import { inventorySchema } from "./schema/inventory.js";
 import { metricsSchema } from "./schema/metrics.js";
@@ -53,6 +54,7 @@ export function configSchema(baseDir: string) {
             spark_jobs: sparkJobsSchema(resolvePath),
             inventory: inventorySchema,
             collections: collectionsSchema(queriesSchema("collections.queries", checkScopeQuery)),
+            groups: groupsSchema,
             server: serverSchema(resolvePath),
             staleness_intervals: intField(2, 100).default(5),
           },
@@ -86,6 +88,7 @@ export function configSchema(baseDir: string) {
             queries === undefined ? undefined : scopeQueries(file.metrics.queries, queries),
           ),
         }))(file.collections),
+        groups: file.groups,
         server: file.server,
         /** A series older than this many intervals of its collector disappears. Default 5. */
         stalenessIntervals: file.staleness_intervals,

@@ -52,6 +52,9 @@ export type InventoryConfig = Settings["inventory"];
 /** `collections`: discovery of databases and collections through each cluster's data plane. */
 export type CollectionsConfig = Settings["collections"];
 
+/** `groups`: SCIM groups whose member counts are polled (List Group Members). */
+export type GroupsConfig = Settings["groups"];
+
 /** `server`: the listen address split into host and port; `webConfigFile` is absolute. */
 export type ServerConfig = Settings["server"];
 

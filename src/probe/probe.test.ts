@@ -48,6 +48,10 @@ function fakeApi(opts: { keyRefused?: boolean; unknown?: string } = {}) {
     },
     listProjects: async () => [],
     listRegions: async () => [],
+    listGroupMembers: async () => {
+      calls.push("listGroupMembers");
+      return { count: 0, members: 0 } as never;
+    },
   };
   return { api, calls };
 }

@@ -6,6 +6,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { mountAdmin } from "./admin.js";
 import { dataPlaneRoutes } from "./data-plane.js";
 import { ApiCode } from "./errors.js";
+import { groupRoutes } from "./groups.js";
 import { mountRoute, type PipelineDeps } from "./pipeline.js";
 import { mutatingRoutes } from "./routes-mutating.js";
 import { readRoutes } from "./routes-read.js";
@@ -18,7 +19,8 @@ export function createApp(deps: PipelineDeps): Express {
   app.use(express.json({ limit: "1mb" }));
   mountAdmin(app, deps);
   const planes = dataPlaneRoutes(deps.ctx.dataPlanes, deps.ctx.world.clusters);
-  for (const route of [...readRoutes(deps.ctx), ...planes, ...mutatingRoutes()]) mountRoute(app, route, deps);
+  for (const route of [...readRoutes(deps.ctx), ...groupRoutes(), ...planes, ...mutatingRoutes()])
+    mountRoute(app, route, deps);
 
   app.use((req: Request, res: Response) => {
     res.status(404).json({ code: ApiCode.NOT_FOUND, message: `Not Found: ${req.method} ${req.path}` });

@@ -11,6 +11,7 @@ import { createApp } from "./app.js";
 import type { SimContext } from "./context.js";
 import { buildDataPlanes, dataPlaneAuthorized } from "./data-plane.js";
 import { type FaultController, Faults } from "./faults.js";
+import { SIM_GROUPS, type SimGroupMember } from "./groups.js";
 import { ImportJobStore } from "./import-jobs.js";
 import { Lifecycle } from "./lifecycle.js";
 import { buildProfile } from "./metric-values.js";
@@ -56,6 +57,8 @@ export interface Simulator {
   readonly clusters: readonly SimCluster[];
   readonly projects: readonly SimProject[];
   readonly regions: readonly SimRegion[];
+  /** SCIM groups and their members, by group ID (List Group Members). */
+  readonly groups: ReadonlyMap<string, readonly SimGroupMember[]>;
   readonly stats: SimStats;
   readonly faults: FaultController;
   readonly state: SimState;
@@ -143,6 +146,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     clusters: world.clusters,
     projects: world.projects,
     regions: world.regions,
+    groups: SIM_GROUPS,
     stats,
     faults,
     state: new SimStateImpl(ctx),

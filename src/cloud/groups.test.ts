@@ -1,0 +1,89 @@
+import nock from "nock";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { groupMembersDataSchema, normalizeGroupMembers } from "./groups.js";
+import { closeTestClients, failure, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(async () => {
+  nock.cleanAll();
+  await closeTestClients();
+});
+afterAll(() => nock.enableNetConnect());
+
+const MEMBERS = [
+  { username: "Ada Lovelace", email: "ada@example.com" },
+  { username: "Alan Turing", email: "alan@example.com" },
+];
+
+describe("List Group Members over HTTP", () => {
+  it("GETs /v2/groups/{groupId}/members with the page, and keeps counts only", async () => {
+    const scope = nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } })
+      .get("/v2/groups/grp%2F1/members")
+      .query({ currentPage: "1", pageSize: "10" })
+      .reply(200, { code: 0, data: { count: 7, currentPage: 1, pageSize: 10, members: MEMBERS } });
+    const { client } = testClient();
+    const page = await client.listGroupMembers({ groupId: "grp/1", pageSize: 10, currentPage: 1 });
+    expect(page).toStrictEqual({ count: 7, currentPage: 1, pageSize: 10, listed: 2 });
+    // Names and addresses stop at the client.
+    expect(JSON.stringify(page)).not.toMatch(/Ada|Alan|@example\.com/);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it("answers an unknown group with a not_found error naming the endpoint template", async () => {
+    nock(TEST_BASE_URL)
+      .get("/v2/groups/nope/members")
+      .query(true)
+      .reply(404, { code: 404, message: "group not found" });
+    const { client } = testClient({ maxRetries: 0 });
+    const err = await failure(client.listGroupMembers({ groupId: "nope", pageSize: 10, currentPage: 1 }));
+    expect(err.code).toBe("not_found");
+    expect(err.endpoint).toBe("GET /v2/groups/{groupId}/members");
+  });
+
+  it("rejects a count that is not a number as a schema error", async () => {
+    nock(TEST_BASE_URL)
+      .get("/v2/groups/g/members")
+      .query(true)
+      .reply(200, { code: 0, data: { count: "many", members: [] } });
+    const { client } = testClient({ maxRetries: 0 });
+    const err = await failure(client.listGroupMembers({ groupId: "g", pageSize: 10, currentPage: 1 }));
+    expect(err.code).toBe("schema_error");
+  });
+});
+
+describe("normalizeGroupMembers variants", () => {
+  const asked = { groupId: "g", pageSize: 10, currentPage: 2 };
+  it.each([
+    {
+      name: "the documented shape",
+      data: { count: 12, currentPage: 2, pageSize: 10, members: MEMBERS },
+      expected: { count: 12, currentPage: 2, pageSize: 10, listed: 2 },
+    },
+    {
+      name: "numbers as strings",
+      data: { count: "12", currentPage: "2", pageSize: "10", members: MEMBERS },
+      expected: { count: 12, currentPage: 2, pageSize: 10, listed: 2 },
+    },
+    {
+      name: "a member list without count or paging",
+      data: { members: MEMBERS },
+      expected: { count: null, currentPage: 2, pageSize: 10, listed: 2 },
+    },
+    {
+      name: "count null and no members",
+      data: { count: null, members: null },
+      expected: { count: null, currentPage: 2, pageSize: 10, listed: 0 },
+    },
+    {
+      name: "an empty group",
+      data: { count: 0, currentPage: 1, pageSize: 10, members: [] },
+      expected: { count: 0, currentPage: 1, pageSize: 10, listed: 0 },
+    },
+  ])("reads $name", ({ data, expected }) => {
+    expect(normalizeGroupMembers(groupMembersDataSchema.parse(data), asked)).toStrictEqual(expected);
+  });
+
+  it("rejects members that are not a list", () => {
+    expect(groupMembersDataSchema.safeParse({ count: 1, members: "Ada" }).success).toBe(false);
+  });
+});

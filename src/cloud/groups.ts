@@ -1,0 +1,55 @@
+/**
+ * List Group Members (v2): GET /v2/groups/{groupId}/members, paged (`currentPage` from 1,
+ * `pageSize`). `data` is documented as `{count, currentPage, pageSize, members}`; `count` may
+ * come as a number or a numeric string, or be absent.
+ *
+ * Members (display names and e-mail addresses) are counted here and dropped: nothing past this
+ * module can put a person's name or address into a label, a log line or an error.
+ */
+import { z } from "zod";
+import { defineEndpoint, V2 } from "./endpoint.js";
+import { ENDPOINT, type GroupMemberPage } from "./types.js";
+import { segment } from "./urls.js";
+import { numeric } from "./wire.js";
+
+/** Arguments of List Group Members. Page numbers start at 1. */
+export interface ListGroupMembersArgs {
+  readonly groupId: string;
+  readonly pageSize: number;
+  readonly currentPage: number;
+}
+
+/** The envelope's `data`. Members are validated only as a list: their fields are never read. */
+export const groupMembersDataSchema = z.object({
+  count: numeric.nullish(),
+  currentPage: numeric.nullish(),
+  pageSize: numeric.nullish(),
+  members: z.array(z.unknown()).nullish(),
+});
+
+export type GroupMembersData = z.infer<typeof groupMembersDataSchema>;
+
+/** Maps `data` to a page: the documented total (null when absent) and how many members it lists. */
+export function normalizeGroupMembers(data: GroupMembersData, args: ListGroupMembersArgs): GroupMemberPage {
+  return {
+    count: data.count ?? null,
+    currentPage: data.currentPage ?? args.currentPage,
+    pageSize: data.pageSize ?? args.pageSize,
+    listed: data.members?.length ?? 0,
+  };
+}
+
+/** List Group Members (v2). */
+export const listGroupMembersEndpoint = defineEndpoint<
+  ListGroupMembersArgs,
+  GroupMembersData,
+  GroupMemberPage
+>(ENDPOINT.listGroupMembers, {
+  request: (args) => ({
+    target: V2,
+    path: `/v2/groups/${segment(args.groupId)}/members`,
+    query: { currentPage: String(args.currentPage), pageSize: String(args.pageSize) },
+  }),
+  schema: groupMembersDataSchema,
+  normalize: normalizeGroupMembers,
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import type { CloudApi, GroupMemberPage } from "../../cloud/types.js";
+import {
+  COUNT_PAGE_SIZE,
+  countGroupMembers,
+  GroupMembersUncountedError,
+  MAX_WALK_PAGES,
+  WALK_PAGE_SIZE,
+} from "./tasks.js";
+
+type Mode = "count" | "no-count" | "ignores-page";
+
+/**
+ * A fake server holding `total` members that caps the page size at `cap`, reports the size it
+ * used, and gives `count` only in mode "count"; "ignores-page" always answers a full page 1.
+ */
+function server(total: number, cap: number, mode: Mode) {
+  const asked: Array<{ page: number; size: number }> = [];
+  const api = {
+    listGroupMembers: async (args: { groupId: string; currentPage: number; pageSize: number }) => {
+      asked.push({ page: args.currentPage, size: args.pageSize });
+      const used = Math.min(args.pageSize, cap);
+      const page = mode === "ignores-page" ? 1 : args.currentPage;
+      const listed = mode === "ignores-page" ? used : Math.max(0, Math.min(used, total - (page - 1) * used));
+      const answer: GroupMemberPage = {
+        count: mode === "count" ? total : null,
+        currentPage: args.currentPage,
+        pageSize: used,
+        listed,
+      };
+      return answer;
+    },
+  } as unknown as CloudApi;
+  return { api, asked };
+}
+
+describe("countGroupMembers", () => {
+  it.each([
+    // The documented count: one small page, whatever the group's size.
+    { total: 0, cap: 1000, mode: "count", want: 0, calls: 1 },
+    { total: 5_000, cap: 1000, mode: "count", want: 5_000, calls: 1 },
+    // No count, and page 1 is short: it lists the whole group.
+    { total: 3, cap: 1000, mode: "no-count", want: 3, calls: 1 },
+    { total: 0, cap: 1000, mode: "no-count", want: 0, calls: 1 },
+    // No count and a full first page: counted page by page (pages 1..3 of 100, the last short).
+    { total: 250, cap: 1000, mode: "no-count", want: 250, calls: 4 },
+    // An exact multiple of the page size ends on an empty page.
+    { total: 200, cap: 1000, mode: "no-count", want: 200, calls: 4 },
+    // A server capping pages at 50 is followed with its size.
+    { total: 120, cap: 50, mode: "no-count", want: 120, calls: 4 },
+  ] as const)("$mode, $total members, pages capped at $cap: $want in $calls calls", async (c) => {
+    const { api, asked } = server(c.total, c.cap, c.mode);
+    expect(await countGroupMembers(api, "g")).toBe(c.want);
+    expect(asked).toHaveLength(c.calls);
+    expect(asked[0]).toEqual({ page: 1, size: COUNT_PAGE_SIZE });
+    if (c.calls > 1) expect(asked[1]).toEqual({ page: 1, size: WALK_PAGE_SIZE });
+  });
+
+  it("gives up with a coded error when pages never end", async () => {
+    const { api, asked } = server(0, 1000, "ignores-page");
+    const err = await countGroupMembers(api, "g").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GroupMembersUncountedError);
+    expect((err as GroupMembersUncountedError).code).toBe("members_uncounted");
+    expect(asked).toHaveLength(1 + MAX_WALK_PAGES);
+  });
+});
