@@ -32,6 +32,11 @@ const SKIPPED: Readonly<Record<string, string>> = {
     "needs a Kubernetes cluster",
   "$EDITOR deploy/kubernetes/base/config.yaml": "interactive",
   "kubectl apply -k deploy/kubernetes/base": "needs a Kubernetes cluster (the manifest tests render it)",
+  "node dist/main.js backfill --config vdbcloud.yaml --from P7D --output history.om":
+    "reads the real service's history with a real API key (test/e2e.backfill.test.ts runs the same flow against the simulator)",
+  "promtool tsdb create-blocks-from openmetrics history.om ./blocks":
+    "needs the history.om of the command before (test/e2e.backfill.test.ts runs it on simulator history)",
+  "mv ./blocks/* /var/lib/prometheus/metrics2/": "moves blocks into a running Prometheus's storage",
   "npm run bench": "minutes of deliberate load; its figures are in the README",
   "npm run soak": "minutes of deliberate load",
 };
