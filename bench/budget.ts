@@ -9,8 +9,8 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { DEFAULT_RATE_LIMIT_MARGIN_MS, usableRate } from "../src/cloud/rateLimiter.js";
 import type { RateLimitMode } from "../src/simulator/rate-limiter.js";
+import { DEFAULT_RATE_LIMIT_MARGIN_MS, usableRate } from "../src/upstream/rateLimiter.js";
 import {
   admittedPerSecond,
   BUDGET_INTERVAL_MS,

@@ -4,8 +4,9 @@
  * longest a target went between two polls. Pure functions over the log, so they are tested
  * without processes.
  */
-import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS } from "../src/cloud/rateLimiter.js";
+
 import type { RateLimitMode } from "../src/simulator/rate-limiter.js";
+import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS } from "../src/upstream/rateLimiter.js";
 import type { CycleCount, LoggedRequest } from "./cycles.js";
 import type { Check } from "./report.js";
 

@@ -9,7 +9,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DATA_PLANE_ENDPOINT, ENDPOINT } from "../src/cloud/types.js";
+import { DATA_PLANE_ENDPOINT, ENDPOINT } from "../src/upstream/types.js";
 import { startExporterProcess, startSimProcess, stopSimProcess } from "./children.js";
 import { cycleIntervalMs, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
 import { sleep } from "./entry.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { offsetFor } from "../src/schedule/scheduler.js";
+import { offsetFor } from "../src/scheduler/scheduler.js";
 import { countCycles, type LoggedRequest, slotOf, targetOfRequest } from "./cycles.js";
 
 const I = 30_000;

@@ -8,7 +8,7 @@
  * gives the offset.
  */
 import { metricsTargetName } from "../src/collectors/cluster-metrics/tasks.js";
-import { offsetFor } from "../src/schedule/scheduler.js";
+import { offsetFor } from "../src/scheduler/scheduler.js";
 
 /** One request as the simulator saw it. */
 export interface LoggedRequest {

@@ -5,8 +5,8 @@
  * benchmark then adds as many scopes as it takes to reach its series target.
  */
 import { pino } from "pino";
+import { Exporter } from "../src/app/exporter.js";
 import { buildConfig } from "../src/config/load.js";
-import { Exporter } from "../src/exporter.js";
 import { startSimulator } from "../src/simulator/index.js";
 import { type Collectors, chooseScopes, scenarioConfig } from "./config.js";
 import { sleep } from "./entry.js";

@@ -1,15 +1,17 @@
 #!/usr/bin/env node
-// First, before anything slower loads: from here on a SIGHUP cannot end the process (sighup.ts).
-import "./sighup.js";
+// First, before anything slower loads: from here on a SIGHUP cannot end the process (app/sighup.ts).
+import "./app/sighup.js";
 
 import { readFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { type Logger, pino } from "pino";
+import { configReloader } from "./app/configReload.js";
+import { demoConfig, startDemoSimulator } from "./app/demo.js";
+import { Exporter } from "./app/exporter.js";
+import { onSighup } from "./app/sighup.js";
 import { runBackfill } from "./backfill/run.js";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./cli/args.js";
-import { computePlan } from "./collectors/plan.js";
-import { formatPlan } from "./collectors/planFormat.js";
 import { ConfigError } from "./config/errors.js";
 import { formatListen, type ListenAddress, parseListen } from "./config/listen.js";
 import { buildConfig, loadConfig } from "./config/load.js";
@@ -17,13 +19,11 @@ import { loadSparkJobsFile } from "./config/sparkJobsFile.js";
 import type { Config } from "./config/types.js";
 import { CONFIG_WATCH_INTERVAL_MS, watchPath } from "./config/watch.js";
 import { loadWebConfig, toTlsOptions } from "./config/webConfig.js";
-import { configReloader } from "./configReload.js";
-import { demoConfig, startDemoSimulator } from "./demo.js";
-import { Exporter } from "./exporter.js";
 import { createApp, type ReloadResult } from "./http/app.js";
 import { BasicAuth } from "./http/basicAuth.js";
+import { computePlan } from "./polling/plan.js";
+import { formatPlan } from "./polling/planFormat.js";
 import { probeCommand } from "./probe/command.js";
-import { onSighup } from "./sighup.js";
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -238,7 +238,7 @@ async function loadWeb(config: Config): Promise<Step<WebConfig | undefined>> {
 
 /**
  * Reloads the config file into the exporter (SIGHUP, POST /-/reload, a changed file); see
- * configReload.ts. The demo has no file to reload.
+ * app/configReload.ts. The demo has no file to reload.
  */
 function reloader(
   args: CliArgs,

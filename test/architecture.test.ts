@@ -14,18 +14,19 @@ const SRC = resolve(import.meta.dirname, "../src");
  * (trailing "*\/"), or one file. The most specific entry that matches a path wins.
  */
 const FOLDERS = {
-  upstreamClient: "cloud/",
-  metricModel: "collect/",
-  collectorFramework: "collectors/",
+  upstreamClient: "upstream/",
+  metricModel: "metrics/",
+  collectorFramework: "polling/",
   collectors: "collectors/*/",
   collectorRegistry: "collectors/registry.ts",
   config: "config/",
-  exposition: "expose/",
+  exposition: "exposition/",
   http: "http/",
-  schedule: "schedule/",
+  schedule: "scheduler/",
   shared: "shared/",
   simulator: "simulator/",
-  demo: "demo.ts",
+  app: "app/",
+  demo: "app/demo.ts",
 } as const;
 type Role = keyof typeof FOLDERS;
 
@@ -34,7 +35,7 @@ const FORBIDDEN: readonly { readonly from: Role; readonly mayNotImport: readonly
   // The upstream client knows nothing of Prometheus, config or collectors.
   {
     from: "upstreamClient",
-    mayNotImport: ["metricModel", "collectorFramework", "config", "exposition", "http", "schedule"],
+    mayNotImport: ["metricModel", "collectorFramework", "config", "exposition", "http", "schedule", "app"],
   },
   {
     from: "shared",
@@ -46,18 +47,21 @@ const FORBIDDEN: readonly { readonly from: Role; readonly mayNotImport: readonly
       "exposition",
       "http",
       "schedule",
+      "app",
     ],
   },
-  { from: "schedule", mayNotImport: ["metricModel", "collectorFramework", "exposition", "http"] },
-  { from: "metricModel", mayNotImport: ["collectorFramework", "exposition", "http", "schedule"] },
+  { from: "schedule", mayNotImport: ["metricModel", "collectorFramework", "exposition", "http", "app"] },
+  { from: "metricModel", mayNotImport: ["collectorFramework", "exposition", "http", "schedule", "app"] },
   {
     from: "exposition",
-    mayNotImport: ["collectorFramework", "collectors", "collectorRegistry", "http", "schedule"],
+    mayNotImport: ["collectorFramework", "collectors", "collectorRegistry", "http", "schedule", "app"],
   },
   // The framework names no collector: it reaches them through the registry only.
-  { from: "collectorFramework", mayNotImport: ["collectors"] },
+  { from: "collectorFramework", mayNotImport: ["collectors", "app"] },
+  // Wiring sits above everything it wires: nothing it wires reaches back into it.
+  { from: "config", mayNotImport: ["app"] },
   // A collector uses the framework, never another collector or the list of them.
-  { from: "collectors", mayNotImport: ["collectorRegistry"] },
+  { from: "collectors", mayNotImport: ["collectorRegistry", "app"] },
 ];
 
 /** Only these files may import the simulator (the demo, by dynamic import and for its type). */
@@ -252,11 +256,12 @@ describe("cycles (the checker itself)", () => {
 
 describe("roles of paths (the layering table itself)", () => {
   it.each([
-    ["cloud/client.ts", "upstreamClient"],
-    ["collectors/model.ts", "collectorFramework"],
+    ["upstream/client.ts", "upstreamClient"],
+    ["polling/model.ts", "collectorFramework"],
     ["collectors/registry.ts", "collectorRegistry"],
     ["collectors/spark-jobs/tasks.ts", "collectors"],
-    ["demo.ts", "demo"],
+    ["app/demo.ts", "demo"],
+    ["app/exporter.ts", "app"],
     ["main.ts", undefined],
   ])("%s is %s", (path, role) => {
     expect(roleOf(path)).toBe(role);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { deflateHead } from "../src/expose/gzipJoin.js";
+import { deflateHead } from "../src/exposition/gzipJoin.js";
 import { type Harness, parseSamples, startHarness } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
 

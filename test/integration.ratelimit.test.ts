@@ -4,8 +4,8 @@
  * counts its second. Rates are raised (50 per second) so that two windows pass quickly.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { type CloudClient, createCloudClient } from "../src/cloud/client.js";
 import { RATE_LIMIT_MODES, type Simulator, startSimulator } from "../src/simulator/index.js";
+import { type CloudClient, createCloudClient } from "../src/upstream/client.js";
 
 const RATE = 50;
 const MARGIN_MS = 40;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { demoConfig } from "../src/app/demo.js";
 import { buildConfig } from "../src/config/load.js";
-import { demoConfig } from "../src/demo.js";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { type Harness, startHarness, TEST_API_KEY } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";

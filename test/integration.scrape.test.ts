@@ -1,8 +1,8 @@
 import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
+import { demoConfig } from "../src/app/demo.js";
 import { buildConfig } from "../src/config/load.js";
-import { demoConfig } from "../src/demo.js";
 import { type Harness, parseSamples, startHarness, TEST_API_KEY } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
 

@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { computePlan } from "../src/collectors/plan.js";
+import { Exporter } from "../src/app/exporter.js";
 import { buildConfig } from "../src/config/load.js";
 import { loadSparkJobsFile } from "../src/config/sparkJobsFile.js";
-import { Exporter } from "../src/exporter.js";
-import { systemClock } from "../src/schedule/scheduler.js";
+import { computePlan } from "../src/polling/plan.js";
+import { systemClock } from "../src/scheduler/scheduler.js";
 import { ManualClock } from "./helpers/manualClock.js";
 
 // Nothing listens here: every poll fails at once, so discovery finds nothing and the task set

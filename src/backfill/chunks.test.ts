@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CloudError } from "../cloud/errors.js";
+import { CloudError } from "../upstream/errors.js";
 import { bucketsPerCall, CallSize, isTooManyPoints, splitSpan } from "./chunks.js";
 
 const G = 30_000;

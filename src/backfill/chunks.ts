@@ -3,7 +3,7 @@
  * a chunk starts at a safe number of points (buckets x queries) and a call refused as too
  * large is halved, and every later call of the run stays at the smaller size.
  */
-import { CloudError } from "../cloud/errors.js";
+import { CloudError } from "../upstream/errors.js";
 
 /** Points (buckets x queries) one call asks for at most, until the service refuses less. */
 export const DEFAULT_POINTS_PER_CALL = 10_000;

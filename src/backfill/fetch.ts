@@ -3,8 +3,9 @@
  * client (rate limiter, retries) and request builder as the live collector, split further when
  * the service refuses a call as too large.
  */
-import type { CloudApi, MetricResult } from "../cloud/types.js";
+
 import { type MetricsTarget, metricsRequest } from "../collectors/cluster-metrics/targets.js";
+import type { CloudApi, MetricResult } from "../upstream/types.js";
 import { bucketsIn, type CallSize, isTooManyPoints, type Span, splitSpan } from "./chunks.js";
 
 /** What fetching a chunk uses and reports. */

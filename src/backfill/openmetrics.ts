@@ -5,8 +5,8 @@
  */
 import type { FileHandle } from "node:fs/promises";
 import type { Writable } from "node:stream";
-import type { FamilyDef } from "../collect/sample.js";
-import { renderHeader } from "../expose/render.js";
+import { renderHeader } from "../exposition/render.js";
+import type { FamilyDef } from "../metrics/sample.js";
 import type { ChunkSpool } from "./spool.js";
 
 /** Writes `text` and waits when the stream asks to (a slow disk or pipe). */

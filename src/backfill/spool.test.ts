@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import type { FamilyDef } from "../collect/sample.js";
 import type { HistoryMapping, TimedSample } from "../collectors/cluster-metrics/history.js";
+import type { FamilyDef } from "../metrics/sample.js";
 import { writeOpenMetrics } from "./openmetrics.js";
 import { ChunkSpool, formatTimestamp } from "./spool.js";
 

@@ -8,9 +8,9 @@
 import { existsSync } from "node:fs";
 import { open, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { FamilyDef } from "../collect/sample.js";
 import type { HistoryMapping } from "../collectors/cluster-metrics/history.js";
-import { renderSample } from "../expose/render.js";
+import { renderSample } from "../exposition/render.js";
+import type { FamilyDef } from "../metrics/sample.js";
 
 /** Where one series of one family sits in a chunk's data file. */
 export type Segment = readonly [series: string, offset: number, length: number];

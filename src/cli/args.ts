@@ -1,7 +1,7 @@
 import { hostname as osHostname } from "node:os";
 import { parseArgs } from "node:util";
+import { DEMO_METRIC_CATALOGS, type DemoMetricCatalog } from "../app/demo.js";
 import { ListenAddressError, parseListen } from "../config/listen.js";
-import { DEMO_METRIC_CATALOGS, type DemoMetricCatalog } from "../demo.js";
 
 export const USAGE = `Usage:
   vdbcloud-exporter --config FILE                 run the exporter

@@ -3,13 +3,14 @@
  * line here: the scheduler, the plan of `--check-config`, the self-metrics and the landing
  * page all take their collectors from this list.
  */
+
+import type { CollectorEnv, CollectorTask } from "../polling/model.js";
 import { clusterMetricsCollector } from "./cluster-metrics/tasks.js";
 import { collectionsCollector } from "./collections/tasks.js";
 import { discoveryCollector } from "./discovery/tasks.js";
 import { groupsCollector } from "./groups/tasks.js";
 import { importJobsCollector } from "./import-jobs/tasks.js";
 import { inventoryCollector } from "./inventory/tasks.js";
-import type { CollectorEnv, CollectorTask } from "./model.js";
 import { sparkJobsCollector } from "./spark-jobs/tasks.js";
 
 export const COLLECTORS = [

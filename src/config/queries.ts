@@ -1,5 +1,5 @@
 /**
- * Metric query rules of the config file, over the one upstream catalog (cloud/catalog.ts):
+ * Metric query rules of the config file, over the one upstream catalog (upstream/catalog.ts):
  * the default list, which form a configured query is sent in, what a per-collection scope can
  * carry, and the checks of `metrics.queries` and `clusters[].scopes[].queries`.
  */
@@ -13,8 +13,8 @@ import {
   toSecondForm,
   UPSTREAM_METRICS,
   upstreamMetric,
-} from "../cloud/catalog.js";
-import type { MetricQuery as MetricQueryConfig } from "../cloud/types.js";
+} from "../upstream/catalog.js";
+import type { MetricQuery as MetricQueryConfig } from "../upstream/types.js";
 import { editDistance } from "./issues.js";
 
 /** A scope as `queriesForTarget` reads it (structural, so this module needs no schema type). */
@@ -31,7 +31,7 @@ export const METRIC_NAME = /^[A-Z][A-Z0-9_]*$/;
 
 /**
  * The queries sent when the config lists no `metrics.queries`: the public reference's enum in
- * the first form (cloud/catalog.ts `DEFAULT_QUERIES`).
+ * the first form (upstream/catalog.ts `DEFAULT_QUERIES`).
  */
 export const DEFAULT_METRIC_QUERIES: readonly MetricQueryConfig[] = DEFAULT_QUERIES;
 

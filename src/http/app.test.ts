@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import bcrypt from "bcryptjs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { MetricsResponse } from "../expose/exposition.js";
+import type { MetricsResponse } from "../exposition/exposition.js";
 import { createApp, type HttpDeps } from "./app.js";
 import { BasicAuth } from "./basicAuth.js";
 

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from "express";
-import { writeGathered } from "../expose/blocks.js";
-import type { MetricsResponse } from "../expose/exposition.js";
+import { writeGathered } from "../exposition/blocks.js";
+import type { MetricsResponse } from "../exposition/exposition.js";
 import type { BasicAuth } from "./basicAuth.js";
 import { clientCertMiddleware, type SoftClientCertPolicy } from "./clientCert.js";
 import { type LandingInfo, renderLanding } from "./landing.js";

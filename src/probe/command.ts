@@ -3,15 +3,15 @@
  * exporter configures them (rate limit, margin, timeouts, size bounds), runs the probe and
  * prints its report. A bad config is the caller's exit 2 (ConfigError propagates).
  */
-import { ClientPool } from "../clientPool.js";
-import { redactSecret } from "../cloud/errors.js";
-import type { ClientObserver } from "../cloud/types.js";
-import { credentialLabeler } from "../collectors/credentials.js";
-import { replicaClusters, replicaSparkJobs } from "../collectors/targets.js";
+import { ClientPool } from "../app/clientPool.js";
 import type { Shard } from "../config/shard.js";
 import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
 import type { Config } from "../config/types.js";
-import type { Clock } from "../schedule/scheduler.js";
+import { credentialLabeler } from "../polling/credentials.js";
+import { replicaClusters, replicaSparkJobs } from "../polling/targets.js";
+import type { Clock } from "../scheduler/scheduler.js";
+import { redactSecret } from "../upstream/errors.js";
+import type { ClientObserver } from "../upstream/types.js";
 import { runProbe } from "./probe.js";
 import { formatProbe, probeExitCode } from "./report.js";
 

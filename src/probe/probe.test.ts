@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CloudError } from "../cloud/errors.js";
-import type { CloudApi, MetricQuery } from "../cloud/types.js";
 import { buildConfig } from "../config/load.js";
 import type { ClusterConfig } from "../config/types.js";
+import { CloudError } from "../upstream/errors.js";
+import type { CloudApi, MetricQuery } from "../upstream/types.js";
 import { runProbe } from "./probe.js";
 
 const METRICS = "POST /v2/clusters/{id}/metrics/query";

@@ -4,13 +4,14 @@
  * Cluster, Query Cluster Metrics, List Import Jobs page 1, Describe Spark Job, and List
  * Clusters when no cluster is configured. Calls are made one at a time, far within the budget.
  */
-import { CloudError } from "../cloud/errors.js";
-import type { CloudApi } from "../cloud/types.js";
+
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
 import { resolveBatch } from "../collectors/cluster-metrics/refusals.js";
 import { alignedWindow } from "../collectors/cluster-metrics/tasks.js";
 import { queriesForTarget, queryKey } from "../config/queries.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
+import { CloudError } from "../upstream/errors.js";
+import type { CloudApi } from "../upstream/types.js";
 import type {
   CallResult,
   ClusterProbe,

@@ -2,7 +2,7 @@
  * What `--probe` found, as data, and how it is printed and turned into an exit code. Pure:
  * the calls are made by probe.ts.
  */
-import type { MetricQuery } from "../cloud/types.js";
+import type { MetricQuery } from "../upstream/types.js";
 
 /** One call's outcome: answered, or the error's stable code and (redacted) message. */
 export type CallResult =

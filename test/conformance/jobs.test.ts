@@ -6,10 +6,15 @@
 import { fileURLToPath } from "node:url";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closeTestClients, TEST_BASE_URL, TEST_CONTROLLER_URL, testClient } from "../../src/cloud/testkit.js";
 import { importJobTasks } from "../../src/collectors/import-jobs/tasks.js";
 import { describeClusterTasks } from "../../src/collectors/inventory/tasks.js";
 import { sparkJobTasks } from "../../src/collectors/spark-jobs/tasks.js";
+import {
+  closeTestClients,
+  TEST_BASE_URL,
+  TEST_CONTROLLER_URL,
+  testClient,
+} from "../../src/upstream/testkit.js";
 import { collectorEnv } from "../helpers/collectorEnv.js";
 import { checkExposition, conformanceContext, expositionLines, loadCases, serveInOrder } from "./runner.js";
 

@@ -7,9 +7,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { pino } from "pino";
+import { Exporter } from "../../src/app/exporter.js";
 import { buildConfig } from "../../src/config/load.js";
-import { Exporter } from "../../src/exporter.js";
-import { systemClock } from "../../src/schedule/scheduler.js";
+import { systemClock } from "../../src/scheduler/scheduler.js";
 import { ManualClock } from "../helpers/manualClock.js";
 
 export const CONFORMANCE_CLUSTER = "in01-conformance0001";

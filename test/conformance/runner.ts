@@ -9,10 +9,10 @@ import nock from "nock";
 import { pino } from "pino";
 import { expect } from "vitest";
 import { z } from "zod";
-import { HealthTracker } from "../../src/collectors/health.js";
-import type { PollContext } from "../../src/collectors/runtime.js";
-import { SelfMetrics } from "../../src/expose/selfMetrics.js";
-import { SampleStore } from "../../src/expose/store.js";
+import { SelfMetrics } from "../../src/exposition/selfMetrics.js";
+import { SampleStore } from "../../src/exposition/store.js";
+import { HealthTracker } from "../../src/polling/health.js";
+import type { PollContext } from "../../src/polling/runtime.js";
 
 /** One upstream answer: HTTP status (200 unless given) and the JSON body, as the service sends it. */
 const responseSchema = z.strictObject({

@@ -1,8 +1,8 @@
-import type { CloudApi } from "../../src/cloud/types.js";
-import { type CollectorEnv, CollectorStates } from "../../src/collectors/model.js";
-import type { PollContext } from "../../src/collectors/runtime.js";
 import { buildConfig } from "../../src/config/load.js";
 import type { ClusterConfig, SparkJobRef } from "../../src/config/types.js";
+import { type CollectorEnv, CollectorStates } from "../../src/polling/model.js";
+import type { PollContext } from "../../src/polling/runtime.js";
+import type { CloudApi } from "../../src/upstream/types.js";
 
 /**
  * A collector environment for tests: the config built from `raw` (YAML-shaped, defaults for the

@@ -1,5 +1,5 @@
-import { STATIC_FAMILIES } from "../../src/collect/catalog.js";
-import { HISTOGRAM_FAMILIES } from "../../src/expose/selfMetrics.js";
+import { HISTOGRAM_FAMILIES } from "../../src/exposition/selfMetrics.js";
+import { STATIC_FAMILIES } from "../../src/metrics/catalog.js";
 
 /**
  * The metric families the exporter exposes, from the exporter's own catalog (the one source of

@@ -1,11 +1,11 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
+import { demoConfig } from "../../src/app/demo.js";
+import { Exporter, type ExporterOptions } from "../../src/app/exporter.js";
 import { buildConfig } from "../../src/config/load.js";
-import { demoConfig } from "../../src/demo.js";
-import { Exporter, type ExporterOptions } from "../../src/exporter.js";
 import { createApp } from "../../src/http/app.js";
-import { type Clock, systemClock } from "../../src/schedule/scheduler.js";
+import { type Clock, systemClock } from "../../src/scheduler/scheduler.js";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
 
 export const TEST_API_KEY = "sk-test-0123456789abcdef-SECRET";

@@ -1,4 +1,4 @@
-import type { Clock } from "../../src/schedule/scheduler.js";
+import type { Clock } from "../../src/scheduler/scheduler.js";
 
 /**
  * A clock whose time moves only when a test says so. Timers fire in due order during

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MetricQuery } from "../../cloud/types.js";
+import type { MetricQuery } from "../../upstream/types.js";
 import { buildMetricQueries } from "./batches.js";
 
 const CU_AVG: MetricQuery = { name: "CU_COMPUTATION", stat: "AVG" };

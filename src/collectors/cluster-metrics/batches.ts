@@ -1,9 +1,9 @@
 /**
  * Which Query Cluster Metrics requests to send per target. One request per target and cycle
- * carries all its queries, except where the two request forms (cloud/catalog.ts) must not mix.
+ * carries all its queries, except where the two request forms (upstream/catalog.ts) must not mix.
  */
-import { queryKey } from "../../cloud/catalog.js";
-import type { MetricQuery } from "../../cloud/types.js";
+import { queryKey } from "../../upstream/catalog.js";
+import type { MetricQuery } from "../../upstream/types.js";
 
 /** The queries of one Query Cluster Metrics request. */
 export interface MetricQueryBatch {

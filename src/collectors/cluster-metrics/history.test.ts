@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MetricResult } from "../../cloud/types.js";
+import type { MetricResult } from "../../upstream/types.js";
 import { mapClusterMetricsHistory } from "./history.js";
 import { mapClusterMetrics } from "./mapping.js";
 

@@ -3,8 +3,9 @@
  * (`mapClusterMetrics`) on their own, so a past bucket gets exactly the name, labels, unit
  * conversion and null skipping a live poll would have given it when it was the newest.
  */
-import type { MetricResult } from "../../cloud/types.js";
-import type { DropReason, FamilyDef, Sample } from "../../collect/sample.js";
+
+import type { DropReason, FamilyDef, Sample } from "../../metrics/sample.js";
+import type { MetricResult } from "../../upstream/types.js";
 import { type MetricScope, mapClusterMetrics } from "./mapping.js";
 
 /** The window asked for: [startMs, endMs) in buckets of `granularityMs`, asked at `nowMs`. */

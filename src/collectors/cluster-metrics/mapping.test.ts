@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MetricPoint, MetricResult } from "../../cloud/types.js";
+import type { MetricPoint, MetricResult } from "../../upstream/types.js";
 import {
   type ClusterMetricsInput,
   clusterLabels,

@@ -2,12 +2,13 @@
  * Pure mapping of Query Cluster Metrics results to samples: per series the newest closed,
  * usable bucket, converted to base units, labelled by cluster (and scope), named by the catalog.
  */
-import type { MetricPoint, MetricResult } from "../../cloud/types.js";
-import { MappingBuilder, seriesKey } from "../../collect/builder.js";
-import { lookupFamily } from "../../collect/catalog.js";
-import { TARGET_SELF_FAMILIES } from "../../collect/families.js";
-import type { DropReason, FamilyDef, MappingResult } from "../../collect/sample.js";
-import { toBaseUnit } from "../../collect/units.js";
+
+import { MappingBuilder, seriesKey } from "../../metrics/builder.js";
+import { lookupFamily } from "../../metrics/catalog.js";
+import { TARGET_SELF_FAMILIES } from "../../metrics/families.js";
+import type { DropReason, FamilyDef, MappingResult } from "../../metrics/sample.js";
+import { toBaseUnit } from "../../metrics/units.js";
+import type { MetricPoint, MetricResult } from "../../upstream/types.js";
 
 /** A per-database / per-collection target (second request form). */
 export interface MetricScope {

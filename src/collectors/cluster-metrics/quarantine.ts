@@ -5,9 +5,10 @@
  * process (the `METRIC_REFUSALS` state slot): it survives cycles and reloads, and a
  * target's entry starts afresh when its configured queries change.
  */
-import { queryKey } from "../../cloud/catalog.js";
-import type { MetricQuery } from "../../cloud/types.js";
-import { stateSlot } from "../model.js";
+
+import { stateSlot } from "../../polling/model.js";
+import { queryKey } from "../../upstream/catalog.js";
+import type { MetricQuery } from "../../upstream/types.js";
 import type { Refusal, Resolved } from "./refusals.js";
 
 /** A configured query the service refused, and until when it is not asked. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { queryKey } from "../../cloud/catalog.js";
-import { CloudError } from "../../cloud/errors.js";
-import type { MetricQuery } from "../../cloud/types.js";
+import { queryKey } from "../../upstream/catalog.js";
+import { CloudError } from "../../upstream/errors.js";
+import type { MetricQuery } from "../../upstream/types.js";
 import { RefusalBook } from "./quarantine.js";
 import { isRefusal, resolveBatch, type SendQueries } from "./refusals.js";
 

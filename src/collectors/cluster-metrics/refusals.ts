@@ -4,12 +4,12 @@
  * "stat is required"), without saying which: halving the request finds the refused ones in
  * about 2 x log2(n) calls per refused query, and the accepted halves' answers are kept, so the
  * rest of the target's metrics are not lost for that cycle. Each refused query is then asked
- * once in its other request form (cloud/catalog.ts `otherForm`). Every call goes through the
+ * once in its other request form (upstream/catalog.ts `otherForm`). Every call goes through the
  * client, so through its rate limiter.
  */
-import { otherForm, queryKey } from "../../cloud/catalog.js";
-import { CloudError } from "../../cloud/errors.js";
-import type { MetricQuery, MetricResult } from "../../cloud/types.js";
+import { otherForm, queryKey } from "../../upstream/catalog.js";
+import { CloudError } from "../../upstream/errors.js";
+import type { MetricQuery, MetricResult } from "../../upstream/types.js";
 
 /** Sends one request with these queries (same window and scope for every call of a cycle). */
 export type SendQueries = (queries: readonly MetricQuery[]) => Promise<MetricResult[]>;

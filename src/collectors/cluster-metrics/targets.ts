@@ -3,9 +3,10 @@
  * each sends, and the request for one window. The live collector and the history backfill both
  * build their calls here, so they ask the same targets the same queries.
  */
-import type { ClusterMetricsRequest, MetricQuery } from "../../cloud/types.js";
+
 import { queriesForTarget } from "../../config/queries.js";
 import type { ClusterConfig, MetricsConfig, ScopeConfig } from "../../config/types.js";
+import type { ClusterMetricsRequest, MetricQuery } from "../../upstream/types.js";
 import { buildMetricQueries, type MetricQueryBatch } from "./batches.js";
 import type { MetricScope } from "./mapping.js";
 

@@ -1,6 +1,6 @@
-import type { MetricQuery, MetricResult } from "../../cloud/types.js";
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
-import { mergeMappings, putData, runPoll } from "../runtime.js";
+import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
+import type { MetricQuery, MetricResult } from "../../upstream/types.js";
 import { buildMetricQueries } from "./batches.js";
 import { mapClusterMetrics, newestBucketSamples, rejectedQuerySamples } from "./mapping.js";
 import { METRIC_REFUSALS, type Quarantined, type TargetRefusals } from "./quarantine.js";

@@ -6,7 +6,7 @@
  * was last logged.
  */
 import type { Logger as PinoLogger } from "pino";
-import { stateSlot } from "../model.js";
+import { stateSlot } from "../../polling/model.js";
 
 /** How long refusals found by different targets are gathered before one warning per name. */
 export const WARNING_COALESCE_MS = 1000;

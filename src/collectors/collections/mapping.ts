@@ -1,9 +1,10 @@
 /** Pure mapping of a cluster's data-plane listing and per-collection answers to samples. */
-import type { CollectionRef, LoadState } from "../../cloud/dataPlane.js";
-import { MappingBuilder } from "../../collect/builder.js";
-import { CLUSTER_FAMILIES, COLLECTION_FAMILIES as F } from "../../collect/families.js";
-import type { MappingResult } from "../../collect/sample.js";
-import { stateSet } from "../../collect/stateSet.js";
+
+import { MappingBuilder } from "../../metrics/builder.js";
+import { CLUSTER_FAMILIES, COLLECTION_FAMILIES as F } from "../../metrics/families.js";
+import type { MappingResult } from "../../metrics/sample.js";
+import { stateSet } from "../../metrics/stateSet.js";
+import type { CollectionRef, LoadState } from "../../upstream/dataPlane.js";
 import { collectionPath } from "./select.js";
 
 /** Documented load states (Get Load State), as state-set values. */

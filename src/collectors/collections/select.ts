@@ -3,7 +3,7 @@
  * exclude regexes on "<db>/<collection>", then a stable subset of at most `maxPerCluster`,
  * sorted by that name, so the same collections are polled every cycle and across replicas.
  */
-import type { CollectionRef } from "../../cloud/dataPlane.js";
+import type { CollectionRef } from "../../upstream/dataPlane.js";
 
 /** The filter of the `collections:` section. */
 export interface CollectionFilter {

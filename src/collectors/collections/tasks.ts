@@ -6,9 +6,7 @@
  * = cluster ID); its failure (unreachable data plane, refused credential, unknown database)
  * sets only that target down.
  */
-import type { CollectionRef, DataPlaneApi, LoadState } from "../../cloud/dataPlane.js";
-import { CloudError } from "../../cloud/errors.js";
-import { DATA_PLANE_ENDPOINT } from "../../cloud/types.js";
+
 import type { ClusterConfig } from "../../config/types.js";
 import {
   type CallEstimate,
@@ -16,8 +14,11 @@ import {
   type CollectorEnv,
   type CollectorTask,
   collectorTask,
-} from "../model.js";
-import { putData, runPoll } from "../runtime.js";
+} from "../../polling/model.js";
+import { putData, runPoll } from "../../polling/runtime.js";
+import type { CollectionRef, DataPlaneApi, LoadState } from "../../upstream/dataPlane.js";
+import { CloudError } from "../../upstream/errors.js";
+import { DATA_PLANE_ENDPOINT } from "../../upstream/types.js";
 import { mapCollections } from "./mapping.js";
 import { collectionPath, selectCollections } from "./select.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CloudApi, ClusterDescription, ClusterPage } from "../../cloud/types.js";
+import type { CloudApi, ClusterDescription, ClusterPage } from "../../upstream/types.js";
 import { discoverClusters, LIST_CLUSTERS_PAGE_SIZE } from "./tasks.js";
 
 function cluster(id: string, projectId: string, regionId: string): ClusterDescription {

@@ -2,9 +2,10 @@
  * Discovery: List Clusters finds every cluster the key can see, and the other collectors poll
  * them. Its health is reported under the inventory collector, target "discovery".
  */
-import { type CloudApi, type ClusterDescription, ENDPOINT } from "../../cloud/types.js";
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
-import { runPoll } from "../runtime.js";
+
+import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import { runPoll } from "../../polling/runtime.js";
+import { type CloudApi, type ClusterDescription, ENDPOINT } from "../../upstream/types.js";
 
 // Discovery's health has always been reported under the `collector` label "inventory", target
 // "discovery" (dashboards and alerts select it so); discovery is its own collector all the same.

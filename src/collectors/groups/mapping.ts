@@ -1,11 +1,11 @@
 /** Pure mapping of List Group Members counts to samples. */
-import { MappingBuilder } from "../../collect/builder.js";
-import { GROUP_FAMILIES as G } from "../../collect/families.js";
-import type { MappingResult } from "../../collect/sample.js";
+import { MappingBuilder } from "../../metrics/builder.js";
+import { GROUP_FAMILIES as G } from "../../metrics/families.js";
+import type { MappingResult } from "../../metrics/sample.js";
 
 /**
  * Maps one group's member count to vdbcloud_group_members{group_id}. The group ID is the only
- * label: member names and addresses never reach this layer (cloud/groups.ts drops them). A
+ * label: member names and addresses never reach this layer (upstream/groups.ts drops them). A
  * count that is not a non-negative integer gives no sample (never a guessed value).
  */
 export function mapGroupMembers(groupId: string, members: number): MappingResult {

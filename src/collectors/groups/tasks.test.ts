@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CloudApi, GroupMemberPage } from "../../cloud/types.js";
+import type { CloudApi, GroupMemberPage } from "../../upstream/types.js";
 import {
   COUNT_PAGE_SIZE,
   countGroupMembers,

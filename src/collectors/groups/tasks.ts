@@ -1,8 +1,8 @@
-import type { CloudApi, GroupMemberPage } from "../../cloud/types.js";
-import { ENDPOINT } from "../../cloud/types.js";
 import { ownsGlobalCalls } from "../../config/shard.js";
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
-import { putData, runPoll } from "../runtime.js";
+import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import { putData, runPoll } from "../../polling/runtime.js";
+import type { CloudApi, GroupMemberPage } from "../../upstream/types.js";
+import { ENDPOINT } from "../../upstream/types.js";
 import { mapGroupMembers } from "./mapping.js";
 
 const COLLECTOR = "groups";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ImportJob } from "../../cloud/types.js";
-import type { MappingResult } from "../../collect/sample.js";
+import type { MappingResult } from "../../metrics/sample.js";
+import type { ImportJob } from "../../upstream/types.js";
 import { isTerminalImportState, mapImportJobs, normalizeImportState } from "./mapping.js";
 import { ImportJobTracker } from "./tracker.js";
 

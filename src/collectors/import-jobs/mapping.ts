@@ -4,11 +4,12 @@
  * tracker (tracker.ts) around this mapping, so that finished jobs stay visible for a retention
  * period and then disappear.
  */
-import type { ImportJob } from "../../cloud/types.js";
-import { MappingBuilder } from "../../collect/builder.js";
-import { JOB_FAMILIES } from "../../collect/families.js";
-import type { MappingResult } from "../../collect/sample.js";
-import { stateSet } from "../../collect/stateSet.js";
+
+import { MappingBuilder } from "../../metrics/builder.js";
+import { JOB_FAMILIES } from "../../metrics/families.js";
+import type { MappingResult } from "../../metrics/sample.js";
+import { stateSet } from "../../metrics/stateSet.js";
+import type { ImportJob } from "../../upstream/types.js";
 
 /** Known import job states, as exposed. */
 export const IMPORT_JOB_STATES: readonly string[] = ["pending", "running", "completed", "failed"];

@@ -1,7 +1,7 @@
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closeTestClients, testClient } from "../../cloud/testkit.js";
-import type { CloudApi, ImportJob, ImportJobPage } from "../../cloud/types.js";
+import { closeTestClients, testClient } from "../../upstream/testkit.js";
+import type { CloudApi, ImportJob, ImportJobPage } from "../../upstream/types.js";
 import { listAllImportJobs, MAX_IMPORT_PAGES } from "./tasks.js";
 
 function jobs(n: number, from = 0): ImportJob[] {

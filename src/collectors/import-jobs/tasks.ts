@@ -1,6 +1,6 @@
-import { type CloudApi, ENDPOINT, type ImportJob, type ImportJobPage } from "../../cloud/types.js";
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
-import { putData, runPoll } from "../runtime.js";
+import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import { putData, runPoll } from "../../polling/runtime.js";
+import { type CloudApi, ENDPOINT, type ImportJob, type ImportJobPage } from "../../upstream/types.js";
 import { mapImportJobs } from "./mapping.js";
 import { IMPORT_JOB_TRACKER } from "./tracker.js";
 

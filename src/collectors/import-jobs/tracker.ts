@@ -2,8 +2,9 @@
  * The import job collector's state: when each job was first seen terminal, kept across polls
  * and reloads (the listing gives no finish time).
  */
-import type { ImportJob } from "../../cloud/types.js";
-import { stateSlot } from "../model.js";
+
+import { stateSlot } from "../../polling/model.js";
+import type { ImportJob } from "../../upstream/types.js";
 import { isTerminalImportState } from "./mapping.js";
 
 /**

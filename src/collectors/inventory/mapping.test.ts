@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ClusterDescription } from "../../cloud/types.js";
+import type { ClusterDescription } from "../../upstream/types.js";
 import { CLUSTER_STATUSES, mapCluster, mapProjects, mapRegions } from "./mapping.js";
 
 const CLUSTER: ClusterDescription = {

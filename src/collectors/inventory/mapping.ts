@@ -1,10 +1,11 @@
 /** Pure mapping of inventory answers (clusters, projects, regions) to samples. */
-import type { ClusterDescription, Project, Region } from "../../cloud/types.js";
-import { MappingBuilder } from "../../collect/builder.js";
-import { INVENTORY_FAMILIES as I } from "../../collect/families.js";
-import type { MappingResult } from "../../collect/sample.js";
-import { stateSet } from "../../collect/stateSet.js";
-import { scaleDecimal } from "../../collect/units.js";
+
+import { MappingBuilder } from "../../metrics/builder.js";
+import { INVENTORY_FAMILIES as I } from "../../metrics/families.js";
+import type { MappingResult } from "../../metrics/sample.js";
+import { stateSet } from "../../metrics/stateSet.js";
+import { scaleDecimal } from "../../metrics/units.js";
+import type { ClusterDescription, Project, Region } from "../../upstream/types.js";
 
 /**
  * Known cluster statuses, lowercased as every state set here: those of Describe Cluster v2's

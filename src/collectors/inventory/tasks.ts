@@ -1,7 +1,7 @@
-import { ENDPOINT } from "../../cloud/types.js";
 import { ownsGlobalCalls } from "../../config/shard.js";
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
-import { mergeMappings, putData, runPoll } from "../runtime.js";
+import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
+import { ENDPOINT } from "../../upstream/types.js";
 import { mapCluster, mapProjects, mapRegions } from "./mapping.js";
 
 const COLLECTOR = "inventory";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { SparkJob } from "../../cloud/types.js";
-import type { MappingResult } from "../../collect/sample.js";
+import type { MappingResult } from "../../metrics/sample.js";
+import type { SparkJob } from "../../upstream/types.js";
 import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus, SPARK_JOB_STATUSES } from "./mapping.js";
 
 const ID = { project_id: "proj-1", job_id: "job-abc" };

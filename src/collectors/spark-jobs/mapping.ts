@@ -1,9 +1,10 @@
 /** Pure mapping of one Describe Spark Job (v2) answer to samples. */
-import type { SparkJob } from "../../cloud/types.js";
-import { MappingBuilder } from "../../collect/builder.js";
-import { JOB_FAMILIES as J } from "../../collect/families.js";
-import type { FamilyDef, MappingResult } from "../../collect/sample.js";
-import { stateSet } from "../../collect/stateSet.js";
+
+import { MappingBuilder } from "../../metrics/builder.js";
+import { JOB_FAMILIES as J } from "../../metrics/families.js";
+import type { FamilyDef, MappingResult } from "../../metrics/sample.js";
+import { stateSet } from "../../metrics/stateSet.js";
+import type { SparkJob } from "../../upstream/types.js";
 
 /** Known Spark job statuses, as exposed. */
 export const SPARK_JOB_STATUSES: readonly string[] = [

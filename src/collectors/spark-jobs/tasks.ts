@@ -1,7 +1,7 @@
-import { ENDPOINT } from "../../cloud/types.js";
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../model.js";
-import { putData, runPoll } from "../runtime.js";
-import { sparkTargetName } from "../targets.js";
+import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import { putData, runPoll } from "../../polling/runtime.js";
+import { sparkTargetName } from "../../polling/targets.js";
+import { ENDPOINT } from "../../upstream/types.js";
 import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus } from "./mapping.js";
 import { SPARK_JOB_WATCH, TERMINAL_CONFIRMATIONS } from "./watch.js";
 

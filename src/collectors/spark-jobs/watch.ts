@@ -2,7 +2,7 @@
  * The Spark job collector's state: which jobs have settled in a terminal status, kept across
  * polls and reloads so that a reload does not resume polling finished jobs.
  */
-import { stateSlot } from "../model.js";
+import { stateSlot } from "../../polling/model.js";
 
 /** Polls needed in a terminal status before a job stops being polled (first sight + confirm). */
 export const TERMINAL_CONFIRMATIONS = 2;

@@ -3,7 +3,7 @@
  * and retries.
  */
 import * as z from "zod";
-import { DEFAULT_RATE_LIMIT_MARGIN_MS } from "../../cloud/rateLimiter.js";
+import { DEFAULT_RATE_LIMIT_MARGIN_MS } from "../../upstream/rateLimiter.js";
 import { boolField, durationField, httpUrlField, intField, regionUrlTemplateField } from "../fields.js";
 import { always, section } from "../schemaKit.js";
 import { apiKeyFields, keySource, MINUTE, type ResolvePath, rejectBothKeys, SECOND } from "./common.js";

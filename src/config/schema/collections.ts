@@ -5,7 +5,7 @@
  * one place.
  */
 import type * as z from "zod";
-import { DEFAULT_DATA_PLANE_RATE_LIMIT } from "../../cloud/dataPlane.js";
+import { DEFAULT_DATA_PLANE_RATE_LIMIT } from "../../upstream/dataPlane.js";
 import { boolField, durationField, httpUrlField, intField, textField } from "../fields.js";
 import { list, nullAsAbsent, optional, section } from "../schemaKit.js";
 

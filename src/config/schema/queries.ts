@@ -3,7 +3,7 @@
  * `queries`; the form rules come from config/queries.ts.
  */
 import * as z from "zod";
-import { STATS } from "../../cloud/catalog.js";
+import { STATS } from "../../upstream/catalog.js";
 import { textField } from "../fields.js";
 import { METRIC_NAME, type QueryProblem, queryKey } from "../queries.js";
 import { type DeepReadonly, optional, sectionError, text, uniqueList } from "../schemaKit.js";

@@ -1,0 +1,129 @@
+/**
+ * The exporter's API clients: one control-plane client per API key, one data-plane client per
+ * cluster endpoint and credential (each with its own rate budget). A client bakes in every `api`
+ * setting, so a config whose settings differ retires them all; in-flight requests of a retired
+ * client finish.
+ */
+import type { Dispatcher } from "undici";
+import type { ClusterConfig, Config } from "../config/types.js";
+import type { Clock } from "../scheduler/scheduler.js";
+import { type CloudClient, createCloudClient } from "../upstream/client.js";
+import { createDataPlaneClient, type DataPlaneClient } from "../upstream/dataPlane.js";
+import { sleepOn } from "../upstream/sleep.js";
+import type { ClientObserver } from "../upstream/types.js";
+import { cloudClientOptions } from "./clientOptions.js";
+
+/** What the pool builds clients from; `config()` is read at each build, so reloads apply. */
+export interface ClientPoolOptions {
+  readonly config: () => Config;
+  readonly version: string;
+  readonly observer: ClientObserver;
+  /** The clients' clock: rate-limit pacing, Retry-After and backoff waits. */
+  readonly clock: Clock;
+  readonly dispatcher?: Dispatcher | undefined;
+  /** A failed close of a retired client (counted by the caller, never thrown). */
+  readonly onCloseError: (err: unknown) => void;
+}
+
+/** Clients by credential, built on first use and closed when unused or stale. */
+export class ClientPool {
+  private readonly clients = new Map<string, CloudClient>();
+  private readonly dataPlanes = new Map<string, DataPlaneClient>();
+  /** The settings (keys aside) the pooled clients were built with. */
+  private settings = "";
+
+  constructor(private readonly opts: ClientPoolOptions) {}
+
+  /** The control-plane client of a cluster's credential (its own key, else the default). */
+  forCluster = (cluster: Pick<ClusterConfig, "apiKey">): CloudClient => {
+    const config = this.opts.config();
+    const key = cluster.apiKey ?? config.api.apiKey;
+    let client = this.clients.get(key);
+    if (!client) {
+      const api = config.api;
+      const clock = this.opts.clock;
+      client = createCloudClient({
+        ...cloudClientOptions(api, key, this.opts.version),
+        observer: this.opts.observer,
+        now: () => clock.now(),
+        sleep: sleepOn(clock),
+        ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
+      });
+      this.clients.set(key, client);
+    }
+    return client;
+  };
+
+  /** The data-plane client of one cluster endpoint and credential (its token, else its API key). */
+  dataPlane = (
+    endpoint: string,
+    cluster: Pick<ClusterConfig, "apiKey" | "dataPlaneToken">,
+  ): DataPlaneClient => {
+    const config = this.opts.config();
+    const token = cluster.dataPlaneToken ?? cluster.apiKey ?? config.api.apiKey;
+    const key = `${endpoint}\u0000${token}`;
+    let client = this.dataPlanes.get(key);
+    if (!client) {
+      const api = config.api;
+      const clock = this.opts.clock;
+      client = createDataPlaneClient({
+        endpoint,
+        token,
+        rateLimit: config.collections.rateLimit,
+        rateLimitMarginMs: api.rateLimitMarginMs,
+        requestTimeoutMs: api.requestTimeoutMs,
+        maxRetries: api.maxRetries,
+        maxResponseBytes: api.maxResponseBytes,
+        maxInFlight: api.maxInFlight,
+        userAgent: `vdbcloud-exporter/${this.opts.version}`,
+        observer: this.opts.observer,
+        now: () => clock.now(),
+        sleep: sleepOn(clock),
+        ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
+      });
+      this.dataPlanes.set(key, client);
+    }
+    return client;
+  };
+
+  /**
+   * When any setting a client bakes in (URLs, timeouts, retries, rate limits, in-flight cap) has
+   * changed, every client is rebuilt: a cached one would keep the old settings for as long as
+   * its key is in use.
+   */
+  retireStale(config: Config): void {
+    const settings = JSON.stringify({
+      ...config.api,
+      apiKey: undefined,
+      dataPlane: config.collections.rateLimit,
+    });
+    if (settings === this.settings) return;
+    this.settings = settings;
+    for (const client of [...this.clients.values(), ...this.dataPlanes.values()]) this.close(client);
+    this.clients.clear();
+    this.dataPlanes.clear();
+  }
+
+  /** Closes the control-plane clients of keys no polled cluster uses any more. */
+  closeUnused(config: Config, clusters: readonly ClusterConfig[]): void {
+    const used = new Set([config.api.apiKey, ...clusters.map((c) => c.apiKey ?? config.api.apiKey)]);
+    for (const [key, client] of this.clients) {
+      if (!used.has(key)) {
+        this.clients.delete(key);
+        this.close(client);
+      }
+    }
+  }
+
+  /** Closes every client (shutdown); waits for them. */
+  async closeAll(): Promise<void> {
+    const all = [...this.clients.values(), ...this.dataPlanes.values()];
+    this.clients.clear();
+    this.dataPlanes.clear();
+    await Promise.allSettled(all.map((c) => c.close()));
+  }
+
+  private close(client: { close(): Promise<void> }): void {
+    client.close().catch((err: unknown) => this.opts.onCloseError(err));
+  }
+}

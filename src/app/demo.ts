@@ -1,0 +1,172 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_METRIC_QUERIES } from "../config/queries.js";
+import type { Simulator } from "../simulator/index.js";
+import {
+  expandQuery,
+  isClusterOnly,
+  type QueryLike,
+  toSecondForm,
+  UPSTREAM_METRICS,
+  upstreamMetric,
+} from "../upstream/catalog.js";
+
+/**
+ * The names outside the public reference, in the second form. The demo asks for them too, so
+ * that it shows both request forms and every family.
+ */
+const UNDOCUMENTED = UPSTREAM_METRICS.filter((m) => !m.documented).map((m) => ({ name: m.name }));
+
+/**
+ * A name no server knows, asked on purpose (with `allow_unknown_names`): the simulator refuses
+ * it, and the demo shows what a refused query costs (itself only) and how it is reported.
+ */
+const REFUSED_ON_PURPOSE = { name: "DEMO_REFUSED_METRIC", stat: "AVG" } as const;
+
+/**
+ * What the strict demo asks besides the default list: one name outside the reference and the
+ * unknown one (with `showRefusal`), both cluster-level and in the second form, so that they share one small batch
+ * (finding them costs a few calls per cluster, and the first cycle stays short) while the
+ * documented names flow in the other.
+ */
+const STRICT_UNDOCUMENTED = { name: "READ_VCU" } as const;
+const STRICT_REFUSED_ON_PURPOSE = { name: REFUSED_ON_PURPOSE.name } as const;
+
+/**
+ * The per-collection queries of the demo (configured scopes and discovered collections): the
+ * cluster-wide list's names a scope can carry, without the unknown name, which is shown at
+ * cluster level only: finding it among some thirty second-form names, which a strict server
+ * refuses as a whole, would cost dozens of calls per collection and delay the first cycle.
+ */
+function scopeQueries(queries: readonly QueryLike[]): QueryLike[] {
+  return queries.filter(
+    (q) =>
+      upstreamMetric(q.name) !== undefined &&
+      !isClusterOnly(q.name) &&
+      expandQuery(q).every((x) => toSecondForm(x) !== undefined),
+  );
+}
+
+/**
+ * Which metric names the demo's simulator accepts: "strict" (the default: only the public
+ * reference's enum, `stat` required, as the real service is documented; the names outside it
+ * are refused and quarantined, which the demo then shows), or "permissive" (every name the
+ * exporter knows, in either request form: every family and dashboard panel has data).
+ */
+export const DEMO_METRIC_CATALOGS = ["strict", "permissive"] as const;
+
+/** One of DEMO_METRIC_CATALOGS. */
+export type DemoMetricCatalog = (typeof DEMO_METRIC_CATALOGS)[number];
+
+/** Options of the embedded demo. */
+export interface DemoOptions {
+  readonly listen: string;
+  readonly clusters?: number;
+  /**
+   * Discover collections through each cluster's data plane (the demo does): clusters whose data
+   * plane takes a `username:password` get it through a token file in a fresh temporary directory.
+   */
+  readonly collections?: boolean;
+  /** Count the members of every simulated SCIM group (the demo does). */
+  readonly groups?: boolean;
+  /** Also ask a name no server knows, to show a refused query (`--demo` does; tests do not). */
+  readonly showRefusal?: boolean;
+  /**
+   * The simulator's catalog the queries are chosen for. "permissive" (the default here): the
+   * default list plus every name outside the reference, so every family has data. "strict":
+   * the default list plus one name outside the reference (and the unknown one), refused.
+   */
+  readonly metricCatalog?: DemoMetricCatalog;
+}
+
+/**
+ * Starts the simulator on loopback. It is imported dynamically so that production code paths
+ * never load it: only `--demo` does.
+ */
+export async function startDemoSimulator(opts: {
+  clusters: number;
+  metricCatalog?: DemoMetricCatalog;
+}): Promise<Simulator> {
+  const { startSimulator } = await import("../simulator/index.js");
+  // Time runs 10x faster for jobs so that a visitor sees import and Spark jobs change state.
+  // Six collections per cluster show every load state; one appears and vanishes every 2 minutes.
+  return startSimulator({
+    host: "127.0.0.1",
+    port: 0,
+    clusters: opts.clusters,
+    seed: 1,
+    timeScale: 10,
+    collectionsPerCluster: 6,
+    collectionChurnMs: 120_000,
+    metricCatalog: opts.metricCatalog ?? "strict",
+  });
+}
+
+/**
+ * The raw (YAML-shaped) config of the demo: every simulated cluster, a per-collection scope on
+ * the first one, every simulated Spark job, cluster discovery off, collection discovery as
+ * asked (with each data plane's credential), the simulated SCIM groups as asked, 30 s cycles
+ * (the API's finest granularity), and a fixed demo key the simulator accepts.
+ */
+export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, unknown> {
+  const first = sim.clusters[0];
+  const strict = opts.metricCatalog === "strict";
+  const refused = opts.showRefusal === true;
+  const queries = strict
+    ? [...DEFAULT_METRIC_QUERIES, STRICT_UNDOCUMENTED, ...(refused ? [STRICT_REFUSED_ON_PURPOSE] : [])]
+    : [...DEFAULT_METRIC_QUERIES, ...UNDOCUMENTED, ...(refused ? [REFUSED_ON_PURPOSE] : [])];
+  // Own scope lists only where the unknown name or a strict server needs them (tests keep the
+  // configured and discovered scopes on the cluster-wide list, as a user's config would).
+  const scoped = refused || strict ? { queries: scopeQueries(queries) } : {};
+  const tokenDir = opts.collections ? mkdtempSync(join(tmpdir(), "vdbcloud-demo-")) : undefined;
+  const dataPlane = (clusterId: string): Record<string, unknown> => {
+    const credential = sim.state.dataPlaneCredential(clusterId);
+    if (tokenDir === undefined || credential === undefined) return {};
+    const file = join(tokenDir, `${clusterId}.token`);
+    writeFileSync(file, `${credential}\n`, { mode: 0o600 });
+    return { data_plane: { token_file: file } };
+  };
+  return {
+    api: { base_url: sim.baseUrl, controller_url: sim.controllerUrlTemplate, api_key: "demo-key" },
+    clusters: sim.clusters.map((c) => ({
+      id: c.id,
+      region: c.regionId,
+      project_id: c.projectId,
+      scopes:
+        c === first
+          ? c.collections.slice(0, 2).map((col) => ({
+              db_name: col.dbName,
+              collection_name: col.collectionName,
+              ...scoped,
+            }))
+          : [],
+      ...dataPlane(c.id),
+    })),
+    metrics: {
+      granularity: "PT30S",
+      interval: "PT30S",
+      lookback: "PT5M",
+      queries,
+      allow_unknown_names: refused,
+    },
+    import_jobs: { interval: "PT30S" },
+    spark_jobs: {
+      interval: "PT30S",
+      jobs: sim.state.sparkJobRefs.map((j) => ({ project_id: j.projectId, job_id: j.jobId })),
+    },
+    inventory: { interval: "PT30S" },
+    ...(opts.collections
+      ? {
+          collections: {
+            enabled: true,
+            interval: "PT30S",
+            row_count: true,
+            ...scoped,
+          },
+        }
+      : {}),
+    ...(opts.groups ? { groups: { ids: [...sim.groups.keys()], interval: "PT30S" } } : {}),
+    server: { listen: opts.listen },
+  };
+}

@@ -1,0 +1,328 @@
+import type { Logger } from "pino";
+import type { Dispatcher } from "undici";
+import { buildTasks, COLLECTOR_LABELS } from "../collectors/registry.js";
+import type { Shard } from "../config/shard.js";
+import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
+import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
+import { watchPath } from "../config/watch.js";
+import { type MetricsResponse, metricsResponse } from "../exposition/exposition.js";
+import type { DeflatedHead } from "../exposition/gzipJoin.js";
+import { type InternalErrorSite, SelfMetrics } from "../exposition/selfMetrics.js";
+import { SampleStore } from "../exposition/store.js";
+import type { LandingInfo } from "../http/landing.js";
+import { credentialLabeler } from "../polling/credentials.js";
+import { describeError } from "../polling/errors.js";
+import { HealthTracker } from "../polling/health.js";
+import type { CollectionsFound } from "../polling/model.js";
+import { CollectorStates, type CollectorTask } from "../polling/model.js";
+import type { PollContext } from "../polling/runtime.js";
+import { replicaClusters, replicaSparkJobs, withCollectionScopes } from "../polling/targets.js";
+import { type Clock, Scheduler, systemClock } from "../scheduler/scheduler.js";
+import type { CollectionRef } from "../upstream/dataPlane.js";
+import type { ClusterDescription } from "../upstream/types.js";
+import { ClientPool } from "./clientPool.js";
+
+export interface ExporterOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly shard?: Shard;
+  /** Injected for tests: clock for scheduling and the store, and an undici dispatcher. */
+  readonly clock?: Clock;
+  /**
+   * The cloud clients' clock (rate-limit waits and pacing, retry backoff). Default: `clock`,
+   * so one clock drives the exporter. Tests that step a manual `clock` keep real time here:
+   * a client wait that starts after a step has ended (a retry after a failed answer, a paced
+   * follow-up call) would otherwise hang until the test's next step.
+   */
+  readonly clientClock?: Clock;
+  readonly dispatcher?: Dispatcher;
+  readonly publishDelayMs?: number;
+  /** How often expired series are swept. Default 5 s. */
+  readonly sweepEveryMs?: number;
+  /** How often the Spark jobs file is checked for changes. Default 5 s. */
+  readonly jobsFilePollMs?: number;
+  readonly defaultMetrics?: boolean;
+  /** Injected for tests: the store's compressor (to make a publish fail). */
+  readonly compress?: (body: Buffer) => Promise<DeflatedHead>;
+}
+
+/**
+ * The running exporter: owns the store, the self-metrics, the scheduler and one API client per
+ * credential, and re-plans the polling tasks when the configuration, the discovered clusters or
+ * the Spark jobs file change. Process-level concerns (argv, signals, listening) stay in main.
+ */
+export class Exporter {
+  readonly store: SampleStore;
+  readonly self: SelfMetrics;
+  readonly health: HealthTracker;
+  readonly scheduler: Scheduler;
+  private readonly logger: Logger;
+  private readonly version: string;
+  private readonly shard: Shard;
+  private readonly clock: Clock;
+  private readonly ctx: PollContext;
+  private readonly state = new CollectorStates();
+  private planned: readonly CollectorTask[] = [];
+  private readonly clients: ClientPool;
+  /** Per cluster: the collections its last collections poll kept (they become scopes). */
+  private readonly collections = new Map<string, CollectionsFound>();
+  private config: Config;
+  private discovered: readonly ClusterDescription[] = [];
+  private fileJobs: readonly SparkJobRef[] = [];
+  private watchedFile: string | undefined;
+  private unwatchJobsFile: (() => void) | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  private readyFlag = false;
+  private readonly startedAtMs: number;
+
+  constructor(private readonly opts: ExporterOptions) {
+    this.config = opts.config;
+    this.logger = opts.logger;
+    this.version = opts.version;
+    this.shard = opts.shard ?? { index: 0, total: 1 };
+    this.clock = opts.clock ?? systemClock;
+    const now = () => this.clock.now();
+    this.startedAtMs = now();
+    this.store = new SampleStore({
+      now,
+      ...(opts.publishDelayMs !== undefined ? { publishDelayMs: opts.publishDelayMs } : {}),
+      ...(opts.compress !== undefined ? { compress: opts.compress } : {}),
+      onError: (where, err) => this.internalError(where, err),
+    });
+    this.self = new SelfMetrics({
+      version: opts.version,
+      collectors: COLLECTOR_LABELS,
+      defaultMetrics: opts.defaultMetrics ?? true,
+    });
+    this.self.shard(this.shard.index, this.shard.total);
+    this.self.configLoaded(true, now());
+    this.health = new HealthTracker(this.store, this.logger, now);
+    this.scheduler = new Scheduler({ clock: this.clock, onSkip: (t) => this.self.skipped(t.collector) });
+    this.ctx = { store: this.store, health: this.health, self: this.self, now, logger: this.logger };
+    this.clients = new ClientPool({
+      config: () => this.config,
+      version: opts.version,
+      observer: this.self,
+      clock: opts.clientClock ?? this.clock,
+      dispatcher: opts.dispatcher,
+      onCloseError: (err) => this.internalError("client_close", err),
+    });
+  }
+
+  /** Plans the tasks and starts polling. Ready once every task completed one run. */
+  async start(): Promise<void> {
+    await this.loadJobsFile();
+    this.watchJobsFile();
+    this.replan();
+    this.scheduler.start();
+    this.sweeper = setInterval(() => {
+      this.store.sweep();
+      this.self.series(this.store.seriesCount());
+    }, this.opts.sweepEveryMs ?? 5000);
+    this.sweeper.unref();
+    this.scheduler
+      .firstCycle()
+      .then(async () => {
+        try {
+          await this.store.publishNow();
+        } catch (err) {
+          // The samples are in the store; the next publish retries. Readiness means "polled once".
+          this.internalError("publish", err);
+        }
+        this.self.series(this.store.seriesCount());
+        if (!this.readyFlag)
+          this.logger.info({ series: this.store.seriesCount() }, "first collection cycle complete");
+        this.readyFlag = true;
+      })
+      .catch((err: unknown) => this.internalError("first_cycle", err));
+  }
+
+  /** Logs and counts a failure of background work; the exporter keeps serving. */
+  private internalError(where: InternalErrorSite, err: unknown): void {
+    this.self.internalError(where);
+    this.logger.error({ where, err: describeError(err).message }, "background work failed");
+  }
+
+  /** Applies a new, already validated configuration. The previous one keeps running until then. */
+  async applyConfig(config: Config): Promise<void> {
+    this.config = config;
+    await this.loadJobsFile();
+    this.watchJobsFile();
+    this.replan();
+    // A reload may have fixed what failed permanently (a rotated key, a corrected cluster ID).
+    this.scheduler.resetBackoff();
+    this.self.configLoaded(true, this.clock.now());
+  }
+
+  /** Records a rejected reload (the running configuration stays). */
+  rejectedConfig(): void {
+    this.self.configLoaded(false, this.clock.now());
+  }
+
+  /** The tasks the scheduler runs now (what `--check-config` prints the plan of). */
+  plannedTasks(): readonly CollectorTask[] {
+    return this.planned;
+  }
+
+  ready(): boolean {
+    return this.readyFlag;
+  }
+
+  metrics(headers: {
+    accept?: string | undefined;
+    acceptEncoding?: string | undefined;
+  }): Promise<MetricsResponse> {
+    return metricsResponse(this.store, this.self, headers);
+  }
+
+  landing(): LandingInfo {
+    const published = this.store.latest();
+    return {
+      version: this.version,
+      startedAtMs: this.startedAtMs,
+      nowMs: this.clock.now(),
+      ready: this.readyFlag,
+      series: this.store.seriesCount(),
+      publishedAtMs: published.builtAtMs,
+      shard: this.shard,
+      targets: this.health.list(),
+    };
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.unwatchJobsFile?.();
+    await this.scheduler.stop();
+    this.store.close();
+    await this.clients.closeAll();
+  }
+
+  /**
+   * Every cluster this replica polls: configured ones, then discovered ones, in this shard, each
+   * with its discovered collections as scopes when `collections.scopes` is on.
+   */
+  clusters(): ClusterConfig[] {
+    const clusters = replicaClusters(this.config, this.discovered, this.shard);
+    const cfg = this.config.collections;
+    if (!cfg.enabled || !cfg.scopes) return clusters;
+    const scopes = new Map<string, readonly CollectionRef[]>();
+    for (const [id, found] of this.collections) scopes.set(id, found.polled);
+    return withCollectionScopes(clusters, scopes, cfg.queries);
+  }
+
+  /**
+   * A collections poll's result: the scopes change when the kept collections do (a vanished
+   * collection's scope, and with it every series, goes at once); collections beyond
+   * max_per_cluster are logged once per change of their number.
+   */
+  private onCollections(clusterId: string, found: CollectionsFound): void {
+    const before = this.collections.get(clusterId);
+    this.collections.set(clusterId, found);
+    if (found.notPolled > 0 && found.notPolled !== before?.notPolled) {
+      this.logger.warn(
+        {
+          cluster_id: clusterId,
+          not_polled: found.notPolled,
+          max_per_cluster: this.config.collections.maxPerCluster,
+        },
+        "collections beyond collections.max_per_cluster are not polled (sorted by name, the first are kept)",
+      );
+    }
+    const paths = (f: CollectionsFound | undefined) =>
+      (f?.polled ?? []).map((c) => `${c.dbName}/${c.collectionName}`).join("\n");
+    if (this.config.collections.scopes && paths(before) !== paths(found)) {
+      this.logger.info({ cluster_id: clusterId, collections: found.polled.length }, "collections changed");
+      this.replan();
+    }
+  }
+
+  private sparkJobs(): SparkJobRef[] {
+    return replicaSparkJobs(this.config, this.fileJobs, this.shard);
+  }
+
+  /** Rebuilds the task set from the current config, discovered clusters and jobs file. */
+  private replan(): void {
+    const config = this.config;
+    this.clients.retireStale(config);
+    const polled = new Set(replicaClusters(config, this.discovered, this.shard).map((c) => c.id));
+    for (const id of this.collections.keys()) {
+      if (!config.collections.enabled || !polled.has(id)) this.collections.delete(id);
+    }
+    const clusters = this.clusters();
+    const credentialOf = credentialLabeler(config.api.apiKey, clusters);
+    const tasks = buildTasks({
+      config,
+      clusters,
+      sparkJobs: this.sparkJobs(),
+      shard: this.shard,
+      ctx: this.ctx,
+      clients: { forCluster: this.clients.forCluster, credentialOf, dataPlane: this.clients.dataPlane },
+      state: this.state,
+      onDiscovered: (found) => this.onDiscovered(found),
+      onCollections: (clusterId, found) => this.onCollections(clusterId, found),
+    });
+    this.planned = tasks;
+    this.health.setCredentials(tasks);
+    this.scheduler.setTasks(tasks);
+    this.forgetRemovedTargets(tasks);
+    this.clients.closeUnused(config, clusters);
+  }
+
+  private onDiscovered(found: ClusterDescription[]): void {
+    const before = new Set(this.discovered.map((c) => c.clusterId));
+    const same = found.length === before.size && found.every((c) => before.has(c.clusterId));
+    this.discovered = found;
+    if (!same) {
+      this.logger.info({ clusters: found.length }, "discovered clusters changed");
+      this.replan();
+    }
+  }
+
+  /** Drops the samples and health of targets that are no longer polled. */
+  private forgetRemovedTargets(tasks: readonly CollectorTask[]): void {
+    const byCollector = new Map<string, Set<string>>(COLLECTOR_LABELS.map((label) => [label, new Set()]));
+    for (const { id } of tasks) byCollector.get(id.collector)?.add(id.target);
+    for (const [collector, keep] of byCollector) {
+      this.health.retain(collector, keep);
+      for (const target of this.store.targets(collector)) {
+        if (!keep.has(target)) this.store.deleteTarget(collector, target);
+      }
+    }
+  }
+
+  /** Reads the Spark jobs file; false (and the previous list kept) when it is broken. */
+  private async loadJobsFile(): Promise<boolean> {
+    const path = this.config.sparkJobs.jobsFile;
+    if (path === undefined) {
+      this.fileJobs = [];
+      return true;
+    }
+    try {
+      this.fileJobs = await loadSparkJobsFile(path);
+      return true;
+    } catch (err) {
+      // A broken jobs file keeps the previous list, as an invalid reload keeps the config.
+      this.logger.error({ file: path, err: describeError(err).message }, "spark jobs file rejected");
+      return false;
+    }
+  }
+
+  private watchJobsFile(): void {
+    const path = this.config.sparkJobs.jobsFile;
+    if (path === this.watchedFile) return;
+    this.unwatchJobsFile?.();
+    this.unwatchJobsFile = undefined;
+    this.watchedFile = path;
+    if (path === undefined) return;
+    this.unwatchJobsFile = watchPath(path, this.opts.jobsFilePollMs ?? 5000, () => {
+      this.loadJobsFile()
+        .then((ok) => {
+          if (!ok) return;
+          this.logger.info({ file: path, jobs: this.fileJobs.length }, "spark jobs file reloaded");
+          this.replan();
+        })
+        .catch((err: unknown) => this.internalError("jobs_file", err));
+    });
+  }
+}

@@ -1,0 +1,229 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { PROCESS_SELF_FAMILIES as F, PROCESS_SELF_HISTOGRAMS as H } from "../metrics/families.js";
+import { DROP_REASONS, type DropReason } from "../metrics/sample.js";
+import {
+  type CallOutcome,
+  type ClientObserver,
+  ENDPOINTS,
+  type EndpointTemplate,
+  OUTCOMES,
+} from "../upstream/types.js";
+import { textToOpenMetrics } from "./openMetrics.js";
+
+/** Where background work can fail; each is a `where` label value of vdbcloud_internal_errors_total. */
+export const INTERNAL_ERROR_SITES = ["publish", "first_cycle", "jobs_file", "client_close"] as const;
+export type InternalErrorSite = (typeof INTERNAL_ERROR_SITES)[number];
+
+/** How long one rendering of the process metrics is served (well under any scrape interval). */
+export const PROCESS_RENDER_TTL_MS = 1000;
+
+/** The names of the self-metric histograms (declared in metrics/families.ts). */
+export const HISTOGRAM_FAMILIES = Object.values(H).map((h) => h.name);
+
+/**
+ * The exporter's own fixed-cardinality metrics, kept in prom-client (label sets are bounded by
+ * the constants above). Per-target health lives in the sample store instead, because its
+ * cardinality grows with the targets. Implements `ClientObserver`, so the cloud client can
+ * report to it without knowing of Prometheus.
+ */
+export class SelfMetrics implements ClientObserver {
+  readonly registry = new Registry();
+  /**
+   * prom-client's default process and Node.js metrics, apart: collecting them costs more than
+   * all of our own families together, and they are samples of the process anyway, so their
+   * rendering is reused for up to PROCESS_RENDER_TTL_MS across scrapes.
+   */
+  private readonly processRegistry: Registry | null;
+  private processCache: { atMs: number; text: string; openMetrics: string } | null = null;
+  private readonly now: () => number;
+  private readonly apiRequests: Counter<"endpoint" | "outcome">;
+  private readonly apiDuration: Histogram<"endpoint">;
+  private readonly apiRetries: Counter<"endpoint">;
+  private readonly apiRateLimited: Counter<"endpoint">;
+  private readonly apiSchemaErrors: Counter<"endpoint">;
+  private readonly samplesDropped: Counter<"reason">;
+  private readonly collectorDuration: Histogram<"collector">;
+  private readonly skippedRuns: Counter<"collector">;
+  private readonly internalErrors: Counter<"where">;
+  private readonly reloadSuccessful: Gauge;
+  private readonly reloadTimestamp: Gauge;
+  private readonly shardOrdinal: Gauge;
+  private readonly totalShards: Gauge;
+  private readonly seriesGauge: Gauge;
+
+  /** `now` (monotonic milliseconds) times the process-metrics reuse; tests inject it. */
+  /**
+   * `collectors` are the values of the `collector` label (from the collector registry): their
+   * series exist at 0 from the start.
+   */
+  constructor(opts: {
+    version: string;
+    collectors?: readonly string[];
+    defaultMetrics?: boolean;
+    now?: () => number;
+  }) {
+    this.now = opts.now ?? (() => performance.now());
+    const registers = [this.registry];
+    this.apiRequests = new Counter({
+      name: F.apiRequests.name,
+      help: F.apiRequests.help,
+      labelNames: ["endpoint", "outcome"],
+      registers,
+    });
+    this.apiDuration = new Histogram({
+      name: H.apiDuration.name,
+      help: H.apiDuration.help,
+      labelNames: ["endpoint"],
+      buckets: [...H.apiDuration.buckets],
+      registers,
+    });
+    this.apiRetries = new Counter({
+      name: F.apiRetries.name,
+      help: F.apiRetries.help,
+      labelNames: ["endpoint"],
+      registers,
+    });
+    this.apiRateLimited = new Counter({
+      name: F.apiRateLimited.name,
+      help: F.apiRateLimited.help,
+      labelNames: ["endpoint"],
+      registers,
+    });
+    this.apiSchemaErrors = new Counter({
+      name: F.apiSchemaErrors.name,
+      help: F.apiSchemaErrors.help,
+      labelNames: ["endpoint"],
+      registers,
+    });
+    this.samplesDropped = new Counter({
+      name: F.samplesDropped.name,
+      help: F.samplesDropped.help,
+      labelNames: ["reason"],
+      registers,
+    });
+    this.collectorDuration = new Histogram({
+      name: H.collectorDuration.name,
+      help: H.collectorDuration.help,
+      labelNames: ["collector"],
+      buckets: [...H.collectorDuration.buckets],
+      registers,
+    });
+    this.skippedRuns = new Counter({
+      name: F.schedulerSkippedRuns.name,
+      help: F.schedulerSkippedRuns.help,
+      labelNames: ["collector"],
+      registers,
+    });
+    this.internalErrors = new Counter({
+      name: F.internalErrors.name,
+      help: F.internalErrors.help,
+      labelNames: ["where"],
+      registers,
+    });
+    this.reloadSuccessful = new Gauge({
+      name: F.configLastReloadSuccessful.name,
+      help: F.configLastReloadSuccessful.help,
+      registers,
+    });
+    this.reloadTimestamp = new Gauge({
+      name: F.configLastReloadSuccessTimestamp.name,
+      help: F.configLastReloadSuccessTimestamp.help,
+      registers,
+    });
+    this.shardOrdinal = new Gauge({
+      name: F.shardOrdinal.name,
+      help: F.shardOrdinal.help,
+      registers,
+    });
+    this.totalShards = new Gauge({
+      name: F.totalShards.name,
+      help: F.totalShards.help,
+      registers,
+    });
+    this.seriesGauge = new Gauge({
+      name: F.exporterSeries.name,
+      help: F.exporterSeries.help,
+      registers,
+    });
+    new Gauge({
+      name: F.buildInfo.name,
+      help: F.buildInfo.help,
+      labelNames: ["version", "nodejs_version"],
+      registers,
+    })
+      .labels({ version: opts.version, nodejs_version: process.version })
+      .set(1);
+
+    for (const endpoint of ENDPOINTS) {
+      for (const outcome of OUTCOMES) this.apiRequests.inc({ endpoint, outcome }, 0);
+      this.apiRetries.inc({ endpoint }, 0);
+      this.apiRateLimited.inc({ endpoint }, 0);
+      this.apiSchemaErrors.inc({ endpoint }, 0);
+      this.apiDuration.zero({ endpoint });
+    }
+    for (const reason of DROP_REASONS) this.samplesDropped.inc({ reason }, 0);
+    for (const where of INTERNAL_ERROR_SITES) this.internalErrors.inc({ where }, 0);
+    for (const collector of opts.collectors ?? []) {
+      this.skippedRuns.inc({ collector }, 0);
+      this.collectorDuration.zero({ collector });
+    }
+    this.processRegistry = opts.defaultMetrics === false ? null : new Registry();
+    if (this.processRegistry) collectDefaultMetrics({ register: this.processRegistry });
+  }
+
+  attempt(endpoint: EndpointTemplate, outcome: CallOutcome, durationSeconds: number): void {
+    this.apiRequests.inc({ endpoint, outcome });
+    this.apiDuration.observe({ endpoint }, durationSeconds);
+  }
+  retry(endpoint: EndpointTemplate): void {
+    this.apiRetries.inc({ endpoint });
+  }
+  rateLimited(endpoint: EndpointTemplate): void {
+    this.apiRateLimited.inc({ endpoint });
+  }
+  schemaError(endpoint: EndpointTemplate): void {
+    this.apiSchemaErrors.inc({ endpoint });
+  }
+  dropped(counts: Partial<Record<DropReason, number>>): void {
+    for (const [reason, n] of Object.entries(counts)) {
+      if (n) this.samplesDropped.inc({ reason }, n);
+    }
+  }
+  collectorRun(collector: string, seconds: number): void {
+    this.collectorDuration.observe({ collector }, seconds);
+  }
+  internalError(where: InternalErrorSite): void {
+    this.internalErrors.inc({ where });
+  }
+  skipped(collector: string): void {
+    this.skippedRuns.inc({ collector });
+  }
+  configLoaded(ok: boolean, atMs: number): void {
+    this.reloadSuccessful.set(ok ? 1 : 0);
+    if (ok) this.reloadTimestamp.set(atMs / 1000);
+  }
+  shard(index: number, total: number): void {
+    this.shardOrdinal.set(index);
+    this.totalShards.set(total);
+  }
+  series(n: number): void {
+    this.seriesGauge.set(n);
+  }
+
+  /** Renders the self-metrics; OpenMetrics output has no `# EOF` (the caller ends the body). */
+  async render(openMetrics: boolean): Promise<string> {
+    const own = await this.registry.metrics();
+    const proc = await this.renderProcess();
+    if (openMetrics) return textToOpenMetrics(own) + proc.openMetrics;
+    return own + proc.text;
+  }
+
+  private async renderProcess(): Promise<{ text: string; openMetrics: string }> {
+    if (!this.processRegistry) return { text: "", openMetrics: "" };
+    const now = this.now();
+    if (this.processCache && now - this.processCache.atMs < PROCESS_RENDER_TTL_MS) return this.processCache;
+    const text = await this.processRegistry.metrics();
+    this.processCache = { atMs: now, text, openMetrics: textToOpenMetrics(text) };
+    return this.processCache;
+  }
+}

@@ -1,0 +1,281 @@
+import type { FamilyDef, Sample } from "../metrics/sample.js";
+import { GzipCache } from "./gzipCache.js";
+import { type DeflatedHead, deflateParts } from "./gzipJoin.js";
+import { renderChunks, renderHeader } from "./render.js";
+import { type Published, Snapshot, type SnapshotFamily } from "./snapshot.js";
+
+export type { Published } from "./snapshot.js";
+
+/** Identifies one slice of the store: the samples of one collector for one target. */
+export interface EntryKey {
+  readonly collector: string;
+  readonly target: string;
+  /** Several independent slices per target, e.g. "data" (polled values) and "health". */
+  readonly slot: string;
+}
+
+export interface StoreOptions {
+  now?: () => number;
+  /** Coalesces updates: a publish happens at most this long after the first unpublished change. */
+  publishDelayMs?: number;
+  /**
+   * Told when a background compression fails (gzip scrapes keep the previous compressed
+   * snapshot, or are answered uncompressed, and the next publish tries again). Default: ignored.
+   */
+  onError?: (where: "publish", err: unknown) => void;
+  /**
+   * A compressor of a whole body, injected by tests (e.g. to make it fail); it is given a
+   * joined copy. The default compresses the snapshot's buffers in blocks, never joined.
+   */
+  compress?: (body: Buffer) => Promise<DeflatedHead>;
+  /** A format's gzip is kept up to date while a client asked for it within this long. */
+  gzipIdleMs?: number;
+  /** Background compressions of a format start at most this often. */
+  gzipEveryMs?: number;
+}
+
+interface Entry {
+  readonly families: readonly string[];
+  readonly series: number;
+  /** Epoch ms after which the entry disappears; null: never (health slots). */
+  expiresAtMs: number | null;
+}
+
+interface FamilyState {
+  readonly def: FamilyDef;
+  /** The family's HELP and TYPE lines, encoded once: text 0.0.4 and OpenMetrics. */
+  readonly textHeader: Buffer;
+  readonly omHeader: Buffer;
+  /** Sample lines per entry, already UTF-8: a build only copies bytes. */
+  readonly chunks: Map<string, Buffer>;
+}
+
+/**
+ * Holds the last good samples of every collector and target, pre-rendered per family when a
+ * poll lands, and publishes snapshots of them: references to the rendered buffers, taken at
+ * most once per `publishDelayMs`, never a joined copy of the body. Readers only ever take the
+ * latest `Published` value, so a scrape costs no rendering and never waits for the upstream;
+ * gzip comes from a cache that compresses snapshots only while clients ask for gzip.
+ *
+ * Contract: `put` replaces a slice atomically; a slice with a TTL is removed by `sweep` once
+ * expired; family definitions are first-come (the catalog keeps them consistent).
+ */
+export class SampleStore {
+  private readonly families = new Map<string, FamilyState>();
+  private readonly entries = new Map<string, Entry>();
+  private readonly now: () => number;
+  private readonly publishDelayMs: number;
+  private readonly gzip: GzipCache;
+  private version = 0;
+  private published: Published;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(opts: StoreOptions = {}) {
+    this.now = opts.now ?? Date.now;
+    this.publishDelayMs = opts.publishDelayMs ?? 1000;
+    const onError = opts.onError ?? (() => {});
+    this.gzip = new GzipCache({
+      now: this.now,
+      latest: () => this.published,
+      compress: compressWith(opts.compress),
+      idleMs: opts.gzipIdleMs ?? 10 * 60_000,
+      // As often as publishing: a gzip scrape lags the plain one by about one compression.
+      everyMs: opts.gzipEveryMs ?? 1000,
+      onError: (err) => onError("publish", err),
+    });
+    this.published = new Snapshot(0, [], 0, this.now(), 0);
+  }
+
+  /** Replaces the slice `key` with `samples`. `ttlMs` null means the slice never goes stale. */
+  put(key: EntryKey, families: readonly FamilyDef[], samples: readonly Sample[], ttlMs: number | null): void {
+    const id = entryId(key);
+    const chunks = encodeChunks(renderChunks(families, samples));
+    this.removeChunks(id);
+    for (const def of families) {
+      const chunk = chunks.get(def.name);
+      if (chunk === undefined) continue;
+      let fam = this.families.get(def.name);
+      if (!fam) {
+        fam = {
+          def,
+          textHeader: Buffer.from(renderHeader(def, false), "utf8"),
+          omHeader: Buffer.from(renderHeader(def, true), "utf8"),
+          chunks: new Map(),
+        };
+        this.families.set(def.name, fam);
+      }
+      fam.chunks.set(id, chunk);
+    }
+    this.entries.set(id, {
+      families: [...chunks.keys()],
+      series: samples.length,
+      expiresAtMs: ttlMs === null ? null : this.now() + ttlMs,
+    });
+    this.changed();
+  }
+
+  /** Whether the slice is held. */
+  has(key: EntryKey): boolean {
+    return this.entries.has(entryId(key));
+  }
+
+  /** Removes one slice. */
+  delete(key: EntryKey): void {
+    const id = entryId(key);
+    if (this.removeChunks(id)) {
+      this.entries.delete(id);
+      this.changed();
+    }
+  }
+
+  /** Removes every slice whose collector and target match (all slots). */
+  deleteTarget(collector: string, target: string): void {
+    const prefix = `${collector}\u0000${target}\u0000`;
+    for (const id of [...this.entries.keys()]) {
+      if (id.startsWith(prefix) && this.removeChunks(id)) {
+        this.entries.delete(id);
+        this.changed();
+      }
+    }
+  }
+
+  /** Lists the targets held for a collector (any slot). */
+  targets(collector: string): string[] {
+    const prefix = `${collector}\u0000`;
+    const out = new Set<string>();
+    for (const id of this.entries.keys()) {
+      if (id.startsWith(prefix)) out.add(id.slice(prefix.length, id.indexOf("\u0000", prefix.length)));
+    }
+    return [...out];
+  }
+
+  /** Removes expired slices; returns how many series went away. */
+  sweep(): number {
+    const now = this.now();
+    let removed = 0;
+    for (const [id, entry] of this.entries) {
+      if (entry.expiresAtMs !== null && entry.expiresAtMs <= now) {
+        this.removeChunks(id);
+        this.entries.delete(id);
+        removed += entry.series;
+      }
+    }
+    if (removed > 0) this.changed();
+    return removed;
+  }
+
+  /** Number of series currently held (published or not). */
+  seriesCount(): number {
+    let n = 0;
+    for (const e of this.entries.values()) n += e.series;
+    return n;
+  }
+
+  /** The latest published rendering. Never blocks. */
+  latest(): Published {
+    return this.published;
+  }
+
+  /**
+   * The deflate head of the newest compressed snapshot of a format (see GzipCache: it may lag
+   * `latest()` by a few seconds; it waits only when none is compressed yet).
+   */
+  gzipped(openMetrics: boolean): Promise<DeflatedHead> {
+    return this.gzip.get(openMetrics);
+  }
+
+  /**
+   * Publishes now, and brings the gzip forms clients ask for up to date with it (a failed
+   * compression rejects; the snapshot is published all the same).
+   */
+  async publishNow(): Promise<Published> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const published = this.published.version === this.version ? this.published : this.build();
+    await this.gzip.upTo(published);
+    return published;
+  }
+
+  /** Stops background publishing. */
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.gzip.close();
+  }
+
+  private removeChunks(id: string): boolean {
+    const entry = this.entries.get(id);
+    if (!entry) return false;
+    for (const name of entry.families) {
+      const fam = this.families.get(name);
+      if (!fam) continue;
+      fam.chunks.delete(id);
+      if (fam.chunks.size === 0) this.families.delete(name);
+    }
+    return true;
+  }
+
+  private changed(): void {
+    this.version++;
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.build();
+    }, this.publishDelayMs);
+    this.timer.unref();
+  }
+
+  /**
+   * Takes a snapshot: references only (the chunks are immutable once put), so it is
+   * synchronous, consistent, and costs one array slot per chunk instead of a copy of the body.
+   */
+  private build(): Published {
+    const started = performance.now();
+    const names = [...this.families.keys()].sort();
+    const families: SnapshotFamily[] = names.map((n) => {
+      const fam = this.families.get(n) as FamilyState;
+      return { textHeader: fam.textHeader, omHeader: fam.omHeader, chunks: [...fam.chunks.values()] };
+    });
+    let series = 0;
+    for (const e of this.entries.values()) series += e.series;
+    this.published = new Snapshot(this.version, families, series, this.now(), performance.now() - started);
+    this.gzip.published();
+    return this.published;
+  }
+}
+
+/**
+ * Encodes an entry's per-family sample lines into one allocation, handing out a view per
+ * family (one Buffer per entry instead of one per family keeps small allocations few).
+ * allocUnsafeSlow: an allocation of exactly this size, not a slice of Node's shared 8 KiB
+ * pool, which one long-lived slice would keep whole (entries are replaced at different times,
+ * so pools fill with dead slack).
+ */
+function encodeChunks(chunks: ReadonlyMap<string, string>): Map<string, Buffer> {
+  let total = 0;
+  for (const text of chunks.values()) total += Buffer.byteLength(text, "utf8");
+  const buf = Buffer.allocUnsafeSlow(total);
+  const out = new Map<string, Buffer>();
+  let offset = 0;
+  for (const [name, text] of chunks) {
+    const n = buf.write(text, offset, "utf8");
+    out.set(name, buf.subarray(offset, offset + n));
+    offset += n;
+  }
+  return out;
+}
+
+function compressWith(
+  compress: ((body: Buffer) => Promise<DeflatedHead>) | undefined,
+): (parts: readonly Buffer[]) => Promise<DeflatedHead> {
+  if (compress === undefined) return (parts) => deflateParts(parts);
+  return (parts) => compress(Buffer.concat(parts));
+}
+
+function entryId(key: EntryKey): string {
+  return `${key.collector}\u0000${key.target}\u0000${key.slot}`;
+}

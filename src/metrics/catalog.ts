@@ -1,0 +1,161 @@
+/**
+ * The family lookup: which Prometheus family, labels and unit kind an upstream Query Cluster
+ * Metrics result maps to (docs/design.md section 5), plus the list of every fixed family of the
+ * exporter. Which upstream names exist, and where each lands, is the upstream catalog's
+ * (upstream/catalog.ts); this module turns its family keys into families and names the rest.
+ */
+import {
+  type Stat as CatalogStat,
+  type CatalogUnitKind,
+  type FamilyKey,
+  placeMetric,
+} from "../upstream/catalog.js";
+import {
+  CLUSTER_FAMILIES as C,
+  COLLECTION_FAMILIES,
+  GROUP_FAMILIES,
+  INVENTORY_FAMILIES,
+  JOB_FAMILIES,
+  PROCESS_SELF_FAMILIES,
+  TARGET_SELF_FAMILIES,
+} from "./families.js";
+import type { FamilyDef } from "./sample.js";
+import { parseUnit, type UnitKind } from "./units.js";
+
+/** Statistic of a first-form metric query. */
+export type Stat = CatalogStat;
+
+/** Where one upstream metric lands: its family, the family's extra labels (in order), its unit kind. */
+export interface CatalogEntry {
+  readonly family: FamilyDef;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly kind: UnitKind;
+}
+
+/** Result of a catalog lookup: an entry, or why the metric cannot be exposed. */
+export type CatalogLookup =
+  | { readonly ok: true; readonly entry: CatalogEntry }
+  | { readonly ok: false; readonly reason: "unknown_unit" | "unknown_metric_name" | "unknown_stat" };
+
+/**
+ * Every fixed family of the exporter: cluster metrics, jobs, inventory and self-metrics (the
+ * duration histograms excepted, see families.ts). Families of upstream metrics missing from the
+ * catalog are derived at run time and are not listed.
+ */
+export const STATIC_FAMILIES: readonly FamilyDef[] = [
+  C,
+  JOB_FAMILIES,
+  INVENTORY_FAMILIES,
+  COLLECTION_FAMILIES,
+  GROUP_FAMILIES,
+  TARGET_SELF_FAMILIES,
+  PROCESS_SELF_FAMILIES,
+].flatMap((group) => Object.values(group));
+
+const STATIC_NAMES: ReadonlySet<string> = new Set(STATIC_FAMILIES.map((f) => f.name));
+
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
+
+function entry(family: FamilyDef, kind: UnitKind, labels = NO_LABELS): CatalogEntry {
+  return { family, kind, labels };
+}
+
+// The unit kinds of the upstream catalog are this module's own: a change to either fails here.
+const KINDS_AGREE: CatalogUnitKind extends UnitKind
+  ? UnitKind extends CatalogUnitKind
+    ? true
+    : never
+  : never = true;
+void KINDS_AGREE;
+
+/** The family of a catalog key: every key of the upstream catalog is a cluster family. */
+const FAMILY: Readonly<Record<FamilyKey, FamilyDef>> = C;
+
+const SUFFIX: Readonly<Record<UnitKind, string>> = {
+  ratio: "_ratio",
+  bytes: "_bytes",
+  seconds: "_seconds",
+  per_second: "_per_second",
+  count: "",
+};
+
+const KIND_HELP: Readonly<Record<UnitKind, string>> = {
+  ratio: "converted to a ratio",
+  bytes: "converted to bytes",
+  seconds: "converted to seconds",
+  per_second: "converted to a per-second rate",
+  count: "as is",
+};
+
+function snake(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+}
+
+/**
+ * Family of an upstream metric the catalog does not know: vdbcloud_<snake name> + the suffix of
+ * the unit's kind. A trailing _total or _count is dropped: _total is reserved for counters and
+ * _count for histograms and summaries, and these are gauges (the known ENTITIES_COUNT ->
+ * vdbcloud_entities follows the same rule). P99 adds _p99 so it never collides with the AVG
+ * series; AVG is the only statistic of non-latency metrics, so it adds nothing.
+ */
+function derivedEntry(name: string, stat: Stat | undefined, unit: string): CatalogLookup {
+  const unitScale = parseUnit(unit);
+  if (unitScale === undefined) return { ok: false, reason: "unknown_unit" };
+  const kind = unitScale.kind;
+  let base = snake(name);
+  for (let prev = ""; prev !== base; ) {
+    prev = base;
+    base = base.replace(/(^|_)(total|count)$/, "");
+  }
+  if (base === "") return { ok: false, reason: "unknown_metric_name" };
+  if (stat === "P99") base += "_p99";
+  if (!base.endsWith(SUFFIX[kind])) base += SUFFIX[kind];
+  const familyName = `vdbcloud_${base}`;
+  // A derived name equal to a fixed family would mix two meanings in one family.
+  if (STATIC_NAMES.has(familyName)) return { ok: false, reason: "unknown_metric_name" };
+  const statNote = stat === "P99" ? " stat P99" : "";
+  const help = `Upstream metric ${name}${statNote}, ${KIND_HELP[kind]} (not in the catalog; named from its unit).`;
+  return { ok: true, entry: entry({ name: familyName, help, type: "gauge" }, kind) };
+}
+
+function resolve(name: string, stat: Stat | undefined, unit: string): CatalogLookup {
+  const placed = placeMetric(name, stat);
+  if (placed === undefined) return derivedEntry(name, stat, unit);
+  if (!placed.ok) return placed;
+  return { ok: true, entry: entry(FAMILY[placed.family], placed.kind, placed.labels) };
+}
+
+// Names and units come from upstream responses: bound the memo so that a misbehaving upstream
+// cannot grow it without limit. Clearing is enough; a full cache is never the normal case.
+const MEMO_LIMIT = 4096;
+const memo = new Map<string, CatalogLookup>();
+
+/**
+ * Looks up where an upstream metric lands. `name` is matched case-insensitively; `stat` is the
+ * first-form statistic of the result; `unit` only matters for names missing from the catalog,
+ * whose family is named after the unit's kind. Memoized; the returned objects are shared and
+ * must not be mutated. Never throws.
+ */
+export function lookupFamily(name: string, stat?: Stat, unit = ""): CatalogLookup {
+  const upper = name.trim().toUpperCase();
+  const key = `${upper}\u0000${stat ?? ""}\u0000${unit}`;
+  let found = memo.get(key);
+  if (found === undefined) {
+    found = resolve(upper, stat, unit);
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * The catalog entry of an upstream metric, or undefined when it cannot be exposed (see
+ * `lookupFamily` for the reason).
+ */
+export function familyFor(name: string, stat?: Stat, unit = ""): CatalogEntry | undefined {
+  const found = lookupFamily(name, stat, unit);
+  return found.ok ? found.entry : undefined;
+}

@@ -1,0 +1,27 @@
+import { CloudError } from "../upstream/errors.js";
+
+/** A failure reduced to what may be shown and logged: a stable code and a safe message. */
+export interface ErrorSummary {
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * Summarises any thrown value. Cloud errors carry a stable `code` and messages that were built
+ * without secrets; anything else is reported as "internal" with its message only (no stack).
+ */
+export function describeError(err: unknown): ErrorSummary {
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    return { code: typeof code === "string" ? code : "internal", message: err.message };
+  }
+  return { code: "internal", message: String(err) };
+}
+
+/**
+ * Whether retrying soon is pointless (auth, not found, invalid request): the scheduler backs
+ * off these. Only the upstream can say so; any other failure may pass.
+ */
+export function isPermanent(err: unknown): boolean {
+  return err instanceof CloudError && err.permanent;
+}

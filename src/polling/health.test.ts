@@ -1,0 +1,94 @@
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { SampleStore } from "../exposition/store.js";
+import { CloudError } from "../upstream/errors.js";
+import { collectorUpSamples, HealthTracker } from "./health.js";
+
+function setup() {
+  const lines: string[] = [];
+  let now = 1_000_000;
+  const store = new SampleStore({ now: () => now });
+  const logger = pino({ level: "info" }, { write: (l: string) => void lines.push(l) });
+  const health = new HealthTracker(store, logger, () => now);
+  return { lines, store, health, tick: (ms: number) => (now += ms) };
+}
+
+function notFound() {
+  return new CloudError("not_found", "cluster not found", {
+    endpoint: "GET /v2/clusters/{id}",
+    apiCode: 80020,
+  });
+}
+
+describe("HealthTracker", () => {
+  it("writes up and last-success samples, and keeps last success through failures", async () => {
+    const { store, health, tick } = setup();
+    health.success("inventory", "in01-a");
+    tick(30_000);
+    health.failure("inventory", "in01-a", notFound());
+    const text = (await store.publishNow()).text.toString();
+    expect(text).toContain('vdbcloud_collector_up{collector="inventory",target="in01-a"} 0');
+    expect(text).toContain(
+      'vdbcloud_collector_last_success_timestamp_seconds{collector="inventory",target="in01-a"} 1000',
+    );
+    expect(health.list()[0]).toMatchObject({
+      up: false,
+      consecutiveFailures: 1,
+      lastError: { code: "not_found" },
+    });
+    store.close();
+  });
+
+  it("logs a failing target once per change of state, not once per cycle", () => {
+    const { lines, health } = setup();
+    for (let i = 0; i < 5; i++) health.failure("cluster_metrics", "in01-a", notFound());
+    expect(lines.filter((l) => l.includes("target failing")).length).toBe(1);
+    // Another error code is a change of state.
+    health.failure(
+      "cluster_metrics",
+      "in01-a",
+      new CloudError("api_error", "boom", { endpoint: "GET /v2/clusters/{id}", apiCode: 1 }),
+    );
+    expect(lines.filter((l) => l.includes("target failing")).length).toBe(2);
+    for (let i = 0; i < 3; i++) health.success("cluster_metrics", "in01-a");
+    expect(lines.filter((l) => l.includes("target recovered")).length).toBe(1);
+  });
+
+  it("retain forgets targets no longer planned, and their series", async () => {
+    const { store, health } = setup();
+    health.success("spark_jobs", "p/j1");
+    health.success("spark_jobs", "p/j2");
+    expect(health.retain("spark_jobs", new Set(["p/j2"]))).toEqual(["p/j1"]);
+    const text = (await store.publishNow()).text.toString();
+    expect(text).not.toContain("p/j1");
+    expect(text).toContain("p/j2");
+    store.close();
+  });
+});
+
+describe("collectorUpSamples", () => {
+  it.each<[up: boolean, last: number | null, expected: [string, number][]]>([
+    [
+      true,
+      1_700_000_000,
+      [
+        ["vdbcloud_collector_up", 1],
+        ["vdbcloud_collector_last_success_timestamp_seconds", 1_700_000_000],
+      ],
+    ],
+    [
+      false,
+      1_700_000_000,
+      [
+        ["vdbcloud_collector_up", 0],
+        ["vdbcloud_collector_last_success_timestamp_seconds", 1_700_000_000],
+      ],
+    ],
+    [false, null, [["vdbcloud_collector_up", 0]]],
+  ])("up %s, last success %s", (up, last, expected) => {
+    const r = collectorUpSamples("import_jobs", "in01-a", up, last);
+    expect(r.samples.map((s) => [s.family, s.value])).toEqual(expected);
+    for (const s of r.samples) expect(s.labels).toEqual({ collector: "import_jobs", target: "in01-a" });
+    expect(r.families.map((f) => f.name)).toEqual(expected.map(([f]) => f));
+  });
+});

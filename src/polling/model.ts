@@ -1,0 +1,117 @@
+/**
+ * What a collector is: a named builder of polling tasks. Each collector lives in its own folder
+ * under src/collectors (its task builder in tasks.ts, its pure mapping to samples in
+ * mapping.ts, any state it keeps across polls beside them) and is listed once in registry.ts.
+ * This framework (model, runtime, targets, health, plan) names no collector: a collector
+ * declares its own state with `stateSlot` and reads it from `CollectorEnv.state`.
+ * The scheduler runs the tasks; `--check-config` prints a plan computed from the very same
+ * tasks, so the two cannot disagree.
+ */
+
+import type { Shard } from "../config/shard.js";
+import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
+import type { ScheduledTask } from "../scheduler/scheduler.js";
+import type { CollectionRef, DataPlaneApi } from "../upstream/dataPlane.js";
+import type { CloudApi, ClusterDescription, EndpointTemplate } from "../upstream/types.js";
+import type { PollContext } from "./runtime.js";
+import type { TaskId } from "./taskId.js";
+
+/** A cluster's collections as its collections collector found them: they become metric scopes. */
+export interface CollectionsFound {
+  /** The collections polled (after include/exclude and max_per_cluster), each a scope. */
+  readonly polled: readonly CollectionRef[];
+  /** Listed collections beyond max_per_cluster. */
+  readonly notPolled: number;
+}
+
+export type { TaskId } from "./taskId.js";
+
+/** Upstream calls one run of a task makes on one endpoint. */
+export interface CallEstimate {
+  readonly endpoint: EndpointTemplate;
+  readonly count: number;
+  /** More calls are possible (extra pages). */
+  readonly atLeast: boolean;
+}
+
+/** A scheduled task with what the plan needs to know about it. */
+export interface CollectorTask extends ScheduledTask {
+  readonly id: TaskId;
+  /** Label of the credential its client uses ("default", "cluster key #1"), never the key. */
+  readonly credential: string;
+  readonly calls: readonly CallEstimate[];
+}
+
+/** One kind of state a collector keeps across polls and reloads, declared by that collector. */
+export interface StateSlot<S> {
+  /** For messages only; the slot object itself is the key. */
+  readonly name: string;
+  readonly create: () => S;
+}
+
+/** Declares a state slot; `create` makes its state on first use. */
+export function stateSlot<S>(name: string, create: () => S): StateSlot<S> {
+  return { name, create };
+}
+
+/**
+ * The collectors' states, one per process (owned by the exporter, it survives reloads). Each
+ * slot's state is made on first use and then the same object is returned for that slot.
+ */
+export class CollectorStates {
+  readonly #states = new Map<StateSlot<unknown>, unknown>();
+
+  get<S>(slot: StateSlot<S>): S {
+    if (!this.#states.has(slot)) this.#states.set(slot, slot.create());
+    return this.#states.get(slot) as S;
+  }
+}
+
+/** The API clients of the exporter, one per credential. */
+export interface Clients {
+  forCluster(cluster: Pick<ClusterConfig, "apiKey">): CloudApi;
+  /** The credential's label: clusters sharing a key share a label and a rate budget. */
+  credentialOf(cluster: Pick<ClusterConfig, "apiKey">): string;
+  /**
+   * The data-plane client of a cluster's endpoint, with its `dataPlaneToken` (else its API
+   * key, else the default key); one per endpoint and credential, each with its own budget.
+   */
+  dataPlane(endpoint: string, cluster: Pick<ClusterConfig, "apiKey" | "dataPlaneToken">): DataPlaneApi;
+}
+
+/** Everything a task builder may use. The same environment serves the runtime and the plan. */
+export interface CollectorEnv {
+  readonly config: Config;
+  /** The clusters this replica polls: configured and discovered, already filtered by shard. */
+  readonly clusters: readonly ClusterConfig[];
+  /** The Spark jobs this replica polls (config and jobs file), already filtered by shard. */
+  readonly sparkJobs: readonly SparkJobRef[];
+  readonly shard: Shard;
+  readonly ctx: PollContext;
+  readonly clients: Clients;
+  readonly state: CollectorStates;
+  /** Discovery hands every listing here; the exporter re-plans when the set changed. */
+  readonly onDiscovered: (found: ClusterDescription[]) => void;
+  /** The collections collector hands each cluster's polled collections here (they become scopes). */
+  readonly onCollections: (clusterId: string, found: CollectionsFound) => void;
+}
+
+/**
+ * One collector. `name` is its registry name; `label` is the value of the `collector` label of
+ * its self-metrics (discovery reports under "inventory", as it always has).
+ */
+export interface Collector<N extends string = string, L extends string = string> {
+  readonly name: N;
+  readonly label: L;
+  tasks(env: CollectorEnv): CollectorTask[];
+}
+
+/** The scheduler's key of a task: stable across reloads, and the input of its slot hash. */
+export function taskKey(id: TaskId): string {
+  return `${id.collector}/${id.target}`;
+}
+
+/** Builds a CollectorTask (the scheduler's `key` and `collector` follow from `id`). */
+export function collectorTask(fields: Omit<CollectorTask, "key" | "collector">): CollectorTask {
+  return { ...fields, key: taskKey(fields.id), collector: fields.id.collector };
+}

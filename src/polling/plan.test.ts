@@ -1,0 +1,310 @@
+import { describe, expect, it } from "vitest";
+import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
+import { buildConfig } from "../config/load.js";
+import { queriesForTarget } from "../config/queries.js";
+import { inShard } from "../config/shard.js";
+import type { Config } from "../config/types.js";
+import { computePlan, type PlanRow } from "./plan.js";
+import { formatPlan } from "./planFormat.js";
+
+const DEFAULT_KEY = "default-key-value-123";
+const TEAM_KEY = "team-key-value-456";
+
+function config(raw: Record<string, unknown>): Promise<Config> {
+  return buildConfig(raw, { env: { VDBCLOUD_API_KEY: DEFAULT_KEY }, baseDir: "/cfg" });
+}
+
+function manyClusters(n: number): { id: string; region: string }[] {
+  return Array.from({ length: n }, (_, i) => ({ id: `in01-${i}`, region: "aws-us-west-2" }));
+}
+
+function row(rows: readonly PlanRow[], endpoint: string, credential = "default"): PlanRow | undefined {
+  return rows.find((r) => r.endpoint === endpoint && r.credential === credential);
+}
+
+describe("metric requests per cycle, as the collector sends them", () => {
+  // A plain name outside the reference stays in the second form (a documented one would not).
+  const second = [{ name: "ENTITIES_INDEXED" }];
+  const clusterLevel = [{ name: "CU_COMPUTATION" }];
+  const first = [{ name: "REQ_SEARCH_LATENCY", stat: "P99" }];
+  const firstOnly = [{ name: "REQ_SUCCESS_RATE" }];
+  const scopes = [{ db_name: "a" }, { db_name: "b", collection_name: "c" }];
+  it.each<[name: string, scopes: unknown[], queries: unknown[], expected: number]>([
+    ["no scopes, second form", [], second, 1],
+    ["no scopes, first form", [], first, 1],
+    ["no scopes, both forms (they must not mix)", [], [...first, ...second], 2],
+    ["two scopes, second form only", scopes, second, 3],
+    ["two scopes, first form only (translated for the scopes)", scopes, first, 3],
+    ["two scopes, both forms", scopes, [...first, ...second], 4],
+    ["two scopes, a cluster-level metric only", scopes, clusterLevel, 1],
+    ["two scopes, a first-form-only metric only", scopes, firstOnly, 1],
+    [
+      "two scopes, one with its own list",
+      [{ db_name: "a" }, { db_name: "b", queries: second }],
+      clusterLevel,
+      2,
+    ],
+  ])("%s -> %d", async (_name, scopeList, queries, expected) => {
+    const cfg = await config({ clusters: [{ id: "in01-a", scopes: scopeList }], metrics: { queries } });
+    const plan = computePlan(cfg);
+    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.callsPerCycle).toBe(expected);
+    // One request per batch per target, the batches the task itself sends.
+    const sent = [undefined, ...(cfg.clusters[0]?.scopes ?? [])].reduce(
+      (n, scope) => n + buildMetricQueries(queriesForTarget(cfg.metrics.queries, scope)).length,
+      0,
+    );
+    expect(sent).toBe(expected);
+  });
+});
+
+describe("plan notes", () => {
+  it("says which scopes have nothing to ask", async () => {
+    const plan = computePlan(
+      await config({
+        clusters: [
+          {
+            id: "in01-a",
+            scopes: [{ db_name: "a" }, { db_name: "b", queries: [{ name: "ENTITIES_COUNT" }] }],
+          },
+        ],
+        metrics: { queries: [{ name: "CU_COMPUTATION" }] },
+      }),
+    );
+    expect(plan.notes.filter((n) => n.startsWith("scopes with no metric to ask"))).toEqual([
+      "scopes with no metric to ask (metrics.queries holds only cluster-level or first-form-only metrics; give them queries): in01-a db=a",
+    ]);
+  });
+});
+
+describe("computePlan", () => {
+  it("counts calls per endpoint and credential for a small config", async () => {
+    const plan = computePlan(
+      await config({
+        clusters: [
+          {
+            id: "in01-a",
+            region: "aws-us-west-2",
+            scopes: [{ db_name: "d1" }, { db_name: "d2", collection_name: "c" }],
+          },
+          { id: "in01-b", api_key: TEAM_KEY },
+        ],
+        metrics: {
+          granularity: "PT1M",
+          queries: [{ name: "READ_VCU" }, { name: "REQ_SEARCH_LATENCY", stat: "P99" }],
+        },
+        spark_jobs: {
+          jobs: [
+            { project_id: "p", job_id: "j1" },
+            { project_id: "p", job_id: "j2" },
+          ],
+        },
+        inventory: { discovery: { enabled: true, project_ids: ["p1", "p2"] } },
+      }),
+    );
+    const summary = plan.rows.map((r) => [
+      r.endpoint,
+      r.credential,
+      r.callsPerCycle,
+      r.atLeast,
+      r.intervalMs,
+    ]);
+    expect(summary).toEqual([
+      // in01-a: cluster-wide first form + cluster-wide second form + 2 scopes; in01-b: 2.
+      // At least: a refused query costs extra calls (halving, its other form, its retrial).
+      ["POST /v2/clusters/{id}/metrics/query", "default", 4, true, 60_000],
+      ["POST /v2/clusters/{id}/metrics/query", "cluster key #1", 2, true, 60_000],
+      // in01-b has no region: no v1 import list for it.
+      ["GET /v1/vector/collections/import/list", "default", 1, true, 60_000],
+      ["GET /v2/projects/{projectId}/jobs/{jobId}", "default", 2, false, 30_000],
+      ["GET /v2/clusters/{id}", "default", 1, false, 60_000],
+      ["GET /v2/clusters/{id}", "cluster key #1", 1, false, 60_000],
+      ["GET /v1/projects", "default", 1, false, 60_000],
+      ["GET /v2/regions", "default", 1, false, 60_000],
+      ["GET /v2/clusters", "default", 2, true, 60_000],
+    ]);
+    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.requestsPerSecond).toBeCloseTo(0.0667, 3);
+    expect(plan.fits).toBe(true);
+    expect(plan.targets).toEqual([
+      {
+        clusterId: "in01-a",
+        region: "aws-us-west-2",
+        scopes: ["db=d1", "db=d2 collection=c"],
+        credential: "default",
+        queries: ["READ_VCU", "REQ_SEARCH_LATENCY stat=P99"],
+        scopeQueries: [["REQ_SEARCH_LATENCY_P99"], ["REQ_SEARCH_LATENCY_P99"]],
+      },
+      {
+        clusterId: "in01-b",
+        scopes: [],
+        credential: "cluster key #1",
+        queries: ["READ_VCU", "REQ_SEARCH_LATENCY stat=P99"],
+        scopeQueries: [],
+      },
+    ]);
+    expect(plan.notes).toContain("import jobs are not polled for clusters without a region: in01-b");
+
+    const text = formatPlan(plan);
+    expect(text).toContain("Targets: 2 configured clusters, 2 Spark jobs");
+    expect(text).toContain(
+      "  cluster in01-a region=aws-us-west-2 credential=default queries=Q1\n    scope db=d1 queries=Q2\n",
+    );
+    expect(text).toContain(
+      "Metric queries sent per target:\n  Q1 (2): READ_VCU, REQ_SEARCH_LATENCY stat=P99\n  Q2 (1): REQ_SEARCH_LATENCY_P99\n",
+    );
+    expect(text).toContain(
+      "  POST /v2/clusters/{id}/metrics/query [default]: at least 4 calls every PT1M = >= 0.067 req/s: fits",
+    );
+    expect(text).toContain(
+      "  GET /v2/clusters [default]: at least 2 calls every PT1M = >= 0.033 req/s: fits",
+    );
+    expect(text).toContain("  spark job p/j1");
+    expect(text).toMatch(/Result: fits the rate budget$/);
+    expect(text).not.toContain(DEFAULT_KEY);
+    expect(text).not.toContain(TEAM_KEY);
+    expect(JSON.stringify(plan)).not.toContain(TEAM_KEY);
+  });
+
+  // The usable rate at the default 100 ms margin is 20 / 1.1 = 18.18 req/s: 545 per PT30S.
+  it.each([
+    { targets: 540, margin: undefined, fits: true },
+    { targets: 545, margin: undefined, fits: true },
+    { targets: 546, margin: undefined, fits: false, minimum: 31_000 },
+    { targets: 570, margin: undefined, fits: false, minimum: 32_000 },
+    { targets: 600, margin: undefined, fits: false, minimum: 33_000 },
+    { targets: 660, margin: undefined, fits: false, minimum: 37_000 },
+    { targets: 576, margin: "PT0.04S", fits: true },
+    { targets: 577, margin: "PT0.04S", fits: false, minimum: 31_000 },
+    { targets: 600, margin: "PT0S", fits: true },
+    { targets: 601, margin: "PT0S", fits: false, minimum: 31_000 },
+    { targets: 500, margin: "PT0.2S", fits: true },
+    { targets: 501, margin: "PT0.2S", fits: false, minimum: 31_000 },
+  ])("$targets targets at PT30S, margin $margin: fits $fits", async ({ targets, margin, fits, minimum }) => {
+    const plan = computePlan(
+      await config({
+        ...(margin === undefined ? {} : { api: { rate_limit_margin: margin } }),
+        clusters: manyClusters(targets),
+        metrics: { granularity: "PT30S", interval: "PT30S" },
+      }),
+    );
+    const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
+    expect(metrics).toMatchObject({ callsPerCycle: targets, intervalMs: 30_000, fits });
+    expect(metrics?.minimumIntervalMs).toBe(minimum);
+    expect(metrics?.suggestedIntervalMs).toBe(minimum === undefined ? undefined : 60_000);
+  });
+
+  it("prints the usable rate next to the budget", async () => {
+    const plan = computePlan(
+      await config({ clusters: manyClusters(540), metrics: { granularity: "PT30S", interval: "PT30S" } }),
+    );
+    expect(plan).toMatchObject({ rateLimit: 20, rateLimitMarginMs: 100 });
+    expect(plan.usableRate).toBeCloseTo(18.1818, 4);
+    const text = formatPlan(plan);
+    expect(text).toContain(
+      "API calls per cycle (budget: 20 requests/s per endpoint per credential; usable 18.182 req/s with the PT0.1S margin):",
+    );
+    expect(text).toContain(
+      "POST /v2/clusters/{id}/metrics/query [default]: at least 540 calls every PT30S = >= 18 req/s: fits",
+    );
+  });
+
+  it("700 clusters exceed: at least PT39S, rounded up to PT1M in granularity steps", async () => {
+    const plan = computePlan(
+      await config({
+        clusters: manyClusters(700),
+        metrics: { granularity: "PT30S" },
+        import_jobs: { interval: "PT30S" },
+      }),
+    );
+    const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
+    // 700 calls at 18.18 req/s take 38.5 s.
+    expect(metrics).toMatchObject({
+      callsPerCycle: 700,
+      fits: false,
+      minimumIntervalMs: 39_000,
+      suggestedIntervalMs: 60_000,
+    });
+    // Other endpoints round to whole seconds only.
+    const imports = row(plan.rows, "GET /v1/vector/collections/import/list");
+    expect(imports).toMatchObject({ fits: false, minimumIntervalMs: 39_000, suggestedIntervalMs: 39_000 });
+    expect(plan.fits).toBe(false);
+    const text = formatPlan(plan);
+    expect(text).toContain(
+      "POST /v2/clusters/{id}/metrics/query [default]: at least 700 calls every PT30S = >= 23.333 req/s: " +
+        "EXCEEDS the budget: needs an interval of at least PT39S, use PT1M (whole granularity steps)",
+    );
+    expect(text).toContain(
+      "GET /v1/vector/collections/import/list [default]: at least 700 calls every PT30S = >= 23.333 req/s: " +
+        "EXCEEDS the budget: needs an interval of at least PT39S\n",
+    );
+    expect(text).toMatch(/Result: EXCEEDS the budget/);
+  });
+
+  it("gives each credential its own budget", async () => {
+    const clusters = [
+      ...manyClusters(400),
+      ...manyClusters(400).map((c) => ({ ...c, id: `${c.id}-t`, api_key: TEAM_KEY })),
+    ];
+    const plan = computePlan(await config({ clusters, metrics: { granularity: "PT30S" } }));
+    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.callsPerCycle).toBe(400);
+    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query", "cluster key #1")?.callsPerCycle).toBe(400);
+    expect(plan.fits).toBe(true);
+  });
+
+  it("adds discovered clusters and skips disabled collectors", async () => {
+    const plan = computePlan(
+      await config({
+        metrics: { enabled: false },
+        import_jobs: { enabled: false },
+        inventory: { discovery: { enabled: true } },
+      }),
+      { discoveredClusters: 5 },
+    );
+    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")).toBeUndefined();
+    expect(row(plan.rows, "GET /v1/vector/collections/import/list")).toBeUndefined();
+    expect(row(plan.rows, "GET /v2/clusters/{id}")?.callsPerCycle).toBe(5);
+    expect(row(plan.rows, "GET /v2/clusters")?.callsPerCycle).toBe(1);
+    expect(formatPlan(plan)).toContain("Targets: 0 configured clusters + 5 discovered, 0 Spark jobs");
+  });
+
+  it("splits clusters and Spark jobs over shards; account-wide calls go to shard 0", async () => {
+    const cfg = await config({
+      clusters: manyClusters(20),
+      spark_jobs: { jobs: Array.from({ length: 10 }, (_, i) => ({ project_id: "p", job_id: `j${i}` })) },
+    });
+    const plans = [0, 1, 2].map((index) => computePlan(cfg, { shard: { index, total: 3 } }));
+    const ids = plans.flatMap((p) => p.targets.map((t) => t.clusterId));
+    expect(ids.sort()).toEqual(cfg.clusters.map((c) => c.id).sort());
+    expect(plans.reduce((n, p) => n + p.sparkJobs.length, 0)).toBe(10);
+    for (const [index, plan] of plans.entries()) {
+      expect(plan.targets.every((t) => inShard(t.clusterId, { index, total: 3 }))).toBe(true);
+      expect(row(plan.rows, "GET /v1/projects") !== undefined).toBe(index === 0);
+    }
+    const [, second] = plans;
+    expect(second && formatPlan(second)).toContain("Targets (shard 1 of 3):");
+  });
+
+  it("counts one List Group Members call per group, at least, on shard 0 only", async () => {
+    const cfg = await config({ groups: { ids: ["grp-a", "grp-b", "grp-c"], interval: "PT30S" } });
+    const [first, second] = [0, 1].map((index) => computePlan(cfg, { shard: { index, total: 2 } }));
+    expect(first && row(first.rows, "GET /v2/groups/{groupId}/members")).toMatchObject({
+      callsPerCycle: 3,
+      atLeast: true,
+      intervalMs: 30_000,
+    });
+    expect(first && formatPlan(first)).toContain(
+      "GET /v2/groups/{groupId}/members [default]: at least 3 calls every PT30S",
+    );
+    expect(second && row(second.rows, "GET /v2/groups/{groupId}/members")).toBeUndefined();
+    // No group configured: no call at all.
+    const none = computePlan(await config({}), {});
+    expect(row(none.rows, "GET /v2/groups/{groupId}/members")).toBeUndefined();
+  });
+
+  it("notes when there is nothing to poll and when jobs come from a file", async () => {
+    const plan = computePlan(await config({ spark_jobs: { jobs_file: "jobs.yaml" } }));
+    expect(plan.notes).toEqual([
+      "Spark jobs listed in /cfg/jobs.yaml are read at run time and add one call each",
+      "no clusters or Spark jobs to poll: list clusters, enable discovery, or add spark_jobs.jobs",
+    ]);
+  });
+});

@@ -1,0 +1,343 @@
+/**
+ * The request plan printed by `--check-config`: which targets this exporter polls, and per
+ * endpoint and credential how many upstream calls one collection cycle makes, as an average
+ * rate compared with the usable rate: `api.rate_limit` per second plus `api.rate_limit_margin`
+ * (the upstream limits each endpoint per credential; the client's limiter keeps that margin).
+ *
+ * The calls are not estimated from the config: they are read off the very tasks the scheduler
+ * would run (`buildTasks`, with the same shard filter and credentials as the exporter), so the
+ * plan and the runtime cannot disagree.
+ */
+
+import type { DataPlaneApi } from "../upstream/dataPlane.js";
+import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../upstream/rateLimiter.js";
+import { type CloudApi, DATA_PLANE_ENDPOINT, ENDPOINT, type EndpointTemplate } from "../upstream/types.js";
+
+const DATA_PLANE_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(Object.values(DATA_PLANE_ENDPOINT));
+
+import { buildTasks } from "../collectors/registry.js";
+import { queriesForTarget } from "../config/queries.js";
+import type { Shard } from "../config/shard.js";
+import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
+import { credentialLabeler } from "./credentials.js";
+import { CollectorStates, type CollectorTask } from "./model.js";
+import type { PollContext } from "./runtime.js";
+import { replicaClusters, replicaSparkJobs, withCollectionScopes } from "./targets.js";
+
+const METRICS_ENDPOINT: EndpointTemplate = ENDPOINT.queryClusterMetrics;
+
+// Rows are printed in this order (then by credential in order of first use).
+const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
+  METRICS_ENDPOINT,
+  ENDPOINT.listImportJobs,
+  ENDPOINT.describeSparkJob,
+  ENDPOINT.describeCluster,
+  ENDPOINT.listProjects,
+  ENDPOINT.listRegions,
+  ENDPOINT.listClusters,
+  ENDPOINT.listGroupMembers,
+];
+
+/** One polled cluster. `credential` is a label ("default", "cluster key #1"), never a key. */
+export interface PlanTarget {
+  readonly clusterId: string;
+  readonly region?: string;
+  readonly projectId?: string;
+  /** "db=default collection=docs", one per scope. */
+  readonly scopes: readonly string[];
+  readonly credential: string;
+  /** The metric queries the cluster-wide target sends ("NAME" or "NAME stat=P99"). */
+  readonly queries: readonly string[];
+  /** The metric queries each scope sends, in the order of `scopes`. */
+  readonly scopeQueries: readonly (readonly string[])[];
+}
+
+/** Calls of one endpoint with one credential per cycle of its collector. */
+export interface PlanRow {
+  readonly endpoint: EndpointTemplate;
+  readonly credential: string;
+  readonly callsPerCycle: number;
+  /** More calls are possible (extra pages, jobs read from jobs_file at run time). */
+  readonly atLeast: boolean;
+  readonly intervalMs: number;
+  /** callsPerCycle / interval in seconds. */
+  readonly requestsPerSecond: number;
+  /** requestsPerSecond is within the plan's usable rate. */
+  readonly fits: boolean;
+  /** Smallest interval that fits the usable rate, in whole seconds. Only when it does not fit. */
+  readonly minimumIntervalMs?: number;
+  /** What to configure: the minimum, for metrics rounded up to whole granularity steps. */
+  readonly suggestedIntervalMs?: number;
+}
+
+/** Data-plane calls of one cluster per collections cycle, against that endpoint's own budget. */
+export interface DataPlaneRow {
+  readonly clusterId: string;
+  readonly callsPerCycle: number;
+  /** Listings are per database: more calls when a cluster has several. */
+  readonly atLeast: boolean;
+  readonly intervalMs: number;
+  readonly requestsPerSecond: number;
+  readonly fits: boolean;
+}
+
+/** The whole plan. `fits` is true when every row fits. */
+export interface Plan {
+  readonly shard?: Shard;
+  readonly targets: readonly PlanTarget[];
+  readonly discoveredClusters: number;
+  readonly sparkJobs: readonly SparkJobRef[];
+  /** Every task the scheduler would run, with its calls: what the rows add up. */
+  readonly tasks: readonly Pick<CollectorTask, "id" | "credential" | "intervalMs" | "calls">[];
+  readonly rateLimit: number;
+  readonly rateLimitMarginMs: number;
+  /** rateLimit requests per (1 s + margin): what the limiter sustains, per endpoint and credential. */
+  readonly usableRate: number;
+  readonly rows: readonly PlanRow[];
+  /** Per cluster, when `collections` is enabled; budget `collections.rate_limit` per endpoint. */
+  readonly dataPlaneRows: readonly DataPlaneRow[];
+  readonly dataPlaneRateLimit: number;
+  readonly notes: readonly string[];
+  readonly fits: boolean;
+}
+
+function describeQueries(queries: readonly MetricQueryConfig[]): string[] {
+  return queries.map((q) => (q.stat === undefined ? q.name : `${q.name} stat=${q.stat}`));
+}
+
+function describeScope(scope: ScopeConfig): string {
+  return [
+    scope.dbName === undefined ? undefined : `db=${scope.dbName}`,
+    scope.collectionName === undefined ? undefined : `collection=${scope.collectionName}`,
+  ]
+    .filter((s) => s !== undefined)
+    .join(" ");
+}
+
+/** What a plan is for: this replica's shard, clusters discovery would add, the jobs file's jobs. */
+export interface PlanOptions {
+  readonly shard?: Shard;
+  readonly discoveredClusters?: number;
+  readonly fileJobs?: readonly SparkJobRef[];
+}
+
+/** A stand-in client: planning builds tasks but never runs them. */
+const NO_CLIENT = new Proxy({} as CloudApi, {
+  get: () => () => Promise.reject(new Error("planning only: no upstream calls")),
+});
+
+/** A stand-in data-plane client: planning never calls it. */
+const NO_DATA_PLANE = new Proxy({} as DataPlaneApi, {
+  get: () => () => Promise.reject(new Error("planning only: no data-plane calls")),
+});
+
+/** A stand-in poll context: planning never runs a task, so nothing is written. */
+const NO_CONTEXT = new Proxy({} as PollContext, {
+  get: () => {
+    throw new Error("planning only: no poll context");
+  },
+});
+
+/**
+ * The tasks this replica would run: configured clusters and Spark jobs of its shard (plus the
+ * jobs file's, when given), `discoveredClusters` stand-ins for what discovery would find, and
+ * the credentials as the exporter labels them.
+ */
+export function plannedTasks(
+  config: Config,
+  opts: PlanOptions = {},
+): {
+  readonly tasks: CollectorTask[];
+  readonly clusters: ClusterConfig[];
+  readonly sparkJobs: SparkJobRef[];
+} {
+  const shard = opts.shard ?? { index: 0, total: 1 };
+  const configured = replicaClusters(config, [], shard);
+  const discovered = Array.from(
+    { length: opts.discoveredClusters ?? 0 },
+    (_, i): ClusterConfig => ({ id: `discovered-${i + 1}`, region: "discovered", scopes: [] }),
+  );
+  const clusters = [...configured, ...discovered];
+  const sparkJobs = replicaSparkJobs(config, opts.fileJobs ?? [], shard);
+  const tasks = buildTasks({
+    config,
+    clusters: withDiscoveredCollections(config, clusters),
+    sparkJobs,
+    shard,
+    ctx: NO_CONTEXT,
+    clients: {
+      forCluster: () => NO_CLIENT,
+      credentialOf: credentialLabeler(config.api.apiKey, clusters),
+      dataPlane: () => NO_DATA_PLANE,
+    },
+    state: new CollectorStates(),
+    onDiscovered: () => {},
+    onCollections: () => {},
+  });
+  return { tasks, clusters: configured, sparkJobs };
+}
+
+/**
+ * Collections discovery finds its scopes at run time: the plan counts the most it may poll,
+ * `max_per_cluster` stand-in scopes per cluster, so the metric calls are those at the cap.
+ */
+function withDiscoveredCollections(config: Config, clusters: readonly ClusterConfig[]): ClusterConfig[] {
+  const cfg = config.collections;
+  if (!cfg.enabled || !cfg.scopes) return [...clusters];
+  const standIns = Array.from({ length: cfg.maxPerCluster }, (_, i) => ({
+    dbName: "discovered",
+    collectionName: `collection-${i + 1}`,
+  }));
+  return withCollectionScopes(clusters, new Map(clusters.map((c) => [c.id, standIns])), cfg.queries);
+}
+
+/**
+ * Computes the plan. `shard` restricts clusters and Spark jobs to those this exporter owns
+ * (account-wide calls go to shard 0); `discoveredClusters` adds that many clusters found by
+ * discovery (no scopes, default credential, region known), which a static config cannot know;
+ * `fileJobs` are the Spark jobs of `spark_jobs.jobs_file`.
+ */
+export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
+  const { shard } = opts;
+  const discovered = opts.discoveredClusters ?? 0;
+  const rateLimit = config.api.rateLimit;
+  const marginMs = config.api.rateLimitMarginMs ?? DEFAULT_RATE_LIMIT_MARGIN_MS;
+  // The limiter grants rateLimit per window of this length; integer arithmetic below keeps
+  // "exactly at the usable rate" a fit, without float noise.
+  const windowMs = RATE_WINDOW_MS + marginMs;
+  const { tasks, clusters, sparkJobs } = plannedTasks(config, opts);
+  const credentialOf = credentialLabeler(config.api.apiKey, clusters);
+  const notes: string[] = [];
+
+  // One row per endpoint, credential and interval: the calls of every task that shares them.
+  const rowsByKey = new Map<
+    string,
+    { endpoint: EndpointTemplate; credential: string; intervalMs: number; calls: number; atLeast: boolean }
+  >();
+  const dataPlane = new Map<string, { calls: number; atLeast: boolean; intervalMs: number }>();
+  for (const task of tasks) {
+    for (const call of task.calls) {
+      if (DATA_PLANE_ENDPOINTS.has(call.endpoint)) {
+        const row = dataPlane.get(task.id.target) ?? {
+          calls: 0,
+          atLeast: false,
+          intervalMs: task.intervalMs,
+        };
+        row.calls += call.count;
+        row.atLeast ||= call.atLeast;
+        dataPlane.set(task.id.target, row);
+        continue;
+      }
+      const key = `${call.endpoint}\u0000${task.credential}\u0000${task.intervalMs}`;
+      const row = rowsByKey.get(key) ?? {
+        endpoint: call.endpoint,
+        credential: task.credential,
+        intervalMs: task.intervalMs,
+        calls: 0,
+        atLeast: false,
+      };
+      row.calls += call.count;
+      row.atLeast ||= call.atLeast;
+      rowsByKey.set(key, row);
+    }
+  }
+
+  if (config.importJobs.enabled) {
+    const withoutRegion = clusters.filter((c) => c.region === undefined).map((c) => c.id);
+    if (withoutRegion.length > 0) {
+      notes.push(`import jobs are not polled for clusters without a region: ${withoutRegion.join(", ")}`);
+    }
+  }
+  if (config.metrics.enabled) {
+    const idle = clusters.flatMap((c) =>
+      c.scopes
+        .filter((scope) => queriesForTarget(config.metrics.queries, scope).length === 0)
+        .map((scope) => `${c.id} ${describeScope(scope)}`),
+    );
+    if (idle.length > 0) {
+      notes.push(
+        `scopes with no metric to ask (metrics.queries holds only cluster-level or first-form-only metrics; give them queries): ${idle.join(", ")}`,
+      );
+    }
+  }
+  if (config.sparkJobs.jobsFile !== undefined && opts.fileJobs === undefined) {
+    notes.push(
+      `Spark jobs listed in ${config.sparkJobs.jobsFile} are read at run time and add one call each`,
+    );
+  }
+
+  const rows: PlanRow[] = [];
+  const ordered = [...rowsByKey.values()].sort(
+    (a, b) => ENDPOINT_ORDER.indexOf(a.endpoint) - ENDPOINT_ORDER.indexOf(b.endpoint),
+  );
+  for (const { endpoint, credential, intervalMs, calls: n, atLeast } of ordered) {
+    if (n <= 0) continue;
+    const fits = n * windowMs <= rateLimit * intervalMs;
+    const row: PlanRow = {
+      endpoint,
+      credential,
+      callsPerCycle: n,
+      atLeast,
+      intervalMs,
+      requestsPerSecond: (n * 1000) / intervalMs,
+      fits,
+    };
+    if (fits) rows.push(row);
+    else {
+      const minimumIntervalMs = Math.ceil((n * windowMs) / rateLimit / 1000) * 1000;
+      const step = endpoint === METRICS_ENDPOINT ? config.metrics.granularityMs : 1000;
+      rows.push({
+        ...row,
+        minimumIntervalMs,
+        suggestedIntervalMs: Math.ceil(minimumIntervalMs / step) * step,
+      });
+    }
+  }
+  const dataPlaneRateLimit = config.collections.rateLimit;
+  const dataPlaneRows: DataPlaneRow[] = [...dataPlane].map(([clusterId, r]) => ({
+    clusterId,
+    callsPerCycle: r.calls,
+    atLeast: r.atLeast,
+    intervalMs: r.intervalMs,
+    requestsPerSecond: (r.calls * 1000) / r.intervalMs,
+    fits: r.calls * windowMs <= dataPlaneRateLimit * r.intervalMs,
+  }));
+  if (config.collections.enabled && config.collections.scopes && config.metrics.enabled) {
+    notes.push(
+      `collections: each cluster's metric calls are counted at max_per_cluster (${config.collections.maxPerCluster}) discovered collections`,
+    );
+  }
+  if (clusters.length + discovered === 0 && sparkJobs.length === 0) {
+    notes.push("no clusters or Spark jobs to poll: list clusters, enable discovery, or add spark_jobs.jobs");
+  }
+  return {
+    ...(shard === undefined ? {} : { shard }),
+    targets: clusters.map((c) => ({
+      clusterId: c.id,
+      ...(c.region === undefined ? {} : { region: c.region }),
+      ...(c.projectId === undefined ? {} : { projectId: c.projectId }),
+      scopes: c.scopes.map(describeScope),
+      credential: credentialOf(c),
+      queries: config.metrics.enabled ? describeQueries(config.metrics.queries) : [],
+      scopeQueries: c.scopes.map((scope) =>
+        config.metrics.enabled ? describeQueries(queriesForTarget(config.metrics.queries, scope)) : [],
+      ),
+    })),
+    discoveredClusters: discovered,
+    sparkJobs,
+    tasks: tasks.map((t) => ({
+      id: t.id,
+      credential: t.credential,
+      intervalMs: t.intervalMs,
+      calls: t.calls,
+    })),
+    rateLimit,
+    rateLimitMarginMs: marginMs,
+    usableRate: usableRate(rateLimit, marginMs),
+    rows,
+    dataPlaneRows,
+    dataPlaneRateLimit,
+    notes,
+    fits: rows.every((r) => r.fits) && dataPlaneRows.every((r) => r.fits),
+  };
+}

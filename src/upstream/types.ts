@@ -1,0 +1,250 @@
+/**
+ * Normalized results of the upstream control-plane API. Every endpoint module turns each
+ * documented response variant into exactly these shapes, so nothing past `cloud/` ever sees
+ * the wire format's quirks (name/metricName, records/tasks, data as array or object, ...).
+ * This module knows nothing of Prometheus.
+ */
+
+/** One metric query item. `stat` is present in the first documented form only. */
+export interface MetricQuery {
+  readonly name: string;
+  readonly stat?: "AVG" | "P99";
+}
+
+/** Query Cluster Metrics request (both documented forms; the builder accepts the union). */
+export interface ClusterMetricsRequest {
+  readonly clusterId: string;
+  /** Window as epoch milliseconds; sent as ISO 8601 UTC `start`/`end`. */
+  readonly startMs: number;
+  readonly endMs: number;
+  /** Granularity in milliseconds; sent as an ISO 8601 duration (e.g. PT30S, PT1M). */
+  readonly granularityMs: number;
+  /** Second form only: a per-database / per-collection scope. */
+  readonly dbName?: string;
+  readonly collectionName?: string;
+  readonly queries: readonly MetricQuery[];
+}
+
+/** One point of a metric result. `value` is kept raw: null means "no data for that bucket". */
+export interface MetricPoint {
+  readonly timestampMs: number;
+  readonly value: string | null;
+}
+
+/** One metric result. `name` comes from `name` or `metricName` on the wire. */
+export interface MetricResult {
+  readonly name: string;
+  readonly stat?: "AVG" | "P99";
+  readonly unit: string;
+  readonly values: readonly MetricPoint[];
+}
+
+/** One import job (List Import Jobs v1). `state` is the raw upstream state string. */
+export interface ImportJob {
+  readonly jobId: string;
+  readonly collectionName: string;
+  readonly state: string;
+}
+
+/** One page of List Import Jobs. `total` is the documented `count`. */
+export interface ImportJobPage {
+  readonly total: number;
+  readonly currentPage: number;
+  readonly pageSize: number;
+  readonly jobs: readonly ImportJob[];
+}
+
+export interface SparkPrecheckError {
+  readonly code?: string;
+  readonly sourceColumn?: string;
+  readonly targetField?: string;
+  readonly message?: string;
+}
+
+/**
+ * Describe Spark Job (v2). Timestamps are epoch ms, null when absent, null, empty or unreadable
+ * upstream. `status` is the raw upstream string, never empty.
+ */
+export interface SparkJob {
+  readonly jobId: string;
+  readonly projectId: string;
+  readonly type: string;
+  readonly status: string;
+  readonly regionId: string;
+  readonly clusterId: string | null;
+  readonly description: string | null;
+  readonly createdAtMs: number | null;
+  readonly submittedAtMs: number | null;
+  readonly startedAtMs: number | null;
+  readonly finishedAtMs: number | null;
+  readonly durationSeconds: number | null;
+  /** `retryable` is null when the upstream did not say (never read as false). */
+  readonly failureReason: {
+    readonly code: string;
+    readonly message: string;
+    readonly retryable: boolean | null;
+  } | null;
+  /** `errors` is null when the report carries no error list (not the same as none). */
+  readonly precheck: {
+    readonly passed: boolean | null;
+    readonly checkedRows: number | null;
+    readonly errors: readonly SparkPrecheckError[] | null;
+  } | null;
+}
+
+/** Describe Cluster (v2) and List Clusters (v2) items. Missing fields are null. */
+export interface ClusterDescription {
+  readonly clusterId: string;
+  readonly clusterName: string | null;
+  readonly projectId: string | null;
+  readonly regionId: string | null;
+  readonly plan: string | null;
+  readonly cuType: string | null;
+  readonly cuSize: number | null;
+  readonly status: string | null;
+  readonly connectAddress: string | null;
+  /** Backups taken (snapshotNumber). */
+  readonly snapshotNumber: number | null;
+  /** Creation progress in percent (createProgress; 100 once created). */
+  readonly createProgress: number | null;
+  /** Replicas (replica), when the answer gives it. */
+  readonly replica: number | null;
+  /** Autoscaling CU bounds (autoscaling.cu.min / .max), when the answer gives them. */
+  readonly autoscalingCuMin: number | null;
+  readonly autoscalingCuMax: number | null;
+}
+
+export interface ClusterPage {
+  readonly total: number;
+  readonly currentPage: number;
+  readonly pageSize: number;
+  readonly clusters: readonly ClusterDescription[];
+}
+
+/** List Projects (v1). */
+export interface Project {
+  readonly projectId: string;
+  readonly projectName: string;
+  readonly instanceCount: number | null;
+  readonly createTimeMs: number | null;
+}
+
+/** List Cloud Regions (v2). `domain` is the base host of that region's v2 server. */
+export interface Region {
+  readonly cloudId: string;
+  readonly regionId: string;
+  readonly domain: string;
+}
+
+/**
+ * One page of List Group Members (v2). Members themselves are not kept (see upstream/groups.ts):
+ * `count` is the documented total, null when the answer left it out; `listed` is how many
+ * members this page carried.
+ */
+export interface GroupMemberPage {
+  readonly count: number | null;
+  readonly currentPage: number;
+  readonly pageSize: number;
+  readonly listed: number;
+}
+
+/**
+ * Every endpoint the client may call, by the `CloudApi` method that calls it: the HTTP method
+ * and the path template. This is the one declaration of each template; the order is the order
+ * of the self-metrics' series.
+ */
+export const ENDPOINT = {
+  queryClusterMetrics: "POST /v2/clusters/{id}/metrics/query",
+  listImportJobs: "GET /v1/vector/collections/import/list",
+  describeSparkJob: "GET /v2/projects/{projectId}/jobs/{jobId}",
+  describeCluster: "GET /v2/clusters/{id}",
+  listClusters: "GET /v2/clusters",
+  listProjects: "GET /v1/projects",
+  listRegions: "GET /v2/regions",
+  listGroupMembers: "GET /v2/groups/{groupId}/members",
+} as const satisfies Record<keyof CloudApi, string>;
+
+/** Every data-plane endpoint template (a cluster's own endpoint), each declared once. */
+export const DATA_PLANE_ENDPOINT = {
+  listDatabases: "POST /v2/vectordb/databases/list",
+  listCollections: "POST /v2/vectordb/collections/list",
+  listCollectionsV1: "GET /v1/vector/collections",
+  getLoadState: "POST /v2/vectordb/collections/get_load_state",
+  getStats: "POST /v2/vectordb/collections/get_stats",
+} as const;
+
+/**
+ * Endpoint identity used for rate limiting and self-metrics: the HTTP method and the path
+ * template, e.g. "POST /v2/clusters/{id}/metrics/query". Never contains IDs or secrets.
+ */
+export type EndpointTemplate =
+  | (typeof ENDPOINT)[keyof typeof ENDPOINT]
+  | (typeof DATA_PLANE_ENDPOINT)[keyof typeof DATA_PLANE_ENDPOINT];
+
+/** Every endpoint template, in the order of `ENDPOINT`. */
+export const ENDPOINTS: readonly EndpointTemplate[] = [
+  ...Object.values(ENDPOINT),
+  ...Object.values(DATA_PLANE_ENDPOINT),
+];
+
+/** Outcome classes of one logical API call (after retries). Stable: used as label values. */
+export const OUTCOMES = [
+  "success",
+  "api_error",
+  "invalid_request",
+  "auth_error",
+  "not_found",
+  "rate_limited",
+  "http_error",
+  "timeout",
+  "network_error",
+  "schema_error",
+  "body_too_large",
+  "aborted",
+] as const;
+
+/** One outcome class of `OUTCOMES`. */
+export type CallOutcome = (typeof OUTCOMES)[number];
+
+/**
+ * Events the client reports so that another layer can count them (the client itself never
+ * depends on Prometheus). Implementations must be cheap and must not throw.
+ */
+export interface ClientObserver {
+  /** One HTTP attempt finished (including each retry). */
+  attempt(endpoint: EndpointTemplate, outcome: CallOutcome, durationSeconds: number): void;
+  /** A retry is about to be scheduled after `delayMs`. */
+  retry(endpoint: EndpointTemplate, delayMs: number): void;
+  /** The upstream answered with rate limiting (HTTP 429 or a rate-limit error code/message). */
+  rateLimited(endpoint: EndpointTemplate): void;
+  /** A response body did not match the endpoint's schema. */
+  schemaError(endpoint: EndpointTemplate): void;
+}
+
+/**
+ * The read-only client of the upstream API. It has no method for any mutating endpoint
+ * (drop, delete, create, update, migrate, release), by design. Every method rejects with a
+ * `CloudError` subclass (see errors.ts), honours `signal`, and is rate limited per endpoint.
+ */
+export interface CloudApi {
+  queryClusterMetrics(req: ClusterMetricsRequest, signal?: AbortSignal): Promise<MetricResult[]>;
+  /** v1, at the controller URL of `region`. Page numbers start at 1. */
+  listImportJobs(
+    args: { clusterId: string; region: string; pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<ImportJobPage>;
+  describeSparkJob(args: { projectId: string; jobId: string }, signal?: AbortSignal): Promise<SparkJob>;
+  describeCluster(clusterId: string, signal?: AbortSignal): Promise<ClusterDescription>;
+  listClusters(
+    args: { projectId?: string; regionId?: string; pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<ClusterPage>;
+  /** v1: needs a region to build the controller URL. */
+  listProjects(args: { region: string }, signal?: AbortSignal): Promise<Project[]>;
+  listRegions(args: { cloudId?: string }, signal?: AbortSignal): Promise<Region[]>;
+  /** One page of a SCIM group's members (page numbers start at 1); only counts come back. */
+  listGroupMembers(
+    args: { groupId: string; pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<GroupMemberPage>;
+}
