@@ -2,20 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "./errors.js";
 import { buildConfig } from "./load.js";
-
-const base = { api: { api_key: "k" } };
-
-async function problems(raw: Record<string, unknown>): Promise<string[]> {
-  try {
-    await buildConfig({ ...base, ...raw }, { env: {} });
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems.map((p) => `${p.path}: ${p.message}`);
-    throw err;
-  }
-  return [];
-}
+import { MINIMAL_RAW as base, problems } from "./testkit.js";
 
 describe("collections config", () => {
   it.each([
