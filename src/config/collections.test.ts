@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildConfig } from "./load.js";
-import { MINIMAL_RAW as base, problems } from "./testkit.js";
+import { expectProblem, MINIMAL_RAW as base } from "./testkit.js";
 
 describe("collections config", () => {
   it.each([
@@ -35,11 +35,7 @@ describe("collections config", () => {
       "clusters[0].data_plane.token_file: cannot read",
     ],
   ])("rejects %s", async (_name, raw, expected) => {
-    const found = await problems(raw);
-    expect(
-      found.some((p) => p.includes(expected)),
-      found.join("\n"),
-    ).toBe(true);
+    await expectProblem(raw, expected);
   });
 
   it("reads the data plane's endpoint and token (trimmed), and expands per-collection queries", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildConfig } from "./load.js";
-import { MINIMAL_RAW as base, problems } from "./testkit.js";
+import { expectProblem, MINIMAL_RAW as base } from "./testkit.js";
 
 describe("groups config", () => {
   it.each([
@@ -16,11 +16,7 @@ describe("groups config", () => {
     ["an unknown key", { groups: { id: ["g-1"] } }, "groups.id"],
     ["camelCase instead of snake_case", { groups: { groupIds: ["g-1"] } }, "groups.groupIds"],
   ])("rejects %s", async (_name, raw, expected) => {
-    const found = await problems(raw);
-    expect(
-      found.some((p) => p.includes(expected)),
-      found.join("\n"),
-    ).toBe(true);
+    await expectProblem(raw, expected);
   });
 
   it.each([

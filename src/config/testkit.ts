@@ -31,3 +31,12 @@ export async function problems(raw: Record<string, unknown>): Promise<string[]> 
   }
   return [];
 }
+
+/** Fails unless one of the problems `buildConfig` reports for `raw` contains `expected`. */
+export async function expectProblem(raw: Record<string, unknown>, expected: string): Promise<void> {
+  const found = await problems(raw);
+  expect(
+    found.some((p) => p.includes(expected)),
+    found.join("\n"),
+  ).toBe(true);
+}
