@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildConfig } from "./load.js";
-import { expectProblem, MINIMAL_RAW as base } from "./testkit.js";
+import { MINIMAL_RAW as base, expectProblem } from "./testkit.js";
 
 describe("collections config", () => {
   it.each([

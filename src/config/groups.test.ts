@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildConfig } from "./load.js";
-import { expectProblem, MINIMAL_RAW as base } from "./testkit.js";
+import { MINIMAL_RAW as base, expectProblem } from "./testkit.js";
 
 describe("groups config", () => {
   it.each([
