@@ -4,6 +4,8 @@
 import nock from "nock";
 import { afterAll, beforeAll } from "vitest";
 import { type Simulator, type SimulatorOptions, startSimulator } from "./index.js";
+import { buildProfile } from "./metric-values.js";
+import type { MetricsQueryContext } from "./metrics-query.js";
 import type { SparkJobSpec, SparkScenario } from "./spark-jobs.js";
 
 /** A Spark job of `scenario` created at `createdAtMs`, with fixed IDs; `extra` overrides fields. */
@@ -44,4 +46,24 @@ export function simulatorPerSuite(options: SimulatorOptions, started: (sim: Simu
     await sim?.close();
     nock.enableNetConnect();
   });
+}
+
+/**
+ * The context Query Cluster Metrics answers in for `cluster` at `nowMs`, its values drawn from
+ * `seed`: nothing nulled, mixed forms allowed; `extra` overrides fields.
+ */
+export function metricsContext(
+  cluster: MetricsQueryContext["cluster"],
+  seed: number,
+  nowMs: number,
+  extra: Partial<MetricsQueryContext> = {},
+): MetricsQueryContext {
+  return {
+    cluster,
+    profile: buildProfile(seed, cluster),
+    nowMs,
+    isNulled: () => false,
+    rejectMixedForms: false,
+    ...extra,
+  };
 }
