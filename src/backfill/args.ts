@@ -2,7 +2,8 @@
  * The `backfill` command line and the window it asks for. Every problem is a BackfillArgsError
  * whose message names the flag, printed without the usage and exits 2.
  */
-import { parseArgs } from "node:util";
+
+import { parseFlags } from "../cli/flags.js";
 import { DurationError, parseDuration } from "../shared/duration.js";
 
 export const BACKFILL_USAGE = `Usage:
@@ -71,19 +72,14 @@ export function parseBackfillArgs(
 }
 
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      config: { type: "string" },
-      from: { type: "string" },
-      to: { type: "string" },
-      granularity: { type: "string" },
-      output: { type: "string" },
-      quiet: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
+  return parseFlags(argv, {
+    config: { type: "string" },
+    from: { type: "string" },
+    to: { type: "string" },
+    granularity: { type: "string" },
+    output: { type: "string" },
+    quiet: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
   });
 }
 

@@ -1,7 +1,7 @@
 import { hostname as osHostname } from "node:os";
-import { parseArgs } from "node:util";
 import { DEMO_METRIC_CATALOGS, type DemoMetricCatalog } from "../app/demo.js";
 import { ListenAddressError, parseListen } from "../config/listen.js";
+import { parseFlags } from "./flags.js";
 
 export const USAGE = `Usage:
   vdbcloud-exporter --config FILE                 run the exporter
@@ -185,23 +185,18 @@ function parseShard(
 }
 
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      config: { type: "string" },
-      "check-config": { type: "boolean" },
-      probe: { type: "boolean" },
-      demo: { type: "boolean" },
-      "demo-metric-catalog": { type: "string" },
-      listen: { type: "string" },
-      "log-level": { type: "string" },
-      shard: { type: "string" },
-      "total-shards": { type: "string" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean" },
-    },
+  return parseFlags(argv, {
+    config: { type: "string" },
+    "check-config": { type: "boolean" },
+    probe: { type: "boolean" },
+    demo: { type: "boolean" },
+    "demo-metric-catalog": { type: "string" },
+    listen: { type: "string" },
+    "log-level": { type: "string" },
+    shard: { type: "string" },
+    "total-shards": { type: "string" },
+    help: { type: "boolean", short: "h" },
+    version: { type: "boolean" },
   });
 }
 

@@ -2,20 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "./errors.js";
 import { buildConfig } from "./load.js";
-
-const base = { api: { api_key: "k" } };
-
-async function problems(raw: Record<string, unknown>): Promise<string[]> {
-  try {
-    await buildConfig({ ...base, ...raw }, { env: {} });
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems.map((p) => `${p.path}: ${p.message}`);
-    throw err;
-  }
-  return [];
-}
+import { MINIMAL_RAW as base, expectProblem } from "./testkit.js";
 
 describe("collections config", () => {
   it.each([
@@ -47,11 +35,7 @@ describe("collections config", () => {
       "clusters[0].data_plane.token_file: cannot read",
     ],
   ])("rejects %s", async (_name, raw, expected) => {
-    const found = await problems(raw);
-    expect(
-      found.some((p) => p.includes(expected)),
-      found.join("\n"),
-    ).toBe(true);
+    await expectProblem(raw, expected);
   });
 
   it("reads the data plane's endpoint and token (trimmed), and expands per-collection queries", async () => {

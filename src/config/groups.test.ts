@@ -1,18 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "./errors.js";
 import { buildConfig } from "./load.js";
-
-const base = { api: { api_key: "k" } };
-
-async function problems(raw: Record<string, unknown>): Promise<string[]> {
-  try {
-    await buildConfig({ ...base, ...raw }, { env: {} });
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems.map((p) => `${p.path}: ${p.message}`);
-    throw err;
-  }
-  return [];
-}
+import { MINIMAL_RAW as base, expectProblem } from "./testkit.js";
 
 describe("groups config", () => {
   it.each([
@@ -28,11 +16,7 @@ describe("groups config", () => {
     ["an unknown key", { groups: { id: ["g-1"] } }, "groups.id"],
     ["camelCase instead of snake_case", { groups: { groupIds: ["g-1"] } }, "groups.groupIds"],
   ])("rejects %s", async (_name, raw, expected) => {
-    const found = await problems(raw);
-    expect(
-      found.some((p) => p.includes(expected)),
-      found.join("\n"),
-    ).toBe(true);
+    await expectProblem(raw, expected);
   });
 
   it.each([

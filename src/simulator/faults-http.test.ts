@@ -1,7 +1,7 @@
-import nock from "nock";
 import { request } from "undici";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiCode, RATE_LIMIT_MESSAGE, type Simulator, startSimulator } from "./index.js";
+import { simulatorPerSuite } from "./testkit.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12, 0, 0);
 
@@ -28,16 +28,10 @@ describe("faults", () => {
   let describeUrl: string;
   let clusterId: string;
 
-  beforeAll(async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect("127.0.0.1");
-    sim = await startSimulator({ now: () => T0, rateLimitPerSecond: 0 });
-    clusterId = sim.clusters[0]?.id ?? "";
-    describeUrl = `${sim.baseUrl}/v2/clusters/${clusterId}`;
-  });
-  afterAll(async () => {
-    await sim.close();
-    nock.enableNetConnect();
+  simulatorPerSuite({ now: () => T0, rateLimitPerSecond: 0 }, (s) => {
+    sim = s;
+    clusterId = s.clusters[0]?.id ?? "";
+    describeUrl = `${s.baseUrl}/v2/clusters/${clusterId}`;
   });
   afterEach(() => {
     sim.faults.clear();
@@ -221,14 +215,8 @@ describe("rate limiting", () => {
   let clock = T0;
   let sim: Simulator;
 
-  beforeAll(async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect("127.0.0.1");
-    sim = await startSimulator({ now: () => clock });
-  });
-  afterAll(async () => {
-    await sim.close();
-    nock.enableNetConnect();
+  simulatorPerSuite({ now: () => clock }, (s) => {
+    sim = s;
   });
 
   it("refuses the 21st request within a second with 429 and Retry-After: 1", async () => {

@@ -1,7 +1,8 @@
 import nock from "nock";
 import { request } from "undici";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ApiCode, type RequestDone, type Simulator, startSimulator } from "./index.js";
+import { simulatorPerSuite } from "./testkit.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12, 0, 0);
 
@@ -38,14 +39,8 @@ describe("simulator endpoints", () => {
   let sim: Simulator;
   let clock = T0;
 
-  beforeAll(async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect("127.0.0.1");
-    sim = await startSimulator({ now: () => clock, rateLimitPerSecond: 0 });
-  });
-  afterAll(async () => {
-    await sim.close();
-    nock.enableNetConnect();
+  simulatorPerSuite({ now: () => clock, rateLimitPerSecond: 0 }, (s) => {
+    sim = s;
   });
   afterEach(() => {
     clock = T0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SimApiError } from "./errors.js";
-import { buildProfile } from "./metric-values.js";
 import { answerMetricsQuery, type MetricsQueryContext } from "./metrics-query.js";
+import { metricsContext } from "./testkit.js";
 import { generateWorld } from "./world.js";
 
 const MIN = 60_000;
@@ -16,14 +16,7 @@ const QUERIES = [
 ];
 
 function ask(startMs: number, endMs: number, extra: Partial<MetricsQueryContext> = {}, granularity = "PT1M") {
-  const ctx: MetricsQueryContext = {
-    cluster: cluster as NonNullable<typeof cluster>,
-    profile: buildProfile(3, cluster as NonNullable<typeof cluster>),
-    nowMs: NOW,
-    isNulled: () => false,
-    rejectMixedForms: false,
-    ...extra,
-  };
+  const ctx = metricsContext(cluster as NonNullable<typeof cluster>, 3, NOW, extra);
   const body = {
     start: new Date(startMs).toISOString(),
     end: new Date(endMs).toISOString(),

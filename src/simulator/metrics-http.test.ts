@@ -1,7 +1,7 @@
-import nock from "nock";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiCode, FIRST_FORM_NAMES, SECOND_FORM_NAMES, type Simulator, startSimulator } from "./index.js";
+import { simulatorPerSuite } from "./testkit.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12, 0, 17);
 const MIN = 60_000;
@@ -39,17 +39,11 @@ describe("Query Cluster Metrics", () => {
   let hot: string;
   let stopped: string;
 
-  beforeAll(async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect("127.0.0.1");
-    sim = await startSimulator({ now: () => T0, rateLimitPerSecond: 0, clusters: 12 });
-    hot = sim.clusters.find((c) => c.hot)?.id ?? "";
-    running = sim.clusters.find((c) => !c.hot && c.status === "RUNNING")?.id ?? "";
-    stopped = sim.clusters.find((c) => c.status === "STOPPED")?.id ?? "";
-  });
-  afterAll(async () => {
-    await sim.close();
-    nock.enableNetConnect();
+  simulatorPerSuite({ now: () => T0, rateLimitPerSecond: 0, clusters: 12 }, (s) => {
+    sim = s;
+    hot = s.clusters.find((c) => c.hot)?.id ?? "";
+    running = s.clusters.find((c) => !c.hot && c.status === "RUNNING")?.id ?? "";
+    stopped = s.clusters.find((c) => c.status === "STOPPED")?.id ?? "";
   });
 
   it("answers the second form for every documented name with its unit", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildProfile } from "./metric-values.js";
-import { answerMetricsQuery, type MetricsQueryContext, type WireMetricResult } from "./metrics-query.js";
+import { answerMetricsQuery, type WireMetricResult } from "./metrics-query.js";
 import { NO_QUIRKS, type SimQuirks } from "./quirks.js";
+import { metricsContext } from "./testkit.js";
 import { generateWorld } from "./world.js";
 
 const MIN = 60_000;
@@ -18,14 +18,9 @@ function answer(
   metricQueries: unknown[],
   granularity = "PT1M",
 ): WireMetricResult[] {
-  const ctx: MetricsQueryContext = {
-    cluster: cluster as NonNullable<typeof cluster>,
-    profile: buildProfile(7, cluster as NonNullable<typeof cluster>),
-    nowMs: NOW,
-    isNulled: () => false,
-    rejectMixedForms: false,
+  const ctx = metricsContext(cluster as NonNullable<typeof cluster>, 7, NOW, {
     quirks: { ...NO_QUIRKS, ...quirks },
-  };
+  });
   const body = {
     start: new Date(WINDOW_END - 5 * MIN).toISOString(),
     end: new Date(WINDOW_END).toISOString(),

@@ -4,22 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "./index.js";
 import { type SparkJobSpec, type SparkScenario, sparkJobView } from "./spark-jobs.js";
 import { oddSparkJobView } from "./spark-odd.js";
+import { sparkJobSpec } from "./testkit.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12, 0, 0);
 
 function spec(scenario: SparkScenario): SparkJobSpec {
-  return {
-    projectId: "proj-1",
-    jobId: "job-1",
-    regionId: "aws-us-west-2",
-    clusterId: "in01-0123456789abcdef",
-    scenario,
-    createdAtMs: T0,
-    description: "nightly",
-    dbName: "default",
-    collectionName: "docs",
-    volumeName: "vol-1",
-  };
+  return sparkJobSpec(scenario, T0, { description: "nightly" });
 }
 
 /** The odd view of `scenario` `seconds` after creation. */

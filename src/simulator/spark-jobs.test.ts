@@ -8,24 +8,13 @@ import {
   type SparkStatus,
   sparkJobView,
 } from "./spark-jobs.js";
+import { sparkJobSpec } from "./testkit.js";
 import { generateWorld } from "./world.js";
 
 const CREATED = Date.UTC(2025, 0, 1, 0, 0, 0);
 
 function spec(scenario: SparkScenario, extra: Partial<SparkJobSpec> = {}): SparkJobSpec {
-  return {
-    projectId: "proj-1",
-    jobId: "job-1",
-    regionId: "aws-us-west-2",
-    clusterId: "in01-0123456789abcdef",
-    scenario,
-    createdAtMs: CREATED,
-    description: "test",
-    dbName: "default",
-    collectionName: "docs",
-    volumeName: "vol-1",
-    ...extra,
-  };
+  return sparkJobSpec(scenario, CREATED, extra);
 }
 
 const at = (s: SparkJobSpec, seconds: number, scale = 1) => sparkJobView(s, CREATED + seconds * 1000, scale);

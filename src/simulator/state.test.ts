@@ -1,7 +1,7 @@
-import nock from "nock";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Simulator, startSimulator } from "./index.js";
+import { describe, expect, it } from "vitest";
+import type { Simulator } from "./index.js";
+import { simulatorPerSuite } from "./testkit.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12, 0, 0);
 
@@ -14,14 +14,8 @@ describe("state hooks", () => {
   let clock = T0;
   let sim: Simulator;
 
-  beforeAll(async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect("127.0.0.1");
-    sim = await startSimulator({ now: () => clock, rateLimitPerSecond: 0 });
-  });
-  afterAll(async () => {
-    await sim.close();
-    nock.enableNetConnect();
+  simulatorPerSuite({ now: () => clock, rateLimitPerSecond: 0 }, (s) => {
+    sim = s;
   });
 
   it("adds a Spark job that Describe Spark Job then serves and the refs list", async () => {

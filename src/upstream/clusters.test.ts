@@ -1,7 +1,7 @@
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { clusterListDataSchema, clusterSchema, normalizeCluster, normalizeClusterList } from "./clusters.js";
-import { closeTestClients, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import { blankCluster, closeTestClients, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
 
 const cluster = {
   clusterId: "in01-abc",
@@ -104,22 +104,9 @@ describe("cluster variants", () => {
   });
 
   it("fills missing fields with null", () => {
-    expect(normalizeCluster(clusterSchema.parse({ clusterId: "in01-x" }))).toStrictEqual({
-      clusterId: "in01-x",
-      clusterName: null,
-      projectId: null,
-      regionId: null,
-      plan: null,
-      cuType: null,
-      cuSize: null,
-      status: null,
-      connectAddress: null,
-      snapshotNumber: null,
-      createProgress: null,
-      replica: null,
-      autoscalingCuMin: null,
-      autoscalingCuMax: null,
-    });
+    expect(normalizeCluster(clusterSchema.parse({ clusterId: "in01-x" }))).toStrictEqual(
+      blankCluster("in01-x"),
+    );
   });
 
   it("reads the documented extras: backups, creation progress, replicas, autoscaling CU bounds", () => {

@@ -1,7 +1,7 @@
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDataPlaneClient, type DataPlaneClient } from "./dataPlane.js";
-import { CloudError } from "./errors.js";
+import { failure } from "./testkit.js";
 
 const ENDPOINT = "https://in01-abc.aws-us-west-2.vectordb.example.com:19530";
 const TOKEN = "db_admin:s3cret-Passw0rd";
@@ -19,16 +19,6 @@ function client(): DataPlaneClient {
   });
   clients.push(c);
   return c;
-}
-
-async function failure(p: Promise<unknown>): Promise<CloudError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof CloudError) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
 }
 
 beforeAll(() => nock.disableNetConnect());

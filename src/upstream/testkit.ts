@@ -5,7 +5,7 @@
 import { type CloudClient, type CloudClientOptions, createCloudClient } from "./client.js";
 import { CloudError } from "./errors.js";
 import type { SleepFn } from "./sleep.js";
-import type { CallOutcome, ClientObserver, EndpointTemplate } from "./types.js";
+import type { CallOutcome, ClientObserver, ClusterDescription, EndpointTemplate } from "./types.js";
 
 /** A clock that only moves when something sleeps on it (or `advance` is called). */
 export interface ManualClock {
@@ -107,4 +107,31 @@ export async function failure(p: Promise<unknown>): Promise<CloudError> {
     throw error;
   }
   throw new Error("expected a rejection");
+}
+
+/**
+ * A cluster description as the client returns it when the answer carries only the ID: every
+ * other field null. `fields` sets the ones a test cares about.
+ */
+export function blankCluster(
+  clusterId: string,
+  fields: Partial<ClusterDescription> = {},
+): ClusterDescription {
+  return {
+    clusterId,
+    clusterName: null,
+    projectId: null,
+    regionId: null,
+    plan: null,
+    cuType: null,
+    cuSize: null,
+    status: null,
+    connectAddress: null,
+    snapshotNumber: null,
+    createProgress: null,
+    replica: null,
+    autoscalingCuMin: null,
+    autoscalingCuMax: null,
+    ...fields,
+  };
 }

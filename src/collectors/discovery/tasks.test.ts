@@ -1,24 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { blankCluster } from "../../upstream/testkit.js";
 import type { CloudApi, ClusterDescription, ClusterPage } from "../../upstream/types.js";
 import { discoverClusters, LIST_CLUSTERS_PAGE_SIZE } from "./tasks.js";
 
 function cluster(id: string, projectId: string, regionId: string): ClusterDescription {
-  return {
-    clusterId: id,
-    clusterName: id,
-    projectId,
-    regionId,
-    plan: null,
-    cuType: null,
-    cuSize: null,
-    status: "RUNNING",
-    connectAddress: null,
-    snapshotNumber: null,
-    createProgress: null,
-    replica: null,
-    autoscalingCuMin: null,
-    autoscalingCuMax: null,
-  };
+  return blankCluster(id, { clusterName: id, projectId, regionId, status: "RUNNING" });
 }
 
 function client(all: ClusterDescription[], honourFilters: boolean) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { blankCluster } from "../../upstream/testkit.js";
 import type { ClusterDescription } from "../../upstream/types.js";
 import { CLUSTER_STATUSES, mapCluster, mapProjects, mapRegions } from "./mapping.js";
 
@@ -63,22 +64,7 @@ describe("mapCluster", () => {
   });
 
   it("uses empty labels for missing fields and skips unknown status and size", () => {
-    const r = mapCluster({
-      clusterId: "in01-b",
-      clusterName: null,
-      projectId: null,
-      regionId: null,
-      plan: null,
-      cuType: null,
-      cuSize: null,
-      status: null,
-      connectAddress: null,
-      snapshotNumber: null,
-      createProgress: null,
-      replica: null,
-      autoscalingCuMin: null,
-      autoscalingCuMax: null,
-    });
+    const r = mapCluster(blankCluster("in01-b"));
     expect(r.samples).toEqual([
       {
         family: "vdbcloud_cluster_info",
