@@ -9,7 +9,7 @@
 import { stateSlot } from "../../polling/model.js";
 import { queryKey } from "../../upstream/catalog.js";
 import type { MetricQuery } from "../../upstream/types.js";
-import type { Refusal, Resolved } from "./refusals.js";
+import type { Refusal, RequestForm, Resolved, SuspectGroup } from "./refusals.js";
 
 /** A configured query the service refused, and until when it is not asked. */
 export interface Quarantined {
@@ -115,3 +115,47 @@ export class RefusalBook {
 
 /** The refusal book's state slot: one book per process, kept across reloads. */
 export const METRIC_REFUSALS = stateSlot("metric query refusals", () => new RefusalBook());
+
+/**
+ * Per group of targets (a credential and a kind of target), the query keys the service refused
+ * on some of them, and the search under way: `resolveWithSuspects` (refusals.ts) sets the
+ * suspects aside first on the others. A suspicion is never lifted by one target answering the
+ * query (plans differ, and a wrong suspicion costs one call); it is bounded by the number of
+ * configured queries.
+ */
+export class RefusalSuspects {
+  private readonly groups = new Map<string, SuspectGroup>();
+
+  /** The group of `key` (credential and kind of target), made on first use. */
+  group(key: string): SuspectGroup {
+    let group = this.groups.get(key);
+    if (group === undefined) {
+      const known = new Set<string>();
+      let running: Promise<unknown> = Promise.resolve();
+      const moved = new Set<RequestForm>();
+      group = {
+        known: () => known,
+        moved: (form) => moved.has(form),
+        learnMoved: (form) => {
+          moved.add(form);
+        },
+        learn: (refused) => {
+          for (const r of refused) known.add(queryKey(r.query));
+        },
+        exclusive: <T>(search: () => Promise<T>): Promise<T> => {
+          const mine = running.then(search, search);
+          running = mine.catch(() => undefined);
+          return mine;
+        },
+      };
+      this.groups.set(key, group);
+    }
+    return group;
+  }
+}
+
+/** The suspects' state slot: one per process, kept across reloads. */
+export const METRIC_REFUSAL_SUSPECTS = stateSlot(
+  "metric query refusal suspects",
+  () => new RefusalSuspects(),
+);

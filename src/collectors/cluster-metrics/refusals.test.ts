@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { queryKey } from "../../upstream/catalog.js";
 import { CloudError } from "../../upstream/errors.js";
 import type { MetricQuery } from "../../upstream/types.js";
-import { RefusalBook } from "./quarantine.js";
-import { isRefusal, resolveBatch, type SendQueries } from "./refusals.js";
+import { RefusalBook, RefusalSuspects } from "./quarantine.js";
+import { isRefusal, resolveBatch, resolveWithSuspects, type SendQueries } from "./refusals.js";
 
 const ENDPOINT = "POST /v2/clusters/{id}/metrics/query" as const;
 
@@ -156,5 +156,96 @@ describe("RefusalBook", () => {
     ).toEqual([]);
     expect(book.forTarget("c", configured)).toBe(state);
     expect(book.forTarget("c", configured.slice(0, 2)).held()).toEqual([]);
+  });
+});
+
+/** The default-sized batch of a strict server's target: 36 first-form queries, two of them refused. */
+const WIDE = [
+  ...Array.from({ length: 34 }, (_, i) => Q(`DOCUMENTED_${i}`, "AVG")),
+  Q("READ_VCU", "AVG"),
+  Q("DEMO_REFUSED_METRIC", "AVG"),
+];
+const BOTH_REFUSED = ["READ_VCU/AVG", "READ_VCU", "DEMO_REFUSED_METRIC/AVG", "DEMO_REFUSED_METRIC"];
+
+describe("resolveWithSuspects (what other targets of the same kind were refused)", () => {
+  it.each<[label: string, refused: string[], suspects: string[], quarantined: string[], calls: number]>([
+    ["no suspects: the usual search", BOTH_REFUSED, [], ["READ_VCU/AVG", "DEMO_REFUSED_METRIC/AVG"], 15],
+    // 1 call without the suspects, then each suspect alone and in its other form: 5 calls
+    // instead of 15.
+    [
+      "the right suspects: the rest at once, then each suspect alone",
+      BOTH_REFUSED,
+      ["READ_VCU/AVG", "DEMO_REFUSED_METRIC/AVG"],
+      ["READ_VCU/AVG", "DEMO_REFUSED_METRIC/AVG"],
+      5,
+    ],
+    // Plans differ: a suspect this target's service accepts is answered, not quarantined.
+    ["a suspect this target accepts: answered, one more call", [], ["READ_VCU/AVG"], [], 2],
+    // An incomplete suspicion: the rest is refused too, so the whole batch is searched as usual.
+    [
+      "an unsuspected refusal: the whole batch searched",
+      BOTH_REFUSED,
+      ["READ_VCU/AVG"],
+      ["READ_VCU/AVG", "DEMO_REFUSED_METRIC/AVG"],
+      16,
+    ],
+  ])("%s", async (_label, refused, suspects, quarantined, calls) => {
+    const { send, sent } = server(refused);
+    const group = new RefusalSuspects().group("default\u0000cluster");
+    group.learn(
+      suspects.map((k) => ({ query: WIDE.find((q) => queryKey(q) === k) as MetricQuery, message: "" })),
+    );
+    const outcome = await resolveWithSuspects(WIDE, send, group);
+    expect(outcome.refused.map((r) => queryKey(r.query)).sort()).toEqual([...quarantined].sort());
+    // Every query not refused is answered, exactly once.
+    const answered = outcome.results.map((r) => `${r.name}/${r.stat}`).sort();
+    const want = WIDE.map(queryKey).filter((k) => !quarantined.includes(k));
+    expect(answered).toEqual([...want].sort());
+    expect(sent).toHaveLength(calls);
+  });
+
+  it("learns per group: what one target was refused is a suspect for the next of its group only", async () => {
+    const suspects = new RefusalSuspects();
+    const { send } = server(BOTH_REFUSED);
+    await resolveWithSuspects(WIDE, send, suspects.group("default\u0000cluster"));
+    expect([...suspects.group("default\u0000cluster").known()].sort()).toEqual([
+      "DEMO_REFUSED_METRIC/AVG",
+      "READ_VCU/AVG",
+    ]);
+    expect([...suspects.group("default\u0000scope").known()]).toEqual([]);
+    expect([...suspects.group("key #1\u0000cluster").known()]).toEqual([]);
+  });
+
+  it("searches once per group when every target starts at once; the others use what it found", async () => {
+    const { send, sent } = server(BOTH_REFUSED);
+    const group = new RefusalSuspects().group("default\u0000cluster");
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, () => resolveWithSuspects(WIDE, send, group)),
+    );
+    for (const o of outcomes) {
+      expect(o.refused.map((r) => queryKey(r.query)).sort()).toEqual([
+        "DEMO_REFUSED_METRIC/AVG",
+        "READ_VCU/AVG",
+      ]);
+      expect(o.results).toHaveLength(WIDE.length - 2);
+    }
+    // One full search (15 calls), then per other target its first refused call, the batch
+    // without the suspects and each suspect in both forms (1 + 1 + 4): 45, where six full
+    // searches take 6 x 15 = 90.
+    expect(sent).toHaveLength(15 + 5 * 6);
+  });
+
+  it("asks the other form first once a target of the group was answered only there", async () => {
+    // A strict server answers collection scopes in the first form only; scopes ask the second.
+    const second = EIGHT.map((q) => Q(q.name));
+    const { send, sent } = server(second.map(queryKey));
+    const group = new RefusalSuspects().group("default\u0000scope");
+    const first = await resolveWithSuspects(second, send, group);
+    expect(first.switched.size).toBe(EIGHT.length);
+    expect(sent).toHaveLength(2);
+    const next = await resolveWithSuspects(second, send, group);
+    expect([...next.switched.values()]).toEqual(EIGHT);
+    expect(next.results).toHaveLength(EIGHT.length);
+    expect(sent).toHaveLength(3);
   });
 });

@@ -86,15 +86,23 @@ export interface Resolved {
  * service refuses: first the whole batch once in its other form (a server that refuses one
  * form altogether, such as a strict server asked the second form for a collection, costs one
  * call), then halving, then each refused query once in its other form (together, halved again
- * if refused). Failures other than refusals propagate.
+ * if refused). Failures other than refusals propagate. `refusedAlready`: the batch was just sent
+ * and refused with this error, so it is not sent again.
  */
-export async function resolveBatch(queries: readonly MetricQuery[], send: SendQueries): Promise<Resolved> {
+export async function resolveBatch(
+  queries: readonly MetricQuery[],
+  send: SendQueries,
+  refusedAlready?: CloudError,
+): Promise<Resolved> {
   let first: CloudError;
-  try {
-    return { results: await send(queries), switched: new Map(), refused: [] };
-  } catch (err) {
-    if (!isRefusal(err)) throw err;
-    first = err;
+  if (refusedAlready !== undefined) first = refusedAlready;
+  else {
+    try {
+      return { results: await send(queries), switched: new Map(), refused: [] };
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      first = err;
+    }
   }
   const others = queries.map(otherForm);
   const allOthers = others.filter((q): q is MetricQuery => q !== undefined);
@@ -129,4 +137,126 @@ export async function resolveBatch(queries: readonly MetricQuery[], send: SendQu
     switched,
     refused: found.refused.filter((r) => !switched.has(queryKey(r.query))),
   };
+}
+
+/**
+ * What targets of one group (one credential, one kind of target: cluster or per-collection
+ * scope) learned together: the query keys some of them were refused, and one search at a time.
+ */
+export interface SuspectGroup {
+  /** Keys refused on some target of the group. */
+  known(): ReadonlySet<string>;
+  /** Records what a target of the group was refused. */
+  learn(refused: readonly Refusal[]): void;
+  /** Runs `search` once no other search of the group runs (they would find the same names). */
+  exclusive<T>(search: () => Promise<T>): Promise<T>;
+  /** Whether a target of the group had a whole batch of this form answered only in the other. */
+  moved(form: RequestForm): boolean;
+  /** Records that a whole batch of this form was answered only in the other form. */
+  learnMoved(form: RequestForm): void;
+}
+
+/** A request's form: the first names a `stat` per query, the second carries it in the name. */
+export type RequestForm = "first" | "second";
+
+function formOf(queries: readonly MetricQuery[]): RequestForm {
+  return queries[0]?.stat === undefined ? "second" : "first";
+}
+
+/** The batch in the other form, when every query has one. */
+function allInOtherForm(queries: readonly MetricQuery[]): MetricQuery[] | undefined {
+  const others = queries.map(otherForm).filter((q): q is MetricQuery => q !== undefined);
+  return queries.length > 0 && others.length === queries.length ? others : undefined;
+}
+
+/** The batch (without the suspects) was refused too: a full search is needed. */
+interface NeedsSearch {
+  readonly search: true;
+  /** The refusal of the whole batch, when that is what was sent (it need not be sent again). */
+  readonly whole?: CloudError;
+}
+
+/**
+ * The batch without the suspects, then each suspect alone; a NeedsSearch when the batch
+ * without them is refused too (the suspicion is incomplete).
+ */
+async function aroundSuspects(
+  queries: readonly MetricQuery[],
+  send: SendQueries,
+  group: SuspectGroup,
+  suspects: ReadonlySet<string>,
+): Promise<Resolved | NeedsSearch> {
+  const suspected = queries.filter((q) => suspects.has(queryKey(q)));
+  // A server that answers this kind of target in the other form only (a strict one asked the
+  // second form for a collection) did so for another target: ask that form first.
+  const moved = suspected.length === 0 && group.moved(formOf(queries)) ? allInOtherForm(queries) : undefined;
+  if (moved !== undefined) {
+    try {
+      const results = await send(moved);
+      return {
+        results,
+        switched: new Map(queries.map((q, i) => [queryKey(q), moved[i] as MetricQuery])),
+        refused: [],
+      };
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+    }
+  }
+  const rest = suspected.length === 0 ? queries : queries.filter((q) => !suspects.has(queryKey(q)));
+  let results: MetricResult[] = [];
+  if (rest.length > 0) {
+    try {
+      results = await send(rest);
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      return suspected.length === 0 ? { search: true, whole: err } : { search: true };
+    }
+  }
+  // Each suspect alone (and in its other form if refused): another target already found them
+  // refused, so asking them together would most likely be refused as a whole first.
+  const switched = new Map<string, MetricQuery>();
+  const refused: Refusal[] = [];
+  for (const query of suspected) {
+    const one = await resolveBatch([query], send);
+    results = [...results, ...one.results];
+    for (const [k, v] of one.switched) switched.set(k, v);
+    refused.push(...one.refused);
+  }
+  group.learn(refused);
+  return { results, switched, refused };
+}
+
+/**
+ * `resolveBatch` guided by what other targets of the same group were refused. Found by halving,
+ * a refusal costs about 2 x log2(n) calls per refused query on every target, and the same name is
+ * usually refused on each of them. So the batch goes first without the suspects, and each suspect
+ * is then asked alone (and in its other form when refused): 1 + 2 calls per suspect. A suspect this target accepts is simply answered
+ * (plans differ: a name refused on a free cluster may be served on a dedicated one), so a wrong
+ * suspicion costs one call, never data. A full search runs one at a time per group: targets
+ * refused meanwhile (every target's first cycle starts at once) wait for it and then use what it
+ * found.
+ */
+export async function resolveWithSuspects(
+  queries: readonly MetricQuery[],
+  send: SendQueries,
+  group: SuspectGroup,
+): Promise<Resolved> {
+  const knownBefore = group.known().size;
+  const first = await aroundSuspects(queries, send, group, new Set(group.known()));
+  if (!("search" in first)) return first;
+  return group.exclusive(async () => {
+    let refused = first.whole;
+    if (group.known().size > knownBefore) {
+      // Another target's search found names meanwhile: try around them first.
+      const again = await aroundSuspects(queries, send, group, new Set(group.known()));
+      if (!("search" in again)) return again;
+      refused = again.whole;
+    }
+    const found = await resolveBatch(queries, send, refused);
+    group.learn(found.refused);
+    if (found.refused.length === 0 && queries.length > 1 && found.switched.size === queries.length) {
+      group.learnMoved(formOf(queries));
+    }
+    return found;
+  });
 }

@@ -3,8 +3,19 @@ import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
 import type { MetricQuery, MetricResult } from "../../upstream/types.js";
 import { buildMetricQueries } from "./batches.js";
 import { mapClusterMetrics, newestBucketSamples, rejectedQuerySamples } from "./mapping.js";
-import { METRIC_REFUSALS, type Quarantined, type TargetRefusals } from "./quarantine.js";
-import { type Refusal, resolveBatch, type SendQueries, settle } from "./refusals.js";
+import {
+  METRIC_REFUSAL_SUSPECTS,
+  METRIC_REFUSALS,
+  type Quarantined,
+  type TargetRefusals,
+} from "./quarantine.js";
+import {
+  type Refusal,
+  resolveWithSuspects,
+  type SendQueries,
+  type SuspectGroup,
+  settle,
+} from "./refusals.js";
 import { METRIC_REFUSAL_WARNINGS } from "./warnings.js";
 
 export { metricsTargetName } from "./targets.js";
@@ -51,6 +62,8 @@ interface Poll {
   readonly warn: (refusal: Refusal) => void;
   /** A quarantined query answered on its retrial. */
   readonly cleared: (query: MetricQuery) => void;
+  /** What the targets of the same credential and kind were refused (refusals.ts). */
+  readonly suspects: SuspectGroup;
 }
 
 /**
@@ -63,7 +76,7 @@ async function askAll(p: Poll): Promise<MetricResult[]> {
   const until = p.nowMs + p.quarantineMs;
   const results: MetricResult[] = [];
   for (const batch of buildMetricQueries(active)) {
-    const outcome = await resolveBatch(batch.queries, p.send);
+    const outcome = await resolveWithSuspects(batch.queries, p.send, p.suspects);
     results.push(...outcome.results);
     for (const fresh of p.refusals.record(outcome, until)) p.warn(fresh);
   }
@@ -96,6 +109,7 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
   const ttlMs = stalenessIntervals * cfg.intervalMs;
   const book = env.state.get(METRIC_REFUSALS);
   const warnings = env.state.get(METRIC_REFUSAL_WARNINGS);
+  const suspects = env.state.get(METRIC_REFUSAL_SUSPECTS);
   const targets = new Set<string>();
   for (const t of metricsTargets(cfg, clusters)) {
     const { cluster, scope, batches } = t;
@@ -107,6 +121,10 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
     // One warning per refused name across targets (warnings.ts), not one per target.
     const warn = (r: Refusal): void => warnings.refused(ctx.logger, target, r.query, r.message);
     const cleared = (q: MetricQuery): void => warnings.answered(ctx.logger, target, q);
+    // Targets of one credential and kind are usually refused the same names (refusals.ts).
+    const group = suspects.group(
+      `${clients.credentialOf(cluster)}\u0000${scope === undefined ? "cluster" : "scope"}`,
+    );
     tasks.push(
       collectorTask({
         id: { collector: COLLECTOR, target },
@@ -129,6 +147,7 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
                 quarantineMs: cfg.quarantineMs,
                 warn,
                 cleared,
+                suspects: group,
               });
               const mapped = mapClusterMetrics({
                 clusterId: cluster.id,
