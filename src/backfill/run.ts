@@ -23,6 +23,7 @@ import { bucketsPerCall, CallSize, type Span, splitSpan } from "./chunks.js";
 import { fetchChunk } from "./fetch.js";
 import { writeOpenMetrics } from "./openmetrics.js";
 import { Progress, type ProgressSink } from "./progress.js";
+import { BackfillRefusals } from "./refused.js";
 import { ChunkSpool } from "./spool.js";
 import { chunkKey, commandIdentity, openWorkState, removeWorkState } from "./state.js";
 
@@ -140,7 +141,17 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
       );
     }
     progress.start();
-    const failed = await runJobs(pending, { targets, spool, clientFor, progress, g, signal: io.signal, io });
+    const refusals = new BackfillRefusals();
+    const failed = await runJobs(pending, {
+      targets,
+      spool,
+      clientFor,
+      progress,
+      g,
+      signal: io.signal,
+      io,
+      refusals,
+    });
     progress.stop();
     for (const [t, message] of failed) failures.push(`${(targets[t] as MetricsTarget).name}: ${message}`);
     if (io.signal.aborted) {
@@ -154,6 +165,11 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
     if (!args.quiet) {
       io.stderr.write(
         `backfill: wrote ${args.output === "-" ? "standard output" : args.output}: ${targets.length} targets, ${calls.attempts} API attempts, ${calls.retries} retries, ${calls.rateLimitAnswers} rate-limit answers\n`,
+      );
+    }
+    for (const r of refusals.list()) {
+      io.stderr.write(
+        `backfill: ${r.target}: the service refused metric query ${r.query.name}${r.query.stat ? ` (${r.query.stat})` : ""}: ${r.message}; it is not written\n`,
       );
     }
     if (failures.length > 0) {
@@ -211,6 +227,7 @@ interface RunContext {
   readonly g: number;
   readonly signal: AbortSignal;
   readonly io: BackfillIo;
+  readonly refusals: BackfillRefusals;
 }
 
 /**
@@ -234,6 +251,7 @@ async function runJobs(jobs: readonly Job[], ctx: RunContext): Promise<Map<numbe
           signal: ctx.signal,
           onCall: () => ctx.progress.call(),
           onRefused: () => ctx.progress.refusal(),
+          refusals: ctx.refusals,
         });
         const mapping = mapClusterMetricsHistory({
           clusterId: target.cluster.id,
