@@ -182,3 +182,61 @@ describe("vdbcloud-exporter backfill (built CLI against the simulator)", () => {
     expect(existsSync(work)).toBe(false);
   }, 180_000);
 });
+
+describe("vdbcloud-exporter backfill with collections and a strict service", () => {
+  let sim: Simulator;
+  let dir: string;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ clusters: 2, collectionsPerCluster: 3, metricCatalog: "strict" });
+    dir = mkdtempSync(join(tmpdir(), "backfill-collections-"));
+  });
+
+  afterAll(async () => {
+    await sim?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("backfills each discovered collection as a scope and leaves out a refused query, listing it", async () => {
+    const clusters = sim.clusters.filter((c) => c.status === "RUNNING");
+    const dataPlane = (id: string): Record<string, unknown> => {
+      const credential = sim.state.dataPlaneCredential(id);
+      if (credential === undefined) return {};
+      const file = join(dir, `${id}.token`);
+      writeFileSync(file, `${credential}\n`);
+      return { data_plane: { token_file: file } };
+    };
+    writeFileSync(
+      join(dir, "collections.yaml"),
+      stringify({
+        api: { base_url: sim.baseUrl, controller_url: sim.controllerUrlTemplate, api_key: "k" },
+        clusters: clusters.map((c) => ({ id: c.id, ...dataPlane(c.id) })),
+        // READ_VCU is outside the public reference: the strict service refuses it.
+        metrics: {
+          granularity: "PT30S",
+          queries: [{ name: "CU_CAPACITY" }, { name: "ENTITIES_COUNT" }, { name: "READ_VCU" }],
+        },
+        collections: { enabled: true },
+      }),
+    );
+    const to = new Date(Math.floor(Date.now() / HOUR) * HOUR - HOUR).toISOString();
+    const from = new Date(Date.parse(to) - HOUR).toISOString();
+    const r = await run(
+      ["--config", "collections.yaml", "--from", from, "--to", to, "--output", "c.om", "--quiet"],
+      dir,
+    );
+    expect(r.stderr).not.toContain("failed");
+    expect(r.code).toBe(0);
+    const text = readFileSync(join(dir, "c.om"), "utf8");
+    for (const c of clusters) {
+      expect(text).toContain(`vdbcloud_cu_capacity_ratio{cluster_id="${c.id}"}`);
+      for (const col of sim.state.dataCollections(c.id)) {
+        expect(text).toContain(
+          `vdbcloud_entities{cluster_id="${c.id}",db_name="${col.dbName}",collection_name="${col.collectionName}"}`,
+        );
+      }
+    }
+    expect(text).not.toContain("vdbcloud_vcu");
+    expect(r.stderr).toMatch(/the service refused metric query READ_VCU/);
+  }, 60_000);
+});

@@ -13,6 +13,17 @@ import { sleepOn } from "../upstream/sleep.js";
 import type { ClientObserver } from "../upstream/types.js";
 import { cloudClientOptions } from "./clientOptions.js";
 
+/**
+ * A clock for one-shot commands (--probe, backfill). Unlike the scheduler's, its timers keep the
+ * process alive: the clients' calls are all there is, and a rate-limit or backoff wait must not
+ * let the process end early.
+ */
+export const FOREGROUND_CLOCK: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
 /** What the pool builds clients from; `config()` is read at each build, so reloads apply. */
 export interface ClientPoolOptions {
   readonly config: () => Config;

@@ -7,16 +7,19 @@
 import { createWriteStream } from "node:fs";
 import { rename } from "node:fs/promises";
 import type { Writable } from "node:stream";
-import { cloudClientOptions } from "../app/clientOptions.js";
+import { ClientPool, FOREGROUND_CLOCK } from "../app/clientPool.js";
 import { mapClusterMetricsHistory } from "../collectors/cluster-metrics/history.js";
 import { type MetricsTarget, metricsTargets } from "../collectors/cluster-metrics/targets.js";
+import { dataPlaneOf, listAllCollections } from "../collectors/collections/discover.js";
+import { selectCollections } from "../collectors/collections/select.js";
 import { discoverClusters } from "../collectors/discovery/tasks.js";
 import { ConfigError } from "../config/errors.js";
 import { loadConfig } from "../config/load.js";
 import type { ClusterConfig, Config } from "../config/types.js";
 import { describeError } from "../polling/errors.js";
-import { replicaClusters } from "../polling/targets.js";
-import { type CloudClient, createCloudClient } from "../upstream/client.js";
+import { replicaClusters, withCollectionScopes } from "../polling/targets.js";
+import type { CloudClient } from "../upstream/client.js";
+import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClientObserver } from "../upstream/types.js";
 import { BACKFILL_USAGE, BackfillArgsError, parseBackfillArgs, resolveWindow } from "./args.js";
 import { bucketsPerCall, CallSize, type Span, splitSpan } from "./chunks.js";
@@ -106,19 +109,24 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
   const g = window.granularityMs;
 
   const calls = new CallCounts();
-  const clients = new Map<string, CloudClient>();
-  const clientFor = (cluster: Pick<ClusterConfig, "apiKey">): CloudClient => {
-    const key = cluster.apiKey ?? config.api.apiKey;
-    let client = clients.get(key);
-    if (client === undefined) {
-      client = createCloudClient({ ...cloudClientOptions(config.api, key, io.version), observer: calls });
-      clients.set(key, client);
-    }
-    return client;
-  };
+  // The exporter's own clients: the same pacing, retries and data-plane credentials.
+  const pool = new ClientPool({
+    config: () => config,
+    version: io.version,
+    observer: calls,
+    clock: FOREGROUND_CLOCK,
+    onCloseError: () => {},
+  });
+  const clientFor = pool.forCluster;
   const failures: string[] = [];
   try {
-    const clusters = await backfillClusters(config, clientFor({}), io.signal, failures);
+    const clusters = await withCollections(
+      config,
+      await backfillClusters(config, clientFor({}), io.signal, failures),
+      pool,
+      io.signal,
+      failures,
+    );
     const targets = metricsTargets(config.metrics, clusters);
     if (targets.length === 0 && failures.length === 0) {
       return usageError(io, "--config: no metrics target to backfill (list clusters, or enable discovery)");
@@ -181,7 +189,7 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
     await removeWorkState(work.dir);
     return EXIT_OK;
   } finally {
-    await Promise.allSettled([...clients.values()].map((c) => c.close()));
+    await pool.closeAll();
   }
 }
 
@@ -211,6 +219,32 @@ async function backfillClusters(
     }
   }
   return replicaClusters(config, discovered, { index: 0, total: 1 });
+}
+
+/**
+ * With `collections.enabled` and `collections.scopes`, each cluster's collections as listed now
+ * (the live collector's listing and selection) become scopes, as they do live; a cluster whose
+ * data plane cannot be listed keeps its configured scopes and is reported.
+ */
+async function withCollections(
+  config: Config,
+  clusters: ClusterConfig[],
+  pool: ClientPool,
+  signal: AbortSignal,
+  failures: string[],
+): Promise<ClusterConfig[]> {
+  const cfg = config.collections;
+  if (!cfg.enabled || !cfg.scopes) return clusters;
+  const found = new Map<string, readonly CollectionRef[]>();
+  for (const cluster of clusters) {
+    try {
+      const dp = await dataPlaneOf(cluster, pool.forCluster(cluster), pool.dataPlane, signal);
+      found.set(cluster.id, selectCollections((await listAllCollections(dp, signal)).all, cfg).polled);
+    } catch (err) {
+      failures.push(`${cluster.id} collections: ${describeError(err).message}`);
+    }
+  }
+  return withCollectionScopes(clusters, found, cfg.queries);
 }
 
 /** A target's chunks: one call's worth of buckets each, at the default call size. */

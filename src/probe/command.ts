@@ -3,13 +3,12 @@
  * exporter configures them (rate limit, margin, timeouts, size bounds), runs the probe and
  * prints its report. A bad config is the caller's exit 2 (ConfigError propagates).
  */
-import { ClientPool } from "../app/clientPool.js";
+import { ClientPool, FOREGROUND_CLOCK } from "../app/clientPool.js";
 import type { Shard } from "../config/shard.js";
 import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
 import type { Config } from "../config/types.js";
 import { credentialLabeler } from "../polling/credentials.js";
 import { replicaClusters, replicaSparkJobs } from "../polling/targets.js";
-import type { Clock } from "../scheduler/scheduler.js";
 import { redactSecret } from "../upstream/errors.js";
 import type { ClientObserver } from "../upstream/types.js";
 import { runProbe } from "./probe.js";
@@ -20,16 +19,6 @@ const PROBE_MAX_RETRIES = 1;
 
 /** The probe counts nothing: its report says what happened. */
 const SILENT: ClientObserver = { attempt() {}, retry() {}, rateLimited() {}, schemaError() {} };
-
-/**
- * The clients' clock. Unlike the scheduler's, its timers keep the process alive: the probe's
- * calls are all there is, and a rate-limit or backoff wait must not let the process end early.
- */
-const PROBE_CLOCK: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
 
 /** What the command needs besides the config. */
 export interface ProbeCommandOptions {
@@ -52,7 +41,7 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
     }),
     version: opts.version,
     observer: SILENT,
-    clock: PROBE_CLOCK,
+    clock: FOREGROUND_CLOCK,
     onCloseError: () => {},
   });
   try {

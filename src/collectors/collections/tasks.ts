@@ -19,21 +19,13 @@ import { putData, runPoll } from "../../polling/runtime.js";
 import type { CollectionRef, DataPlaneApi, LoadState } from "../../upstream/dataPlane.js";
 import { CloudError } from "../../upstream/errors.js";
 import { DATA_PLANE_ENDPOINT } from "../../upstream/types.js";
+import { dataPlaneOf, listAllCollections } from "./discover.js";
 import { mapCollections } from "./mapping.js";
 import { collectionPath, selectCollections } from "./select.js";
 
 const COLLECTOR = "collections";
 
 /** What one poll found for a cluster: the collections it polls, and how many it left out. */
-
-/** A cluster without a data-plane endpoint: none configured, and Describe Cluster gives none. */
-export class NoDataPlaneEndpointError extends Error {
-  override readonly name = "NoDataPlaneEndpointError";
-  readonly code = "no_endpoint";
-  constructor(clusterId: string) {
-    super(`cluster ${clusterId}: no data-plane endpoint (set clusters[].data_plane.endpoint)`);
-  }
-}
 
 /** Reads the load state, or not_exist when the collection vanished since it was listed. */
 async function loadStateOf(dp: DataPlaneApi, ref: CollectionRef, signal: AbortSignal): Promise<LoadState> {
@@ -100,17 +92,8 @@ export function collectionsTasks(env: CollectorEnv): CollectorTask[] {
       intervalMs: cfg.intervalMs,
       run: (signal) =>
         runPoll(env.ctx, COLLECTOR, cluster.id, async () => {
-          const endpoint =
-            cluster.dataPlaneEndpoint ?? (await control.describeCluster(cluster.id, signal)).connectAddress;
-          if (endpoint === null || endpoint.trim() === "") throw new NoDataPlaneEndpointError(cluster.id);
-          const dp = env.clients.dataPlane(endpoint, cluster);
-          const countsByDb = new Map<string, number>();
-          const all: CollectionRef[] = [];
-          for (const dbName of await dp.listDatabases(signal)) {
-            const names = [...new Set(await dp.listCollections(dbName, signal))];
-            countsByDb.set(dbName, names.length);
-            for (const collectionName of names) all.push({ dbName, collectionName });
-          }
+          const dp = await dataPlaneOf(cluster, control, env.clients.dataPlane, signal);
+          const { all, countsByDb } = await listAllCollections(dp, signal);
           const selection = selectCollections(all, cfg);
           const loadStates = new Map<string, LoadState>();
           const rows = new Map<string, number | null>();

@@ -1,0 +1,44 @@
+/**
+ * Listing a cluster's collections through its data plane: the live collector and the history
+ * backfill list them the same way, so both see the same collections.
+ */
+import type { ClusterConfig } from "../../config/types.js";
+import type { CollectionRef, DataPlaneApi } from "../../upstream/dataPlane.js";
+import type { CloudApi } from "../../upstream/types.js";
+
+/** A cluster without a data-plane endpoint: none configured, and Describe Cluster gives none. */
+export class NoDataPlaneEndpointError extends Error {
+  override readonly name = "NoDataPlaneEndpointError";
+  readonly code = "no_endpoint";
+  constructor(clusterId: string) {
+    super(`cluster ${clusterId}: no data-plane endpoint (set clusters[].data_plane.endpoint)`);
+  }
+}
+
+/** The data plane of `cluster`: its configured endpoint, else Describe Cluster's connectAddress. */
+export async function dataPlaneOf(
+  cluster: ClusterConfig,
+  control: Pick<CloudApi, "describeCluster">,
+  dataPlane: (endpoint: string, cluster: ClusterConfig) => DataPlaneApi,
+  signal: AbortSignal,
+): Promise<DataPlaneApi> {
+  const endpoint =
+    cluster.dataPlaneEndpoint ?? (await control.describeCluster(cluster.id, signal)).connectAddress;
+  if (endpoint === null || endpoint.trim() === "") throw new NoDataPlaneEndpointError(cluster.id);
+  return dataPlane(endpoint, cluster);
+}
+
+/** Every collection of every database (before include/exclude), and the count per database. */
+export async function listAllCollections(
+  dp: DataPlaneApi,
+  signal: AbortSignal,
+): Promise<{ readonly all: CollectionRef[]; readonly countsByDb: Map<string, number> }> {
+  const countsByDb = new Map<string, number>();
+  const all: CollectionRef[] = [];
+  for (const dbName of await dp.listDatabases(signal)) {
+    const names = [...new Set(await dp.listCollections(dbName, signal))];
+    countsByDb.set(dbName, names.length);
+    for (const collectionName of names) all.push({ dbName, collectionName });
+  }
+  return { all, countsByDb };
+}
