@@ -15,7 +15,7 @@ import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS } from "./client.js";
 import type { EndpointDef } from "./endpoint.js";
 import { CloudError, type CloudErrorCode, redactSecret } from "./errors.js";
 import { safeObserver } from "./observer.js";
-import { RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
+import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
 import { type SleepFn, sleep as timerSleep } from "./sleep.js";
 import { Transport } from "./transport.js";
 import { type ClientObserver, DATA_PLANE_ENDPOINT, type EndpointTemplate } from "./types.js";
@@ -177,7 +177,7 @@ function unknownPath(error: unknown): boolean {
 /** Creates the client of one data-plane endpoint and credential. */
 export function createDataPlaneClient(opts: DataPlaneClientOptions): DataPlaneClient {
   const now = opts.now ?? Date.now;
-  const marginMs = opts.rateLimitMarginMs ?? 40;
+  const marginMs = opts.rateLimitMarginMs ?? DEFAULT_RATE_LIMIT_MARGIN_MS;
   // A `username:password` token: its password alone must not leak either.
   const secrets = [opts.token, opts.token.includes(":") ? opts.token.slice(opts.token.indexOf(":") + 1) : ""];
   const redact = (text: string): string => secrets.reduce((t, s) => redactSecret(t, s), text);

@@ -13,7 +13,13 @@ import { parseStat } from "./catalog.js";
 import type { EndpointDef } from "./endpoint.js";
 import { formatIsoUtcSeconds, parseTimestamp } from "./iso.js";
 import { lenientText } from "./lenient.js";
-import type { ClusterMetricsRequest, MetricPoint, MetricQuery, MetricResult } from "./types.js";
+import {
+  type ClusterMetricsRequest,
+  ENDPOINT,
+  type MetricPoint,
+  type MetricQuery,
+  type MetricResult,
+} from "./types.js";
 import { segment } from "./urls.js";
 
 // Points are read one by one and never fail the response: one bad point (a missing or empty
@@ -155,9 +161,9 @@ export function normalizeMetrics(data: MetricsData, req?: ClusterMetricsRequest)
 
 /** Query Cluster Metrics (v2). */
 export const queryClusterMetricsEndpoint: EndpointDef<ClusterMetricsRequest, MetricsData, MetricResult[]> = {
-  endpoint: "POST /v2/clusters/{id}/metrics/query",
+  endpoint: ENDPOINT.queryClusterMetrics,
   build: (req) => ({
-    endpoint: "POST /v2/clusters/{id}/metrics/query",
+    endpoint: ENDPOINT.queryClusterMetrics,
     method: "POST",
     target: { plane: "v2" },
     path: `/v2/clusters/${segment(req.clusterId)}/metrics/query`,

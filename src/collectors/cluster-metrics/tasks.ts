@@ -1,6 +1,6 @@
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
 import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
-import type { MetricQuery, MetricResult } from "../../upstream/types.js";
+import { type MetricQuery, type MetricResult, ENDPOINT as UPSTREAM } from "../../upstream/types.js";
 import { buildMetricQueries } from "./batches.js";
 import { mapClusterMetrics, newestBucketSamples, rejectedQuerySamples } from "./mapping.js";
 import {
@@ -39,7 +39,7 @@ export function alignedWindow(
 }
 
 const COLLECTOR = "cluster_metrics";
-const ENDPOINT = "POST /v2/clusters/{id}/metrics/query";
+const ENDPOINT = UPSTREAM.queryClusterMetrics;
 
 /** Raised when the service refused every query of a target: nothing is left to ask. */
 export class AllQueriesRefusedError extends Error {

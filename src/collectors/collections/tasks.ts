@@ -18,7 +18,7 @@ import {
 import { putData, runPoll } from "../../polling/runtime.js";
 import type { CollectionRef, DataPlaneApi, LoadState } from "../../upstream/dataPlane.js";
 import { CloudError } from "../../upstream/errors.js";
-import { DATA_PLANE_ENDPOINT } from "../../upstream/types.js";
+import { DATA_PLANE_ENDPOINT, ENDPOINT } from "../../upstream/types.js";
 import { dataPlaneOf, listAllCollections } from "./discover.js";
 import { mapCollections } from "./mapping.js";
 import { collectionPath, selectCollections } from "./select.js";
@@ -53,7 +53,7 @@ function callsOf(env: CollectorEnv, cluster: ClusterConfig): CallEstimate[] {
   const cfg = env.config.collections;
   return [
     ...(cluster.dataPlaneEndpoint === undefined
-      ? [{ endpoint: "GET /v2/clusters/{id}" as const, count: 1, atLeast: false }]
+      ? [{ endpoint: ENDPOINT.describeCluster, count: 1, atLeast: false }]
       : []),
     { endpoint: DATA_PLANE_ENDPOINT.listDatabases, count: 1, atLeast: false },
     { endpoint: DATA_PLANE_ENDPOINT.listCollections, count: 1, atLeast: true },
