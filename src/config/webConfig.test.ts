@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, request } from "node:https";
 import type { AddressInfo } from "node:net";
-import nock from "nock";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { failure } from "./testkit.js";
 import { loadWebConfig, toTlsOptions, type WebConfig } from "./webConfig.js";
 
@@ -179,12 +178,7 @@ describe("loadWebConfig", () => {
 describe("toTlsOptions", () => {
   let server: ReturnType<typeof createServer> | undefined;
 
-  beforeAll(() => {
-    nock.disableNetConnect();
-    nock.enableNetConnect("127.0.0.1");
-  });
   afterAll(async () => {
-    nock.enableNetConnect();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   });
 

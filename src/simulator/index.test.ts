@@ -1,4 +1,3 @@
-import nock from "nock";
 import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiCode, type RequestDone, type Simulator, startSimulator } from "./index.js";
@@ -335,8 +334,6 @@ describe("simulator endpoints", () => {
 
 describe("onRequestDone", () => {
   it("reports each answered request with its template, cluster, body and status", async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect("127.0.0.1");
     const done: RequestDone[] = [];
     const sim = await startSimulator({
       now: () => T0,
@@ -363,7 +360,6 @@ describe("onRequestDone", () => {
       ]);
     } finally {
       await sim.close();
-      nock.enableNetConnect();
     }
   });
 });

@@ -1,4 +1,3 @@
-import nock from "nock";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "./index.js";
@@ -87,15 +86,12 @@ describe("job quirks over HTTP", () => {
   let plain: Simulator;
 
   beforeAll(async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect("127.0.0.1");
     const base = { now: () => T0, rateLimitPerSecond: 0, importJobsPerCluster: 23 };
     sim = await startSimulator({ ...base, quirks: { importPageCap: 7, oddSparkFields: true } });
     plain = await startSimulator(base);
   });
   afterAll(async () => {
     await Promise.all([sim.close(), plain.close()]);
-    nock.enableNetConnect();
   });
 
   function listUrl(s: Simulator, pageSize: number, currentPage: number): string {

@@ -1,7 +1,6 @@
 /**
  * Test helpers for the simulator modules. Used by tests only (the build leaves testkit files out).
  */
-import nock from "nock";
 import { afterAll, beforeAll } from "vitest";
 import { type Simulator, type SimulatorOptions, startSimulator } from "./index.js";
 import { buildProfile } from "./metric-values.js";
@@ -31,20 +30,17 @@ export function sparkJobSpec(
 
 /**
  * Starts a simulator with `options` before the enclosing suite's tests and closes it after them.
- * Meanwhile nock lets only loopback connections through, so that nothing reaches a real host.
+ * (The tests' setup lets sockets reach loopback only, so nothing reaches a real host.)
  * `started` receives the simulator once it listens, for the suite to keep and look into.
  */
 export function simulatorPerSuite(options: SimulatorOptions, started: (sim: Simulator) => void): void {
   let sim: Simulator | undefined;
   beforeAll(async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect("127.0.0.1");
     sim = await startSimulator(options);
     started(sim);
   });
   afterAll(async () => {
     await sim?.close();
-    nock.enableNetConnect();
   });
 }
 

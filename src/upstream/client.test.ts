@@ -1,22 +1,52 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import nock from "nock";
-import { Dispatcher } from "undici";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closeTestClients, failure, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import { Dispatcher, type MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  closeTestClients,
+  failure,
+  mockUpstream,
+  TEST_API_KEY,
+  TEST_BASE_URL,
+  testClient,
+} from "./testkit.js";
 import type { ClientObserver } from "./types.js";
 
 const REGIONS = "GET /v2/regions" as const;
 const ok = { code: 0, data: [{ cloudId: "aws", regionId: "aws-us-west-2", domain: "d" }] };
 
-beforeAll(() => nock.disableNetConnect());
+let upstream: MockAgent;
+
+/**
+ * Answers the requests of the enclosing block with a fresh mock upstream (testClient() sends
+ * through it). The loopback block does without: its clients use their own pools.
+ */
+function answeredByMockUpstream(): void {
+  beforeEach(() => {
+    upstream = mockUpstream();
+  });
+}
+
 afterEach(async () => {
-  nock.cleanAll();
   await closeTestClients();
 });
-afterAll(() => nock.enableNetConnect());
+
+/** The interceptor for one GET of `path` on the v2 server. */
+function onGet(path: string) {
+  return upstream.get(TEST_BASE_URL).intercept({ method: "GET", path });
+}
+
+/** Status and body of every interceptor not used up yet, in the order they were set up. */
+function pending(): { status: number | undefined; body: unknown }[] {
+  return upstream.pendingInterceptors().map(({ data }) => ({ status: data.statusCode, body: data.data }));
+}
+
+/** How a `200 ok` interceptor shows in pending() while no request has used it. */
+const SPARE = { status: 200, body: ok };
 
 describe("the client surface", () => {
+  answeredByMockUpstream();
+
   it("has exactly the read-only methods and close(), nothing mutating", () => {
     const { client } = testClient();
     const methods = Object.keys(client).sort();
@@ -41,17 +71,15 @@ describe("the client surface", () => {
 });
 
 describe("retries", () => {
+  answeredByMockUpstream();
+
   it("retries 5xx answers with growing backoff, then succeeds", async () => {
-    const scope = nock(TEST_BASE_URL)
-      .get("/v2/regions")
-      .reply(503, "busy")
-      .get("/v2/regions")
-      .reply(500, { code: 65000, message: "internal" })
-      .get("/v2/regions")
-      .reply(200, ok);
+    onGet("/v2/regions").reply(503, "busy");
+    onGet("/v2/regions").reply(500, { code: 65000, message: "internal" });
+    onGet("/v2/regions").reply(200, ok);
     const { client, clock, observer } = testClient({ retryBaseMs: 100 });
     await expect(client.listRegions({})).resolves.toHaveLength(1);
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
     // random() = 0.5: half of 100, then half of 200; the first retry also keeps the endpoint's
     // pacing (one request per 55 ms at 20/s and the default margin): 5 ms more.
     expect(clock.sleeps).toEqual([50, 5, 100]);
@@ -65,14 +93,15 @@ describe("retries", () => {
   });
 
   it("honours Retry-After on 429, pauses the endpoint, counts it, then succeeds", async () => {
-    const scope = nock(TEST_BASE_URL)
-      .get("/v2/regions")
-      .reply(429, { code: 1, message: "Too many requests" }, { "Retry-After": "2" })
-      .get("/v2/regions")
-      .reply(200, ok);
+    onGet("/v2/regions").reply(
+      429,
+      { code: 1, message: "Too many requests" },
+      { headers: { "Retry-After": "2" } },
+    );
+    onGet("/v2/regions").reply(200, ok);
     const { client, clock, observer } = testClient();
     await client.listRegions({});
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
     // 2000 ms from Retry-After; the pause ends with it and the endpoint is back at full pace.
     expect(clock.sleeps).toEqual([2_000]);
     expect(observer.events).toEqual([
@@ -84,12 +113,8 @@ describe("retries", () => {
   });
 
   it("pauses the endpoint for one window plus the margin after a rate-limit answer without Retry-After", async () => {
-    const scope = nock(TEST_BASE_URL)
-      .get("/v2/regions")
-      .reply(429, { code: 1, message: "Too many requests" })
-      .get("/v2/regions")
-      .times(2)
-      .reply(200, ok);
+    onGet("/v2/regions").reply(429, { code: 1, message: "Too many requests" });
+    onGet("/v2/regions").reply(200, ok).times(2);
     const { client, clock, observer } = testClient({ rateLimitMarginMs: 40 });
     await client.listRegions({});
     // The retry's backoff (random 0.5 of 250 ms), then the rest of the 1 040 ms pause.
@@ -97,26 +122,23 @@ describe("retries", () => {
     // Back at full pace at once: the next call only keeps the pacing (1 040 ms / 20).
     await client.listRegions({});
     expect(clock.sleeps).toEqual([125, 915, 52]);
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
     expect(observer.events.filter((e) => e.kind === "rateLimited")).toHaveLength(1);
   });
 
   it("honours Retry-After given as an HTTP date", async () => {
     const { client, clock } = testClient();
     const at = new Date(clock.now() + 3_000).toUTCString();
-    nock(TEST_BASE_URL)
-      .get("/v2/regions")
-      .reply(429, "", { "Retry-After": at })
-      .get("/v2/regions")
-      .reply(200, ok);
+    onGet("/v2/regions").reply(429, "", { headers: { "Retry-After": at } });
+    onGet("/v2/regions").reply(200, ok);
     await client.listRegions({});
     expect(clock.sleeps[0]).toBeGreaterThanOrEqual(3_000);
     expect(clock.sleeps[0]).toBeLessThanOrEqual(4_000);
   });
 
   it("gives up on a Retry-After beyond retryMaxMs and pauses the endpoint at most a minute", async () => {
-    nock(TEST_BASE_URL).get("/v2/regions").reply(429, "", { "Retry-After": "86400" });
-    nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    onGet("/v2/regions").reply(429, "", { headers: { "Retry-After": "86400" } });
+    onGet("/v2/regions").reply(200, ok);
     const { client, clock, observer } = testClient();
     const err = await failure(client.listRegions({}));
     expect(err.code).toBe("rate_limited");
@@ -128,39 +150,33 @@ describe("retries", () => {
   });
 
   it("treats the rate-limit code in a 200 envelope as rate limiting, whatever the message", async () => {
-    const scope = nock(TEST_BASE_URL)
-      .get("/v2/regions")
-      .reply(200, { code: 8, message: "service busy" })
-      .get("/v2/regions")
-      .reply(200, ok);
+    onGet("/v2/regions").reply(200, { code: 8, message: "service busy" });
+    onGet("/v2/regions").reply(200, ok);
     const { client, observer } = testClient();
     await expect(client.listRegions({})).resolves.toHaveLength(1);
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
     expect(observer.events.filter((e) => e.kind === "rateLimited")).toHaveLength(1);
     expect(observer.events.filter((e) => e.kind === "retry")).toHaveLength(1);
   });
 
   it("treats a rate-limit message in a 200 envelope as rate limiting", async () => {
-    const scope = nock(TEST_BASE_URL)
-      .get("/v2/regions")
-      .reply(200, { code: 90001, message: "request rate limit exceeded" })
-      .get("/v2/regions")
-      .reply(200, ok);
+    onGet("/v2/regions").reply(200, { code: 90001, message: "request rate limit exceeded" });
+    onGet("/v2/regions").reply(200, ok);
     const { client, observer } = testClient();
     await client.listRegions({});
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
     expect(observer.events.filter((e) => e.kind === "rateLimited")).toHaveLength(1);
   });
 
   it("gives up after maxRetries and throws the last error", async () => {
-    const scope = nock(TEST_BASE_URL).get("/v2/regions").times(3).reply(503, "busy");
-    const extra = nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    onGet("/v2/regions").reply(503, "busy").times(3);
+    onGet("/v2/regions").reply(200, ok);
     const { client, observer } = testClient({ maxRetries: 2 });
     const err = await failure(client.listRegions({}));
     expect(err.code).toBe("http_error");
     expect(err.httpStatus).toBe(503);
-    expect(scope.isDone()).toBe(true);
-    expect(extra.isDone()).toBe(false);
+    // The three 503 answers are used up; the 200 after them is not.
+    expect(pending()).toEqual([SPARE]);
     expect(observer.events.filter((e) => e.kind === "attempt")).toHaveLength(3);
   });
 
@@ -233,37 +249,38 @@ describe("retries", () => {
     },
     { name: "invalid JSON", status: 200, body: "{oops", code: "schema_error", permanent: false },
   ])("does not retry $name", async ({ status, body, code, permanent }) => {
-    const scope = nock(TEST_BASE_URL).get("/v2/regions").reply(status, body);
-    const spare = nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    onGet("/v2/regions").reply(status, body);
+    onGet("/v2/regions").reply(200, ok);
     const { client, clock, observer } = testClient();
     const err = await failure(client.listRegions({}));
     expect(err.code).toBe(code);
     expect(err.permanent).toBe(permanent);
-    expect(scope.isDone()).toBe(true);
-    expect(spare.isDone()).toBe(false);
+    // The first answer is used up; the spare is not.
+    expect(pending()).toEqual([SPARE]);
     expect(clock.sleeps).toEqual([]);
     expect(observer.events.filter((e) => e.kind === "retry")).toEqual([]);
     expect(observer.events.filter((e) => e.kind === "rateLimited")).toEqual([]);
   });
 
   it("does not retry an oversized body", async () => {
-    nock(TEST_BASE_URL)
-      .get("/v2/regions")
-      .reply(200, { code: 0, data: [], pad: "x".repeat(500) });
-    const spare = nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    onGet("/v2/regions").reply(200, { code: 0, data: [], pad: "x".repeat(500) });
+    onGet("/v2/regions").reply(200, ok);
     const { client, observer } = testClient({ maxResponseBytes: 100 });
     const err = await failure(client.listRegions({}));
     expect(err.code).toBe("body_too_large");
-    expect(spare.isDone()).toBe(false);
+    expect(pending()).toContainEqual(SPARE);
     expect(observer.events).toEqual([{ kind: "attempt", endpoint: REGIONS, outcome: "body_too_large" }]);
   });
 });
 
 describe("observer reports", () => {
+  answeredByMockUpstream();
+
   it("reports a schema error with its path, not the body", async () => {
-    nock(TEST_BASE_URL)
-      .get("/v2/clusters/in01-abc")
-      .reply(200, { code: 0, data: { clusterId: "in01-abc", cuSize: "BODY-CONTENT" } });
+    onGet("/v2/clusters/in01-abc").reply(200, {
+      code: 0,
+      data: { clusterId: "in01-abc", cuSize: "BODY-CONTENT" },
+    });
     const { client, observer } = testClient();
     const err = await failure(client.describeCluster("in01-abc"));
     expect(err.code).toBe("schema_error");
@@ -276,7 +293,7 @@ describe("observer reports", () => {
   });
 
   it("still returns the answer when the observer throws", async () => {
-    nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    onGet("/v2/regions").reply(200, ok);
     const throwing: ClientObserver = {
       attempt: () => {
         throw new Error("observer bug");
@@ -291,11 +308,11 @@ describe("observer reports", () => {
 });
 
 describe("rate limiting across calls", () => {
+  answeredByMockUpstream();
+
   it("spaces calls of one endpoint by the budget, and keeps endpoints apart", async () => {
-    nock(TEST_BASE_URL).get("/v2/regions").times(3).reply(200, ok);
-    nock(TEST_BASE_URL)
-      .get("/v2/clusters/c")
-      .reply(200, { code: 0, data: { clusterId: "c" } });
+    onGet("/v2/regions").reply(200, ok).times(3);
+    onGet("/v2/clusters/c").reply(200, { code: 0, data: { clusterId: "c" } });
     const { client, clock } = testClient({ rateLimit: 2, rateLimitMarginMs: 40 });
     // Two per window of 1 s + 40 ms, paced 520 ms apart; the other endpoint does not wait. This
     // clock moves only when something sleeps, so the first call leaves (is written) once it
@@ -311,18 +328,20 @@ describe("rate limiting across calls", () => {
 });
 
 describe("aborts", () => {
+  answeredByMockUpstream();
+
   it("sends nothing for an already aborted signal", async () => {
-    const scope = nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    onGet("/v2/regions").reply(200, ok);
     const { client, observer } = testClient();
     const err = await failure(client.listRegions({}, AbortSignal.abort()));
     expect(err.code).toBe("aborted");
-    expect(scope.isDone()).toBe(false);
+    expect(pending()).toEqual([SPARE]);
     expect(observer.events).toEqual([]);
   });
 
   it("stops retrying when the signal fires during the backoff", async () => {
-    nock(TEST_BASE_URL).get("/v2/regions").reply(503, "busy");
-    const spare = nock(TEST_BASE_URL).get("/v2/regions").reply(200, ok);
+    onGet("/v2/regions").reply(503, "busy");
+    onGet("/v2/regions").reply(200, ok);
     const ctl = new AbortController();
     const { client } = testClient({
       sleep: (_ms, signal) => {
@@ -332,7 +351,7 @@ describe("aborts", () => {
     });
     const err = await failure(client.listRegions({}, ctl.signal));
     expect(err.code).toBe("aborted");
-    expect(spare.isDone()).toBe(false);
+    expect(pending()).toContainEqual(SPARE);
   });
 });
 
@@ -343,12 +362,10 @@ describe("over a loopback socket", () => {
     server?.closeAllConnections();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     server = undefined;
-    nock.disableNetConnect();
   });
 
   it("retries a timed-out attempt and returns the next answer", async () => {
     let requests = 0;
-    nock.enableNetConnect("127.0.0.1");
     server = createServer((_req, res) => {
       requests += 1;
       if (requests === 1) return; // the first attempt never gets an answer
@@ -368,7 +385,6 @@ describe("over a loopback socket", () => {
   it("takes a request's turn only once it holds a slot: with one slot, after the first releases it", async () => {
     const events: string[] = [];
     let requests = 0;
-    nock.enableNetConnect("127.0.0.1");
     server = createServer((_req, res) => {
       const n = ++requests;
       events.push(`request ${n} arrives`);
@@ -406,6 +422,8 @@ describe("over a loopback socket", () => {
 });
 
 describe("the API key never leaks", () => {
+  answeredByMockUpstream();
+
   const key = TEST_API_KEY;
   it.each([
     {
@@ -431,7 +449,7 @@ describe("the API key never leaks", () => {
       body: { code: 0, data: [{ cloudId: key, regionId: 1 }] },
     },
   ])("in $name", async ({ status, body }) => {
-    nock(TEST_BASE_URL).get("/v2/regions").times(4).reply(status, body);
+    onGet("/v2/regions").reply(status, body).times(4);
     const { client } = testClient();
     const err = await failure(client.listRegions({}));
     expect(err.message).not.toContain(key);

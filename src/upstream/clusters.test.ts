@@ -1,7 +1,14 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { clusterListDataSchema, clusterSchema, normalizeCluster, normalizeClusterList } from "./clusters.js";
-import { blankCluster, closeTestClients, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import {
+  blankCluster,
+  closeTestClients,
+  mockUpstream,
+  TEST_API_KEY,
+  TEST_BASE_URL,
+  testClient,
+} from "./testkit.js";
 
 const cluster = {
   clusterId: "in01-abc",
@@ -32,43 +39,54 @@ const normalized = {
   autoscalingCuMax: null,
 };
 
-beforeAll(() => nock.disableNetConnect());
+let upstream: MockAgent;
+beforeEach(() => {
+  upstream = mockUpstream();
+});
 afterEach(async () => {
-  nock.cleanAll();
   await closeTestClients();
 });
-afterAll(() => nock.enableNetConnect());
 
 describe("Describe Cluster over HTTP", () => {
   it("GETs /v2/clusters/{id} with auth", async () => {
-    const scope = nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } })
-      .get("/v2/clusters/in01-abc")
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({
+        method: "GET",
+        path: "/v2/clusters/in01-abc",
+        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+      })
       .reply(200, { code: 0, data: cluster });
     const { client } = testClient();
     await expect(client.describeCluster("in01-abc")).resolves.toStrictEqual(normalized);
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
   });
 
   it("honours a path prefix in the base URL", async () => {
-    const scope = nock("http://127.0.0.1:4321")
-      .get("/api/v2/clusters/in01-abc")
+    upstream
+      .get("http://127.0.0.1:4321")
+      .intercept({ method: "GET", path: "/api/v2/clusters/in01-abc" })
       .reply(200, { code: 0, data: cluster });
     const { client } = testClient({ baseUrl: "http://127.0.0.1:4321/api/" });
     await client.describeCluster("in01-abc");
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
   });
 });
 
 describe("List Clusters over HTTP", () => {
   it("sends the page and the filters it has, as strings", async () => {
-    const scope = nock(TEST_BASE_URL)
-      .get("/v2/clusters")
-      .query({ projectId: "proj-0123", pageSize: "100", currentPage: "2" })
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({
+        method: "GET",
+        path: "/v2/clusters",
+        query: { projectId: "proj-0123", pageSize: "100", currentPage: "2" },
+      })
       .reply(200, { code: 0, data: { count: 101, currentPage: 2, pageSize: 100, clusters: [cluster] } });
     const { client } = testClient();
     const page = await client.listClusters({ projectId: "proj-0123", pageSize: 100, currentPage: 2 });
     expect(page).toStrictEqual({ total: 101, currentPage: 2, pageSize: 100, clusters: [normalized] });
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
   });
 });
 

@@ -1,12 +1,14 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDataPlaneClient, type DataPlaneClient } from "./dataPlane.js";
-import { failure } from "./testkit.js";
+import { closeTestClients, failure, mockUpstream } from "./testkit.js";
 
 const ENDPOINT = "https://in01-abc.aws-us-west-2.vectordb.example.com:19530";
 const TOKEN = "db_admin:s3cret-Passw0rd";
 const clients: DataPlaneClient[] = [];
+let upstream: MockAgent;
 
+/** A data-plane client answered by the mock upstream (it takes its own dispatcher option). */
 function client(): DataPlaneClient {
   const c = createDataPlaneClient({
     endpoint: ENDPOINT,
@@ -16,17 +18,19 @@ function client(): DataPlaneClient {
     maxRetries: 0,
     maxResponseBytes: 1 << 20,
     maxInFlight: 4,
+    dispatcher: upstream,
   });
   clients.push(c);
   return c;
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(async () => {
-  nock.cleanAll();
-  await Promise.all(clients.splice(0).map((c) => c.close()));
+beforeEach(() => {
+  upstream = mockUpstream();
 });
-afterAll(() => nock.enableNetConnect());
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await closeTestClients();
+});
 
 describe("data-plane client", () => {
   it("has only read methods", () => {
@@ -41,19 +45,19 @@ describe("data-plane client", () => {
 
   it("sends the username:password token as Bearer and the documented bodies", async () => {
     const seen: unknown[] = [];
-    const record = (body: unknown): boolean => {
-      seen.push(body);
-      return true;
+    const answer = (path: string, data: unknown): void => {
+      upstream
+        .get(ENDPOINT)
+        .intercept({ method: "POST", path, headers: { authorization: `Bearer ${TOKEN}` } })
+        .reply(({ body }) => {
+          seen.push(JSON.parse(String(body)));
+          return { statusCode: 200, data: { code: 0, data } };
+        });
     };
-    nock(ENDPOINT, { reqheaders: { authorization: `Bearer ${TOKEN}` } })
-      .post("/v2/vectordb/databases/list", record)
-      .reply(200, { code: 0, data: ["default", "analytics"] })
-      .post("/v2/vectordb/collections/list", record)
-      .reply(200, { code: 0, data: ["docs", "faq"] })
-      .post("/v2/vectordb/collections/get_load_state", record)
-      .reply(200, { code: 0, data: { loadState: "LoadStateLoading", loadProgress: 42 } })
-      .post("/v2/vectordb/collections/get_stats", record)
-      .reply(200, { code: 0, data: { rowCount: "1234" } });
+    answer("/v2/vectordb/databases/list", ["default", "analytics"]);
+    answer("/v2/vectordb/collections/list", ["docs", "faq"]);
+    answer("/v2/vectordb/collections/get_load_state", { loadState: "LoadStateLoading", loadProgress: 42 });
+    answer("/v2/vectordb/collections/get_stats", { rowCount: "1234" });
     const c = client();
     expect(await c.listDatabases()).toEqual(["default", "analytics"]);
     expect(await c.listCollections("analytics")).toEqual(["docs", "faq"]);
@@ -66,18 +70,22 @@ describe("data-plane client", () => {
   it.each([["a V2 listing refused as unknown (HTTP 404) falls back to V1", 404, ["a", "b"]]])(
     "%s",
     async (_name, status, expected) => {
-      nock(ENDPOINT)
-        .post("/v2/vectordb/collections/list")
-        .reply(status, { code: 404, message: "Not Found" })
-        .get("/v1/vector/collections")
-        .query({ dbName: "default" })
+      const origin = upstream.get(ENDPOINT);
+      origin
+        .intercept({ method: "POST", path: "/v2/vectordb/collections/list" })
+        .reply(status, { code: 404, message: "Not Found" });
+      origin
+        .intercept({ method: "GET", path: "/v1/vector/collections", query: { dbName: "default" } })
         .reply(200, { code: 200, data: expected });
       expect(await client().listCollections("default")).toEqual(expected);
     },
   );
 
   it("a plane without the database API has the default database only", async () => {
-    nock(ENDPOINT).post("/v2/vectordb/databases/list").reply(404, "404 page not found");
+    upstream
+      .get(ENDPOINT)
+      .intercept({ method: "POST", path: "/v2/vectordb/databases/list" })
+      .reply(404, "404 page not found");
     expect(await client().listDatabases()).toEqual(["default"]);
   });
 
@@ -88,8 +96,9 @@ describe("data-plane client", () => {
     ["control-plane invalid token (80001)", 80001, "auth_error"],
     ["other engine code", 65535, "api_error"],
   ])("%s maps to %s, without the credential in the message", async (_n, apiCode, code) => {
-    nock(ENDPOINT)
-      .post("/v2/vectordb/collections/list")
+    upstream
+      .get(ENDPOINT)
+      .intercept({ method: "POST", path: "/v2/vectordb/collections/list" })
       .reply(200, { code: apiCode, message: `denied for ${TOKEN} (password s3cret-Passw0rd)` });
     const err = await failure(client().listCollections("nope"));
     expect(err.code).toBe(code);
@@ -98,12 +107,13 @@ describe("data-plane client", () => {
   });
 
   it("a V2 refusal other than 404 does not fall back", async () => {
-    const scope = nock(ENDPOINT)
-      .post("/v2/vectordb/collections/list")
+    upstream
+      .get(ENDPOINT)
+      .intercept({ method: "POST", path: "/v2/vectordb/collections/list" })
       .reply(401, { code: 1800, message: "x" });
     const err = await failure(client().listCollections("default"));
     expect(err.code).toBe("auth_error");
-    expect(scope.isDone()).toBe(true);
-    expect(nock.pendingMocks()).toEqual([]);
+    upstream.assertNoPendingInterceptors();
+    expect(upstream.pendingInterceptors()).toEqual([]);
   });
 });

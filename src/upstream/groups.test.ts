@@ -1,14 +1,25 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { groupMembersDataSchema, normalizeGroupMembers } from "./groups.js";
-import { closeTestClients, failure, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import {
+  closeTestClients,
+  failure,
+  mockUpstream,
+  TEST_API_KEY,
+  TEST_BASE_URL,
+  testClient,
+} from "./testkit.js";
 
-beforeAll(() => nock.disableNetConnect());
+let upstream: MockAgent;
+beforeEach(() => {
+  upstream = mockUpstream();
+});
 afterEach(async () => {
-  nock.cleanAll();
   await closeTestClients();
 });
-afterAll(() => nock.enableNetConnect());
+
+/** Matches a request for `path` with any query string (or none). */
+const anyQuery = (path: string) => (p: string) => p.split("?")[0] === path;
 
 const MEMBERS = [
   { username: "Ada Lovelace", email: "ada@example.com" },
@@ -17,22 +28,27 @@ const MEMBERS = [
 
 describe("List Group Members over HTTP", () => {
   it("GETs /v2/groups/{groupId}/members with the page, and keeps counts only", async () => {
-    const scope = nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } })
-      .get("/v2/groups/grp%2F1/members")
-      .query({ currentPage: "1", pageSize: "10" })
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({
+        method: "GET",
+        path: "/v2/groups/grp%2F1/members",
+        query: { currentPage: "1", pageSize: "10" },
+        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+      })
       .reply(200, { code: 0, data: { count: 7, currentPage: 1, pageSize: 10, members: MEMBERS } });
     const { client } = testClient();
     const page = await client.listGroupMembers({ groupId: "grp/1", pageSize: 10, currentPage: 1 });
     expect(page).toStrictEqual({ count: 7, currentPage: 1, pageSize: 10, listed: 2 });
     // Names and addresses stop at the client.
     expect(JSON.stringify(page)).not.toMatch(/Ada|Alan|@example\.com/);
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
   });
 
   it("answers an unknown group with a not_found error naming the endpoint template", async () => {
-    nock(TEST_BASE_URL)
-      .get("/v2/groups/nope/members")
-      .query(true)
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({ method: "GET", path: anyQuery("/v2/groups/nope/members") })
       .reply(404, { code: 404, message: "group not found" });
     const { client } = testClient({ maxRetries: 0 });
     const err = await failure(client.listGroupMembers({ groupId: "nope", pageSize: 10, currentPage: 1 }));
@@ -41,9 +57,9 @@ describe("List Group Members over HTTP", () => {
   });
 
   it("rejects a count that is not a number as a schema error", async () => {
-    nock(TEST_BASE_URL)
-      .get("/v2/groups/g/members")
-      .query(true)
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({ method: "GET", path: anyQuery("/v2/groups/g/members") })
       .reply(200, { code: 0, data: { count: "many", members: [] } });
     const { client } = testClient({ maxRetries: 0 });
     const err = await failure(client.listGroupMembers({ groupId: "g", pageSize: 10, currentPage: 1 }));

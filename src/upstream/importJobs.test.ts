@@ -1,28 +1,39 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ImportJobsData, importJobsDataSchema, normalizeImportJobs } from "./importJobs.js";
-import { closeTestClients, TEST_API_KEY, testClient } from "./testkit.js";
+import { closeTestClients, mockUpstream, TEST_API_KEY, testClient } from "./testkit.js";
 
 const CONTROLLER = "https://controller.api.aws-us-west-2.vdbcloud.test";
+const LIST = "/v1/vector/collections/import/list";
 const args = { clusterId: "in01-abc", region: "aws-us-west-2", pageSize: 100, currentPage: 1 };
 const job = { jobId: "job-1", collectionName: "docs", state: "ImportRunning" };
 
-beforeAll(() => nock.disableNetConnect());
+let upstream: MockAgent;
+beforeEach(() => {
+  upstream = mockUpstream();
+});
 afterEach(async () => {
-  nock.cleanAll();
   await closeTestClients();
 });
-afterAll(() => nock.enableNetConnect());
 
 describe("List Import Jobs over HTTP", () => {
   it("GETs the region's controller with string query parameters and auth", async () => {
-    const scope = nock(CONTROLLER, {
-      reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
-      badheaders: ["content-type"],
-    })
-      .get("/v1/vector/collections/import/list")
-      .query({ clusterId: "in01-abc", pageSize: "100", currentPage: "1" })
-      .reply(200, { code: 200, data: { count: 1, currentPage: 1, pageSize: 100, records: [job] } });
+    let sent: Record<string, string> = {};
+    upstream
+      .get(CONTROLLER)
+      .intercept({
+        method: "GET",
+        path: LIST,
+        query: { clusterId: "in01-abc", pageSize: "100", currentPage: "1" },
+        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+      })
+      .reply(({ headers }) => {
+        sent = headers as Record<string, string>;
+        return {
+          statusCode: 200,
+          data: { code: 200, data: { count: 1, currentPage: 1, pageSize: 100, records: [job] } },
+        };
+      });
     const { client } = testClient();
     await expect(client.listImportJobs(args)).resolves.toStrictEqual({
       total: 1,
@@ -30,17 +41,21 @@ describe("List Import Jobs over HTTP", () => {
       pageSize: 100,
       jobs: [{ jobId: "job-1", collectionName: "docs", state: "ImportRunning" }],
     });
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
+    // A GET carries no body, so no Content-Type either.
+    const names = Object.keys(sent).map((h) => h.toLowerCase());
+    expect(names).toContain("authorization");
+    expect(names).not.toContain("content-type");
   });
 
   it("honours a path prefix in the controller URL template", async () => {
-    const scope = nock("http://127.0.0.1:1234")
-      .get("/ctl/aws-us-west-2/v1/vector/collections/import/list")
-      .query(true)
+    upstream
+      .get("http://127.0.0.1:1234")
+      .intercept({ method: "GET", path: (p) => p.split("?")[0] === `/ctl/aws-us-west-2${LIST}` })
       .reply(200, { code: 0, data: { count: 0, currentPage: 1, pageSize: 100, records: [] } });
     const { client } = testClient({ controllerUrl: "http://127.0.0.1:1234/ctl/{region}" });
     await client.listImportJobs(args);
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
   });
 
   it("refuses an empty region without sending anything", async () => {

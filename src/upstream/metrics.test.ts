@@ -1,7 +1,8 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { isDeepStrictEqual } from "node:util";
+import type { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { attributeStats, metricsDataSchema, metricsRequestBody, normalizeMetrics } from "./metrics.js";
-import { closeTestClients, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import { closeTestClients, mockUpstream, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
 import type { ClusterMetricsRequest } from "./types.js";
 
 const START = Date.UTC(2024, 4, 1, 12, 0, 0);
@@ -25,12 +26,13 @@ const secondForm: ClusterMetricsRequest = {
   queries: [{ name: "REQ_SEARCH_LATENCY_P99" }, { name: "ENTITIES_COUNT" }],
 };
 
-beforeAll(() => nock.disableNetConnect());
+let upstream: MockAgent;
+beforeEach(() => {
+  upstream = mockUpstream();
+});
 afterEach(async () => {
-  nock.cleanAll();
   await closeTestClients();
 });
-afterAll(() => nock.enableNetConnect());
 
 describe("metricsRequestBody", () => {
   it.each([
@@ -69,39 +71,44 @@ describe("Query Cluster Metrics over HTTP", () => {
     { form: "first", req: firstForm },
     { form: "second", req: secondForm },
   ])("POSTs the $form form with auth, JSON and Request-Timeout headers", async ({ req }) => {
-    const scope = nock(TEST_BASE_URL, {
-      reqheaders: {
-        authorization: `Bearer ${TEST_API_KEY}`,
-        "content-type": "application/json",
-        accept: "application/json",
-        "request-timeout": "5",
-      },
-    })
-      .post(
-        "/v2/clusters/in01-0123456789abcdef/metrics/query",
-        metricsRequestBody(req) as unknown as nock.DataMatcherMap,
-      )
+    const want = metricsRequestBody(req);
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({
+        method: "POST",
+        path: "/v2/clusters/in01-0123456789abcdef/metrics/query",
+        // The same JSON value, whatever the key order.
+        body: (sent) => isDeepStrictEqual(JSON.parse(sent), want),
+        headers: {
+          authorization: `Bearer ${TEST_API_KEY}`,
+          "content-type": "application/json",
+          accept: "application/json",
+          "request-timeout": "5",
+        },
+      })
       .reply(200, { code: 0, data: { results: [] } });
     const { client, observer } = testClient();
     await expect(client.queryClusterMetrics(req)).resolves.toEqual([]);
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
     expect(observer.events).toEqual([
       { kind: "attempt", endpoint: "POST /v2/clusters/{id}/metrics/query", outcome: "success" },
     ]);
   });
 
   it("encodes the cluster ID as one path segment", async () => {
-    const scope = nock(TEST_BASE_URL)
-      .post("/v2/clusters/a%2Fb/metrics/query")
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({ method: "POST", path: "/v2/clusters/a%2Fb/metrics/query" })
       .reply(200, { code: 0, data: { results: [] } });
     const { client } = testClient();
     await client.queryClusterMetrics({ ...firstForm, clusterId: "a/b" });
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
   });
 
   it("accepts every documented result variant and normalizes it", async () => {
-    nock(TEST_BASE_URL)
-      .post("/v2/clusters/in01-0123456789abcdef/metrics/query")
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({ method: "POST", path: "/v2/clusters/in01-0123456789abcdef/metrics/query" })
       .reply(200, {
         code: 0,
         data: {

@@ -1,21 +1,27 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { normalizeProjects, projectsDataSchema } from "./projects.js";
-import { closeTestClients, TEST_API_KEY, testClient } from "./testkit.js";
+import { closeTestClients, mockUpstream, TEST_API_KEY, testClient } from "./testkit.js";
 
 const CONTROLLER = "https://controller.api.gcp-us-west1.vdbcloud.test";
 
-beforeAll(() => nock.disableNetConnect());
+let upstream: MockAgent;
+beforeEach(() => {
+  upstream = mockUpstream();
+});
 afterEach(async () => {
-  nock.cleanAll();
   await closeTestClients();
 });
-afterAll(() => nock.enableNetConnect());
 
 describe("List Projects over HTTP", () => {
   it("GETs /v1/projects at the region's controller", async () => {
-    const scope = nock(CONTROLLER, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } })
-      .get("/v1/projects")
+    upstream
+      .get(CONTROLLER)
+      .intercept({
+        method: "GET",
+        path: "/v1/projects",
+        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+      })
       .reply(200, {
         code: 200,
         data: [
@@ -26,7 +32,7 @@ describe("List Projects over HTTP", () => {
     await expect(client.listProjects({ region: "gcp-us-west1" })).resolves.toStrictEqual([
       { projectId: "proj-1", projectName: "Default", instanceCount: 3, createTimeMs: 1714564800000 },
     ]);
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
   });
 });
 

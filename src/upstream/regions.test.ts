@@ -1,41 +1,46 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { normalizeRegions, regionsDataSchema } from "./regions.js";
-import { closeTestClients, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import { closeTestClients, mockUpstream, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
 
 const regions = [
   { cloudId: "aws", regionId: "aws-us-west-2", domain: "api.aws-us-west-2.example" },
   { cloudId: "gcp", regionId: "gcp-us-west1", domain: "api.gcp-us-west1.example" },
 ];
 
-beforeAll(() => nock.disableNetConnect());
+let upstream: MockAgent;
+beforeEach(() => {
+  upstream = mockUpstream();
+});
 afterEach(async () => {
-  nock.cleanAll();
   await closeTestClients();
 });
-afterAll(() => nock.enableNetConnect());
 
 describe("List Cloud Regions over HTTP", () => {
   it("sends cloudId when given", async () => {
-    const scope = nock(TEST_BASE_URL, {
-      reqheaders: { authorization: `Bearer ${TEST_API_KEY}`, accept: "application/json" },
-    })
-      .get("/v2/regions")
-      .query({ cloudId: "aws" })
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({
+        method: "GET",
+        path: "/v2/regions",
+        query: { cloudId: "aws" },
+        headers: { authorization: `Bearer ${TEST_API_KEY}`, accept: "application/json" },
+      })
       .reply(200, { code: 0, data: [regions[0]] });
     const { client } = testClient();
     await expect(client.listRegions({ cloudId: "aws" })).resolves.toStrictEqual([regions[0]]);
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
   });
 
   it("sends no query without cloudId", async () => {
-    const scope = nock(TEST_BASE_URL)
-      .get("/v2/regions")
-      .query((q) => Object.keys(q).length === 0)
+    // Without `query`, the path must match the request's whole path, query string included.
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({ method: "GET", path: "/v2/regions" })
       .reply(200, { code: 0, data: regions });
     const { client } = testClient();
     await expect(client.listRegions({})).resolves.toHaveLength(2);
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
   });
 });
 

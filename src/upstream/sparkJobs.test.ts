@@ -1,7 +1,7 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { normalizeSparkJob, sparkJobDataSchema } from "./sparkJobs.js";
-import { closeTestClients, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import { closeTestClients, mockUpstream, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
 
 const args = { projectId: "proj-0123", jobId: "job-abc" };
 const T = (iso: string) => Date.parse(iso);
@@ -74,21 +74,27 @@ const expectedFull = {
   },
 };
 
-beforeAll(() => nock.disableNetConnect());
+let upstream: MockAgent;
+beforeEach(() => {
+  upstream = mockUpstream();
+});
 afterEach(async () => {
-  nock.cleanAll();
   await closeTestClients();
 });
-afterAll(() => nock.enableNetConnect());
 
 describe("Describe Spark Job over HTTP", () => {
   it("GETs the job with auth and normalizes every field", async () => {
-    const scope = nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } })
-      .get("/v2/projects/proj-0123/jobs/job-abc")
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({
+        method: "GET",
+        path: "/v2/projects/proj-0123/jobs/job-abc",
+        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+      })
       .reply(200, { code: 0, data: fullJob });
     const { client } = testClient();
     await expect(client.describeSparkJob(args)).resolves.toStrictEqual(expectedFull);
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
   });
 });
 

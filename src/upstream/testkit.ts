@@ -2,6 +2,7 @@
  * Test doubles for the client: a manual clock whose sleep advances time, and an observer that
  * records events. Used by tests only; production code never imports this module.
  */
+import { MockAgent } from "undici";
 import { type CloudClient, type CloudClientOptions, createCloudClient } from "./client.js";
 import { CloudError } from "./errors.js";
 import type { SleepFn } from "./sleep.js";
@@ -59,16 +60,32 @@ export function recordingObserver(): RecordingObserver {
   };
 }
 
-/** Upstream addresses used by the HTTP-level tests (intercepted by nock, never resolved). */
+/** Upstream addresses used by the HTTP-level tests (answered by a MockAgent, never resolved). */
 export const TEST_BASE_URL = "https://api.vdbcloud.test";
 export const TEST_CONTROLLER_URL = "https://controller.api.{region}.vdbcloud.test";
 export const TEST_API_KEY = "sk-test-5ecret-0123456789abcdef";
 
 const created: CloudClient[] = [];
+let upstream: MockAgent | undefined;
 
-/** Closes every client testClient() made (call it in afterEach). */
+/**
+ * A fresh undici MockAgent that refuses any request it was not told to answer (no network at
+ * all). Clients made by testClient() afterwards send through it unless given another dispatcher;
+ * closeTestClients() closes it.
+ */
+export function mockUpstream(): MockAgent {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  upstream = agent;
+  return agent;
+}
+
+/** Closes every client testClient() made, and the current mockUpstream() (call it in afterEach). */
 export async function closeTestClients(): Promise<void> {
   await Promise.all(created.splice(0).map((c) => c.close()));
+  const agent = upstream;
+  upstream = undefined;
+  await agent?.close();
 }
 
 /** A client wired to a manual clock and a recording observer, with fast, deterministic retries. */
@@ -92,6 +109,7 @@ export function testClient(overrides: Partial<CloudClientOptions> = {}): {
     now: clock.now,
     sleep: clock.sleep,
     random: () => 0.5,
+    ...(upstream === undefined ? {} : { dispatcher: upstream }),
     ...overrides,
   });
   created.push(client);

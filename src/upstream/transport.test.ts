@@ -1,24 +1,56 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import nock from "nock";
-import { Pool } from "undici";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { failure } from "./testkit.js";
+import type { Dispatcher, MockAgent, Pool } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { failure, mockUpstream } from "./testkit.js";
 import { Transport, type TransportOptions } from "./transport.js";
 
 const ORIGIN = "https://api.transport.test";
 const KEY = "sk-transport-secret-0123456789";
 const ENDPOINT = "GET /v2/regions" as const;
 
-function transport(overrides: Partial<TransportOptions> = {}): Transport {
+let upstream: MockAgent;
+
+/** Options of a test transport; `dispatcher: "own"` makes it use its own pools (real peers). */
+type Overrides = Omit<Partial<TransportOptions>, "dispatcher"> & {
+  readonly dispatcher?: Dispatcher | "own";
+};
+
+/** A transport answered by `upstream` unless `overrides.dispatcher` says otherwise. */
+function transport(overrides: Overrides = {}): Transport {
+  const { dispatcher = upstream, ...rest } = overrides;
   return new Transport({
     apiKey: KEY,
     requestTimeoutMs: 5_000,
     maxResponseBytes: 1_000,
     maxInFlight: 4,
-    ...overrides,
+    ...rest,
+    ...(dispatcher === "own" ? {} : { dispatcher }),
   });
 }
+
+/** The interceptor for one request to ORIGIN. */
+function on(method: "GET" | "POST", path: string, body?: string) {
+  return upstream.get(ORIGIN).intercept({ method, path, ...(body === undefined ? {} : { body }) });
+}
+
+/** A loopback HTTP server answering `{"code":0}` to anything; `origin` is its base URL. */
+async function loopback(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.setHeader("content-type", "application/json");
+    res.end('{"code":0}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const JSON_HEADERS = { headers: { "content-type": "application/json" } };
 
 const open: Transport[] = [];
 function track(t: Transport): Transport {
@@ -26,25 +58,30 @@ function track(t: Transport): Transport {
   return t;
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(async () => {
-  nock.cleanAll();
-  await Promise.all(open.splice(0).map((t) => t.close()));
+beforeEach(() => {
+  upstream = mockUpstream();
 });
-afterAll(() => nock.enableNetConnect());
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.close()));
+  await upstream.close();
+});
 
 describe("Transport headers", () => {
   it("sends Authorization, Accept, Content-Type (with a body) and Request-Timeout in seconds", async () => {
-    const scope = nock(ORIGIN, {
-      reqheaders: {
-        authorization: `Bearer ${KEY}`,
-        accept: "application/json",
-        "content-type": "application/json",
-        "request-timeout": "8",
-      },
-    })
-      .post("/v2/x", { a: 1 })
-      .reply(200, { code: 0, data: {} });
+    upstream
+      .get(ORIGIN)
+      .intercept({
+        method: "POST",
+        path: "/v2/x",
+        body: JSON.stringify({ a: 1 }),
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          accept: "application/json",
+          "content-type": "application/json",
+          "request-timeout": "8",
+        },
+      })
+      .reply(200, { code: 0, data: {} }, JSON_HEADERS);
     const t = track(transport({ requestTimeoutMs: 7_500 }));
     const res = await t.send({
       endpoint: ENDPOINT,
@@ -53,22 +90,27 @@ describe("Transport headers", () => {
       body: { a: 1 },
     });
     expect(res).toEqual({ status: 200, body: { code: 0, data: {} } });
-    expect(scope.isDone()).toBe(true);
+    upstream.assertNoPendingInterceptors();
   });
 
   it("sends no Content-Type without a body, and no Request-Timeout when switched off", async () => {
-    const scope = nock(ORIGIN, { badheaders: ["content-type", "request-timeout"] })
-      .get("/v2/x")
-      .reply(200, { code: 0, data: [] });
+    let sent: Record<string, string> = {};
+    on("GET", "/v2/x").reply(({ headers }) => {
+      sent = headers as Record<string, string>;
+      return { statusCode: 200, data: { code: 0, data: [] } };
+    });
     const t = track(transport({ sendRequestTimeoutHeader: false }));
     await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
-    expect(scope.isDone()).toBe(true);
+    const names = Object.keys(sent).map((h) => h.toLowerCase());
+    expect(names).toContain("authorization");
+    expect(names).not.toContain("content-type");
+    expect(names).not.toContain("request-timeout");
   });
 });
 
 describe("Transport responses", () => {
   it("returns Retry-After in milliseconds", async () => {
-    nock(ORIGIN).get("/v2/x").reply(200, { code: 0 }, { "Retry-After": "3" });
+    on("GET", "/v2/x").reply(200, { code: 0 }, { headers: { "Retry-After": "3" } });
     const res = await track(transport()).send({
       endpoint: ENDPOINT,
       method: "GET",
@@ -88,9 +130,7 @@ describe("Transport responses", () => {
     { status: 404, body: "", code: "not_found", retryAfterMs: undefined },
     { status: 503, body: "<html>busy</html>", code: "http_error", retryAfterMs: undefined },
   ])("maps HTTP $status to $code", async ({ status, body, code, retryAfterMs }) => {
-    nock(ORIGIN)
-      .get("/v2/x")
-      .reply(status, body, status === 429 ? { "Retry-After": "2" } : {});
+    on("GET", "/v2/x").reply(status, body, { headers: status === 429 ? { "Retry-After": "2" } : {} });
     const err = await failure(
       track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }),
     );
@@ -103,7 +143,7 @@ describe("Transport responses", () => {
     { name: "invalid JSON", body: "{not json", message: /not valid JSON/ },
     { name: "an empty body", body: "", message: /empty response body/ },
   ])("fails with a schema error on $name, without quoting the body", async ({ body, message }) => {
-    nock(ORIGIN).get("/v2/x").reply(200, body);
+    on("GET", "/v2/x").reply(200, body);
     const err = await failure(
       track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }),
     );
@@ -115,36 +155,38 @@ describe("Transport responses", () => {
 
 describe("Transport close", () => {
   it("keeps one pool per origin and closes them all", async () => {
-    nock(ORIGIN).get("/v2/x").twice().reply(200, { code: 0 });
-    nock("https://other.transport.test").get("/v1/y").reply(200, { code: 200 });
-    const t = transport();
+    // Its own pools, so real peers: two loopback servers are two origins.
+    const servers = await Promise.all([loopback(), loopback()]);
+    const t = transport({ dispatcher: "own" });
     const pools = (t as unknown as { pools: Map<string, Pool> }).pools;
-    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
-    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
-    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL("https://other.transport.test/v1/y") });
+    const [a, b] = servers.map((s) => s.origin) as [string, string];
+    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${a}/v2/x`) });
+    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${a}/v2/x`) });
+    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${b}/v1/y`) });
     const owned = [...pools.values()];
-    expect([...pools.keys()].sort()).toEqual([ORIGIN, "https://other.transport.test"]);
+    expect([...pools.keys()].sort()).toEqual([a, b].sort());
     await t.close();
     expect(owned.every((pool) => pool.closed)).toBe(true);
     expect(pools.size).toBe(0);
+    await Promise.all(servers.map((s) => s.close()));
   });
 
   it("leaves an injected dispatcher open for its owner", async () => {
-    nock(ORIGIN).get("/v2/x").twice().reply(200, { code: 0 });
-    const pool = new Pool(ORIGIN);
-    const t = transport({ dispatcher: pool });
+    on("GET", "/v2/x").reply(200, { code: 0 });
+    const t = transport();
     await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
     await t.close();
-    expect(pool.closed).toBe(false);
-    await pool.close();
+    // Still open: it answers another request.
+    on("GET", "/v2/z").reply(200, "still open");
+    const after = await upstream.request({ origin: ORIGIN, path: "/v2/z", method: "GET" });
+    expect(await after.body.text()).toBe("still open");
   });
 });
 
 describe("Transport limits", () => {
   it("refuses a body whose Content-Length exceeds maxResponseBytes", async () => {
-    nock(ORIGIN)
-      .get("/v2/x")
-      .reply(200, { code: 0, data: "x".repeat(200) });
+    const body = JSON.stringify({ code: 0, data: "x".repeat(200) });
+    on("GET", "/v2/x").reply(200, body, { headers: { "content-length": String(body.length) } });
     const err = await failure(
       track(transport({ maxResponseBytes: 100 })).send({
         endpoint: ENDPOINT,
@@ -156,12 +198,10 @@ describe("Transport limits", () => {
   });
 
   it("stops reading a chunked body once it exceeds maxResponseBytes", async () => {
-    // A function reply has no Content-Length, so the limit must be enforced while streaming.
-    nock(ORIGIN)
-      .get("/v2/x")
-      .reply(200, () => JSON.stringify({ code: 0, data: "y".repeat(5_000) }), {
-        "Transfer-Encoding": "chunked",
-      });
+    // No Content-Length, so the limit must be enforced while streaming.
+    on("GET", "/v2/x").reply(200, JSON.stringify({ code: 0, data: "y".repeat(5_000) }), {
+      headers: { "transfer-encoding": "chunked" },
+    });
     const err = await failure(
       track(transport({ maxResponseBytes: 1_000 })).send({
         endpoint: ENDPOINT,
@@ -173,9 +213,7 @@ describe("Transport limits", () => {
   });
 
   it("classifies an oversized error page by its status, so a 503 stays retryable", async () => {
-    nock(ORIGIN)
-      .get("/v2/x")
-      .reply(503, `<html>${"busy ".repeat(500)}</html>`);
+    on("GET", "/v2/x").reply(503, `<html>${"busy ".repeat(500)}</html>`);
     const err = await failure(
       track(transport({ maxResponseBytes: 100 })).send({
         endpoint: ENDPOINT,
@@ -189,7 +227,7 @@ describe("Transport limits", () => {
 
   it("accepts a body of exactly maxResponseBytes", async () => {
     const body = JSON.stringify({ code: 0, data: "z".repeat(80) });
-    nock(ORIGIN).get("/v2/x").reply(200, body);
+    on("GET", "/v2/x").reply(200, body);
     const res = await track(transport({ maxResponseBytes: body.length })).send({
       endpoint: ENDPOINT,
       method: "GET",
@@ -199,7 +237,7 @@ describe("Transport limits", () => {
   });
 
   it("fails at once as aborted for an already aborted signal", async () => {
-    const scope = nock(ORIGIN).get("/v2/x").reply(200, { code: 0 });
+    on("GET", "/v2/x").reply(200, { code: 0 });
     const err = await failure(
       track(transport()).send(
         { endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) },
@@ -207,18 +245,19 @@ describe("Transport limits", () => {
       ),
     );
     expect(err.code).toBe("aborted");
-    expect(scope.isDone()).toBe(false);
+    expect(upstream.pendingInterceptors()).toHaveLength(1);
   });
 });
 
 // Socket-level behaviour (stalls, truncation, resets) needs a real peer: the loopback server
 // below stands in for the upstream, on an ephemeral port of 127.0.0.1.
 describe("Transport over a loopback socket", () => {
+  // These exercise the transport's own pools against a real peer, not the mock.
+  const ownTransport = (overrides: Overrides = {}) => transport({ dispatcher: "own", ...overrides });
   let server: Server | undefined;
   let handler: RequestListener = () => {};
 
   async function listen(): Promise<string> {
-    nock.enableNetConnect("127.0.0.1");
     server = createServer((req, res) => handler(req, res));
     await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -228,7 +267,6 @@ describe("Transport over a loopback socket", () => {
     server?.closeAllConnections();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     server = undefined;
-    nock.disableNetConnect();
   });
 
   it("fails with a schema error when the body is shorter than Content-Length", async () => {
@@ -239,7 +277,7 @@ describe("Transport over a loopback socket", () => {
     };
     const base = await listen();
     const err = await failure(
-      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
+      track(ownTransport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
     );
     expect(err.code).toBe("schema_error");
     expect(err.message).toMatch(/truncated/);
@@ -249,7 +287,7 @@ describe("Transport over a loopback socket", () => {
     handler = () => {};
     const base = await listen();
     const err = await failure(
-      track(transport({ requestTimeoutMs: 50 })).send({
+      track(ownTransport({ requestTimeoutMs: 50 })).send({
         endpoint: ENDPOINT,
         method: "GET",
         url: new URL(`${base}/x`),
@@ -265,7 +303,7 @@ describe("Transport over a loopback socket", () => {
     };
     const base = await listen();
     const err = await failure(
-      track(transport({ requestTimeoutMs: 50 })).send({
+      track(ownTransport({ requestTimeoutMs: 50 })).send({
         endpoint: ENDPOINT,
         method: "GET",
         url: new URL(`${base}/x`),
@@ -279,7 +317,10 @@ describe("Transport over a loopback socket", () => {
     handler = () => ctl.abort();
     const base = await listen();
     const err = await failure(
-      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }, ctl.signal),
+      track(ownTransport()).send(
+        { endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) },
+        ctl.signal,
+      ),
     );
     expect(err.code).toBe("aborted");
   });
@@ -288,7 +329,7 @@ describe("Transport over a loopback socket", () => {
     handler = (req) => req.socket.destroy();
     const base = await listen();
     const err = await failure(
-      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
+      track(ownTransport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
     );
     expect(err.code).toBe("network_error");
   });
@@ -307,7 +348,7 @@ describe("Transport over a loopback socket", () => {
       }, 50);
     };
     const base = await listen();
-    const t = track(transport({ maxInFlight: 2 }));
+    const t = track(ownTransport({ maxInFlight: 2 }));
     const results = await Promise.all(
       Array.from({ length: 6 }, () =>
         t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
@@ -328,7 +369,7 @@ describe("Transport over a loopback socket", () => {
       }, 150);
     };
     const base = await listen();
-    const t = track(transport({ maxInFlight: 1 }));
+    const t = track(ownTransport({ maxInFlight: 1 }));
     const left: number[] = [];
     const send = () =>
       t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }, undefined, async () => {
@@ -349,12 +390,10 @@ describe("Transport over a loopback socket", () => {
 describe("Transport beforeSend (the client's rate-limit turn)", () => {
   it("runs with the slot held, before the request, and its wait does not count against the timeout", async () => {
     const order: string[] = [];
-    nock(ORIGIN)
-      .get("/v2/x")
-      .reply(200, () => {
-        order.push("request");
-        return { code: 0, data: [] };
-      });
+    on("GET", "/v2/x").reply(() => {
+      order.push("request");
+      return { statusCode: 200, data: { code: 0, data: [] } };
+    });
     const t = track(transport({ requestTimeoutMs: 30, maxInFlight: 1 }));
     const res = await t.send(
       { endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) },
@@ -371,7 +410,7 @@ describe("Transport beforeSend (the client's rate-limit turn)", () => {
   });
 
   it("passes a rejection of beforeSend on as it is, sends nothing and frees the slot", async () => {
-    const scope = nock(ORIGIN).get("/v2/x").reply(200, { code: 0, data: [] });
+    on("GET", "/v2/x").reply(200, { code: 0, data: [] });
     const t = track(transport({ maxInFlight: 1 }));
     const reason = new Error("turn refused");
     await expect(
@@ -379,7 +418,7 @@ describe("Transport beforeSend (the client's rate-limit turn)", () => {
         Promise.reject(reason),
       ),
     ).rejects.toBe(reason);
-    expect(scope.isDone()).toBe(false);
+    expect(upstream.pendingInterceptors()).toHaveLength(1);
     expect(t.freeSlots).toBe(1);
   });
 });

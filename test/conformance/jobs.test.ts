@@ -1,16 +1,17 @@
 /**
  * The conformance corpus for jobs: each case's upstream responses go through the real client
- * (over HTTP, intercepted by nock), the real poller and mapping, and the real sample store; the
- * text exposition must hold the case's lines and none of its forbidden prefixes.
+ * (over HTTP, answered by an undici MockAgent), the real poller and mapping, and the real sample
+ * store; the text exposition must hold the case's lines and none of its forbidden prefixes.
  */
 import { fileURLToPath } from "node:url";
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { importJobTasks } from "../../src/collectors/import-jobs/tasks.js";
 import { describeClusterTasks } from "../../src/collectors/inventory/tasks.js";
 import { sparkJobTasks } from "../../src/collectors/spark-jobs/tasks.js";
 import {
   closeTestClients,
+  mockUpstream,
   TEST_BASE_URL,
   TEST_CONTROLLER_URL,
   testClient,
@@ -27,12 +28,14 @@ function stringArg(request: Record<string, unknown> | undefined, key: string): s
   return value;
 }
 
-beforeAll(() => nock.disableNetConnect());
+// testClient() sends through the current mockUpstream(); closeTestClients() closes both.
+let upstream: MockAgent;
+beforeEach(() => {
+  upstream = mockUpstream();
+});
 afterEach(async () => {
-  nock.cleanAll();
   await closeTestClients();
 });
-afterAll(() => nock.enableNetConnect());
 
 describe("conformance: List Import Jobs", () => {
   const cases = loadCases(fixtures("import-jobs"));
@@ -45,6 +48,7 @@ describe("conformance: List Import Jobs", () => {
     const pageSize = c.request?.pageSize;
     if (typeof pageSize !== "number") throw new Error("request.pageSize: expected a number");
     const calls = serveInOrder(
+      upstream,
       TEST_CONTROLLER_URL.replace("{region}", region),
       "/v1/vector/collections/import/list",
       c.responses,
@@ -76,7 +80,12 @@ describe("conformance: Describe Spark Job", () => {
 
   it.each(cases)("$file: $description", async (c) => {
     const ref = { projectId: stringArg(c.request, "projectId"), jobId: stringArg(c.request, "jobId") };
-    const calls = serveInOrder(TEST_BASE_URL, `/v2/projects/${ref.projectId}/jobs/${ref.jobId}`, c.responses);
+    const calls = serveInOrder(
+      upstream,
+      TEST_BASE_URL,
+      `/v2/projects/${ref.projectId}/jobs/${ref.jobId}`,
+      c.responses,
+    );
     const ctx = conformanceContext(NOW);
     const { client } = testClient();
     const env = await collectorEnv({
@@ -101,7 +110,7 @@ describe("conformance: Describe Cluster", () => {
 
   it.each(cases)("$file: $description", async (c) => {
     const clusterId = stringArg(c.request, "clusterId");
-    const calls = serveInOrder(TEST_BASE_URL, `/v2/clusters/${clusterId}`, c.responses);
+    const calls = serveInOrder(upstream, TEST_BASE_URL, `/v2/clusters/${clusterId}`, c.responses);
     const ctx = conformanceContext(NOW);
     const { client } = testClient();
     const env = await collectorEnv({

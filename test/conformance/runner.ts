@@ -1,12 +1,12 @@
 /**
  * Shared machinery of the conformance corpus (see README.md in this folder): loading the case
- * files, serving their upstream responses with nock, a poll context over a real sample store,
- * and checking the exposition a case must (and must not) produce.
+ * files, serving their upstream responses from an undici MockAgent, a poll context over a real
+ * sample store, and checking the exposition a case must (and must not) produce.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import nock from "nock";
 import { pino } from "pino";
+import type { MockAgent } from "undici";
 import { expect } from "vitest";
 import { z } from "zod";
 import { SelfMetrics } from "../../src/exposition/selfMetrics.js";
@@ -49,33 +49,36 @@ export function loadCases(dir: string): ConformanceCase[] {
     });
 }
 
-/** One call nock answered: its path and query. */
+/** One call the mock upstream answered: its path and query. */
 export interface ServedCall {
   readonly path: string;
   readonly query: Readonly<Record<string, string>>;
 }
 
 /**
- * Serves `responses` in order to GET requests on `origin` + `path`; the last one answers any
+ * Serves `responses` in order, through `upstream` (the MockAgent the client under test sends
+ * through), to GET requests on `origin` + `path` with any query; the last one answers any
  * further call. Returns the calls as they arrive.
  */
 export function serveInOrder(
+  upstream: MockAgent,
   origin: string,
   path: string,
   responses: readonly { readonly status: number; readonly body: unknown }[],
 ): ServedCall[] {
   const calls: ServedCall[] = [];
-  nock(origin)
-    .get(path)
-    .query(true)
-    .times(1000)
-    .reply((req: Request) => {
-      const url = new URL(req.url);
+  upstream
+    .get(origin)
+    .intercept({ method: "GET", path: (p) => p.split("?")[0] === path })
+    .reply((opts) => {
+      const url = new URL(opts.path, origin);
       calls.push({ path: url.pathname, query: Object.fromEntries(url.searchParams) });
       const r = responses[Math.min(calls.length, responses.length) - 1];
       if (r === undefined) throw new Error("serveInOrder: no responses");
-      return [r.status, r.body as Record<string, unknown>];
-    });
+      // A string body goes out as it is, anything else as JSON (as the service sends it).
+      return { statusCode: r.status, data: typeof r.body === "string" ? r.body : JSON.stringify(r.body) };
+    })
+    .persist();
   return calls;
 }
 

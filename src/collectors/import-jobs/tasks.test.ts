@@ -1,6 +1,6 @@
-import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closeTestClients, testClient } from "../../upstream/testkit.js";
+import type { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { closeTestClients, mockUpstream, testClient } from "../../upstream/testkit.js";
 import type { CloudApi, ImportJob, ImportJobPage } from "../../upstream/types.js";
 import { listAllImportJobs, MAX_IMPORT_PAGES } from "./tasks.js";
 
@@ -124,32 +124,38 @@ const CONTROLLER = "https://controller.api.aws-us-west-2.vdbcloud.test";
  * capped `pageSize` reported, `count` from `countOf`, jobs under `tasks` with an empty `records`
  * beside them. Returns the (currentPage, pageSize) of every call.
  */
-function nockListing(total: number, cap: number, countOf: (total: number) => number): string[] {
+function serveListing(
+  upstream: MockAgent,
+  total: number,
+  cap: number,
+  countOf: (total: number) => number,
+): string[] {
   const calls: string[] = [];
-  nock(CONTROLLER)
-    .get("/v1/vector/collections/import/list")
-    .query(true)
-    .times(1000)
-    .reply((req: Request) => {
-      const q = new URL(req.url).searchParams;
+  upstream
+    .get(CONTROLLER)
+    .intercept({ method: "GET", path: (p) => p.split("?")[0] === "/v1/vector/collections/import/list" })
+    .reply(({ path }) => {
+      const q = new URL(path, CONTROLLER).searchParams;
       const page = Number(q.get("currentPage"));
       const used = Math.min(Number(q.get("pageSize")), cap);
       calls.push(`${page}x${q.get("pageSize")}`);
       const from = (page - 1) * used;
       const tasks = jobs(Math.max(0, Math.min(used, total - from)), from);
       const data = { count: String(countOf(total)), currentPage: String(page), pageSize: String(used) };
-      return [200, { code: 200, data: { ...data, records: [], tasks } }];
-    });
+      return { statusCode: 200, data: { code: 200, data: { ...data, records: [], tasks } } };
+    })
+    .persist();
   return calls;
 }
 
 describe("listAllImportJobs over HTTP against a capping server", () => {
-  beforeAll(() => nock.disableNetConnect());
+  let upstream: MockAgent;
+  beforeEach(() => {
+    upstream = mockUpstream();
+  });
   afterEach(async () => {
-    nock.cleanAll();
     await closeTestClients();
   });
-  afterAll(() => nock.enableNetConnect());
 
   it.each([
     { cap: 5, total: 23, want: ["1x100", "2x5", "3x5", "4x5", "5x5"] },
@@ -158,7 +164,7 @@ describe("listAllImportJobs over HTTP against a capping server", () => {
     { cap: 100, total: 23, want: ["1x100"] },
     { cap: 100, total: 200, want: ["1x100", "2x100"] },
   ])("cap $cap, $total jobs: every job, one call per page", async ({ cap, total, want }) => {
-    const calls = nockListing(total, cap, (n) => n);
+    const calls = serveListing(upstream, total, cap, (n) => n);
     const { client } = testClient();
     const got = await listAllImportJobs(client, "in01-a", "aws-us-west-2", 100);
     expect(got.map((j) => j.jobId)).toEqual(jobs(total).map((j) => j.jobId));
@@ -169,7 +175,7 @@ describe("listAllImportJobs over HTTP against a capping server", () => {
     { name: "high", countOf: (n: number) => n + 40, want: ["1x100", "2x7", "3x7", "4x7", "5x7"] },
     { name: "low", countOf: () => 3, want: ["1x100", "2x7", "3x7", "4x7"] },
   ])("a count that lies $name: every job, at most one extra call", async ({ countOf, want }) => {
-    const calls = nockListing(23, 7, countOf);
+    const calls = serveListing(upstream, 23, 7, countOf);
     const { client } = testClient();
     const got = await listAllImportJobs(client, "in01-a", "aws-us-west-2", 100);
     expect(got.map((j) => j.jobId)).toEqual(jobs(23).map((j) => j.jobId));
