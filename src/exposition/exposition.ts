@@ -10,13 +10,30 @@ export interface ScrapeTimeMetrics {
 }
 
 /**
- * A ready-to-write /metrics response: `chunks` are written in order, as they are. There may be
- * one per family header and per entry: write them gathered into larger blocks.
+ * A ready-to-write /metrics response: the buffers of `body`'s lists, in order, as they are, and
+ * `length` bytes in all. The published part is the snapshot's own (shared) list, with one
+ * buffer per family header and per entry: write them gathered into larger blocks.
  */
 export interface MetricsResponse {
   readonly contentType: string;
   readonly contentEncoding?: "gzip";
-  readonly chunks: readonly Buffer[];
+  readonly body: readonly (readonly Buffer[])[];
+  readonly length: number;
+}
+
+/** The response of `contentType` whose body is `lists`, its length counted. */
+function response(
+  contentType: string,
+  lists: readonly (readonly Buffer[])[],
+  knownLength: number,
+  gzip?: boolean,
+): MetricsResponse {
+  return {
+    contentType,
+    ...(gzip ? { contentEncoding: "gzip" as const } : {}),
+    body: lists,
+    length: knownLength,
+  };
 }
 
 /**
@@ -68,9 +85,17 @@ export async function metricsResponse(
   const contentType = om ? OPENMETRICS_CONTENT_TYPE : TEXT_CONTENT_TYPE;
   if (gzip) {
     const head = await store.gzipped(om).catch(() => undefined);
-    if (head) return { contentType, contentEncoding: "gzip", chunks: gzipWithTail(head, tail) };
+    if (head) {
+      const chunks = gzipWithTail(head, tail);
+      return response(contentType, [chunks], byteLength(chunks), true);
+    }
   }
-  const chunks = published.parts(om);
-  chunks.push(tail);
-  return { contentType, chunks };
+  const length = (om ? published.openMetricsLength : published.textLength) + tail.length;
+  return response(contentType, [published.parts(om), [tail]], length);
+}
+
+function byteLength(chunks: readonly Buffer[]): number {
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  return n;
 }

@@ -1,6 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { FamilyDef } from "../metrics/sample.js";
+import { BlockPool } from "./blocks.js";
 import { deflateHead, deflateParts, gzipWithTail } from "./gzipJoin.js";
 import { SampleStore } from "./store.js";
 
@@ -37,7 +38,7 @@ describe("deflateParts", () => {
     async ({ parts, block }) => {
       const bufs = parts.map((p) => Buffer.from(p));
       const joined = Buffer.concat(bufs);
-      const head = await deflateParts(bufs, undefined, block);
+      const head = await deflateParts(bufs, undefined, new BlockPool(block, 2));
       const ref = await deflateHead(joined);
       expect(head.crc).toBe(ref.crc);
       expect(head.length).toBe(joined.length);
@@ -59,6 +60,24 @@ describe("SampleStore gzip", () => {
     expect(Buffer.concat(p.parts(false)).equals(p.text)).toBe(true);
     expect(p.textLength).toBe(p.text.length);
     expect(p.openMetricsLength).toBe(p.openMetrics.length);
+    store.close();
+  });
+
+  it("builds a snapshot's part list once per format and shares it; a new snapshot has its own", async () => {
+    const store = new SampleStore();
+    for (let i = 0; i < 50; i++) put(store, `t${i}`, i);
+    const p = await store.publishNow();
+    const text = p.parts(false);
+    expect(p.parts(false)).toBe(text);
+    expect(p.parts(true)).toBe(p.parts(true));
+    expect(p.parts(true)).not.toBe(text);
+    expect(Buffer.concat(p.parts(true)).equals(p.openMetrics)).toBe(true);
+    put(store, "t0", 99);
+    const q = await store.publishNow();
+    expect(q.parts(false)).not.toBe(text);
+    // The old snapshot's list is unchanged: a response still writing it sees its own state.
+    expect(Buffer.concat(text).equals(p.text)).toBe(true);
+    expect(Buffer.concat(q.parts(false)).equals(p.text)).toBe(false);
     store.close();
   });
 

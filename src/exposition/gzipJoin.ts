@@ -1,6 +1,6 @@
 import { promisify } from "node:util";
 import * as zlib from "node:zlib";
-import { writeGathered } from "./blocks.js";
+import { type BlockPool, SCRAPE_BLOCKS, writeGathered } from "./blocks.js";
 
 const deflateRawAsync = promisify(zlib.deflateRaw);
 
@@ -33,13 +33,13 @@ export async function deflateHead(body: Buffer, level = zlib.constants.Z_BEST_SP
 
 /**
  * Compresses the concatenation of `parts` like `deflateHead`, without ever holding the whole
- * body: the parts are gathered into a few reused blocks of `blockBytes` that are fed to one zlib
- * stream (on the thread pool) in turn.
+ * body: the parts are gathered into blocks of `pool` that are fed to one zlib stream (on the
+ * thread pool) one at a time, so that compressing holds two blocks, not megabytes of input.
  */
 export async function deflateParts(
   parts: readonly Buffer[],
   level = zlib.constants.Z_BEST_SPEED,
-  blockBytes = 256 * 1024,
+  pool: BlockPool = SCRAPE_BLOCKS,
 ): Promise<DeflatedHead> {
   const deflate = zlib.createDeflateRaw({ level, chunkSize: 64 * 1024 });
   const out: Buffer[] = [];
@@ -51,9 +51,13 @@ export async function deflateParts(
   let crc = 0;
   let length = 0;
   try {
-    const complete = await writeGathered(deflate, parts, blockBytes, (block) => {
-      crc = crc32(block, crc);
-      length += block.length;
+    const complete = await writeGathered(deflate, [parts], {
+      pool,
+      inFlightBytes: pool.blockBytes,
+      onBlock: (block) => {
+        crc = crc32(block, crc);
+        length += block.length;
+      },
     });
     if (!complete || failure) throw failure ?? new Error("deflate stream closed early");
     // A sync flush, never end(): the head must stay open for the response's tail.

@@ -23,8 +23,13 @@ export interface Published {
   /** Byte length of the text 0.0.4 and the OpenMetrics body (without `# EOF`). */
   readonly textLength: number;
   readonly openMetricsLength: number;
-  /** The body's buffers in order: per family its header then its sample lines. */
-  parts(openMetrics: boolean): Buffer[];
+  /**
+   * The body's buffers in order: per family its header then its sample lines. Built once per
+   * snapshot and format and shared by every response: at 100k series this list has about as
+   * many entries as there are families times entries, large enough that one per scrape was
+   * garbage in V8's large-object space, freed only by a full collection.
+   */
+  parts(openMetrics: boolean): readonly Buffer[];
   /**
    * Joined copies and their synchronous compressions, for tests and tools. Each access makes
    * a full copy: the scrape path writes `parts()` and takes gzip from the store's cache.
@@ -59,12 +64,21 @@ export class Snapshot implements Published {
     this.openMetricsLength = om;
   }
 
-  parts(openMetrics: boolean): Buffer[] {
+  private readonly built: [readonly Buffer[] | undefined, readonly Buffer[] | undefined] = [
+    undefined,
+    undefined,
+  ];
+
+  parts(openMetrics: boolean): readonly Buffer[] {
+    const slot = openMetrics ? 1 : 0;
+    const cached = this.built[slot];
+    if (cached) return cached;
     const out: Buffer[] = [];
     for (const f of this.families) {
       out.push(openMetrics ? f.omHeader : f.textHeader);
       for (const c of f.chunks) out.push(c);
     }
+    this.built[slot] = out;
     return out;
   }
 

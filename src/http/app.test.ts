@@ -12,7 +12,8 @@ async function serve(overrides: Partial<HttpDeps> = {}): Promise<string> {
   const deps: HttpDeps = {
     metrics: async (): Promise<MetricsResponse> => ({
       contentType: "text/plain; version=0.0.4; charset=utf-8",
-      chunks: [Buffer.from("m 1\n")],
+      body: [[Buffer.from("m 1\n")]],
+      length: 4,
     }),
     landing: () => ({
       version: "1.2.3",

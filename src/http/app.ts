@@ -108,12 +108,9 @@ export function createApp(deps: HttpDeps): express.Express {
       res.setHeader("Cache-Control", "no-store");
       res.setHeader("Vary", "Accept, Accept-Encoding");
       if (out.contentEncoding) res.setHeader("Content-Encoding", out.contentEncoding);
-      res.setHeader(
-        "Content-Length",
-        out.chunks.reduce((n, c) => n + c.length, 0),
-      );
+      res.setHeader("Content-Length", out.length);
       if (req.method === "HEAD") return void res.end();
-      if (await writeGathered(res, out.chunks)) res.end();
+      if (await writeGathered(res, out.body)) res.end();
     } catch (err) {
       next(err);
     }

@@ -123,7 +123,7 @@ export async function runMetricsCase(c: MetricsCase): Promise<MetricsRun> {
     await exporter.scheduler.firstCycle();
     await exporter.store.publishNow();
     const res = await exporter.metrics({});
-    const raw = Buffer.concat(res.chunks);
+    const raw = Buffer.concat(res.body.flat());
     const text = (res.contentEncoding === "gzip" ? gunzipSync(raw) : raw).toString("utf8");
     return { text, bodies };
   } finally {
