@@ -118,6 +118,38 @@ describe("writeGathered", () => {
     expect(chunks[1]).toBe(big);
   });
 
+  it.each([
+    { yieldEveryBytes: 1024, turns: true },
+    { yieldEveryBytes: 1e12, turns: false },
+  ])(
+    "returns to the event loop every yieldEveryBytes ($yieldEveryBytes) even when every write completes at once",
+    async ({ yieldEveryBytes, turns }) => {
+      // A sink that takes every write at once, like a socket with room: no callback ever waits
+      // for I/O, so only an explicit turn lets timers and I/O of the loop run mid-body.
+      const out = new Writable({
+        write(_chunk: Buffer, _enc, cb) {
+          cb();
+        },
+      });
+      let ranMidway = false;
+      setImmediate(() => {
+        ranMidway = true;
+      });
+      const parts = Array.from({ length: 1000 }, () => b("x".repeat(40)));
+      let sawTurn = false;
+      const done = writeGathered(out, [parts], {
+        pool: new BlockPool(256, 64),
+        inFlightBytes: 1e12,
+        yieldEveryBytes,
+        onBlock: () => {
+          if (ranMidway) sawTurn = true;
+        },
+      });
+      expect(await done).toBe(true);
+      expect(sawTurn).toBe(turns);
+    },
+  );
+
   it("stops when the stream closes midway and says so", async () => {
     const out = new PassThrough({ highWaterMark: 10 });
     const parts = Array.from({ length: 100 }, () => b("x".repeat(50)));
