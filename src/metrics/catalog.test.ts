@@ -185,6 +185,8 @@ describe("lookupFamily: names missing from the catalog", () => {
     expect(found).toMatchObject({ ok: true, entry: { family: { name: family, type: "gauge" }, kind } });
     if (found.ok) {
       expect(found.entry.family.help).toContain(`Upstream metric ${name.toUpperCase()}`);
+      // Per what: the bucket, like every known cluster family.
+      expect(found.entry.family.help).toContain("over the newest closed bucket (metrics.granularity)");
       expect(found.entry.labels).toEqual({});
     }
   });

@@ -117,7 +117,9 @@ function derivedEntry(name: string, stat: Stat | undefined, unit: string): Catal
   // A derived name equal to a fixed family would mix two meanings in one family.
   if (STATIC_NAMES.has(familyName)) return { ok: false, reason: "unknown_metric_name" };
   const statNote = stat === "P99" ? " stat P99" : "";
-  const help = `Upstream metric ${name}${statNote}, ${KIND_HELP[kind]} (not in the catalog; named from its unit).`;
+  const help =
+    `Upstream metric ${name}${statNote} over the newest closed bucket (metrics.granularity), ` +
+    `${KIND_HELP[kind]} (not in the catalog; named from its unit).`;
   return { ok: true, entry: entry({ name: familyName, help, type: "gauge" }, kind) };
 }
 
