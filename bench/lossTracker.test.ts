@@ -35,6 +35,21 @@ describe("ownerOf", () => {
       want: { collector: "inventory", target: "c" },
     },
     {
+      name: "vdbcloud_cluster_replicas",
+      labels: { cluster_id: "c" },
+      want: { collector: "inventory", target: "c" },
+    },
+    {
+      name: "vdbcloud_cluster_snapshots",
+      labels: { cluster_id: "c" },
+      want: { collector: "inventory", target: "c" },
+    },
+    {
+      name: "vdbcloud_cluster_autoscaling_cu_max",
+      labels: { cluster_id: "c" },
+      want: { collector: "inventory", target: "c" },
+    },
+    {
       name: "vdbcloud_region_info",
       labels: { region_id: "r" },
       want: { collector: "inventory", target: "global" },

@@ -7,6 +7,7 @@
  * (`vdbcloud_collector_last_success_timestamp_seconds`).
  */
 import { metricsTargetName } from "../src/collectors/cluster-metrics/tasks.js";
+import { INVENTORY_FAMILIES } from "../src/metrics/families.js";
 import type { ParsedSample } from "./exposition.js";
 
 /** The collector and target a series belongs to. */
@@ -17,12 +18,18 @@ export interface Owner {
 
 const HEALTH = new Set(["vdbcloud_collector_up", "vdbcloud_collector_last_success_timestamp_seconds"]);
 const LAST_SUCCESS = "vdbcloud_collector_last_success_timestamp_seconds";
-const INVENTORY_CLUSTER = new Set([
-  "vdbcloud_cluster_info",
-  "vdbcloud_cluster_status",
-  "vdbcloud_cluster_cu_size",
+// From the family catalog, not a hand list: a list missed the families added later (replicas,
+// snapshots, autoscaling bounds) and tied them to the cluster-metrics target, whose last success
+// is not theirs, so their ordinary replacement by an inventory poll was reported as a loss.
+const INVENTORY_GLOBAL = new Set<string>([
+  INVENTORY_FAMILIES.projectClusters.name,
+  INVENTORY_FAMILIES.regionInfo.name,
 ]);
-const INVENTORY_GLOBAL = new Set(["vdbcloud_project_clusters", "vdbcloud_region_info"]);
+const INVENTORY_CLUSTER = new Set<string>(
+  Object.values(INVENTORY_FAMILIES)
+    .map((f) => f.name)
+    .filter((n) => !INVENTORY_GLOBAL.has(n)),
+);
 
 /**
  * Which target's polls produce `s`: "health" for the per-target health series (they never

@@ -57,7 +57,7 @@ export interface GatherOptions {
   /**
    * Bytes copied between two turns of the event loop (default 1 MiB). A socket that takes every
    * write at once completes them without ever returning to the loop (write callbacks and await
-   * continuations run back to back), so without this a 25 MB body held the loop for 20-35 ms.
+   * continuations run back to back), so without this one body held the loop to its end.
    */
   readonly yieldEveryBytes?: number;
   /** Sees each block just before it is written (e.g. to checksum what is written). */
@@ -65,8 +65,9 @@ export interface GatherOptions {
 }
 
 /**
- * Writes the buffers of `lists`, in order, to `out` gathered into pooled blocks (one write per part would cost a stream
- * round per family header and per entry, tens of thousands per body). A block returns to the
+ * Writes the buffers of `lists`, in order, to `out` gathered into pooled blocks (one write per
+ * part would cost a stream round per family header and per entry, tens of thousands per body).
+ * A block returns to the
  * pool once its write completed, so bytes handed to `out` are never overwritten; at most
  * `inFlightBytes` (plus one block) are outstanding. Parts of a block's size or more are
  * written as they are. Resolves false if `out` closed or failed before the end.
