@@ -2,12 +2,17 @@ import { describe, expect, it } from "vitest";
 import type { MetricsTarget } from "../collectors/cluster-metrics/targets.js";
 import { queryKey } from "../upstream/catalog.js";
 import { CloudError } from "../upstream/errors.js";
-import type { CloudApi, ClusterMetricsRequest, MetricQuery } from "../upstream/types.js";
+import {
+  type CloudApi,
+  type ClusterMetricsRequest,
+  type MetricQuery,
+  ENDPOINT as UPSTREAM,
+} from "../upstream/types.js";
 import { CallSize } from "./chunks.js";
 import { fetchChunk } from "./fetch.js";
 import { BackfillRefusals } from "./refused.js";
 
-const ENDPOINT = "POST /v2/clusters/{id}/metrics/query" as const;
+const ENDPOINT = UPSTREAM.queryClusterMetrics;
 const MINUTE = 60_000;
 
 /** A strict service: refuses any request holding one of `refused` (by query key), names no culprit. */
@@ -76,7 +81,7 @@ describe("fetchChunk with a refused query", () => {
     ]);
   });
 
-  it("fails the chunk when the refusal names no query (nothing to leave out)", async () => {
+  it("fails the chunk when the search finds nothing to leave out (the refusal did not repeat)", async () => {
     const { client } = service(["CU_CAPACITY/AVG"]);
     let calls = 0;
     const flaky = {

@@ -11,8 +11,9 @@ export interface ScrapeTimeMetrics {
 
 /**
  * A ready-to-write /metrics response: the buffers of `body`'s lists, in order, as they are, and
- * `length` bytes in all. The published part is the snapshot's own (shared) list, with one
- * buffer per family header and per entry: write them gathered into larger blocks.
+ * `length` bytes in all. The published part is the snapshot's segments (its families' own
+ * lists, shared), with one buffer per family header and per entry: write them gathered into
+ * larger blocks.
  */
 export interface MetricsResponse {
   readonly contentType: string;
@@ -91,7 +92,7 @@ export async function metricsResponse(
     }
   }
   const length = (om ? published.openMetricsLength : published.textLength) + tail.length;
-  return response(contentType, [published.parts(om), [tail]], length);
+  return response(contentType, [...published.segments(om), [tail]], length);
 }
 
 function byteLength(chunks: readonly Buffer[]): number {

@@ -38,7 +38,7 @@ describe("deflateParts", () => {
     async ({ parts, block }) => {
       const bufs = parts.map((p) => Buffer.from(p));
       const joined = Buffer.concat(bufs);
-      const head = await deflateParts(bufs, undefined, new BlockPool(block, 2));
+      const head = await deflateParts([bufs], undefined, new BlockPool(block, 2));
       const ref = await deflateHead(joined);
       expect(head.crc).toBe(ref.crc);
       expect(head.length).toBe(joined.length);
@@ -57,27 +57,29 @@ describe("SampleStore gzip", () => {
     const p = await store.publishNow();
     expect(unzip(await store.gzipped(false))).toBe(p.text.toString());
     expect(unzip(await store.gzipped(true))).toBe(p.openMetrics.toString());
-    expect(Buffer.concat(p.parts(false)).equals(p.text)).toBe(true);
+    expect(Buffer.concat(p.segments(false).flat()).equals(p.text)).toBe(true);
     expect(p.textLength).toBe(p.text.length);
     expect(p.openMetricsLength).toBe(p.openMetrics.length);
     store.close();
   });
 
-  it("builds a snapshot's part list once per format and shares it; a new snapshot has its own", async () => {
+  it("segments are the family headers and the entries' own buffers, never copies; an old snapshot keeps its state", async () => {
     const store = new SampleStore();
     for (let i = 0; i < 50; i++) put(store, `t${i}`, i);
     const p = await store.publishNow();
-    const text = p.parts(false);
-    expect(p.parts(false)).toBe(text);
-    expect(p.parts(true)).toBe(p.parts(true));
-    expect(p.parts(true)).not.toBe(text);
-    expect(Buffer.concat(p.parts(true)).equals(p.openMetrics)).toBe(true);
+    const text = p.segments(false);
+    const om = p.segments(true);
+    // Per family: [header], then its entries; the formats share every entry buffer.
+    expect(text.length % 2).toBe(0);
+    expect(text.length).toBeLessThan(10);
+    for (let i = 1; i < text.length; i += 2) expect(om[i]).toBe(text[i]);
+    expect(Buffer.concat(text.flat()).equals(p.text)).toBe(true);
+    expect(Buffer.concat(om.flat()).equals(p.openMetrics)).toBe(true);
     put(store, "t0", 99);
     const q = await store.publishNow();
-    expect(q.parts(false)).not.toBe(text);
-    // The old snapshot's list is unchanged: a response still writing it sees its own state.
-    expect(Buffer.concat(text).equals(p.text)).toBe(true);
-    expect(Buffer.concat(q.parts(false)).equals(p.text)).toBe(false);
+    // A response still writing the old snapshot sees its own state.
+    expect(Buffer.concat(text.flat()).equals(p.text)).toBe(true);
+    expect(Buffer.concat(q.segments(false).flat()).equals(p.text)).toBe(false);
     store.close();
   });
 

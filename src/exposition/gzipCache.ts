@@ -5,7 +5,7 @@ export interface GzipCacheOptions {
   readonly now: () => number;
   /** The store's latest snapshot. */
   readonly latest: () => Published;
-  readonly compress: (parts: readonly Buffer[]) => Promise<DeflatedHead>;
+  readonly compress: (segments: readonly (readonly Buffer[])[]) => Promise<DeflatedHead>;
   /** A format is kept compressed while a client asked for it within this long. */
   readonly idleMs: number;
   /** Background compressions of a format start at most this often. */
@@ -110,7 +110,7 @@ export class GzipCache {
     slot.timer = undefined;
     const snapshot = this.opts.latest();
     slot.lastStartMs = this.opts.now();
-    const done = this.opts.compress(snapshot.parts(slot.openMetrics)).then((head) => {
+    const done = this.opts.compress(snapshot.segments(slot.openMetrics)).then((head) => {
       if (!slot.ready || slot.ready.version < snapshot.version)
         slot.ready = { version: snapshot.version, head };
       slot.failed = false;

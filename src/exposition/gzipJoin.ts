@@ -32,12 +32,13 @@ export async function deflateHead(body: Buffer, level = zlib.constants.Z_BEST_SP
 }
 
 /**
- * Compresses the concatenation of `parts` like `deflateHead`, without ever holding the whole
- * body: the parts are gathered into blocks of `pool` that are fed to one zlib stream (on the
- * thread pool) one at a time, so that compressing holds two blocks, not megabytes of input.
+ * Compresses the concatenation of the buffers of `segments` like `deflateHead`, without ever
+ * holding the whole body: the buffers are gathered into blocks of `pool` that are fed to one
+ * zlib stream (on the thread pool) one at a time, so that compressing holds two blocks, not
+ * megabytes of input.
  */
 export async function deflateParts(
-  parts: readonly Buffer[],
+  segments: readonly (readonly Buffer[])[],
   level = zlib.constants.Z_BEST_SPEED,
   pool: BlockPool = SCRAPE_BLOCKS,
 ): Promise<DeflatedHead> {
@@ -51,7 +52,7 @@ export async function deflateParts(
   let crc = 0;
   let length = 0;
   try {
-    const complete = await writeGathered(deflate, [parts], {
+    const complete = await writeGathered(deflate, segments, {
       pool,
       inFlightBytes: pool.blockBytes,
       onBlock: (block) => {

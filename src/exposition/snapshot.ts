@@ -12,7 +12,7 @@ export interface SnapshotFamily {
  * A published, immutable state of the store, ready to be written to a socket: references to
  * the per-family headers and per-entry sample lines as they were when it was taken. Nothing
  * is joined: the two formats differ only in their family headers, so a response writes
- * `parts(openMetrics)` in order. The buffers are shared with the store and never modified
+ * `segments(openMetrics)` in order. The buffers are shared with the store and never modified
  * (a new poll replaces an entry's buffers, it never writes into them).
  */
 export interface Published {
@@ -24,15 +24,15 @@ export interface Published {
   readonly textLength: number;
   readonly openMetricsLength: number;
   /**
-   * The body's buffers in order: per family its header then its sample lines. Built once per
-   * snapshot and format and shared by every response: at 100k series this list has about as
-   * many entries as there are families times entries, large enough that one per scrape was
-   * garbage in V8's large-object space, freed only by a full collection.
+   * The body as lists of buffers written in order: per family a list of its header, then the
+   * family's own list of entry buffers (built at publish). A scrape walks these few hundred lists
+   * and makes no list of the ~100,000 buffers themselves: one per scrape was large enough for
+   * V8's large-object space, which only a full collection frees.
    */
-  parts(openMetrics: boolean): readonly Buffer[];
+  segments(openMetrics: boolean): readonly (readonly Buffer[])[];
   /**
    * Joined copies and their synchronous compressions, for tests and tools. Each access makes
-   * a full copy: the scrape path writes `parts()` and takes gzip from the store's cache.
+   * a full copy: the scrape path writes `segments()` and takes gzip from the store's cache.
    */
   readonly text: Buffer;
   readonly openMetrics: Buffer;
@@ -64,30 +64,18 @@ export class Snapshot implements Published {
     this.openMetricsLength = om;
   }
 
-  private readonly built: [readonly Buffer[] | undefined, readonly Buffer[] | undefined] = [
-    undefined,
-    undefined,
-  ];
-
-  parts(openMetrics: boolean): readonly Buffer[] {
-    const slot = openMetrics ? 1 : 0;
-    const cached = this.built[slot];
-    if (cached) return cached;
-    const out: Buffer[] = [];
-    for (const f of this.families) {
-      out.push(openMetrics ? f.omHeader : f.textHeader);
-      for (const c of f.chunks) out.push(c);
-    }
-    this.built[slot] = out;
+  segments(openMetrics: boolean): readonly (readonly Buffer[])[] {
+    const out: (readonly Buffer[])[] = [];
+    for (const f of this.families) out.push([openMetrics ? f.omHeader : f.textHeader], f.chunks);
     return out;
   }
 
   get text(): Buffer {
-    return Buffer.concat(this.parts(false), this.textLength);
+    return Buffer.concat(this.segments(false).flat(), this.textLength);
   }
 
   get openMetrics(): Buffer {
-    return Buffer.concat(this.parts(true), this.openMetricsLength);
+    return Buffer.concat(this.segments(true).flat(), this.openMetricsLength);
   }
 
   get textGzip(): DeflatedHead {

@@ -271,9 +271,9 @@ function encodeChunks(chunks: ReadonlyMap<string, string>): Map<string, Buffer> 
 
 function compressWith(
   compress: ((body: Buffer) => Promise<DeflatedHead>) | undefined,
-): (parts: readonly Buffer[]) => Promise<DeflatedHead> {
-  if (compress === undefined) return (parts) => deflateParts(parts);
-  return (parts) => compress(Buffer.concat(parts));
+): (segments: readonly (readonly Buffer[])[]) => Promise<DeflatedHead> {
+  if (compress === undefined) return (segments) => deflateParts(segments);
+  return (segments) => compress(Buffer.concat(segments.flat()));
 }
 
 function entryId(key: EntryKey): string {

@@ -104,19 +104,9 @@ export async function resolveBatch(
       first = err;
     }
   }
-  const others = queries.map(otherForm);
-  const allOthers = others.filter((q): q is MetricQuery => q !== undefined);
-  if (queries.length > 1 && allOthers.length === queries.length) {
-    try {
-      const results = await send(allOthers);
-      return {
-        results,
-        switched: new Map(queries.map((q, i) => [queryKey(q), allOthers[i] as MetricQuery])),
-        refused: [],
-      };
-    } catch (err) {
-      if (!isRefusal(err)) throw err;
-    }
+  if (queries.length > 1) {
+    const moved = await inOtherForm(queries, send);
+    if (moved !== undefined) return moved;
   }
   const found = await split(queries, send, first);
   const retry = found.refused.flatMap((r) => {
@@ -163,10 +153,27 @@ function formOf(queries: readonly MetricQuery[]): RequestForm {
   return queries[0]?.stat === undefined ? "second" : "first";
 }
 
-/** The batch in the other form, when every query has one. */
-function allInOtherForm(queries: readonly MetricQuery[]): MetricQuery[] | undefined {
+/**
+ * The whole batch asked once in its other form, when every query has one; undefined when one
+ * has none or that form is refused too (failures other than refusals propagate).
+ */
+async function inOtherForm(
+  queries: readonly MetricQuery[],
+  send: SendQueries,
+): Promise<Resolved | undefined> {
   const others = queries.map(otherForm).filter((q): q is MetricQuery => q !== undefined);
-  return queries.length > 0 && others.length === queries.length ? others : undefined;
+  if (queries.length === 0 || others.length !== queries.length) return undefined;
+  try {
+    const results = await send(others);
+    return {
+      results,
+      switched: new Map(queries.map((q, i) => [queryKey(q), others[i] as MetricQuery])),
+      refused: [],
+    };
+  } catch (err) {
+    if (!isRefusal(err)) throw err;
+    return undefined;
+  }
 }
 
 /** The batch (without the suspects) was refused too: a full search is needed. */
@@ -189,18 +196,9 @@ async function aroundSuspects(
   const suspected = queries.filter((q) => suspects.has(queryKey(q)));
   // A server that answers this kind of target in the other form only (a strict one asked the
   // second form for a collection) did so for another target: ask that form first.
-  const moved = suspected.length === 0 && group.moved(formOf(queries)) ? allInOtherForm(queries) : undefined;
-  if (moved !== undefined) {
-    try {
-      const results = await send(moved);
-      return {
-        results,
-        switched: new Map(queries.map((q, i) => [queryKey(q), moved[i] as MetricQuery])),
-        refused: [],
-      };
-    } catch (err) {
-      if (!isRefusal(err)) throw err;
-    }
+  if (suspected.length === 0 && group.moved(formOf(queries))) {
+    const moved = await inOtherForm(queries, send);
+    if (moved !== undefined) return moved;
   }
   const rest = suspected.length === 0 ? queries : queries.filter((q) => !suspects.has(queryKey(q)));
   let results: MetricResult[] = [];
@@ -229,10 +227,10 @@ async function aroundSuspects(
 /**
  * `resolveBatch` guided by what other targets of the same group were refused. Found by halving,
  * a refusal costs about 2 x log2(n) calls per refused query on every target, and the same name is
- * usually refused on each of them. So the batch goes first without the suspects, and each suspect
- * is then asked alone (and in its other form when refused): 1 + 2 calls per suspect. A suspect this target accepts is simply answered
- * (plans differ: a name refused on a free cluster may be served on a dedicated one), so a wrong
- * suspicion costs one call, never data. A full search runs one at a time per group: targets
+ * usually refused on each of them. So the batch goes first without the suspects, and each
+ * suspect is then asked alone (and in its other form when refused): 1 + 2 calls per suspect. A
+ * suspect this target accepts is simply answered (plans differ: a name refused on a free cluster
+ * may be served on a dedicated one), so a wrong suspicion costs one call, never data. A full search runs one at a time per group: targets
  * refused meanwhile (every target's first cycle starts at once) wait for it and then use what it
  * found.
  */
