@@ -3,13 +3,14 @@
  * and each region's controller), authentication and content headers, timeouts, caller aborts, a response size cap,
  * a cap on requests in flight, and JSON parsing. Failures leave here as CloudErrors.
  */
-import { type Dispatcher, Pool, request } from "undici";
+import type { Dispatcher, Pool as UndiciPool } from "undici";
 import { readEnvelope } from "./envelope.js";
 import { errorForHttpStatus } from "./errorMapping.js";
 import { CloudError, redactSecret } from "./errors.js";
 import { parseRetryAfter } from "./retryAfter.js";
 import { Semaphore } from "./semaphore.js";
 import type { EndpointTemplate } from "./types.js";
+import { Pool, request } from "./undici.js";
 
 /** Transport settings (a subset of CloudClientOptions). */
 export interface TransportOptions {
@@ -61,7 +62,7 @@ function errorCode(error: unknown): string | undefined {
 export class Transport {
   private readonly opts: TransportOptions;
   private readonly injected: Dispatcher | undefined;
-  private readonly pools = new Map<string, Pool>();
+  private readonly pools = new Map<string, UndiciPool>();
   private readonly inFlight: Semaphore;
   private readonly now: () => number;
 
@@ -121,8 +122,7 @@ export class Transport {
         });
         timer = setTimeout(expire, Math.max(0, remainingMs));
       }
-      const res = await request(req.url, {
-        dispatcher: this.dispatcherFor(req.url),
+      const res = await request(this.dispatcherFor(req.url), req.url, {
         method: req.method,
         headers: this.headersFor(req),
         ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
