@@ -38,7 +38,7 @@ import {
   scenarioConfig,
   writeConfigFile,
 } from "./config.js";
-import type { CycleCount } from "./cycles.js";
+import { type CycleCount, steadyWindowStart } from "./cycles.js";
 import { progressPrinter, runEntry, sleep } from "./entry.js";
 import { parseExposition } from "./exposition.js";
 import { type Footprint, measureFootprint } from "./footprint.js";
@@ -184,10 +184,6 @@ async function run(args: BenchArgs): Promise<Results> {
       startExporterProcess(cfgB, runtime),
     ]);
     children.push(exA.handle, exB.handle);
-    // Polling starts before the exporter listens, and the scheduler books each target's first
-    // slot at least half an interval after that start-up run: from then on every window of one
-    // interval holds exactly one slot per target.
-    const steadyFrom = Date.now() + intervalMs / 2;
     // Startup (module loading, config) is not part of any measured window.
     await lap(exA);
     progress(
@@ -205,6 +201,8 @@ async function run(args: BenchArgs): Promise<Results> {
 
     await waitFor200(`${exA.url}/readyz`, 3 * intervalMs + 120_000);
     const firstCycleMs = Date.now() - startedAt;
+    // Every start-up run began by now; see steadyWindowStart for why this, not the start.
+    const steadyFrom = steadyWindowStart(Date.now(), intervalMs);
     const warmup = await lap(exA);
     progress(
       `scale: first cycle took ${(firstCycleMs / 1000).toFixed(0)} s; waiting for its backlog to drain`,

@@ -29,7 +29,7 @@ import {
   waitFor200,
 } from "./children.js";
 import { scenarioConfig, writeConfigFile } from "./config.js";
-import { countCycles } from "./cycles.js";
+import { countCycles, steadyWindowStart } from "./cycles.js";
 import { sleep } from "./entry.js";
 import { MARGIN_MS, METRICS_ENDPOINT } from "./perCycle.js";
 import { formatChecks, table } from "./report.js";
@@ -86,9 +86,7 @@ export async function runBudgetScenario(
     stopExporter = () => exporter.handle.stop();
     await waitFor200(`${exporter.url}/readyz`, 4 * intervalMs + 60_000);
     const readyAt = Date.now();
-    // Start-up runs start as earlier ones finish, and each books its first slot at least half
-    // an interval after it started: from then on every target has one slot per interval.
-    const fromMs = readyAt + intervalMs / 2;
+    const fromMs = steadyWindowStart(readyAt, intervalMs);
     await sleep(fromMs - Date.now());
     const atStart = await scrapeSelfCounters(exporter.url);
     const endAt = fromMs + cycles * intervalMs;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { offsetFor } from "../src/scheduler/scheduler.js";
-import { countCycles, type LoggedRequest, slotOf, targetOfRequest } from "./cycles.js";
+import { nextSlot, offsetFor } from "../src/scheduler/scheduler.js";
+import { countCycles, type LoggedRequest, slotOf, steadyWindowStart, targetOfRequest } from "./cycles.js";
 
 const I = 30_000;
 // Two clusters and two scopes: a scope's slot has an offset of its own.
@@ -75,5 +75,38 @@ describe("targetOfRequest", () => {
     { body: { dbName: 7 }, want: "in01-a" },
   ])("$body -> $want (the exporter's own target name)", ({ body, want }) => {
     expect(targetOfRequest("in01-a", body)).toBe(want);
+  });
+});
+
+describe("steadyWindowStart", () => {
+  // The scale scenario: 1,000 targets at PT90S whose start-up runs began over the first 73 s,
+  // each booking its first slot as the scheduler does (at least half an interval later).
+  const INTERVAL = 90_000;
+  const LAST_STARTUP = 73_000;
+  const targets = Array.from({ length: 1000 }, (_, i) => {
+    const key = `cluster_metrics/in01-${i.toString(16).padStart(12, "0")}`;
+    const startup = Math.round((i / 999) * LAST_STARTUP);
+    return { first: nextSlot(startup + INTERVAL / 2, INTERVAL, offsetFor(key, INTERVAL)) };
+  });
+  const slotsIn = (first: number, from: number) => {
+    let n = 0;
+    for (let s = first; s < from + INTERVAL; s += INTERVAL) if (s >= from) n++;
+    return n;
+  };
+  const exactlyOne = (from: number) => targets.filter((t) => slotsIn(t.first, from) === 1).length;
+
+  it.each([0, 1_000, 29_000, 90_000, 300_000])(
+    "every window from it (+%i ms) holds exactly one slot of every target",
+    (later) => {
+      expect(exactlyOne(steadyWindowStart(LAST_STARTUP, INTERVAL) + later)).toBe(1000);
+    },
+  );
+
+  // What the bench did: half an interval after the process start, which the 73 s start-up
+  // cycle had already passed, so the window began as the first cycle ended (879-890 of 1,000).
+  it("right after the first cycle is too early: about 12% of the targets have no slot in it", () => {
+    const n = exactlyOne(LAST_STARTUP + 2_000);
+    expect(n).toBeLessThan(950);
+    expect(n).toBeGreaterThan(800);
   });
 });

@@ -78,3 +78,17 @@ export function targetOfRequest(clusterId: string, body: unknown): string {
     ...(collectionName !== undefined ? { collectionName } : {}),
   });
 }
+
+/**
+ * The earliest start of a window of one interval that holds exactly one slot of every target,
+ * given when the last start-up run began (at the latest, when the exporter became ready). The
+ * scheduler books a target's first slot at least half an interval after its own start-up run,
+ * and up to a whole interval more (its offset): a target whose start-up run began at `t` has
+ * its first slot in (t + I/2, t + 3I/2]. A window [W, W + I) holds one slot of every target once
+ * no first slot lies at or after W + I, i.e. from W = lastStartupAtMs + I/2. Counting from half
+ * an interval after the *process* start instead leaves out every target whose first slot
+ * is still to come: about 12% of them with a 73 s start-up cycle at PT90S.
+ */
+export function steadyWindowStart(lastStartupAtMs: number, intervalMs: number): number {
+  return lastStartupAtMs + intervalMs / 2;
+}

@@ -5,7 +5,7 @@
  */
 import type { ChildHandle, ExporterProcess } from "./children.js";
 import { waitFor200 } from "./children.js";
-import { type CycleCount, countCycles } from "./cycles.js";
+import { type CycleCount, countCycles, steadyWindowStart } from "./cycles.js";
 import { sleep } from "./entry.js";
 import { scrapeSelfCounters, total } from "./selfCounters.js";
 import type { MetricRequest, SimSnapshot } from "./simProcess.js";
@@ -77,9 +77,7 @@ export async function observeCycles(
 ): Promise<PerCycleResult> {
   await waitFor200(`${exporter.url}/readyz`, 4 * opts.intervalMs + 60_000);
   const readyAt = Date.now();
-  // Start-up runs start as earlier ones finish, each booking its first slot at least half an
-  // interval after it started: from then on every target has one slot per interval.
-  const fromMs = readyAt + opts.intervalMs / 2;
+  const fromMs = steadyWindowStart(readyAt, opts.intervalMs);
   await sleep(fromMs - Date.now());
   const atStart = await scrapeSelfCounters(exporter.url);
   const cycles = await countLoggedCycles(sim, opts.intervalMs, fromMs, opts.cycles);
