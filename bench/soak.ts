@@ -31,7 +31,7 @@ import { ms, table } from "./report.js";
 import { Scraper, VARIANTS } from "./scrape.js";
 import { readSelfCounters, type SelfCounters, total } from "./selfCounters.js";
 import type { SimSnapshot } from "./simProcess.js";
-import { slope, summarize } from "./stats.js";
+import { medianByPart, slope, summarize } from "./stats.js";
 
 const SMALL_INTERVAL_MS = 30_000;
 const STALENESS_INTERVALS = 5;
@@ -117,6 +117,22 @@ async function sampleMemory(ex: ExporterProcess, startMs: number, log: MemoryLog
   }
 }
 
+/** The exporter's live heap and RSS just after a full collection, at `atMin` into the run. */
+interface LiveHeap {
+  readonly atMin: number;
+  readonly heapMiB: number;
+  readonly rssMiB: number;
+}
+
+/** A full collection in the exporter (its probe's `memory` command), measured right after. */
+async function liveHeap(ex: ExporterProcess, startMs: number): Promise<LiveHeap | undefined> {
+  const atMs = Date.now();
+  const mem = await ex.handle.rpc
+    .call<NodeJS.MemoryUsage>("memory", undefined, 60_000)
+    .catch(() => undefined);
+  return mem && { atMin: (atMs - startMs) / 60_000, heapMiB: mem.heapUsed / MIB, rssMiB: mem.rss / MIB };
+}
+
 /**
  * Every `everyMin` minutes: rewrites the config (alternating one harmless setting, so the
  * reload is a real change) and POSTs /-/reload. Counts the answers.
@@ -183,6 +199,7 @@ interface SoakResult {
   readonly metricsTargets: number;
   readonly intervalMs: number;
   readonly memory: MemoryLog;
+  readonly live: readonly LiveHeap[];
   readonly reloads: { ok: number; failed: number };
   readonly series: number;
 }
@@ -226,7 +243,8 @@ async function run(args: SoakArgs): Promise<SoakResult> {
     raw.staleness_intervals = STALENESS_INTERVALS;
     const cfg = await writeConfigFile("soak", raw);
     exporter = await startExporterProcess(cfg, {
-      execArgv: [...args.runtime.nodeFlags],
+      // --expose-gc: the probe's full collection for the live-heap readings.
+      execArgv: ["--expose-gc", ...args.runtime.nodeFlags],
       env: args.runtime.env,
     });
     const ex = exporter;
@@ -254,13 +272,22 @@ async function run(args: SoakArgs): Promise<SoakResult> {
     const done = () => Date.now() >= startMs + totalMs || ex.handle.hasExited();
     const memory: MemoryLog = { rss: [], heap: [] };
     const reloads = { ok: 0, failed: 0 };
+    // A leak shows as live heap that grows from the middle of the run to its end; RSS alone
+    // also moves with the collector's timing and the allocator's free lists.
+    const live: LiveHeap[] = [];
+    const atHalf = async () => {
+      await sleep(startMs + totalMs / 2 - Date.now());
+      if (!ex.handle.hasExited()) live.push(...[await liveHeap(ex, startMs)].filter((l) => l !== undefined));
+    };
     await Promise.all([
       scrapeLoop(ex.url, tracker, log, done, args.series > 0 ? SCALE_SCRAPE_EVERY_MS : SCRAPE_EVERY_MS),
       driveFaults(sim.handle, plan, startMs),
       sampleMemory(ex, startMs, memory, done),
       reloadLoop(ex.url, cfg, raw, args.reloadMinutes, reloads, done),
+      atHalf(),
     ]);
     await sleep(startMs + totalMs - Date.now());
+    if (!ex.handle.hasExited()) live.push(...[await liveHeap(ex, startMs)].filter((l) => l !== undefined));
     const end = ex.handle.hasExited() ? undefined : await ex.handle.rpc.call<Lap>("lap");
     const snap = await sim.handle.rpc.call<SimSnapshot>("snapshot");
     return {
@@ -278,6 +305,7 @@ async function run(args: SoakArgs): Promise<SoakResult> {
       metricsTargets: sim.info.clusters.length + scopeCount,
       intervalMs,
       memory,
+      live,
       reloads,
       series: log.last?.storeSeries ?? 0,
     };
@@ -352,7 +380,7 @@ function render(r: SoakResult): { text: string; ok: boolean } {
     `RSS: start ${mib(r.start.rssBytes)}, end ${r.end ? mib(r.end.rssBytes) : "n/a (exited)"}; heap used start ` +
       `${mib(r.start.heapUsedBytes)}, end ${r.end ? mib(r.end.heapUsedBytes) : "n/a"}`,
     `targets at the end: ${r.log.lastUpDown.up} up, ${r.log.lastUpDown.down} down`,
-    ...memoryLines(r.memory, r.args.minutes),
+    ...memoryLines(r.memory, r.args.minutes, r.live),
     "",
     `verdict: ${crashes === 0 && lost === 0 ? "PASS" : "FAIL"} (crashes ${crashes}, series lost ${lost})`,
   ];
@@ -360,7 +388,7 @@ function render(r: SoakResult): { text: string; ok: boolean } {
 }
 
 /** RSS range and the least-squares slopes of RSS and heap over the last half of the run. */
-function memoryLines(m: MemoryLog, minutes: number): string[] {
+function memoryLines(m: MemoryLog, minutes: number, live: readonly LiveHeap[]): string[] {
   const half = minutes / 2;
   const perHour = (v: number) => (Number.isFinite(v) ? `${(v * 60).toFixed(1)} MiB/h` : "n/a");
   const last = m.rss.filter((p) => p.x >= half).map((p) => p.y);
@@ -369,6 +397,18 @@ function memoryLines(m: MemoryLog, minutes: number): string[] {
       (last.length > 0 ? `${Math.min(...last).toFixed(0)} to ${Math.max(...last).toFixed(0)} MiB` : "none") +
       `; whole run max ${m.rss.length > 0 ? Math.max(...m.rss.map((p) => p.y)).toFixed(0) : "n/a"} MiB`,
     `RSS slope over the last half (least squares): ${perHour(slope(m.rss, half))}; heap used slope ${perHour(slope(m.heap, half))}`,
+    `RSS median by fifth of the run: ${medianByPart(m.rss, minutes, 5)
+      .map((v) => (Number.isFinite(v) ? v.toFixed(0) : "n/a"))
+      .join(", ")} MiB`,
+    `live heap after a full GC (and RSS then): ${
+      live.length === 0
+        ? "n/a"
+        : live
+            .map(
+              (l) => `at ${l.atMin.toFixed(1)} min ${l.heapMiB.toFixed(1)} MiB (RSS ${l.rssMiB.toFixed(0)})`,
+            )
+            .join("; ")
+    }`,
   ];
 }
 

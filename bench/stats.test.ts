@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { percentile, slope, summarize } from "./stats.js";
+import { medianByPart, percentile, slope, summarize } from "./stats.js";
 
 describe("percentile", () => {
   const hundred = Array.from({ length: 100 }, (_, i) => 100 - i); // 100..1, unsorted
@@ -78,5 +78,35 @@ describe("slope", () => {
         { x: 1, y: 2 },
       ]),
     ).toBeNaN();
+  });
+});
+
+describe("medianByPart", () => {
+  const pts = (ys: number[], step = 1) => ys.map((y, i) => ({ x: i * step, y }));
+  it.each([
+    {
+      name: "a rise that levels off",
+      points: pts([1, 2, 3, 9, 10, 10, 11, 10]),
+      span: 8,
+      parts: 4,
+      want: [1, 3, 10, 10],
+    },
+    { name: "one part", points: pts([5, 1, 3]), span: 3, parts: 1, want: [3] },
+    {
+      name: "a point at the end of the span goes to the last part",
+      points: [{ x: 10, y: 7 }],
+      span: 10,
+      parts: 2,
+      want: [Number.NaN, 7],
+    },
+    {
+      name: "an empty slice is NaN",
+      points: pts([4, 4], 1),
+      span: 6,
+      parts: 3,
+      want: [4, Number.NaN, Number.NaN],
+    },
+  ])("$name", ({ points, span, parts, want }) => {
+    expect(medianByPart(points, span, parts)).toEqual(want);
   });
 });

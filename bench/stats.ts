@@ -52,3 +52,21 @@ export function slope(points: readonly { x: number; y: number }[], fromX = Numbe
   }
   return den === 0 ? Number.NaN : num / den;
 }
+
+/**
+ * The median of `y` in each of `parts` equal slices of [0, spanX) by `x` (NaN for an empty
+ * slice): the shape of a series over a run (rising, levelling off, falling), which a single
+ * slope does not show.
+ */
+export function medianByPart(
+  points: readonly { x: number; y: number }[],
+  spanX: number,
+  parts: number,
+): number[] {
+  const slices: number[][] = Array.from({ length: parts }, () => []);
+  for (const p of points) {
+    const i = Math.min(parts - 1, Math.floor((p.x / spanX) * parts));
+    if (i >= 0) slices[i]?.push(p.y);
+  }
+  return slices.map((s) => (s.length === 0 ? Number.NaN : percentile(s, 50)));
+}
