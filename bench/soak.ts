@@ -124,13 +124,18 @@ interface LiveHeap {
   readonly rssMiB: number;
 }
 
-/** A full collection in the exporter (its probe's `memory` command), measured right after. */
-async function liveHeap(ex: ExporterProcess, startMs: number): Promise<LiveHeap | undefined> {
+/**
+ * A full collection in the exporter (its probe's `memory` command); appends the live heap and
+ * RSS right after it to `into`. Nothing is appended once the exporter exited or did not answer.
+ */
+async function recordLiveHeap(ex: ExporterProcess, startMs: number, into: LiveHeap[]): Promise<void> {
+  if (ex.handle.hasExited()) return;
   const atMs = Date.now();
   const mem = await ex.handle.rpc
     .call<NodeJS.MemoryUsage>("memory", undefined, 60_000)
     .catch(() => undefined);
-  return mem && { atMin: (atMs - startMs) / 60_000, heapMiB: mem.heapUsed / MIB, rssMiB: mem.rss / MIB };
+  if (mem)
+    into.push({ atMin: (atMs - startMs) / 60_000, heapMiB: mem.heapUsed / MIB, rssMiB: mem.rss / MIB });
 }
 
 /**
@@ -277,7 +282,7 @@ async function run(args: SoakArgs): Promise<SoakResult> {
     const live: LiveHeap[] = [];
     const atHalf = async () => {
       await sleep(startMs + totalMs / 2 - Date.now());
-      if (!ex.handle.hasExited()) live.push(...[await liveHeap(ex, startMs)].filter((l) => l !== undefined));
+      await recordLiveHeap(ex, startMs, live);
     };
     await Promise.all([
       scrapeLoop(ex.url, tracker, log, done, args.series > 0 ? SCALE_SCRAPE_EVERY_MS : SCRAPE_EVERY_MS),
@@ -287,7 +292,7 @@ async function run(args: SoakArgs): Promise<SoakResult> {
       atHalf(),
     ]);
     await sleep(startMs + totalMs - Date.now());
-    if (!ex.handle.hasExited()) live.push(...[await liveHeap(ex, startMs)].filter((l) => l !== undefined));
+    await recordLiveHeap(ex, startMs, live);
     const end = ex.handle.hasExited() ? undefined : await ex.handle.rpc.call<Lap>("lap");
     const snap = await sim.handle.rpc.call<SimSnapshot>("snapshot");
     return {

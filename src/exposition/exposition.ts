@@ -22,21 +22,6 @@ export interface MetricsResponse {
   readonly length: number;
 }
 
-/** The response of `contentType` whose body is `lists`, its length counted. */
-function response(
-  contentType: string,
-  lists: readonly (readonly Buffer[])[],
-  knownLength: number,
-  gzip?: boolean,
-): MetricsResponse {
-  return {
-    contentType,
-    ...(gzip ? { contentEncoding: "gzip" as const } : {}),
-    body: lists,
-    length: knownLength,
-  };
-}
-
 /**
  * Whether the client prefers OpenMetrics: it must be listed with a q-value above zero and at
  * least that of text/plain (Prometheus 2.x sends OpenMetrics q=1 before text/plain q=0.5).
@@ -88,11 +73,11 @@ export async function metricsResponse(
     const head = await store.gzipped(om).catch(() => undefined);
     if (head) {
       const chunks = gzipWithTail(head, tail);
-      return response(contentType, [chunks], byteLength(chunks), true);
+      return { contentType, contentEncoding: "gzip", body: [chunks], length: byteLength(chunks) };
     }
   }
   const length = (om ? published.openMetricsLength : published.textLength) + tail.length;
-  return response(contentType, [...published.segments(om), [tail]], length);
+  return { contentType, body: [...published.segments(om), [tail]], length };
 }
 
 function byteLength(chunks: readonly Buffer[]): number {

@@ -4,30 +4,27 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import * as undici from "undici";
 import { afterEach, describe, expect, it } from "vitest";
-import { TEST_BASE_URL } from "./testkit.js";
+import { closeTestClients, mockUpstream, TEST_BASE_URL } from "./testkit.js";
 import { Pool, request } from "./undici.js";
 
 const run = promisify(execFile);
 const DIST_TRANSPORT = join(import.meta.dirname, "..", "..", "dist", "upstream", "transport.js");
 
-let agent: undici.MockAgent | undefined;
-afterEach(async () => {
-  await agent?.close();
-  agent = undefined;
-});
+afterEach(closeTestClients);
 
 describe("undici's Pool and request, loaded on their own", () => {
-  it("gives the index's own Pool class and Dispatcher base, not a copy", () => {
+  it("gives the index's own Pool class and Dispatcher base, not a copy", async () => {
     expect(Pool).toBe(undici.Pool);
-    expect(new Pool("http://127.0.0.1:1")).toBeInstanceOf(undici.Dispatcher);
+    const pool = new Pool("http://127.0.0.1:1");
+    expect(pool).toBeInstanceOf(undici.Dispatcher);
+    await pool.close();
   });
 
   it.each([
     { name: "a path with its query", url: "/v2/clusters?pageSize=100&currentPage=2", method: "GET" as const },
     { name: "a path without a query", url: "/v2/clusters/in01-x/metrics/query", method: "POST" as const },
   ])("sends $name with the method, headers and body it was given", async ({ url, method }) => {
-    agent = new undici.MockAgent();
-    agent.disableNetConnect();
+    const agent = mockUpstream();
     const target = new URL(url, TEST_BASE_URL);
     const seen: { path: string; method: string; body: unknown; auth: unknown }[] = [];
     agent
