@@ -7,11 +7,10 @@
  * (data plane), 429 answers and mutating calls.
  */
 import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DATA_PLANE_ENDPOINT, ENDPOINT } from "../src/upstream/types.js";
 import { startExporterProcess, startSimProcess, stopSimProcess } from "./children.js";
-import { cycleIntervalMs, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
+import { benchTempDir, cycleIntervalMs, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
 import { sleep } from "./entry.js";
 import { BenchError } from "./errors.js";
 import { parseExposition } from "./exposition.js";
@@ -97,7 +96,7 @@ export async function runCollectionsScale(
       collectors: { importJobs: true, sparkJobs: true, inventory: true },
     });
     // Clusters whose data plane takes a user credential get it from a token file.
-    const tokens = await mkdtemp(join(tmpdir(), "vdbcloud-bench-tokens-"));
+    const tokens = await mkdtemp(join(benchTempDir(), "tokens-"));
     raw.clusters = await Promise.all(
       (raw.clusters as Array<Record<string, unknown>>).map(async (c) => {
         const credential = sim.info.clusters.find((s) => s.id === c.id)?.dataPlaneCredential;

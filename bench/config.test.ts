@@ -1,8 +1,18 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildConfig } from "../src/config/load.js";
-import { chooseScopes, cycleIntervalMs, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
+import {
+  benchTempDir,
+  chooseScopes,
+  cycleIntervalMs,
+  isoDuration,
+  removeBenchTempDir,
+  scenarioConfig,
+  writeConfigFile,
+} from "./config.js";
 
 const col = (dbName: string, collectionName: string) => ({ dbName, collectionName });
 const WORLD = {
@@ -103,5 +113,9 @@ describe("scenarioConfig", () => {
     });
     const path = await writeConfigFile("t", raw);
     expect(parse(await readFile(path, "utf8"))).toEqual(raw);
+    // Every file of a run lives under the run's directory, which goes with it.
+    expect(dirname(dirname(path))).toBe(benchTempDir());
+    removeBenchTempDir();
+    expect(existsSync(path)).toBe(false);
   });
 });

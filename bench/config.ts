@@ -2,6 +2,7 @@
  * The exporter configurations of the harness's scenarios, as the YAML a user would write
  * (snake_case, ISO 8601 durations), so the exporter under test loads them like any file.
  */
+import { mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -113,9 +114,30 @@ export function scenarioConfig(input: ScenarioInput): Record<string, unknown> {
   };
 }
 
-/** Writes `raw` as YAML into a fresh temporary directory; returns the file's path. */
+let runDir: string | undefined;
+
+/**
+ * The temporary directory of this bench or soak process (config and token files), made on first
+ * use and removed when the process exits: runs used to leave one directory per scenario behind.
+ */
+export function benchTempDir(): string {
+  if (runDir === undefined) {
+    runDir = mkdtempSync(join(tmpdir(), "vdbcloud-bench-"));
+    process.once("exit", removeBenchTempDir);
+  }
+  return runDir;
+}
+
+/** Removes `benchTempDir()` now (tests call it; a later call of benchTempDir makes a new one). */
+export function removeBenchTempDir(): void {
+  if (runDir !== undefined) rmSync(runDir, { recursive: true, force: true });
+  runDir = undefined;
+  process.off("exit", removeBenchTempDir);
+}
+
+/** Writes `raw` as YAML into a fresh directory under `benchTempDir()`; returns the file's path. */
 export async function writeConfigFile(name: string, raw: Record<string, unknown>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "vdbcloud-bench-"));
+  const dir = await mkdtemp(join(benchTempDir(), `${name}-`));
   const path = join(dir, `${name}.yaml`);
   await writeFile(path, stringify(raw), "utf8");
   return path;

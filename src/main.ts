@@ -3,8 +3,11 @@
 import "./app/sighup.js";
 
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Logger, pino } from "pino";
 import { configReloader } from "./app/configReload.js";
 import { demoConfig, startDemoSimulator } from "./app/demo.js";
@@ -194,6 +197,12 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
       const metricCatalog = args.demoMetricCatalog ?? "strict";
       const sim = await startDemoSimulator({ clusters: 6, metricCatalog });
       closeDemo = () => sim.close();
+      // The data planes' demo credentials go to token files, as a user's would; the directory
+      // goes with the simulator, so repeated demo runs leave nothing behind.
+      const tokenDir = await mkdtemp(join(tmpdir(), "vdbcloud-demo-"));
+      closeDemo = async () => {
+        await Promise.allSettled([sim.close(), rm(tokenDir, { recursive: true, force: true })]);
+      };
       logger.info(
         { simulator: sim.baseUrl, metric_catalog: metricCatalog },
         "demo: embedded simulator of the upstream API started on loopback",
@@ -202,7 +211,7 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
         demoConfig(sim, {
           listen: args.listen ?? "0.0.0.0:9474",
           showRefusal: true,
-          collections: true,
+          collections: { tokenDir },
           metricCatalog,
           groups: true,
         }),

@@ -6,13 +6,13 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { waitFor } from "./helpers/processes.js";
+import { tempDir } from "./helpers/tempDir.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const MAIN = join(ROOT, "dist", "main.js");
@@ -60,7 +60,7 @@ describe("vdbcloud-exporter backfill (built CLI against the simulator)", () => {
   beforeAll(async () => {
     // 4,000 points per answer: the default calls (10,000 points) are refused and split.
     sim = await startSimulator({ clusters: 2, maxMetricPoints: 4000 });
-    dir = mkdtempSync(join(tmpdir(), "backfill-test-"));
+    dir = tempDir("backfill-test-");
     const clusters = sim.clusters.filter((c) => c.status === "RUNNING");
     config = join(dir, "config.yaml");
     writeFileSync(
@@ -189,7 +189,7 @@ describe("vdbcloud-exporter backfill with collections and a strict service", () 
 
   beforeAll(async () => {
     sim = await startSimulator({ clusters: 2, collectionsPerCluster: 3, metricCatalog: "strict" });
-    dir = mkdtempSync(join(tmpdir(), "backfill-collections-"));
+    dir = tempDir("backfill-collections-");
   });
 
   afterAll(async () => {

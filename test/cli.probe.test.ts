@@ -3,15 +3,15 @@
  * reference's metric enum, `stat` required) that accepts one key.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { TEST_API_KEY } from "./helpers/harness.js";
+import { tempDir } from "./helpers/tempDir.js";
 
 const MAIN = join(import.meta.dirname, "..", "dist", "main.js");
-const dir = mkdtempSync(join(tmpdir(), "vdbcloud-probe-"));
+const dir = tempDir("vdbcloud-probe-");
 const WRONG_KEY = "sk-wrong-key-0123456789-NOT-ACCEPTED";
 
 interface Run {

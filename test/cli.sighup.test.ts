@@ -4,12 +4,12 @@
  * binary, as users do (`npm test` builds first).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { TEST_API_KEY } from "./helpers/harness.js";
+import { tempDir } from "./helpers/tempDir.js";
 
 const MAIN = join(import.meta.dirname, "..", "dist", "main.js");
 
@@ -40,7 +40,7 @@ afterEach(() => {
 // moment it can be caught, without guessing a delay. Linux only.
 describe.skipIf(!existsSync("/proc/self/status"))("SIGHUP during start-up", () => {
   it("does not kill the process; the reload it asks for runs once the exporter listens", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "vdbcloud-sighup-"));
+    const dir = tempDir("vdbcloud-sighup-");
     const config = join(dir, "config.yaml");
     const c = sim.clusters[0] as Simulator["clusters"][number];
     writeFileSync(

@@ -1,15 +1,15 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { configMapDir } from "./helpers/configMapDir.js";
 import { parseSamples, TEST_API_KEY } from "./helpers/harness.js";
+import { tempDir } from "./helpers/tempDir.js";
 
 // These tests run the built binary, as users do (`npm test` builds first).
 const MAIN = join(import.meta.dirname, "..", "dist", "main.js");
-const dir = mkdtempSync(join(tmpdir(), "vdbcloud-cli-"));
+const dir = tempDir("vdbcloud-cli-");
 
 function write(name: string, text: string): string {
   const path = join(dir, name);
@@ -283,16 +283,17 @@ describe("running process", () => {
     child = undefined;
   });
 
-  async function start(configPath: string, extraArgs: string[] = []): Promise<string> {
+  function start(configPath: string, extraArgs: string[] = []): Promise<string> {
+    return startWith(["--config", configPath, "--log-level", "debug", ...extraArgs]);
+  }
+
+  /** Runs the binary with `args` and a random loopback port; resolves its URL once ready. */
+  async function startWith(args: string[], env: Record<string, string> = {}): Promise<string> {
     output = "";
     const port = 20_000 + Math.floor(Math.random() * 20_000);
-    child = spawn(
-      process.execPath,
-      [MAIN, "--config", configPath, "--listen", `127.0.0.1:${port}`, "--log-level", "debug", ...extraArgs],
-      {
-        env: { PATH: process.env.PATH ?? "", VDBCLOUD_API_KEY: TEST_API_KEY },
-      },
-    );
+    child = spawn(process.execPath, [MAIN, ...args, "--listen", `127.0.0.1:${port}`], {
+      env: { PATH: process.env.PATH ?? "", VDBCLOUD_API_KEY: TEST_API_KEY, ...env },
+    });
     child.stdout?.on("data", (d: Buffer) => {
       output += d.toString();
     });
@@ -415,6 +416,21 @@ describe("running process", () => {
     } finally {
       sim.faults.clear();
     }
+  });
+
+  it("--demo writes its data-plane tokens to a temporary directory and removes it when stopped", async () => {
+    // The demo's own temp dir goes under this one (TMPDIR), so the test sees only the demo's.
+    const tmp = tempDir("vdbcloud-cli-demo-");
+    await startWith(["--demo"], { TMPDIR: tmp });
+    const made = readdirSync(tmp);
+    expect(made).toEqual([expect.stringMatching(/^vdbcloud-demo-/)]);
+    const tokens = readdirSync(join(tmp, made[0] as string)).filter((f) => f.endsWith(".token"));
+    expect(tokens.length).toBeGreaterThan(0);
+    const proc = child as ChildProcess;
+    const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
+    proc.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 
   it("never writes the API key to its logs, even at debug level and under auth failures", async () => {

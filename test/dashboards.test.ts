@@ -4,10 +4,9 @@
  * exporter exposes or rules recording.yml defines.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { renderAll } from "../grafana/boards/index.js";
 import {
@@ -28,6 +27,7 @@ import {
   variablesOutsideRegexMatchers,
 } from "../grafana/lib/queries.js";
 import { EXPOSED_FAMILIES, PROMETHEUS_SERIES, seriesNamesOf } from "./helpers/families.js";
+import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -375,8 +375,7 @@ describe("rendering through Grafana's builders (grafana/lib/panels.ts)", () => {
 });
 
 const promtool = toolOrSkip("promtool");
-const tmp = mkdtempSync(join(tmpdir(), "vdbcloud-dashboards-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir("vdbcloud-dashboards-");
 
 function checkRules(exprs: readonly string[]): { status: number | null; output: string } {
   const path = join(tmp, `q${Date.now()}-${Math.random().toString(36).slice(2)}.yml`);

@@ -11,15 +11,15 @@
  * `amtool` (Debian's prometheus and prometheus-alertmanager packages).
  */
 import { type ChildProcess, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { ALERTS_FILE, RECORDING_FILE, renderAlerts, THRESHOLDS_FILE } from "../scripts/rules.js";
 import { freePort, spawnLogged, stop, waitFor } from "./helpers/processes.js";
+import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -109,7 +109,7 @@ describe("an alert from the shipped rules through a real Alertmanager to a webho
   beforeAll(async () => {
     if (skipDelivery) return;
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
-    tmp = mkdtempSync(join(tmpdir(), "vdbcloud-am-"));
+    tmp = tempDir("vdbcloud-am-");
     webhook = createServer((req, res) => {
       let body = "";
       req.on("data", (c: Buffer) => {

@@ -6,8 +6,7 @@
  * simulator holds no data (beyond its retention).
  */
 import { type ChildProcess, execFile, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import { stringify } from "yaml";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { startHarness } from "./helpers/harness.js";
 import { freePort, spawnLogged, stop, waitFor } from "./helpers/processes.js";
+import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -85,7 +85,7 @@ describe.skipIf(promtool.skip || prometheusTool.skip)("backfill into a real Prom
   beforeAll(async () => {
     // Data is kept for 36 hours: the first half day of the two backfilled days has none.
     sim = await startSimulator({ clusters: 3, rateLimitPerSecond: 0, metricRetentionMs: 36 * HOUR });
-    dir = mkdtempSync(join(tmpdir(), "backfill-e2e-"));
+    dir = tempDir("backfill-e2e-");
     const running = sim.clusters.filter((c) => c.status === "RUNNING").slice(0, 2);
     clusterIds = running.map((c) => c.id);
     const first = running[0]?.collections[0];

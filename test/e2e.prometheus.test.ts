@@ -9,16 +9,7 @@
  * Needs `npm run build` first (`npm test` does it) and the `prometheus` binary.
  */
 import type { ChildProcess } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
@@ -28,6 +19,7 @@ import { UPSTREAM_METRICS } from "../src/upstream/catalog.js";
 import { EXPOSED_FAMILIES, seriesNamesOf } from "./helpers/families.js";
 import { parseSamples } from "./helpers/harness.js";
 import { freePort, spawnLogged, stop, waitFor } from "./helpers/processes.js";
+import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -92,7 +84,7 @@ describe("exporter demo scraped by a real Prometheus", () => {
   beforeAll(async () => {
     if (prometheusTool.skip) return;
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
-    tmp = mkdtempSync(join(tmpdir(), "vdbcloud-e2e-"));
+    tmp = tempDir("vdbcloud-e2e-");
     const exporterPort = await freePort();
     const promPort = await freePort();
     promUrl = `http://127.0.0.1:${promPort}`;

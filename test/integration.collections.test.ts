@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadStateValue } from "../src/collectors/collections/mapping.js";
 import type { Simulator } from "../src/simulator/index.js";
 import { type Harness, parseSamples, startHarness, TEST_API_KEY } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
+import { tempDir } from "./helpers/tempDir.js";
 
 const INTERVAL_MS = 30_000;
 let h: Harness | undefined;
@@ -19,7 +19,7 @@ type Raw = Record<string, unknown>;
 
 /** Token files for the clusters whose data plane takes a user credential (or `override`). */
 function withTokens(sim: Simulator, raw: Raw, override: Record<string, string> = {}): void {
-  const dir = mkdtempSync(join(tmpdir(), "vdbcloud-collections-"));
+  const dir = tempDir("vdbcloud-collections-");
   raw.clusters = (raw.clusters as Raw[]).map((c) => {
     const id = c.id as string;
     const token = override[id] ?? sim.state.dataPlaneCredential(id);
@@ -255,7 +255,7 @@ describe("collections discovery against the simulator", () => {
           refused = clusters[1]?.id as string;
           unreachable = clusters[3]?.id as string;
           clusters[3] = { ...clusters[3], data_plane: { endpoint: "http://127.0.0.1:1" } };
-          const dir = mkdtempSync(join(tmpdir(), "vdbcloud-wrong-"));
+          const dir = tempDir("vdbcloud-wrong-");
           writeFileSync(join(dir, "t"), wrong);
           clusters[1] = { ...clusters[1], data_plane: { token_file: join(dir, "t") } };
         },

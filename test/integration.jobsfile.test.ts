@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "./helpers/harness.js";
+import { tempDir } from "./helpers/tempDir.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -20,7 +20,7 @@ async function until(what: string, check: () => boolean): Promise<void> {
 
 describe("Spark jobs file", () => {
   it("picks up edits without a restart and keeps the previous list when the file breaks", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "vdbcloud-jobs-"));
+    const dir = tempDir("vdbcloud-jobs-");
     const file = join(dir, "spark-jobs.yaml");
     const logs: string[] = [];
     let refs: { projectId: string; jobId: string }[] = [];

@@ -6,9 +6,8 @@
  * exporter accepts, checked with its own parser, HTTP app and `--check-config`.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import {
   PrometheusRule,
@@ -30,6 +29,7 @@ import {
 import { type CliArgs, parseCli } from "../src/cli/args.js";
 import { loadConfig } from "../src/config/load.js";
 import { createApp } from "../src/http/app.js";
+import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -174,7 +174,7 @@ describe.skipIf(kubectl.skip)("kustomizations (kubectl kustomize)", () => {
       const w = workload(objects);
       const c = exporterContainer(w);
       const config = volumeAt(w, c, POD_PATHS.config);
-      const tmp = mkdtempSync(join(tmpdir(), "vdbcloud-k8s-"));
+      const tmp = tempDir("vdbcloud-k8s-");
       const keyFile = join(tmp, "api-key");
       writeFileSync(keyFile, "test-key\n");
       // Only the Secret's mount path is replaced: everything else is the ConfigMap as rendered.
@@ -321,7 +321,7 @@ describe.skipIf(kubectl.skip)("kustomizations (kubectl kustomize)", () => {
 
 /** A scratch copy of deploy/kubernetes, to render with an edit a user would make. */
 function copyOfManifests(): string {
-  const tmp = mkdtempSync(join(tmpdir(), "vdbcloud-kustomize-"));
+  const tmp = tempDir("vdbcloud-kustomize-");
   cpSync(join(ROOT, KUSTOMIZE_DIR), tmp, { recursive: true });
   return tmp;
 }

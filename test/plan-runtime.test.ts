@@ -3,8 +3,7 @@
  * exporter schedules and the tasks the plan counts are the same, with the same calls, credentials
  * and intervals, on every shard.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { loadSparkJobsFile } from "../src/config/sparkJobsFile.js";
 import { computePlan } from "../src/polling/plan.js";
 import { systemClock } from "../src/scheduler/scheduler.js";
 import { ManualClock } from "./helpers/manualClock.js";
+import { tempDir } from "./helpers/tempDir.js";
 
 // Nothing listens here: every poll fails at once, so discovery finds nothing and the task set
 // stays the planned one.
@@ -33,7 +33,7 @@ const clusters = Array.from({ length: 9 }, (_, i) => ({
   ...(i === 7 ? { api_key: "team-c-key" } : {}),
 }));
 
-const jobsDir = mkdtempSync(join(tmpdir(), "plan-runtime-"));
+const jobsDir = tempDir("plan-runtime-");
 const jobsFile = join(jobsDir, "jobs.yaml");
 writeFileSync(
   jobsFile,

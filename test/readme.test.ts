@@ -11,11 +11,11 @@
  * demo` gets a free port through VDBCLOUD_LISTEN, as a reader would when 9474 is taken.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, waitFor } from "./helpers/processes.js";
+import { tempDir } from "./helpers/tempDir.js";
 import { type ToolName, toolOrSkip } from "./helpers/tools.js";
 import { readmeCommands } from "./readmeCommands.js";
 
@@ -54,7 +54,7 @@ const SERVERS: Readonly<Record<string, (port: number) => string>> = {
 const TOOLS: Readonly<Record<string, ToolName>> = { promtool: "promtool", amtool: "amtool" };
 
 const commands = readmeCommands(README);
-const copy = mkdtempSync(join(tmpdir(), "vdbcloud-readme-"));
+const copy = tempDir("vdbcloud-readme-");
 const running: ChildProcess[] = [];
 const env: Record<string, string> = {};
 

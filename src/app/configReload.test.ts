@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../../test/helpers/tempDir.js";
 import { loadConfig } from "../config/load.js";
 import type { Config } from "../config/types.js";
 import { configReloader } from "./configReload.js";
@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 async function setup() {
-  dir = mkdtempSync(join(tmpdir(), "vdbcloud-reload-"));
+  dir = tempDir("vdbcloud-reload-");
   const path = join(dir, "config.yaml");
   writeFileSync(path, GOOD);
   const lines: Array<Record<string, unknown> & { level: number; msg: string }> = [];

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_METRIC_QUERIES } from "../config/queries.js";
 import type { Simulator } from "../simulator/index.js";
@@ -65,9 +64,10 @@ export interface DemoOptions {
   readonly clusters?: number;
   /**
    * Discover collections through each cluster's data plane (the demo does): clusters whose data
-   * plane takes a `username:password` get it through a token file in a fresh temporary directory.
+   * plane takes a `username:password` get it through a token file written into `tokenDir`, a
+   * directory the caller owns and removes when the demo stops.
    */
-  readonly collections?: boolean;
+  readonly collections?: { readonly tokenDir: string };
   /** Count the members of every simulated SCIM group (the demo does). */
   readonly groups?: boolean;
   /** Also ask a name no server knows, to show a refused query (`--demo` does; tests do not). */
@@ -119,7 +119,7 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
   // Own scope lists only where the unknown name or a strict server needs them (tests keep the
   // configured and discovered scopes on the cluster-wide list, as a user's config would).
   const scoped = refused || strict ? { queries: scopeQueries(queries) } : {};
-  const tokenDir = opts.collections ? mkdtempSync(join(tmpdir(), "vdbcloud-demo-")) : undefined;
+  const tokenDir = opts.collections?.tokenDir;
   const dataPlane = (clusterId: string): Record<string, unknown> => {
     const credential = sim.state.dataPlaneCredential(clusterId);
     if (tokenDir === undefined || credential === undefined) return {};

@@ -1,8 +1,7 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdirSync, rmSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../../test/helpers/tempDir.js";
 import type { HistoryMapping, TimedSample } from "../collectors/cluster-metrics/history.js";
 import type { FamilyDef } from "../metrics/sample.js";
 import { writeOpenMetrics } from "./openmetrics.js";
@@ -37,7 +36,7 @@ afterEach(() => {
 });
 
 function newSpool(): ChunkSpool {
-  const dir = mkdtempSync(join(tmpdir(), "spool-test-"));
+  const dir = tempDir("spool-test-");
   dirs.push(dir);
   return new ChunkSpool(dir);
 }

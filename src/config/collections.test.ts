@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test/helpers/tempDir.js";
 import { buildConfig } from "./load.js";
 import { MINIMAL_RAW as base, expectProblem } from "./testkit.js";
 
@@ -39,7 +39,7 @@ describe("collections config", () => {
   });
 
   it("reads the data plane's endpoint and token (trimmed), and expands per-collection queries", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "vdbcloud-cfg-"));
+    const dir = tempDir("vdbcloud-cfg-");
     writeFileSync(join(dir, "t"), "db_admin:secret\n");
     const config = await buildConfig(
       {

@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "./tempDir.js";
 
 /** A directory laid out as the kubelet lays out a mounted ConfigMap, and a way to update it. */
 export interface ConfigMapDir {
@@ -13,7 +13,7 @@ export interface ConfigMapDir {
 
 /** `config.yaml -> ..data/config.yaml`, `..data -> ..2026_0/`, with `content` in the file. */
 export function configMapDir(content: string): ConfigMapDir {
-  const dir = mkdtempSync(join(tmpdir(), "vdbcloud-configmap-"));
+  const dir = tempDir("vdbcloud-configmap-");
   let version = 0;
   const swap = (text: string) => {
     const target = `..2026_${version++}`;

@@ -1,10 +1,10 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "./tempDir.js";
 import { findTool, MissingToolError, toolOrSkip, toolPath } from "./tools.js";
 
-const root = mkdtempSync(join(tmpdir(), "vdbcloud-tools-"));
+const root = tempDir("vdbcloud-tools-");
 const binA = join(root, "a");
 const binB = join(root, "b");
 mkdirSync(binA);
@@ -15,8 +15,6 @@ chmodSync(join(binA, "promtool"), 0o644);
 writeFileSync(join(binB, "promtool"), "#!/bin/sh\n");
 chmodSync(join(binB, "promtool"), 0o755);
 const searchPath = [binA, binB].join(delimiter);
-
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("findTool", () => {
   it.each([
