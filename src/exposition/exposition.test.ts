@@ -41,10 +41,8 @@ describe("acceptsGzip", () => {
 });
 
 describe("metricsResponse", () => {
-  const self = {
-    render: async (om: boolean) =>
-      om ? "# HELP s S.\n# TYPE s gauge\ns 1\n" : "# HELP s S.\n# TYPE s gauge\ns 1\n",
-  };
+  const rendered = Buffer.from("# HELP s S.\n# TYPE s gauge\ns 1\n");
+  const self = { render: async (_om: boolean) => rendered };
 
   async function storeWithData() {
     const store = new SampleStore();
@@ -85,6 +83,21 @@ describe("metricsResponse", () => {
     expect(gz.readUInt32LE(gz.length - 4)).toBe(Buffer.byteLength(body));
     expect(body.startsWith("# HELP vdbcloud_x X.\n")).toBe(true);
     expect(body.endsWith("s 1\n# EOF\n")).toBe(true);
+    store.close();
+  });
+
+  it("keeps each format's tail apart when one rendering serves both, scrape after scrape", async () => {
+    const store = await storeWithData();
+    const scrape = async (accept: string, acceptEncoding: string) => {
+      const r = await metricsResponse(store, self, { accept, acceptEncoding });
+      const bytes = Buffer.concat(r.body.flat());
+      return (r.contentEncoding === "gzip" ? gunzipSync(bytes) : bytes).toString();
+    };
+    const om = "application/openmetrics-text";
+    for (const encoding of ["gzip", "identity", "gzip"]) {
+      expect((await scrape(om, encoding)).endsWith("s 1\n# EOF\n")).toBe(true);
+      expect((await scrape("text/plain", encoding)).endsWith("\ns 1\n")).toBe(true);
+    }
     store.close();
   });
 });

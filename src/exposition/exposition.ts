@@ -1,4 +1,4 @@
-import { gzipWithTail } from "./gzipJoin.js";
+import { deflateTail, gzipWithTail } from "./gzipJoin.js";
 import type { SampleStore } from "./store.js";
 
 export const TEXT_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -6,7 +6,37 @@ export const OPENMETRICS_CONTENT_TYPE = "application/openmetrics-text; version=1
 
 /** Anything that renders a small set of extra metrics at scrape time (the self-metrics). */
 export interface ScrapeTimeMetrics {
-  render(openMetrics: boolean): Promise<string>;
+  /**
+   * The metrics as UTF-8 exposition lines (OpenMetrics without `# EOF`). Contract: the same
+   * Buffer object for as long as the rendering is unchanged, never a Buffer modified later:
+   * what a response derives from it (its deflated form) is kept per Buffer.
+   */
+  render(openMetrics: boolean): Promise<Buffer>;
+}
+
+const EOF = Buffer.from("# EOF\n", "utf8");
+
+/** A rendering of the scrape-time metrics as a body's tail, and its raw deflate once made. */
+interface Tail {
+  readonly bytes: Buffer;
+  deflated: Buffer | undefined;
+}
+
+/**
+ * Per rendering: consecutive scrapes mostly share one (it changes when a self-metric does), so
+ * its tail and the compression of it are made once, not per gzip scrape.
+ */
+const tails = { text: new WeakMap<Buffer, Tail>(), openMetrics: new WeakMap<Buffer, Tail>() };
+
+function tailOf(rendered: Buffer, openMetrics: boolean): Tail {
+  // Per format: one Buffer may well serve both (families without counters read the same).
+  const memo = openMetrics ? tails.openMetrics : tails.text;
+  let tail = memo.get(rendered);
+  if (tail === undefined) {
+    tail = { bytes: openMetrics ? Buffer.concat([rendered, EOF]) : rendered, deflated: undefined };
+    memo.set(rendered, tail);
+  }
+  return tail;
 }
 
 /**
@@ -67,17 +97,18 @@ export async function metricsResponse(
   const om = prefersOpenMetrics(headers.accept);
   const gzip = acceptsGzip(headers.acceptEncoding);
   const published = store.latest();
-  const tail = Buffer.from((await self.render(om)) + (om ? "# EOF\n" : ""), "utf8");
+  const tail = tailOf(await self.render(om), om);
   const contentType = om ? OPENMETRICS_CONTENT_TYPE : TEXT_CONTENT_TYPE;
   if (gzip) {
     const head = await store.gzipped(om).catch(() => undefined);
     if (head) {
-      const chunks = gzipWithTail(head, tail);
+      tail.deflated ??= deflateTail(tail.bytes);
+      const chunks = gzipWithTail(head, tail.bytes, tail.deflated);
       return { contentType, contentEncoding: "gzip", body: [chunks], length: byteLength(chunks) };
     }
   }
-  const length = (om ? published.openMetricsLength : published.textLength) + tail.length;
-  return { contentType, body: [...published.segments(om), [tail]], length };
+  const length = (om ? published.openMetricsLength : published.textLength) + tail.bytes.length;
+  return { contentType, body: [...published.segments(om), [tail.bytes]], length };
 }
 
 function byteLength(chunks: readonly Buffer[]): number {

@@ -71,9 +71,16 @@ export async function deflateParts(
   return { deflated: Buffer.concat(out), crc, length };
 }
 
-/** Returns the chunks of one gzip member holding `head` then `tail`. */
-export function gzipWithTail(head: DeflatedHead, tail: Buffer): Buffer[] {
-  const tailDeflated = zlib.deflateRawSync(tail, { level: zlib.constants.Z_BEST_SPEED });
+/** `tail` as the final raw deflate stream after a head (what gzipWithTail appends). */
+export function deflateTail(tail: Buffer): Buffer {
+  return zlib.deflateRawSync(tail, { level: zlib.constants.Z_BEST_SPEED });
+}
+
+/**
+ * Returns the chunks of one gzip member holding `head` then `tail`; `tailDeflated` is
+ * `deflateTail(tail)`, made here unless the caller kept it.
+ */
+export function gzipWithTail(head: DeflatedHead, tail: Buffer, tailDeflated = deflateTail(tail)): Buffer[] {
   const trailer = Buffer.alloc(8);
   trailer.writeUInt32LE(crc32(tail, head.crc), 0);
   trailer.writeUInt32LE((head.length + tail.length) % 2 ** 32, 4);

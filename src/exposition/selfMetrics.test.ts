@@ -1,6 +1,58 @@
 import { describe, expect, it } from "vitest";
 import { PROCESS_RENDER_TTL_MS, SelfMetrics } from "./selfMetrics.js";
 
+/** Every change a SelfMetrics takes, each with the series whose rendering it must change. */
+/** `i` (1, 2, ...) makes each call a new value, so that a gauge changes every time. */
+const CHANGES: { name: string; change: (m: SelfMetrics, i: number) => void; series: string }[] = [
+  {
+    name: "attempt",
+    change: (m) => m.attempt("GET /v2/clusters", "success", 0.01),
+    series: 'vdbcloud_api_requests_total{endpoint="GET /v2/clusters",outcome="success"}',
+  },
+  {
+    name: "retry",
+    change: (m) => m.retry("GET /v2/clusters"),
+    series: 'vdbcloud_api_retries_total{endpoint="GET /v2/clusters"}',
+  },
+  {
+    name: "rateLimited",
+    change: (m) => m.rateLimited("GET /v2/clusters"),
+    series: 'vdbcloud_api_rate_limited_total{endpoint="GET /v2/clusters"}',
+  },
+  {
+    name: "schemaError",
+    change: (m) => m.schemaError("GET /v2/clusters"),
+    series: 'vdbcloud_api_schema_errors_total{endpoint="GET /v2/clusters"}',
+  },
+  {
+    name: "dropped",
+    change: (m) => m.dropped({ non_finite_value: 2 }),
+    series: 'vdbcloud_samples_dropped_total{reason="non_finite_value"}',
+  },
+  {
+    name: "collectorRun",
+    change: (m) => m.collectorRun("cluster_metrics", 0.2),
+    series: 'vdbcloud_collector_duration_seconds_count{collector="cluster_metrics"}',
+  },
+  {
+    name: "internalError",
+    change: (m) => m.internalError("publish"),
+    series: 'vdbcloud_internal_errors_total{where="publish"}',
+  },
+  {
+    name: "skipped",
+    change: (m) => m.skipped("cluster_metrics"),
+    series: 'vdbcloud_scheduler_skipped_runs_total{collector="cluster_metrics"}',
+  },
+  {
+    name: "configLoaded",
+    change: (m, i) => m.configLoaded(true, 5000 * i),
+    series: "vdbcloud_config_last_reload_success_timestamp_seconds",
+  },
+  { name: "shard", change: (m, i) => m.shard(i, 3), series: "vdbcloud_shard_ordinal" },
+  { name: "series", change: (m, i) => m.series(40 + i), series: "vdbcloud_exporter_series" },
+];
+
 function sampleValue(text: string, series: string): number {
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));
   if (!line) throw new Error(`no ${series} in rendering`);
@@ -13,7 +65,7 @@ describe("SelfMetrics.render", () => {
     { openMetrics: true, counterType: "# TYPE vdbcloud_api_requests counter" },
   ])("renders own and process families (openMetrics=$openMetrics)", async ({ openMetrics, counterType }) => {
     const m = new SelfMetrics({ version: "1.2.3" });
-    const out = await m.render(openMetrics);
+    const out = (await m.render(openMetrics)).toString("utf8");
     expect(out).toContain(counterType);
     expect(out).toContain("process_cpu_user_seconds_total");
     expect(out).toContain('vdbcloud_exporter_build_info{version="1.2.3"');
@@ -35,23 +87,62 @@ describe("SelfMetrics.render", () => {
       const until = performance.now() + 30;
       while (performance.now() < until) {}
     };
-    const first = await m.render(false);
+    const render = async () => (await m.render(false)).toString("utf8");
+    const first = await render();
     m.attempt("GET /v2/clusters", "success", 0.01);
     burn();
     now = PROCESS_RENDER_TTL_MS - 1;
-    const second = await m.render(false);
+    const second = await render();
     expect(sampleValue(first, series)).toBe(0);
     expect(sampleValue(second, series)).toBe(1);
     expect(sampleValue(second, cpu)).toBe(sampleValue(first, cpu));
     burn();
     now = PROCESS_RENDER_TTL_MS;
-    const third = await m.render(false);
+    const third = await render();
     expect(sampleValue(third, cpu)).toBeGreaterThan(sampleValue(first, cpu));
     expect(PROCESS_RENDER_TTL_MS).toBeLessThanOrEqual(1000);
   });
 
+  it.each(CHANGES)("renders again after $name, and not while nothing changed", async ({ change, series }) => {
+    const m = new SelfMetrics({ version: "x", collectors: ["cluster_metrics"], defaultMetrics: false });
+    const line = (b: Buffer) =>
+      b
+        .toString("utf8")
+        .split("\n")
+        .find((l) => l.startsWith(`${series} `));
+    for (const [i, om] of [false, true].entries()) {
+      const before = await m.render(om);
+      // Unchanged: the very same bytes, so what a response derives from them is reused.
+      expect(await m.render(om)).toBe(before);
+      change(m, i + 1);
+      const after = await m.render(om);
+      expect(after).not.toBe(before);
+      expect(line(after), series).toBeDefined();
+      expect(line(after)).not.toBe(line(before));
+    }
+  });
+
+  it("a gauge set to the value it holds is no change", async () => {
+    const m = new SelfMetrics({ version: "x", defaultMetrics: false });
+    m.series(7);
+    const before = await m.render(false);
+    m.series(7);
+    expect(await m.render(false)).toBe(before);
+  });
+
+  it("a change made while a rendering is under way shows in the next one", async () => {
+    const m = new SelfMetrics({ version: "x", defaultMetrics: false });
+    const series = 'vdbcloud_api_retries_total{endpoint="GET /v2/clusters"}';
+    const pending = m.render(false);
+    m.retry("GET /v2/clusters");
+    await pending;
+    expect(sampleValue((await m.render(false)).toString("utf8"), series)).toBe(1);
+  });
+
   it("omits process metrics when they are disabled", async () => {
-    const out = await new SelfMetrics({ version: "x", defaultMetrics: false }).render(false);
+    const out = (await new SelfMetrics({ version: "x", defaultMetrics: false }).render(false)).toString(
+      "utf8",
+    );
     expect(out).not.toContain("process_cpu");
     expect(out).toContain("vdbcloud_api_requests_total");
   });

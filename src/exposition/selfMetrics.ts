@@ -27,14 +27,22 @@ export const HISTOGRAM_FAMILIES = Object.values(H).map((h) => h.name);
  * report to it without knowing of Prometheus.
  */
 export class SelfMetrics implements ClientObserver {
-  readonly registry = new Registry();
+  private readonly registry = new Registry();
   /**
    * prom-client's default process and Node.js metrics, apart: collecting them costs more than
    * all of our own families together, and they are samples of the process anyway, so their
    * rendering is reused for up to PROCESS_RENDER_TTL_MS across scrapes.
    */
   private readonly processRegistry: Registry | null;
-  private processCache: { atMs: number; text: string; openMetrics: string } | null = null;
+  private processCache: ProcessRendering | null = null;
+  /**
+   * Bumped by every change of an own metric (all of them go through the methods below), so a
+   * rendering is redone only when something changed: a scrape used to spend ~0.65 ms rendering
+   * the same ~550 lines through prom-client, most of a gzip scrape's cost.
+   */
+  private changes = 0;
+  private ownCache: OwnRendering | null = null;
+  private readonly lastOut: [Rendered | null, Rendered | null] = [null, null];
   private readonly now: () => number;
   private readonly apiRequests: Counter<"endpoint" | "outcome">;
   private readonly apiDuration: Histogram<"endpoint">;
@@ -50,6 +58,7 @@ export class SelfMetrics implements ClientObserver {
   private readonly shardOrdinal: Gauge;
   private readonly totalShards: Gauge;
   private readonly seriesGauge: Gauge;
+  private seriesValue: number | undefined;
 
   /** `now` (monotonic milliseconds) times the process-metrics reuse; tests inject it. */
   /**
@@ -172,58 +181,113 @@ export class SelfMetrics implements ClientObserver {
   }
 
   attempt(endpoint: EndpointTemplate, outcome: CallOutcome, durationSeconds: number): void {
+    this.changes++;
     this.apiRequests.inc({ endpoint, outcome });
     this.apiDuration.observe({ endpoint }, durationSeconds);
   }
   retry(endpoint: EndpointTemplate): void {
+    this.changes++;
     this.apiRetries.inc({ endpoint });
   }
   rateLimited(endpoint: EndpointTemplate): void {
+    this.changes++;
     this.apiRateLimited.inc({ endpoint });
   }
   schemaError(endpoint: EndpointTemplate): void {
+    this.changes++;
     this.apiSchemaErrors.inc({ endpoint });
   }
   dropped(counts: Partial<Record<DropReason, number>>): void {
     for (const [reason, n] of Object.entries(counts)) {
-      if (n) this.samplesDropped.inc({ reason }, n);
+      if (!n) continue;
+      this.changes++;
+      this.samplesDropped.inc({ reason }, n);
     }
   }
   collectorRun(collector: string, seconds: number): void {
+    this.changes++;
     this.collectorDuration.observe({ collector }, seconds);
   }
   internalError(where: InternalErrorSite): void {
+    this.changes++;
     this.internalErrors.inc({ where });
   }
   skipped(collector: string): void {
+    this.changes++;
     this.skippedRuns.inc({ collector });
   }
   configLoaded(ok: boolean, atMs: number): void {
+    this.changes++;
     this.reloadSuccessful.set(ok ? 1 : 0);
     if (ok) this.reloadTimestamp.set(atMs / 1000);
   }
   shard(index: number, total: number): void {
+    this.changes++;
     this.shardOrdinal.set(index);
     this.totalShards.set(total);
   }
   series(n: number): void {
+    // Set every few seconds, mostly to the same value: only a new value is a change.
+    if (n === this.seriesValue) return;
+    this.seriesValue = n;
+    this.changes++;
     this.seriesGauge.set(n);
   }
 
-  /** Renders the self-metrics; OpenMetrics output has no `# EOF` (the caller ends the body). */
-  async render(openMetrics: boolean): Promise<string> {
-    const own = await this.registry.metrics();
+  /**
+   * Renders the self-metrics as UTF-8; OpenMetrics output has no `# EOF` (the caller ends the
+   * body). The same Buffer comes back for as long as nothing changed (see ScrapeTimeMetrics).
+   */
+  async render(openMetrics: boolean): Promise<Buffer> {
+    const own = await this.renderOwn();
     const proc = await this.renderProcess();
-    if (openMetrics) return textToOpenMetrics(own) + proc.openMetrics;
-    return own + proc.text;
+    const slot = openMetrics ? 1 : 0;
+    const last = this.lastOut[slot];
+    if (last !== null && last.own === own && last.proc === proc) return last.bytes;
+    if (openMetrics) own.openMetrics ??= textToOpenMetrics(own.text);
+    const text = openMetrics ? `${own.openMetrics}${proc.openMetrics}` : own.text + proc.text;
+    const bytes = Buffer.from(text, "utf8");
+    this.lastOut[slot] = { own, proc, bytes };
+    return bytes;
   }
 
-  private async renderProcess(): Promise<{ text: string; openMetrics: string }> {
-    if (!this.processRegistry) return { text: "", openMetrics: "" };
+  private async renderOwn(): Promise<OwnRendering> {
+    if (this.ownCache !== null && this.ownCache.changes === this.changes) return this.ownCache;
+    // Taken before rendering: a change made while it awaits makes the next scrape render again.
+    const changes = this.changes;
+    const text = await this.registry.metrics();
+    this.ownCache = { changes, text, openMetrics: undefined };
+    return this.ownCache;
+  }
+
+  private async renderProcess(): Promise<ProcessRendering> {
+    if (!this.processRegistry) return NO_PROCESS_METRICS;
     const now = this.now();
     if (this.processCache && now - this.processCache.atMs < PROCESS_RENDER_TTL_MS) return this.processCache;
     const text = await this.processRegistry.metrics();
     this.processCache = { atMs: now, text, openMetrics: textToOpenMetrics(text) };
     return this.processCache;
   }
+}
+
+interface ProcessRendering {
+  readonly atMs: number;
+  readonly text: string;
+  readonly openMetrics: string;
+}
+
+const NO_PROCESS_METRICS: ProcessRendering = { atMs: 0, text: "", openMetrics: "" };
+
+/** The own families' text as of `changes`; their OpenMetrics form is made when first asked. */
+interface OwnRendering {
+  readonly changes: number;
+  readonly text: string;
+  openMetrics: string | undefined;
+}
+
+/** The bytes last returned for one format, and the renderings they were made of. */
+interface Rendered {
+  readonly own: OwnRendering;
+  readonly proc: ProcessRendering;
+  readonly bytes: Buffer;
 }

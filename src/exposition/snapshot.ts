@@ -1,7 +1,7 @@
 import { constants, deflateRawSync } from "node:zlib";
 import { crc32, type DeflatedHead } from "./gzipJoin.js";
 
-/** One family of a snapshot: its headers in both formats and its entries' sample lines. */
+/** One family of a snapshot: its headers in both formats and its sample lines, in few buffers. */
 export interface SnapshotFamily {
   readonly textHeader: Buffer;
   readonly omHeader: Buffer;
@@ -25,9 +25,10 @@ export interface Published {
   readonly openMetricsLength: number;
   /**
    * The body as lists of buffers written in order: per family a list of its header, then the
-   * family's own list of entry buffers (built at publish). A scrape walks these few hundred lists
-   * and makes no list of the ~100,000 buffers themselves: one per scrape was large enough for
-   * V8's large-object space, which only a full collection frees.
+   * family's own list of buffers (built at publish: its compacted run in pieces and the entries
+   * changed since, see FamilyBody). A scrape walks these lists and makes no list of all their
+   * buffers: one per scrape was large enough for V8's large-object space, which only a full
+   * collection frees.
    */
   segments(openMetrics: boolean): readonly (readonly Buffer[])[];
   /**

@@ -42,6 +42,85 @@ describe("SampleStore", () => {
     store.close();
   });
 
+  it("publishes a family in few buffers: its run, cut around the entries changed since, then those", async () => {
+    const store = new SampleStore();
+    const targets = Array.from({ length: 200 }, (_, i) => `c${i}`);
+    for (const t of targets) store.put(key(t), [up], [s(up.name, t, 1)], null);
+    const first = await store.publishNow();
+    // Everything changed since the (empty) run: compacted into one buffer at the publish.
+    expect(first.segments(false)[1]).toHaveLength(1);
+    for (const t of ["c10", "c11", "c150"]) store.put(key(t), [up], [s(up.name, t, 2)], null);
+    const second = await store.publishNow();
+    // Three entries under the share that compacts: run pieces around them, then the three.
+    expect(second.segments(false)[1]).toHaveLength(3 + 3);
+    const lines = second.text
+      .toString()
+      .split("\n")
+      .filter((l) => l.startsWith("vdbcloud_"));
+    expect(lines).toHaveLength(200);
+    expect(lines.filter((l) => l.endsWith(" 2")).sort()).toEqual([
+      'vdbcloud_cu_computation_ratio{cluster_id="c10"} 2',
+      'vdbcloud_cu_computation_ratio{cluster_id="c11"} 2',
+      'vdbcloud_cu_computation_ratio{cluster_id="c150"} 2',
+    ]);
+    // The first snapshot still reads as it was published.
+    expect(first.text.toString()).not.toContain(" 2\n");
+    // Past 1/16 of the entries changed, the next publish compacts the family again.
+    for (const t of targets.slice(20, 40)) store.put(key(t), [up], [s(up.name, t, 3)], null);
+    const third = await store.publishNow();
+    expect(third.segments(false)[1]).toHaveLength(1);
+    expect(third.text.toString().match(/ 3\n/g)).toHaveLength(20);
+    store.close();
+  });
+
+  it("compacts a growing family once its additions make up half of it, not at every 1/16", async () => {
+    const store = new SampleStore();
+    let n = 0;
+    const grow = async (count: number) => {
+      for (const end = n + count; n < end; n++) store.put(key(`c${n}`), [up], [s(up.name, `c${n}`, n)], null);
+      return (await store.publishNow()).segments(false)[1]?.length;
+    };
+    expect(await grow(100)).toBe(1);
+    // 40 and then 80 added of 140 and 180: under half, listed apart after the run.
+    expect(await grow(40)).toBe(41);
+    expect(await grow(40)).toBe(81);
+    // 100 of 200: compacted.
+    expect(await grow(20)).toBe(1);
+    store.close();
+  });
+
+  it("compacts a few MiB per publish at most: the rest waits for the next publishes", async () => {
+    const store = new SampleStore();
+    const fams: FamilyDef[] = ["a", "b", "c"].map((n) => ({ name: `vdbcloud_${n}`, help: n, type: "gauge" }));
+    const pad = "x".repeat(1000);
+    // Three families of ~3 MiB, all changed: more than one publish's budget (4 MiB).
+    for (let i = 0; i < 3000; i++) {
+      const t = `c${i}`;
+      store.put(
+        key(t),
+        fams,
+        fams.map((f) => ({ family: f.name, labels: { cluster_id: t, pad }, value: i })),
+        null,
+      );
+    }
+    const partsPerFamily = (p: Awaited<ReturnType<SampleStore["publishNow"]>>) =>
+      p
+        .segments(false)
+        .filter((_, i) => i % 2 === 1)
+        .map((parts) => parts.length);
+    expect(partsPerFamily(await store.publishNow())).toEqual([1, 1, 3000]);
+    store.put(
+      key("c0"),
+      fams,
+      fams.map((f) => ({ family: f.name, labels: { cluster_id: "c0" }, value: -1 })),
+      null,
+    );
+    const next = await store.publishNow();
+    expect(partsPerFamily(next)).toEqual([2, 2, 1]);
+    expect(next.text.toString().match(/ -1\n/g)).toHaveLength(3);
+    store.close();
+  });
+
   it("replaces a slice atomically: series missing from the new poll disappear", async () => {
     const store = new SampleStore();
     store.put(key("a"), [up, st], [s(up.name, "a", 0.5), s(st.name, "a", 10)], null);

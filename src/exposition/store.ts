@@ -1,4 +1,5 @@
 import type { FamilyDef, Sample } from "../metrics/sample.js";
+import { FamilyBody } from "./familyBody.js";
 import { GzipCache } from "./gzipCache.js";
 import { type DeflatedHead, deflateParts } from "./gzipJoin.js";
 import { renderChunks, renderHeader } from "./render.js";
@@ -46,16 +47,38 @@ interface FamilyState {
   /** The family's HELP and TYPE lines, encoded once: text 0.0.4 and OpenMetrics. */
   readonly textHeader: Buffer;
   readonly omHeader: Buffer;
-  /** Sample lines per entry, already UTF-8: a build only copies bytes. */
-  readonly chunks: Map<string, Buffer>;
+  /** Sample lines per entry, already UTF-8, kept in few buffers (see FamilyBody). */
+  readonly body: FamilyBody;
 }
+
+/**
+ * A family is compacted at a publish once this share of its entries was replaced or removed
+ * since its last compaction (or COMPACT_MIN_CHANGED, for small families): each entry is polled
+ * once per interval, so a family is copied about 16 times per interval, ~2 MB/s at 100,000
+ * series polled every 90 s, and a snapshot lists at most ~2 x 1/16 of its entries' buffers.
+ */
+const COMPACT_REPLACED_SHARE = 1 / 16;
+/**
+ * ... or once entries added since make up this share of it: a family that grows (the first
+ * cycle, new targets) is copied about twice over its growth, not 16 times.
+ */
+const COMPACT_ADDED_SHARE = 1 / 2;
+const COMPACT_MIN_CHANGED = 8;
+/**
+ * Bytes compacted per publish at most (the families with the largest share changed first; at
+ * least one family per publish). Bounds the publish's pause when everything changed at once,
+ * as in the first cycle; the rest waits for the next publishes.
+ */
+const COMPACT_BYTES_PER_PUBLISH = 4 * 1024 * 1024;
 
 /**
  * Holds the last good samples of every collector and target, pre-rendered per family when a
  * poll lands, and publishes snapshots of them: references to the rendered buffers, taken at
- * most once per `publishDelayMs`, never a joined copy of the body. Readers only ever take the
- * latest `Published` value, so a scrape costs no rendering and never waits for the upstream;
- * gzip comes from a cache that compresses snapshots only while clients ask for gzip.
+ * most once per `publishDelayMs`, never a joined copy of the body (each family keeps its lines
+ * in a few buffers, compacted a family at a time as entries change: see FamilyBody). Readers
+ * only ever take the latest `Published` value, so a scrape costs no rendering and never waits
+ * for the upstream; gzip comes from a cache that compresses snapshots only while clients ask
+ * for gzip.
  *
  * Contract: `put` replaces a slice atomically; a slice with a TTL is removed by `sweep` once
  * expired; family definitions are first-come (the catalog keeps them consistent).
@@ -101,11 +124,11 @@ export class SampleStore {
           def,
           textHeader: Buffer.from(renderHeader(def, false), "utf8"),
           omHeader: Buffer.from(renderHeader(def, true), "utf8"),
-          chunks: new Map(),
+          body: new FamilyBody(),
         };
         this.families.set(def.name, fam);
       }
-      fam.chunks.set(id, chunk);
+      fam.body.set(id, chunk);
     }
     this.entries.set(id, {
       families: [...chunks.keys()],
@@ -213,8 +236,8 @@ export class SampleStore {
     for (const name of entry.families) {
       const fam = this.families.get(name);
       if (!fam) continue;
-      fam.chunks.delete(id);
-      if (fam.chunks.size === 0) this.families.delete(name);
+      fam.body.delete(id);
+      if (fam.body.size === 0) this.families.delete(name);
     }
     return true;
   }
@@ -230,21 +253,43 @@ export class SampleStore {
   }
 
   /**
-   * Takes a snapshot: references only (the chunks are immutable once put), so it is
-   * synchronous, consistent, and costs one array slot per chunk instead of a copy of the body.
+   * Takes a snapshot: references only (buffers are immutable once put or compacted), so it is
+   * synchronous and consistent; it first compacts the families that changed most (see
+   * FamilyBody), within COMPACT_BYTES_PER_PUBLISH.
    */
   private build(): Published {
     const started = performance.now();
+    this.compactSome();
     const names = [...this.families.keys()].sort();
     const families: SnapshotFamily[] = names.map((n) => {
       const fam = this.families.get(n) as FamilyState;
-      return { textHeader: fam.textHeader, omHeader: fam.omHeader, chunks: [...fam.chunks.values()] };
+      return { textHeader: fam.textHeader, omHeader: fam.omHeader, chunks: fam.body.parts() };
     });
     let series = 0;
     for (const e of this.entries.values()) series += e.series;
     this.published = new Snapshot(this.version, families, series, this.now(), performance.now() - started);
     this.gzip.published();
     return this.published;
+  }
+
+  private compactSome(): void {
+    const due: { body: FamilyBody; share: number }[] = [];
+    for (const { body } of this.families.values()) {
+      const { replaced, added, size } = body;
+      if (
+        replaced >= Math.max(COMPACT_MIN_CHANGED, size * COMPACT_REPLACED_SHARE) ||
+        added >= Math.max(COMPACT_MIN_CHANGED, size * COMPACT_ADDED_SHARE)
+      ) {
+        due.push({ body, share: (replaced + added) / size });
+      }
+    }
+    due.sort((a, b) => b.share - a.share);
+    let budget = COMPACT_BYTES_PER_PUBLISH;
+    for (const { body } of due) {
+      if (budget <= 0) break;
+      budget -= body.bytes;
+      body.compact();
+    }
   }
 }
 

@@ -5,7 +5,9 @@ import { CLUSTER_FAMILIES } from "./families.js";
 
 /** Every exposed family with its HELP: the catalog's, and the self-metric histograms' as rendered. */
 async function allHelp(): Promise<Array<{ name: string; help: string }>> {
-  const rendered = await new SelfMetrics({ version: "test", defaultMetrics: false }).render(false);
+  const rendered = await new SelfMetrics({ version: "test", defaultMetrics: false })
+    .render(false)
+    .then((b) => b.toString("utf8"));
   const fromSelf = [...rendered.matchAll(/^# HELP (vdbcloud_\S+) (.*)$/gm)].map((m) => ({
     name: m[1] as string,
     help: m[2] as string,

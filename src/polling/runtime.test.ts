@@ -42,7 +42,7 @@ describe("runPoll", () => {
     const c = ctx();
     expect(await runPoll(c, "inventory", "in01-a", poll)).toBe(want);
     expect(c.health.list()[0]?.up).toBe(up);
-    expect(await c.self.render(false)).toMatch(
+    expect((await c.self.render(false)).toString("utf8")).toMatch(
       /vdbcloud_collector_duration_seconds_count\{collector="inventory"\} 1/,
     );
     c.store.close();

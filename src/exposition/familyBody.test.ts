@@ -1,0 +1,150 @@
+import { describe, expect, it } from "vitest";
+import { FamilyBody } from "./familyBody.js";
+
+type Op = ["set", string, string] | ["delete", string] | ["compact"];
+
+/** The lines of a body's parts, sorted: a family's series may come in any order. */
+function lines(body: FamilyBody): string[] {
+  return Buffer.concat(body.parts()).toString("utf8").split("\n").filter(Boolean).sort();
+}
+
+function apply(body: FamilyBody, model: Map<string, string>, op: Op): void {
+  if (op[0] === "set") {
+    body.set(op[1], Buffer.from(op[2]));
+    model.set(op[1], op[2]);
+  } else if (op[0] === "delete") {
+    expect(body.delete(op[1])).toBe(model.delete(op[1]));
+  } else {
+    body.compact();
+  }
+}
+
+const expected = (model: Map<string, string>) =>
+  [...model.values()].join("").split("\n").filter(Boolean).sort();
+
+describe("FamilyBody", () => {
+  it.each<{ name: string; ops: Op[]; parts: number; replaced: number; added: number }>([
+    { name: "empty", ops: [], parts: 0, replaced: 0, added: 0 },
+    {
+      name: "puts only: one part per entry",
+      ops: [
+        ["set", "a", "a 1\n"],
+        ["set", "b", "b 1\n"],
+      ],
+      parts: 2,
+      replaced: 0,
+      added: 2,
+    },
+    {
+      name: "compacted: one part",
+      ops: [["set", "a", "a 1\n"], ["set", "b", "b 1\n"], ["set", "c", "c 1\n"], ["compact"]],
+      parts: 1,
+      replaced: 0,
+      added: 0,
+    },
+    {
+      name: "middle entry replaced: run before, run after, the new bytes",
+      ops: [
+        ["set", "a", "a 1\n"],
+        ["set", "b", "b 1\n"],
+        ["set", "c", "c 1\n"],
+        ["compact"],
+        ["set", "b", "b 2\n"],
+      ],
+      parts: 3,
+      replaced: 1,
+      added: 0,
+    },
+    {
+      name: "first and last replaced twice: one run between, the two new entries",
+      ops: [
+        ["set", "a", "a 1\n"],
+        ["set", "b", "b 1\n"],
+        ["set", "c", "c 1\n"],
+        ["compact"],
+        ["set", "a", "a 2\n"],
+        ["set", "c", "c 2\n"],
+        ["set", "a", "a 3\n"],
+      ],
+      parts: 3,
+      replaced: 2,
+      added: 0,
+    },
+    {
+      name: "deleted from the run: cut out",
+      ops: [["set", "a", "a 1\n"], ["set", "b", "b 1\n"], ["compact"], ["delete", "a"], ["delete", "zz"]],
+      parts: 1,
+      replaced: 1,
+      added: 0,
+    },
+    {
+      name: "put after compaction, then deleted: gone",
+      ops: [["set", "a", "a 1\n"], ["compact"], ["set", "n", "n 1\n"], ["delete", "n"]],
+      parts: 1,
+      replaced: 0,
+      added: 1,
+    },
+    {
+      name: "adjacent entries replaced: no empty piece between",
+      ops: [
+        ["set", "a", "a 1\n"],
+        ["set", "b", "b 1\n"],
+        ["compact"],
+        ["set", "a", "a 2\n"],
+        ["set", "b", "b 2\n"],
+      ],
+      parts: 2,
+      replaced: 2,
+      added: 0,
+    },
+    {
+      name: "an empty chunk takes no part and cuts nothing",
+      ops: [["set", "a", ""], ["compact"], ["set", "a", ""]],
+      parts: 0,
+      replaced: 0,
+      added: 0,
+    },
+  ])("$name", ({ ops, parts, replaced, added }) => {
+    const body = new FamilyBody();
+    const model = new Map<string, string>();
+    for (const op of ops) apply(body, model, op);
+    expect(lines(body)).toEqual(expected(model));
+    expect(body.parts()).toHaveLength(parts);
+    expect([body.replaced, body.added]).toEqual([replaced, added]);
+    expect(body.size).toBe(model.size);
+    expect(body.bytes).toBe([...model.values()].reduce((n, v) => n + Buffer.byteLength(v), 0));
+  });
+
+  it("holds every entry exactly once through random puts, deletes and compactions", () => {
+    // A fixed linear congruential sequence: reproducible, no dependency.
+    let seed = 12345;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const body = new FamilyBody();
+    const model = new Map<string, string>();
+    for (let step = 0; step < 3000; step++) {
+      const id = `t${next(40)}`;
+      const roll = next(100);
+      const op: Op =
+        roll < 70 ? ["set", id, `x{t="${id}"} ${step}\n`] : roll < 95 ? ["delete", id] : ["compact"];
+      apply(body, model, op);
+      if (step % 50 === 0) expect(lines(body), `step ${step}`).toEqual(expected(model));
+    }
+    expect(lines(body)).toEqual(expected(model));
+  });
+
+  it("never modifies buffers a snapshot took: parts listed before stay as they were", () => {
+    const body = new FamilyBody();
+    for (const id of ["a", "b", "c"]) body.set(id, Buffer.from(`${id} 1\n`));
+    body.compact();
+    const before = body.parts();
+    const copy = Buffer.concat(before).toString();
+    body.set("b", Buffer.from("b 2\n"));
+    body.compact();
+    body.set("a", Buffer.from("a 3\n"));
+    expect(Buffer.concat(before).toString()).toBe(copy);
+    expect(lines(body)).toEqual(["a 3", "b 2", "c 1"]);
+  });
+});
