@@ -13,7 +13,6 @@ import { configReloader } from "./app/configReload.js";
 import { demoConfig, startDemoSimulator } from "./app/demo.js";
 import { Exporter } from "./app/exporter.js";
 import { onSighup } from "./app/sighup.js";
-import { runBackfill } from "./backfill/run.js";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./cli/args.js";
 import { ConfigError } from "./config/errors.js";
 import { formatListen, type ListenAddress, parseListen } from "./config/listen.js";
@@ -24,9 +23,6 @@ import { CONFIG_WATCH_INTERVAL_MS, watchPath } from "./config/watch.js";
 import { loadWebConfig, toTlsOptions } from "./config/webConfig.js";
 import { createApp, type ReloadResult } from "./http/app.js";
 import { BasicAuth } from "./http/basicAuth.js";
-import { computePlan } from "./polling/plan.js";
-import { formatPlan } from "./polling/planFormat.js";
-import { probeCommand } from "./probe/command.js";
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -110,7 +106,7 @@ async function main(argv: readonly string[]): Promise<number> {
  * `backfill`: Ctrl-C or SIGTERM stops it after the chunks in flight are abandoned (finished ones
  * are kept for a resume); a second signal ends the process at once.
  */
-function backfill(argv: readonly string[]): Promise<number> {
+async function backfill(argv: readonly string[]): Promise<number> {
   const controller = new AbortController();
   const stop = () => {
     if (controller.signal.aborted) process.exit(EXIT_FAILURE);
@@ -118,6 +114,7 @@ function backfill(argv: readonly string[]): Promise<number> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  const { runBackfill } = await import("./backfill/run.js");
   return runBackfill(argv, {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -156,6 +153,10 @@ async function checkConfig(args: CliArgs): Promise<number> {
     const fileJobs = jobsFile === undefined ? undefined : await loadSparkJobsFile(jobsFile);
     // So is the web config: a run with an unreadable one exits 2, so the check must too.
     if (config.server.webConfigFile !== undefined) await loadWebConfig(config.server.webConfigFile);
+    const [{ computePlan }, { formatPlan }] = await Promise.all([
+      import("./polling/plan.js"),
+      import("./polling/planFormat.js"),
+    ]);
     const plan = computePlan(config, { shard: args.shard, ...(fileJobs ? { fileJobs } : {}) });
     process.stdout.write(`${formatPlan(plan)}\n`);
     return EXIT_OK;
@@ -173,6 +174,7 @@ async function probe(args: CliArgs): Promise<number> {
     return reportConfigError(err);
   }
   try {
+    const { probeCommand } = await import("./probe/command.js");
     return await probeCommand(config, {
       version: version(),
       shard: args.shard,

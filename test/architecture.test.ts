@@ -81,11 +81,15 @@ const SPECIFIER = [
   /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g, // import("x")
 ];
 
-/** Every relative import of `file`, as paths relative to src/ (".js" specifiers map to ".ts"). */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, "");
+/**
+ * Every relative import of `file`, as paths relative to src/ (".js" specifiers map to ".ts").
+ * `loadedWithIt`: only what Node loads with the file itself: no `import type`, no `import()`.
+ */
+function importsOf(file: string, loadedWithIt = false): string[] {
+  let text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, "");
+  if (loadedWithIt) text = text.replace(/\bimport\s+type\s[^;]*;/g, "");
   const found = new Set<string>();
-  for (const re of SPECIFIER) {
+  for (const re of loadedWithIt ? SPECIFIER.slice(0, 2) : SPECIFIER) {
     for (const m of text.matchAll(re)) {
       const spec = m[1] ?? "";
       if (!spec.startsWith(".")) continue;
@@ -192,6 +196,33 @@ describe("the import graph of src/", () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+});
+
+/** The files Node loads with `entry` (relative to src/), following static imports only. */
+function loadedWith(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (path: string): void => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    for (const next of importsOf(join(SRC, path), true)) visit(next);
+  };
+  visit(entry);
+  return seen;
+}
+
+describe("the exporter's entry point", () => {
+  // The server does not hold the code of commands it never runs, nor the demo's simulator: they
+  // are imported when they run.
+  const ONE_SHOT = ["backfill/", "probe/", "polling/planFormat.ts", "simulator/"];
+
+  it("loads the one-shot commands and the simulator only when they run", () => {
+    const loaded = loadedWith("main.ts");
+    expect(loaded.has("app/exporter.ts")).toBe(true);
+    expect([...loaded].filter((p) => ONE_SHOT.some((w) => matches(p, w)))).toEqual([]);
+    // ... and still reaches each of them, by import().
+    const all = [...loadedWith("main.ts")].flatMap((p) => importsOf(join(SRC, p)));
+    for (const w of ONE_SHOT) expect(all.some((p) => matches(p, w)), w).toBe(true);
   });
 });
 
