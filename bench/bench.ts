@@ -41,7 +41,7 @@ import {
 import { type CycleCount, steadyWindowStart } from "./cycles.js";
 import { progressPrinter, runEntry, sleep } from "./entry.js";
 import { parseExposition } from "./exposition.js";
-import { type Footprint, measureFootprint } from "./footprint.js";
+import { type Footprint, formatResting, measureFootprint } from "./footprint.js";
 import { evaluateMemoryGoals } from "./memoryGoals.js";
 import { countLoggedCycles, observeCycles, type PerCycleResult, waitForDrain } from "./perCycle.js";
 import { runPilot, scopesNeeded } from "./pilot.js";
@@ -433,8 +433,10 @@ function render(r: Results): { text: string; ok: boolean } {
       `${(r.cycle.rssPeakBytes / Math.max(1, r.storeSeries) / 1024).toFixed(2)} KiB per series at the steady peak`,
   );
   lines.push(
-    `  module footprint at start (one cluster, ready, after a full GC): RSS ${mib(r.footprint.exporterRssBytes)}, ` +
-      `heap used ${mib(r.footprint.exporterHeapUsedBytes)}; plain node at rest ${mib(r.footprint.nodeRssBytes)}`,
+    `  module footprint at start (one cluster, ready, after a full GC): RSS ${formatResting(r.footprint.exporter)}, ` +
+      `heap used ${mib(r.footprint.exporter.heapUsedBytes)}; at rest in the same way: plain node ` +
+      `${formatResting(r.footprint.node)}, node holding only the runtime dependencies ` +
+      `${formatResting(r.footprint.dependencies)}, heap used ${mib(r.footprint.dependencies.heapUsedBytes)}`,
   );
   lines.push("");
   lines.push("upstream requests in the measured cycle (one interval), against the minimum of one per target");
@@ -498,7 +500,8 @@ function render(r: Results): { text: string; ok: boolean } {
     series: r.storeSeries,
     steadyRssBytes: r.cycle.rssPeakBytes,
     peakRssBytes: peak,
-    footprintBytes: r.footprint.exporterRssBytes,
+    footprintBytes: r.footprint.exporter.rssBytes,
+    dependenciesFootprintBytes: r.footprint.dependencies.rssBytes,
     latencies: r.latencies,
   });
   lines.push("targets");

@@ -1,21 +1,59 @@
 /**
  * Module footprint at start: the exporter's RSS, after a full garbage collection, once it is
  * ready with one cluster (every module it loads in normal running is loaded, and it holds a
- * few dozen series), against plain Node in the same state (`node -e` after a collection).
+ * few dozen series), against plain Node and against Node holding only the exporter's runtime
+ * dependencies (restingNode.ts), each in the same state. Each is split into anonymous and
+ * file-backed pages where /proc tells (resident.ts).
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { startExporterProcess, startSimProcess, stopSimProcess, waitFor200 } from "./children.js";
 import { scenarioConfig, writeConfigFile } from "./config.js";
+import type { Resident } from "./resident.js";
+import type { RestingMemory } from "./restingNode.js";
 import type { Runtime } from "./runtime.js";
 
 const run = promisify(execFile);
 
-/** RSS and heap of the exporter at rest, and plain Node's RSS, in bytes. */
+/**
+ * The runtime dependencies (package.json) as the exporter loads them: undici as its Pool and
+ * request alone (src/upstream/undici.ts). footprint.test.ts checks this list against
+ * package.json, so a new dependency cannot be left out of the comparison.
+ */
+export const RUNTIME_MODULES: readonly string[] = [
+  "bcryptjs",
+  "express",
+  "pino",
+  "prom-client",
+  "tinyduration",
+  "undici/lib/dispatcher/pool.js",
+  "undici/lib/api/api-request.js",
+  "yaml",
+  "zod",
+];
+
+/** Resident memory of one process at rest; anonymous and file-backed are null off Linux. */
+export interface RestingFootprint {
+  readonly rssBytes: number;
+  readonly anonymousBytes: number | null;
+  readonly fileBytes: number | null;
+  readonly heapUsedBytes: number;
+}
+
+/** The exporter at rest, plain Node, and Node with the runtime dependencies only. */
 export interface Footprint {
-  readonly exporterRssBytes: number;
-  readonly exporterHeapUsedBytes: number;
-  readonly nodeRssBytes: number;
+  readonly exporter: RestingFootprint;
+  readonly node: RestingFootprint;
+  readonly dependencies: RestingFootprint;
+}
+
+async function restingNode(runtime: Runtime, modules: readonly string[]): Promise<RestingFootprint> {
+  const { stdout } = await run(
+    process.execPath,
+    ["--expose-gc", ...runtime.nodeFlags, new URL("./restingNode.js", import.meta.url).pathname, ...modules],
+    { env: { ...process.env, ...runtime.env } },
+  );
+  return JSON.parse(stdout) as RestingMemory;
 }
 
 export async function measureFootprint(runtime: Runtime): Promise<Footprint> {
@@ -46,21 +84,18 @@ export async function measureFootprint(runtime: Runtime): Promise<Footprint> {
       for (const headers of [{}, { "accept-encoding": "gzip" }]) {
         await (await fetch(`${ex.url}/metrics`, { headers })).arrayBuffer();
       }
-      const mem = await ex.handle.rpc.call<NodeJS.MemoryUsage>("memory");
-      const plain = await run(
-        process.execPath,
-        [
-          "--expose-gc",
-          ...runtime.nodeFlags,
-          "-e",
-          "setTimeout(() => { gc(); process.stdout.write(String(process.memoryUsage.rss())); }, 200)",
-        ],
-        { env: { ...process.env, ...runtime.env } },
+      const at = await ex.handle.rpc.call<{ memory: NodeJS.MemoryUsage; resident: Resident | null }>(
+        "resident",
       );
       return {
-        exporterRssBytes: mem.rss,
-        exporterHeapUsedBytes: mem.heapUsed,
-        nodeRssBytes: Number(plain.stdout),
+        exporter: {
+          rssBytes: at.resident?.rssBytes ?? at.memory.rss,
+          anonymousBytes: at.resident?.anonymousBytes ?? null,
+          fileBytes: at.resident?.fileBytes ?? null,
+          heapUsedBytes: at.memory.heapUsed,
+        },
+        node: await restingNode(runtime, []),
+        dependencies: await restingNode(runtime, RUNTIME_MODULES),
       };
     } finally {
       await ex.handle.stop();
@@ -68,4 +103,12 @@ export async function measureFootprint(runtime: Runtime): Promise<Footprint> {
   } finally {
     await stopSimProcess(sim.handle);
   }
+}
+
+const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;
+
+/** "75.0 MiB (30.0 anonymous + 45.0 file-backed)", or the RSS alone where the split is unknown. */
+export function formatResting(f: RestingFootprint): string {
+  if (f.anonymousBytes === null || f.fileBytes === null) return mib(f.rssBytes);
+  return `${mib(f.rssBytes)} (${mib(f.anonymousBytes).replace(" MiB", "")} anonymous + ${mib(f.fileBytes).replace(" MiB", "")} file-backed)`;
 }

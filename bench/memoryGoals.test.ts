@@ -30,6 +30,17 @@ describe("evaluateMemoryGoals", () => {
     const checks = evaluateMemoryGoals(inputs());
     expect(checks.map((c) => c.pass)).toEqual([true, true, true, true]);
     expect(checks[3]?.detail).toBe("text 1.20x");
+    expect(checks[2]?.detail).toBe("55 MiB");
+  });
+
+  it("names what the runtime dependencies alone hold beside the footprint", () => {
+    const checks = evaluateMemoryGoals(
+      inputs({ footprintBytes: 75 * MIB, dependenciesFootprintBytes: 68 * MIB }),
+    );
+    expect(checks[2]).toMatchObject({
+      pass: false,
+      detail: "75 MiB; node with the runtime dependencies alone 68 MiB",
+    });
   });
 
   it.each([

@@ -6,6 +6,7 @@
  */
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { serveRpc } from "./ipc.js";
+import { readResident } from "./resident.js";
 
 /** What happened in the process since the previous lap (memory: at the moment of the lap). */
 export interface Lap {
@@ -91,6 +92,11 @@ if (process.send) {
     memory: () => {
       (globalThis as { gc?: () => void }).gc?.();
       return process.memoryUsage();
+    },
+    // The same, with resident memory split into anonymous and file-backed (the footprint).
+    resident: () => {
+      (globalThis as { gc?: () => void }).gc?.();
+      return { memory: process.memoryUsage(), resident: readResident() ?? null };
     },
   });
   // The probe must never be what keeps the exporter alive.
