@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PLAN, planFaults, SOAK_FAULT_KINDS } from "./faultPlan.js";
+import { DEFAULT_PLAN, memoryByKind, planFaults, SOAK_FAULT_KINDS } from "./faultPlan.js";
 
 const MIN = 60_000;
 
@@ -38,5 +38,39 @@ describe("planFaults", () => {
     const plan = planFaults(DEFAULT_PLAN.warmupMs + DEFAULT_PLAN.tailMs + 10_000);
     expect(plan).toHaveLength(1);
     expect(plan[0]?.kinds).toHaveLength(SOAK_FAULT_KINDS.length);
+  });
+});
+
+describe("memoryByKind", () => {
+  const plan = [
+    { startMs: 10_000, endMs: 20_000, kinds: ["hang"] as const },
+    { startMs: 25_000, endMs: 35_000, kinds: ["http_500", "truncated"] as const },
+  ];
+  const at = (atMs: number, value: number) => ({ atMs, value });
+
+  it.each([
+    {
+      name: "samples before, in, just after and between episodes",
+      samples: [at(0, 100), at(12_000, 200), at(21_000, 250), at(23_000, 120), at(30_000, 140)],
+      afterMs: 2_000,
+      want: [
+        { kind: "http_500", samples: 1, max: 140, median: 140 },
+        { kind: "hang", samples: 2, max: 250, median: 200 },
+        { kind: "truncated", samples: 1, max: 140, median: 140 },
+        { kind: "none", samples: 2, max: 120, median: 100 },
+      ],
+    },
+    {
+      name: "an overlap goes to the later episode",
+      samples: [at(26_000, 300)],
+      afterMs: 10_000,
+      want: [
+        { kind: "http_500", samples: 1, max: 300, median: 300 },
+        { kind: "truncated", samples: 1, max: 300, median: 300 },
+      ],
+    },
+    { name: "no samples", samples: [], afterMs: 0, want: [] },
+  ])("$name", ({ samples, afterMs, want }) => {
+    expect(memoryByKind(samples, plan, afterMs)).toEqual(want);
   });
 });

@@ -80,3 +80,47 @@ export function planFaults(
   }
   return episodes;
 }
+
+/** The highest and the median of the samples taken under one kind of fault, or with none. */
+export interface KindMemory {
+  readonly kind: SoakFaultKind | "none";
+  readonly samples: number;
+  readonly max: number;
+  readonly median: number;
+}
+
+/**
+ * Memory samples (`atMs` from the start of the run) grouped by the fault kind in force: an
+ * episode counts from its start to `afterMs` past its end (a hang is felt until the requests
+ * it held time out), later episodes winning where two overlap; the rest is "none". Kinds in
+ * the order of SOAK_FAULT_KINDS, "none" last; kinds without a sample are left out.
+ */
+export function memoryByKind(
+  samples: readonly { readonly atMs: number; readonly value: number }[],
+  plan: readonly Episode[],
+  afterMs: number,
+): KindMemory[] {
+  const byKind = new Map<SoakFaultKind | "none", number[]>();
+  for (const s of samples) {
+    const e = plan.findLast((p) => s.atMs >= p.startMs && s.atMs < p.endMs + afterMs);
+    for (const kind of e ? e.kinds : (["none"] as const)) {
+      const list = byKind.get(kind) ?? [];
+      list.push(s.value);
+      byKind.set(kind, list);
+    }
+  }
+  const order: (SoakFaultKind | "none")[] = [...SOAK_FAULT_KINDS, "none"];
+  return order.flatMap((kind) => {
+    const values = byKind.get(kind);
+    if (!values) return [];
+    const sorted = [...values].sort((a, b) => a - b);
+    return [
+      {
+        kind,
+        samples: sorted.length,
+        max: sorted.at(-1) as number,
+        median: sorted[(sorted.length - 1) >> 1] as number,
+      },
+    ];
+  });
+}

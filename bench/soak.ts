@@ -23,7 +23,7 @@ import {
 import { chooseScopes, cycleIntervalMs, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
 import { progressPrinter, runEntry, sleep } from "./entry.js";
 import { parseExposition } from "./exposition.js";
-import { type Episode, planFaults } from "./faultPlan.js";
+import { type Episode, memoryByKind, planFaults } from "./faultPlan.js";
 import { LossTracker } from "./lossTracker.js";
 import { runPilot, scopesNeeded } from "./pilot.js";
 import type { Lap } from "./probe.js";
@@ -386,10 +386,37 @@ function render(r: SoakResult): { text: string; ok: boolean } {
       `${mib(r.start.heapUsedBytes)}, end ${r.end ? mib(r.end.heapUsedBytes) : "n/a"}`,
     `targets at the end: ${r.log.lastUpDown.up} up, ${r.log.lastUpDown.down} down`,
     ...memoryLines(r.memory, r.args.minutes, r.live),
+    ...memoryByKindLines(r.memory, r.plan),
     "",
     `verdict: ${crashes === 0 && lost === 0 ? "PASS" : "FAIL"} (crashes ${crashes}, series lost ${lost})`,
   ];
   return { text: `${lines.join("\n")}\n`, ok: crashes === 0 && lost === 0 };
+}
+
+/**
+ * How long past an episode's end its fault is still felt: requests held by a hang end at the
+ * request timeout (the default PT10S, which the soak keeps), and their retries follow.
+ */
+const EPISODE_AFTERMATH_MS = 15_000;
+
+/** RSS and heap under each fault kind, so a transient peak can be tied to what caused it. */
+function memoryByKindLines(m: MemoryLog, plan: readonly Episode[]): string[] {
+  const at = (points: readonly { x: number; y: number }[]) =>
+    points.map((p) => ({ atMs: p.x * 60_000, value: p.y }));
+  const heap = new Map(memoryByKind(at(m.heap), plan, EPISODE_AFTERMATH_MS).map((k) => [k.kind, k]));
+  const rows = memoryByKind(at(m.rss), plan, EPISODE_AFTERMATH_MS).map((k) => {
+    const h = heap.get(k.kind);
+    return [
+      k.kind,
+      String(k.samples),
+      `${k.max.toFixed(0)} / ${k.median.toFixed(0)}`,
+      h ? `${h.max.toFixed(0)} / ${h.median.toFixed(0)}` : "n/a",
+    ];
+  });
+  return [
+    `memory by fault in force (an episode and ${EPISODE_AFTERMATH_MS / 1000} s after it; "none": no fault), MiB`,
+    table([["fault", "samples", "RSS max / median", "heap used max / median"], ...rows]),
+  ];
 }
 
 /** RSS range and the least-squares slopes of RSS and heap over the last half of the run. */
