@@ -222,7 +222,11 @@ describe("the exporter's entry point", () => {
     expect([...loaded].filter((p) => ONE_SHOT.some((w) => matches(p, w)))).toEqual([]);
     // ... and still reaches each of them, by import().
     const all = [...loadedWith("main.ts")].flatMap((p) => importsOf(join(SRC, p)));
-    for (const w of ONE_SHOT) expect(all.some((p) => matches(p, w)), w).toBe(true);
+    for (const w of ONE_SHOT)
+      expect(
+        all.some((p) => matches(p, w)),
+        w,
+      ).toBe(true);
   });
 });
 
