@@ -6,10 +6,16 @@ import { DEPLOYED_RUNTIME } from "./runtime.js";
 const root = new URL("../", import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), "utf8");
 
-/** The runtime as environment variables: the node flags travel in NODE_OPTIONS. */
+/** Node flags that Node accepts in NODE_OPTIONS travel there; the others on the command line. */
+const inOptions = DEPLOYED_RUNTIME.nodeFlags.filter((f) =>
+  process.allowedNodeEnvironmentFlags.has(f.split("=")[0] ?? f),
+);
+const onCommandLine = DEPLOYED_RUNTIME.nodeFlags.filter((f) => !inOptions.includes(f));
+
+/** The runtime as environment variables. */
 const expected = {
   ...DEPLOYED_RUNTIME.env,
-  NODE_OPTIONS: DEPLOYED_RUNTIME.nodeFlags.join(" "),
+  NODE_OPTIONS: inOptions.join(" "),
 };
 
 describe("the benchmarked runtime is the deployed one", () => {
@@ -28,11 +34,24 @@ describe("the benchmarked runtime is the deployed one", () => {
     for (const [k, v] of Object.entries(expected)) expect(env.get(k), k).toBe(v);
   });
 
-  it("the Kubernetes Deployment sets exactly these variables", () => {
+  it("the Dockerfile's entrypoint gives the flags NODE_OPTIONS cannot carry", () => {
+    expect(onCommandLine).toEqual(["--heap-growing-percent=25"]);
+    const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(read("Dockerfile"))?.[1];
+    expect(JSON.parse(entrypoint ?? "null")).toEqual(["node", ...onCommandLine, "dist/main.js"]);
+  });
+
+  it("the Kubernetes Deployment sets exactly these variables and keeps the image's entrypoint", () => {
     const d = parse(read("deploy/kubernetes/base/deployment.yaml")) as {
-      spec: { template: { spec: { containers: { env: { name: string; value: string }[] }[] } } };
+      spec: {
+        template: {
+          spec: { containers: { env: { name: string; value: string }[]; command?: unknown }[] };
+        };
+      };
     };
-    const env = new Map(d.spec.template.spec.containers[0]?.env.map((e) => [e.name, e.value]));
+    const container = d.spec.template.spec.containers[0];
+    const env = new Map(container?.env.map((e) => [e.name, e.value]));
     for (const [k, v] of Object.entries(expected)) expect(env.get(k), k).toBe(v);
+    // A `command` would replace the entrypoint and lose the command-line flags.
+    expect(container?.command).toBeUndefined();
   });
 });

@@ -80,7 +80,9 @@ describe("docker-compose.yml", () => {
     const dockerfile = join(ROOT, build?.context ?? "", build?.dockerfile ?? "Dockerfile");
     expect(existsSync(dockerfile), dockerfile).toBe(true);
     // The command is appended to the image's entrypoint: it must be the exporter's CLI.
-    expect(readFileSync(dockerfile, "utf8")).toMatch(/^ENTRYPOINT \["node", "dist\/main\.js"\]/m);
+    expect(readFileSync(dockerfile, "utf8")).toMatch(
+      /^ENTRYPOINT \["node", (?:"--[^"]+", )*"dist\/main\.js"\]/m,
+    );
     const command = exporter.command ?? [];
     expect(command).toContain("--demo");
     expect(flagValue(command, "--listen")).toBe("0.0.0.0:9474");
