@@ -6,11 +6,11 @@
  * file-backed pages where /proc tells (resident.ts).
  */
 import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { startExporterProcess, startSimProcess, stopSimProcess, waitFor200 } from "./children.js";
 import { scenarioConfig, writeConfigFile } from "./config.js";
-import type { Resident } from "./resident.js";
-import type { RestingMemory } from "./restingNode.js";
+import type { RestingMemory } from "./resident.js";
 import type { Runtime } from "./runtime.js";
 
 const run = promisify(execFile);
@@ -32,25 +32,22 @@ export const RUNTIME_MODULES: readonly string[] = [
   "zod",
 ];
 
-/** Resident memory of one process at rest; anonymous and file-backed are null off Linux. */
-export interface RestingFootprint {
-  readonly rssBytes: number;
-  readonly anonymousBytes: number | null;
-  readonly fileBytes: number | null;
-  readonly heapUsedBytes: number;
-}
-
 /** The exporter at rest, plain Node, and Node with the runtime dependencies only. */
 export interface Footprint {
-  readonly exporter: RestingFootprint;
-  readonly node: RestingFootprint;
-  readonly dependencies: RestingFootprint;
+  readonly exporter: RestingMemory;
+  readonly node: RestingMemory;
+  readonly dependencies: RestingMemory;
 }
 
-async function restingNode(runtime: Runtime, modules: readonly string[]): Promise<RestingFootprint> {
+async function restingNode(runtime: Runtime, modules: readonly string[]): Promise<RestingMemory> {
   const { stdout } = await run(
     process.execPath,
-    ["--expose-gc", ...runtime.nodeFlags, new URL("./restingNode.js", import.meta.url).pathname, ...modules],
+    [
+      "--expose-gc",
+      ...runtime.nodeFlags,
+      fileURLToPath(new URL("./restingNode.js", import.meta.url)),
+      ...modules,
+    ],
     { env: { ...process.env, ...runtime.env } },
   );
   return JSON.parse(stdout) as RestingMemory;
@@ -84,16 +81,8 @@ export async function measureFootprint(runtime: Runtime): Promise<Footprint> {
       for (const headers of [{}, { "accept-encoding": "gzip" }]) {
         await (await fetch(`${ex.url}/metrics`, { headers })).arrayBuffer();
       }
-      const at = await ex.handle.rpc.call<{ memory: NodeJS.MemoryUsage; resident: Resident | null }>(
-        "resident",
-      );
       return {
-        exporter: {
-          rssBytes: at.resident?.rssBytes ?? at.memory.rss,
-          anonymousBytes: at.resident?.anonymousBytes ?? null,
-          fileBytes: at.resident?.fileBytes ?? null,
-          heapUsedBytes: at.memory.heapUsed,
-        },
+        exporter: await ex.handle.rpc.call<RestingMemory>("resting"),
         node: await restingNode(runtime, []),
         dependencies: await restingNode(runtime, RUNTIME_MODULES),
       };
@@ -105,10 +94,10 @@ export async function measureFootprint(runtime: Runtime): Promise<Footprint> {
   }
 }
 
-const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;
+const mib = (b: number) => (b / 1024 / 1024).toFixed(1);
 
 /** "75.0 MiB (30.0 anonymous + 45.0 file-backed)", or the RSS alone where the split is unknown. */
-export function formatResting(f: RestingFootprint): string {
-  if (f.anonymousBytes === null || f.fileBytes === null) return mib(f.rssBytes);
-  return `${mib(f.rssBytes)} (${mib(f.anonymousBytes).replace(" MiB", "")} anonymous + ${mib(f.fileBytes).replace(" MiB", "")} file-backed)`;
+export function formatResting(f: RestingMemory): string {
+  if (f.anonymousBytes === null || f.fileBytes === null) return `${mib(f.rssBytes)} MiB`;
+  return `${mib(f.rssBytes)} MiB (${mib(f.anonymousBytes)} anonymous + ${mib(f.fileBytes)} file-backed)`;
 }

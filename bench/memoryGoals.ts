@@ -24,7 +24,7 @@ export interface MemoryInputs {
   readonly peakRssBytes: number;
   readonly footprintBytes: number;
   /** Node holding only the runtime dependencies, at rest: the part of the footprint no exporter code can remove. */
-  readonly dependenciesFootprintBytes?: number;
+  readonly dependenciesFootprintBytes: number;
   readonly latencies: Latencies;
 }
 
@@ -56,10 +56,7 @@ export function evaluateMemoryGoals(inp: MemoryInputs): Check[] {
     {
       name: `module footprint at start <= ${mib(MEMORY_GOALS.footprintBytes)}`,
       pass: inp.footprintBytes <= MEMORY_GOALS.footprintBytes,
-      detail:
-        inp.dependenciesFootprintBytes === undefined
-          ? mib(inp.footprintBytes)
-          : `${mib(inp.footprintBytes)}; node with the runtime dependencies alone ${mib(inp.dependenciesFootprintBytes)}`,
+      detail: `${mib(inp.footprintBytes)}; node with the runtime dependencies alone ${mib(inp.dependenciesFootprintBytes)}`,
     },
     {
       name: `p50 within ${MEMORY_GOALS.floorFactor}x the static floor`,

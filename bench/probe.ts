@@ -6,7 +6,7 @@
  */
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { serveRpc } from "./ipc.js";
-import { readResident } from "./resident.js";
+import { restingMemory } from "./resident.js";
 
 /** What happened in the process since the previous lap (memory: at the moment of the lap). */
 export interface Lap {
@@ -82,6 +82,8 @@ export function createLapper(): () => Lap {
   };
 }
 
+const collect = () => (globalThis as { gc?: () => void }).gc?.();
+
 if (process.send) {
   const lap = createLapper();
   serveRpc({
@@ -90,13 +92,13 @@ if (process.send) {
     rss: () => process.memoryUsage(),
     // Memory after a full collection (needs --expose-gc; without it, as is).
     memory: () => {
-      (globalThis as { gc?: () => void }).gc?.();
+      collect();
       return process.memoryUsage();
     },
-    // The same, with resident memory split into anonymous and file-backed (the footprint).
-    resident: () => {
-      (globalThis as { gc?: () => void }).gc?.();
-      return { memory: process.memoryUsage(), resident: readResident() ?? null };
+    // The same as the footprint reads it: resident memory split into anonymous and file-backed.
+    resting: () => {
+      collect();
+      return restingMemory();
     },
   });
   // The probe must never be what keeps the exporter alive.

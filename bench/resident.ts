@@ -37,3 +37,23 @@ export function readResident(): Resident | undefined {
     return undefined;
   }
 }
+
+/** A process's memory at rest; anonymous and file-backed are null where /proc does not tell. */
+export interface RestingMemory {
+  readonly rssBytes: number;
+  readonly anonymousBytes: number | null;
+  readonly fileBytes: number | null;
+  readonly heapUsedBytes: number;
+}
+
+/** This process's memory now (the caller runs a full collection first, to read it at rest). */
+export function restingMemory(): RestingMemory {
+  const resident = readResident();
+  const { rss, heapUsed } = process.memoryUsage();
+  return {
+    rssBytes: resident?.rssBytes ?? rss,
+    anonymousBytes: resident?.anonymousBytes ?? null,
+    fileBytes: resident?.fileBytes ?? null,
+    heapUsedBytes: heapUsed,
+  };
+}
