@@ -5,14 +5,14 @@
  * names the upstream metric or endpoint, or the exporter's own source, so that a reader of
  * /metrics can find the documentation of the value (families.test.ts checks this).
  */
-import type { FamilyDef } from "./sample.js";
+import type { FamilyDef, FamilyDoc } from "./sample.js";
 
-function gauge(name: string, help: string): FamilyDef {
-  return { name, help, type: "gauge" };
+function gauge(name: string, help: string, doc?: FamilyDoc): FamilyDef {
+  return doc === undefined ? { name, help, type: "gauge" } : { name, help, type: "gauge", doc };
 }
 
-function counter(name: string, help: string): FamilyDef {
-  return { name, help, type: "counter" };
+function counter(name: string, help: string, doc?: FamilyDoc): FamilyDef {
+  return doc === undefined ? { name, help, type: "counter" } : { name, help, type: "counter", doc };
 }
 
 /** Families fed by Query Cluster Metrics; the catalog maps upstream names onto them. */

@@ -5,11 +5,28 @@
 
 export type MetricType = "gauge" | "counter";
 
+/**
+ * The reference entry of a family: docs/metrics.md is generated from it, so a family cannot be
+ * exposed without being documented. It never reaches /metrics.
+ */
+export interface FamilyDoc {
+  /** Label names, in the order samples carry them. */
+  readonly labels: readonly string[];
+  /** Unit of the value, e.g. "ratio (0..1)", "seconds", "bytes", "Unix seconds", "count", "1 (info)". */
+  readonly unit: string;
+  /** Upstream endpoint template and field the value comes from, or "exporter" for self-metrics. */
+  readonly source: string;
+  /** When the family has no series at all, or a given series disappears. */
+  readonly absent: string;
+}
+
 /** A metric family. `help` names the upstream source; `name` is the full family name. */
 export interface FamilyDef {
   readonly name: string;
   readonly help: string;
   readonly type: MetricType;
+  /** Reference entry (docs/metrics.md); every family of families.ts carries one. */
+  readonly doc?: FamilyDoc;
 }
 
 /**
