@@ -56,8 +56,8 @@ export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N]
   --scrapes N            timed scrapes per variant, exporter and static floor (default 200, at least 1)
   --baseline-scrapes N   timed scrapes per variant of the prom-client baseline (default 100: ~0.2 s each)
   --series N             series to reach, adding collection scopes if needed (default 100000)
-  --runtime R            the exporter's process settings: deployed (default: the Dockerfile's malloc and
-                         heap settings) or node-defaults
+  --runtime R            the exporter's process settings: deployed (default: its runtime settings, as every
+                         way of starting it has them, docs/runtime.md) or node-defaults (VDBCLOUD_RUNTIME=off)
   --metrics-only         disable import jobs, Spark jobs and inventory (scopes make up the series;
                          cycles get longer: about targets / 17 seconds)
   --budget P,...         instead: rate-budget scenarios at P% of one key's budget (600 metric targets at

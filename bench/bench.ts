@@ -47,6 +47,7 @@ import { countLoggedCycles, observeCycles, type PerCycleResult, waitForDrain } f
 import { runPilot, scopesNeeded } from "./pilot.js";
 import type { Lap } from "./probe.js";
 import { evaluateTargets, formatChecks, type Latencies, mb, ms, table } from "./report.js";
+import { describeRuntime } from "./runtime.js";
 import { interleaved, Scraper, VARIANTS } from "./scrape.js";
 import { delta, readSelfCounters, scrapeSelfCounters, total } from "./selfCounters.js";
 import type { SimSnapshot } from "./simProcess.js";
@@ -123,7 +124,7 @@ async function run(args: BenchArgs): Promise<Results> {
     ? { importJobs: false, sparkJobs: false, inventory: false }
     : { importJobs: true, sparkJobs: true, inventory: true };
   let collectionsPerCluster = 3;
-  const runtime = { execArgv: ["--expose-gc", ...args.runtime.nodeFlags], env: args.runtime.env };
+  const runtime = { runtime: args.runtime, execArgv: ["--expose-gc"] };
 
   progress(`footprint: exporter at rest with one cluster (runtime ${args.runtime.name})`);
   const footprint = await measureFootprint(args.runtime);
@@ -423,11 +424,7 @@ function render(r: Results): { text: string; ok: boolean } {
   );
   const peak = Math.max(...[r.warmup, r.cycle, r.scrapes, r.end].map((l) => l.rssPeakBytes));
   lines.push(
-    `  RSS (sampled every 250 ms; runtime ${r.args.runtime.name}: ${
-      [...Object.entries(r.args.runtime.env).map(([k, v]) => `${k}=${v}`), ...r.args.runtime.nodeFlags].join(
-        " ",
-      ) || "no settings"
-    }): steady (one full cycle, no scrapes) ${mib(r.cycle.rssMinBytes)} to ${mib(r.cycle.rssPeakBytes)}; ` +
+    `  RSS (sampled every 250 ms; runtime ${r.args.runtime.name}: ${describeRuntime(r.args.runtime)}): steady (one full cycle, no scrapes) ${mib(r.cycle.rssMinBytes)} to ${mib(r.cycle.rssPeakBytes)}; ` +
       `during scrapes ${mib(r.scrapes.rssMinBytes)} to ${mib(r.scrapes.rssPeakBytes)}; peak over the run ` +
       `${mib(peak)} (first cycle ${mib(r.warmup.rssPeakBytes)}); ` +
       `${(r.cycle.rssPeakBytes / Math.max(1, r.storeSeries) / 1024).toFixed(2)} KiB per series at the steady peak`,

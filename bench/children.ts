@@ -9,6 +9,13 @@ import { fileURLToPath } from "node:url";
 import { sleep } from "./entry.js";
 import { BenchError } from "./errors.js";
 import { RpcClient } from "./ipc.js";
+import {
+  DEPLOYED_RUNTIME,
+  exporterLaunch,
+  type ReportedStart,
+  type Runtime,
+  runtimeProblem,
+} from "./runtime.js";
 import type { SimInfo, SimStartArgs } from "./simProcess.js";
 
 /** A running child with an IPC command channel. */
@@ -45,13 +52,13 @@ export function forkChild(
   opts: {
     execArgv?: readonly string[];
     onLine?: (line: string) => void;
-    /** Extra environment variables over this process's own. */
+    /** The child's whole environment; default this process's. */
     env?: Readonly<Record<string, string>>;
   } = {},
 ): ChildHandle {
   const child = fork(fileURLToPath(module), [...args], {
     execArgv: [...(opts.execArgv ?? [])],
-    env: { ...process.env, ...opts.env },
+    env: { ...(opts.env ?? process.env) },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     serialization: "advanced",
   });
@@ -123,20 +130,28 @@ export interface ExporterProcess {
 export const EXPORTER_MAIN = new URL("../src/main.js", import.meta.url);
 
 /**
- * Runs `node --import probe.js main.js --config FILE --listen 127.0.0.1:0` and resolves once
- * it logs the address it listens on (an info line: `logLevel` must keep info).
+ * Runs `node FLAGS --import probe.js main.js --config FILE --listen 127.0.0.1:0` with the
+ * runtime's flags and environment (runtime.ts) and resolves once it logs the address it listens
+ * on (an info line: `logLevel` must keep info) and the process says it runs with them itself.
  */
 export async function startExporterProcess(
   configPath: string,
   opts: {
     onLine?: (line: string) => void;
     logLevel?: string;
-    /** Node flags ahead of the probe and environment variables (the runtime settings). */
+    /** The runtime settings; default the deployed ones. */
+    runtime?: Runtime;
+    /** Node flags after the runtime's, ahead of the probe (e.g. --expose-gc). */
     execArgv?: readonly string[];
-    env?: Readonly<Record<string, string>>;
     timeoutMs?: number;
   } = {},
 ): Promise<ExporterProcess> {
+  const runtime = opts.runtime ?? DEPLOYED_RUNTIME;
+  const launch = exporterLaunch(runtime, process.env, [
+    ...(opts.execArgv ?? []),
+    "--import",
+    new URL("./probe.js", import.meta.url).href,
+  ]);
   let resolveUrl: (url: string) => void = () => {};
   const urlP = new Promise<string>((r) => {
     resolveUrl = r;
@@ -146,8 +161,8 @@ export async function startExporterProcess(
     EXPORTER_MAIN,
     ["--config", configPath, "--listen", "127.0.0.1:0", "--log-level", opts.logLevel ?? "info"],
     {
-      execArgv: [...(opts.execArgv ?? []), "--import", new URL("./probe.js", import.meta.url).href],
-      ...(opts.env ? { env: opts.env } : {}),
+      execArgv: launch.execArgv,
+      env: launch.env,
       onLine: (line) => {
         const listen = listenAddressOf(line);
         if (listen) resolveUrl(`http://${listen}`);
@@ -165,7 +180,13 @@ export async function startExporterProcess(
     }),
   ]);
   clearTimeout(timer);
-  if (typeof outcome === "string") return { handle, url: outcome };
+  if (typeof outcome === "string") {
+    // Measured is the process the probe is in: it must be the exporter, with the settings asked for.
+    const problem = runtimeProblem(runtime, await handle.rpc.call<ReportedStart>("runtime"));
+    if (problem === undefined) return { handle, url: outcome };
+    await handle.stop();
+    throw new BenchError("child_failed", `exporter (runtime ${runtime.name}): ${problem}`);
+  }
   await handle.stop();
   const why =
     "exited" in outcome ? `exited (${String(outcome.exited)})` : `did not listen within ${timeoutMs} ms`;

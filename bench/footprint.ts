@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { startExporterProcess, startSimProcess, stopSimProcess, waitFor200 } from "./children.js";
 import { scenarioConfig, writeConfigFile } from "./config.js";
 import type { RestingMemory } from "./resident.js";
-import type { Runtime } from "./runtime.js";
+import { exporterLaunch, type Runtime } from "./runtime.js";
 
 const run = promisify(execFile);
 
@@ -40,15 +40,11 @@ export interface Footprint {
 }
 
 async function restingNode(runtime: Runtime, modules: readonly string[]): Promise<RestingMemory> {
+  const launch = exporterLaunch(runtime, process.env, ["--expose-gc"]);
   const { stdout } = await run(
     process.execPath,
-    [
-      "--expose-gc",
-      ...runtime.nodeFlags,
-      fileURLToPath(new URL("./restingNode.js", import.meta.url)),
-      ...modules,
-    ],
-    { env: { ...process.env, ...runtime.env } },
+    [...launch.execArgv, fileURLToPath(new URL("./restingNode.js", import.meta.url)), ...modules],
+    { env: launch.env },
   );
   return JSON.parse(stdout) as RestingMemory;
 }
@@ -72,8 +68,8 @@ export async function measureFootprint(runtime: Runtime): Promise<Footprint> {
       }),
     );
     const ex = await startExporterProcess(cfg, {
-      execArgv: ["--expose-gc", ...runtime.nodeFlags],
-      env: runtime.env,
+      runtime,
+      execArgv: ["--expose-gc"],
     });
     try {
       await waitFor200(`${ex.url}/readyz`, 60_000, 200);

@@ -5,6 +5,7 @@
  * (not started by the harness) the probe does nothing.
  */
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
+import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS } from "../src/runtime/settings.js";
 import { serveRpc } from "./ipc.js";
 import { restingMemory } from "./resident.js";
 
@@ -84,10 +85,29 @@ export function createLapper(): () => Lap {
 
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
 
+/**
+ * How this process was started, as its runtime settings depend on it (src/runtime/): read now,
+ * before the exporter's launcher removes its marker, and only the variables that matter.
+ */
+const started = {
+  execArgv: [...process.execArgv],
+  env: Object.fromEntries(
+    [
+      ...Object.keys(RUNTIME_SETTINGS.env),
+      ...Object.values(RUNTIME_CONTROLS),
+      RELAUNCH_MARKER,
+      "NODE_OPTIONS",
+    ]
+      .filter((k) => process.env[k] !== undefined)
+      .map((k) => [k, process.env[k]]),
+  ),
+};
+
 if (process.send) {
   const lap = createLapper();
   serveRpc({
     lap: () => lap(),
+    runtime: () => started,
     // Memory as it is (no collection): the soak's RSS samples.
     rss: () => process.memoryUsage(),
     // Memory after a full collection (needs --expose-gc; without it, as is).

@@ -1,34 +1,85 @@
 /**
- * The process settings the exporter is deployed with (Dockerfile, Kubernetes manifests), so the
- * benchmark measures what runs in production; `--runtime node-defaults` measures without them.
- * test/kubernetes.test.ts and bench/runtime.test.ts check that the deployment files carry
- * exactly these.
+ * The exporter's process settings in the bench and the soak: `deployed` (the default) is the
+ * runtime settings of src/runtime/settings.ts, which every way of starting the exporter gives it;
+ * `--runtime node-defaults` measures without them (VDBCLOUD_RUNTIME=off, the documented opt-out).
+ *
+ * The exporter is started with them already in force, so its launcher starts no other process
+ * and the probe preloaded into it measures the exporter itself; `runtimeProblem` checks that
+ * from what the started process reports. test/runtime.starts.test.ts starts the exporter as
+ * `exporterLaunch` says and reads the settings back from the running process.
  */
+import { type Env, formatSetting, planRuntime } from "../src/runtime/resolve.js";
+import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS } from "../src/runtime/settings.js";
+
 export interface Runtime {
   readonly name: "deployed" | "node-defaults";
-  readonly env: Readonly<Record<string, string>>;
+  /** Node flags on the exporter's command line. */
   readonly nodeFlags: readonly string[];
+  /** Environment variables of the exporter, over the harness's own without any runtime setting. */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 export const DEPLOYED_RUNTIME: Runtime = {
   name: "deployed",
-  env: {
-    // glibc keeps one malloc arena per thread that ever allocated (zlib and fs run on the
-    // thread pool) and returns little of their free memory: two arenas cap that slack.
-    MALLOC_ARENA_MAX: "2",
-    // Blocks from 128 KiB up are mmap'd and so returned to the system when freed, instead of
-    // the dynamic threshold that climbs to 32 MiB after the first large free.
-    MALLOC_MMAP_THRESHOLD_: "131072",
-  },
-  // A 2 MiB young generation (default 16 MiB per semi-space) is collected more often; the
-  // exporter's garbage is short-lived, so this trades a little CPU for resident memory.
-  // A full collection once the old generation is 25% over what the last one left live: V8's own
-  // factor let ~40 MiB live reach 105 MiB of heap, mostly garbage, in a fault episode of the soak.
-  // Node refuses this flag in NODE_OPTIONS: it goes on the command line (the Dockerfile's
-  // ENTRYPOINT), the other in NODE_OPTIONS (runtime.test.ts checks both files).
-  nodeFlags: ["--max-semi-space-size=2", "--heap-growing-percent=25"],
+  nodeFlags: RUNTIME_SETTINGS.nodeFlags,
+  env: RUNTIME_SETTINGS.env,
 };
 
-export const NODE_DEFAULTS: Runtime = { name: "node-defaults", env: {}, nodeFlags: [] };
+export const NODE_DEFAULTS: Runtime = {
+  name: "node-defaults",
+  nodeFlags: [],
+  env: { [RUNTIME_CONTROLS.switch]: "off" },
+};
 
 export const RUNTIMES = [DEPLOYED_RUNTIME, NODE_DEFAULTS] as const;
+
+/** What the harness's environment may not pass on: a runtime setting or control it did not choose. */
+const NOT_INHERITED = new Set<string>([
+  ...Object.keys(RUNTIME_SETTINGS.env),
+  ...Object.values(RUNTIME_CONTROLS),
+  RELAUNCH_MARKER,
+]);
+
+/**
+ * The node options (ahead of `extraExecArgv`, e.g. --expose-gc and the probe) and the whole
+ * environment a process of the harness is started with under `runtime`.
+ */
+export function exporterLaunch(
+  runtime: Runtime,
+  base: Env = process.env,
+  extraExecArgv: readonly string[] = [],
+): { execArgv: string[]; env: Record<string, string> } {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined && !NOT_INHERITED.has(k)) env[k] = v;
+  return { execArgv: [...runtime.nodeFlags, ...extraExecArgv], env: { ...env, ...runtime.env } };
+}
+
+/** `MALLOC_ARENA_MAX=2 ... --heap-growing-percent=25`, or "no settings". */
+export function describeRuntime(runtime: Runtime): string {
+  return (
+    [...Object.entries(runtime.env).map(([k, v]) => `${k}=${v}`), ...runtime.nodeFlags].join(" ") ||
+    "no settings"
+  );
+}
+
+/** What a started exporter says about itself (the probe's `runtime` command). */
+export interface ReportedStart {
+  readonly execArgv: readonly string[];
+  readonly env: Env;
+}
+
+/**
+ * Why the process that reported `reported` is not an exporter running `runtime` as measured:
+ * its launcher would start another process (the probe would then measure the launcher), or a
+ * setting differs. Undefined when it is.
+ */
+export function runtimeProblem(runtime: Runtime, reported: ReportedStart): string | undefined {
+  const plan = planRuntime(reported);
+  if (plan.changes.length > 0) {
+    return `its launcher would start node once more (${plan.changes.join(", ")}): the probe would measure the launcher`;
+  }
+  const want = planRuntime({ execArgv: runtime.nodeFlags, env: runtime.env }).settings;
+  const differ = plan.inForce.filter((s) => want.find((w) => w.name === s.name)?.value !== s.value);
+  if (differ.length > 0) return `settings differ: ${differ.map(formatSetting).join(", ")}`;
+  return undefined;
+}

@@ -28,6 +28,7 @@ import { LossTracker } from "./lossTracker.js";
 import { runPilot, scopesNeeded } from "./pilot.js";
 import type { Lap } from "./probe.js";
 import { ms, table } from "./report.js";
+import { describeRuntime } from "./runtime.js";
 import { Scraper, VARIANTS } from "./scrape.js";
 import { readSelfCounters, type SelfCounters, total } from "./selfCounters.js";
 import type { SimSnapshot } from "./simProcess.js";
@@ -249,8 +250,8 @@ async function run(args: SoakArgs): Promise<SoakResult> {
     const cfg = await writeConfigFile("soak", raw);
     exporter = await startExporterProcess(cfg, {
       // --expose-gc: the probe's full collection for the live-heap readings.
-      execArgv: ["--expose-gc", ...args.runtime.nodeFlags],
-      env: args.runtime.env,
+      runtime: args.runtime,
+      execArgv: ["--expose-gc"],
     });
     const ex = exporter;
     const startMs = Date.now();
@@ -348,11 +349,7 @@ function render(r: SoakResult): { text: string; ok: boolean } {
     `  ${r.clusters} clusters + ${r.scopes} scopes (${r.series} series in the store at the end), every collector at ` +
       `${isoDuration(r.intervalMs)}, simulator limit 20 req/s per endpoint; staleness bound ${STALENESS_INTERVALS} x ` +
       `${isoDuration(r.intervalMs)} = ${(STALENESS_INTERVALS * r.intervalMs) / 1000} s`,
-    `  exporter runtime ${r.args.runtime.name}: ${
-      [...Object.entries(r.args.runtime.env).map(([k, v]) => `${k}=${v}`), ...r.args.runtime.nodeFlags].join(
-        " ",
-      ) || "no settings"
-    }; config reloads every ${r.args.reloadMinutes} min: ${r.reloads.ok} ok, ${r.reloads.failed} failed`,
+    `  exporter runtime ${r.args.runtime.name}: ${describeRuntime(r.args.runtime)}; config reloads every ${r.args.reloadMinutes} min: ${r.reloads.ok} ok, ${r.reloads.failed} failed`,
     `  fault plan: ${r.plan.length} episodes of ${((r.plan[0]?.endMs ?? 0) - (r.plan[0]?.startMs ?? 0)) / 1000} s ` +
       `(${r.plan[0]?.kinds.length ?? 0} kind(s) each at rate ${FAULT_RATE}, all endpoints), after a quiet warm-up, ` +
       "before a quiet tail",

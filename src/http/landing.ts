@@ -1,3 +1,6 @@
+import { describeSource, type RuntimeInForce } from "../runtime/format.js";
+import { formatSetting } from "../runtime/resolve.js";
+
 /** One row of the landing page's target table. */
 export interface TargetRow {
   readonly collector: string;
@@ -18,6 +21,8 @@ export interface LandingInfo {
   readonly publishedAtMs: number;
   readonly shard: { readonly index: number; readonly total: number };
   readonly targets: readonly TargetRow[];
+  /** The node flags and environment variables this process runs with (src/runtime/). */
+  readonly runtime?: RuntimeInForce;
 }
 
 export function escapeHtml(text: string): string {
@@ -32,6 +37,27 @@ function ago(nowMs: number, thenMs: number | null): string {
 
 function rank(up: boolean | null): number {
   return up === false ? 0 : up === null ? 1 : 2;
+}
+
+/** The runtime settings in force, and where each comes from. */
+function renderRuntime(runtime: RuntimeInForce | undefined): string {
+  if (runtime === undefined) return "";
+  const rows = runtime.settings
+    .map(
+      (s) =>
+        `<tr><td>${escapeHtml(s.kind)}</td><td><code>${escapeHtml(formatSetting(s))}</code></td><td>${escapeHtml(describeSource(s))}</td></tr>`,
+    )
+    .join("\n");
+  const how = runtime.relaunched
+    ? "applied by the launcher, which started this process"
+    : "as this process was started";
+  return `<h2>Runtime settings</h2>
+<p>${escapeHtml(runtime.control)} &middot; ${how}</p>
+<table id="runtime"><thead><tr><th>kind</th><th>setting</th><th>from</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
+`;
 }
 
 /** Renders the landing page: links, readiness, and a table of targets with their last poll. */
@@ -61,6 +87,6 @@ export function renderLanding(info: LandingInfo): string {
 <tbody>
 ${rows}
 </tbody></table>
-</body></html>
+${renderRuntime(info.runtime)}</body></html>
 `;
 }
