@@ -216,8 +216,25 @@ describe("the exporter's entry point", () => {
   // are imported when they run.
   const ONE_SHOT = ["backfill/", "probe/", "polling/planFormat.ts", "simulator/"];
 
+  it("main.ts, the launcher, loads nothing of the exporter before it knows this process runs it", () => {
+    // The launcher may wait on the exporter as its parent (src/runtime/launch.ts): it stays small.
+    const loaded = [...loadedWith("main.ts")].sort();
+    expect(loaded).toEqual([
+      "app/sighup.ts",
+      "main.ts",
+      "runtime/launch.ts",
+      "runtime/resolve.ts",
+      "runtime/settings.ts",
+    ]);
+    for (const file of loaded) {
+      const text = readFileSync(join(SRC, file), "utf8");
+      for (const m of text.matchAll(/\bfrom\s*["']([^"'.][^"']*)["']/g)) expect(m[1], file).toMatch(/^node:/);
+    }
+    expect(importsOf(join(SRC, "main.ts"))).toContain("cli/main.ts");
+  });
+
   it("loads the one-shot commands and the simulator only when they run", () => {
-    const loaded = [...loadedWith("main.ts")];
+    const loaded = [...loadedWith("cli/main.ts")];
     expect(loaded).toContain("app/exporter.ts");
     expect(loaded.filter((p) => ONE_SHOT.some((w) => matches(p, w)))).toEqual([]);
     // ... and still reaches each of them, by import().

@@ -7,6 +7,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { formatSetting, planRuntime } from "../src/runtime/resolve.js";
+import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS } from "../src/runtime/settings.js";
+import { imageStart } from "./helpers/image.js";
 
 const ROOT = join(import.meta.dirname, "..");
 
@@ -14,6 +17,7 @@ interface Service {
   readonly image?: string;
   readonly build?: { readonly context: string; readonly dockerfile?: string } | string;
   readonly command?: readonly string[];
+  readonly entrypoint?: unknown;
   readonly ports?: readonly string[];
   readonly volumes?: readonly string[];
   readonly environment?: Record<string, string>;
@@ -85,6 +89,23 @@ describe("docker-compose.yml", () => {
     );
     const command = exporter.command ?? [];
     expect(command).toContain("--demo");
+    // The image's entrypoint stays, with its runtime settings, and nothing changes them.
+    expect(exporter.entrypoint).toBeUndefined();
+    for (const k of [
+      ...Object.keys(RUNTIME_SETTINGS.env),
+      ...Object.values(RUNTIME_CONTROLS),
+      RELAUNCH_MARKER,
+      "NODE_OPTIONS",
+    ]) {
+      expect(Object.keys(exporter.environment ?? {}), k).not.toContain(k);
+    }
+    const image = imageStart(ROOT);
+    const plan = planRuntime({ execArgv: image.entrypoint.slice(1, -1), env: { ...image.env } });
+    expect(plan.changes).toEqual([]);
+    expect(plan.inForce.map(formatSetting)).toEqual([
+      ...RUNTIME_SETTINGS.nodeFlags,
+      ...Object.entries(RUNTIME_SETTINGS.env).map(([k, v]) => `${k}=${v}`),
+    ]);
     expect(flagValue(command, "--listen")).toBe("0.0.0.0:9474");
     expect(portsOf(exporter)).toContainEqual([9474, 9474]);
   });

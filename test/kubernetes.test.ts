@@ -29,6 +29,9 @@ import {
 import { type CliArgs, parseCli } from "../src/cli/args.js";
 import { loadConfig } from "../src/config/load.js";
 import { createApp } from "../src/http/app.js";
+import { formatSetting, planRuntime } from "../src/runtime/resolve.js";
+import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS } from "../src/runtime/settings.js";
+import { imageStart } from "./helpers/image.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
@@ -164,6 +167,35 @@ describe.skipIf(kubectl.skip)("kustomizations (kubectl kustomize)", () => {
       const key = volumeAt(w, c, POD_PATHS.apiKeyFile);
       expect(key.volume.secret.secretName).toBe("vdbcloud-exporter-api-key");
       expect(key.key).toBe("api-key");
+    },
+  );
+
+  it.each([...rendered.keys()])(
+    "%s: the pod runs with the runtime settings: the image's entrypoint, none of them changed",
+    (dir) => {
+      const c = exporterContainer(workload(rendered.get(dir) ?? []));
+      // A `command` would replace the entrypoint and lose its node flags.
+      expect(c.command).toBeUndefined();
+      const names = (c.env ?? []).map((e: K8sObject) => e.name);
+      for (const k of [
+        ...Object.keys(RUNTIME_SETTINGS.env),
+        ...Object.values(RUNTIME_CONTROLS),
+        RELAUNCH_MARKER,
+        "NODE_OPTIONS",
+      ]) {
+        expect(names, k).not.toContain(k);
+      }
+      const image = imageStart(ROOT);
+      const plan = planRuntime({
+        execArgv: image.entrypoint.slice(1, -1),
+        env: { ...image.env, ...literalEnv(c) },
+      });
+      // The exporter starts with them: its launcher has nothing to add.
+      expect(plan.changes).toEqual([]);
+      expect(plan.inForce.map(formatSetting)).toEqual([
+        ...RUNTIME_SETTINGS.nodeFlags,
+        ...Object.entries(RUNTIME_SETTINGS.env).map(([k, v]) => `${k}=${v}`),
+      ]);
     },
   );
 

@@ -22,9 +22,8 @@ import { CONFIG_WATCH_INTERVAL_MS, watchPath } from "../config/watch.js";
 import { loadWebConfig, toTlsOptions } from "../config/webConfig.js";
 import { createApp, type ReloadResult } from "../http/app.js";
 import { BasicAuth } from "../http/basicAuth.js";
-import { formatRuntimePlan, inForce, type RuntimeInForce } from "../runtime/format.js";
+import { printRuntimePlan, type RuntimeInForce, runtimeInForce } from "../runtime/format.js";
 import type { ProcessStartSnapshot } from "../runtime/launch.js";
-import { planRuntime, RuntimeSettingError } from "../runtime/resolve.js";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./args.js";
 
 const EXIT_OK = 0;
@@ -169,24 +168,7 @@ async function checkConfig(args: CliArgs, start: ProcessStartSnapshot): Promise<
     return reportConfigError(err);
   }
   // What a run started the same way would run with (a run exits 2 on a bad control variable too).
-  try {
-    process.stdout.write(`\n${formatRuntimePlan(planRuntime(start))}\n`);
-    return EXIT_OK;
-  } catch (err) {
-    if (!(err instanceof RuntimeSettingError)) throw err;
-    process.stderr.write(`runtime settings invalid:\n${err.message}\n`);
-    return EXIT_USAGE;
-  }
-}
-
-/** The runtime settings this process runs with, for the landing page. */
-function runtimeInForce(start: ProcessStartSnapshot): RuntimeInForce | undefined {
-  try {
-    return inForce(planRuntime(start));
-  } catch {
-    // The launcher exits on a bad control variable before a run; a process it started has none.
-    return undefined;
-  }
+  return printRuntimePlan(start, process);
 }
 
 /** `--probe`: one small call per endpoint kind and target; prints what answered (probe/). */

@@ -1,5 +1,12 @@
 /** The runtime settings as `--check-config` prints them and the landing page shows them. */
-import { formatSetting, type RuntimePlan, type SettingState } from "./resolve.js";
+import {
+  formatSetting,
+  type ProcessStart,
+  planRuntime,
+  type RuntimePlan,
+  RuntimeSettingError,
+  type SettingState,
+} from "./resolve.js";
 
 /** The runtime settings a running exporter has, for its landing page. */
 export interface RuntimeInForce {
@@ -36,4 +43,37 @@ export function formatRuntimePlan(plan: RuntimePlan): string {
     lines.push(`For a run the launcher starts node once more, to ${plan.changes.join(", ")}.`);
   }
   return lines.join("\n");
+}
+
+/**
+ * `--check-config`'s part: prints what a run started like `start` gets and returns exit 0, or
+ * 2 after naming a control variable that a run would refuse too.
+ */
+export function printRuntimePlan(
+  start: ProcessStart,
+  out: {
+    readonly stdout: { write(text: string): unknown };
+    readonly stderr: { write(text: string): unknown };
+  },
+): number {
+  try {
+    out.stdout.write(`\n${formatRuntimePlan(planRuntime(start))}\n`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof RuntimeSettingError)) throw err;
+    out.stderr.write(`runtime settings invalid:\n${err.message}\n`);
+    return 2;
+  }
+}
+
+/**
+ * The settings this process runs with, for the landing page; undefined for a control variable
+ * it cannot read (the launcher ends a run for that before it starts, so only by hand).
+ */
+export function runtimeInForce(start: ProcessStart): RuntimeInForce | undefined {
+  try {
+    return inForce(planRuntime(start));
+  } catch {
+    return undefined;
+  }
 }
