@@ -88,6 +88,15 @@ describe("launch", () => {
     );
   });
 
+  it("falls back to a child when process.execve fails", () => {
+    const f = fakes({}, { execve: true });
+    f.execve.mockImplementation(() => {
+      throw new Error("ERR_FEATURE_UNAVAILABLE_ON_PLATFORM");
+    });
+    expect(launch(["--demo"], f.deps).kind).toBe("relaunched");
+    expect(f.spawn).toHaveBeenCalledTimes(1);
+  });
+
   it("forwards SIGTERM, SIGINT and SIGQUIT at once, and SIGHUP once the child catches it", () => {
     const f = fakes();
     launch([], f.deps);

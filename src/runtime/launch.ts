@@ -90,7 +90,11 @@ export function launch(argv: readonly string[], deps: LaunchDeps = defaultDeps()
   if (relaunch === null) return { kind: "run", start };
   const args = [...relaunch.execArgv, ...proc.argv.slice(1)];
   if (typeof proc.execve === "function") {
-    proc.execve(proc.execPath, [proc.execPath, ...args], { ...relaunch.env, [RELAUNCH_MARKER]: REPLACED });
+    try {
+      proc.execve(proc.execPath, [proc.execPath, ...args], { ...relaunch.env, [RELAUNCH_MARKER]: REPLACED });
+    } catch {
+      // Not on this platform (or refused): a child does the same, with this process relaying.
+    }
   }
   runAsChild(deps, args, { ...relaunch.env, [RELAUNCH_MARKER]: NOTIFY_FD });
   return { kind: "relaunched" };
