@@ -430,4 +430,12 @@ describe("the launcher relays what a supervisor sees", () => {
     process.kill(run.exporter.pid, "SIGKILL");
     expect(await exited).toBe("code null signal SIGKILL");
   }, 60_000);
+
+  it("a launcher killed by SIGKILL, which can pass nothing on: the exporter stops by itself", async () => {
+    const run = await start(binWay());
+    expect(run.exporter.pid).not.toBe(run.child.pid);
+    run.child.kill("SIGKILL");
+    await waitFor("the exporter to stop", 15_000, async () => (alive(run.exporter.pid) ? undefined : true));
+    expect(run.output()).toContain('"signal":"SIGTERM","msg":"shutting down"');
+  }, 60_000);
 });

@@ -9,11 +9,12 @@
  * small (none of the exporter's modules is loaded in it), forwards SIGTERM, SIGINT, SIGHUP and
  * SIGQUIT, and ends as the child ended: with its exit code, or by the same signal. A SIGHUP
  * waits until the child catches it (the child says so on its file descriptor 3), so that a
- * reload asked for during start-up cannot end it. The child carries RELAUNCH_MARKER and never
+ * reload asked for during start-up cannot end it. The child stops itself when that pipe closes
+ * without a word (a launcher killed by SIGKILL). The child carries RELAUNCH_MARKER and never
  * starts another.
  */
 import { spawn } from "node:child_process";
-import { closeSync, writeSync } from "node:fs";
+import { Socket } from "node:net";
 import { constants } from "node:os";
 import { type Env, isLongRunning, planRuntime, RuntimeSettingError } from "./resolve.js";
 import { RELAUNCH_MARKER } from "./settings.js";
@@ -75,7 +76,7 @@ export function launch(argv: readonly string[], deps: LaunchDeps = defaultDeps()
   if (marker !== undefined) {
     // Nothing this process starts is a relaunch.
     delete proc.env[RELAUNCH_MARKER];
-    if (marker === NOTIFY_FD) notifyLauncher();
+    if (marker === NOTIFY_FD) watchLauncher();
     return { kind: "run", start };
   }
   if (!isLongRunning(argv)) return { kind: "run", start };
@@ -100,14 +101,26 @@ export function launch(argv: readonly string[], deps: LaunchDeps = defaultDeps()
   return { kind: "relaunched" };
 }
 
-/** Tells the launcher, through the pipe it gave as fd 3, that SIGHUP is caught now. */
-function notifyLauncher(): void {
+/**
+ * Tells the launcher, through the pipe it gave as fd 3, that SIGHUP is caught now, and keeps the
+ * pipe open: the launcher never writes to it, so its end is the launcher's end. A launcher killed
+ * by SIGKILL passes nothing on, so this process then stops itself (SIGTERM: the usual shutdown)
+ * instead of running on without anyone waiting on it.
+ */
+function watchLauncher(): void {
+  let pipe: Socket;
   try {
-    writeSync(3, "ready\n");
-    closeSync(3);
+    pipe = new Socket({ fd: 3, readable: true, writable: true });
   } catch {
     // No launcher listening (the variable came from elsewhere): nothing to tell.
+    return;
   }
+  pipe.on("error", () => undefined);
+  pipe.write("ready\n");
+  pipe.once("close", () => process.kill(process.pid, "SIGTERM"));
+  pipe.resume();
+  // The pipe never keeps this process alive.
+  pipe.unref();
 }
 
 function runAsChild(deps: LaunchDeps, args: readonly string[], env: Record<string, string>): void {
