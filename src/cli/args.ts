@@ -28,6 +28,9 @@ Options (each also set by the environment variable after it; the flag wins):
 
 Environment:
   VDBCLOUD_API_KEY         API key, used when the config names none
+  VDBCLOUD_RUNTIME=off, VDBCLOUD_NODE_FLAGS, VDBCLOUD_RUNTIME_ENV
+                           turn off or replace the node flags and malloc variables a run or the demo
+                           starts node with (docs/runtime.md); --check-config shows them
   An empty variable counts as unset.
 
 Exit codes: 0 ok, 2 bad config or arguments, 1 anything else.`;

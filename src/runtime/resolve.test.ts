@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { USAGE } from "../cli/args.js";
 import {
   type Env,
   flagName,
@@ -8,7 +9,7 @@ import {
   planRuntime,
   RuntimeSettingError,
 } from "./resolve.js";
-import { RELAUNCH_MARKER, RUNTIME_SETTINGS, type RuntimeSettings } from "./settings.js";
+import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS, type RuntimeSettings } from "./settings.js";
 
 /** A definition of the same shape, so the rules are tested apart from today's values. */
 const SETTINGS: RuntimeSettings = {
@@ -251,6 +252,10 @@ describe("planRuntime", () => {
   ])("refuses $env with a message naming the variable", ({ env, message }) => {
     expect(() => plan([], env)).toThrow(RuntimeSettingError);
     expect(() => plan([], env)).toThrow(message);
+  });
+
+  it("--help names every control variable", () => {
+    for (const name of Object.values(RUNTIME_CONTROLS)) expect(USAGE).toContain(name);
   });
 
   it("defaults to the project's one definition", () => {
