@@ -16,7 +16,7 @@
 import { spawn } from "node:child_process";
 import { Socket } from "node:net";
 import { constants } from "node:os";
-import { type Env, isLongRunning, planRuntime, RuntimeSettingError } from "./resolve.js";
+import { isLongRunning, type ProcessStart, planRuntime, RuntimeSettingError } from "./resolve.js";
 import { RELAUNCH_MARKER } from "./settings.js";
 
 /** The signals a launcher passes on to the exporter it started. */
@@ -37,10 +37,7 @@ export type LaunchOutcome =
   | { readonly kind: "exit"; readonly code: number };
 
 /** How this process was started, before the launcher removed its marker from process.env. */
-export interface ProcessStartSnapshot {
-  readonly execArgv: readonly string[];
-  readonly env: Env;
-}
+export type ProcessStartSnapshot = ProcessStart;
 
 type Execve = (file: string, args: readonly string[], env: Record<string, string>) => never;
 
