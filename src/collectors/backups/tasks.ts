@@ -1,7 +1,8 @@
 /**
  * The backup collectors. `backups`: List Backups, every page, per credential (the clusters that
- * share a key share one listing), with series for the polled dedicated clusters only.
- * `backup_policies`: Get Backup Policy per polled dedicated cluster, at `policy_interval`.
+ * share a key share one listing; target "organization"), with series for the polled dedicated
+ * clusters only. `backup_policies`: Get Backup Policy per polled dedicated cluster (target: the
+ * cluster), at `policy_interval`. Both report under the `backups` collector label.
  *
  * Free and serverless clusters cannot have backups: they are skipped when their ID (in03-) or a
  * plan seen by inventory or discovery says so, and a cluster the service refuses as not
@@ -20,8 +21,17 @@ import { listBackupsOf } from "./listing.js";
 import { mapBackups, mapPolicy } from "./mapping.js";
 import { PERMISSION_LOG } from "./permissions.js";
 
+/**
+ * Both collectors report as `backups` (the `collector` label), so a credential without backup
+ * permission is one collector to the operator, with one log line.
+ */
 export const BACKUPS = "backups";
 export const BACKUP_POLICIES = "backup_policies";
+
+/** The listing task's target: the organisation as the credential sees it. */
+export function listingTarget(credential: string): string {
+  return credential === "default" ? "organization" : `organization (${credential})`;
+}
 
 /**
  * Runs one poll like runPoll (polling/runtime.ts), with one more ending: a permission refusal
@@ -75,14 +85,15 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
   const kinds = env.state.get(CLUSTER_KINDS);
   return [...byCredential].map(([credential, clusters]) => {
     const client = env.clients.forCluster(clusters[0] as ClusterConfig);
+    const target = listingTarget(credential);
     return collectorTask({
-      id: { collector: BACKUPS, target: credential },
+      id: { collector: BACKUPS, target },
       credential,
       // Page 1 of the organisation; then its other pages or one listing per cluster, the fewer.
       calls: [{ endpoint: ENDPOINT.listBackups, count: 1, atLeast: true }],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
-        runGuarded(env, BACKUPS, credential, credential, async () => {
+        runGuarded(env, BACKUPS, target, credential, async () => {
           const ids = dedicated(env, clusters).map((c) => c.id);
           const { backups } = await listBackupsOf(
             client,
@@ -123,21 +134,21 @@ export function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
     const client = env.clients.forCluster(cluster);
     const credential = env.clients.credentialOf(cluster);
     return collectorTask({
-      id: { collector: BACKUP_POLICIES, target: cluster.id },
+      id: { collector: BACKUPS, target: cluster.id },
       credential,
       calls: [{ endpoint: ENDPOINT.getBackupPolicy, count: 1, atLeast: false }],
       intervalMs: cfg.policyIntervalMs,
       run: (signal) =>
-        runGuarded(env, BACKUP_POLICIES, cluster.id, credential, async () => {
+        runGuarded(env, BACKUPS, cluster.id, credential, async () => {
           // Learnt since the plan was made (a refusal, a plan seen by inventory): never asked again.
           if (kinds.notDedicated(cluster.id)) {
-            env.ctx.store.delete({ collector: BACKUP_POLICIES, target: cluster.id, slot: "data" });
+            env.ctx.store.delete({ collector: BACKUPS, target: cluster.id, slot: "data" });
             return;
           }
           try {
             putData(
               env.ctx,
-              BACKUP_POLICIES,
+              BACKUPS,
               cluster.id,
               mapPolicy(cluster.id, await client.getBackupPolicy(cluster.id, signal)),
               ttlMs,
@@ -161,6 +172,6 @@ export const backupsCollector = {
 /** Get Backup Policy per dedicated cluster: enabled, retention, copies, the longest gap. */
 export const backupPoliciesCollector = {
   name: BACKUP_POLICIES,
-  label: BACKUP_POLICIES,
+  label: BACKUPS,
   tasks: backupPolicyTasks,
 } as const satisfies Collector;
