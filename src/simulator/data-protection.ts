@@ -193,7 +193,7 @@ export class DataProtection {
     const today = Math.floor(nowMs / DAY_MS);
     this.dedicated.forEach((c, d) => {
       const policy = this.policies.get(c.id);
-      if (!policy || policy.status !== "ENABLED") return;
+      if (policy?.status !== "ENABLED") return;
       const days = new Set(policy.frequency.split(",").map(Number));
       for (let k = 0; k < policy.retentionDays; k++) {
         const day = today - k;

@@ -42,14 +42,14 @@ async function runGuarded(
   collector: string,
   target: string,
   credential: string,
-  poll: () => Promise<void>,
+  /** Resolves true when the upstream answered a backup call (so the credential is permitted). */
+  poll: () => Promise<boolean>,
 ): Promise<RunOutcome> {
   const ctx: PollContext = env.ctx;
   const log = env.state.get(PERMISSION_LOG);
   const started = performance.now();
   try {
-    await poll();
-    log.permitted(ctx.logger, collector, credential);
+    if (await poll()) log.permitted(ctx.logger, collector, credential);
     ctx.health.success(collector, target);
     return "ok";
   } catch (err) {
@@ -112,13 +112,14 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
           putData(
             env.ctx,
             BACKUPS,
-            credential,
+            target,
             mapBackups(
               backups,
               dedicated(env, clusters).map((c) => c.id),
             ),
             ttlMs,
           );
+          return true;
         }),
     });
   });
@@ -143,7 +144,7 @@ export function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
           // Learnt since the plan was made (a refusal, a plan seen by inventory): never asked again.
           if (kinds.notDedicated(cluster.id)) {
             env.ctx.store.delete({ collector: BACKUPS, target: cluster.id, slot: "data" });
-            return;
+            return false;
           }
           try {
             putData(
@@ -153,9 +154,12 @@ export function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
               mapPolicy(cluster.id, await client.getBackupPolicy(cluster.id, signal)),
               ttlMs,
             );
+            return true;
           } catch (err) {
             if (!isDedicatedOnlyRefusal(err)) throw err;
+            // Said once, remembered: the cluster is not asked again (no failure, no log line).
             kinds.noteRefused(cluster.id);
+            return false;
           }
         }),
     });
