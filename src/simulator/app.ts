@@ -5,7 +5,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { mountAdmin } from "./admin.js";
 import { dataPlaneRoutes } from "./data-plane.js";
-import { dataProtectionRoutes } from "./data-protection.js";
+import { dataProtectionRoutes } from "./data-protection-routes.js";
 import { ApiCode } from "./errors.js";
 import { groupRoutes } from "./groups.js";
 import { mountRoute, type PipelineDeps } from "./pipeline.js";
