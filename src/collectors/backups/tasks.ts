@@ -28,6 +28,9 @@ import { PERMISSION_LOG } from "./permissions.js";
 export const BACKUPS = "backups";
 export const BACKUP_POLICIES = "backup_policies";
 
+/** The store slot of each cluster's share of the listing (its policy is the "data" slot). */
+const LISTING_SLOT = "backups";
+
 /** The listing task's target: the organisation as the credential sees it. */
 export function listingTarget(credential: string): string {
   return credential === "default" ? "organization" : `organization (${credential})`;
@@ -109,16 +112,19 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
             },
             signal,
           );
-          putData(
-            env.ctx,
-            BACKUPS,
-            target,
-            mapBackups(
-              backups,
-              dedicated(env, clusters).map((c) => c.id),
-            ),
-            ttlMs,
-          );
+          // Stored per cluster: a cluster removed from the config loses its series at the
+          // next re-plan (with its policy target), not only after the staleness bound.
+          const polled = dedicated(env, clusters).map((c) => c.id);
+          const mapping = mapBackups(backups, polled);
+          for (const c of clusters) {
+            const key = { collector: BACKUPS, target: c.id, slot: LISTING_SLOT };
+            if (!polled.includes(c.id)) {
+              env.ctx.store.delete(key);
+              continue;
+            }
+            const samples = mapping.samples.filter((s) => s.labels.cluster_id === c.id);
+            env.ctx.store.put(key, mapping.families, samples, ttlMs);
+          }
           return true;
         }),
     });
