@@ -45,6 +45,8 @@ async function runGuarded(
   collector: string,
   target: string,
   credential: string,
+  /** Which call this is, for the permission log: "listing" or "policy". */
+  call: string,
   /** Resolves true when the upstream answered a backup call (so the credential is permitted). */
   poll: () => Promise<boolean>,
 ): Promise<RunOutcome> {
@@ -52,12 +54,12 @@ async function runGuarded(
   const log = env.state.get(PERMISSION_LOG);
   const started = performance.now();
   try {
-    if (await poll()) log.permitted(ctx.logger, collector, credential);
+    if (await poll()) log.permitted(ctx.logger, collector, credential, call);
     ctx.health.success(collector, target);
     return "ok";
   } catch (err) {
     if (isPermissionRefusal(err)) {
-      log.refused(ctx.logger, collector, credential);
+      log.refused(ctx.logger, collector, credential, call);
       ctx.health.notPermitted(collector, target, credential);
       // Nothing collected: the previous data ages out at its staleness bound.
       return "ok";
@@ -96,7 +98,7 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
       calls: [{ endpoint: ENDPOINT.listBackups, count: 1, atLeast: true }],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
-        runGuarded(env, BACKUPS, target, credential, async () => {
+        runGuarded(env, BACKUPS, target, credential, "listing", async () => {
           const ids = dedicated(env, clusters).map((c) => c.id);
           const { backups } = await listBackupsOf(
             client,
@@ -146,7 +148,7 @@ export function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
       calls: [{ endpoint: ENDPOINT.getBackupPolicy, count: 1, atLeast: false }],
       intervalMs: cfg.policyIntervalMs,
       run: (signal) =>
-        runGuarded(env, BACKUPS, cluster.id, credential, async () => {
+        runGuarded(env, BACKUPS, cluster.id, credential, "policy", async () => {
           // Learnt since the plan was made (a refusal, a plan seen by inventory): never asked again.
           if (kinds.notDedicated(cluster.id)) {
             env.ctx.store.delete({ collector: BACKUPS, target: cluster.id, slot: "data" });
