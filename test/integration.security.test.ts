@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator } from "../src/simulator/index.js";
 import { type Harness, parseSamples, startHarness } from "./helpers/harness.js";
+import { unexpectedLint } from "./helpers/promtoolLint.js";
 import { toolOrSkip } from "./helpers/tools.js";
 
 let harnesses: Harness[] = [];
@@ -37,28 +37,10 @@ describe("label values from the upstream are escaped", () => {
       // promtool parses the whole exposition; its lint must stay clean.
       // One finding is known and accepted: the contract name vdbcloud_backup_policy_retention_days
       // (docs/design.md section 5) keeps the unit the service's policy is set in.
-      const lint = promtoolLint(promtool.path, text);
-      expect(lint.filter((l) => !CONTRACT_LINT_EXCEPTIONS.includes(l))).toEqual([]);
+      expect(unexpectedLint(promtool.path, text)).toEqual([]);
     }
   });
 });
-
-/** promtool's lint findings, one per line (it exits 3 when there are any). */
-function promtoolLint(path: string, text: string): string[] {
-  try {
-    return execFileSync(path, ["check", "metrics"], { input: text, encoding: "utf8" })
-      .split("\n")
-      .filter((l) => l.trim() !== "");
-  } catch (err) {
-    const out = `${(err as { stdout?: string }).stdout ?? ""}${(err as { stderr?: string }).stderr ?? ""}`;
-    return out.split("\n").filter((l) => l.trim() !== "");
-  }
-}
-
-/** Lint findings that a contract name of docs/design.md causes, exactly as promtool words them. */
-const CONTRACT_LINT_EXCEPTIONS = [
-  'vdbcloud_backup_policy_retention_days use base unit "seconds" instead of "days"',
-];
 
 describe("read-only by construction", () => {
   it("a full run of every collector, discovery included, calls no mutating endpoint", async () => {

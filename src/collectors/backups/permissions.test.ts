@@ -1,12 +1,19 @@
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { PermissionLog } from "./permissions.js";
 
+/** A logger whose lines read "<level> <fields> <msg>". */
 function recorder() {
   const lines: string[] = [];
-  const logger = {
-    warn: (fields: object, msg: string) => void lines.push(`warn ${JSON.stringify(fields)} ${msg}`),
-    info: (fields: object, msg: string) => void lines.push(`info ${JSON.stringify(fields)} ${msg}`),
-  };
+  const logger = pino(
+    { level: "info", base: null, timestamp: false },
+    {
+      write: (l: string) => {
+        const { level, msg, ...fields } = JSON.parse(l) as { level: number; msg: string };
+        lines.push(`${level === 40 ? "warn" : "info"} ${JSON.stringify(fields)} ${msg}`);
+      },
+    },
+  );
   return { lines, logger };
 }
 
