@@ -88,6 +88,7 @@ describe("generated dashboards", () => {
     expect(uids.sort()).toEqual([
       "vdbcloud-cluster",
       "vdbcloud-collections",
+      "vdbcloud-data-protection",
       "vdbcloud-exporter",
       "vdbcloud-jobs",
       "vdbcloud-overview",

@@ -70,6 +70,11 @@ export interface DemoOptions {
   readonly collections?: { readonly tokenDir: string };
   /** Count the members of every simulated SCIM group (the demo does). */
   readonly groups?: boolean;
+  /**
+   * Give the last cluster its own key, which the demo's simulator accepts for everything but
+   * backups (`--demo` does): the backups collector then shows that credential as not permitted.
+   */
+  readonly showNotPermitted?: boolean;
   /** Also ask a name no server knows, to show a refused query (`--demo` does; tests do not). */
   readonly showRefusal?: boolean;
   /**
@@ -80,10 +85,14 @@ export interface DemoOptions {
   readonly metricCatalog?: DemoMetricCatalog;
 }
 
+/** The key the demo's simulator accepts for everything but backups (see `showNotPermitted`). */
+export const DEMO_KEY_WITHOUT_BACKUP = "demo-key-without-backup-permission";
+
 /**
  * Starts the simulator on loopback. It is imported dynamically so that production code paths
  * never load it: only `--demo` does.
  */
+
 export async function startDemoSimulator(opts: {
   clusters: number;
   metricCatalog?: DemoMetricCatalog;
@@ -100,6 +109,7 @@ export async function startDemoSimulator(opts: {
     collectionsPerCluster: 6,
     collectionChurnMs: 120_000,
     metricCatalog: opts.metricCatalog ?? "strict",
+    backupDeniedKeys: [DEMO_KEY_WITHOUT_BACKUP],
   });
 }
 
@@ -111,6 +121,7 @@ export async function startDemoSimulator(opts: {
  */
 export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, unknown> {
   const first = sim.clusters[0];
+  const last = sim.clusters[sim.clusters.length - 1];
   const strict = opts.metricCatalog === "strict";
   const refused = opts.showRefusal === true;
   const queries = strict
@@ -142,6 +153,9 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
             }))
           : [],
       ...dataPlane(c.id),
+      ...(opts.showNotPermitted === true && c === last && c !== first
+        ? { api_key: DEMO_KEY_WITHOUT_BACKUP }
+        : {}),
     })),
     metrics: {
       granularity: "PT30S",
@@ -167,6 +181,9 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
         }
       : {}),
     ...(opts.groups ? { groups: { ids: [...sim.groups.keys()], interval: "PT30S" } } : {}),
+    // Backups change by the hour upstream; the demo polls them every minute so a visitor sees them.
+    backups: { interval: "PT1M", policy_interval: "PT1M" },
+    global_clusters: { interval: "PT30S" },
     server: { listen: opts.listen },
   };
 }

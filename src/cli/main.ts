@@ -219,6 +219,7 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
         demoConfig(sim, {
           listen: args.listen ?? "0.0.0.0:9474",
           showRefusal: true,
+          showNotPermitted: true,
           collections: { tokenDir },
           metricCatalog,
           groups: true,

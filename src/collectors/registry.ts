@@ -5,9 +5,11 @@
  */
 
 import type { CollectorEnv, CollectorTask } from "../polling/model.js";
+import { backupPoliciesCollector, backupsCollector } from "./backups/tasks.js";
 import { clusterMetricsCollector } from "./cluster-metrics/tasks.js";
 import { collectionsCollector } from "./collections/tasks.js";
 import { discoveryCollector } from "./discovery/tasks.js";
+import { globalClustersCollector } from "./global-clusters/tasks.js";
 import { groupsCollector } from "./groups/tasks.js";
 import { importJobsCollector } from "./import-jobs/tasks.js";
 import { inventoryCollector } from "./inventory/tasks.js";
@@ -21,6 +23,9 @@ export const COLLECTORS = [
   discoveryCollector,
   collectionsCollector,
   groupsCollector,
+  backupsCollector,
+  backupPoliciesCollector,
+  globalClustersCollector,
 ] as const;
 
 /** A collector's registry name. */

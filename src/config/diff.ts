@@ -34,6 +34,9 @@ function durations(c: Config): Record<string, number> {
     "spark_jobs.interval": c.sparkJobs.intervalMs,
     "inventory.interval": c.inventory.intervalMs,
     "groups.interval": c.groups.intervalMs,
+    "backups.interval": c.backups.intervalMs,
+    "backups.policy_interval": c.backups.policyIntervalMs,
+    "global_clusters.interval": c.globalClusters.intervalMs,
   };
 }
 
@@ -75,6 +78,8 @@ export function configChanges(prev: Config, next: Config): ConfigChanges {
     sparkJobs: { ...c.sparkJobs, intervalMs: undefined },
     inventory: { ...c.inventory, intervalMs: undefined },
     groups: { ...c.groups, intervalMs: undefined },
+    backups: { ...c.backups, intervalMs: undefined, policyIntervalMs: undefined },
+    globalClusters: { ...c.globalClusters, intervalMs: undefined },
   });
   const r0 = rest(prev) as Record<string, unknown>;
   const r1 = rest(next) as Record<string, unknown>;

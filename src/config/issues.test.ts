@@ -38,6 +38,8 @@ describe("knownKeysAt", () => {
         "inventory",
         "collections",
         "groups",
+        "backups",
+        "global_clusters",
         "server",
         "staleness_intervals",
       ],

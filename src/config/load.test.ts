@@ -432,6 +432,8 @@ describe("good configs", () => {
         rateLimit: 10,
       },
       groups: { ids: [], intervalMs: 3_600_000 },
+      backups: { enabled: true, intervalMs: 900_000, policyIntervalMs: 3_600_000 },
+      globalClusters: { enabled: true, intervalMs: 60_000 },
       server: { host: "0.0.0.0", port: 9474 },
       stalenessIntervals: 5,
     };

@@ -18,6 +18,7 @@ import { apiSchema } from "./schema/api.js";
 import { clustersSchema } from "./schema/clusters.js";
 import { collectionsSchema } from "./schema/collections.js";
 import type { ResolvePath } from "./schema/common.js";
+import { backupsSchema, globalClustersSchema } from "./schema/dataProtection.js";
 import { groupsSchema } from "./schema/groups.js";
 import { importJobsSchema } from "./schema/importJobs.js";
 import { inventorySchema } from "./schema/inventory.js";
@@ -55,6 +56,8 @@ export function configSchema(baseDir: string) {
             inventory: inventorySchema,
             collections: collectionsSchema(queriesSchema("collections.queries", checkScopeQuery)),
             groups: groupsSchema,
+            backups: backupsSchema,
+            global_clusters: globalClustersSchema,
             server: serverSchema(resolvePath),
             staleness_intervals: intField(2, 100).default(5),
           },
@@ -89,6 +92,8 @@ export function configSchema(baseDir: string) {
           ),
         }))(file.collections),
         groups: file.groups,
+        backups: file.backups,
+        globalClusters: file.global_clusters,
         server: file.server,
         /** A series older than this many intervals of its collector disappears. Default 5. */
         stalenessIntervals: file.staleness_intervals,

@@ -55,6 +55,12 @@ export type CollectionsConfig = Settings["collections"];
 /** `groups`: SCIM groups whose member counts are polled (List Group Members). */
 export type GroupsConfig = Settings["groups"];
 
+/** `backups`: List Backups and Get Backup Policy for the polled dedicated clusters. */
+export type BackupsConfig = Settings["backups"];
+
+/** `global_clusters`: List Global Clusters and each one's replication lag (shard 0). */
+export type GlobalClustersConfig = Settings["globalClusters"];
+
 /** `server`: the listen address split into host and port; `webConfigFile` is absolute. */
 export type ServerConfig = Settings["server"];
 

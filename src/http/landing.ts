@@ -9,6 +9,8 @@ export interface TargetRow {
   readonly lastSuccessMs: number | null;
   readonly consecutiveFailures: number;
   readonly lastError: { readonly code: string; readonly message: string } | null;
+  /** The credential label refused the collector's permission, if so (see HealthTracker). */
+  readonly notPermitted?: string | null;
 }
 
 /** Everything the landing page shows. Nothing here may contain a secret. */
@@ -70,7 +72,11 @@ export function renderLanding(info: LandingInfo): string {
     )
     .map((t) => {
       const state = t.up === null ? "pending" : t.up ? "up" : "down";
-      const err = t.lastError ? `${t.lastError.code}: ${t.lastError.message}` : "";
+      const err = t.lastError
+        ? `${t.lastError.code}: ${t.lastError.message}`
+        : t.notPermitted
+          ? `not permitted: credential ${t.notPermitted} lacks the permission this collector needs`
+          : "";
       return `<tr class="${state}"><td>${escapeHtml(t.collector)}</td><td>${escapeHtml(t.target)}</td><td>${state}</td><td>${ago(info.nowMs, t.lastSuccessMs)}</td><td>${t.consecutiveFailures}</td><td>${escapeHtml(err)}</td></tr>`;
     })
     .join("\n");

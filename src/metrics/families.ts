@@ -199,6 +199,8 @@ export const GROUP_FAMILIES = {
   ),
 } as const;
 
+export { DATA_PROTECTION_FAMILIES } from "./dataProtectionFamilies.js";
+
 /**
  * Self families that collectors emit as samples, per target, into the sample store (written by
  * polling/health.ts and the cluster metrics mapping). The process-wide ones follow.
@@ -232,6 +234,16 @@ export const TARGET_SELF_FAMILIES = {
   collectorLastSuccess: gauge(
     "vdbcloud_collector_last_success_timestamp_seconds",
     "When the last successful poll of this collector and target ended, Unix time in seconds (source: the exporter's own polls).",
+  ),
+  collectorNotPermitted: gauge(
+    "vdbcloud_collector_not_permitted",
+    "1 while the service refuses this collector's calls for this target because the credential lacks the permission they need (the poll is complete, so vdbcloud_collector_up stays 1) (source: the exporter's own polls).",
+    {
+      labels: ["collector", "target", "credential"],
+      unit: "1",
+      source: "exporter",
+      absent: "the credential is permitted, or the last poll failed for another reason",
+    },
   ),
   newestBucket: gauge(
     "vdbcloud_metrics_newest_bucket_timestamp_seconds",

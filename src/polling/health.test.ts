@@ -54,6 +54,29 @@ describe("HealthTracker", () => {
     expect(lines.filter((l) => l.includes("target recovered")).length).toBe(1);
   });
 
+  it("a target not permitted is up, says which credential, logs nothing itself, and clears on success or failure", async () => {
+    const { lines, store, health, tick } = setup();
+    health.notPermitted("backups", "organization", "cluster key #1");
+    let text = (await store.publishNow()).text.toString();
+    expect(text).toContain('vdbcloud_collector_up{collector="backups",target="organization"} 1');
+    expect(text).toContain(
+      'vdbcloud_collector_not_permitted{collector="backups",target="organization",credential="cluster key #1"} 1',
+    );
+    expect(health.list()[0]).toMatchObject({ up: true, notPermitted: "cluster key #1", lastError: null });
+    // The collector logs the refusal once per credential; the tracker adds no line per cycle.
+    expect(lines).toEqual([]);
+    tick(60_000);
+    health.success("backups", "organization");
+    text = (await store.publishNow()).text.toString();
+    expect(text).not.toContain("vdbcloud_collector_not_permitted");
+    health.notPermitted("backups", "organization", "cluster key #1");
+    health.failure("backups", "organization", notFound());
+    text = (await store.publishNow()).text.toString();
+    expect(text).not.toContain("vdbcloud_collector_not_permitted");
+    expect(text).toContain('vdbcloud_collector_up{collector="backups",target="organization"} 0');
+    store.close();
+  });
+
   it("retain forgets targets no longer planned, and their series", async () => {
     const { store, health } = setup();
     health.success("spark_jobs", "p/j1");

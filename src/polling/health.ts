@@ -18,6 +18,11 @@ export interface TargetHealth {
   readonly consecutiveFailures: number;
   /** Stable error code and a message that never contains secrets. */
   readonly lastError: { readonly code: string; readonly message: string } | null;
+  /**
+   * The credential (its label, never the key) the service refused this collector's calls for
+   * lack of permission at the last poll; null otherwise. Such a poll is complete (up), not failed.
+   */
+  readonly notPermitted: string | null;
 }
 
 type Mutable = { -readonly [K in keyof TargetHealth]: TargetHealth[K] };
@@ -47,6 +52,20 @@ export class HealthTracker {
   }
 
   success(collector: string, target: string): void {
+    this.succeeded(collector, target, null);
+  }
+
+  /**
+   * A poll that ended with the service's definite answer that `credential` lacks the permission
+   * the collector needs: the poll is complete, so `vdbcloud_collector_up` stays 1 (it says
+   * whether polling works, and it does), and `vdbcloud_collector_not_permitted` 1 says why no
+   * data comes. The collector logs the refusal itself, once per credential (not per target).
+   */
+  notPermitted(collector: string, target: string, credential: string): void {
+    this.succeeded(collector, target, credential);
+  }
+
+  private succeeded(collector: string, target: string, notPermitted: string | null): void {
     const h = this.entry(collector, target);
     const now = this.now();
     const shared = this.causes.recovered(key(collector, target));
@@ -61,6 +80,7 @@ export class HealthTracker {
     h.lastSuccessMs = now;
     h.consecutiveFailures = 0;
     h.lastError = null;
+    h.notPermitted = notPermitted;
     this.write(h);
   }
 
@@ -79,6 +99,7 @@ export class HealthTracker {
     h.lastAttemptMs = this.now();
     h.consecutiveFailures++;
     h.lastError = error;
+    h.notPermitted = null;
     this.write(h);
   }
 
@@ -118,6 +139,7 @@ export class HealthTracker {
         lastSuccessMs: null,
         consecutiveFailures: 0,
         lastError: null,
+        notPermitted: null,
       };
       this.targets.set(k, h);
     }
@@ -130,6 +152,7 @@ export class HealthTracker {
       h.target,
       h.up === true,
       h.lastSuccessMs === null ? null : h.lastSuccessMs / 1000,
+      h.notPermitted,
     );
     this.store.put({ collector: h.collector, target: h.target, slot: "health" }, m.families, m.samples, null);
   }
@@ -140,18 +163,22 @@ function key(collector: string, target: string): string {
 }
 
 /**
- * vdbcloud_collector_up{collector,target} (1 when `up`, else 0) and, when the target ever
- * succeeded, vdbcloud_collector_last_success_timestamp_seconds{collector,target}.
+ * vdbcloud_collector_up{collector,target} (1 when `up`, else 0), when the target ever
+ * succeeded, vdbcloud_collector_last_success_timestamp_seconds{collector,target}, and, while
+ * the service refuses `notPermitted` (a credential label) the permission the collector needs,
+ * vdbcloud_collector_not_permitted{collector,target,credential} 1.
  */
 export function collectorUpSamples(
   collector: string,
   target: string,
   up: boolean,
   lastSuccessSeconds: number | null,
+  notPermitted: string | null = null,
 ): MappingResult {
   const out = new MappingBuilder();
   const labels = { collector, target };
   out.add(S.collectorUp, labels, up ? 1 : 0);
   if (lastSuccessSeconds !== null) out.add(S.collectorLastSuccess, labels, lastSuccessSeconds);
+  if (notPermitted !== null) out.add(S.collectorNotPermitted, { ...labels, credential: notPermitted }, 1);
   return out.result();
 }

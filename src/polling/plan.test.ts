@@ -77,6 +77,40 @@ describe("plan notes", () => {
 });
 
 describe("computePlan", () => {
+  it("plans one backup listing per credential, a policy per cluster, and the global clusters", async () => {
+    const plan = computePlan(
+      await config({
+        clusters: [
+          { id: "in01-a" },
+          { id: "in01-b" },
+          { id: "in03-free" },
+          { id: "in01-c", api_key: TEAM_KEY },
+        ],
+        metrics: { enabled: false },
+        import_jobs: { enabled: false },
+        inventory: { enabled: false },
+      }),
+    );
+    const summary = plan.rows.map((r) => [
+      r.endpoint,
+      r.credential,
+      r.callsPerCycle,
+      r.atLeast,
+      r.intervalMs,
+    ]);
+    expect(summary).toEqual(
+      expect.arrayContaining([
+        // One organisation-wide listing per credential (page 1 at least), not one per cluster.
+        ["GET /v2/backups", "default", 1, true, 900_000],
+        ["GET /v2/backups", "cluster key #1", 1, true, 900_000],
+        // The free (in03-) cluster is never asked for a policy.
+        ["GET /v2/clusters/{id}/backups/policy", "default", 2, false, 3_600_000],
+        ["GET /v2/clusters/{id}/backups/policy", "cluster key #1", 1, false, 3_600_000],
+        ["GET /v2/globalClusters", "default", 1, true, 60_000],
+      ]),
+    );
+  });
+
   it("counts calls per endpoint and credential for a small config", async () => {
     const plan = computePlan(
       await config({
@@ -99,6 +133,9 @@ describe("computePlan", () => {
           ],
         },
         inventory: { discovery: { enabled: true, project_ids: ["p1", "p2"] } },
+        // Their rows have a test of their own below.
+        backups: { enabled: false },
+        global_clusters: { enabled: false },
       }),
     );
     const summary = plan.rows.map((r) => [

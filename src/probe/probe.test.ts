@@ -4,11 +4,12 @@ import type { ClusterConfig } from "../config/types.js";
 import { CloudError } from "../upstream/errors.js";
 import type { CloudApi, MetricQuery } from "../upstream/types.js";
 import { runProbe } from "./probe.js";
+import { formatProbe, PROBE_OK, probeExitCode } from "./report.js";
 
 const METRICS = "POST /v2/clusters/{id}/metrics/query";
 
 /** A fake service: records each method called; refuses READ_VCU in any form, and a bad key. */
-function fakeApi(opts: { keyRefused?: boolean; unknown?: string } = {}) {
+function fakeApi(opts: { keyRefused?: boolean; unknown?: string; backupDenied?: boolean } = {}) {
   const calls: string[] = [];
   const auth = () =>
     new CloudError("auth_error", "GET /v2/clusters/{id}: upstream code 80001: Invalid token", {
@@ -52,6 +53,20 @@ function fakeApi(opts: { keyRefused?: boolean; unknown?: string } = {}) {
       calls.push("listGroupMembers");
       return { count: 0, members: 0 } as never;
     },
+    listBackups: async () => {
+      calls.push("listBackups");
+      if (opts.backupDenied) {
+        throw new CloudError("auth_error", "GET /v2/backups: HTTP 403: upstream code 80403: no permission", {
+          endpoint: "GET /v2/backups",
+          httpStatus: 403,
+          apiCode: 80403,
+        });
+      }
+      return { total: 0, currentPage: 1, pageSize: 1, backups: [] };
+    },
+    getBackupPolicy: async () => ({}) as never,
+    listGlobalClusters: async () => ({}) as never,
+    getGlobalClusterReplicationLag: async () => ({}) as never,
   };
   return { api, calls };
 }
@@ -98,9 +113,13 @@ describe("runProbe", () => {
     expect([...methods].sort()).toEqual([
       "describeCluster",
       "describeSparkJob",
+      "listBackups",
       "listImportJobs",
       "queryClusterMetrics",
     ]);
+    // Backup permission: one page-1 listing per credential, not per cluster.
+    expect(calls.filter((c) => c === "listBackups")).toHaveLength(1);
+    expect(report.backups).toEqual([{ credential: "default", state: "permitted" }]);
     expect(calls.filter((c) => c.startsWith("describeCluster"))).toHaveLength(2);
     expect(calls.filter((c) => c === "listImportJobs")).toHaveLength(1);
   });
@@ -130,6 +149,19 @@ describe("runProbe", () => {
     expect(report.clusters[1]?.metrics).toEqual({ skipped: "cluster not reachable" });
     expect(calls.filter((c) => c.includes("in01-b"))).toEqual(["describeCluster in01-b"]);
     expect(report.keys[0]?.state).toBe("accepted");
+  });
+
+  it("a key without backup permission is reported as not permitted, not as a failure", async () => {
+    const { api } = await fakeApi({ backupDenied: true });
+    const report = await probe({ clusters: TWO }, api);
+    expect(report.backups).toEqual([
+      { credential: "default", state: "not_permitted", message: expect.stringContaining("no permission") },
+    ]);
+    expect(report.keys[0]?.state).toBe("accepted");
+    expect(probeExitCode(report)).toBe(PROBE_OK);
+    expect(formatProbe(report)).toMatch(
+      /Backups \(key default\): NOT PERMITTED: the key lacks backup permission/,
+    );
   });
 
   it("with no cluster configured, checks the key with List Clusters page 1", async () => {

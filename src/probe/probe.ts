@@ -2,7 +2,8 @@
  * `--probe`: one small call per endpoint kind and target, through the same client (so the same
  * rate limiter, retries and key redaction) the exporter polls with. Read-only: Describe
  * Cluster, Query Cluster Metrics, List Import Jobs page 1, Describe Spark Job, and List
- * Clusters when no cluster is configured. Calls are made one at a time, far within the budget.
+ * Clusters when no cluster is configured, and List Backups page 1 per credential (whether the
+ * key has backup permission). Calls are made one at a time, far within the budget.
  */
 
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
@@ -11,8 +12,10 @@ import { alignedWindow } from "../collectors/cluster-metrics/tasks.js";
 import { queriesForTarget, queryKey } from "../config/queries.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
 import { CloudError } from "../upstream/errors.js";
+import { isPermissionRefusal } from "../upstream/refusals.js";
 import type { CloudApi } from "../upstream/types.js";
 import type {
+  BackupProbe,
   CallResult,
   ClusterProbe,
   KeyProbe,
@@ -172,5 +175,34 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     keys.note(defaultCredential, result);
     sparkJobs.push({ projectId: job.projectId, jobId: job.jobId, result });
   }
-  return { keys: keys.list(), clusters, sparkJobs, ...(discovery ? { discovery } : {}) };
+  const backups = await probeBackups(config, deps, keys);
+  return {
+    keys: keys.list(),
+    clusters,
+    sparkJobs,
+    ...(discovery ? { discovery } : {}),
+    ...(backups.length > 0 ? { backups } : {}),
+  };
+}
+
+/** List Backups page 1 once per credential of the configured clusters (not for refused keys). */
+async function probeBackups(config: Config, deps: ProbeDeps, keys: KeyBook): Promise<BackupProbe[]> {
+  if (!config.backups.enabled) return [];
+  const byCredential = new Map<string, ClusterConfig>();
+  for (const c of deps.clusters) {
+    const credential = deps.credentialOf(c);
+    if (!byCredential.has(credential) && !keys.refused(credential)) byCredential.set(credential, c);
+  }
+  const out: BackupProbe[] = [];
+  for (const [credential, cluster] of byCredential) {
+    try {
+      await deps.clientFor(cluster).listBackups({ pageSize: 1, currentPage: 1 });
+      out.push({ credential, state: "permitted" });
+    } catch (err) {
+      const r = failure(err);
+      const message = r.ok ? "" : r.message;
+      out.push({ credential, state: isPermissionRefusal(err) ? "not_permitted" : "failed", message });
+    }
+  }
+  return out;
 }

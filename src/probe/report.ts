@@ -50,6 +50,18 @@ export interface KeyProbe {
   readonly message?: string;
 }
 
+/**
+ * List Backups page 1 per credential: permitted, not permitted (the key lacks backup
+ * permission: backups and backup policies are not collected, nothing else is affected), or
+ * failed for another reason.
+ */
+export interface BackupProbe {
+  readonly credential: string;
+  readonly state: "permitted" | "not_permitted" | "failed";
+  /** The service's message when not permitted or failed. */
+  readonly message?: string;
+}
+
 /** Everything `--probe` found. */
 export interface ProbeReport {
   readonly keys: readonly KeyProbe[];
@@ -57,6 +69,8 @@ export interface ProbeReport {
   readonly sparkJobs: readonly SparkJobProbe[];
   /** List Clusters page 1, when the config lists no cluster (the key is checked with it). */
   readonly discovery?: { readonly result: CallResult; readonly seen: number };
+  /** List Backups per credential of the polled clusters, when `backups` is enabled. */
+  readonly backups?: readonly BackupProbe[];
 }
 
 export const PROBE_OK = 0;
@@ -87,6 +101,8 @@ export function probeExitCode(report: ProbeReport): number {
       return PROBE_FAILED;
     }
   }
+  // Not permitted is a setting the report names, not a failure: the other collectors work.
+  if (report.backups?.some((b) => b.state === "failed")) return PROBE_FAILED;
   return report.sparkJobs.some((j) => failed(j.result)) ? PROBE_FAILED : PROBE_OK;
 }
 
@@ -178,7 +194,22 @@ export function formatProbe(report: ProbeReport): string {
     const r = j.result;
     if ("ok" in r && !r.ok) problems.push(`  Spark job ${j.projectId}/${j.jobId}: ${r.message}`);
   }
+  for (const b of report.backups ?? []) {
+    if (b.state === "failed") problems.push(`  List Backups (key ${b.credential}): ${b.message ?? ""}`);
+  }
   if (problems.length > 0) out.push("", "Failures:", ...problems);
+  if (report.backups !== undefined && report.backups.length > 0) {
+    out.push(
+      "",
+      ...report.backups.map((b) =>
+        b.state === "permitted"
+          ? `Backups (key ${b.credential}): permitted`
+          : b.state === "not_permitted"
+            ? `Backups (key ${b.credential}): NOT PERMITTED: the key lacks backup permission (a project admin, the organization owner or a role with backup permission); backups and backup policies are not collected, the other collectors are unaffected: ${b.message ?? ""}`
+            : `Backups (key ${b.credential}): failed (see above)`,
+      ),
+    );
+  }
   if (report.sparkJobs.length > 0) {
     const answered = report.sparkJobs.filter((j) => "ok" in j.result && j.result.ok).length;
     out.push("", `Spark jobs: ${answered} of ${report.sparkJobs.length} answered`);

@@ -5,6 +5,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { mountAdmin } from "./admin.js";
 import { dataPlaneRoutes } from "./data-plane.js";
+import { dataProtectionRoutes } from "./data-protection-routes.js";
 import { ApiCode } from "./errors.js";
 import { groupRoutes } from "./groups.js";
 import { mountRoute, type PipelineDeps } from "./pipeline.js";
@@ -19,7 +20,13 @@ export function createApp(deps: PipelineDeps): Express {
   app.use(express.json({ limit: "1mb" }));
   mountAdmin(app, deps);
   const planes = dataPlaneRoutes(deps.ctx.dataPlanes, deps.ctx.world.clusters);
-  for (const route of [...readRoutes(deps.ctx), ...groupRoutes(), ...planes, ...mutatingRoutes()])
+  for (const route of [
+    ...readRoutes(deps.ctx),
+    ...groupRoutes(),
+    ...dataProtectionRoutes(deps.ctx),
+    ...planes,
+    ...mutatingRoutes(),
+  ])
     mountRoute(app, route, deps);
 
   app.use((req: Request, res: Response) => {

@@ -19,6 +19,7 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
                                    (default sliding: at most N in any one-second window)
   --list-clusters-shape SHAPE      array or object (default object)
   --api-key KEY                    accept only this key (repeatable; default any non-empty key)
+  --backup-denied-key KEY          accept this key but refuse it backup permission (repeatable)
   --spark-jobs-per-project N       (default 6)
   --import-jobs-per-cluster N      (default 8)
   --collections-per-cluster N      (default 3)
@@ -27,7 +28,7 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
                                    queries) as "too many data points" (default 0: no limit)
   --quirks LIST                    upstream behaviours to imitate: "all", or a comma list of
                                    openBucket, statlessResults, countUnits, oddSparkFields,
-                                   importPageCap=N (default none)
+                                   globalClustersEnvelope, importPageCap=N (default none)
   --metric-catalog MODE            metric names accepted: strict (the public reference's enum,
                                    stat required) or permissive (default: every known name)
   --verbose                        log every request to stderr
@@ -48,7 +49,13 @@ function num(name: string, raw: string | undefined): number | undefined {
   return n;
 }
 
-const SWITCHES = ["openBucket", "statlessResults", "countUnits", "oddSparkFields"] as const;
+const SWITCHES = [
+  "openBucket",
+  "statlessResults",
+  "countUnits",
+  "oddSparkFields",
+  "globalClustersEnvelope",
+] as const;
 
 /** `--quirks all` or `--quirks openBucket,importPageCap=7`: undefined when absent. */
 export function parseQuirks(raw: string | undefined): Partial<SimQuirks> | undefined {
@@ -91,6 +98,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         "rate-limit-mode": { type: "string" },
         "list-clusters-shape": { type: "string" },
         "api-key": { type: "string", multiple: true },
+        "backup-denied-key": { type: "string", multiple: true },
         "spark-jobs-per-project": { type: "string" },
         "import-jobs-per-cluster": { type: "string" },
         "collections-per-cluster": { type: "string" },
@@ -130,6 +138,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ["rateLimitMode", mode],
     ["listClustersShape", shape],
     ["apiKeys", values["api-key"]],
+    ["backupDeniedKeys", values["backup-denied-key"]],
     ["sparkJobsPerProject", num("spark-jobs-per-project", str("spark-jobs-per-project"))],
     ["importJobsPerCluster", num("import-jobs-per-cluster", str("import-jobs-per-cluster"))],
     ["collectionsPerCluster", num("collections-per-cluster", str("collections-per-cluster"))],

@@ -3,6 +3,7 @@
  * the switches tests flip. Routes read it; `SimState` (state.ts) is the public way to change it.
  */
 import type { DataPlanes } from "./data-plane.js";
+import type { DataProtection } from "./data-protection.js";
 import type { ImportJobStore } from "./import-jobs.js";
 import type { MetricCatalogMode } from "./metric-catalog.js";
 import type { ClusterProfile } from "./metric-values.js";
@@ -32,6 +33,8 @@ export interface SimContext {
   readonly imports: ImportJobStore;
   /** Each cluster's data plane (databases, collections, credentials). */
   readonly dataPlanes: DataPlanes;
+  /** Backups, backup policies and global clusters (data-protection.ts). */
+  readonly dataProtection: DataProtection;
   /** Metrics forced all-null, keyed by `nulledKey`. */
   readonly nulledMetrics: Set<string>;
 }

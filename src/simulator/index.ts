@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
 import type { SimContext } from "./context.js";
 import { buildDataPlanes, dataPlaneAuthorized } from "./data-plane.js";
+import { DataProtection } from "./data-protection.js";
 import { type FaultController, Faults } from "./faults.js";
 import { SIM_GROUPS, type SimGroupMember } from "./groups.js";
 import { ImportJobStore } from "./import-jobs.js";
@@ -23,6 +24,16 @@ import { type SimStats, StatsRecorder } from "./stats.js";
 import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
 
 export type { SimDataCollection } from "./data-plane.js";
+export {
+  BACKUP_PERMISSION_MESSAGE,
+  DataProtection,
+  DEDICATED_ONLY_MESSAGE,
+  OVERDUE_DAYS,
+  type SimBackup,
+  type SimBackupPolicy,
+  type SimGlobalCluster,
+  STUCK_CREATING_MS,
+} from "./data-protection.js";
 export {
   ApiCode,
   RATE_LIMIT_MESSAGE,
@@ -57,6 +68,8 @@ export interface Simulator {
   readonly clusters: readonly SimCluster[];
   readonly projects: readonly SimProject[];
   readonly regions: readonly SimRegion[];
+  /** Backups, backup policies and global clusters (data-protection.ts). */
+  readonly dataProtection: DataProtection;
   /** SCIM groups and their members, by group ID (List Group Members). */
   readonly groups: ReadonlyMap<string, readonly SimGroupMember[]>;
   readonly stats: SimStats;
@@ -103,6 +116,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
       startMs,
     }),
     dataPlanes: buildDataPlanes(world.clusters, o.seed, o.collectionChurnMs),
+    dataProtection: new DataProtection(world.clusters, startMs),
     nulledMetrics: new Set(),
   };
   const stats = new StatsRecorder();
@@ -114,6 +128,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     faults,
     limiter: createRateLimiter(o.rateLimitMode, o.rateLimitPerSecond, o.now),
     apiKeys: o.apiKeys === undefined ? undefined : new Set(o.apiKeys),
+    backupDeniedKeys: new Set(o.backupDeniedKeys),
     life,
     log: o.logger,
     onRequestDone: o.onRequestDone,
@@ -147,6 +162,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     projects: world.projects,
     regions: world.regions,
     groups: SIM_GROUPS,
+    dataProtection: ctx.dataProtection,
     stats,
     faults,
     state: new SimStateImpl(ctx),

@@ -27,6 +27,8 @@ export interface SimulatorOptions {
   rateLimitMode?: RateLimitMode;
   /** Accepted Bearer keys; default: any non-empty key. */
   apiKeys?: string[];
+  /** Keys accepted for everything but backups: List Backups and Get Backup Policy answer HTTP 403. */
+  backupDeniedKeys?: string[];
   /** List Clusters `data` shape: the documented array, or the sampled object (default). */
   listClustersShape?: "array" | "object";
   /** Spark jobs generated per project, default 6 (one per scenario). */
@@ -149,6 +151,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     rateLimitPerSecond: rate,
     rateLimitMode: mode,
     apiKeys: opts.apiKeys,
+    backupDeniedKeys: opts.backupDeniedKeys ?? [],
     listClustersShape: shape,
     sparkJobsPerProject: count("sparkJobsPerProject", opts.sparkJobsPerProject, 6, 1000),
     importJobsPerCluster: count("importJobsPerCluster", opts.importJobsPerCluster, 8, 10_000),

@@ -6,6 +6,7 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "./context.js";
 import { DataPlaneCode } from "./data-plane.js";
+import { BACKUP_PERMISSION_CODE, BACKUP_PERMISSION_MESSAGE } from "./data-protection.js";
 import { ApiCode, RATE_LIMIT_MESSAGE, SimApiError } from "./errors.js";
 import { renderFault } from "./fault-responses.js";
 import type { Faults } from "./faults.js";
@@ -27,6 +28,8 @@ export interface PipelineDeps {
   readonly life: Lifecycle;
   readonly log: (line: string) => void;
   readonly onRequestDone?: (done: RequestDone) => void;
+  /** Keys accepted everywhere but refused the backup permission (HTTP 403 on backup routes). */
+  readonly backupDeniedKeys?: ReadonlySet<string>;
   /** Who may use a cluster's data plane (data-plane.ts). */
   readonly dataPlaneAuthorized?: (clusterId: string, key: string, apiKeyOk: boolean) => boolean;
 }
@@ -83,6 +86,9 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
         return failReply(DataPlaneCode.NOT_AUTHENTICATED, "user hasn't authenticated");
       }
     } else if (!apiKeyOk) return invalidTokenReply();
+    if (route.permission === "backup" && key !== undefined && deps.backupDeniedKeys?.has(key)) {
+      return failReply(BACKUP_PERMISSION_CODE, BACKUP_PERMISSION_MESSAGE, 403);
+    }
     // A data plane is its own server: its budget is per cluster endpoint.
     const scope = route.dataPlane ? `\u0000${clusterId ?? ""}` : "";
     if (!deps.limiter.take(`${key}\u0000${route.template}${scope}`)) {
@@ -90,7 +96,9 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
       return failReply(ApiCode.RATE_LIMITED, RATE_LIMIT_MESSAGE, 429, { "retry-after": "1" });
     }
     try {
-      return jsonReply(200, { code: successCode(route.version), data: route.handle(input) });
+      const data = route.handle(input);
+      if (route.bare?.() === true) return jsonReply(200, data);
+      return jsonReply(200, { code: successCode(route.version), data });
     } catch (err) {
       if (err instanceof SimApiError) return failReply(err.code, err.message, err.httpStatus);
       deps.log(

@@ -17,6 +17,8 @@ export interface SimQuirks {
   readonly importPageCap: number;
   /** Describe Spark Job: unused fields of odd JSON types, empty-string timestamps, `CANCELING`, partial failure/precheck objects. */
   readonly oddSparkFields: boolean;
+  /** Global clusters: answers inside `{code, data}` (the reference's samples show none). */
+  readonly globalClustersEnvelope: boolean;
 }
 
 /** Every quirk off. */
@@ -26,6 +28,7 @@ export const NO_QUIRKS: SimQuirks = {
   countUnits: false,
   importPageCap: 0,
   oddSparkFields: false,
+  globalClustersEnvelope: false,
 };
 
 /** Every quirk on, with a page cap small enough to force several pages. */
@@ -35,6 +38,7 @@ export const ALL_QUIRKS: SimQuirks = {
   countUnits: true,
   importPageCap: 7,
   oddSparkFields: true,
+  globalClustersEnvelope: true,
 };
 
 /** Applies defaults; throws `SimulatorError` (INVALID_OPTION) on a bad page cap. */

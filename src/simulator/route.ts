@@ -34,6 +34,13 @@ export interface RouteDef {
    * engine's code, and rate limited per cluster endpoint.
    */
   readonly dataPlane?: boolean;
+  /**
+   * A permission beyond a valid key the endpoint needs: a key the simulator was told lacks it
+   * (`backupDeniedKeys`) is refused with HTTP 403.
+   */
+  readonly permission?: "backup";
+  /** True: the success answer is the bare payload, without `{code, data}` (as some reference samples show). */
+  readonly bare?: () => boolean;
   /** Returns the success `data`; throws SimApiError for an upstream-style failure. */
   readonly handle: (req: RouteRequest) => unknown;
 }

@@ -6,7 +6,7 @@
  * limiter key it draws from) is passed in.
  */
 import type { EndpointDef, RequestSpec } from "./endpoint.js";
-import { unwrapEnvelope } from "./envelope.js";
+import { unwrapEnvelope, unwrapOptionalEnvelope } from "./envelope.js";
 import { CloudError } from "./errors.js";
 import type { RateLimiter } from "./rateLimiter.js";
 import { type RetryPolicyOptions, retryDelayMs } from "./retry.js";
@@ -72,7 +72,8 @@ export function createCaller(o: CallerOptions): Call {
       signal,
       turn,
     );
-    const data = unwrapEnvelope(res.body, {
+    const unwrap = def.envelope === "optional" ? unwrapOptionalEnvelope : unwrapEnvelope;
+    const data = unwrap(res.body, {
       endpoint,
       httpStatus: res.status,
       redact: o.redact,

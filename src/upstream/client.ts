@@ -7,10 +7,12 @@
  * migrate, release): an exporter must not be able to change what it observes.
  */
 import type { Dispatcher } from "undici";
+import { getBackupPolicyEndpoint, listBackupsEndpoint } from "./backups.js";
 import { createCaller } from "./caller.js";
 import { describeClusterEndpoint, listClustersEndpoint } from "./clusters.js";
 import type { RequestSpec } from "./endpoint.js";
 import { redactSecret } from "./errors.js";
+import { getReplicationLagEndpoint, listGlobalClustersEndpoint } from "./globalClusters.js";
 import { listGroupMembersEndpoint } from "./groups.js";
 import { listImportJobsEndpoint } from "./importJobs.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
@@ -138,6 +140,10 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     listProjects: (args, signal) => call(listProjectsEndpoint, args, signal),
     listRegions: (args, signal) => call(listRegionsEndpoint, args, signal),
     listGroupMembers: (args, signal) => call(listGroupMembersEndpoint, args, signal),
+    listBackups: (args, signal) => call(listBackupsEndpoint, args, signal),
+    getBackupPolicy: (clusterId, signal) => call(getBackupPolicyEndpoint, clusterId, signal),
+    listGlobalClusters: (args, signal) => call(listGlobalClustersEndpoint, args, signal),
+    getGlobalClusterReplicationLag: (id, signal) => call(getReplicationLagEndpoint, id, signal),
     close: () => transport.close(),
   };
   return Object.freeze(client);

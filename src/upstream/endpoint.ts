@@ -33,6 +33,12 @@ export interface RequestSpec {
  */
 export interface EndpointDef<A, D, R> {
   readonly endpoint: EndpointTemplate;
+  /**
+   * "optional": the answer may come as the bare payload, without the `{code, data}` envelope
+   * (the reference's samples of some endpoints show none); an envelope is still read as one.
+   * Default "required".
+   */
+  readonly envelope?: "required" | "optional";
   build(args: A): RequestSpec;
   readonly schema: z.ZodType<D>;
   normalize(data: D, args: A): R;
@@ -51,11 +57,13 @@ export function defineEndpoint<A, D, R>(
     request(args: A): Omit<RequestSpec, "endpoint" | "method">;
     readonly schema: z.ZodType<D>;
     normalize(data: D, args: A): R;
+    readonly envelope?: "required" | "optional";
   },
 ): EndpointDef<A, D, R> {
   const method = endpoint.startsWith("POST ") ? "POST" : "GET";
   return {
     endpoint,
+    ...(def.envelope === undefined ? {} : { envelope: def.envelope }),
     build: (args) => ({ endpoint, method, ...def.request(args) }),
     schema: def.schema,
     normalize: (data, args) => def.normalize(data, args),

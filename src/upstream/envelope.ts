@@ -67,3 +67,14 @@ export function unwrapEnvelope(body: unknown, ctx: MappingContext): unknown {
     ...(ctx.httpStatus === undefined ? {} : { httpStatus: ctx.httpStatus }),
   });
 }
+
+/**
+ * Like {@link unwrapEnvelope}, for endpoints whose answer may also come without an envelope
+ * (the reference's samples of the global-cluster endpoints carry none): a JSON object or array
+ * without an integer `code` is the payload itself; anything with a `code` is an envelope and
+ * read as one, so `{code, message}` failures stay failures.
+ */
+export function unwrapOptionalEnvelope(body: unknown, ctx: MappingContext): unknown {
+  if (typeof body === "object" && body !== null && readEnvelope(body)?.code === undefined) return body;
+  return unwrapEnvelope(body, ctx);
+}

@@ -149,6 +149,72 @@ export interface GroupMemberPage {
 }
 
 /**
+ * One backup of List Backups (v2). Only AVAILABLE and CREATING backups are listed upstream (a
+ * failed backup never appears). Strings are the raw upstream values; `sizeBytes` and
+ * `createTimeMs` are null when absent or unreadable.
+ */
+export interface Backup {
+  readonly backupId: string;
+  readonly clusterId: string;
+  readonly projectId: string | null;
+  /** CLUSTER or COLLECTION, as sent. */
+  readonly backupType: string;
+  /** AUTO or MANUAL, as sent. */
+  readonly creationMethod: string;
+  /** AVAILABLE or CREATING, as sent. */
+  readonly status: string;
+  readonly sizeBytes: number | null;
+  readonly createTimeMs: number | null;
+}
+
+/** One page of List Backups. `total` is the documented `count`, null when the answer left it out. */
+export interface BackupPage {
+  readonly total: number | null;
+  readonly currentPage: number;
+  readonly pageSize: number;
+  readonly backups: readonly Backup[];
+}
+
+/** Get Backup Policy (v2). `frequency` is the raw weekday list ("1,3,5"; 1 = Monday). */
+export interface BackupPolicy {
+  readonly clusterId: string;
+  /** ENABLED or DISABLED, as sent. */
+  readonly status: string;
+  readonly frequency: string | null;
+  /** The UTC window, e.g. "02:00-04:00". */
+  readonly startTime: string | null;
+  readonly retentionDays: number | null;
+  /** Regions the backups are copied to (crossRegionCopies). */
+  readonly crossRegionCopies: number;
+}
+
+/** One item of List Global Clusters (v2). */
+export interface GlobalCluster {
+  readonly globalClusterId: string;
+  readonly globalClusterName: string | null;
+  readonly projectId: string | null;
+}
+
+/** One page of List Global Clusters. */
+export interface GlobalClusterPage {
+  readonly total: number;
+  readonly currentPage: number;
+  readonly pageSize: number;
+  readonly globalClusters: readonly GlobalCluster[];
+}
+
+/** Get Global Cluster Replication Lag (v2): one lag per secondary; `lagMs` null when unreadable. */
+export interface ReplicationLag {
+  readonly globalClusterId: string;
+  readonly primaryClusterId: string | null;
+  readonly lags: ReadonlyArray<{
+    readonly secondaryClusterId: string;
+    readonly secondaryRegionId: string | null;
+    readonly lagMs: number | null;
+  }>;
+}
+
+/**
  * Every endpoint the client may call, by the `CloudApi` method that calls it: the HTTP method
  * and the path template. This is the one declaration of each template; the order is the order
  * of the self-metrics' series.
@@ -162,6 +228,10 @@ export const ENDPOINT = {
   listProjects: "GET /v1/projects",
   listRegions: "GET /v2/regions",
   listGroupMembers: "GET /v2/groups/{groupId}/members",
+  listBackups: "GET /v2/backups",
+  getBackupPolicy: "GET /v2/clusters/{id}/backups/policy",
+  listGlobalClusters: "GET /v2/globalClusters",
+  getGlobalClusterReplicationLag: "GET /v2/globalClusters/{id}/replicationLag",
 } as const satisfies Record<keyof CloudApi, string>;
 
 /** Every data-plane endpoint template (a cluster's own endpoint), each declared once. */
@@ -247,4 +317,18 @@ export interface CloudApi {
     args: { groupId: string; pageSize: number; currentPage: number },
     signal?: AbortSignal,
   ): Promise<GroupMemberPage>;
+  /** One page of backups (page numbers start at 1): organisation-wide, or one cluster's. */
+  listBackups(
+    args: { clusterId?: string; pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<BackupPage>;
+  /** A dedicated cluster's automatic backup policy. */
+  getBackupPolicy(clusterId: string, signal?: AbortSignal): Promise<BackupPolicy>;
+  /** One page of global clusters (answers with or without the envelope). */
+  listGlobalClusters(
+    args: { pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<GlobalClusterPage>;
+  /** A global cluster's replication lag per secondary (answers with or without the envelope). */
+  getGlobalClusterReplicationLag(globalClusterId: string, signal?: AbortSignal): Promise<ReplicationLag>;
 }

@@ -3,6 +3,7 @@
  * them. Its health is reported under the inventory collector, target "discovery".
  */
 
+import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
 import { runPoll } from "../../polling/runtime.js";
 import { type CloudApi, type ClusterDescription, ENDPOINT } from "../../upstream/types.js";
@@ -74,7 +75,10 @@ export function discoveryTask(env: CollectorEnv): CollectorTask[] {
       intervalMs: cfg.intervalMs,
       run: (signal) =>
         runPoll(env.ctx, LABEL, "discovery", async () => {
-          env.onDiscovered(await discoverClusters(client, cfg.discovery, signal));
+          const found = await discoverClusters(client, cfg.discovery, signal);
+          const kinds = env.state.get(CLUSTER_KINDS);
+          for (const c of found) kinds.notePlan(c.clusterId, c.plan);
+          env.onDiscovered(found);
         }),
     }),
   ];

@@ -1,4 +1,5 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
+import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
 import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
 import { ENDPOINT } from "../../upstream/types.js";
@@ -21,13 +22,10 @@ export function describeClusterTasks(env: CollectorEnv): CollectorTask[] {
       intervalMs: cfg.intervalMs,
       run: (signal) =>
         runPoll(ctx, COLLECTOR, cluster.id, async () => {
-          putData(
-            ctx,
-            COLLECTOR,
-            cluster.id,
-            mapCluster(await client.describeCluster(cluster.id, signal)),
-            ttlMs,
-          );
+          const desc = await client.describeCluster(cluster.id, signal);
+          // Dedicated-only collectors (backups) skip free and serverless clusters by their plan.
+          env.state.get(CLUSTER_KINDS).notePlan(desc.clusterId, desc.plan);
+          putData(ctx, COLLECTOR, cluster.id, mapCluster(desc), ttlMs);
         }),
     });
   });

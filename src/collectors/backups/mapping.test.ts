@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import type { Backup, BackupPolicy } from "../../upstream/types.js";
+import { mapBackups, mapPolicy } from "./mapping.js";
+
+const T = Date.UTC(2026, 0, 14, 2);
+const DAY = 86_400_000;
+
+function backup(over: Partial<Backup> & Pick<Backup, "backupId">): Backup {
+  return {
+    clusterId: "in01-a",
+    projectId: "p",
+    backupType: "CLUSTER",
+    creationMethod: "AUTO",
+    status: "AVAILABLE",
+    sizeBytes: 100,
+    createTimeMs: T,
+    ...over,
+  };
+}
+
+function samples(r: ReturnType<typeof mapBackups>) {
+  return r.samples.map((s) => [s.family, s.labels, s.value]);
+}
+
+describe("mapBackups", () => {
+  it("counts, sums, and keeps the newest success per method and type and the oldest still creating", () => {
+    const r = mapBackups(
+      [
+        backup({ backupId: "a1", createTimeMs: T, sizeBytes: 1000 }),
+        backup({ backupId: "a2", createTimeMs: T - DAY, sizeBytes: 2000 }),
+        backup({
+          backupId: "m1",
+          creationMethod: "MANUAL",
+          backupType: "COLLECTION",
+          createTimeMs: T - 2 * DAY,
+          sizeBytes: 30,
+        }),
+        backup({ backupId: "c1", status: "CREATING", createTimeMs: T + 3_600_000, sizeBytes: 0 }),
+        backup({ backupId: "c2", status: "CREATING", createTimeMs: T + 60_000, sizeBytes: null }),
+        // Listed twice while paging: counted once.
+        backup({ backupId: "a1", createTimeMs: T, sizeBytes: 1000 }),
+        // Another cluster's backup: not polled here.
+        backup({ backupId: "x", clusterId: "in01-other" }),
+      ],
+      ["in01-a"],
+    );
+    const id = { cluster_id: "in01-a" };
+    expect(samples(r)).toEqual([
+      ["vdbcloud_backups", { ...id, creation_method: "auto", status: "available" }, 2],
+      ["vdbcloud_backups", { ...id, creation_method: "auto", status: "creating" }, 2],
+      ["vdbcloud_backups", { ...id, creation_method: "manual", status: "available" }, 1],
+      ["vdbcloud_backups", { ...id, creation_method: "manual", status: "creating" }, 0],
+      ["vdbcloud_backup_size_bytes", id, 3030],
+      [
+        "vdbcloud_backup_last_success_timestamp_seconds",
+        { ...id, creation_method: "auto", backup_type: "cluster" },
+        T / 1000,
+      ],
+      [
+        "vdbcloud_backup_last_success_timestamp_seconds",
+        { ...id, creation_method: "manual", backup_type: "collection" },
+        (T - 2 * DAY) / 1000,
+      ],
+      ["vdbcloud_backup_creating_since_timestamp_seconds", id, (T + 60_000) / 1000],
+    ]);
+  });
+
+  it("gives a polled cluster without backups zero counts and size, and no timestamps", () => {
+    const r = mapBackups([], ["in01-empty"]);
+    expect(r.samples.map((s) => s.family)).toEqual([
+      "vdbcloud_backups",
+      "vdbcloud_backups",
+      "vdbcloud_backups",
+      "vdbcloud_backups",
+      "vdbcloud_backup_size_bytes",
+    ]);
+    expect(r.samples.every((s) => s.value === 0)).toBe(true);
+  });
+});
+
+describe("mapPolicy", () => {
+  const policy = (over: Partial<BackupPolicy>): BackupPolicy => ({
+    clusterId: "in01-a",
+    status: "ENABLED",
+    frequency: "1,3,5",
+    startTime: "02:00-04:00",
+    retentionDays: 14,
+    crossRegionCopies: 1,
+    ...over,
+  });
+  const values = (p: BackupPolicy) =>
+    Object.fromEntries(
+      mapPolicy("in01-a", p).samples.map((s) => [s.family.replace("vdbcloud_backup_policy_", ""), s.value]),
+    );
+
+  it.each([
+    {
+      over: {},
+      want: { enabled: 1, retention_days: 14, cross_region_copies: 1, max_gap_seconds: 3 * 86_400 },
+    },
+    {
+      over: { frequency: "1,2,3,4,5,6,7", crossRegionCopies: 0 },
+      want: { enabled: 1, retention_days: 14, cross_region_copies: 0, max_gap_seconds: 86_400 },
+    },
+    // Disabled: nothing is scheduled, so no gap.
+    {
+      over: { status: "DISABLED", retentionDays: 0, frequency: "" },
+      want: { enabled: 0, retention_days: 0, cross_region_copies: 1 },
+    },
+    {
+      over: { status: "disabled", frequency: "1,3,5" },
+      want: { enabled: 0, retention_days: 14, cross_region_copies: 1 },
+    },
+    // An unknown status claims neither; an unreadable retention is left out.
+    { over: { status: "PAUSED", retentionDays: null }, want: { cross_region_copies: 1 } },
+  ])("$over", ({ over, want }) => {
+    expect(values(policy(over))).toEqual(want);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The global-cluster collector: List Global Clusters (every page), then Get Global Cluster
+ * Replication Lag per global cluster. Organisation data: only the replica that owns
+ * account-wide calls (shard 0) runs it, with the default credential; one task, target
+ * "organization".
+ */
+import { ownsGlobalCalls } from "../../config/shard.js";
+import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import { putData, runPoll } from "../../polling/runtime.js";
+import type { CloudApi, GlobalCluster, ReplicationLag } from "../../upstream/types.js";
+import { ENDPOINT } from "../../upstream/types.js";
+import { mapGlobalClusters } from "./mapping.js";
+
+const COLLECTOR = "global_clusters";
+const TARGET = "organization";
+
+/** The page size asked for: the documented maximum. */
+export const GLOBAL_PAGE_SIZE = 100;
+/** Hard stop: a server that ignores `currentPage` must not keep a poll going. */
+export const MAX_GLOBAL_PAGES = 100;
+
+/** Every global cluster, page by page until a short or empty page or the total is reached. */
+export async function listAllGlobalClusters(
+  client: CloudApi,
+  signal?: AbortSignal,
+): Promise<GlobalCluster[]> {
+  const seen = new Map<string, GlobalCluster>();
+  for (let currentPage = 1; currentPage <= MAX_GLOBAL_PAGES; currentPage++) {
+    const page = await client.listGlobalClusters({ pageSize: GLOBAL_PAGE_SIZE, currentPage }, signal);
+    for (const g of page.globalClusters) seen.set(g.globalClusterId, g);
+    const short = page.globalClusters.length < Math.min(GLOBAL_PAGE_SIZE, page.pageSize);
+    if (page.globalClusters.length === 0 || short || currentPage * page.pageSize >= page.total) break;
+  }
+  return [...seen.values()];
+}
+
+/** The one task (shard 0 only). */
+export function globalClusterTasks(env: CollectorEnv): CollectorTask[] {
+  const cfg = env.config.globalClusters;
+  if (!cfg.enabled || !ownsGlobalCalls(env.shard)) return [];
+  const client = env.clients.forCluster({});
+  const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
+  return [
+    collectorTask({
+      id: { collector: COLLECTOR, target: TARGET },
+      credential: env.clients.credentialOf({}),
+      calls: [
+        { endpoint: ENDPOINT.listGlobalClusters, count: 1, atLeast: true },
+        // One per global cluster: how many is known only after listing.
+        { endpoint: ENDPOINT.getGlobalClusterReplicationLag, count: 0, atLeast: true },
+      ],
+      intervalMs: cfg.intervalMs,
+      run: (signal) =>
+        runPoll(env.ctx, COLLECTOR, TARGET, async () => {
+          const clusters = await listAllGlobalClusters(client, signal);
+          const lags = new Map<string, ReplicationLag>();
+          for (const g of clusters) {
+            lags.set(
+              g.globalClusterId,
+              await client.getGlobalClusterReplicationLag(g.globalClusterId, signal),
+            );
+          }
+          putData(env.ctx, COLLECTOR, TARGET, mapGlobalClusters(clusters, lags), ttlMs);
+        }),
+    }),
+  ];
+}
+
+/** List Global Clusters and each one's replication lag per secondary. */
+export const globalClustersCollector = {
+  name: COLLECTOR,
+  label: COLLECTOR,
+  tasks: globalClusterTasks,
+} as const satisfies Collector;

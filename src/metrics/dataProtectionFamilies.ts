@@ -1,0 +1,115 @@
+/**
+ * The data-protection families (docs/design.md section 5): backups and backup policies of
+ * dedicated clusters, global clusters and their replication lag. Kept beside families.ts, which
+ * re-exports them, so that each file holds one idea; the HELP conventions are the same.
+ */
+import type { FamilyDef, FamilyDoc } from "./sample.js";
+
+function gauge(name: string, help: string, doc: FamilyDoc): FamilyDef {
+  return { name, help, type: "gauge", doc };
+}
+
+/** Data protection: backups and backup policies (dedicated clusters), global clusters. */
+export const DATA_PROTECTION_FAMILIES = {
+  backupLastSuccess: gauge(
+    "vdbcloud_backup_last_success_timestamp_seconds",
+    "createTime of the cluster's newest AVAILABLE backup by creation method (auto, manual) and backup type (cluster, collection), Unix time in seconds (upstream List Backups createTime).",
+    {
+      labels: ["cluster_id", "creation_method", "backup_type"],
+      unit: "Unix seconds",
+      source: "GET /v2/backups createTime (status AVAILABLE)",
+      absent:
+        "no available backup of that method and type is listed for the cluster; free and serverless clusters have none",
+    },
+  ),
+  backups: gauge(
+    "vdbcloud_backups",
+    "Backups listed for the cluster by creation method and status (available, creating), a count; a failed backup is never listed (upstream List Backups status).",
+    {
+      labels: ["cluster_id", "creation_method", "status"],
+      unit: "count",
+      source: "GET /v2/backups status, creationMethod",
+      absent: "the cluster is not polled here, or is free or serverless; 0 while it has no backup",
+    },
+  ),
+  backupSize: gauge(
+    "vdbcloud_backup_size_bytes",
+    "Sum of the sizes of the cluster's available backups, in bytes (upstream List Backups size).",
+    {
+      labels: ["cluster_id"],
+      unit: "bytes",
+      source: "GET /v2/backups size (status AVAILABLE)",
+      absent: "the cluster is not polled here, or is free or serverless; 0 while it has no available backup",
+    },
+  ),
+  backupCreatingSince: gauge(
+    "vdbcloud_backup_creating_since_timestamp_seconds",
+    "createTime of the cluster's oldest backup still CREATING, Unix time in seconds (upstream List Backups createTime, status CREATING).",
+    {
+      labels: ["cluster_id"],
+      unit: "Unix seconds",
+      source: "GET /v2/backups createTime (status CREATING)",
+      absent: "no backup of the cluster is being created",
+    },
+  ),
+  policyEnabled: gauge(
+    "vdbcloud_backup_policy_enabled",
+    "1 when the cluster's automatic backup policy is ENABLED, 0 when DISABLED (upstream Get Backup Policy status).",
+    {
+      labels: ["cluster_id"],
+      unit: "1/0",
+      source: "GET /v2/clusters/{id}/backups/policy status",
+      absent: "free and serverless clusters (no policy), or a status other than ENABLED and DISABLED",
+    },
+  ),
+  policyRetentionDays: gauge(
+    "vdbcloud_backup_policy_retention_days",
+    "Days the policy keeps automatic backups; 0 when disabled (upstream Get Backup Policy retentionDays).",
+    {
+      labels: ["cluster_id"],
+      unit: "days",
+      source: "GET /v2/clusters/{id}/backups/policy retentionDays",
+      absent: "free and serverless clusters, or an unreadable retentionDays",
+    },
+  ),
+  policyCrossRegionCopies: gauge(
+    "vdbcloud_backup_policy_cross_region_copies",
+    "Regions the policy copies each automatic backup to, a count (upstream Get Backup Policy crossRegionCopies).",
+    {
+      labels: ["cluster_id"],
+      unit: "count",
+      source: "GET /v2/clusters/{id}/backups/policy crossRegionCopies",
+      absent: "free and serverless clusters",
+    },
+  ),
+  policyMaxGap: gauge(
+    "vdbcloud_backup_policy_max_gap_seconds",
+    'Longest time between two scheduled backups by the policy\'s weekdays, in seconds ("1,3,5" is 3 days, Friday to Monday; every day is 1 day) (upstream Get Backup Policy frequency).',
+    {
+      labels: ["cluster_id"],
+      unit: "seconds",
+      source: "GET /v2/clusters/{id}/backups/policy frequency",
+      absent: "the policy is disabled, or its frequency names no weekday 1..7",
+    },
+  ),
+  globalClusterInfo: gauge(
+    "vdbcloud_global_cluster_info",
+    "A global cluster the organisation has, always 1 (upstream List Global Clusters).",
+    {
+      labels: ["global_cluster_id", "global_cluster_name", "project_id"],
+      unit: "1 (info)",
+      source: "GET /v2/globalClusters globalClusterId, globalClusterName, projectId",
+      absent: "no global cluster, global_clusters disabled, or a shard other than 0",
+    },
+  ),
+  replicationLag: gauge(
+    "vdbcloud_global_cluster_replication_lag_seconds",
+    "Replication lag of one secondary cluster behind the global cluster's primary, in seconds (upstream Get Global Cluster Replication Lag lagMs / 1000).",
+    {
+      labels: ["global_cluster_id", "primary_cluster_id", "secondary_cluster_id", "secondary_region_id"],
+      unit: "seconds",
+      source: "GET /v2/globalClusters/{id}/replicationLag lags[].lagMs / 1000",
+      absent: "the secondary's lagMs is missing or unreadable, or the global cluster is gone",
+    },
+  ),
+} as const;

@@ -1,0 +1,113 @@
+/**
+ * List Backups (v2): GET /v2/backups?clusterId=&pageSize=&currentPage=, organisation-wide
+ * without a filter; `data` is `{count, currentPage, pageSize, backups}`. Only AVAILABLE and
+ * CREATING backups are listed: a failed backup never appears.
+ *
+ * Get Backup Policy (v2): GET /v2/clusters/{id}/backups/policy: `{clusterId, status,
+ * startTime, frequency, retentionDays, crossRegionCopies}` (dedicated clusters only).
+ *
+ * Both are read tolerantly: numbers may come as strings, and a backup whose fields the gauges
+ * do not need are unreadable is still counted.
+ */
+import { z } from "zod";
+import { defineEndpoint, V2 } from "./endpoint.js";
+import { lenient, lenientText, lenientTimestampMs } from "./lenient.js";
+import { type Backup, type BackupPage, type BackupPolicy, ENDPOINT } from "./types.js";
+import { segment } from "./urls.js";
+import { numeric, pageOf, stringish } from "./wire.js";
+
+/** Arguments of List Backups. Page numbers start at 1; no clusterId: the whole organisation. */
+export interface ListBackupsArgs {
+  readonly clusterId?: string;
+  readonly pageSize: number;
+  readonly currentPage: number;
+}
+
+const backupSchema = z.object({
+  backupId: stringish,
+  clusterId: stringish,
+  projectId: lenientText,
+  backupType: lenientText,
+  creationMethod: lenientText,
+  status: z.string().trim().min(1, { message: "expected a non-empty status" }),
+  size: lenient(numeric),
+  createTime: lenientTimestampMs,
+});
+
+/** The envelope's `data` of List Backups. */
+export const backupsDataSchema = z.object({
+  count: numeric.nullish(),
+  currentPage: numeric.nullish(),
+  pageSize: numeric.nullish(),
+  backups: z.array(backupSchema).nullish(),
+});
+
+export type BackupsData = z.infer<typeof backupsDataSchema>;
+
+/** Maps `data` to a page; a missing list is an empty page. */
+export function normalizeBackups(data: BackupsData, args: ListBackupsArgs): BackupPage {
+  const backups: Backup[] = (data.backups ?? []).map((b) => ({
+    backupId: b.backupId,
+    clusterId: b.clusterId,
+    projectId: b.projectId,
+    backupType: b.backupType ?? "",
+    creationMethod: b.creationMethod ?? "",
+    status: b.status,
+    sizeBytes: b.size,
+    createTimeMs: b.createTime,
+  }));
+  const page = pageOf(data, args, backups.length);
+  return { ...page, total: data.count ?? null, backups };
+}
+
+/** List Backups (v2). */
+export const listBackupsEndpoint = defineEndpoint<ListBackupsArgs, BackupsData, BackupPage>(
+  ENDPOINT.listBackups,
+  {
+    request: (args) => ({
+      target: V2,
+      path: "/v2/backups",
+      query: {
+        ...(args.clusterId === undefined ? {} : { clusterId: args.clusterId }),
+        currentPage: String(args.currentPage),
+        pageSize: String(args.pageSize),
+      },
+    }),
+    schema: backupsDataSchema,
+    normalize: normalizeBackups,
+  },
+);
+
+/** The envelope's `data` of Get Backup Policy. */
+export const backupPolicyDataSchema = z.object({
+  clusterId: stringish.nullish(),
+  status: z.string().trim().min(1, { message: "expected a non-empty status" }),
+  startTime: lenientText,
+  frequency: lenient(z.union([z.string(), z.array(numeric).transform((days) => days.join(","))])),
+  retentionDays: lenient(numeric),
+  crossRegionCopies: lenient(z.array(z.unknown())),
+});
+
+export type BackupPolicyData = z.infer<typeof backupPolicyDataSchema>;
+
+/** Maps `data` to a policy; the asked cluster fills a missing clusterId. */
+export function normalizeBackupPolicy(data: BackupPolicyData, clusterId: string): BackupPolicy {
+  return {
+    clusterId: data.clusterId ?? clusterId,
+    status: data.status,
+    frequency: data.frequency,
+    startTime: data.startTime,
+    retentionDays: data.retentionDays,
+    crossRegionCopies: data.crossRegionCopies?.length ?? 0,
+  };
+}
+
+/** Get Backup Policy (v2). */
+export const getBackupPolicyEndpoint = defineEndpoint<string, BackupPolicyData, BackupPolicy>(
+  ENDPOINT.getBackupPolicy,
+  {
+    request: (clusterId) => ({ target: V2, path: `/v2/clusters/${segment(clusterId)}/backups/policy` }),
+    schema: backupPolicyDataSchema,
+    normalize: normalizeBackupPolicy,
+  },
+);

@@ -1,0 +1,234 @@
+import type { MockAgent } from "undici";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CloudError } from "./errors.js";
+import { isDedicatedOnlyRefusal, isPermissionRefusal } from "./refusals.js";
+import { closeTestClients, failure, mockUpstream, TEST_BASE_URL, testClient } from "./testkit.js";
+
+let upstream: MockAgent;
+beforeEach(() => {
+  upstream = mockUpstream();
+});
+afterEach(async () => {
+  await closeTestClients();
+});
+
+const anyQuery = (path: string) => (p: string) => p.split("?")[0] === path;
+
+const BACKUP = {
+  projectId: "proj-1",
+  backupId: "backup-1",
+  backupName: "nightly",
+  backupType: "CLUSTER",
+  creationMethod: "AUTO",
+  size: 1_234_567,
+  expireTime: "2026-01-20T02:00:00Z",
+  clusterId: "in01-a",
+  clusterName: "search",
+  createTime: "2026-01-13T02:00:00Z",
+  status: "AVAILABLE",
+  restoreNewInstancePolicies: [],
+};
+
+describe("List Backups over HTTP", () => {
+  it("GETs /v2/backups with the page (and clusterId when given) and reads the documented shape", async () => {
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({
+        method: "GET",
+        path: "/v2/backups",
+        query: { clusterId: "in01-a", currentPage: "2", pageSize: "100" },
+      })
+      .reply(200, { code: 0, data: { count: 101, currentPage: 2, pageSize: 100, backups: [BACKUP] } });
+    const { client } = testClient();
+    const page = await client.listBackups({ clusterId: "in01-a", pageSize: 100, currentPage: 2 });
+    expect(page).toStrictEqual({
+      total: 101,
+      currentPage: 2,
+      pageSize: 100,
+      backups: [
+        {
+          backupId: "backup-1",
+          clusterId: "in01-a",
+          projectId: "proj-1",
+          backupType: "CLUSTER",
+          creationMethod: "AUTO",
+          status: "AVAILABLE",
+          sizeBytes: 1_234_567,
+          createTimeMs: Date.UTC(2026, 0, 13, 2),
+        },
+      ],
+    });
+  });
+
+  it("accepts numbers as strings, epoch createTime, and leaves the total unknown when count is absent", async () => {
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({ method: "GET", path: anyQuery("/v2/backups") })
+      .reply(200, {
+        code: "0",
+        data: { backups: [{ ...BACKUP, size: "42", createTime: 1_768_269_600_000, backupId: 7 }] },
+      });
+    const { client } = testClient();
+    const page = await client.listBackups({ pageSize: 100, currentPage: 1 });
+    expect(page.total).toBeNull();
+    expect(page.backups[0]).toMatchObject({ backupId: "7", sizeBytes: 42, createTimeMs: 1_768_269_600_000 });
+  });
+});
+
+describe("Get Backup Policy over HTTP", () => {
+  it("reads status, weekdays, retention and counts the cross-region copies", async () => {
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({ method: "GET", path: "/v2/clusters/in01-a/backups/policy" })
+      .reply(200, {
+        code: 0,
+        data: {
+          clusterId: "in01-a",
+          status: "ENABLED",
+          startTime: "02:00-04:00",
+          frequency: "1,3,5",
+          retentionDays: "14",
+          crossRegionCopies: [{ regionId: "aws-eu-central-1", retentionDays: 7 }],
+        },
+      });
+    const { client } = testClient();
+    expect(await client.getBackupPolicy("in01-a")).toStrictEqual({
+      clusterId: "in01-a",
+      status: "ENABLED",
+      frequency: "1,3,5",
+      startTime: "02:00-04:00",
+      retentionDays: 14,
+      crossRegionCopies: 1,
+    });
+  });
+});
+
+const GLOBAL_LIST = {
+  count: 1,
+  currentPage: 1,
+  pageSize: 100,
+  globalClusters: [
+    {
+      globalClusterId: "glo-1",
+      globalClusterName: "global-search",
+      projectId: "proj-1",
+      regionIds: ["aws-us-west-2", "aws-eu-central-1"],
+      cuType: "Performance-optimized",
+      cuSize: 2,
+      connectAddress: "https://glo-1.example",
+      createTime: "2026-01-01T00:00:00Z",
+    },
+  ],
+};
+const LAG = {
+  globalClusterId: "glo-1",
+  primaryClusterId: "in01-a",
+  primaryRegionId: "aws-us-west-2",
+  lags: [{ secondaryClusterId: "in01-b", secondaryRegionId: "aws-eu-central-1", lagMs: 1500 }],
+};
+
+describe("global clusters over HTTP, with and without the envelope", () => {
+  it.each([
+    { form: "bare, as the reference's samples", list: GLOBAL_LIST, lag: LAG },
+    { form: "inside {code, data}", list: { code: 0, data: GLOBAL_LIST }, lag: { code: 0, data: LAG } },
+  ])("reads List Global Clusters and the replication lag $form", async ({ list, lag }) => {
+    const pool = upstream.get(TEST_BASE_URL);
+    pool.intercept({ method: "GET", path: anyQuery("/v2/globalClusters") }).reply(200, list);
+    pool.intercept({ method: "GET", path: "/v2/globalClusters/glo-1/replicationLag" }).reply(200, lag);
+    const { client } = testClient();
+    const page = await client.listGlobalClusters({ pageSize: 100, currentPage: 1 });
+    expect(page).toStrictEqual({
+      total: 1,
+      currentPage: 1,
+      pageSize: 100,
+      globalClusters: [{ globalClusterId: "glo-1", globalClusterName: "global-search", projectId: "proj-1" }],
+    });
+    expect(await client.getGlobalClusterReplicationLag("glo-1")).toStrictEqual({
+      globalClusterId: "glo-1",
+      primaryClusterId: "in01-a",
+      lags: [{ secondaryClusterId: "in01-b", secondaryRegionId: "aws-eu-central-1", lagMs: 1500 }],
+    });
+  });
+
+  it("still reads a {code, message} failure as a failure, not as a bare payload", async () => {
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({ method: "GET", path: anyQuery("/v2/globalClusters") })
+      .reply(200, { code: 80001, message: "Invalid token" });
+    const { client } = testClient({ maxRetries: 0 });
+    const err = await failure(client.listGlobalClusters({ pageSize: 100, currentPage: 1 }));
+    expect(err.code).toBe("auth_error");
+  });
+
+  it("keeps requiring the envelope on other endpoints", async () => {
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({ method: "GET", path: "/v2/clusters/in01-a/backups/policy" })
+      .reply(200, { clusterId: "in01-a", status: "ENABLED" });
+    const { client } = testClient({ maxRetries: 0 });
+    expect((await failure(client.getBackupPolicy("in01-a"))).code).toBe("schema_error");
+  });
+});
+
+const BACKUPS = "GET /v2/backups" as const;
+const err = (code: ConstructorParameters<typeof CloudError>[0], message: string, init: object = {}) =>
+  new CloudError(code, message, { endpoint: BACKUPS, ...init });
+
+describe("refusals of the backup endpoints", () => {
+  it.each([
+    {
+      what: "HTTP 403 with an undocumented code",
+      e: err("auth_error", "HTTP 403: upstream code 80037: Permission denied", {
+        httpStatus: 403,
+        apiCode: 80037,
+      }),
+      permission: true,
+      dedicated: false,
+    },
+    {
+      what: "a permission message in a 200 envelope",
+      e: err("api_error", "upstream code 80099: you have no permission for backup", { apiCode: 80099 }),
+      permission: true,
+      dedicated: false,
+    },
+    {
+      what: "an invalid token (a refused key, not a role)",
+      e: err("auth_error", "upstream code 80001: Invalid token", { apiCode: 80001 }),
+      permission: false,
+      dedicated: false,
+    },
+    {
+      what: "HTTP 401",
+      e: err("auth_error", "HTTP 401", { httpStatus: 401 }),
+      permission: false,
+      dedicated: false,
+    },
+    {
+      what: "cluster not found or no permission (80020)",
+      e: err("not_found", "upstream code 80020: Cluster not exist or you don't have permission.", {
+        apiCode: 80020,
+      }),
+      permission: false,
+      dedicated: false,
+    },
+    {
+      what: "the dedicated-only refusal",
+      e: err("api_error", "upstream code 80036: Backup is only supported for Dedicated clusters.", {
+        apiCode: 80036,
+      }),
+      permission: false,
+      dedicated: true,
+    },
+    {
+      what: "a serverless refusal as an invalid request",
+      e: err("invalid_request", "upstream code 80003: not supported for serverless cluster"),
+      permission: false,
+      dedicated: true,
+    },
+    { what: "a timeout", e: err("timeout", "timed out"), permission: false, dedicated: false },
+    { what: "not a CloudError", e: new Error("permission"), permission: false, dedicated: false },
+  ])("$what", ({ e, permission, dedicated }) => {
+    expect(isPermissionRefusal(e)).toBe(permission);
+    expect(isDedicatedOnlyRefusal(e)).toBe(dedicated);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * List Global Clusters (v2): GET /v2/globalClusters?pageSize=&currentPage=: `{count,
+ * currentPage, pageSize, globalClusters [{globalClusterId, globalClusterName, projectId, ...}]}`.
+ * Get Global Cluster Replication Lag (v2): GET /v2/globalClusters/{id}/replicationLag:
+ * `{globalClusterId, primaryClusterId, primaryRegionId, lags [{secondaryClusterId,
+ * secondaryRegionId, lagMs}]}`.
+ *
+ * The reference's samples of both carry no `{code, data}` envelope while its failures are
+ * `{code, message}`: both endpoints accept the payload bare or inside an envelope.
+ */
+import { z } from "zod";
+import { defineEndpoint, V2 } from "./endpoint.js";
+import { lenient, lenientText } from "./lenient.js";
+import { ENDPOINT, type GlobalClusterPage, type ReplicationLag } from "./types.js";
+import { segment } from "./urls.js";
+import { numeric, pageOf, stringish } from "./wire.js";
+
+/** Arguments of List Global Clusters. Page numbers start at 1. */
+export interface ListGlobalClustersArgs {
+  readonly pageSize: number;
+  readonly currentPage: number;
+}
+
+/** The payload of List Global Clusters. */
+export const globalClustersDataSchema = z.object({
+  count: numeric.nullish(),
+  currentPage: numeric.nullish(),
+  pageSize: numeric.nullish(),
+  globalClusters: z
+    .array(z.object({ globalClusterId: stringish, globalClusterName: lenientText, projectId: lenientText }))
+    .nullish(),
+});
+
+export type GlobalClustersData = z.infer<typeof globalClustersDataSchema>;
+
+/** Maps the payload to a page; a missing list is an empty page. */
+export function normalizeGlobalClusters(
+  data: GlobalClustersData,
+  args: ListGlobalClustersArgs,
+): GlobalClusterPage {
+  const globalClusters = data.globalClusters ?? [];
+  return { ...pageOf(data, args, globalClusters.length), globalClusters };
+}
+
+/** List Global Clusters (v2). */
+export const listGlobalClustersEndpoint = defineEndpoint<
+  ListGlobalClustersArgs,
+  GlobalClustersData,
+  GlobalClusterPage
+>(ENDPOINT.listGlobalClusters, {
+  request: (args) => ({
+    target: V2,
+    path: "/v2/globalClusters",
+    query: { currentPage: String(args.currentPage), pageSize: String(args.pageSize) },
+  }),
+  schema: globalClustersDataSchema,
+  normalize: normalizeGlobalClusters,
+  envelope: "optional",
+});
+
+/** The payload of Get Global Cluster Replication Lag. */
+export const replicationLagDataSchema = z.object({
+  globalClusterId: stringish.nullish(),
+  primaryClusterId: lenientText,
+  lags: z
+    .array(
+      z.object({ secondaryClusterId: stringish, secondaryRegionId: lenientText, lagMs: lenient(numeric) }),
+    )
+    .nullish(),
+});
+
+export type ReplicationLagData = z.infer<typeof replicationLagDataSchema>;
+
+/** Maps the payload to the lags; the asked global cluster fills a missing ID. */
+export function normalizeReplicationLag(data: ReplicationLagData, globalClusterId: string): ReplicationLag {
+  return {
+    globalClusterId: data.globalClusterId ?? globalClusterId,
+    primaryClusterId: data.primaryClusterId,
+    lags: data.lags ?? [],
+  };
+}
+
+/** Get Global Cluster Replication Lag (v2). */
+export const getReplicationLagEndpoint = defineEndpoint<string, ReplicationLagData, ReplicationLag>(
+  ENDPOINT.getGlobalClusterReplicationLag,
+  {
+    request: (id) => ({ target: V2, path: `/v2/globalClusters/${segment(id)}/replicationLag` }),
+    schema: replicationLagDataSchema,
+    normalize: normalizeReplicationLag,
+    envelope: "optional",
+  },
+);
