@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Logger, pino } from "pino";
 import { configReloader } from "./app/configReload.js";
-import { demoConfig, startDemoSimulator } from "./app/demo.js";
+import { DEMO_CLUSTERS, demoConfig, demoRunOptions, startDemoSimulator } from "./app/demo.js";
 import { Exporter } from "./app/exporter.js";
 import { onSighup } from "./app/sighup.js";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./cli/args.js";
@@ -197,7 +197,7 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
   try {
     if (args.mode === "demo") {
       const metricCatalog = args.demoMetricCatalog ?? "strict";
-      const sim = await startDemoSimulator({ clusters: 6, metricCatalog });
+      const sim = await startDemoSimulator({ clusters: DEMO_CLUSTERS, metricCatalog });
       closeDemo = () => sim.close();
       // The data planes' demo credentials go to token files, as a user's would; the directory
       // goes with the simulator, so repeated demo runs leave nothing behind.
@@ -210,13 +210,7 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
         "demo: embedded simulator of the upstream API started on loopback",
       );
       const config = await buildConfig(
-        demoConfig(sim, {
-          listen: args.listen ?? "0.0.0.0:9474",
-          showRefusal: true,
-          collections: { tokenDir },
-          metricCatalog,
-          groups: true,
-        }),
+        demoConfig(sim, demoRunOptions(args.listen ?? "0.0.0.0:9474", tokenDir, metricCatalog)),
       );
       return { value: { config, closeDemo } };
     }
