@@ -224,21 +224,25 @@ export function renderConfigKeys(schema: Json, exampleYaml: string): string {
     ...k,
     type: typeOf(findNode(schema, k.path), examples.get(k.path)?.value ?? ""),
   }));
-  const missing = keys.filter((k) => examples.get(k.path) === undefined).map((k) => k.path);
+  // A key shown only in an example entry (a list item written inline), or not at all in one list,
+  // means what the same key of a list of the same name means elsewhere:
+  // clusters[].scopes[].queries[].stat as metrics.queries[].stat.
+  const tail = (path: string): string => path.split(".").slice(-2).join(".");
+  const twinOf = (path: string): ExampleKey | undefined =>
+    [...examples.values()].find(
+      (e) => e.comment !== "" && e.path.includes("[]") && tail(e.path) === tail(path),
+    );
+  const missing = keys
+    .filter((k) => examples.get(k.path) === undefined && twinOf(k.path) === undefined)
+    .map((k) => k.path);
   if (missing.length > 0) {
     throw new Error(
       `${EXAMPLE_FILE} does not show these keys (add each with a comment): ${missing.join(", ")}`,
     );
   }
-  // A key shown only in an example entry (a list item written inline) means what the same key
-  // of a list of the same name means elsewhere: clusters[].scopes[].queries[].name as
-  // metrics.queries[].name.
-  const tail = (path: string): string => path.split(".").slice(-2).join(".");
   const meaning = (path: string): string => {
     const own = withoutDefault(examples.get(path)?.comment ?? "");
-    if (own !== "") return own;
-    const twin = [...examples.values()].find((e) => e.comment !== "" && tail(e.path) === tail(path));
-    return twin === undefined ? "" : withoutDefault(twin.comment);
+    return own !== "" ? own : withoutDefault(twinOf(path)?.comment ?? "");
   };
   const unexplained = keys.filter((k) => meaning(k.path) === "").map((k) => k.path);
   if (unexplained.length > 0) {
@@ -252,7 +256,7 @@ export function renderConfigKeys(schema: Json, exampleYaml: string): string {
     );
     lines.push(`### ${section}`, "", "| key | type | default | meaning |", "|---|---|---|---|");
     for (const k of rows) {
-      const example = examples.get(k.path) as ExampleKey;
+      const example = examples.get(k.path) ?? { path: k.path, value: "", commented: true, comment: "" };
       lines.push(
         `| \`${k.path}\` | ${cell(k.type)} | ${cell(defaultOf(k, example))} | ${cell(meaning(k.path))} |`,
       );

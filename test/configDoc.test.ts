@@ -44,7 +44,7 @@ describe("docs/configuration.md", () => {
   it("documents every key of config/example.yaml, as a YAML parser reads it", () => {
     const paths = [...new Set(yamlPaths(parseDocument(example).contents, ""))];
     expect(paths.length).toBeGreaterThan(50);
-    expect(paths).toContain("clusters[].scopes[].queries[].stat");
+    expect(paths).toContain("spark_jobs.jobs[].job_id");
     expect(paths.filter((p) => !doc.includes(`| \`${p}\` |`))).toEqual([]);
   });
 
