@@ -10,7 +10,7 @@ RUN npm run build && npm prune --omit=dev
 # Runtime stage: the built JavaScript only, as the unprivileged "node" user.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
-# Memory settings measured in README "Performance" (about 60 MiB less RSS at 100,000 series):
+# Memory settings measured in docs/performance.md (about 60 MiB less RSS at 100,000 series):
 # two glibc malloc arenas instead of one per thread, blocks from 128 KiB up returned to the
 # system when freed, and a 2 MiB young generation (short-lived garbage, collected more often).
 # The entrypoint adds --heap-growing-percent=25 (a full collection once the old generation is

@@ -9,6 +9,10 @@ import { familyReference, type ReferenceArea, type ReferenceFamily } from "../sr
 
 /** Where the reference is published, relative to the repository root. */
 export const METRICS_DOC_FILE = "docs/metrics.md";
+/** The README, whose table of families by area is rendered here too (between the markers). */
+export const README_FILE = "README.md";
+export const AREAS_BEGIN = "<!-- BEGIN generated: families by area (npm run generate) -->";
+export const AREAS_END = "<!-- END generated: families by area -->";
 
 const INTRO = `# Metrics reference
 
@@ -140,4 +144,28 @@ export function renderMetricsDoc(): string {
     ...derived(),
   ].join("\n");
   return `${text.trimEnd()}\n`;
+}
+
+/** How many family names the README's table shows per area. */
+const AREA_EXAMPLES = 3;
+
+/** The README's short table: one row per area, linking into docs/metrics.md. */
+export function renderAreaTable(): string {
+  const rows = familyReference()
+    .filter((a) => a.families.length > 0)
+    .map((a) => {
+      const names = a.families.slice(0, AREA_EXAMPLES).map((f) => code(f.name));
+      const more = a.families.length > AREA_EXAMPLES ? ", ..." : "";
+      return `| [${a.title}](${METRICS_DOC_FILE}#${anchorOf(a.title)}) | ${a.families.length} | ${names.join(", ")}${more} |`;
+    });
+  return ["| area | families | for example |", "|---|---|---|", ...rows].join("\n");
+}
+
+/** The README with its table of families by area replaced. */
+export function renderReadme(current: string): string {
+  const begin = current.indexOf(AREAS_BEGIN);
+  const end = current.indexOf(AREAS_END);
+  if (begin < 0 || end < begin)
+    throw new Error(`${README_FILE} lacks the markers ${AREAS_BEGIN} ... ${AREAS_END}`);
+  return `${current.slice(0, begin + AREAS_BEGIN.length)}\n${renderAreaTable()}\n${current.slice(end)}`;
 }

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { METRICS_DOC_FILE, renderMetricsDoc } from "../scripts/metricsDoc.js";
+import { METRICS_DOC_FILE, README_FILE, renderMetricsDoc, renderReadme } from "../scripts/metricsDoc.js";
 import { DEMO_CLUSTERS, demoConfig, demoRunOptions, startDemoSimulator } from "../src/app/demo.js";
 import { familyReference } from "../src/metrics/reference.js";
 import { type Harness, parseSamples, startHarness } from "./helpers/harness.js";
@@ -19,6 +19,12 @@ const families = familyReference().flatMap((a) => a.families);
 describe("docs/metrics.md", () => {
   it("is what `npm run generate` writes from the family catalog", () => {
     expect(committed, "run `npm run generate`").toBe(renderMetricsDoc());
+  });
+
+  it("and the README's table of families by area are what `npm run generate` writes", () => {
+    const readme = readFileSync(join(ROOT, README_FILE), "utf8");
+    expect(readme, "run `npm run generate`").toBe(renderReadme(readme));
+    for (const area of familyReference()) expect(readme).toContain(`[${area.title}](docs/metrics.md#`);
   });
 
   it("lists every family of families.ts, each with a reference entry", () => {
