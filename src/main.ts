@@ -23,10 +23,7 @@ import { CONFIG_WATCH_INTERVAL_MS, watchPath } from "./config/watch.js";
 import { loadWebConfig, toTlsOptions } from "./config/webConfig.js";
 import { createApp, type ReloadResult } from "./http/app.js";
 import { BasicAuth } from "./http/basicAuth.js";
-
-const EXIT_OK = 0;
-const EXIT_FAILURE = 1;
-const EXIT_USAGE = 2;
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./shared/exitCodes.js";
 
 function version(): string {
   try {
