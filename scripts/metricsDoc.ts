@@ -4,8 +4,17 @@
  * `npm run generate` writes it (scripts/generate-metrics-doc.ts); a test fails when the file
  * differs from this rendering, or when the demo exposes a family the file lacks.
  */
+import { LOAD_STATES } from "../src/collectors/collections/mapping.js";
+import { IMPORT_JOB_STATES } from "../src/collectors/import-jobs/mapping.js";
+import { CLUSTER_STATUSES } from "../src/collectors/inventory/mapping.js";
+import { COLLECTOR_LABELS } from "../src/collectors/registry.js";
+import { SPARK_JOB_STATUSES } from "../src/collectors/spark-jobs/mapping.js";
+import { INTERNAL_ERROR_SITES } from "../src/exposition/selfMetrics.js";
 import { lookupFamily } from "../src/metrics/catalog.js";
 import { familyReference, type ReferenceArea, type ReferenceFamily } from "../src/metrics/reference.js";
+import { DROP_REASONS } from "../src/metrics/sample.js";
+import { UPSTREAM_METRICS } from "../src/upstream/catalog.js";
+import { ENDPOINTS, OUTCOMES } from "../src/upstream/types.js";
 
 /** Where the reference is published, relative to the repository root. */
 export const METRICS_DOC_FILE = "docs/metrics.md";
@@ -78,6 +87,46 @@ function summary(area: ReferenceArea): string[] {
   return ["| family | type | labels | unit |", "|---|---|---|---|", ...rows];
 }
 
+/** Label values the code fixes, by label name wherever the label appears. */
+const VALUES_BY_LABEL: Readonly<Record<string, readonly string[]>> = {
+  collector: COLLECTOR_LABELS,
+  endpoint: ENDPOINTS,
+  outcome: OUTCOMES,
+  reason: DROP_REASONS,
+  where: INTERNAL_ERROR_SITES,
+};
+
+/** The known states of the state sets (an unknown upstream state is added lower-cased). */
+const STATES: Readonly<Record<string, readonly string[]>> = {
+  vdbcloud_import_job_state: IMPORT_JOB_STATES,
+  vdbcloud_import_jobs: IMPORT_JOB_STATES,
+  vdbcloud_spark_job_status: SPARK_JOB_STATUSES,
+  vdbcloud_cluster_status: CLUSTER_STATUSES,
+  vdbcloud_collection_load_state: LOAD_STATES,
+};
+
+/** The values each label of a family takes, where the code or the metric catalog fixes them. */
+function labelValues(f: ReferenceFamily): string[] {
+  const out: string[] = [];
+  const fromCatalog = new Map<string, Set<string>>();
+  for (const m of UPSTREAM_METRICS) {
+    if (!f.upstreamNames.includes(m.name) && !f.upstreamNames.includes(`${m.name}*`)) continue;
+    for (const [label, value] of Object.entries(m.labels)) {
+      fromCatalog.set(label, (fromCatalog.get(label) ?? new Set()).add(value));
+    }
+    if (m.stats.includes("P99") || m.nameStat !== undefined) {
+      fromCatalog.set("stat", (fromCatalog.get("stat") ?? new Set()).add("avg").add("p99"));
+    }
+  }
+  for (const label of f.doc?.labels ?? []) {
+    const states = label === "state" || label === "status" ? STATES[f.name] : undefined;
+    const values = states ?? VALUES_BY_LABEL[label] ?? [...(fromCatalog.get(label) ?? [])];
+    if (values.length > 0)
+      out.push(`${code(label)}: ${values.join(", ")}${states ? " (others added lower-cased)" : ""}`);
+  }
+  return out;
+}
+
 function entry(f: ReferenceFamily): string[] {
   const doc = f.doc;
   const lines = [
@@ -88,6 +137,8 @@ function entry(f: ReferenceFamily): string[] {
   ];
   lines.push(`- Source: ${doc ? source(doc.source) : "not documented"}`);
   if (f.upstreamNames.length > 0) lines.push(`- Upstream names: ${f.upstreamNames.join(", ")}`);
+  const values = labelValues(f);
+  if (values.length > 0) lines.push(`- Label values: ${values.join("; ")}`);
   lines.push(`- HELP: ${f.help}`);
   lines.push(`- Absent: ${doc?.absent ?? "not documented"}`);
   return [...lines, ""];

@@ -152,7 +152,8 @@ export const JOB_FAMILIES = {
     {
       labels: ["project_id", "job_id", "code", "retryable"],
       unit: "1 (info)",
-      source: "GET /v2/projects/{projectId}/jobs/{jobId} failureReason.code, failureReason.retryable",
+      source:
+        "GET /v2/projects/{projectId}/jobs/{jobId} failureReason.code, failureReason.retryable (true, false, or unknown when the answer does not say)",
       absent:
         "while the job reports no failure reason; no series without spark_jobs.jobs or jobs_file; a settled job's series disappear spark_jobs.retention after it settled",
     },
@@ -167,7 +168,8 @@ export const INVENTORY_FAMILIES = {
     {
       labels: ["cluster_id", "cluster_name", "project_id", "region_id", "plan", "cu_type"],
       unit: "1 (info)",
-      source: "GET /v2/clusters/{id} clusterName, projectId, regionId, plan, cuType",
+      source:
+        "GET /v2/clusters/{id} clusterName, projectId, regionId, plan (Free for an in03- cluster whatever the answer says, as the service's Terraform provider has it), cuType (empty on free and serverless clusters)",
       absent:
         "no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
     },
