@@ -244,7 +244,8 @@ export function renderConfigKeys(schema: Json, exampleYaml: string): string {
     const own = withoutDefault(examples.get(path)?.comment ?? "");
     return own !== "" ? own : withoutDefault(twinOf(path)?.comment ?? "");
   };
-  const unexplained = keys.filter((k) => meaning(k.path) === "").map((k) => k.path);
+  // A section (a map) is explained by its keys; every other key needs its own comment.
+  const unexplained = keys.filter((k) => meaning(k.path) === "" && k.type !== "map").map((k) => k.path);
   if (unexplained.length > 0) {
     throw new Error(`${EXAMPLE_FILE} shows these keys without a comment: ${unexplained.join(", ")}`);
   }
@@ -257,9 +258,8 @@ export function renderConfigKeys(schema: Json, exampleYaml: string): string {
     lines.push(`### ${section}`, "", "| key | type | default | meaning |", "|---|---|---|---|");
     for (const k of rows) {
       const example = examples.get(k.path) ?? { path: k.path, value: "", commented: true, comment: "" };
-      lines.push(
-        `| \`${k.path}\` | ${cell(k.type)} | ${cell(defaultOf(k, example))} | ${cell(meaning(k.path))} |`,
-      );
+      const text = meaning(k.path) || "the section of the keys below";
+      lines.push(`| \`${k.path}\` | ${cell(k.type)} | ${cell(defaultOf(k, example))} | ${cell(text)} |`);
     }
     lines.push("");
   }

@@ -93,6 +93,13 @@ describe("the key reference's generator", () => {
     expect(() => renderConfigKeys(s, yaml)).toThrow(error);
   });
 
+  it("lets a section go without a comment, since its keys explain it", () => {
+    const s = objectSchema({ s: objectSchema({ k: { type: "integer" } }) });
+    expect(renderConfigKeys(s, "s:\n  k: 1   # the k\n")).toContain(
+      "| `s` | map |  | the section of the keys below |",
+    );
+  });
+
   it("reads trailing, continued, preceding and commented-out comments, and list entries", () => {
     const yaml = [
       "s:                 # the section",
