@@ -1,7 +1,7 @@
 /**
  * The import graph of src/ (production files; type-only imports count, since a type import still
- * ties two modules' designs together): no import circles, and the layering the README's Design
- * section states. Folder names live in FOLDERS only, so renaming a folder changes one row.
+ * ties two modules' designs together): no import circles, and the layering that docs/design.md's section 8
+ * states. Folder names live in FOLDERS only, so renaming a folder changes one row.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";

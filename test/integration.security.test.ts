@@ -76,7 +76,7 @@ describe("read-only by construction", () => {
 
 describe("sharding", () => {
   it("polls every cluster and Spark job from exactly one of N replicas", async () => {
-    // Replicas sharing one key share its rate budget (sizing is per key, see the README); this
+    // Replicas sharing one key share its rate budget (sizing is per key, see docs/operations.md); this
     // test is about ownership, so the simulator's limiter is off.
     const sim = await startSimulator({ clusters: 24, rateLimitPerSecond: 0 });
     try {

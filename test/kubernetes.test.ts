@@ -151,7 +151,7 @@ describe.skipIf(kubectl.skip)("kustomizations (kubectl kustomize)", () => {
         readOnlyRootFilesystem: true,
         capabilities: { drop: ["ALL"] },
       });
-      // The README's sizing: 257 MiB peak RSS at 100,000 series; the limit must not sit below it.
+      // The sizing of docs/operations.md: the limit stays above the highest peak RSS measured (257 MiB).
       expect(c.resources.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
       expect(mebibytes(c.resources.limits.memory)).toBeGreaterThanOrEqual(257);
 

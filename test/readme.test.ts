@@ -1,17 +1,18 @@
 /**
- * Every shell command of the README runs as written, so a wrong command fails CI. The commands
- * run in order, block by block, in a scratch copy of the repository (its files as they are,
- * node_modules linked), so builds and generators never touch the files other tests read.
- * Commands that cannot run here are in SKIPPED with the reason, reviewed like code; servers
- * (the demo, the simulator, an exporter) are started, must answer, and are stopped at the end of
- * their block. Afterwards every file of the copy must still equal the repository's: `npm run
- * generate` as the README says must find nothing stale.
+ * Every shell command of the README and of docs/*.md runs as written, so a wrong command fails
+ * CI. The commands run in order, page by page (the README first, then docs/ by name) and block
+ * by block, in a scratch copy of the repository (its files as they are, node_modules linked),
+ * so builds and generators never touch the files other tests read. Commands that cannot run
+ * here are in SKIPPED with the reason, reviewed like code; servers (the demo, the simulator, an
+ * exporter) are started, must answer, and are stopped at the end of their block. Afterwards
+ * every file of the copy must still equal the repository's: `npm run generate` as
+ * docs/development.md says must find nothing stale.
  *
- * The fixed ports the README uses (9500, 9501, 9475, 18080) must be free; the bare `npm run
+ * The fixed ports the pages use (9500, 9501, 9475, 18080) must be free; the bare `npm run
  * demo` gets a free port through VDBCLOUD_LISTEN, as a reader would when 9474 is taken.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, waitFor } from "./helpers/processes.js";
@@ -20,9 +21,16 @@ import { type ToolName, toolOrSkip } from "./helpers/tools.js";
 import { readmeCommands } from "./readmeCommands.js";
 
 const ROOT = join(import.meta.dirname, "..");
-const README = readFileSync(join(ROOT, "README.md"), "utf8");
+/** The pages whose `sh` blocks run: the README, then docs/ by name. */
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
-/** Commands that cannot run in a test, and why. A new README command lands here or runs. */
+/** Commands that cannot run in a test, and why. A new command of a page lands here or runs. */
 const SKIPPED: Readonly<Record<string, string>> = {
   "npm ci": "reinstalls node_modules from the registry; CI runs it before the tests",
   "npm test": "the suite this test is part of",
@@ -37,8 +45,9 @@ const SKIPPED: Readonly<Record<string, string>> = {
   "promtool tsdb create-blocks-from openmetrics history.om ./blocks":
     "needs the history.om of the command before (test/e2e.backfill.test.ts runs it on simulator history)",
   "mv ./blocks/* /var/lib/prometheus/metrics2/": "moves blocks into a running Prometheus's storage",
-  "npm run bench": "minutes of deliberate load; its figures are in the README",
+  "npm run bench": "minutes of deliberate load; its figures are in docs/performance.md",
   "npm run soak": "minutes of deliberate load",
+  "docker compose up --build": "needs Docker and pulls images (test/compose.test.ts checks the compose file)",
 };
 
 /** Servers: the URL that must answer 200 once they are up (a free port for the bare demo). */
@@ -53,7 +62,13 @@ const SERVERS: Readonly<Record<string, (port: number) => string>> = {
 /** Commands that need an external tool: skipped with a notice where it is missing (CI fails). */
 const TOOLS: Readonly<Record<string, ToolName>> = { promtool: "promtool", amtool: "amtool" };
 
-const commands = readmeCommands(README);
+/** Every command, its block named by page and number ("docs/simulator.md block 1"). */
+const commands = PAGES.flatMap((page) =>
+  readmeCommands(readFileSync(join(ROOT, page), "utf8")).map((c) => ({
+    block: `${page} block ${c.block}`,
+    command: c.command,
+  })),
+);
 const copy = tempDir("vdbcloud-readme-");
 const running: ChildProcess[] = [];
 const env: Record<string, string> = {};
@@ -132,17 +147,22 @@ function run(command: string): void {
   expect(r.status, `${command}\n${r.stdout}${r.stderr}`).toBe(0);
 }
 
-describe("README shell commands", () => {
+describe("shell commands of the README and docs/*.md", () => {
   it("are found, and every one runs, is a server, or is skipped for a stated reason", () => {
     expect(commands.length).toBeGreaterThan(15);
+    // The docs' blocks are found too, not only the README's.
+    const pages = new Set(commands.map((c) => c.block.split(" ")[0]));
+    for (const page of ["README.md", "docs/backfill.md", "docs/development.md", "docs/simulator.md"]) {
+      expect(pages).toContain(page);
+    }
     const known = new Set([...Object.keys(SKIPPED), ...Object.keys(SERVERS)]);
-    // The skip list names only commands the README still has.
+    // The skip list names only commands the pages still have.
     for (const c of known) expect(commands.map((x) => x.command)).toContain(c);
   });
 
   const blocks = [...new Set(commands.map((c) => c.block))];
   it.each(blocks.map((b) => [b, commands.filter((c) => c.block === b).map((c) => c.command)] as const))(
-    "block %i runs: %j",
+    "%s runs: %j",
     async (_block, list) => {
       try {
         for (const command of list) {

@@ -88,6 +88,22 @@ export interface DemoOptions {
 /** The key the demo's simulator accepts for everything but backups (see `showNotPermitted`). */
 export const DEMO_KEY_WITHOUT_BACKUP = "demo-key-without-backup-permission";
 
+/** Clusters the `--demo` simulator holds. */
+export const DEMO_CLUSTERS = 6;
+
+/**
+ * The options of `--demo` itself (main.ts): every collector on, the refused name shown, the
+ * data planes' credentials in `tokenDir`. The reference test runs the permissive demo with
+ * exactly these, so every family the demo can show must be in docs/metrics.md.
+ */
+export function demoRunOptions(
+  listen: string,
+  tokenDir: string,
+  metricCatalog: DemoMetricCatalog,
+): DemoOptions {
+  return { listen, showRefusal: true, showNotPermitted: true, collections: { tokenDir }, metricCatalog, groups: true };
+}
+
 /**
  * Starts the simulator on loopback. It is imported dynamically so that production code paths
  * never load it: only `--demo` does.

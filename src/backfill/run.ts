@@ -18,6 +18,7 @@ import { loadConfig } from "../config/load.js";
 import type { ClusterConfig, Config } from "../config/types.js";
 import { describeError } from "../polling/errors.js";
 import { replicaClusters, withCollectionScopes } from "../polling/targets.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../shared/exitCodes.js";
 import type { CloudClient } from "../upstream/client.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClientObserver } from "../upstream/types.js";
@@ -29,10 +30,6 @@ import { Progress, type ProgressSink } from "./progress.js";
 import { BackfillRefusals } from "./refused.js";
 import { ChunkSpool } from "./spool.js";
 import { chunkKey, commandIdentity, openWorkState, removeWorkState } from "./state.js";
-
-const EXIT_OK = 0;
-const EXIT_FAILURE = 1;
-const EXIT_USAGE = 2;
 
 /** Calls in flight at once: the limiter paces them; this only overlaps their latency. */
 const MAX_CONCURRENT_CALLS = 8;

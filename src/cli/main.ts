@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Logger, pino } from "pino";
 import { configReloader } from "../app/configReload.js";
-import { demoConfig, startDemoSimulator } from "../app/demo.js";
+import { DEMO_CLUSTERS, demoConfig, demoRunOptions, startDemoSimulator } from "../app/demo.js";
 import { Exporter } from "../app/exporter.js";
 import { onSighup } from "../app/sighup.js";
 import { ConfigError } from "../config/errors.js";
@@ -24,11 +24,9 @@ import { createApp, type ReloadResult } from "../http/app.js";
 import { BasicAuth } from "../http/basicAuth.js";
 import { printRuntimePlan, type RuntimeInForce, runtimeInForce } from "../runtime/format.js";
 import type { ProcessStartSnapshot } from "../runtime/launch.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../shared/exitCodes.js";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./args.js";
 
-const EXIT_OK = 0;
-const EXIT_FAILURE = 1;
-const EXIT_USAGE = 2;
 
 function version(): string {
   try {
@@ -203,7 +201,7 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
   try {
     if (args.mode === "demo") {
       const metricCatalog = args.demoMetricCatalog ?? "strict";
-      const sim = await startDemoSimulator({ clusters: 6, metricCatalog });
+      const sim = await startDemoSimulator({ clusters: DEMO_CLUSTERS, metricCatalog });
       closeDemo = () => sim.close();
       // The data planes' demo credentials go to token files, as a user's would; the directory
       // goes with the simulator, so repeated demo runs leave nothing behind.
@@ -216,14 +214,7 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
         "demo: embedded simulator of the upstream API started on loopback",
       );
       const config = await buildConfig(
-        demoConfig(sim, {
-          listen: args.listen ?? "0.0.0.0:9474",
-          showRefusal: true,
-          showNotPermitted: true,
-          collections: { tokenDir },
-          metricCatalog,
-          groups: true,
-        }),
+        demoConfig(sim, demoRunOptions(args.listen ?? "0.0.0.0:9474", tokenDir, metricCatalog)),
       );
       return { value: { config, closeDemo } };
     }

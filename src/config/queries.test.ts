@@ -209,7 +209,7 @@ describe("checkQueryName: names outside the catalog", () => {
     ["READ_VCU", false, undefined],
     ["CU_COMPUTATON", false, "unknown metric CU_COMPUTATON (did you mean CU_COMPUTATION?"],
     ["REQ_SERCH_COUNT", false, "did you mean REQ_SEARCH_COUNT"],
-    ["ZZZZZZZZZZZZZZZZZZ", false, "not in the metric table of the README"],
+    ["ZZZZZZZZZZZZZZZZZZ", false, "not in the metric catalog (docs/metrics.md)"],
     ["SOME_FUTURE_METRIC", true, undefined],
   ])("%s (allow_unknown_names %s)", (name, allowUnknown, problem) => {
     const problems = checkQueryName(name, allowUnknown);

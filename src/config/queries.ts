@@ -140,7 +140,7 @@ export function checkQueryName(name: string, allowUnknown: boolean): QueryProble
   if (allowUnknown || upstreamMetric(name) !== undefined) return [];
   const near = nearestMetricNames(name);
   const hint =
-    near.length > 0 ? `did you mean ${near.join(" or ")}?` : "not in the metric table of the README";
+    near.length > 0 ? `did you mean ${near.join(" or ")}?` : "not in the metric catalog (docs/metrics.md)";
   return [
     {
       field: "name",

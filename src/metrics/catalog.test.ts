@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DESIGN_REQUEST_TYPES, DESIGN_SECOND_FORM_NAMES } from "../upstream/namesTestkit.js";
 import { familyFor, lookupFamily, STATIC_FAMILIES, type Stat } from "./catalog.js";
 import type { UnitKind } from "./units.js";
 
@@ -89,31 +90,11 @@ const ROWS: Row[] = [
   ["UNLOADED_COLLECTIONS_COUNT", undefined, "vdbcloud_unloaded_collections", {}, "count"],
 ];
 
-const T_ALL = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"];
-const T_VECTOR = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH"];
-const T_LATENCY = ["INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"];
+const T_ALL = DESIGN_REQUEST_TYPES;
 
 // docs/design.md section 7: every publicly documented metric name, both forms.
 const PUBLIC_NAMES: [string, Stat | undefined][] = [
-  ...[
-    "CU_COMPUTATION",
-    "CU_CAPACITY",
-    "STORAGE_USE",
-    "READ_VCU",
-    "WRITE_VCU",
-    ...T_ALL.map((t) => `REQ_${t}_COUNT`),
-    ...T_VECTOR.map((t) => `VECTOR_REQ_${t}_COUNT`),
-    ...T_LATENCY.flatMap((t) => [`REQ_${t}_LATENCY_AVG`, `REQ_${t}_LATENCY_P99`]),
-    "SLOW_QUERY_COUNT",
-    ...T_ALL.map((t) => `REQ_FAIL_RATE_${t}`),
-    "ENTITIES_LOADED",
-    "ENTITIES_INDEXED",
-    "ENTITIES_COUNT",
-    "COLLECTIONS_COUNT",
-    "CLUSTER_WRITE_CAPACITY",
-    "UNLOADED_COLLECTIONS_COUNT",
-    "FLUSH_COUNT",
-  ].map((n): [string, Stat | undefined] => [n, undefined]),
+  ...DESIGN_SECOND_FORM_NAMES.map((n): [string, Stat | undefined] => [n, undefined]),
   ...T_ALL.flatMap((t): [string, Stat][] => [
     [`REQ_${t}_LATENCY`, "AVG"],
     [`REQ_${t}_LATENCY`, "P99"],

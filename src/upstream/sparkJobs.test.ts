@@ -1,7 +1,14 @@
 import type { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { normalizeSparkJob, sparkJobDataSchema } from "./sparkJobs.js";
-import { closeTestClients, mockUpstream, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import {
+  closeTestClients,
+  mockUpstream,
+  SPARK_JOB_UNSET,
+  TEST_API_KEY,
+  TEST_BASE_URL,
+  testClient,
+} from "./testkit.js";
 
 const args = { projectId: "proj-0123", jobId: "job-abc" };
 const T = (iso: string) => Date.parse(iso);
@@ -152,15 +159,9 @@ describe("normalizeSparkJob variants", () => {
       type: "BACKFILL",
       status: "RUNNING",
       regionId: "aws-us-west-2",
-      clusterId: null,
       description: null,
       createdAtMs: T("2024-05-01T12:00:00Z"),
-      submittedAtMs: null,
-      startedAtMs: null,
-      finishedAtMs: null,
-      durationSeconds: null,
-      failureReason: null,
-      precheck: null,
+      ...SPARK_JOB_UNSET,
     });
   });
 

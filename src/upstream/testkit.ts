@@ -6,7 +6,7 @@ import { MockAgent } from "undici";
 import { type CloudClient, type CloudClientOptions, createCloudClient } from "./client.js";
 import { CloudError } from "./errors.js";
 import type { SleepFn } from "./sleep.js";
-import type { CallOutcome, ClientObserver, ClusterDescription, EndpointTemplate } from "./types.js";
+import type { CallOutcome, ClientObserver, ClusterDescription, EndpointTemplate, SparkJob } from "./types.js";
 
 /** A clock that only moves when something sleeps on it (or `advance` is called). */
 export interface ManualClock {
@@ -64,6 +64,20 @@ export function recordingObserver(): RecordingObserver {
 export const TEST_BASE_URL = "https://api.vdbcloud.test";
 export const TEST_CONTROLLER_URL = "https://controller.api.{region}.vdbcloud.test";
 export const TEST_API_KEY = "sk-test-5ecret-0123456789abcdef";
+
+/**
+ * What a Spark job's normalized form holds for every field a running job's answer leaves out:
+ * unknown, never 0 or "" (the mapping then emits no series for them).
+ */
+export const SPARK_JOB_UNSET = {
+  clusterId: null,
+  submittedAtMs: null,
+  startedAtMs: null,
+  finishedAtMs: null,
+  durationSeconds: null,
+  failureReason: null,
+  precheck: null,
+} as const satisfies Partial<SparkJob>;
 
 const created: CloudClient[] = [];
 let upstream: MockAgent | undefined;

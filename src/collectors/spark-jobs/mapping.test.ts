@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MappingResult } from "../../metrics/sample.js";
+import { SPARK_JOB_UNSET } from "../../upstream/testkit.js";
 import type { SparkJob } from "../../upstream/types.js";
 import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus, SPARK_JOB_STATUSES } from "./mapping.js";
 
@@ -26,18 +27,7 @@ const FULL: SparkJob = {
   },
 };
 
-const BARE: SparkJob = {
-  ...FULL,
-  status: "RUNNING",
-  clusterId: null,
-  createdAtMs: null,
-  submittedAtMs: null,
-  startedAtMs: null,
-  finishedAtMs: null,
-  durationSeconds: null,
-  failureReason: null,
-  precheck: null,
-};
+const BARE: SparkJob = { ...FULL, status: "RUNNING", createdAtMs: null, ...SPARK_JOB_UNSET };
 
 /** family -> value, for the families that have one series per job. */
 function single(r: MappingResult): Record<string, number> {
