@@ -13,9 +13,11 @@ import type { RequestSpec } from "./endpoint.js";
 import { redactSecret } from "./errors.js";
 import { listGroupMembersEndpoint } from "./groups.js";
 import { listImportJobsEndpoint } from "./importJobs.js";
+import { describeImportJobEndpoint, listImportJobsV2Endpoint } from "./importJobsV2.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { safeObserver } from "./observer.js";
 import { listProjectsEndpoint } from "./projects.js";
+import { listProjectsV2Endpoint } from "./projectsV2.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
 import { listRegionsEndpoint } from "./regions.js";
 import type { RetryPolicyOptions } from "./retry.js";
@@ -138,6 +140,9 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     listProjects: (args, signal) => call(listProjectsEndpoint, args, signal),
     listRegions: (args, signal) => call(listRegionsEndpoint, args, signal),
     listGroupMembers: (args, signal) => call(listGroupMembersEndpoint, args, signal),
+    listImportJobsV2: (args, signal) => call(listImportJobsV2Endpoint, args, signal),
+    describeImportJob: (args, signal) => call(describeImportJobEndpoint, args, signal),
+    listProjectsV2: (signal) => call(listProjectsV2Endpoint, {}, signal),
     close: () => transport.close(),
   };
   return Object.freeze(client);
