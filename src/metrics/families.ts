@@ -91,7 +91,7 @@ export const CLUSTER_FAMILIES = {
   ),
 } as const;
 
-/** Families of import jobs (List Import Jobs v1) and Spark jobs (Describe Spark Job v2). */
+/** Families of import jobs (List Import Jobs V2 or v1, Get Import Job Progress V2) and Spark jobs (Describe Spark Job v2). */
 export const JOB_FAMILIES = {
   importJobState: gauge(
     "vdbcloud_import_job_state",
@@ -100,6 +100,27 @@ export const JOB_FAMILIES = {
   importJobs: gauge(
     "vdbcloud_import_jobs",
     "Import jobs listed per collection and state at the last poll, terminal ones kept for import_jobs.retention (upstream List Import Jobs, count).",
+  ),
+  importJobProgress: gauge(
+    "vdbcloud_import_job_progress_ratio",
+    "How far an unfinished import job is, 0 to 1, at its last progress call this cycle (upstream Get Import Job Progress V2 progress, percent / 100).",
+    {
+      labels: ["cluster_id", "collection_name", "job_id"],
+      unit: "ratio (0..1)",
+      source: "POST /v2/vectordb/jobs/import/describe progress",
+      absent:
+        "for finished jobs, with import_jobs.api v1 or a v1 fallback, and for unfinished jobs beyond import_jobs.progress_max this cycle",
+    },
+  ),
+  importJobImportedRows: gauge(
+    "vdbcloud_import_job_imported_rows",
+    "Rows an unfinished import job has imported so far, a count, at its last progress call this cycle (upstream Get Import Job Progress V2 totalRows).",
+    {
+      labels: ["cluster_id", "collection_name", "job_id"],
+      unit: "count (rows)",
+      source: "POST /v2/vectordb/jobs/import/describe totalRows",
+      absent: "as vdbcloud_import_job_progress_ratio, and when the answer gives no totalRows",
+    },
   ),
   sparkStatus: gauge(
     "vdbcloud_spark_job_status",
@@ -147,7 +168,7 @@ export const JOB_FAMILIES = {
   ),
 } as const;
 
-/** Inventory families: Describe Cluster / List Clusters v2, List Projects v1, List Cloud Regions v2. */
+/** Inventory families: Describe Cluster / List Clusters v2, List Projects V2 (v1), List Cloud Regions v2. */
 export const INVENTORY_FAMILIES = {
   clusterInfo: gauge(
     "vdbcloud_cluster_info",
@@ -183,7 +204,17 @@ export const INVENTORY_FAMILIES = {
   ),
   projectClusters: gauge(
     "vdbcloud_project_clusters",
-    "Clusters in the project at the last poll (upstream List Projects instanceCount, count).",
+    "Clusters in the project at the last poll (upstream List Projects V2 instanceCount, count; List Projects v1 where V2 is refused).",
+  ),
+  projectInfo: gauge(
+    "vdbcloud_project_info",
+    "Project description in labels, always 1: its plan (Standard, Enterprise, BusinessCritical) and organisation type (SAAS, BYOC) (upstream List Projects V2).",
+    {
+      labels: ["project_id", "project_name", "plan", "org_type"],
+      unit: "1 (info)",
+      source: "GET /v2/projects projectId, projectName, plan, orgType",
+      absent: "when List Projects V2 is refused and v1 serves instead (v1 gives no plan or org type)",
+    },
   ),
   regionInfo: gauge(
     "vdbcloud_region_info",
