@@ -103,6 +103,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
       startMs,
     }),
     dataPlanes: buildDataPlanes(world.clusters, o.seed, o.collectionChurnMs),
+    retired: { retireV1: o.retireV1, removeV2ImportList: o.removeV2ImportList },
     nulledMetrics: new Set(),
   };
   const stats = new StatsRecorder();

@@ -11,7 +11,7 @@ import { CloudError } from "./errors.js";
 
 const STATUSES: ReadonlySet<number> = new Set([404, 405]);
 
-const THING = String.raw`(?:api|endpoint|path|route|url|uri|method|interface)`;
+const THING = "(?:api|endpoint|path|route|url|uri|method|interface)";
 const SAYS_UNKNOWN = new RegExp(
   [
     String.raw`\b(?:unknown|unsupported|invalid|no such)\s+${THING}\b`,
