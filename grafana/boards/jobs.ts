@@ -149,7 +149,8 @@ export const jobs: DashboardSpec = {
         {
           kind: "timeseries",
           title: "Rows imported",
-          description: "Rows each unfinished import job has imported so far (Get Import Job Progress V2 totalRows).",
+          description:
+            "Rows each unfinished import job has imported so far (Get Import Job Progress V2 totalRows).",
           queries: [
             {
               expr: `vdbcloud_import_job_imported_rows{${IMPORT}}`,
