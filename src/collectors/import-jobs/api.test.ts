@@ -61,7 +61,7 @@ function context() {
   const logger = {
     warn: (fields: Record<string, unknown>, msg: string) => lines.push({ level: "warn", msg, fields }),
     info: (fields: Record<string, unknown>, msg: string) => lines.push({ level: "info", msg, fields }),
-  } as unknown as PollContext["logger"];
+  } as unknown as NonNullable<PollContext["logger"]>;
   const ctx: PollContext = {
     store,
     self: new SelfMetrics({ version: "test", defaultMetrics: false }),
