@@ -233,6 +233,21 @@ describe("Get Import Job Progress", () => {
   });
 });
 
+describe("Get Import Job Progress refused as an unknown endpoint", () => {
+  it("ends that cycle's progress calls; the listing still serves", async () => {
+    const s = await setup({}, [{ id: "c1" }], running(5));
+    (s.api as unknown as { describeImportJob: unknown }).describeImportJob = async (a: { jobId: string }) => {
+      s.calls.push(`describe ${a.jobId}`);
+      throw new CloudError("not_found", "HTTP 404", {
+        endpoint: "POST /v2/vectordb/jobs/import/describe",
+        httpStatus: 404,
+      });
+    };
+    expect(await s.runAll()).toEqual(["ok"]);
+    expect(s.calls).toEqual(["v2 c1", "describe r0"]);
+  });
+});
+
 describe("progressCallsPerCluster", () => {
   // Usable at the default margin: 20 / 1.1 req/s; over PT1M, 1090 calls.
   it.each([

@@ -176,7 +176,7 @@ async function listAuto(
 /**
  * Asks Get Import Job Progress (V2) for the jobs `pickProgressCalls` chooses (at most `max`),
  * one at a time. A job's failed call costs that job's progress only (an aborted poll still
- * stops). A finished job's answer settles it; a failed job's reason is logged once.
+ * stops; an endpoint refused as unknown ends this cycle's calls). A finished job's answer settles it; a failed job's reason is logged once.
  */
 async function askProgress(
   client: CloudApi,
@@ -196,6 +196,8 @@ async function askProgress(
       p = await client.describeImportJob({ clusterId, jobId: job.jobId }, signal);
     } catch (err) {
       if (signal?.aborted || (err instanceof CloudError && err.code === "aborted")) throw err;
+      // Refused as an unknown endpoint: the other jobs would be refused alike this cycle.
+      if (isUnknownEndpoint(err)) break;
       continue;
     }
     answers.set(job.jobId, p);
