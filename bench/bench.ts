@@ -266,9 +266,7 @@ async function run(args: BenchArgs): Promise<Results> {
 
     const minimum = new Map<string, number>([
       ["POST /v2/clusters/{id}/metrics/query", args.clusters + scopeCount],
-      ...(collectors.importJobs
-        ? ([["POST /v2/vectordb/jobs/import/list", args.clusters]] as const)
-        : []),
+      ...(collectors.importJobs ? ([["POST /v2/vectordb/jobs/import/list", args.clusters]] as const) : []),
       ...(collectors.inventory
         ? ([
             ["GET /v2/clusters/{id}", args.clusters],
