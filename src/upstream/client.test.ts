@@ -53,11 +53,14 @@ describe("the client surface", () => {
     expect(methods).toEqual([
       "close",
       "describeCluster",
+      "describeImportJob",
       "describeSparkJob",
       "listClusters",
       "listGroupMembers",
       "listImportJobs",
+      "listImportJobsV2",
       "listProjects",
+      "listProjectsV2",
       "listRegions",
       "queryClusterMetrics",
     ]);
