@@ -267,14 +267,12 @@ async function run(args: BenchArgs): Promise<Results> {
 
     const minimum = new Map<string, number>([
       ["POST /v2/clusters/{id}/metrics/query", args.clusters + scopeCount],
-      ...(collectors.importJobs
-        ? ([["GET /v1/vector/collections/import/list", args.clusters]] as const)
-        : []),
+      ...(collectors.importJobs ? ([["POST /v2/vectordb/jobs/import/list", args.clusters]] as const) : []),
       ...(collectors.inventory
         ? ([
             ["GET /v2/clusters/{id}", args.clusters],
             ["GET /v2/regions", 1],
-            ["GET /v1/projects", 1],
+            ["GET /v2/projects", 1],
           ] as const)
         : []),
       ...(collectors.sparkJobs

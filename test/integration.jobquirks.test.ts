@@ -76,7 +76,8 @@ describe("jobs against a simulator with the page cap and odd Spark fields", () =
       clock,
       simulator: s,
       config: (raw) => {
-        raw.import_jobs = { interval: "PT30S", page_size: 100 };
+        // The v1 listing, as the service's regional controller pages it (V2: integration.importsV2).
+        raw.import_jobs = { interval: "PT30S", page_size: 100, api: "v1" };
         raw.spark_jobs = {
           interval: "PT30S",
           jobs: jobs.map((j) => ({ project_id: j.projectId, job_id: j.jobId })),

@@ -38,6 +38,8 @@ describe("jobs and inventory against the simulator", () => {
 
     h.sim.state.setImportJobState(cluster, jobId, "ImportCompleted");
     await clock.advance(30_000);
+    // The poll asks the job's progress too (paced in real time): let it finish.
+    await h.settle();
     text = await h.metrics();
     expect(value(text, "vdbcloud_import_job_state", { ...labels, state: "completed" })).toBe(1);
     expect(
@@ -158,7 +160,8 @@ describe("jobs and inventory against the simulator", () => {
 
   it("shows free and serverless clusters without a CU size, a creating one's progress, replicas and autoscaling", async () => {
     const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000);
-    h = await startHarness({ clock, sim: { now: () => clock.now(), clusters: 12 } });
+    // The simulator's own limiter would count every request in one frozen manual second.
+    h = await startHarness({ clock, sim: { now: () => clock.now(), clusters: 12, rateLimitPerSecond: 0 } });
     await h.exporter.scheduler.firstCycle();
     await clock.advance(15_000);
     const text = await h.metrics();

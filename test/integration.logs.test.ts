@@ -52,15 +52,17 @@ describe("shared failure causes are logged once", () => {
         // Port 1 on loopback refuses connections: the controller is down, the v2 server is not.
         api.controller_url = "http://127.0.0.1:1/{region}";
         api.max_retries = 0;
+        // Only v1 calls go to the controller: List Import Jobs v1 on the clusters.
+        raw.import_jobs = { api: "v1" };
       },
     });
     const lines = await settledLines(logs, "upstream server unreachable");
     const unreachable = lines.filter((l) => l.msg === "upstream server unreachable");
-    // The v1 calls go to the controller: List Import Jobs per cluster, and the global inventory.
+    // The v1 calls go to the controller: List Import Jobs per cluster (projects come from V2).
     const importTargets = h.exporter
       .plannedTasks()
       .filter((t) => t.calls.some((c) => / \/v1\//.test(c.endpoint))).length;
-    expect(importTargets).toBe(4);
+    expect(importTargets).toBe(3);
     expect(unreachable).toHaveLength(1);
     expect(unreachable[0]).toMatchObject({ level: 40, origin: "http://127.0.0.1:1", targets: importTargets });
     expect(lines.filter((l) => l.level >= 40 && l.msg === "target failing")).toEqual([]);

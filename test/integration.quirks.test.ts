@@ -82,7 +82,7 @@ describe("every quirk on at once", () => {
     expect(dropped(qb, "open_bucket")).toBe(0);
     expect(dropped(qa, "unknown_stat")).toBe(0);
     expect(dropped(qa, "unknown_unit")).toBe(0);
-    const pages = (sim: Simulator) => sim.stats.byEndpoint["GET /v1/vector/collections/import/list"] ?? 0;
+    const pages = (sim: Simulator) => sim.stats.byEndpoint["POST /v2/vectordb/jobs/import/list"] ?? 0;
     expect(pages(quirky)).toBeGreaterThan(pages(plain));
 
     // Every Spark job of the simulator is exposed exactly once, in exactly one status.

@@ -57,10 +57,9 @@ describe("read-only by construction", () => {
     const used = Object.keys(h.sim.stats.byEndpoint).sort();
     expect(used).toEqual(
       [
-        "GET /v1/projects",
-        "GET /v1/vector/collections/import/list",
         "GET /v2/clusters",
         "GET /v2/clusters/{id}",
+        "GET /v2/projects",
         "GET /v2/projects/{projectId}/jobs/{jobId}",
         "GET /v2/regions",
         "POST /v2/clusters/{id}/metrics/query",
@@ -68,6 +67,8 @@ describe("read-only by construction", () => {
         "GET /v2/clusters/{id}/backups/policy",
         "GET /v2/globalClusters",
         "GET /v2/globalClusters/{id}/replicationLag",
+        "POST /v2/vectordb/jobs/import/describe",
+        "POST /v2/vectordb/jobs/import/list",
       ].sort(),
     );
     expect(h.sim.stats.mutatingCalls).toEqual([]);

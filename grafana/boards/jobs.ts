@@ -1,4 +1,4 @@
-/** Jobs: import jobs per state and collection, Spark jobs with status, timing, prechecks and failures. */
+/** Jobs: import jobs per state and collection with their progress, Spark jobs with status, timing, prechecks and failures. */
 import type { DashboardSpec, StatSpec } from "../lib/panels.js";
 import { DATASOURCE_VARIABLE, LIMITS, steps, TAG, UID, upDown } from "./common.js";
 
@@ -51,7 +51,7 @@ export const jobs: DashboardSpec = {
   uid: UID.jobs,
   title: "Vector DB Cloud / Jobs",
   description:
-    "Import jobs (List Import Jobs) and Spark jobs (Describe Spark Job): states, timing, prechecks, failures.",
+    "Import jobs (List Import Jobs, Get Import Job Progress) and Spark jobs (Describe Spark Job): states, timing, prechecks, failures.",
   tags: [TAG],
   variables: [
     DATASOURCE_VARIABLE,
@@ -77,7 +77,7 @@ export const jobs: DashboardSpec = {
   annotations: [
     {
       name: "Job alerts",
-      expr: 'ALERTS{alertname=~"VdbcloudImportJobFailed|VdbcloudSparkJob.+|VdbcloudSparkPrecheckFailed", alertstate="firing"}',
+      expr: 'ALERTS{alertname=~"VdbcloudImportJob.+|VdbcloudSparkJob.+|VdbcloudSparkPrecheckFailed", alertstate="firing"}',
       titleFormat: "{{alertname}}",
       textFormat: "{{job_id}}",
       iconColor: "red",
@@ -129,6 +129,37 @@ export const jobs: DashboardSpec = {
           queries: [{ expr: `vdbcloud_import_job_state{${IMPORT}} == 1` }],
           hide: ["Value"],
           columns: [{ field: "state", colored: true, mappings: IMPORT_STATE_COLORS }],
+        },
+        {
+          kind: "timeseries",
+          title: "Import progress",
+          description:
+            "How far each unfinished import job is, 0 to 100% (Get Import Job Progress V2). A flat line on a running job for 30 minutes raises VdbcloudImportJobStalled. Only the newest import_jobs.progress_max unfinished jobs per cluster are asked.",
+          queries: [
+            {
+              expr: `vdbcloud_import_job_progress_ratio{${IMPORT}}`,
+              legend: "{{cluster_id}} {{collection_name}} {{job_id}}",
+            },
+          ],
+          unit: "percentunit",
+          min: 0,
+          max: 1,
+          w: 12,
+        },
+        {
+          kind: "timeseries",
+          title: "Rows imported",
+          description:
+            "Rows each unfinished import job has imported so far (Get Import Job Progress V2 totalRows).",
+          queries: [
+            {
+              expr: `vdbcloud_import_job_imported_rows{${IMPORT}}`,
+              legend: "{{cluster_id}} {{collection_name}} {{job_id}}",
+            },
+          ],
+          unit: "short",
+          min: 0,
+          w: 12,
         },
       ],
     },

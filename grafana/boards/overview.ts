@@ -377,15 +377,22 @@ export const overview: DashboardSpec = {
         {
           kind: "table",
           title: "Projects",
-          description: "Projects visible to the API key and their number of clusters (List Projects).",
+          description:
+            "Projects visible to the API key: their number of clusters, plan and organisation type (List Projects V2; plan and org type are empty where only v1 answers).",
           w: 12,
           queries: [
             { expr: `max by (project_id, project_name) (vdbcloud_project_clusters{project_id=~"$project"})` },
+            {
+              expr: `max by (project_id, project_name, plan, org_type) (vdbcloud_project_info{project_id=~"$project"})`,
+            },
           ],
+          hide: ["Value #B"],
           columns: [
             { field: "project_id", displayName: "Project ID" },
             { field: "project_name", displayName: "Name" },
-            { field: "Value", displayName: "Clusters", unit: "none" },
+            { field: "plan", displayName: "Plan" },
+            { field: "org_type", displayName: "Org type" },
+            { field: "Value #A", displayName: "Clusters", unit: "none" },
           ],
         },
         {

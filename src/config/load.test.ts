@@ -413,6 +413,8 @@ describe("good configs", () => {
         pageSize: 100,
         retentionMs: 3_600_000,
         maxJobsPerCluster: 1000,
+        api: "auto",
+        progressMax: 20,
       },
       sparkJobs: { intervalMs: 30_000, retentionMs: 3_600_000, jobs: [] },
       inventory: {

@@ -110,7 +110,7 @@ describe("configSchema output", () => {
     const { config } = draftOf(
       {
         api: { request_timeout: "PT5S", rate_limit: 7 },
-        import_jobs: { page_size: 50, max_jobs_per_cluster: 9 },
+        import_jobs: { page_size: 50, max_jobs_per_cluster: 9, api: "v2", progress_max: 5 },
         spark_jobs: { jobs: [{ project_id: "p", job_id: "j" }], jobs_file: "jobs/spark.yaml" },
         inventory: { discovery: { enabled: true, project_ids: ["p"] } },
         server: { listen: "127.0.0.1:9000" },
@@ -129,6 +129,8 @@ describe("configSchema output", () => {
       pageSize: 50,
       retentionMs: 3_600_000,
       maxJobsPerCluster: 9,
+      api: "v2",
+      progressMax: 5,
     });
     expect(config.sparkJobs).toEqual({
       intervalMs: 30_000,
@@ -148,6 +150,8 @@ describe("configSchema output", () => {
 
   it.each<[raw: unknown, path: PropertyKey[]]>([
     [{ import_jobs: { page_size: 1 } }, ["import_jobs", "page_size"]],
+    [{ import_jobs: { api: "v3" } }, ["import_jobs", "api"]],
+    [{ import_jobs: { progress_max: -1 } }, ["import_jobs", "progress_max"]],
     [
       {
         spark_jobs: {

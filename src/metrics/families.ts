@@ -13,7 +13,7 @@ import { gauge } from "./define.js";
 export * from "./clusterFamilies.js";
 export * from "./selfFamilies.js";
 
-/** Families of import jobs (List Import Jobs v1) and Spark jobs (Describe Spark Job v2). */
+/** Families of import jobs (List Import Jobs V2 or v1, Get Import Job Progress V2) and Spark jobs (Describe Spark Job v2). */
 export const JOB_FAMILIES = {
   importJobState: gauge(
     "vdbcloud_import_job_state",
@@ -21,9 +21,9 @@ export const JOB_FAMILIES = {
     {
       labels: ["cluster_id", "collection_name", "job_id", "state"],
       unit: "1 (state set)",
-      source: "GET /v1/vector/collections/import/list state",
+      source: "POST /v2/vectordb/jobs/import/list state (V2), or GET /v1/vector/collections/import/list state (v1)",
       absent:
-        'no series with import_jobs.enabled false or for a cluster without region; a finished job\'s series disappear import_jobs.retention after it was first seen terminal; jobs beyond import_jobs.max_jobs_per_cluster are counted in vdbcloud_samples_dropped_total{reason="job_cap"}',
+        'no series with import_jobs.enabled false, or for a cluster without region when import_jobs.api is v1 (or auto falls back to v1); a finished job\'s series disappear import_jobs.retention after it was first seen terminal; jobs beyond import_jobs.max_jobs_per_cluster are counted in vdbcloud_samples_dropped_total{reason="job_cap"}',
     },
   ),
   importJobs: gauge(
@@ -32,8 +32,29 @@ export const JOB_FAMILIES = {
     {
       labels: ["cluster_id", "collection_name", "state"],
       unit: "count",
-      source: "GET /v1/vector/collections/import/list (jobs counted by collectionName and state)",
+      source: "POST /v2/vectordb/jobs/import/list or GET /v1/vector/collections/import/list (jobs counted by collectionName and state)",
       absent: "no series for a collection and state without listed jobs",
+    },
+  ),
+  importJobProgress: gauge(
+    "vdbcloud_import_job_progress_ratio",
+    "How far an unfinished import job is, 0 to 1, at its last progress call this cycle (upstream Get Import Job Progress V2 progress, percent / 100).",
+    {
+      labels: ["cluster_id", "collection_name", "job_id"],
+      unit: "ratio (0..1)",
+      source: "POST /v2/vectordb/jobs/import/describe progress",
+      absent:
+        "for finished jobs, with import_jobs.api v1 or a v1 fallback, and for unfinished jobs beyond import_jobs.progress_max this cycle",
+    },
+  ),
+  importJobImportedRows: gauge(
+    "vdbcloud_import_job_imported_rows",
+    "Rows an unfinished import job has imported so far, a count, at its last progress call this cycle (upstream Get Import Job Progress V2 totalRows).",
+    {
+      labels: ["cluster_id", "collection_name", "job_id"],
+      unit: "count (rows)",
+      source: "POST /v2/vectordb/jobs/import/describe totalRows",
+      absent: "as vdbcloud_import_job_progress_ratio, and when the answer gives no totalRows",
     },
   ),
   sparkStatus: gauge(
@@ -160,7 +181,7 @@ export const JOB_FAMILIES = {
   ),
 } as const;
 
-/** Inventory families: Describe Cluster / List Clusters v2, List Projects v1, List Cloud Regions v2. */
+/** Inventory families: Describe Cluster / List Clusters v2, List Projects V2 (v1), List Cloud Regions v2. */
 export const INVENTORY_FAMILIES = {
   clusterInfo: gauge(
     "vdbcloud_cluster_info",
@@ -253,13 +274,23 @@ export const INVENTORY_FAMILIES = {
   ),
   projectClusters: gauge(
     "vdbcloud_project_clusters",
-    "Clusters in the project at the last poll (upstream List Projects instanceCount, count).",
+    "Clusters in the project at the last poll (upstream List Projects V2 instanceCount, count; List Projects v1 where V2 is refused).",
     {
       labels: ["project_id", "project_name"],
       unit: "count",
-      source: "GET /v1/projects instanceCount",
+      source: "GET /v2/projects instanceCount (string or number); GET /v1/projects instanceCount where V2 is refused",
       absent:
         "with inventory.enabled false, on shards other than 0, or for a project without instanceCount (never 0 for a missing value)",
+    },
+  ),
+  projectInfo: gauge(
+    "vdbcloud_project_info",
+    "Project description in labels, always 1: its plan (Standard, Enterprise, BusinessCritical) and organisation type (SAAS, BYOC) (upstream List Projects V2).",
+    {
+      labels: ["project_id", "project_name", "plan", "org_type"],
+      unit: "1 (info)",
+      source: "GET /v2/projects projectId, projectName, plan, orgType",
+      absent: "when List Projects V2 is refused and v1 serves instead (v1 gives no plan or org type)",
     },
   ),
   regionInfo: gauge(

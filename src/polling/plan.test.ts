@@ -150,12 +150,15 @@ describe("computePlan", () => {
       // At least: a refused query costs extra calls (halving, its other form, its retrial).
       ["POST /v2/clusters/{id}/metrics/query", "default", 4, true, 60_000],
       ["POST /v2/clusters/{id}/metrics/query", "cluster key #1", 2, true, 60_000],
-      // in01-b has no region: no v1 import list for it.
-      ["GET /v1/vector/collections/import/list", "default", 1, true, 60_000],
+      // List Import Jobs V2 needs no region: in01-b too. Progress at most progress_max each.
+      ["POST /v2/vectordb/jobs/import/list", "default", 1, true, 60_000],
+      ["POST /v2/vectordb/jobs/import/list", "cluster key #1", 1, true, 60_000],
+      ["POST /v2/vectordb/jobs/import/describe", "default", 20, false, 60_000],
+      ["POST /v2/vectordb/jobs/import/describe", "cluster key #1", 20, false, 60_000],
       ["GET /v2/projects/{projectId}/jobs/{jobId}", "default", 2, false, 30_000],
       ["GET /v2/clusters/{id}", "default", 1, false, 60_000],
       ["GET /v2/clusters/{id}", "cluster key #1", 1, false, 60_000],
-      ["GET /v1/projects", "default", 1, false, 60_000],
+      ["GET /v2/projects", "default", 1, false, 60_000],
       ["GET /v2/regions", "default", 1, false, 60_000],
       ["GET /v2/clusters", "default", 2, true, 60_000],
     ]);
@@ -178,7 +181,9 @@ describe("computePlan", () => {
         scopeQueries: [],
       },
     ]);
-    expect(plan.notes).toContain("import jobs are not polled for clusters without a region: in01-b");
+    expect(plan.notes).toContain(
+      "import jobs: clusters without a region have no v1 fallback where List Import Jobs V2 is refused: in01-b",
+    );
 
     const text = formatPlan(plan);
     expect(text).toContain("Targets: 2 configured clusters, 2 Spark jobs");
@@ -261,7 +266,7 @@ describe("computePlan", () => {
       suggestedIntervalMs: 60_000,
     });
     // Other endpoints round to whole seconds only.
-    const imports = row(plan.rows, "GET /v1/vector/collections/import/list");
+    const imports = row(plan.rows, "POST /v2/vectordb/jobs/import/list");
     expect(imports).toMatchObject({ fits: false, minimumIntervalMs: 39_000, suggestedIntervalMs: 39_000 });
     expect(plan.fits).toBe(false);
     const text = formatPlan(plan);
@@ -270,11 +275,47 @@ describe("computePlan", () => {
         "EXCEEDS the budget: needs an interval of at least PT39S, use PT1M (whole granularity steps)",
     );
     expect(text).toContain(
-      "GET /v1/vector/collections/import/list [default]: at least 700 calls every PT30S = >= 23.333 req/s: " +
+      "POST /v2/vectordb/jobs/import/list [default]: at least 700 calls every PT30S = >= 23.333 req/s: " +
         "EXCEEDS the budget: needs an interval of at least PT39S\n",
     );
     expect(text).toMatch(/Result: EXCEEDS the budget/);
   });
+
+  it("import_jobs.api v1: the v1 listing only, and only for clusters with a region", async () => {
+    const plan = computePlan(
+      await config({
+        clusters: [{ id: "in01-a", region: "aws-us-west-2" }, { id: "in01-b" }],
+        import_jobs: { api: "v1" },
+      }),
+    );
+    expect(row(plan.rows, "GET /v1/vector/collections/import/list")?.callsPerCycle).toBe(1);
+    expect(row(plan.rows, "POST /v2/vectordb/jobs/import/list")).toBeUndefined();
+    expect(row(plan.rows, "POST /v2/vectordb/jobs/import/describe")).toBeUndefined();
+    expect(plan.notes).toContain("import jobs are not polled for clusters without a region: in01-b");
+  });
+
+  // Usable: 20 / 1.1 req/s, 1090 calls per PT1M. progress_max 20 per cluster, lowered to fit.
+  it.each([
+    { clusters: 10, perCluster: 20 },
+    { clusters: 54, perCluster: 20 },
+    { clusters: 55, perCluster: 19 },
+    { clusters: 100, perCluster: 10 },
+    { clusters: 1000, perCluster: 1 },
+  ])(
+    "Get Import Job Progress at $clusters clusters: $perCluster per cluster, within the budget",
+    async ({ clusters, perCluster }) => {
+      const plan = computePlan(await config({ clusters: manyClusters(clusters) }));
+      const progress = row(plan.rows, "POST /v2/vectordb/jobs/import/describe");
+      expect(progress).toMatchObject({ callsPerCycle: clusters * perCluster, atLeast: false, fits: true });
+      expect(row(plan.rows, "POST /v2/vectordb/jobs/import/list")).toMatchObject({
+        callsPerCycle: clusters,
+        fits: true,
+      });
+      expect(formatPlan(plan)).toContain(
+        `POST /v2/vectordb/jobs/import/describe [default]: ${clusters * perCluster} calls every PT1M`,
+      );
+    },
+  );
 
   it("gives each credential its own budget", async () => {
     const clusters = [
@@ -314,7 +355,7 @@ describe("computePlan", () => {
     expect(plans.reduce((n, p) => n + p.sparkJobs.length, 0)).toBe(10);
     for (const [index, plan] of plans.entries()) {
       expect(plan.targets.every((t) => inShard(t.clusterId, { index, total: 3 }))).toBe(true);
-      expect(row(plan.rows, "GET /v1/projects") !== undefined).toBe(index === 0);
+      expect(row(plan.rows, "GET /v2/projects") !== undefined).toBe(index === 0);
     }
     const [, second] = plans;
     expect(second && formatPlan(second)).toContain("Targets (shard 1 of 3):");

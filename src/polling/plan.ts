@@ -29,9 +29,12 @@ const METRICS_ENDPOINT: EndpointTemplate = ENDPOINT.queryClusterMetrics;
 // Rows are printed in this order (then by credential in order of first use).
 const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
   METRICS_ENDPOINT,
+  ENDPOINT.listImportJobsV2,
+  ENDPOINT.describeImportJob,
   ENDPOINT.listImportJobs,
   ENDPOINT.describeSparkJob,
   ENDPOINT.describeCluster,
+  ENDPOINT.listProjectsV2,
   ENDPOINT.listProjects,
   ENDPOINT.listRegions,
   ENDPOINT.listClusters,
@@ -244,8 +247,21 @@ export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
 
   if (config.importJobs.enabled) {
     const withoutRegion = clusters.filter((c) => c.region === undefined).map((c) => c.id);
-    if (withoutRegion.length > 0) {
+    if (withoutRegion.length > 0 && config.importJobs.api === "v1") {
       notes.push(`import jobs are not polled for clusters without a region: ${withoutRegion.join(", ")}`);
+    } else if (withoutRegion.length > 0 && config.importJobs.api === "auto") {
+      notes.push(
+        `import jobs: clusters without a region have no v1 fallback where List Import Jobs V2 is refused: ${withoutRegion.join(", ")}`,
+      );
+    }
+    if (
+      config.importJobs.api !== "v1" &&
+      config.importJobs.progressMax > 0 &&
+      clusters.length + discovered > 0
+    ) {
+      notes.push(
+        `import jobs: Get Import Job Progress is counted at the most a cycle may ask: import_jobs.progress_max (${config.importJobs.progressMax}) per cluster, lowered to fit the rate budget where many clusters share a credential`,
+      );
     }
   }
   if (config.metrics.enabled) {

@@ -4,12 +4,27 @@ import type { ClusterConfig } from "../config/types.js";
 import { CloudError } from "../upstream/errors.js";
 import type { CloudApi, MetricQuery } from "../upstream/types.js";
 import { runProbe } from "./probe.js";
-import { formatProbe, PROBE_OK, probeExitCode } from "./report.js";
+import { formatProbe, PROBE_FAILED, PROBE_OK, probeExitCode } from "./report.js";
 
 const METRICS = "POST /v2/clusters/{id}/metrics/query";
 
 /** A fake service: records each method called; refuses READ_VCU in any form, and a bad key. */
-function fakeApi(opts: { keyRefused?: boolean; unknown?: string; backupDenied?: boolean } = {}) {
+function fakeApi(
+  opts: {
+    keyRefused?: boolean;
+    unknown?: string;
+    backupDenied?: boolean;
+    v2Gone?: boolean;
+    v1Gone?: boolean;
+    noJobs?: boolean;
+  } = {},
+) {
+  const gone = (endpoint: "POST /v2/vectordb/jobs/import/list" | "GET /v1/vector/collections/import/list") =>
+    new CloudError("not_found", `${endpoint}: HTTP 404: upstream code 404: Not Found`, {
+      endpoint,
+      httpStatus: 404,
+      apiCode: 404,
+    });
   const calls: string[] = [];
   const auth = () =>
     new CloudError("auth_error", "GET /v2/clusters/{id}: upstream code 80001: Invalid token", {
@@ -37,7 +52,31 @@ function fakeApi(opts: { keyRefused?: boolean; unknown?: string; backupDenied?: 
     },
     listImportJobs: async () => {
       calls.push("listImportJobs");
+      if (opts.v1Gone) throw gone("GET /v1/vector/collections/import/list");
       return { jobs: [], count: 0 } as never;
+    },
+    listImportJobsV2: async (args) => {
+      calls.push(`listImportJobsV2 ${args.clusterId}`);
+      if (opts.v2Gone) throw gone("POST /v2/vectordb/jobs/import/list");
+      const jobs = opts.noJobs
+        ? []
+        : [{ jobId: `job-${args.clusterId}`, collectionName: "docs", state: "Importing" }];
+      return { total: jobs.length, currentPage: 1, pageSize: 100, jobs };
+    },
+    describeImportJob: async (args) => {
+      calls.push(`describeImportJob ${args.jobId}`);
+      return {
+        jobId: args.jobId,
+        collectionName: "docs",
+        state: "Importing",
+        progressPercent: 5,
+        totalRows: 1,
+        reason: null,
+      };
+    },
+    listProjectsV2: async () => {
+      calls.push("listProjectsV2");
+      return [];
     },
     describeSparkJob: async () => {
       calls.push("describeSparkJob");
@@ -107,14 +146,23 @@ describe("runProbe", () => {
     });
     expect(a?.controller).toEqual({ ok: true });
     expect(b?.controller).toEqual({ skipped: "no region" });
+    // V2 needs no region: both clusters are listed, and the first job's progress asked.
+    expect(a?.importListV2).toEqual({ ok: true });
+    expect(b?.importListV2).toEqual({ ok: true });
+    expect(b?.importProgress).toEqual({ ok: true });
+    expect(report.projects).toEqual({ ok: true });
     expect(report.sparkJobs).toEqual([{ projectId: "p", jobId: "j", result: { ok: true } }]);
+    expect(calls).toContain("describeImportJob job-in01-b");
     // Read-only, one Describe per cluster, one List Import Jobs (only in01-a has a region).
     const methods = new Set(calls.map((c) => c.split(" ")[0]));
     expect([...methods].sort()).toEqual([
       "describeCluster",
+      "describeImportJob",
       "describeSparkJob",
       "listBackups",
       "listImportJobs",
+      "listImportJobsV2",
+      "listProjectsV2",
       "queryClusterMetrics",
     ]);
     // Backup permission: one page-1 listing per credential, not per cluster.
@@ -164,10 +212,37 @@ describe("runProbe", () => {
     );
   });
 
+  it.each([
+    { name: "V2 and v1 answer", opts: {}, code: PROBE_OK },
+    { name: "V2 refused, v1 answers (the fallback)", opts: { v2Gone: true }, code: PROBE_OK },
+    { name: "v1 retired, V2 answers", opts: { v1Gone: true }, code: PROBE_OK },
+    { name: "both refused", opts: { v1Gone: true, v2Gone: true }, code: PROBE_FAILED },
+  ])("import listings: $name -> exit $code", async ({ opts, code }) => {
+    const { api } = await fakeApi(opts);
+    const report = await probe({ clusters: [TWO[0]], metrics: { queries: [QUERIES[0]] } }, api);
+    expect(probeExitCode(report)).toBe(code);
+  });
+
+  it("V2 refused without a region to fall back to fails the cluster; api v1 skips V2", async () => {
+    const gone = await probe(
+      { clusters: [TWO[1]], metrics: { queries: [QUERIES[0]] } },
+      fakeApi({ v2Gone: true }).api,
+    );
+    expect(gone.clusters[0]?.importListV2).toMatchObject({ ok: false, code: "not_found" });
+    expect(gone.clusters[0]?.importProgress).toEqual({ skipped: "no V2 listing" });
+    expect(probeExitCode(gone)).toBe(PROBE_FAILED);
+    const { api, calls } = fakeApi();
+    const v1 = await probe({ clusters: [TWO[0]], import_jobs: { api: "v1" } }, api);
+    expect(v1.clusters[0]?.importListV2).toEqual({ skipped: "import_jobs.api v1" });
+    expect(calls.some((c) => c.startsWith("listImportJobsV2"))).toBe(false);
+    const none = await probe({ clusters: [TWO[0]] }, fakeApi({ noJobs: true }).api);
+    expect(none.clusters[0]?.importProgress).toEqual({ skipped: "no import job listed" });
+  });
+
   it("with no cluster configured, checks the key with List Clusters page 1", async () => {
     const { api, calls } = await fakeApi();
     const report = await probe({ inventory: { discovery: { enabled: true } } }, api);
-    expect(calls).toEqual(["listClusters"]);
+    expect(calls).toEqual(["listClusters", "listProjectsV2"]);
     expect(report.discovery).toEqual({ result: { ok: true }, seen: 1 });
     expect(report.keys[0]?.state).toBe("accepted");
   });

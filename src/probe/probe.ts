@@ -1,7 +1,8 @@
 /**
  * `--probe`: one small call per endpoint kind and target, through the same client (so the same
  * rate limiter, retries and key redaction) the exporter polls with. Read-only: Describe
- * Cluster, Query Cluster Metrics, List Import Jobs page 1, Describe Spark Job, and List
+ * Cluster, Query Cluster Metrics, List Import Jobs V2 page 1 and Get Import Job Progress of its
+ * first job, List Import Jobs (v1) page 1, Describe Spark Job, List Projects V2, and List
  * Clusters when no cluster is configured, and List Backups page 1 per credential (whether the
  * key has backup permission). Calls are made one at a time, far within the budget.
  */
@@ -130,8 +131,13 @@ async function probeCluster(config: Config, deps: ProbeDeps, keys: KeyBook, clus
     }
     keys.note(credential, metrics);
   }
+  const imports = await probeImportsV2(config, client, cluster);
+  if ("ok" in imports.importListV2) keys.note(credential, imports.importListV2);
+  if ("ok" in imports.importProgress) keys.note(credential, imports.importProgress);
   let controller: ClusterProbe["controller"] = { skipped: "import jobs disabled" };
-  if (config.importJobs.enabled && cluster.region === undefined) controller = { skipped: "no region" };
+  if (config.importJobs.enabled && config.importJobs.api === "v2")
+    controller = { skipped: "import_jobs.api v2" };
+  else if (config.importJobs.enabled && cluster.region === undefined) controller = { skipped: "no region" };
   else if (config.importJobs.enabled && cluster.region !== undefined) {
     const region = cluster.region;
     controller = await call(() =>
@@ -144,7 +150,41 @@ async function probeCluster(config: Config, deps: ProbeDeps, keys: KeyBook, clus
     );
     keys.note(credential, controller);
   }
-  return { ...base, describe, controller, metrics } satisfies ClusterProbe;
+  return { ...base, describe, controller, ...imports, metrics } satisfies ClusterProbe;
+}
+
+/**
+ * List Import Jobs V2 page 1 and, when it lists a job, Get Import Job Progress of the first
+ * one: whether the key is accepted for each. Skipped with import_jobs.api v1.
+ */
+async function probeImportsV2(
+  config: Config,
+  client: CloudApi,
+  cluster: ClusterConfig,
+): Promise<Required<Pick<ClusterProbe, "importListV2" | "importProgress">>> {
+  const why = !config.importJobs.enabled
+    ? "import jobs disabled"
+    : config.importJobs.api === "v1"
+      ? "import_jobs.api v1"
+      : undefined;
+  if (why !== undefined) return { importListV2: { skipped: why }, importProgress: { skipped: why } };
+  let firstJob: string | undefined;
+  const importListV2 = await call(async () => {
+    const page = await client.listImportJobsV2({
+      clusterId: cluster.id,
+      pageSize: config.importJobs.pageSize,
+      currentPage: 1,
+    });
+    firstJob = page.jobs[0]?.jobId;
+  });
+  const jobId = firstJob;
+  if (!importListV2.ok) return { importListV2, importProgress: { skipped: "no V2 listing" } };
+  if (jobId === undefined || config.importJobs.progressMax === 0) {
+    const skipped = jobId === undefined ? "no import job listed" : "import_jobs.progress_max 0";
+    return { importListV2, importProgress: { skipped } };
+  }
+  const importProgress = await call(() => client.describeImportJob({ clusterId: cluster.id, jobId }));
+  return { importListV2, importProgress };
 }
 
 /**
@@ -165,6 +205,11 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     keys.note(defaultCredential, result);
     discovery = { result, seen };
   }
+  let projects: ProbeReport["projects"];
+  if (config.inventory.enabled && !keys.refused(defaultCredential)) {
+    projects = await call(() => deps.clientFor({}).listProjectsV2());
+    keys.note(defaultCredential, projects);
+  }
   const sparkJobs: SparkJobProbe[] = [];
   for (const job of deps.sparkJobs) {
     if (keys.refused(defaultCredential)) {
@@ -182,6 +227,7 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     sparkJobs,
     ...(discovery ? { discovery } : {}),
     ...(backups.length > 0 ? { backups } : {}),
+    ...(projects ? { projects } : {}),
   };
 }
 

@@ -29,8 +29,12 @@ export interface ClusterProbe {
   readonly region?: string;
   /** Describe Cluster. */
   readonly describe: CallResult | Skipped;
-  /** List Import Jobs page 1 through the cluster's regional controller. */
+  /** List Import Jobs (v1) page 1 through the cluster's regional controller. */
   readonly controller: CallResult | Skipped;
+  /** List Import Jobs V2 page 1 (absent in reports made before V2 was probed). */
+  readonly importListV2?: CallResult | Skipped;
+  /** Get Import Job Progress (V2) of the first job the V2 listing gave. */
+  readonly importProgress?: CallResult | Skipped;
   /** Query Cluster Metrics with the configured queries; a failure that is not a refusal. */
   readonly metrics: MetricsProbe | CallResult | Skipped;
 }
@@ -67,6 +71,8 @@ export interface ProbeReport {
   readonly keys: readonly KeyProbe[];
   readonly clusters: readonly ClusterProbe[];
   readonly sparkJobs: readonly SparkJobProbe[];
+  /** List Projects V2, when the inventory collector is on. */
+  readonly projects?: CallResult;
   /** List Clusters page 1, when the config lists no cluster (the key is checked with it). */
   readonly discovery?: { readonly result: CallResult; readonly seen: number };
   /** List Backups per credential of the polled clusters, when `backups` is enabled. */
@@ -75,6 +81,8 @@ export interface ProbeReport {
 
 export const PROBE_OK = 0;
 export const PROBE_FAILED = 1;
+
+const SKIPPED: Skipped = { skipped: "not probed" };
 
 function isSkipped(x: object): x is Skipped {
   return "skipped" in x;
@@ -88,16 +96,30 @@ function failed(x: CallResult | Skipped | MetricsProbe): boolean {
   return "ok" in x && !x.ok;
 }
 
+const answered = (x: CallResult | Skipped | undefined): boolean => x !== undefined && "ok" in x && x.ok;
+
+/**
+ * Whether the import listing the exporter would use failed: with V2 probed, the cluster fails
+ * only when neither V2 nor its v1 fallback answered (v1 refused beside a working V2 is the
+ * deprecated endpoint gone, not a problem), or when progress was refused; else v1 decides.
+ */
+function importsFailed(c: ClusterProbe): boolean {
+  if (c.importListV2 === undefined || isSkipped(c.importListV2)) return failed(c.controller);
+  if (c.importProgress !== undefined && failed(c.importProgress)) return true;
+  return !answered(c.importListV2) && !answered(c.controller);
+}
+
 /**
  * 0 when every key is accepted and every call answered (refused metric queries are listed, not
- * fatal); 1 when a key is refused or not confirmed, or a cluster, its controller or a Spark job
- * failed.
+ * fatal); 1 when a key is refused or not confirmed, or a cluster, its import listing (V2 or
+ * the v1 controller), List Projects V2 or a Spark job failed.
  */
 export function probeExitCode(report: ProbeReport): number {
   if (report.keys.some((k) => k.state !== "accepted")) return PROBE_FAILED;
   if (report.discovery !== undefined && !report.discovery.result.ok) return PROBE_FAILED;
+  if (report.projects !== undefined && !report.projects.ok) return PROBE_FAILED;
   for (const c of report.clusters) {
-    if (isSkipped(c.describe) || failed(c.describe) || failed(c.controller) || failed(c.metrics)) {
+    if (isSkipped(c.describe) || failed(c.describe) || importsFailed(c) || failed(c.metrics)) {
       return PROBE_FAILED;
     }
   }
@@ -163,7 +185,18 @@ export function formatProbe(report: ProbeReport): string {
         ]),
       ]),
     );
+    const v2 = report.clusters.filter((c) => c.importListV2 !== undefined);
+    if (v2.length > 0) {
+      out.push(
+        "",
+        ...table([
+          ["CLUSTER", "LIST IMPORT JOBS V2", "IMPORT JOB PROGRESS V2"],
+          ...v2.map((c) => [c.clusterId, cell(c.importListV2 ?? SKIPPED), cell(c.importProgress ?? SKIPPED)]),
+        ]),
+      );
+    }
   }
+  if (report.projects !== undefined) out.push("", `List Projects V2: ${cell(report.projects)}`);
   const refused = report.clusters.flatMap((c) =>
     isMetrics(c.metrics)
       ? c.metrics.refused.map((r) => `  ${c.clusterId} ${queryText(r.query)}: ${r.message}`)
@@ -183,10 +216,15 @@ export function formatProbe(report: ProbeReport): string {
       [
         ["Describe Cluster", c.describe],
         ["List Import Jobs", c.controller],
+        ["List Import Jobs V2", c.importListV2 ?? SKIPPED],
+        ["Get Import Job Progress", c.importProgress ?? SKIPPED],
         ["Query Cluster Metrics", c.metrics],
       ] as const
     ).flatMap(([what, x]) => ("ok" in x && !x.ok ? [`  ${c.clusterId} ${what}: ${x.message}`] : [])),
   );
+  if (report.projects !== undefined && !report.projects.ok) {
+    problems.push(`  List Projects V2: ${report.projects.message}`);
+  }
   if (report.discovery !== undefined && !report.discovery.result.ok) {
     problems.push(`  List Clusters: ${report.discovery.result.message}`);
   }

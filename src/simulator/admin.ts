@@ -55,6 +55,29 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
     deps.faults.clear(kind as FaultKind | undefined);
     res.json({ ok: true, active: deps.faults.active() });
   });
+  // Removed endpoints: {"retireV1": true} and/or {"removeV2ImportList": true}; false undoes.
+  app.get("/_sim/retired", (_req: Request, res: Response) => {
+    res.json(deps.ctx.retired);
+  });
+  app.post("/_sim/retired", (req: Request, res: Response) => {
+    const body: unknown = req.body;
+    const b = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+    const unknown = Object.keys(b).filter((k) => k !== "retireV1" && k !== "removeV2ImportList");
+    const bad = ["retireV1", "removeV2ImportList"].filter((k) => k in b && typeof b[k] !== "boolean");
+    if (unknown.length > 0 || bad.length > 0) {
+      badRequest(
+        res,
+        new SimulatorError(
+          "INVALID_OPTION",
+          `expected booleans retireV1, removeV2ImportList; got ${[...unknown, ...bad].join(", ")}`,
+        ),
+      );
+      return;
+    }
+    if (typeof b.retireV1 === "boolean") deps.ctx.retired.retireV1 = b.retireV1;
+    if (typeof b.removeV2ImportList === "boolean") deps.ctx.retired.removeV2ImportList = b.removeV2ImportList;
+    res.json({ ok: true, ...deps.ctx.retired });
+  });
   app.get("/_sim/world", (_req: Request, res: Response) => {
     const { world, spark } = deps.ctx;
     res.json({

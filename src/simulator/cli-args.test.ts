@@ -36,6 +36,14 @@ describe("parseCliArgs", () => {
     });
   });
 
+  it.each([
+    { argv: ["--retire-v1"], want: { retireV1: true } },
+    { argv: ["--remove-v2-import-list"], want: { removeV2ImportList: true } },
+    { argv: ["--retire-v1", "--remove-v2-import-list"], want: { retireV1: true, removeV2ImportList: true } },
+  ])("switches removed endpoints: $argv", ({ argv, want }) => {
+    expect(parseCliArgs(argv)).toEqual({ help: false, verbose: false, options: want });
+  });
+
   it("leaves defaults to the simulator", () => {
     expect(parseCliArgs([])).toEqual({ help: false, verbose: false, options: {} });
     expect(parseCliArgs(["--help"])).toEqual({ help: true });

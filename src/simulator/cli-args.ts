@@ -31,6 +31,9 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
                                    globalClustersEnvelope, importPageCap=N (default none)
   --metric-catalog MODE            metric names accepted: strict (the public reference's enum,
                                    stat required) or permissive (default: every known name)
+  --retire-v1                      the v1 control-plane endpoints (List Import Jobs, List
+                                   Projects) answer HTTP 404, as removed endpoints
+  --remove-v2-import-list          List Import Jobs (V2) answers HTTP 404 (the v1 fallback serves)
   --verbose                        log every request to stderr
   --help`;
 
@@ -106,6 +109,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         "max-metric-points": { type: "string" },
         quirks: { type: "string" },
         "metric-catalog": { type: "string" },
+        "retire-v1": { type: "boolean" },
+        "remove-v2-import-list": { type: "boolean" },
         verbose: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -146,6 +151,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ["maxMetricPoints", num("max-metric-points", str("max-metric-points"))],
     ["quirks", parseQuirks(str("quirks"))],
     ["metricCatalog", str("metric-catalog")],
+    ["retireV1", values["retire-v1"] === true ? true : undefined],
+    ["removeV2ImportList", values["remove-v2-import-list"] === true ? true : undefined],
   ];
   const options = Object.fromEntries(entries.filter(([, v]) => v !== undefined)) as SimulatorOptions;
   return { help: false, verbose: values.verbose === true, options };

@@ -11,6 +11,27 @@ import type { SimQuirks } from "./quirks.js";
 import type { SparkJobStore } from "./spark-jobs.js";
 import type { MutableSimCluster, World } from "./world.js";
 
+/** Endpoints switched off, as a service that removed them would answer (HTTP 404). */
+export interface RetiredEndpoints {
+  /** The control plane's v1 endpoints (List Import Jobs v1, List Projects v1). */
+  retireV1: boolean;
+  /** List Import Jobs (V2). */
+  removeV2ImportList: boolean;
+}
+
+/** Template of List Import Jobs (V2), the one V2 endpoint that can be removed. */
+export const V2_IMPORT_LIST = "POST /v2/vectordb/jobs/import/list";
+
+/** True when `route` is switched off by `retired`. Data-plane routes are never retired here. */
+export function isRetired(
+  retired: RetiredEndpoints,
+  route: { readonly version: 1 | 2; readonly template: string; readonly dataPlane?: boolean },
+): boolean {
+  if (route.dataPlane) return false;
+  if (retired.retireV1 && route.version === 1) return true;
+  return retired.removeV2ImportList && route.template === V2_IMPORT_LIST;
+}
+
 /** State shared by every route; built once by startSimulator. */
 export interface SimContext {
   readonly seed: number;
@@ -35,6 +56,8 @@ export interface SimContext {
   readonly dataPlanes: DataPlanes;
   /** Backups, backup policies and global clusters (data-protection.ts). */
   readonly dataProtection: DataProtection;
+  /** Endpoints that answer as removed ones (test switches). */
+  readonly retired: RetiredEndpoints;
   /** Metrics forced all-null, keyed by `nulledKey`. */
   readonly nulledMetrics: Set<string>;
 }

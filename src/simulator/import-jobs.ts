@@ -1,8 +1,10 @@
 /**
- * Import jobs of List Import Jobs (v1). Each cluster starts a new job every 90 simulated
- * seconds; the listing holds the newest `perCluster` of them (older ones fall off, as they
- * would leave a retention window), plus jobs added by tests. A job's state follows the clock:
- * ImportPending -> ImportRunning -> ImportCompleted or ImportFailed, unless a test sets it.
+ * Import jobs of List Import Jobs (v1 and V2) and Get Import Job Progress (V2). Each cluster
+ * starts a new job every 90 simulated seconds; the listing holds the newest `perCluster` of
+ * them (older ones fall off, as they would leave a retention window), plus jobs added by tests.
+ * A job's state follows the clock: ImportPending -> ImportRunning -> ImportCompleted or
+ * ImportFailed, unless a test sets it; while running, its progress and imported rows grow with
+ * the time it has run. The v1 names are kept here; V2 answers rename them (`v2State`).
  */
 import { hashString, hexFromHash, mix, unit } from "./random.js";
 import type { SimCluster } from "./world.js";
@@ -18,6 +20,51 @@ export interface WireImportJob {
   jobId: string;
   state: string;
 }
+
+/** Progress of one job, as Get Import Job Progress (V2) tells it. */
+export interface ImportJobDetail {
+  readonly jobId: string;
+  readonly collectionName: string;
+  /** The v1 state name (or whatever a test set). */
+  readonly state: string;
+  /** Percent, 0..100. */
+  readonly progress: number;
+  readonly totalRows: number;
+  /** Empty unless the job failed. */
+  readonly reason: string;
+}
+
+/** What a test may pin of a job's progress. */
+export interface ImportProgressOverride {
+  readonly progress?: number;
+  readonly totalRows?: number;
+  readonly reason?: string;
+}
+
+/**
+ * The V2 name of a state: Pending, InProgress (the list) or Importing (Get Import Job
+ * Progress), Completed, Failed; any other string as is.
+ */
+export function v2State(state: string, where: "list" | "describe"): string {
+  switch (state) {
+    case "ImportPending":
+      return "Pending";
+    case "ImportRunning":
+      return where === "list" ? "InProgress" : "Importing";
+    case "ImportCompleted":
+      return "Completed";
+    case "ImportFailed":
+      return "Failed";
+    default:
+      return state;
+  }
+}
+
+const FAILURE_REASONS = [
+  "the file's schema does not match the collection: field 'vector' has dimension 768, expected 1024",
+  "the file could not be read: access to the object storage was denied",
+  "row 20481: the primary key is duplicated",
+] as const;
 
 const PERIOD_S = 90;
 const PENDING_S = 15;
@@ -40,6 +87,7 @@ export class ImportJobStore {
   readonly #periodMs: number;
   readonly #added = new Map<string, WireImportJob[]>();
   readonly #overrides = new Map<string, string>();
+  readonly #progress = new Map<string, ImportProgressOverride>();
 
   constructor(opts: ImportJobOptions) {
     this.#opts = opts;
@@ -48,7 +96,18 @@ export class ImportJobStore {
 
   /** Every job listed for `cluster` at `nowMs`, newest first (added jobs before generated ones). */
   list(cluster: SimCluster, nowMs: number): WireImportJob[] {
-    const out = [...(this.#added.get(cluster.id) ?? [])].reverse();
+    return this.details(cluster, nowMs).map(({ collectionName, jobId, state }) => ({
+      collectionName,
+      jobId,
+      state,
+    }));
+  }
+
+  /** Every listed job with its progress, newest first (added jobs before generated ones). */
+  details(cluster: SimCluster, nowMs: number): ImportJobDetail[] {
+    const out: ImportJobDetail[] = [...(this.#added.get(cluster.id) ?? [])]
+      .reverse()
+      .map((j) => ({ ...j, ...addedProgress(j.state) }));
     const { seed, perCluster, timeScale, startMs } = this.#opts;
     if (perCluster > 0) {
       const ch = mix(seed, hashString(cluster.id));
@@ -61,20 +120,53 @@ export class ImportJobStore {
           const ageS = ((nowMs - (anchor + j * this.#periodMs)) * timeScale) / 1000;
           const pendingS = j % 7 === 3 ? STUCK_PENDING_S : PENDING_S;
           const runS = 60 + 60 * unit(mix(h, 1));
+          const rows = 10_000 + Math.floor(unit(mix(h, 4)) * 990_000);
+          const failed = unit(mix(h, 2)) < FAILED_SHARE;
           let state: string;
-          if (ageS < pendingS) state = "ImportPending";
-          else if (ageS < pendingS + runS) state = "ImportRunning";
-          else state = unit(mix(h, 2)) < FAILED_SHARE ? "ImportFailed" : "ImportCompleted";
+          let progress: number;
+          if (ageS < pendingS) {
+            state = "ImportPending";
+            progress = 0;
+          } else if (ageS < pendingS + runS) {
+            state = "ImportRunning";
+            progress = Math.min(99, Math.floor((100 * (ageS - pendingS)) / runS));
+          } else if (failed) {
+            state = "ImportFailed";
+            progress = Math.floor(90 * unit(mix(h, 3)));
+          } else {
+            state = "ImportCompleted";
+            progress = 100;
+          }
           const collection = cluster.collections[j % Math.max(1, cluster.collections.length)];
-          out.push({ collectionName: collection?.collectionName ?? "docs", jobId, state });
+          out.push({
+            collectionName: collection?.collectionName ?? "docs",
+            jobId,
+            state,
+            progress,
+            totalRows: Math.floor((rows * progress) / 100),
+            reason: state === "ImportFailed" ? (FAILURE_REASONS[j % FAILURE_REASONS.length] ?? "") : "",
+          });
         }
       }
     }
-    for (const job of out) {
-      const override = this.#overrides.get(`${cluster.id}/${job.jobId}`);
-      if (override !== undefined) job.state = override;
-    }
-    return out;
+    return out.map((job) => {
+      const key = `${cluster.id}/${job.jobId}`;
+      const state = this.#overrides.get(key) ?? job.state;
+      const pinned = this.#progress.get(key) ?? {};
+      const base = state === job.state ? job : { ...job, state, ...addedProgress(state) };
+      return { ...base, ...pinned };
+    });
+  }
+
+  /** One listed job with its progress, or undefined. */
+  detail(cluster: SimCluster, jobId: string, nowMs: number): ImportJobDetail | undefined {
+    return this.details(cluster, nowMs).find((j) => j.jobId === jobId);
+  }
+
+  /** Pins a job's progress, imported rows or failure reason from now on. */
+  setProgress(clusterId: string, jobId: string, pinned: ImportProgressOverride): void {
+    const key = `${clusterId}/${jobId}`;
+    this.#progress.set(key, { ...this.#progress.get(key), ...pinned });
   }
 
   /** Adds a job at the top of `clusterId`'s listing. */
@@ -88,4 +180,11 @@ export class ImportJobStore {
   setState(clusterId: string, jobId: string, state: string): void {
     this.#overrides.set(`${clusterId}/${jobId}`, state);
   }
+}
+
+/** The progress of a job a test added or whose state it set: by state only, until pinned. */
+function addedProgress(state: string): Pick<ImportJobDetail, "progress" | "totalRows" | "reason"> {
+  if (state === "ImportCompleted") return { progress: 100, totalRows: 0, reason: "" };
+  if (state === "ImportFailed") return { progress: 0, totalRows: 0, reason: "failed as a test asked" };
+  return { progress: 0, totalRows: 0, reason: "" };
 }

@@ -117,6 +117,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     }),
     dataPlanes: buildDataPlanes(world.clusters, o.seed, o.collectionChurnMs),
     dataProtection: new DataProtection(world.clusters, startMs),
+    retired: { retireV1: o.retireV1, removeV2ImportList: o.removeV2ImportList },
     nulledMetrics: new Set(),
   };
   const stats = new StatsRecorder();

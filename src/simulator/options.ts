@@ -63,6 +63,13 @@ export interface SimulatorOptions {
    * no limit beyond the bucket guard of window.ts.
    */
   maxMetricPoints?: number;
+  /**
+   * The control plane's v1 endpoints (List Import Jobs v1, List Projects v1) answer as removed
+   * endpoints: HTTP 404, as an unknown path does. Default false. Also a switch of `SimState`.
+   */
+  retireV1?: boolean;
+  /** List Import Jobs (V2) answers as a removed endpoint (HTTP 404). Default false. */
+  removeV2ImportList?: boolean;
   /** Upstream behaviours to imitate (see quirks.ts); default: none. */
   quirks?: Partial<SimQuirks>;
   /** Receives one line per request and any internal error. Default: silent. */
@@ -167,6 +174,8 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
       2 ** 52,
     ),
     maxMetricPoints: count("maxMetricPoints", opts.maxMetricPoints, 0, 2 ** 52),
+    retireV1: opts.retireV1 ?? false,
+    removeV2ImportList: opts.removeV2ImportList ?? false,
     quirks: resolveQuirks(opts.quirks),
     logger: opts.logger ?? (() => {}),
     onRequestDone: opts.onRequestDone ?? (() => {}),

@@ -4,7 +4,7 @@
  * for what sits in front of the service (gateways, network); they take no rate-limit token.
  */
 import type { Express, Request, Response } from "express";
-import type { SimContext } from "./context.js";
+import { isRetired, type SimContext } from "./context.js";
 import { DataPlaneCode } from "./data-plane.js";
 import { BACKUP_PERMISSION_CODE, BACKUP_PERMISSION_MESSAGE } from "./data-protection.js";
 import { ApiCode, RATE_LIMIT_MESSAGE, SimApiError } from "./errors.js";
@@ -108,6 +108,11 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
     }
   };
 
+  // A removed endpoint answers as an unknown path does, before anything else looks at it.
+  if (isRetired(deps.ctx.retired, route)) {
+    sendReply(res, failReply(ApiCode.NOT_FOUND, `Not Found: ${req.method} ${req.path}`, 404));
+    return;
+  }
   const fault = deps.faults.pick(route.template, clusterId);
   if (fault) {
     deps.stats.fault(fault.kind);

@@ -1,10 +1,11 @@
 /**
  * The read-only endpoints the exporter uses, with the documented shapes: Query Cluster
- * Metrics, Describe/List Clusters, Describe Spark Job, List Cloud Regions (v2) and List Import
- * Jobs, List Projects (v1).
+ * Metrics, Describe/List Clusters, Describe Spark Job, List Cloud Regions, List Import Jobs, Get
+ * Import Job Progress, List Projects (V2), and List Import Jobs, List Projects (v1).
  */
 import { nulledKey, type SimContext } from "./context.js";
 import { ApiCode, SimApiError } from "./errors.js";
+import { v2State } from "./import-jobs.js";
 import { answerMetricsQuery } from "./metrics-query.js";
 import { intParam, type RouteDef, type RouteRequest } from "./route.js";
 import { sparkJobView } from "./spark-jobs.js";
@@ -49,6 +50,29 @@ function v2Cluster(ctx: SimContext, id: string | undefined): MutableSimCluster {
 
 const pathCluster = (r: RouteRequest) => r.params.id;
 const queryCluster = (r: RouteRequest) => r.query.clusterId;
+
+/** A field of a JSON body, as a string (numbers too: the reference's sample sends a numeric jobId). */
+function bodyText(body: unknown, name: string): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const v = (body as Record<string, unknown>)[name];
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+/** An integer field of a JSON body (number or numeric string) within [min, max]; `fallback` when absent. */
+function bodyInt(body: unknown, name: string, fallback: number, min: number, max: number): number {
+  const raw = bodyText(body, name);
+  return intParam({ [name]: raw }, name, fallback, min, max);
+}
+
+const bodyCluster = (r: RouteRequest) => bodyText(r.body, "clusterId");
+
+/** The cluster a V2 import request names in its body; v2's "not found" otherwise. */
+function importCluster(ctx: SimContext, r: RouteRequest): MutableSimCluster {
+  const clusterId = bodyText(r.body, "clusterId");
+  if (clusterId === undefined) throw new SimApiError(ApiCode.INVALID_PARAMETER, "clusterId is required");
+  return v2Cluster(ctx, clusterId);
+}
 
 /** The read-only routes over `ctx`. */
 export function readRoutes(ctx: SimContext): RouteDef[] {
@@ -165,6 +189,92 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
         const page = jobs.slice((currentPage - 1) * pageSize, currentPage * pageSize);
         return { count: jobs.length, currentPage, pageSize, [cluster.importListKey]: page };
       },
+    },
+    {
+      method: "POST",
+      path: "/v2/vectordb/jobs/import/list",
+      template: "POST /v2/vectordb/jobs/import/list",
+      version: 2,
+      mutating: false,
+      dataShape: "object",
+      clusterId: bodyCluster,
+      handle: (r) => {
+        const cluster = importCluster(ctx, r);
+        const asked = bodyInt(r.body, "pageSize", 10, 1, 100);
+        const cap = ctx.quirks.importPageCap;
+        const pageSize = cap > 0 ? Math.min(asked, cap) : asked;
+        const currentPage = bodyInt(r.body, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
+        const jobs = ctx.imports.list(cluster, r.nowMs);
+        const records = jobs.slice((currentPage - 1) * pageSize, currentPage * pageSize).map((j) => ({
+          collectionName: j.collectionName,
+          jobId: j.jobId,
+          state: v2State(j.state, "list"),
+        }));
+        return { count: jobs.length, currentPage, pageSize, records };
+      },
+    },
+    {
+      method: "POST",
+      path: "/v2/vectordb/jobs/import/describe",
+      template: "POST /v2/vectordb/jobs/import/describe",
+      version: 2,
+      mutating: false,
+      dataShape: "object",
+      clusterId: bodyCluster,
+      handle: (r) => {
+        const cluster = importCluster(ctx, r);
+        const jobId = bodyText(r.body, "jobId");
+        if (jobId === undefined) throw new SimApiError(ApiCode.INVALID_PARAMETER, "jobId is required");
+        const job = ctx.imports.detail(cluster, jobId, r.nowMs);
+        if (!job) throw new SimApiError(ApiCode.JOB_NOT_FOUND, `import job ${jobId} not found`);
+        const state = v2State(job.state, "describe");
+        const finished = state === "Completed" || state === "Failed";
+        const fileName = `${job.collectionName}/${job.jobId}.parquet`;
+        const completeTime = finished ? isoSeconds(r.nowMs) : null;
+        return {
+          jobId: job.jobId,
+          collectionName: job.collectionName,
+          fileName,
+          fileSize: 3_279_917,
+          state,
+          progress: job.progress,
+          completeTime,
+          reason: job.reason,
+          totalRows: job.totalRows,
+          details: [
+            {
+              fileName,
+              fileSize: 3_279_917,
+              state,
+              progress: job.progress,
+              completeTime,
+              reason: job.reason,
+            },
+          ],
+        };
+      },
+    },
+    {
+      method: "GET",
+      path: "/v2/projects",
+      template: "GET /v2/projects",
+      version: 2,
+      mutating: false,
+      dataShape: "array",
+      handle: () =>
+        ctx.world.projects.map((p, i) => ({
+          projectId: p.id,
+          projectName: p.name,
+          description: "",
+          regionIds: [
+            ...new Set(p.clusterIds.map((id) => ctx.clusterById.get(id)?.regionId ?? "").filter((r) => r)),
+          ],
+          // A string in the schema, a number in the sample: the simulator sends both, in turn.
+          instanceCount: i % 2 === 0 ? p.clusterIds.length : String(p.clusterIds.length),
+          createTime: isoSeconds(p.createTimeMs),
+          plan: p.plan,
+          orgType: p.orgType,
+        })),
     },
     {
       method: "GET",

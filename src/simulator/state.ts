@@ -1,10 +1,10 @@
 /**
  * Test hooks: drive job states, cluster status and metric gaps of a running simulator.
  */
-import { nulledKey, type SimContext } from "./context.js";
+import { nulledKey, type RetiredEndpoints, type SimContext } from "./context.js";
 import { collectionKey, collectionsAt, type SimDataCollection } from "./data-plane.js";
 import { SimulatorError } from "./errors.js";
-import type { WireImportJob } from "./import-jobs.js";
+import type { ImportJobDetail, ImportProgressOverride, WireImportJob } from "./import-jobs.js";
 import { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
 import { hexFromHash, mix } from "./random.js";
 import {
@@ -63,6 +63,14 @@ export interface SimState {
   addImportJob(clusterId: string, input?: AddImportJobInput): string;
   /** Fixes the state of an import job (added or generated). Throws UNKNOWN_CLUSTER or UNKNOWN_JOB. */
   setImportJobState(clusterId: string, jobId: string, state: string): void;
+  /** The current listing with each job's progress (what Get Import Job Progress answers). */
+  importJobDetails(clusterId: string): ImportJobDetail[];
+  /** Pins an import job's progress, rows or failure reason. Throws UNKNOWN_CLUSTER or UNKNOWN_JOB. */
+  setImportJobProgress(clusterId: string, jobId: string, progress: ImportProgressOverride): void;
+  /** Which endpoints answer as removed ones now. */
+  readonly retired: Readonly<RetiredEndpoints>;
+  /** Retires (or brings back) the v1 endpoints and/or List Import Jobs (V2). */
+  setRetired(switches: Partial<RetiredEndpoints>): void;
   /** Sets a cluster's status (any string). Throws UNKNOWN_CLUSTER. */
   setClusterStatus(clusterId: string, status: string): void;
   /** The credential a cluster's data plane takes instead of the API key, if any. */
@@ -194,6 +202,27 @@ export class SimStateImpl implements SimState {
 
   setClusterStatus(clusterId: string, status: string): void {
     this.#cluster(clusterId).status = status;
+  }
+
+  importJobDetails(clusterId: string): ImportJobDetail[] {
+    return this.#ctx.imports.details(this.#cluster(clusterId), this.#ctx.now());
+  }
+
+  setImportJobProgress(clusterId: string, jobId: string, progress: ImportProgressOverride): void {
+    const cluster = this.#cluster(clusterId);
+    if (this.#ctx.imports.detail(cluster, jobId, this.#ctx.now()) === undefined)
+      throw new SimulatorError("UNKNOWN_JOB", `import job ${jobId} is not listed for ${clusterId}`);
+    this.#ctx.imports.setProgress(cluster.id, jobId, progress);
+  }
+
+  get retired(): Readonly<RetiredEndpoints> {
+    return { ...this.#ctx.retired };
+  }
+
+  setRetired(switches: Partial<RetiredEndpoints>): void {
+    if (switches.retireV1 !== undefined) this.#ctx.retired.retireV1 = switches.retireV1;
+    if (switches.removeV2ImportList !== undefined)
+      this.#ctx.retired.removeV2ImportList = switches.removeV2ImportList;
   }
 
   setMetricNull(clusterId: string, metricName: string, allNull = true): void {

@@ -45,7 +45,16 @@ export interface SimProject {
   readonly name: string;
   readonly createTimeMs: number;
   readonly clusterIds: readonly string[];
+  /** List Projects V2 `plan`: Standard, Enterprise or BusinessCritical. */
+  readonly plan: string;
+  /** List Projects V2 `orgType`: SAAS or BYOC. */
+  readonly orgType: string;
 }
+
+/** Project plans of List Projects V2, given in turn. */
+export const PROJECT_PLANS = ["Enterprise", "Standard", "BusinessCritical"] as const;
+/** Organisation types of List Projects V2, given in turn. */
+export const ORG_TYPES = ["SAAS", "BYOC"] as const;
 
 /** A cloud region of the region listing. */
 export interface SimRegion {
@@ -203,6 +212,8 @@ export function generateWorld(opts: WorldOptions): World {
     name: PROJECT_NAMES[p] ?? `Project ${p + 1}`,
     createTimeMs: projectCreate[p] ?? today,
     clusterIds: clusters.filter((c) => c.projectId === id).map((c) => c.id),
+    plan: PROJECT_PLANS[p % PROJECT_PLANS.length] ?? "Standard",
+    orgType: ORG_TYPES[p % ORG_TYPES.length] ?? "SAAS",
   }));
 
   const regions: MutableSimRegion[] = REGIONS.map((r) => ({ ...r, domain: "" }));

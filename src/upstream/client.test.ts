@@ -53,6 +53,7 @@ describe("the client surface", () => {
     expect(methods).toEqual([
       "close",
       "describeCluster",
+      "describeImportJob",
       "describeSparkJob",
       "getBackupPolicy",
       "getGlobalClusterReplicationLag",
@@ -61,7 +62,9 @@ describe("the client surface", () => {
       "listGlobalClusters",
       "listGroupMembers",
       "listImportJobs",
+      "listImportJobsV2",
       "listProjects",
+      "listProjectsV2",
       "listRegions",
       "queryClusterMetrics",
     ]);

@@ -15,9 +15,11 @@ import { redactSecret } from "./errors.js";
 import { getReplicationLagEndpoint, listGlobalClustersEndpoint } from "./globalClusters.js";
 import { listGroupMembersEndpoint } from "./groups.js";
 import { listImportJobsEndpoint } from "./importJobs.js";
+import { describeImportJobEndpoint, listImportJobsV2Endpoint } from "./importJobsV2.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { safeObserver } from "./observer.js";
 import { listProjectsEndpoint } from "./projects.js";
+import { listProjectsV2Endpoint } from "./projectsV2.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
 import { listRegionsEndpoint } from "./regions.js";
 import type { RetryPolicyOptions } from "./retry.js";
@@ -144,6 +146,9 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     getBackupPolicy: (clusterId, signal) => call(getBackupPolicyEndpoint, clusterId, signal),
     listGlobalClusters: (args, signal) => call(listGlobalClustersEndpoint, args, signal),
     getGlobalClusterReplicationLag: (id, signal) => call(getReplicationLagEndpoint, id, signal),
+    listImportJobsV2: (args, signal) => call(listImportJobsV2Endpoint, args, signal),
+    describeImportJob: (args, signal) => call(describeImportJobEndpoint, args, signal),
+    listProjectsV2: (signal) => call(listProjectsV2Endpoint, {}, signal),
     close: () => transport.close(),
   };
   return Object.freeze(client);

@@ -1,5 +1,5 @@
 /**
- * List Import Jobs (v1): GET /v1/vector/collections/import/list at the region's controller.
+ * List Import Jobs (v1, the fallback of List Import Jobs V2 in importJobsV2.ts): GET /v1/vector/collections/import/list at the region's controller.
  * The schema names the list `records`, the sample `tasks`; count/currentPage/pageSize are
  * documented as strings in the query and appear as numbers or strings in answers.
  */
@@ -48,7 +48,10 @@ export type ImportJobsData = z.infer<typeof importJobsDataSchema>;
  * `records` and `tasks` are both taken (an empty `records` must not hide a full `tasks`), each
  * job ID once.
  */
-export function normalizeImportJobs(data: ImportJobsData, args: ListImportJobsArgs): ImportJobPage {
+export function normalizeImportJobs(
+  data: ImportJobsData,
+  args: Pick<ListImportJobsArgs, "currentPage" | "pageSize">,
+): ImportJobPage {
   const byId = new Map<string, ImportJob>();
   for (const j of [...(data.records ?? []), ...(data.tasks ?? [])]) {
     if (j !== null && !byId.has(j.jobId)) byId.set(j.jobId, j);

@@ -39,7 +39,7 @@ export interface MetricResult {
   readonly values: readonly MetricPoint[];
 }
 
-/** One import job (List Import Jobs v1). `state` is the raw upstream state string. */
+/** One import job (List Import Jobs v1 or V2). `state` is the raw upstream state string. */
 export interface ImportJob {
   readonly jobId: string;
   readonly collectionName: string;
@@ -52,6 +52,21 @@ export interface ImportJobPage {
   readonly currentPage: number;
   readonly pageSize: number;
   readonly jobs: readonly ImportJob[];
+}
+
+/**
+ * Get Import Job Progress (V2). `state` is raw (Pending, Importing, Completed, Failed); the
+ * other fields are null when the answer left them out or sent something unreadable.
+ */
+export interface ImportJobProgress {
+  readonly jobId: string;
+  readonly collectionName: string | null;
+  readonly state: string;
+  /** Percent, 0..100. */
+  readonly progressPercent: number | null;
+  readonly totalRows: number | null;
+  /** Why the job failed; null when empty. */
+  readonly reason: string | null;
 }
 
 export interface SparkPrecheckError {
@@ -127,6 +142,17 @@ export interface Project {
   readonly projectName: string;
   readonly instanceCount: number | null;
   readonly createTimeMs: number | null;
+}
+
+/** List Projects (V2): the v1 fields that are still there, plus plan and org type ("" when absent). */
+export interface ProjectV2 {
+  readonly projectId: string;
+  readonly projectName: string;
+  readonly instanceCount: number | null;
+  /** Standard, Enterprise, BusinessCritical. */
+  readonly plan: string;
+  /** SAAS, BYOC. */
+  readonly orgType: string;
 }
 
 /** List Cloud Regions (v2). `domain` is the base host of that region's v2 server. */
@@ -232,6 +258,9 @@ export const ENDPOINT = {
   getBackupPolicy: "GET /v2/clusters/{id}/backups/policy",
   listGlobalClusters: "GET /v2/globalClusters",
   getGlobalClusterReplicationLag: "GET /v2/globalClusters/{id}/replicationLag",
+  listImportJobsV2: "POST /v2/vectordb/jobs/import/list",
+  describeImportJob: "POST /v2/vectordb/jobs/import/describe",
+  listProjectsV2: "GET /v2/projects",
 } as const satisfies Record<keyof CloudApi, string>;
 
 /** Every data-plane endpoint template (a cluster's own endpoint), each declared once. */
@@ -298,7 +327,7 @@ export interface ClientObserver {
  */
 export interface CloudApi {
   queryClusterMetrics(req: ClusterMetricsRequest, signal?: AbortSignal): Promise<MetricResult[]>;
-  /** v1, at the controller URL of `region`. Page numbers start at 1. */
+  /** v1, at the controller URL of `region` (deprecated upstream). Page numbers start at 1. */
   listImportJobs(
     args: { clusterId: string; region: string; pageSize: number; currentPage: number },
     signal?: AbortSignal,
@@ -331,4 +360,16 @@ export interface CloudApi {
   ): Promise<GlobalClusterPage>;
   /** A global cluster's replication lag per secondary (answers with or without the envelope). */
   getGlobalClusterReplicationLag(globalClusterId: string, signal?: AbortSignal): Promise<ReplicationLag>;
+  /** List Import Jobs (V2), on the v2 control plane: no region needed. Page numbers start at 1. */
+  listImportJobsV2(
+    args: { clusterId: string; pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<ImportJobPage>;
+  /** Get Import Job Progress (V2) of one job. */
+  describeImportJob(
+    args: { clusterId: string; jobId: string },
+    signal?: AbortSignal,
+  ): Promise<ImportJobProgress>;
+  /** List Projects (V2): no region needed; adds plan and org type. */
+  listProjectsV2(signal?: AbortSignal): Promise<ProjectV2[]>;
 }

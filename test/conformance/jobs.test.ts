@@ -59,7 +59,14 @@ describe("conformance: List Import Jobs", () => {
       ctx,
       client,
       raw: {
-        import_jobs: { interval: "PT1M", page_size: pageSize, retention: "PT1H", max_jobs_per_cluster: 1000 },
+        // The corpus is of List Import Jobs v1 answers.
+        import_jobs: {
+          interval: "PT1M",
+          page_size: pageSize,
+          retention: "PT1H",
+          max_jobs_per_cluster: 1000,
+          api: "v1",
+        },
       },
       clusters: [{ id: clusterId, region, scopes: [] }],
     });

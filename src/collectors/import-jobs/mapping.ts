@@ -1,5 +1,6 @@
 /**
- * Pure mapping of List Import Jobs (v1) to per-job state sets and per-collection counts. When
+ * Pure mapping of List Import Jobs (V2 or v1) to per-job state sets and per-collection counts,
+ * and of Get Import Job Progress (V2) answers to progress and imported rows. When
  * each job was first seen terminal comes in with the input: the task reads and updates the
  * tracker (tracker.ts) around this mapping, so that finished jobs stay visible for a retention
  * period and then disappear.
@@ -9,7 +10,8 @@ import { MappingBuilder } from "../../metrics/builder.js";
 import { JOB_FAMILIES } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
-import type { ImportJob } from "../../upstream/types.js";
+import { scaleDecimal } from "../../metrics/units.js";
+import type { ImportJob, ImportJobProgress } from "../../upstream/types.js";
 
 /** Known import job states, as exposed. */
 export const IMPORT_JOB_STATES: readonly string[] = ["pending", "running", "completed", "failed"];
@@ -22,6 +24,8 @@ const STATE_ALIASES: ReadonlyMap<string, string> = new Map([
   ["importrunning", "running"],
   ["importinprogress", "running"],
   ["inprogress", "running"],
+  // Get Import Job Progress says Importing where the list says InProgress.
+  ["importing", "running"],
   ["running", "running"],
   ["importcompleted", "completed"],
   ["completed", "completed"],
@@ -31,7 +35,7 @@ const STATE_ALIASES: ReadonlyMap<string, string> = new Map([
 
 /**
  * Normalizes an upstream import job state: ImportPending/Pending -> pending; ImportRunning/
- * InProgress/Running -> running; ImportCompleted/Completed -> completed; ImportFailed/Failed ->
+ * InProgress/Importing/Running -> running; ImportCompleted/Completed -> completed; ImportFailed/Failed ->
  * failed (case and separators ignored). Any other state is returned trimmed and lowercased, or
  * "unknown" when empty, so that it is always a usable label value.
  */
@@ -129,4 +133,40 @@ function countByCollection(jobs: readonly ImportJob[]): Map<string, Map<string, 
     counts.set(state, (counts.get(state) ?? 0) + 1);
   }
   return byCollection;
+}
+
+/** True for pending and running jobs (raw or normalized state): those whose progress is asked. */
+export function isUnfinishedImportState(state: string): boolean {
+  const s = normalizeImportState(state);
+  return s === "pending" || s === "running";
+}
+
+export interface ImportProgressInput {
+  readonly clusterId: string;
+  /** The cluster's listing (every page). */
+  readonly jobs: readonly ImportJob[];
+  /** This cycle's Get Import Job Progress answers, by job ID. */
+  readonly progress: ReadonlyMap<string, ImportJobProgress>;
+}
+
+/**
+ * Maps this cycle's progress answers of the jobs the listing says are unfinished (pending or
+ * running) to vdbcloud_import_job_progress_ratio (progress % / 100) and
+ * vdbcloud_import_job_imported_rows (totalRows), labelled {cluster_id, collection_name, job_id}
+ * with the listing's collection name. A finished job, a job not asked this cycle, and a field
+ * the answer left out give no sample (null is never 0).
+ */
+export function mapImportJobProgress(input: ImportProgressInput): MappingResult {
+  const out = new MappingBuilder();
+  for (const job of uniqueJobs(input.jobs)) {
+    if (!isUnfinishedImportState(job.state)) continue;
+    const p = input.progress.get(job.jobId);
+    if (p === undefined) continue;
+    const labels = { cluster_id: input.clusterId, collection_name: job.collectionName, job_id: job.jobId };
+    if (p.progressPercent !== null) {
+      out.add(JOB_FAMILIES.importJobProgress, labels, scaleDecimal(p.progressPercent, 1, 100));
+    }
+    if (p.totalRows !== null) out.add(JOB_FAMILIES.importJobImportedRows, labels, p.totalRows);
+  }
+  return out.result();
 }

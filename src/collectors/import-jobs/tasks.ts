@@ -1,7 +1,31 @@
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
-import { putData, runPoll } from "../../polling/runtime.js";
-import { type CloudApi, ENDPOINT, type ImportJob, type ImportJobPage } from "../../upstream/types.js";
-import { mapImportJobs } from "./mapping.js";
+import type { ClusterConfig } from "../../config/types.js";
+import { type ApiChoice, ApiFallback } from "../../polling/fallback.js";
+import {
+  type CallEstimate,
+  type Collector,
+  type CollectorEnv,
+  type CollectorTask,
+  collectorTask,
+  stateSlot,
+} from "../../polling/model.js";
+import { mergeMappings, type PollContext, putData, runPoll } from "../../polling/runtime.js";
+import { CloudError } from "../../upstream/errors.js";
+import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS } from "../../upstream/rateLimiter.js";
+import {
+  type CloudApi,
+  ENDPOINT,
+  type ImportJob,
+  type ImportJobPage,
+  type ImportJobProgress,
+} from "../../upstream/types.js";
+import { isUnknownEndpoint } from "../../upstream/unknownEndpoint.js";
+import {
+  isTerminalImportState,
+  mapImportJobProgress,
+  mapImportJobs,
+  normalizeImportState,
+} from "./mapping.js";
+import { IMPORT_PROGRESS_MEMORY, type ImportProgressMemory, pickProgressCalls } from "./progress.js";
 import { IMPORT_JOB_TRACKER } from "./tracker.js";
 
 /**
@@ -20,9 +44,16 @@ function nextPageSize(asked: number, page: ImportJobPage): number {
   return Number.isSafeInteger(reported) && reported >= 1 && reported <= asked ? reported : asked;
 }
 
+/** One page of a listing, whichever API serves it. */
+export type ImportPageFetch = (
+  page: { readonly pageSize: number; readonly currentPage: number },
+  signal?: AbortSignal,
+) => Promise<ImportJobPage>;
+
 /**
- * Reads every page of List Import Jobs, following the server: the next page is asked with the
- * page size the server reported, jobs are de-duplicated by ID, and the listing ends when
+ * Reads every page of List Import Jobs (V2 or v1, through `fetchPage`), following the server:
+ * the next page is asked with the page size the server reported, jobs are de-duplicated by ID,
+ * and the listing ends when
  * - a page brings no job ID not seen before (an empty page, or a server that ignores
  *   `currentPage` and repeats itself), or
  * - every job counted in `count` is listed, while `count` is credible as a total (at least the
@@ -32,17 +63,15 @@ function nextPageSize(asked: number, page: ImportJobPage): number {
  * With an honest `count` this makes exactly as many calls as there are pages; a `count` that
  * lies high costs one more call, which comes back empty.
  */
-export async function listAllImportJobs(
-  client: CloudApi,
-  clusterId: string,
-  region: string,
+export async function listAllImportPages(
+  fetchPage: ImportPageFetch,
   pageSize: number,
   signal?: AbortSignal,
 ): Promise<ImportJob[]> {
   const seen = new Map<string, ImportJob>();
   let size = pageSize;
   for (let currentPage = 1; currentPage <= MAX_IMPORT_PAGES; currentPage++) {
-    const res = await client.listImportJobs({ clusterId, region, pageSize: size, currentPage }, signal);
+    const res = await fetchPage({ pageSize: size, currentPage }, signal);
     const before = seen.size;
     for (const job of res.jobs) if (!seen.has(job.jobId)) seen.set(job.jobId, job);
     if (seen.size === before) break;
@@ -53,50 +82,265 @@ export async function listAllImportJobs(
   return [...seen.values()];
 }
 
-const COLLECTOR = "import_jobs";
-const CALLED = ENDPOINT.listImportJobs;
+/** Every page of List Import Jobs (v1) of a cluster, at its region's controller. */
+export function listAllImportJobs(
+  client: CloudApi,
+  clusterId: string,
+  region: string,
+  pageSize: number,
+  signal?: AbortSignal,
+): Promise<ImportJob[]> {
+  return listAllImportPages(
+    (page, s) => client.listImportJobs({ clusterId, region, ...page }, s),
+    pageSize,
+    signal,
+  );
+}
 
-/** One task per cluster with a region (v1 calls go to the regional controller). */
+/** Every page of List Import Jobs (V2) of a cluster, on the v2 control plane. */
+export function listAllImportJobsV2(
+  client: CloudApi,
+  clusterId: string,
+  pageSize: number,
+  signal?: AbortSignal,
+): Promise<ImportJob[]> {
+  return listAllImportPages(
+    (page, s) => client.listImportJobsV2({ clusterId, ...page }, s),
+    pageSize,
+    signal,
+  );
+}
+
+const COLLECTOR = "import_jobs";
+
+/** The per-cluster choice between List Import Jobs V2 and v1 (import_jobs.api auto). */
+export const IMPORT_API_FALLBACK = stateSlot("import job api fallback", () => new ApiFallback());
+
+/** What one listing gave: the jobs and which API served them. */
+interface Listing {
+  readonly jobs: readonly ImportJob[];
+  readonly api: ApiChoice;
+}
+
+type Logger = PollContext["logger"];
+
+/**
+ * Lists a cluster's jobs with import_jobs.api `auto`: V2, unless V2 was refused as an unknown
+ * endpoint less than an hour ago and the cluster has a region, then v1. A V2 refusal switches
+ * the cluster to v1 at once (same cycle) and is logged the first time; without a region there
+ * is nothing to fall back to, which is logged once and fails the poll.
+ */
+async function listAuto(
+  client: CloudApi,
+  cluster: ClusterConfig,
+  pageSize: number,
+  fallback: ApiFallback,
+  nowMs: number,
+  logger: Logger,
+  signal?: AbortSignal,
+): Promise<Listing> {
+  const region = cluster.region;
+  if (region !== undefined && fallback.choose(cluster.id, nowMs) === "v1") {
+    return { jobs: await listAllImportJobs(client, cluster.id, region, pageSize, signal), api: "v1" };
+  }
+  try {
+    const jobs = await listAllImportJobsV2(client, cluster.id, pageSize, signal);
+    if (fallback.accepted(cluster.id)) {
+      logger?.info(
+        { collector: COLLECTOR, cluster_id: cluster.id },
+        "List Import Jobs V2 accepted again: v1 no longer used",
+      );
+    }
+    return { jobs, api: "v2" };
+  } catch (err) {
+    if (!isUnknownEndpoint(err)) throw err;
+    if (region === undefined) {
+      if (fallback.firstTime(cluster.id, "no region")) {
+        logger?.warn(
+          { collector: COLLECTOR, cluster_id: cluster.id, err },
+          "List Import Jobs V2 refused as an unknown endpoint, and the cluster has no region for the v1 fallback: its import jobs are not polled (give it a region, or check the API base URL)",
+        );
+      }
+      throw err;
+    }
+    if (fallback.refused(cluster.id, nowMs)) {
+      logger?.warn(
+        { collector: COLLECTOR, cluster_id: cluster.id, err },
+        "List Import Jobs V2 refused as an unknown endpoint: using v1 for this cluster, V2 tried again every hour",
+      );
+    }
+    return { jobs: await listAllImportJobs(client, cluster.id, region, pageSize, signal), api: "v1" };
+  }
+}
+
+/**
+ * Asks Get Import Job Progress (V2) for the jobs `pickProgressCalls` chooses (at most `max`),
+ * one at a time. A job's failed call costs that job's progress only (an aborted poll still
+ * stops; an endpoint refused as unknown ends this cycle's calls). A finished job's answer settles it; a failed job's reason is logged once.
+ */
+async function askProgress(
+  client: CloudApi,
+  clusterId: string,
+  jobs: readonly ImportJob[],
+  max: number,
+  memory: ImportProgressMemory,
+  logger: Logger,
+  signal?: AbortSignal,
+): Promise<Map<string, ImportJobProgress>> {
+  const isSettled = memory.observe(clusterId, jobs);
+  const pick = pickProgressCalls(jobs, max, isSettled);
+  const answers = new Map<string, ImportJobProgress>();
+  for (const job of [...pick.finished, ...pick.unfinished]) {
+    let p: ImportJobProgress;
+    try {
+      p = await client.describeImportJob({ clusterId, jobId: job.jobId }, signal);
+    } catch (err) {
+      if (signal?.aborted || (err instanceof CloudError && err.code === "aborted")) throw err;
+      // Refused as an unknown endpoint: the other jobs would be refused alike this cycle.
+      if (isUnknownEndpoint(err)) break;
+      continue;
+    }
+    answers.set(job.jobId, p);
+    if (isTerminalImportState(job.state) || isTerminalImportState(p.state))
+      memory.settle(clusterId, job.jobId);
+    const failed = normalizeImportState(p.state) === "failed" || normalizeImportState(job.state) === "failed";
+    if (failed && memory.firstFailure(clusterId, job.jobId)) {
+      logger?.warn(
+        {
+          collector: COLLECTOR,
+          cluster_id: clusterId,
+          collection_name: p.collectionName ?? job.collectionName,
+          job_id: job.jobId,
+          reason: p.reason ?? "",
+        },
+        "import job failed",
+      );
+    }
+  }
+  return answers;
+}
+
+/**
+ * Get Import Job Progress calls per cluster per cycle: `progress_max`, lowered where many
+ * clusters share a credential so that all their calls together stay within that endpoint's
+ * usable rate over one interval (the upstream limits each endpoint per key). At least one per
+ * cluster while progress_max allows any: the newest unfinished job is always asked.
+ */
+export function progressCallsPerCluster(
+  progressMax: number,
+  clustersOnCredential: number,
+  intervalMs: number,
+  rateLimit: number,
+  marginMs: number = DEFAULT_RATE_LIMIT_MARGIN_MS,
+): number {
+  if (progressMax <= 0) return 0;
+  const perCycle = Math.floor(
+    (rateLimit * intervalMs) / ((RATE_WINDOW_MS + marginMs) * Math.max(1, clustersOnCredential)),
+  );
+  return Math.max(1, Math.min(progressMax, perCycle));
+}
+
+/** The clusters whose import jobs are polled: all of them, except without a region under `v1`. */
+function polledClusters(env: CollectorEnv): readonly ClusterConfig[] {
+  const cfg = env.config.importJobs;
+  if (!cfg.enabled) return [];
+  return cfg.api === "v1" ? env.clusters.filter((c) => c.region !== undefined) : env.clusters;
+}
+
+/**
+ * One task per polled cluster: List Import Jobs (V2 with `auto` and `v2`, v1 with `v1` or after
+ * a V2 refusal under `auto`), every page; then, on a V2 listing, Get Import Job Progress for at
+ * most `progress_max` jobs.
+ */
 export function importJobTasks(env: CollectorEnv): CollectorTask[] {
   const { ctx, clients } = env;
   const cfg = env.config.importJobs;
   const tracker = env.state.get(IMPORT_JOB_TRACKER);
-  const polled = cfg.enabled ? env.clusters.filter((c) => c.region !== undefined) : [];
-  // Jobs of clusters no longer polled are forgotten: the tracker stays bounded by the config.
-  tracker.retain(new Set(polled.map((c) => c.id)));
-  if (!cfg.enabled) return [];
+  const memory = env.state.get(IMPORT_PROGRESS_MEMORY);
+  const fallback = env.state.get(IMPORT_API_FALLBACK);
+  const polled = polledClusters(env);
+  // Jobs of clusters no longer polled are forgotten: the state stays bounded by the config.
+  const ids = new Set(polled.map((c) => c.id));
+  tracker.retain(ids);
+  memory.retain(ids);
+  fallback.retain(ids);
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
-  return env.clusters.flatMap((cluster): CollectorTask[] => {
-    const region = cluster.region;
-    if (region === undefined) return [];
+  const perCredential = new Map<string, number>();
+  for (const c of polled) {
+    const credential = clients.credentialOf(c);
+    perCredential.set(credential, (perCredential.get(credential) ?? 0) + 1);
+  }
+  return polled.map((cluster) => {
     const client = clients.forCluster(cluster);
-    return [
-      collectorTask({
-        id: { collector: COLLECTOR, target: cluster.id },
-        credential: clients.credentialOf(cluster),
-        // One page at least; a listing longer than a page takes more.
-        calls: [{ endpoint: CALLED, count: 1, atLeast: true }],
-        intervalMs: cfg.intervalMs,
-        run: (signal) =>
-          runPoll(ctx, COLLECTOR, cluster.id, async () => {
-            const jobs = await listAllImportJobs(client, cluster.id, region, cfg.pageSize, signal);
-            const nowMs = ctx.now();
-            const mapped = mapImportJobs({
-              clusterId: cluster.id,
-              jobs,
-              nowMs,
-              retentionMs: cfg.retentionMs,
-              maxJobs: cfg.maxJobsPerCluster,
-              terminalSince: tracker.observe(cluster.id, jobs, nowMs),
-            });
-            putData(ctx, COLLECTOR, cluster.id, mapped, ttlMs);
-          }),
-      }),
-    ];
+    const credential = clients.credentialOf(cluster);
+    const progressMax = progressCallsPerCluster(
+      cfg.progressMax,
+      perCredential.get(credential) ?? 1,
+      cfg.intervalMs,
+      env.config.api.rateLimit,
+      env.config.api.rateLimitMarginMs,
+    );
+    const calls: CallEstimate[] =
+      cfg.api === "v1"
+        ? [{ endpoint: ENDPOINT.listImportJobs, count: 1, atLeast: true }]
+        : [
+            // One page at least; a listing longer than a page takes more.
+            { endpoint: ENDPOINT.listImportJobsV2, count: 1, atLeast: true },
+            // The most a cycle may ask.
+            ...(progressMax > 0
+              ? [{ endpoint: ENDPOINT.describeImportJob, count: progressMax, atLeast: false }]
+              : []),
+          ];
+    return collectorTask({
+      id: { collector: COLLECTOR, target: cluster.id },
+      credential,
+      calls,
+      intervalMs: cfg.intervalMs,
+      run: (signal) =>
+        runPoll(ctx, COLLECTOR, cluster.id, async () => {
+          const listing: Listing =
+            cfg.api === "v1"
+              ? {
+                  jobs: await listAllImportJobs(
+                    client,
+                    cluster.id,
+                    cluster.region ?? "",
+                    cfg.pageSize,
+                    signal,
+                  ),
+                  api: "v1",
+                }
+              : cfg.api === "v2"
+                ? { jobs: await listAllImportJobsV2(client, cluster.id, cfg.pageSize, signal), api: "v2" }
+                : await listAuto(client, cluster, cfg.pageSize, fallback, ctx.now(), ctx.logger, signal);
+          const { jobs } = listing;
+          const progress =
+            listing.api === "v2" && progressMax > 0
+              ? await askProgress(client, cluster.id, jobs, progressMax, memory, ctx.logger, signal)
+              : new Map<string, ImportJobProgress>();
+          const nowMs = ctx.now();
+          const states = mapImportJobs({
+            clusterId: cluster.id,
+            jobs,
+            nowMs,
+            retentionMs: cfg.retentionMs,
+            maxJobs: cfg.maxJobsPerCluster,
+            terminalSince: tracker.observe(cluster.id, jobs, nowMs),
+          });
+          const mapped = mergeMappings(
+            states,
+            mapImportJobProgress({ clusterId: cluster.id, jobs, progress }),
+          );
+          putData(ctx, COLLECTOR, cluster.id, mapped, ttlMs);
+        }),
+    });
   });
 }
 
-/** The import job collector: List Import Jobs (v1, every page) per cluster with a region. */
+/**
+ * The import job collector: List Import Jobs (V2, or v1 per import_jobs.api and fallback; every
+ * page) per cluster, and Get Import Job Progress (V2) for its newest unfinished jobs.
+ */
 export const importJobsCollector = {
   name: COLLECTOR,
   label: COLLECTOR,

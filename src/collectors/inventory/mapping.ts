@@ -5,7 +5,7 @@ import { INVENTORY_FAMILIES as I } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
 import { scaleDecimal } from "../../metrics/units.js";
-import type { ClusterDescription, Project, Region } from "../../upstream/types.js";
+import type { ClusterDescription, Project, ProjectV2, Region } from "../../upstream/types.js";
 
 /**
  * Known cluster statuses, lowercased as every state set here: those of Describe Cluster v2's
@@ -78,14 +78,30 @@ export function mapCluster(desc: ClusterDescription): MappingResult {
 }
 
 /**
- * Maps List Projects to vdbcloud_project_clusters{project_id,project_name} = instanceCount; a
- * project without an instance count gives no sample (null is never 0).
+ * Maps List Projects (V2 or v1) to vdbcloud_project_clusters{project_id,project_name} =
+ * instanceCount; a project without an instance count gives no sample (null is never 0).
  */
-export function mapProjects(projects: readonly Project[]): MappingResult {
+export function mapProjects(projects: readonly (Project | ProjectV2)[]): MappingResult {
   const out = new MappingBuilder();
   for (const p of projects) {
     if (p.instanceCount === null) continue;
     out.add(I.projectClusters, { project_id: p.projectId, project_name: p.projectName }, p.instanceCount);
+  }
+  return out.result();
+}
+
+/**
+ * Maps List Projects (V2) to vdbcloud_project_info{project_id,project_name,plan,org_type} 1, one
+ * per project; a plan or org type the answer left out is "".
+ */
+export function mapProjectInfo(projects: readonly ProjectV2[]): MappingResult {
+  const out = new MappingBuilder();
+  for (const p of projects) {
+    out.add(
+      I.projectInfo,
+      { project_id: p.projectId, project_name: p.projectName, plan: p.plan, org_type: p.orgType },
+      1,
+    );
   }
   return out.result();
 }

@@ -1,9 +1,18 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
+import type { MappingResult } from "../../metrics/sample.js";
 import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
-import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
-import { ENDPOINT } from "../../upstream/types.js";
-import { mapCluster, mapProjects, mapRegions } from "./mapping.js";
+import { ApiFallback } from "../../polling/fallback.js";
+import {
+  type Collector,
+  type CollectorEnv,
+  type CollectorTask,
+  collectorTask,
+  stateSlot,
+} from "../../polling/model.js";
+import { mergeMappings, type PollContext, putData, runPoll } from "../../polling/runtime.js";
+import { type CloudApi, ENDPOINT } from "../../upstream/types.js";
+import { isUnknownEndpoint } from "../../upstream/unknownEndpoint.js";
+import { mapCluster, mapProjectInfo, mapProjects, mapRegions } from "./mapping.js";
 
 const COLLECTOR = "inventory";
 
@@ -31,40 +40,92 @@ export function describeClusterTasks(env: CollectorEnv): CollectorTask[] {
   });
 }
 
+/** The choice between List Projects V2 and v1 (target "global"). */
+export const PROJECTS_API_FALLBACK = stateSlot("projects api fallback", () => new ApiFallback());
+
+const GLOBAL = "global";
+
+/**
+ * List Projects: V2 (plan and org type, no region needed); v1 only where V2 is refused as an
+ * unknown endpoint and a region is known for its controller URL (then for an hour, as the
+ * fallback state says). The first fallback is logged, and so is, once, a refusal with no region
+ * to fall back to (projects are then left out; regions still come).
+ */
+async function listProjects(
+  client: CloudApi,
+  region: string | undefined,
+  fallback: ApiFallback,
+  nowMs: number,
+  logger: PollContext["logger"],
+  signal?: AbortSignal,
+): Promise<MappingResult | undefined> {
+  if (region !== undefined && fallback.choose(GLOBAL, nowMs) === "v1") {
+    return mapProjects(await client.listProjects({ region }, signal));
+  }
+  try {
+    const projects = await client.listProjectsV2(signal);
+    if (fallback.accepted(GLOBAL)) {
+      logger?.info({ collector: COLLECTOR }, "List Projects V2 accepted again: v1 no longer used");
+    }
+    return mergeMappings(mapProjects(projects), mapProjectInfo(projects));
+  } catch (err) {
+    if (!isUnknownEndpoint(err)) throw err;
+    if (region === undefined) {
+      if (fallback.firstTime(GLOBAL, "no region")) {
+        logger?.warn(
+          { collector: COLLECTOR, err },
+          "List Projects V2 refused as an unknown endpoint, and no region is known for the v1 fallback: projects are not exported",
+        );
+      }
+      return undefined;
+    }
+    if (fallback.refused(GLOBAL, nowMs)) {
+      logger?.warn(
+        { collector: COLLECTOR, err },
+        "List Projects V2 refused as an unknown endpoint: using v1, V2 tried again every hour",
+      );
+    }
+    return mapProjects(await client.listProjects({ region }, signal));
+  }
+}
+
 /**
  * Organisation-wide listings, on the replica that owns account-wide calls (shard 0): List
- * Cloud Regions (v2) and List Projects (v1, which needs a region for its controller URL: the
- * first discovery region filter, else the first known cluster region). One task, target
- * "global".
+ * Cloud Regions (v2) and List Projects (V2; v1 where V2 is refused, which needs a region for
+ * its controller URL: the first discovery region filter, else the first known cluster region).
+ * One task, target "global".
  */
 export function globalInventoryTask(env: CollectorEnv): CollectorTask[] {
   const { ctx } = env;
   const cfg = env.config.inventory;
   if (!cfg.enabled || !ownsGlobalCalls(env.shard)) return [];
   const client = env.clients.forCluster({});
+  const fallback = env.state.get(PROJECTS_API_FALLBACK);
   const projectsRegion = cfg.discovery.regionIds[0] ?? env.clusters.find((c) => c.region)?.region;
   return [
     collectorTask({
-      id: { collector: COLLECTOR, target: "global" },
+      id: { collector: COLLECTOR, target: GLOBAL },
       credential: env.clients.credentialOf({}),
       calls: [
         { endpoint: ENDPOINT.listRegions, count: 1, atLeast: false },
-        ...(projectsRegion === undefined
-          ? []
-          : [{ endpoint: ENDPOINT.listProjects, count: 1, atLeast: false }]),
+        { endpoint: ENDPOINT.listProjectsV2, count: 1, atLeast: false },
       ],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
-        runPoll(ctx, COLLECTOR, "global", async () => {
+        runPoll(ctx, COLLECTOR, GLOBAL, async () => {
           const regions = mapRegions(await client.listRegions({}, signal));
-          const projects =
-            projectsRegion === undefined
-              ? undefined
-              : mapProjects(await client.listProjects({ region: projectsRegion }, signal));
+          const projects = await listProjects(
+            client,
+            projectsRegion,
+            fallback,
+            ctx.now(),
+            ctx.logger,
+            signal,
+          );
           putData(
             ctx,
             COLLECTOR,
-            "global",
+            GLOBAL,
             projects ? mergeMappings(regions, projects) : regions,
             env.config.stalenessIntervals * cfg.intervalMs,
           );

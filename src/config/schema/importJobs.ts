@@ -1,9 +1,13 @@
 /**
  * The `import_jobs` section.
  */
+import * as z from "zod";
 import { boolField, durationField, intField } from "../fields.js";
 import { section } from "../schemaKit.js";
 import { DAY, HOUR, MINUTE, SECOND } from "./common.js";
+
+/** Which List Import Jobs the collector calls: V2 (v1 where V2 is refused), V2 only, or v1 only. */
+export const IMPORT_JOB_APIS = ["auto", "v2", "v1"] as const;
 
 export const importJobsSchema = section({
   enabled: boolField().default(true),
@@ -11,6 +15,8 @@ export const importJobsSchema = section({
   page_size: intField(5, 100).default(100),
   retention: durationField({ min: 0 }).default(HOUR),
   max_jobs_per_cluster: intField(1, 100_000).default(1000),
+  api: z.enum(IMPORT_JOB_APIS, { error: "must be auto, v2 or v1" }).default("auto"),
+  progress_max: intField(0, 1000).default(20),
 }).transform((imports) => ({
   enabled: imports.enabled,
   intervalMs: imports.interval,
@@ -18,4 +24,11 @@ export const importJobsSchema = section({
   retentionMs: imports.retention,
   /** Cap on per-job series per cluster; jobs over it are counted, not exposed. */
   maxJobsPerCluster: imports.max_jobs_per_cluster,
+  /**
+   * auto: List Import Jobs (V2), falling back to v1 per cluster where V2 is refused as an
+   * unknown endpoint; v2 or v1: that one only. Only v1 needs the cluster's region.
+   */
+  api: imports.api,
+  /** Get Import Job Progress calls per cluster per cycle (V2 listings only); 0: none. */
+  progressMax: imports.progress_max,
 }));

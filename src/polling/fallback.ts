@@ -1,0 +1,84 @@
+/**
+ * The choice between a v2 endpoint and its deprecated v1 predecessor, per target (a cluster, or
+ * "global"): v2 first; where v2 is refused as an unknown endpoint, v1 for `retryMs` (an hour by
+ * default), then v2 is tried again. Each transition says whether it is the first of its kind
+ * for that target, so that the caller logs a fallback once and not every hour.
+ */
+
+/** Which API a target uses now. */
+export type ApiChoice = "v2" | "v1";
+
+/** How long a target stays on v1 after v2 was refused, before v2 is tried again. */
+export const V2_RETRY_MS = 3_600_000;
+
+interface TargetState {
+  /** When v2 was last refused; undefined while v2 is in use. */
+  refusedAtMs: number | undefined;
+  /** A fallback was reported for this target already. */
+  reported: boolean;
+}
+
+/**
+ * Per-target state of the v2 -> v1 fallback. Memory is bounded by the targets: `retain` forgets
+ * the others. Pure state, no I/O: the clock comes in with each call.
+ */
+export class ApiFallback {
+  readonly #retryMs: number;
+  readonly #targets = new Map<string, TargetState>();
+  /** Notes already given, per target. */
+  readonly #notes = new Map<string, Set<string>>();
+
+  constructor(retryMs: number = V2_RETRY_MS) {
+    this.#retryMs = retryMs;
+  }
+
+  /** v1 while a refusal of v2 is less than `retryMs` old, else v2. */
+  choose(target: string, nowMs: number): ApiChoice {
+    const at = this.#targets.get(target)?.refusedAtMs;
+    return at !== undefined && nowMs - at < this.#retryMs ? "v1" : "v2";
+  }
+
+  /**
+   * v2 was refused as an unknown endpoint at `nowMs`: the target uses v1 until `retryMs` later.
+   * True the first time for this target (the one time to log it).
+   */
+  refused(target: string, nowMs: number): boolean {
+    const state = this.#targets.get(target) ?? { refusedAtMs: undefined, reported: false };
+    state.refusedAtMs = nowMs;
+    const first = !state.reported;
+    state.reported = true;
+    this.#targets.set(target, state);
+    return first;
+  }
+
+  /** v2 answered: the target is back on v2. True when this ends a fallback. */
+  accepted(target: string): boolean {
+    const state = this.#targets.get(target);
+    if (state === undefined || state.refusedAtMs === undefined) return false;
+    state.refusedAtMs = undefined;
+    return true;
+  }
+
+  /**
+   * True the first time `note` is given for `target`: a condition to log once, such as "v2 is
+   * refused and there is no region to fall back to".
+   */
+  firstTime(target: string, note: string): boolean {
+    const notes = this.#notes.get(target) ?? new Set<string>();
+    if (notes.has(note)) return false;
+    notes.add(note);
+    this.#notes.set(target, notes);
+    return true;
+  }
+
+  /** Forgets every target not in `targets`, with the notes about it. */
+  retain(targets: ReadonlySet<string>): void {
+    for (const t of this.#targets.keys()) if (!targets.has(t)) this.#targets.delete(t);
+    for (const t of this.#notes.keys()) if (!targets.has(t)) this.#notes.delete(t);
+  }
+
+  /** Targets with state (for tests and bounds). */
+  get size(): number {
+    return this.#targets.size;
+  }
+}

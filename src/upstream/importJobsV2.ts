@@ -1,0 +1,90 @@
+/**
+ * List Import Jobs (V2): POST /v2/vectordb/jobs/import/list on the v2 control plane, body
+ * {clusterId, pageSize, currentPage}; and Get Import Job Progress (V2): POST
+ * /v2/vectordb/jobs/import/describe, body {clusterId, jobId} (the older .../get_progress path
+ * is deprecated). Neither needs the cluster's region. The list's `data` is documented as
+ * {count, currentPage, pageSize, records}; the v1 listing's `tasks` is accepted too, and
+ * numbers may come as strings (the reference's samples show the job ID as a string, the
+ * request's sample as a number).
+ */
+import { z } from "zod";
+import { defineEndpoint, V2 } from "./endpoint.js";
+import { importJobsDataSchema, normalizeImportJobs } from "./importJobs.js";
+import { lenient, lenientText as text } from "./lenient.js";
+import { ENDPOINT, type ImportJobPage, type ImportJobProgress } from "./types.js";
+import { numeric, stringish } from "./wire.js";
+
+/** Arguments of List Import Jobs (V2) (CloudApi.listImportJobsV2). Pages start at 1. */
+export interface ListImportJobsV2Args {
+  readonly clusterId: string;
+  readonly pageSize: number;
+  readonly currentPage: number;
+}
+
+/** List Import Jobs (V2): the same page shape and tolerance as v1, on the v2 control plane. */
+export const listImportJobsV2Endpoint = defineEndpoint<
+  ListImportJobsV2Args,
+  z.infer<typeof importJobsDataSchema>,
+  ImportJobPage
+>(ENDPOINT.listImportJobsV2, {
+  request: (args) => ({
+    target: V2,
+    path: "/v2/vectordb/jobs/import/list",
+    body: { clusterId: args.clusterId, pageSize: args.pageSize, currentPage: args.currentPage },
+  }),
+  schema: importJobsDataSchema,
+  normalize: normalizeImportJobs,
+});
+
+/** Arguments of Get Import Job Progress (V2) (CloudApi.describeImportJob). */
+export interface DescribeImportJobArgs {
+  readonly clusterId: string;
+  readonly jobId: string;
+}
+
+/**
+ * The envelope's `data`. Only `state` is required (the answer is about the job asked for);
+ * progress, totalRows and reason read as null when absent or odd, so a partial answer still
+ * gives the state. `details` (per file) is not read.
+ */
+export const importJobProgressDataSchema = z.object({
+  jobId: stringish.nullish(),
+  collectionName: text,
+  state: stringish,
+  progress: lenient(numeric),
+  totalRows: lenient(numeric),
+  reason: text,
+});
+
+export type ImportJobProgressData = z.infer<typeof importJobProgressDataSchema>;
+
+/** Maps `data` to ImportJobProgress; the job ID asked for stands in for a missing one. */
+export function normalizeImportJobProgress(
+  data: ImportJobProgressData,
+  args: DescribeImportJobArgs,
+): ImportJobProgress {
+  const reason = data.reason?.trim() ?? "";
+  return {
+    jobId: data.jobId === undefined || data.jobId === null || data.jobId === "" ? args.jobId : data.jobId,
+    collectionName: data.collectionName,
+    state: data.state,
+    progressPercent: data.progress,
+    totalRows: data.totalRows,
+    reason: reason === "" ? null : reason,
+  };
+}
+
+/** Get Import Job Progress (V2). */
+export const describeImportJobEndpoint = defineEndpoint<
+  DescribeImportJobArgs,
+  ImportJobProgressData,
+  ImportJobProgress
+>(ENDPOINT.describeImportJob, {
+  request: (args) => ({
+    target: V2,
+    path: "/v2/vectordb/jobs/import/describe",
+    body: { clusterId: args.clusterId, jobId: args.jobId },
+  }),
+  schema: importJobProgressDataSchema,
+  normalize: normalizeImportJobProgress,
+});
