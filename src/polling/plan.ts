@@ -31,6 +31,8 @@ const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
   METRICS_ENDPOINT,
   ENDPOINT.listImportJobs,
   ENDPOINT.describeSparkJob,
+  ENDPOINT.listSparkJobs,
+  ENDPOINT.describeJob,
   ENDPOINT.describeCluster,
   ENDPOINT.listProjects,
   ENDPOINT.listRegions,

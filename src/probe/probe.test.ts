@@ -52,6 +52,21 @@ function fakeApi(opts: { keyRefused?: boolean; unknown?: string } = {}) {
       calls.push("listGroupMembers");
       return { count: 0, members: 0 } as never;
     },
+    listSparkJobs: async (args) => {
+      calls.push(`listSparkJobs ${args.clusterId}`);
+      if (opts.keyRefused) throw auth();
+      return { total: 0, currentPage: 1, pageSize: 1, jobs: [] };
+    },
+    describeJob: async (jobId) => {
+      calls.push(`describeJob ${jobId}`);
+      if (opts.keyRefused) throw auth();
+      if (jobId === opts.unknown) {
+        throw new CloudError("not_found", "upstream code 80020: job not found", {
+          endpoint: "GET /v2/jobs/{jobId}",
+        });
+      }
+      return {} as never;
+    },
   };
   return { api, calls };
 }

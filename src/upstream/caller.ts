@@ -6,7 +6,7 @@
  * limiter key it draws from) is passed in.
  */
 import type { EndpointDef, RequestSpec } from "./endpoint.js";
-import { unwrapEnvelope } from "./envelope.js";
+import { isBareBody, unwrapEnvelope } from "./envelope.js";
 import { CloudError } from "./errors.js";
 import type { RateLimiter } from "./rateLimiter.js";
 import { type RetryPolicyOptions, retryDelayMs } from "./retry.js";
@@ -72,12 +72,15 @@ export function createCaller(o: CallerOptions): Call {
       signal,
       turn,
     );
-    const data = unwrapEnvelope(res.body, {
-      endpoint,
-      httpStatus: res.status,
-      redact: o.redact,
-      ...(res.retryAfterMs === undefined ? {} : { retryAfterMs: res.retryAfterMs }),
-    });
+    const bare = def.envelope === "optional" && res.status >= 200 && res.status < 300 && isBareBody(res.body);
+    const data = bare
+      ? res.body
+      : unwrapEnvelope(res.body, {
+          endpoint,
+          httpStatus: res.status,
+          redact: o.redact,
+          ...(res.retryAfterMs === undefined ? {} : { retryAfterMs: res.retryAfterMs }),
+        });
     const parsed = def.schema.safeParse(data);
     if (!parsed.success) {
       throw new CloudError("schema_error", `${endpoint}: ${summarizeIssues(parsed.error, "data")}`, {

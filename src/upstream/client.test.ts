@@ -53,12 +53,14 @@ describe("the client surface", () => {
     expect(methods).toEqual([
       "close",
       "describeCluster",
+      "describeJob",
       "describeSparkJob",
       "listClusters",
       "listGroupMembers",
       "listImportJobs",
       "listProjects",
       "listRegions",
+      "listSparkJobs",
       "queryClusterMetrics",
     ]);
     expect(methods.filter((m) => /drop|delete|create|update|migrate|release/i.test(m))).toEqual([]);

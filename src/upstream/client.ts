@@ -13,6 +13,7 @@ import type { RequestSpec } from "./endpoint.js";
 import { redactSecret } from "./errors.js";
 import { listGroupMembersEndpoint } from "./groups.js";
 import { listImportJobsEndpoint } from "./importJobs.js";
+import { describeJobEndpoint } from "./jobs.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { safeObserver } from "./observer.js";
 import { listProjectsEndpoint } from "./projects.js";
@@ -20,6 +21,7 @@ import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, RateLimiter } from "./rat
 import { listRegionsEndpoint } from "./regions.js";
 import type { RetryPolicyOptions } from "./retry.js";
 import { type SleepFn, sleep as timerSleep } from "./sleep.js";
+import { listSparkJobsEndpoint } from "./sparkJobList.js";
 import { describeSparkJobEndpoint } from "./sparkJobs.js";
 import { Transport } from "./transport.js";
 import type { ClientObserver, CloudApi } from "./types.js";
@@ -138,6 +140,8 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     listProjects: (args, signal) => call(listProjectsEndpoint, args, signal),
     listRegions: (args, signal) => call(listRegionsEndpoint, args, signal),
     listGroupMembers: (args, signal) => call(listGroupMembersEndpoint, args, signal),
+    listSparkJobs: (args, signal) => call(listSparkJobsEndpoint, args, signal),
+    describeJob: (jobId, signal) => call(describeJobEndpoint, jobId, signal),
     close: () => transport.close(),
   };
   return Object.freeze(client);

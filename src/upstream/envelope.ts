@@ -41,6 +41,15 @@ export function readEnvelope(body: unknown): EnvelopeFields | undefined {
 }
 
 /**
+ * True for a JSON object that is no envelope (no integer `code`): the payload itself, as some
+ * endpoints document their answer. Lists and scalars are never a bare payload.
+ */
+export function isBareBody(body: unknown): boolean {
+  const envelope = readEnvelope(body);
+  return envelope !== undefined && envelope.code === undefined;
+}
+
+/**
  * Returns `data` of a success envelope. Throws the mapped CloudError for any other code; for a
  * success code without data (absent or null), the error its message names (`auth_error` for a
  * token or key message, else `api_error`), or a `schema_error` when it has no message either;

@@ -92,6 +92,34 @@ export interface SparkJob {
   } | null;
 }
 
+/**
+ * One page of List Spark Jobs (v2). Items carry the list's fields only: `submittedAtMs`,
+ * `failureReason` and `precheck` are null (Describe Spark Job gives them). `total` is the
+ * documented `total` (or a `count`), null when the answer gives neither.
+ */
+export interface SparkJobPage {
+  readonly total: number | null;
+  readonly currentPage: number;
+  readonly pageSize: number;
+  readonly jobs: readonly SparkJob[];
+}
+
+/**
+ * Describe Job (v2): a migration, backup, restore, collection clone or import job. `type` and
+ * `status` are the raw upstream strings (status never empty); `progress` is in percent, null when
+ * absent or unreadable; timestamps are epoch ms, null when absent or empty; `reason` is null when
+ * absent or empty.
+ */
+export interface CloudJob {
+  readonly jobId: string;
+  readonly type: string;
+  readonly status: string;
+  readonly progress: number | null;
+  readonly startTimeMs: number | null;
+  readonly endTimeMs: number | null;
+  readonly reason: string | null;
+}
+
 /** Describe Cluster (v2) and List Clusters (v2) items. Missing fields are null. */
 export interface ClusterDescription {
   readonly clusterId: string;
@@ -162,6 +190,8 @@ export const ENDPOINT = {
   listProjects: "GET /v1/projects",
   listRegions: "GET /v2/regions",
   listGroupMembers: "GET /v2/groups/{groupId}/members",
+  listSparkJobs: "GET /v2/jobs",
+  describeJob: "GET /v2/jobs/{jobId}",
 } as const satisfies Record<keyof CloudApi, string>;
 
 /** Every data-plane endpoint template (a cluster's own endpoint), each declared once. */
@@ -247,4 +277,11 @@ export interface CloudApi {
     args: { groupId: string; pageSize: number; currentPage: number },
     signal?: AbortSignal,
   ): Promise<GroupMemberPage>;
+  /** One page of a cluster's Spark jobs (List Spark Jobs, type=SPARK); page numbers start at 1. */
+  listSparkJobs(
+    args: { clusterId: string; pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<SparkJobPage>;
+  /** Describe Job (v2): any job by its ID. */
+  describeJob(jobId: string, signal?: AbortSignal): Promise<CloudJob>;
 }
