@@ -1,0 +1,45 @@
+/**
+ * The `jobs:` section: any control-plane job by its ID (migrations, backups, restores,
+ * collection clones, imports), polled with Describe Job (V2) until it finishes
+ * (docs/design.md section 4). There is no list of such jobs: their IDs come from the calls
+ * that started them, so they are named here or in the watched `ids_file`.
+ */
+import * as z from "zod";
+import { durationField, textField } from "../fields.js";
+import { always, list, nullAsAbsent, optional, section } from "../schemaKit.js";
+import { DAY, HOUR, type ResolvePath, SECOND } from "./common.js";
+
+/** Job IDs, each non-empty and listed once; a repeat names the first occurrence (`where[i]`). */
+export function jobIdListSchema(where: string) {
+  return list(textField()).check(
+    z.superRefine((ids: unknown, ctx) => {
+      if (!Array.isArray(ids)) return;
+      const first = new Map<string, number>();
+      ids.forEach((id, index) => {
+        if (typeof id !== "string") return;
+        const at = first.get(id);
+        if (at === undefined) first.set(id, index);
+        else
+          ctx.addIssue({ code: "custom", message: `duplicate of ${where}[${at}]`, path: [index], input: id });
+      });
+    }, always),
+  );
+}
+
+export function jobsSchema(resolvePath: ResolvePath) {
+  return section({
+    // prefault, not default: the JSON Schema (input side) keeps documenting the empty default.
+    ids: nullAsAbsent(jobIdListSchema("jobs.ids").prefault([])),
+    ids_file: textField().optional(),
+    interval: durationField({ min: SECOND, max: DAY }).default(30 * SECOND),
+    retention: durationField({ min: 0 }).default(HOUR),
+  }).transform((jobs) => ({
+    /** Job IDs to poll, in file order; empty (and no file): nothing is polled. */
+    ids: jobs.ids,
+    /** Watched YAML file (absolute path): a list of job IDs, or `{ ids: [...] }`. */
+    ...optional("idsFile", jobs.ids_file === undefined ? undefined : resolvePath(jobs.ids_file)),
+    intervalMs: jobs.interval,
+    /** How long a finished job's series stay after it finished. */
+    retentionMs: jobs.retention,
+  }));
+}
