@@ -11,12 +11,16 @@ import { discoveryCollector } from "./discovery/tasks.js";
 import { groupsCollector } from "./groups/tasks.js";
 import { importJobsCollector } from "./import-jobs/tasks.js";
 import { inventoryCollector } from "./inventory/tasks.js";
+import { jobsCollector } from "./jobs/tasks.js";
+import { sparkDiscoveryCollector } from "./spark-jobs/discovery.js";
 import { sparkJobsCollector } from "./spark-jobs/tasks.js";
 
 export const COLLECTORS = [
   clusterMetricsCollector,
   importJobsCollector,
   sparkJobsCollector,
+  sparkDiscoveryCollector,
+  jobsCollector,
   inventoryCollector,
   discoveryCollector,
   collectionsCollector,

@@ -22,7 +22,13 @@ import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef
 import { credentialLabeler } from "./credentials.js";
 import { CollectorStates, type CollectorTask } from "./model.js";
 import type { PollContext } from "./runtime.js";
-import { replicaClusters, replicaSparkJobs, withCollectionScopes } from "./targets.js";
+import {
+  configuredSparkJobs,
+  replicaClusters,
+  replicaJobIds,
+  replicaSparkJobs,
+  withCollectionScopes,
+} from "./targets.js";
 
 const METRICS_ENDPOINT: EndpointTemplate = ENDPOINT.queryClusterMetrics;
 
@@ -121,6 +127,8 @@ export interface PlanOptions {
   readonly shard?: Shard;
   readonly discoveredClusters?: number;
   readonly fileJobs?: readonly SparkJobRef[];
+  /** The job IDs of `jobs.ids_file`. */
+  readonly fileJobIds?: readonly string[];
 }
 
 /** A stand-in client: planning builds tasks but never runs them. */
@@ -165,6 +173,8 @@ export function plannedTasks(
     config,
     clusters: withDiscoveredCollections(config, clusters),
     sparkJobs,
+    configuredSparkJobs: configuredSparkJobs(config, opts.fileJobs ?? []),
+    jobIds: replicaJobIds(config, opts.fileJobIds ?? [], shard),
     shard,
     ctx: NO_CONTEXT,
     clients: {
@@ -265,6 +275,14 @@ export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
   if (config.sparkJobs.jobsFile !== undefined && opts.fileJobs === undefined) {
     notes.push(
       `Spark jobs listed in ${config.sparkJobs.jobsFile} are read at run time and add one call each`,
+    );
+  }
+  if (config.jobs.idsFile !== undefined && opts.fileJobIds === undefined) {
+    notes.push(`job IDs listed in ${config.jobs.idsFile} are read at run time and add one call each`);
+  }
+  if (config.sparkJobs.discovery.enabled) {
+    notes.push(
+      "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
     );
   }
 
