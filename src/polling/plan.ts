@@ -95,6 +95,8 @@ export interface Plan {
   readonly targets: readonly PlanTarget[];
   readonly discoveredClusters: number;
   readonly sparkJobs: readonly SparkJobRef[];
+  /** The jobs by ID this replica polls (jobs.ids, and the IDs file's when given). */
+  readonly jobIds: readonly string[];
   /** Every task the scheduler would run, with its calls: what the rows add up. */
   readonly tasks: readonly Pick<CollectorTask, "id" | "credential" | "intervalMs" | "calls">[];
   readonly rateLimit: number;
@@ -160,6 +162,7 @@ export function plannedTasks(
   readonly tasks: CollectorTask[];
   readonly clusters: ClusterConfig[];
   readonly sparkJobs: SparkJobRef[];
+  readonly jobIds: string[];
 } {
   const shard = opts.shard ?? { index: 0, total: 1 };
   const configured = replicaClusters(config, [], shard);
@@ -169,12 +172,13 @@ export function plannedTasks(
   );
   const clusters = [...configured, ...discovered];
   const sparkJobs = replicaSparkJobs(config, opts.fileJobs ?? [], shard);
+  const jobIds = replicaJobIds(config, opts.fileJobIds ?? [], shard);
   const tasks = buildTasks({
     config,
     clusters: withDiscoveredCollections(config, clusters),
     sparkJobs,
     configuredSparkJobs: configuredSparkJobs(config, opts.fileJobs ?? []),
-    jobIds: replicaJobIds(config, opts.fileJobIds ?? [], shard),
+    jobIds,
     shard,
     ctx: NO_CONTEXT,
     clients: {
@@ -186,7 +190,7 @@ export function plannedTasks(
     onDiscovered: () => {},
     onCollections: () => {},
   });
-  return { tasks, clusters: configured, sparkJobs };
+  return { tasks, clusters: configured, sparkJobs, jobIds };
 }
 
 /**
@@ -217,7 +221,7 @@ export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
   // The limiter grants rateLimit per window of this length; integer arithmetic below keeps
   // "exactly at the usable rate" a fit, without float noise.
   const windowMs = RATE_WINDOW_MS + marginMs;
-  const { tasks, clusters, sparkJobs } = plannedTasks(config, opts);
+  const { tasks, clusters, sparkJobs, jobIds } = plannedTasks(config, opts);
   const credentialOf = credentialLabeler(config.api.apiKey, clusters);
   const notes: string[] = [];
 
@@ -345,6 +349,7 @@ export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
     })),
     discoveredClusters: discovered,
     sparkJobs,
+    jobIds,
     tasks: tasks.map((t) => ({
       id: t.id,
       credential: t.credential,
