@@ -105,7 +105,9 @@ export async function startDemoSimulator(opts: {
 
 /**
  * The raw (YAML-shaped) config of the demo: every simulated cluster, a per-collection scope on
- * the first one, every simulated Spark job, cluster discovery off, collection discovery as
+ * the first one, the Spark jobs of the first project by hand (discovery lists the others from
+ * their clusters), every simulated job by ID (a migration, a backup, a failing restore), cluster
+ * discovery off, collection discovery as
  * asked (with each data plane's credential), the simulated SCIM groups as asked, 30 s cycles
  * (the API's finest granularity), and a fixed demo key the simulator accepts.
  */
@@ -153,8 +155,12 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
     import_jobs: { interval: "PT30S" },
     spark_jobs: {
       interval: "PT30S",
-      jobs: sim.state.sparkJobRefs.map((j) => ({ project_id: j.projectId, job_id: j.jobId })),
+      jobs: sim.state.sparkJobRefs
+        .filter((j) => j.projectId === sim.projects[0]?.id)
+        .map((j) => ({ project_id: j.projectId, job_id: j.jobId })),
+      discovery: { interval: "PT30S" },
     },
+    jobs: { ids: sim.state.cloudJobRefs.map((j) => j.jobId), interval: "PT30S" },
     inventory: { interval: "PT30S" },
     ...(opts.collections
       ? {
