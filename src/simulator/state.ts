@@ -77,6 +77,8 @@ export interface AddCollectionInput {
 export interface SimState {
   /** Every Spark job, e.g. for the demo's `spark_jobs.jobs` configuration. */
   readonly sparkJobRefs: readonly SparkJobRef[];
+  /** The Spark jobs of the option busyClusterSparkJobs (a config leaves them to discovery). */
+  readonly busySparkJobRefs: readonly SparkJobRef[];
   /** The current Describe Spark Job payload. Throws UNKNOWN_JOB. */
   sparkJob(projectId: string, jobId: string): WireSparkJob;
   /** Adds a Spark job and returns its reference. Throws DUPLICATE_JOB or UNKNOWN_CLUSTER. */
@@ -153,6 +155,10 @@ export class SimStateImpl implements SimState {
 
   get sparkJobRefs(): readonly SparkJobRef[] {
     return this.#ctx.spark.refs();
+  }
+
+  get busySparkJobRefs(): readonly SparkJobRef[] {
+    return this.#ctx.spark.refs(true);
   }
 
   #cluster(clusterId: string): MutableSimCluster {
