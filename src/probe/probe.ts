@@ -15,6 +15,7 @@ import type { CloudApi } from "../upstream/types.js";
 import type {
   CallResult,
   ClusterProbe,
+  JobProbe,
   KeyProbe,
   MetricsProbe,
   ProbeReport,
@@ -29,6 +30,8 @@ export interface ProbeDeps {
   readonly credentialOf: (cluster: Pick<ClusterConfig, "apiKey">) => string;
   readonly clusters: readonly ClusterConfig[];
   readonly sparkJobs: readonly SparkJobRef[];
+  /** The job IDs of `jobs.ids` and its IDs file (this shard's). */
+  readonly jobIds: readonly string[];
   readonly now: () => number;
 }
 
@@ -109,14 +112,26 @@ async function probeCluster(config: Config, deps: ProbeDeps, keys: KeyBook, clus
   const base = { clusterId: cluster.id, credential, ...(cluster.region ? { region: cluster.region } : {}) };
   if (keys.refused(credential)) {
     const skipped = { skipped: "key refused" };
-    return { ...base, describe: skipped, controller: skipped, metrics: skipped } satisfies ClusterProbe;
+    return {
+      ...base,
+      describe: skipped,
+      controller: skipped,
+      metrics: skipped,
+      sparkList: skipped,
+    } satisfies ClusterProbe;
   }
   const describe = await call(() => client.describeCluster(cluster.id));
   keys.note(credential, describe);
   if (!describe.ok) {
     // The other calls would fail alike (a wrong key, an unknown cluster): not worth the budget.
     const skipped = { skipped: "cluster not reachable" };
-    return { ...base, describe, controller: skipped, metrics: skipped } satisfies ClusterProbe;
+    return {
+      ...base,
+      describe,
+      controller: skipped,
+      metrics: skipped,
+      sparkList: skipped,
+    } satisfies ClusterProbe;
   }
   let metrics: ClusterProbe["metrics"] = { skipped: "metrics disabled" };
   if (config.metrics.enabled) {
@@ -141,12 +156,19 @@ async function probeCluster(config: Config, deps: ProbeDeps, keys: KeyBook, clus
     );
     keys.note(credential, controller);
   }
-  return { ...base, describe, controller, metrics } satisfies ClusterProbe;
+  let sparkList: ClusterProbe["sparkList"] = { skipped: "spark job discovery disabled" };
+  if (config.sparkJobs.discovery.enabled) {
+    sparkList = await call(() =>
+      client.listSparkJobs({ clusterId: cluster.id, pageSize: 1, currentPage: 1 }),
+    );
+    keys.note(credential, sparkList);
+  }
+  return { ...base, describe, controller, metrics, sparkList } satisfies ClusterProbe;
 }
 
 /**
- * Probes every cluster of `deps` (one after the other), then every Spark job, then, when the
- * config lists no cluster, List Clusters page 1. A refused key stops the calls with that key.
+ * Probes every cluster of `deps` (one after the other), then, when the config lists no
+ * cluster, List Clusters page 1, then every Spark job and every job by ID. A refused key stops the calls with that key.
  */
 export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeReport> {
   const keys = new KeyBook();
@@ -172,5 +194,15 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     keys.note(defaultCredential, result);
     sparkJobs.push({ projectId: job.projectId, jobId: job.jobId, result });
   }
-  return { keys: keys.list(), clusters, sparkJobs, ...(discovery ? { discovery } : {}) };
+  const jobs: JobProbe[] = [];
+  for (const jobId of deps.jobIds) {
+    if (keys.refused(defaultCredential)) {
+      jobs.push({ jobId, result: { skipped: "key refused" } });
+      continue;
+    }
+    const result = await call(() => deps.clientFor({}).describeJob(jobId));
+    keys.note(defaultCredential, result);
+    jobs.push({ jobId, result });
+  }
+  return { keys: keys.list(), clusters, sparkJobs, jobs, ...(discovery ? { discovery } : {}) };
 }

@@ -33,11 +33,19 @@ export interface ClusterProbe {
   readonly controller: CallResult | Skipped;
   /** Query Cluster Metrics with the configured queries; a failure that is not a refusal. */
   readonly metrics: MetricsProbe | CallResult | Skipped;
+  /** List Spark Jobs page 1 (Spark job discovery). */
+  readonly sparkList: CallResult | Skipped;
 }
 
 /** One Spark job of the config (or its jobs file): Describe Spark Job. */
 export interface SparkJobProbe {
   readonly projectId: string;
+  readonly jobId: string;
+  readonly result: CallResult | Skipped;
+}
+
+/** One job of `jobs.ids` (or its IDs file): Describe Job. */
+export interface JobProbe {
   readonly jobId: string;
   readonly result: CallResult | Skipped;
 }
@@ -55,6 +63,7 @@ export interface ProbeReport {
   readonly keys: readonly KeyProbe[];
   readonly clusters: readonly ClusterProbe[];
   readonly sparkJobs: readonly SparkJobProbe[];
+  readonly jobs: readonly JobProbe[];
   /** List Clusters page 1, when the config lists no cluster (the key is checked with it). */
   readonly discovery?: { readonly result: CallResult; readonly seen: number };
 }
@@ -76,17 +85,24 @@ function failed(x: CallResult | Skipped | MetricsProbe): boolean {
 
 /**
  * 0 when every key is accepted and every call answered (refused metric queries are listed, not
- * fatal); 1 when a key is refused or not confirmed, or a cluster, its controller or a Spark job
- * failed.
+ * fatal); 1 when a key is refused or not confirmed, or a cluster, its controller, its Spark job
+ * listing, a Spark job or a job by ID failed.
  */
 export function probeExitCode(report: ProbeReport): number {
   if (report.keys.some((k) => k.state !== "accepted")) return PROBE_FAILED;
   if (report.discovery !== undefined && !report.discovery.result.ok) return PROBE_FAILED;
   for (const c of report.clusters) {
-    if (isSkipped(c.describe) || failed(c.describe) || failed(c.controller) || failed(c.metrics)) {
+    if (
+      isSkipped(c.describe) ||
+      failed(c.describe) ||
+      failed(c.controller) ||
+      failed(c.metrics) ||
+      failed(c.sparkList)
+    ) {
       return PROBE_FAILED;
     }
   }
+  if (report.jobs.some((j) => failed(j.result))) return PROBE_FAILED;
   return report.sparkJobs.some((j) => failed(j.result)) ? PROBE_FAILED : PROBE_OK;
 }
 
@@ -137,12 +153,13 @@ export function formatProbe(report: ProbeReport): string {
     out.push(
       "",
       ...table([
-        ["CLUSTER", "KEY", "REACHABLE", "REGIONAL CONTROLLER", "METRIC QUERIES"],
+        ["CLUSTER", "KEY", "REACHABLE", "REGIONAL CONTROLLER", "SPARK JOB LIST", "METRIC QUERIES"],
         ...report.clusters.map((c) => [
           c.clusterId,
           c.credential,
           cell(c.describe),
           isSkipped(c.controller) ? cell(c.controller) : `${cell(c.controller)} (${c.region ?? ""})`,
+          cell(c.sparkList),
           metricsCell(c.metrics),
         ]),
       ]),
@@ -167,6 +184,7 @@ export function formatProbe(report: ProbeReport): string {
       [
         ["Describe Cluster", c.describe],
         ["List Import Jobs", c.controller],
+        ["List Spark Jobs", c.sparkList],
         ["Query Cluster Metrics", c.metrics],
       ] as const
     ).flatMap(([what, x]) => ("ok" in x && !x.ok ? [`  ${c.clusterId} ${what}: ${x.message}`] : [])),
@@ -178,10 +196,18 @@ export function formatProbe(report: ProbeReport): string {
     const r = j.result;
     if ("ok" in r && !r.ok) problems.push(`  Spark job ${j.projectId}/${j.jobId}: ${r.message}`);
   }
+  for (const j of report.jobs) {
+    const r = j.result;
+    if ("ok" in r && !r.ok) problems.push(`  Job ${j.jobId}: ${r.message}`);
+  }
   if (problems.length > 0) out.push("", "Failures:", ...problems);
   if (report.sparkJobs.length > 0) {
     const answered = report.sparkJobs.filter((j) => "ok" in j.result && j.result.ok).length;
     out.push("", `Spark jobs: ${answered} of ${report.sparkJobs.length} answered`);
+  }
+  if (report.jobs.length > 0) {
+    const answered = report.jobs.filter((j) => "ok" in j.result && j.result.ok).length;
+    out.push("", `Jobs by ID (Describe Job): ${answered} of ${report.jobs.length} answered`);
   }
   const code = probeExitCode(report);
   out.push(
