@@ -302,10 +302,9 @@ export const jobs: DashboardSpec = {
         {
           kind: "bargauge",
           title: "Spark jobs listed per status",
-          description: "All selected clusters' listed Spark jobs per status at the last poll (List Spark Jobs).",
-          queries: [
-            { expr: `sum by (status) (vdbcloud_spark_jobs{${LISTED}})`, legend: "{{status}}" },
-          ],
+          description:
+            "All selected clusters' listed Spark jobs per status at the last poll (List Spark Jobs).",
+          queries: [{ expr: `sum by (status) (vdbcloud_spark_jobs{${LISTED}})`, legend: "{{status}}" }],
           unit: "none",
           min: 0,
           thresholds: steps(),
@@ -328,9 +327,7 @@ export const jobs: DashboardSpec = {
           kind: "timeseries",
           title: "Job progress",
           description: "Progress of each job by ID, 0 to 100% (Describe Job progress).",
-          queries: [
-            { expr: `vdbcloud_job_progress_ratio{${BY_ID}}`, legend: "{{type}} {{job_id}}" },
-          ],
+          queries: [{ expr: `vdbcloud_job_progress_ratio{${BY_ID}}`, legend: "{{type}} {{job_id}}" }],
           unit: "percentunit",
           min: 0,
           max: 1,
