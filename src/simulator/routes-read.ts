@@ -9,7 +9,8 @@ import { nulledKey, type SimContext } from "./context.js";
 import { ApiCode, SimApiError } from "./errors.js";
 import { answerMetricsQuery } from "./metrics-query.js";
 import { intParam, type RouteDef, type RouteRequest } from "./route.js";
-import { sparkJobListItem, sparkJobView } from "./spark-jobs.js";
+import { sparkJobView } from "./spark-jobs.js";
+import { sparkJobListItem } from "./spark-listing.js";
 import { oddSparkJobView } from "./spark-odd.js";
 import type { MutableSimCluster, SimCluster } from "./world.js";
 
