@@ -109,14 +109,16 @@ export class CloudJobStore {
 }
 
 /**
- * The initial jobs, started at `nowMs`: a migration (ten simulated minutes, succeeds), a backup
- * (five, succeeds) and a restore that fails at 60 % with a reason. IDs come from the seed.
+ * The initial jobs: a migration started at `nowMs` (ten simulated minutes, succeeds), a backup
+ * that ended before `nowMs` (so an end time is there from the first answer) and a restore
+ * started at `nowMs` that fails at 60 % with a reason. IDs come from the seed.
  */
 export function generateCloudJobs(seed: number, nowMs: number): CloudJobSpec[] {
   const id = (n: number) => `job-${hexFromHash(mix(seed ^ 0xc10d, n), 22)}`;
   return [
     { jobId: id(1), type: "MIGRATION", createdAtMs: nowMs, pendingS: 20, runS: 600 },
-    { jobId: id(2), type: "BACKUP", createdAtMs: nowMs, pendingS: 10, runS: 300 },
+    // Ten real minutes ago: over at any time scale (its 310 simulated seconds take at most that).
+    { jobId: id(2), type: "BACKUP", createdAtMs: nowMs - 600_000, pendingS: 10, runS: 300 },
     {
       jobId: id(3),
       type: "RESTORE",
