@@ -4,26 +4,13 @@
  * (docs/design.md section 4). There is no list of such jobs: their IDs come from the calls
  * that started them, so they are named here or in the watched `ids_file`.
  */
-import * as z from "zod";
 import { durationField, textField } from "../fields.js";
-import { always, list, nullAsAbsent, optional, section } from "../schemaKit.js";
-import { DAY, HOUR, type ResolvePath, SECOND } from "./common.js";
+import { nullAsAbsent, optional, section } from "../schemaKit.js";
+import { DAY, HOUR, idList, type ResolvePath, SECOND } from "./common.js";
 
-/** Job IDs, each non-empty and listed once; a repeat names the first occurrence (`where[i]`). */
+/** Job IDs, each listed once; a repeat names the first occurrence (`where[i]`). */
 export function jobIdListSchema(where: string) {
-  return list(textField()).check(
-    z.superRefine((ids: unknown, ctx) => {
-      if (!Array.isArray(ids)) return;
-      const first = new Map<string, number>();
-      ids.forEach((id, index) => {
-        if (typeof id !== "string") return;
-        const at = first.get(id);
-        if (at === undefined) first.set(id, index);
-        else
-          ctx.addIssue({ code: "custom", message: `duplicate of ${where}[${at}]`, path: [index], input: id });
-      });
-    }, always),
-  );
+  return idList(where);
 }
 
 export function jobsSchema(resolvePath: ResolvePath) {
