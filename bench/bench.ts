@@ -276,7 +276,11 @@ async function run(args: BenchArgs): Promise<Results> {
           ] as const)
         : []),
       ...(collectors.sparkJobs
-        ? ([["GET /v2/projects/{projectId}/jobs/{jobId}", simA.info.sparkJobs.length]] as const)
+        ? ([
+            ["GET /v2/projects/{projectId}/jobs/{jobId}", simA.info.sparkJobs.length],
+            // Spark job discovery: one listing page per cluster (the simulated clusters hold few jobs).
+            ["GET /v2/jobs", args.clusters],
+          ] as const)
         : []),
     ]);
     return {

@@ -114,6 +114,9 @@ export function scenarioConfig(input: ScenarioInput): Record<string, unknown> {
       jobs: input.collectors.sparkJobs
         ? input.sim.sparkJobs.map((j) => ({ project_id: j.projectId, job_id: j.jobId }))
         : [],
+      // Spark job discovery lists every cluster: it runs with the Spark job collector, at the
+      // scenario's interval like every other collector.
+      discovery: { enabled: input.collectors.sparkJobs, interval },
     },
     inventory: { enabled: input.collectors.inventory, interval },
     backups: { enabled: input.collectors.dataProtection === true, interval, policy_interval: interval },

@@ -73,6 +73,8 @@ ${opts.metrics ?? ""}
 spark_jobs:
   jobs:
 ${jobs.join("\n")}
+jobs:
+  ids: [${sim.state.cloudJobRefs[0]?.jobId ?? ""}]
 ${opts.raw ?? ""}`;
 }
 
@@ -93,10 +95,12 @@ describe("--probe against a strict service", () => {
         "default",
         "ok",
         `ok (${c.regionId})`,
+        "ok",
         "36 accepted, 0 refused",
       ]);
     }
     expect(r.stdout).toContain("Spark jobs: 2 of 2 answered");
+    expect(r.stdout).toContain("Jobs by ID (Describe Job): 1 of 1 answered");
     expect(r.stdout).not.toContain(TEST_API_KEY);
   }, 40_000);
 
@@ -108,7 +112,7 @@ describe("--probe against a strict service", () => {
     );
     expect(r.status).toBe(0);
     for (const c of sim.clusters) {
-      expect(row(r.stdout, c.id)[4]).toBe("3 accepted, 1 refused");
+      expect(row(r.stdout, c.id)[5]).toBe("3 accepted, 1 refused");
       expect(r.stdout).toContain(`  ${c.id} READ_VCU: invalid metric name: READ_VCU\n`);
     }
   }, 40_000);

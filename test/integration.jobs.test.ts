@@ -73,7 +73,14 @@ describe("jobs and inventory against the simulator", () => {
         const jobs = (raw.spark_jobs as { jobs: { project_id: string; job_id: string }[] }).jobs;
         const first = jobs[0] as { project_id: string; job_id: string };
         ref = { projectId: first.project_id, jobId: first.job_id };
-        raw.spark_jobs = { interval: "PT30S", retention: "PT10M", jobs: [first] };
+        // Discovery would describe the project's other jobs on the same endpoint (its own test:
+        // integration.sparkjobs.test.ts); here only the configured job's calls are counted.
+        raw.spark_jobs = {
+          interval: "PT30S",
+          retention: "PT10M",
+          jobs: [first],
+          discovery: { enabled: false },
+        };
       },
     });
     const job = ref as { projectId: string; jobId: string };

@@ -57,3 +57,40 @@ describe("Spark jobs file", () => {
     expect(keys()).toContain(`spark_jobs/${b.projectId}/${b.jobId}`);
   });
 });
+
+describe("job IDs file", () => {
+  it("picks up edits without a restart, keeps the previous list when the file breaks, and polls a new ID", async () => {
+    const dir = tempDir("vdbcloud-job-ids-");
+    const file = join(dir, "jobs.yaml");
+    const logs: string[] = [];
+    let ids: string[] = [];
+    h = await startHarness({
+      logs,
+      jobsFilePollMs: 50,
+      config: (raw) => {
+        ids = (raw.jobs as { ids: string[] }).ids;
+        writeFileSync(file, `- ${ids[0]}\n`);
+        raw.jobs = { interval: "PT30S", ids_file: file };
+      },
+    });
+    const [a, b] = ids;
+    if (!a || !b) throw new Error("the simulator needs two jobs");
+    const keys = () => h?.exporter.scheduler.status().map((t) => t.key) ?? [];
+    expect(keys()).toContain(`jobs/${a}`);
+    expect(keys()).not.toContain(`jobs/${b}`);
+
+    writeFileSync(file, `ids:\n  - ${a}\n  - ${b}\n`);
+    await until("the second job", () => keys().includes(`jobs/${b}`));
+    expect(logs.some((l) => l.includes("job IDs file reloaded"))).toBe(true);
+
+    writeFileSync(file, `ids: [${a}, ${a}]\n`);
+    await until("the rejection", () => logs.some((l) => l.includes("job IDs file rejected")));
+    expect(keys()).toContain(`jobs/${a}`);
+    expect(keys()).toContain(`jobs/${b}`);
+
+    // Dropped from the file: no longer polled.
+    writeFileSync(file, `- ${b}\n`);
+    await until("the first job to go", () => !keys().includes(`jobs/${a}`));
+    expect(keys()).toContain(`jobs/${b}`);
+  });
+});

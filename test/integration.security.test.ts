@@ -60,6 +60,8 @@ describe("read-only by construction", () => {
         "GET /v2/clusters",
         "GET /v2/clusters/{id}",
         "GET /v2/projects",
+        "GET /v2/jobs",
+        "GET /v2/jobs/{jobId}",
         "GET /v2/projects/{projectId}/jobs/{jobId}",
         "GET /v2/regions",
         "POST /v2/clusters/{id}/metrics/query",
@@ -107,6 +109,9 @@ describe("sharding", () => {
       }
       for (const j of sim.state.sparkJobRefs)
         expect(owners.get(`spark_jobs/${j.projectId}/${j.jobId}`)?.length).toBe(1);
+      // Spark job discovery follows its cluster; jobs by ID are spread like Spark jobs.
+      for (const c of sim.clusters) expect(owners.get(`spark_jobs/${c.id}`)?.length, c.id).toBe(1);
+      for (const j of sim.state.cloudJobRefs) expect(owners.get(`jobs/${j.jobId}`)?.length, j.jobId).toBe(1);
       // Account-wide listings run on shard 0 only.
       expect(owners.get("inventory/global")).toEqual([0]);
       // The upstream saw each cluster's metrics queried once, and no replica idles.

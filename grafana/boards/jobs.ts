@@ -1,9 +1,43 @@
-/** Jobs: import jobs per state and collection with their progress, Spark jobs with status, timing, prechecks and failures. */
+/**
+ * Jobs: import jobs per state and collection with their progress, Spark jobs with status, timing,
+ * prechecks and failures, Spark jobs listed per cluster and status, and jobs watched by ID
+ * (migrations, backups, restores, clones) with status and progress.
+ */
 import type { DashboardSpec, StatSpec } from "../lib/panels.js";
 import { DATASOURCE_VARIABLE, LIMITS, steps, TAG, UID, upDown } from "./common.js";
 
 const IMPORT = 'cluster_id=~"$cluster"';
 const SPARK = 'project_id=~"$project"';
+const LISTED = 'cluster_id=~"$spark_cluster"';
+const BY_ID = 'type=~"$job_type"';
+
+/** A job's current status with its labels, value 1, one series per job by ID. */
+const JOB_STATUS = `vdbcloud_job_status{${BY_ID}} == 1`;
+
+/** One per-job value of a job by ID, with its status label, so the table merges rows per job. */
+function jobColumn(valueExpr: string): string {
+  return `max by (job_id, type) (${valueExpr}) * on (job_id, type) group_left (status) (${JOB_STATUS})`;
+}
+
+const JOB_STATUS_COLORS = [
+  { value: "successful", color: "green" },
+  { value: "failed", color: "red" },
+  { value: "pending|in_progress", color: "blue", regex: true },
+  { value: ".*", color: "orange", regex: true },
+];
+
+function jobStatusStat(status: string, description: string, bad: boolean): StatSpec {
+  return {
+    kind: "stat",
+    title: `Jobs by ID ${status.replace("_", " ")}`,
+    description,
+    queries: [{ expr: `count(vdbcloud_job_status{${BY_ID}, status="${status}"} == 1) or vector(0)` }],
+    unit: "none",
+    thresholds: bad ? LIMITS.anyIsBad : steps(),
+    colorMode: bad ? "background" : "value",
+    w: 6,
+  };
+}
 
 /** The Spark job's descriptive labels plus its current status, value 1, one series per job. */
 const SPARK_INFO =
@@ -51,7 +85,7 @@ export const jobs: DashboardSpec = {
   uid: UID.jobs,
   title: "Vector DB Cloud / Jobs",
   description:
-    "Import jobs (List Import Jobs, Get Import Job Progress) and Spark jobs (Describe Spark Job): states, timing, prechecks, failures.",
+    "Import jobs (List Import Jobs, Get Import Job Progress), Spark jobs (Describe Spark Job, List Spark Jobs) and jobs by ID (Describe Job): states, progress, timing, prechecks, failures.",
   tags: [TAG],
   variables: [
     DATASOURCE_VARIABLE,
@@ -73,11 +107,29 @@ export const jobs: DashboardSpec = {
       includeAll: true,
       allValue: ".*",
     },
+    {
+      kind: "query",
+      name: "spark_cluster",
+      label: "Spark cluster",
+      query: "label_values(vdbcloud_spark_jobs, cluster_id)",
+      multi: true,
+      includeAll: true,
+      allValue: ".*",
+    },
+    {
+      kind: "query",
+      name: "job_type",
+      label: "Job type",
+      query: "label_values(vdbcloud_job_status, type)",
+      multi: true,
+      includeAll: true,
+      allValue: ".*",
+    },
   ],
   annotations: [
     {
       name: "Job alerts",
-      expr: 'ALERTS{alertname=~"VdbcloudImportJob.+|VdbcloudSparkJob.+|VdbcloudSparkPrecheckFailed", alertstate="firing"}',
+      expr: 'ALERTS{alertname=~"VdbcloudImportJob.+|VdbcloudSparkJob.+|VdbcloudSparkPrecheckFailed|VdbcloudJobFailed", alertstate="firing"}',
       titleFormat: "{{alertname}}",
       textFormat: "{{job_id}}",
       iconColor: "red",
@@ -262,6 +314,73 @@ export const jobs: DashboardSpec = {
           h: 6,
           queries: [{ expr: `vdbcloud_spark_job_failure_info{${SPARK}}` }],
           hide: ["Value"],
+        },
+        {
+          kind: "timeseries",
+          title: "Spark jobs listed per cluster and status",
+          description:
+            "Every Spark job the service lists per cluster (List Spark Jobs), per status, finished ones of any age included: discovered and configured jobs alike.",
+          queries: [
+            {
+              expr: `sum by (cluster_id, status) (vdbcloud_spark_jobs{${LISTED}}) > 0`,
+              legend: "{{cluster_id}} {{status}}",
+            },
+          ],
+          unit: "none",
+          min: 0,
+          w: 16,
+        },
+        {
+          kind: "bargauge",
+          title: "Spark jobs listed per status",
+          description:
+            "All selected clusters' listed Spark jobs per status at the last poll (List Spark Jobs).",
+          queries: [{ expr: `sum by (status) (vdbcloud_spark_jobs{${LISTED}})`, legend: "{{status}}" }],
+          unit: "none",
+          min: 0,
+          thresholds: steps(),
+          w: 8,
+        },
+      ],
+    },
+    {
+      title: "Jobs by ID",
+      panels: [
+        jobStatusStat("pending", "Jobs of jobs.ids waiting to start.", false),
+        jobStatusStat("in_progress", "Jobs of jobs.ids running now.", false),
+        jobStatusStat("successful", "Jobs of jobs.ids that succeeded (kept for jobs.retention).", false),
+        jobStatusStat(
+          "failed",
+          "Jobs of jobs.ids that failed (kept for jobs.retention). Each one also raises VdbcloudJobFailed.",
+          true,
+        ),
+        {
+          kind: "timeseries",
+          title: "Job progress",
+          description: "Progress of each job by ID, 0 to 100% (Describe Job progress).",
+          queries: [{ expr: `vdbcloud_job_progress_ratio{${BY_ID}}`, legend: "{{type}} {{job_id}}" }],
+          unit: "percentunit",
+          min: 0,
+          max: 1,
+        },
+        {
+          kind: "table",
+          title: "Jobs by ID",
+          description:
+            "Every job of jobs.ids: type, status, progress, start and end (finished jobs stay for jobs.retention).",
+          queries: [
+            { expr: JOB_STATUS },
+            { expr: jobColumn(`vdbcloud_job_progress_ratio{${BY_ID}}`) },
+            { expr: jobColumn(`vdbcloud_job_start_timestamp_seconds{${BY_ID}} * 1000`) },
+            { expr: jobColumn(`vdbcloud_job_end_timestamp_seconds{${BY_ID}} * 1000`) },
+          ],
+          hide: ["Value #A"],
+          columns: [
+            { field: "status", colored: true, mappings: JOB_STATUS_COLORS },
+            { field: "Value #B", displayName: "Progress", unit: "percentunit" },
+            { field: "Value #C", displayName: "Started", unit: "dateTimeAsIso" },
+            { field: "Value #D", displayName: "Ended", unit: "dateTimeAsIso" },
+          ],
         },
       ],
     },

@@ -126,12 +126,21 @@ export async function startDemoSimulator(opts: {
     collectionChurnMs: 120_000,
     metricCatalog: opts.metricCatalog ?? "strict",
     backupDeniedKeys: [DEMO_KEY_WITHOUT_BACKUP],
+    busyClusterSparkJobs: DEMO_BUSY_SPARK_JOBS,
   });
 }
 
 /**
+ * Spark jobs the demo's simulator adds to its first cluster: nobody configures them, Spark job
+ * discovery finds them (a third long finished, a third recently, a third in flight).
+ */
+export const DEMO_BUSY_SPARK_JOBS = 30;
+
+/**
  * The raw (YAML-shaped) config of the demo: every simulated cluster, a per-collection scope on
- * the first one, every simulated Spark job, cluster discovery off, collection discovery as
+ * the first one, the generated Spark jobs by hand (discovery lists those of the first
+ * cluster's busy listing, DEMO_BUSY_SPARK_JOBS more), every simulated job by ID (a migration, a backup, a failing restore), cluster
+ * discovery off, collection discovery as
  * asked (with each data plane's credential), the simulated SCIM groups as asked, 30 s cycles
  * (the API's finest granularity), and a fixed demo key the simulator accepts.
  */
@@ -146,6 +155,7 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
   // Own scope lists only where the unknown name or a strict server needs them (tests keep the
   // configured and discovered scopes on the cluster-wide list, as a user's config would).
   const scoped = refused || strict ? { queries: scopeQueries(queries) } : {};
+  const busy = new Set(sim.state.busySparkJobRefs.map((j) => `${j.projectId}/${j.jobId}`));
   const tokenDir = opts.collections?.tokenDir;
   const dataPlane = (clusterId: string): Record<string, unknown> => {
     const credential = sim.state.dataPlaneCredential(clusterId);
@@ -183,8 +193,12 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
     import_jobs: { interval: "PT30S" },
     spark_jobs: {
       interval: "PT30S",
-      jobs: sim.state.sparkJobRefs.map((j) => ({ project_id: j.projectId, job_id: j.jobId })),
+      jobs: sim.state.sparkJobRefs
+        .filter((j) => !busy.has(`${j.projectId}/${j.jobId}`))
+        .map((j) => ({ project_id: j.projectId, job_id: j.jobId })),
+      discovery: { interval: "PT30S" },
     },
+    jobs: { ids: sim.state.cloudJobRefs.map((j) => j.jobId), interval: "PT30S" },
     inventory: { interval: "PT30S" },
     ...(opts.collections
       ? {

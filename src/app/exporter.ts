@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { buildTasks, COLLECTOR_LABELS } from "../collectors/registry.js";
+import { loadJobIdsFile } from "../config/jobIdsFile.js";
 import type { Shard } from "../config/shard.js";
 import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
-import { watchPath } from "../config/watch.js";
 import { type MetricsResponse, metricsResponse } from "../exposition/exposition.js";
 import type { DeflatedHead } from "../exposition/gzipJoin.js";
 import { type InternalErrorSite, SelfMetrics } from "../exposition/selfMetrics.js";
@@ -16,11 +16,18 @@ import { HealthTracker } from "../polling/health.js";
 import type { CollectionsFound } from "../polling/model.js";
 import { CollectorStates, type CollectorTask } from "../polling/model.js";
 import type { PollContext } from "../polling/runtime.js";
-import { replicaClusters, replicaSparkJobs, withCollectionScopes } from "../polling/targets.js";
+import {
+  configuredSparkJobs,
+  replicaClusters,
+  replicaJobIds,
+  replicaSparkJobs,
+  withCollectionScopes,
+} from "../polling/targets.js";
 import { type Clock, Scheduler, systemClock } from "../scheduler/scheduler.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClusterDescription } from "../upstream/types.js";
 import { ClientPool } from "./clientPool.js";
+import { WatchedList } from "./watchedList.js";
 
 export interface ExporterOptions {
   readonly config: Config;
@@ -40,7 +47,7 @@ export interface ExporterOptions {
   readonly publishDelayMs?: number;
   /** How often expired series are swept. Default 5 s. */
   readonly sweepEveryMs?: number;
-  /** How often the Spark jobs file is checked for changes. Default 5 s. */
+  /** How often the Spark jobs file and the job IDs file are checked for changes. Default 5 s. */
   readonly jobsFilePollMs?: number;
   readonly defaultMetrics?: boolean;
   /** Injected for tests: the store's compressor (to make a publish fail). */
@@ -49,8 +56,8 @@ export interface ExporterOptions {
 
 /**
  * The running exporter: owns the store, the self-metrics, the scheduler and one API client per
- * credential, and re-plans the polling tasks when the configuration, the discovered clusters or
- * the Spark jobs file change. Process-level concerns (argv, signals, listening) stay in main.
+ * credential, and re-plans the polling tasks when the configuration, the discovered clusters,
+ * the Spark jobs file or the job IDs file change. Process-level concerns (argv, signals, listening) stay in main.
  */
 export class Exporter {
   readonly store: SampleStore;
@@ -69,9 +76,8 @@ export class Exporter {
   private readonly collections = new Map<string, CollectionsFound>();
   private config: Config;
   private discovered: readonly ClusterDescription[] = [];
-  private fileJobs: readonly SparkJobRef[] = [];
-  private watchedFile: string | undefined;
-  private unwatchJobsFile: (() => void) | undefined;
+  private readonly sparkJobsFile: WatchedList<SparkJobRef>;
+  private readonly jobIdsFile: WatchedList<string>;
   private sweeper: NodeJS.Timeout | undefined;
   private readyFlag = false;
   private readonly startedAtMs: number;
@@ -108,12 +114,35 @@ export class Exporter {
       dispatcher: opts.dispatcher,
       onCloseError: (err) => this.internalError("client_close", err),
     });
+    const listFile = { pollMs: opts.jobsFilePollMs ?? 5000, logger: this.logger };
+    const onError = (err: unknown) => this.internalError("jobs_file", err);
+    this.sparkJobsFile = new WatchedList({
+      ...listFile,
+      what: "spark jobs file",
+      countField: "jobs",
+      load: (path) => loadSparkJobsFile(path),
+      onChange: () => this.replan(),
+      onError,
+    });
+    this.jobIdsFile = new WatchedList({
+      ...listFile,
+      what: "job IDs file",
+      countField: "ids",
+      load: (path) => loadJobIdsFile(path),
+      onChange: () => this.replan(),
+      onError,
+    });
+  }
+
+  /** Reads (and from now on watches) the list files the current config names. */
+  private async followListFiles(): Promise<void> {
+    await this.sparkJobsFile.follow(this.config.sparkJobs.jobsFile);
+    await this.jobIdsFile.follow(this.config.jobs.idsFile);
   }
 
   /** Plans the tasks and starts polling. Ready once every task completed one run. */
   async start(): Promise<void> {
-    await this.loadJobsFile();
-    this.watchJobsFile();
+    await this.followListFiles();
     this.replan();
     this.scheduler.start();
     this.sweeper = setInterval(() => {
@@ -147,8 +176,7 @@ export class Exporter {
   /** Applies a new, already validated configuration. The previous one keeps running until then. */
   async applyConfig(config: Config): Promise<void> {
     this.config = config;
-    await this.loadJobsFile();
-    this.watchJobsFile();
+    await this.followListFiles();
     this.replan();
     // A reload may have fixed what failed permanently (a rotated key, a corrected cluster ID).
     this.scheduler.resetBackoff();
@@ -192,7 +220,8 @@ export class Exporter {
 
   async stop(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
-    this.unwatchJobsFile?.();
+    this.sparkJobsFile.stop();
+    this.jobIdsFile.stop();
     await this.scheduler.stop();
     this.store.close();
     await this.clients.closeAll();
@@ -237,10 +266,6 @@ export class Exporter {
     }
   }
 
-  private sparkJobs(): SparkJobRef[] {
-    return replicaSparkJobs(this.config, this.fileJobs, this.shard);
-  }
-
   /** Rebuilds the task set from the current config, discovered clusters and jobs file. */
   private replan(): void {
     const config = this.config;
@@ -254,7 +279,9 @@ export class Exporter {
     const tasks = buildTasks({
       config,
       clusters,
-      sparkJobs: this.sparkJobs(),
+      sparkJobs: replicaSparkJobs(config, this.sparkJobsFile.values, this.shard),
+      configuredSparkJobs: configuredSparkJobs(config, this.sparkJobsFile.values),
+      jobIds: replicaJobIds(config, this.jobIdsFile.values, this.shard),
       shard: this.shard,
       ctx: this.ctx,
       clients: { forCluster: this.clients.forCluster, credentialOf, dataPlane: this.clients.dataPlane },
@@ -289,40 +316,5 @@ export class Exporter {
         if (!keep.has(target)) this.store.deleteTarget(collector, target);
       }
     }
-  }
-
-  /** Reads the Spark jobs file; false (and the previous list kept) when it is broken. */
-  private async loadJobsFile(): Promise<boolean> {
-    const path = this.config.sparkJobs.jobsFile;
-    if (path === undefined) {
-      this.fileJobs = [];
-      return true;
-    }
-    try {
-      this.fileJobs = await loadSparkJobsFile(path);
-      return true;
-    } catch (err) {
-      // A broken jobs file keeps the previous list, as an invalid reload keeps the config.
-      this.logger.error({ file: path, err: describeError(err).message }, "spark jobs file rejected");
-      return false;
-    }
-  }
-
-  private watchJobsFile(): void {
-    const path = this.config.sparkJobs.jobsFile;
-    if (path === this.watchedFile) return;
-    this.unwatchJobsFile?.();
-    this.unwatchJobsFile = undefined;
-    this.watchedFile = path;
-    if (path === undefined) return;
-    this.unwatchJobsFile = watchPath(path, this.opts.jobsFilePollMs ?? 5000, () => {
-      this.loadJobsFile()
-        .then((ok) => {
-          if (!ok) return;
-          this.logger.info({ file: path, jobs: this.fileJobs.length }, "spark jobs file reloaded");
-          this.replan();
-        })
-        .catch((err: unknown) => this.internalError("jobs_file", err));
-    });
   }
 }

@@ -14,6 +14,7 @@ import { DEMO_CLUSTERS, demoConfig, demoRunOptions, startDemoSimulator } from ".
 import { Exporter } from "../app/exporter.js";
 import { onSighup } from "../app/sighup.js";
 import { ConfigError } from "../config/errors.js";
+import { loadJobIdsFile } from "../config/jobIdsFile.js";
 import { formatListen, type ListenAddress, parseListen } from "../config/listen.js";
 import { buildConfig, loadConfig } from "../config/load.js";
 import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
@@ -154,13 +155,19 @@ async function checkConfig(args: CliArgs, start: ProcessStartSnapshot): Promise<
     // The jobs file is part of what runs: the plan counts its jobs too.
     const jobsFile = config.sparkJobs.jobsFile;
     const fileJobs = jobsFile === undefined ? undefined : await loadSparkJobsFile(jobsFile);
+    const idsFile = config.jobs.idsFile;
+    const fileJobIds = idsFile === undefined ? undefined : await loadJobIdsFile(idsFile);
     // So is the web config: a run with an unreadable one exits 2, so the check must too.
     if (config.server.webConfigFile !== undefined) await loadWebConfig(config.server.webConfigFile);
     const [{ computePlan }, { formatPlan }] = await Promise.all([
       import("../polling/plan.js"),
       import("../polling/planFormat.js"),
     ]);
-    const plan = computePlan(config, { shard: args.shard, ...(fileJobs ? { fileJobs } : {}) });
+    const plan = computePlan(config, {
+      shard: args.shard,
+      ...(fileJobs ? { fileJobs } : {}),
+      ...(fileJobIds ? { fileJobIds } : {}),
+    });
     process.stdout.write(`${formatPlan(plan)}\n`);
   } catch (err) {
     return reportConfigError(err);

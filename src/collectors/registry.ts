@@ -13,12 +13,16 @@ import { globalClustersCollector } from "./global-clusters/tasks.js";
 import { groupsCollector } from "./groups/tasks.js";
 import { importJobsCollector } from "./import-jobs/tasks.js";
 import { inventoryCollector } from "./inventory/tasks.js";
+import { jobsCollector } from "./jobs/tasks.js";
+import { sparkDiscoveryCollector } from "./spark-jobs/discovery.js";
 import { sparkJobsCollector } from "./spark-jobs/tasks.js";
 
 export const COLLECTORS = [
   clusterMetricsCollector,
   importJobsCollector,
   sparkJobsCollector,
+  sparkDiscoveryCollector,
+  jobsCollector,
   inventoryCollector,
   discoveryCollector,
   collectionsCollector,

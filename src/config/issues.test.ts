@@ -35,6 +35,7 @@ describe("knownKeysAt", () => {
         "metrics",
         "import_jobs",
         "spark_jobs",
+        "jobs",
         "inventory",
         "collections",
         "groups",

@@ -416,7 +416,13 @@ describe("good configs", () => {
         api: "auto",
         progressMax: 20,
       },
-      sparkJobs: { intervalMs: 30_000, retentionMs: 3_600_000, jobs: [] },
+      sparkJobs: {
+        intervalMs: 30_000,
+        retentionMs: 3_600_000,
+        jobs: [],
+        discovery: { enabled: true, intervalMs: 60_000, maxPerCluster: 500 },
+      },
+      jobs: { ids: [], intervalMs: 30_000, retentionMs: 3_600_000 },
       inventory: {
         enabled: true,
         intervalMs: 60_000,

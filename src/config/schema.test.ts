@@ -111,7 +111,12 @@ describe("configSchema output", () => {
       {
         api: { request_timeout: "PT5S", rate_limit: 7 },
         import_jobs: { page_size: 50, max_jobs_per_cluster: 9, api: "v2", progress_max: 5 },
-        spark_jobs: { jobs: [{ project_id: "p", job_id: "j" }], jobs_file: "jobs/spark.yaml" },
+        spark_jobs: {
+          jobs: [{ project_id: "p", job_id: "j" }],
+          jobs_file: "jobs/spark.yaml",
+          discovery: { interval: "PT2M", max_per_cluster: 20 },
+        },
+        jobs: { ids: ["job-1"], ids_file: "jobs/ids.yaml", retention: "PT10M" },
         inventory: { discovery: { enabled: true, project_ids: ["p"] } },
         server: { listen: "127.0.0.1:9000" },
         staleness_intervals: 3,
@@ -137,6 +142,13 @@ describe("configSchema output", () => {
       retentionMs: 3_600_000,
       jobs: [{ projectId: "p", jobId: "j" }],
       jobsFile: "/etc/vdb/jobs/spark.yaml",
+      discovery: { enabled: true, intervalMs: 120_000, maxPerCluster: 20 },
+    });
+    expect(config.jobs).toEqual({
+      ids: ["job-1"],
+      idsFile: "/etc/vdb/jobs/ids.yaml",
+      intervalMs: 30_000,
+      retentionMs: 600_000,
     });
     expect(config.inventory).toEqual({
       enabled: true,
@@ -145,13 +157,22 @@ describe("configSchema output", () => {
     });
     expect(config.server).toEqual({ host: "127.0.0.1", port: 9000 });
     expect(config.stalenessIntervals).toBe(3);
-    expect(Object.keys(draftOf({}, "/").config.sparkJobs)).toEqual(["intervalMs", "retentionMs", "jobs"]);
+    expect(Object.keys(draftOf({}, "/").config.sparkJobs)).toEqual([
+      "intervalMs",
+      "retentionMs",
+      "jobs",
+      "discovery",
+    ]);
+    expect(Object.keys(draftOf({}, "/").config.jobs)).toEqual(["ids", "intervalMs", "retentionMs"]);
   });
 
   it.each<[raw: unknown, path: PropertyKey[]]>([
     [{ import_jobs: { page_size: 1 } }, ["import_jobs", "page_size"]],
     [{ import_jobs: { api: "v3" } }, ["import_jobs", "api"]],
     [{ import_jobs: { progress_max: -1 } }, ["import_jobs", "progress_max"]],
+    [{ jobs: { ids: ["a", "a"] } }, ["jobs", "ids", 1]],
+    [{ jobs: { idz: [] } }, ["jobs"]],
+    [{ spark_jobs: { discovery: { max_per_cluster: 0 } } }, ["spark_jobs", "discovery", "max_per_cluster"]],
     [
       {
         spark_jobs: {

@@ -22,6 +22,7 @@ import { backupsSchema, globalClustersSchema } from "./schema/dataProtection.js"
 import { groupsSchema } from "./schema/groups.js";
 import { importJobsSchema } from "./schema/importJobs.js";
 import { inventorySchema } from "./schema/inventory.js";
+import { jobsSchema } from "./schema/jobs.js";
 import { metricsSchema } from "./schema/metrics.js";
 import { checkScopeMetricNames } from "./schema/names.js";
 import { queriesSchema } from "./schema/queries.js";
@@ -30,12 +31,13 @@ import { sparkJobsSchema } from "./schema/sparkJobs.js";
 import { always, type DeepReadonly, optional, sectionError } from "./schemaKit.js";
 
 export { DEFAULTS } from "./schema/defaults.js";
+export { jobIdListSchema } from "./schema/jobs.js";
 export { defaultLookbackMs, MIN_GRANULARITY_MS } from "./schema/metrics.js";
 export type { MetricQuery } from "./schema/queries.js";
 export { sparkJobListSchema, sparkJobSchema } from "./schema/sparkJobs.js";
 
 /**
- * The whole file, with relative paths (key files, `spark_jobs.jobs_file`,
+ * The whole file, with relative paths (key files, `spark_jobs.jobs_file`, `jobs.ids_file`,
  * `server.web_config_file`) resolved against `baseDir`, the config file's directory. An empty
  * document is a valid file (every default, key from the environment). Output: a `ConfigDraft`,
  * the camelCase config without its credentials plus where each credential comes from.
@@ -53,6 +55,7 @@ export function configSchema(baseDir: string) {
             metrics: metricsSchema,
             import_jobs: importJobsSchema,
             spark_jobs: sparkJobsSchema(resolvePath),
+            jobs: jobsSchema(resolvePath),
             inventory: inventorySchema,
             collections: collectionsSchema(queriesSchema("collections.queries", checkScopeQuery)),
             groups: groupsSchema,
@@ -82,6 +85,7 @@ export function configSchema(baseDir: string) {
         metrics: file.metrics,
         importJobs: file.import_jobs,
         sparkJobs: file.spark_jobs,
+        jobs: file.jobs,
         inventory: file.inventory,
         collections: (({ queries, ...collections }) => ({
           ...collections,

@@ -46,6 +46,9 @@ export type SparkJobsConfig = Settings["sparkJobs"];
 /** One Spark job to poll (an item of `spark_jobs.jobs` or of the jobs file). */
 export type SparkJobRef = SparkJobsConfig["jobs"][number];
 
+/** `jobs`: any job by ID (Describe Job); `idsFile` is absolute. */
+export type JobsConfig = Settings["jobs"];
+
 /** `inventory`: cluster inventory and discovery. */
 export type InventoryConfig = Settings["inventory"];
 

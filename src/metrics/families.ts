@@ -13,7 +13,10 @@ import { gauge } from "./define.js";
 export * from "./clusterFamilies.js";
 export * from "./selfFamilies.js";
 
-/** Families of import jobs (List Import Jobs V2 or v1, Get Import Job Progress V2) and Spark jobs (Describe Spark Job v2). */
+/**
+ * Families of import jobs (List Import Jobs V2 or v1, Get Import Job Progress V2), Spark jobs
+ * (Describe Spark Job and List Spark Jobs v2) and jobs by ID (Describe Job v2).
+ */
 export const JOB_FAMILIES = {
   importJobState: gauge(
     "vdbcloud_import_job_state",
@@ -177,6 +180,58 @@ export const JOB_FAMILIES = {
         "GET /v2/projects/{projectId}/jobs/{jobId} failureReason.code, failureReason.retryable (true, false, or unknown when the answer does not say)",
       absent:
         "while the job reports no failure reason; no series without spark_jobs.jobs or jobs_file; a settled job's series disappear spark_jobs.retention after it settled",
+    },
+  ),
+  sparkJobs: gauge(
+    "vdbcloud_spark_jobs",
+    "Spark jobs the cluster lists per status at the last poll, finished ones of any age included (upstream List Spark Jobs status, count).",
+    {
+      labels: ["cluster_id", "status"],
+      unit: "count",
+      source: "GET /v2/jobs?type=SPARK items[].status",
+      absent:
+        "spark_jobs.discovery disabled, or the cluster's listing never answered; each known status is present (0 when none)",
+    },
+  ),
+  jobStatus: gauge(
+    "vdbcloud_job_status",
+    "Job status, one series per known status, 1 for the job's current status at the last poll (upstream Describe Job status).",
+    {
+      labels: ["job_id", "type", "status"],
+      unit: "1 (state set)",
+      source: "GET /v2/jobs/{jobId} status",
+      absent:
+        "the job is not in jobs.ids or jobs.ids_file, was never answered, or finished more than jobs.retention ago",
+    },
+  ),
+  jobProgress: gauge(
+    "vdbcloud_job_progress_ratio",
+    "Progress of the job, 0 to 1 (upstream Describe Job progress, percent / 100).",
+    {
+      labels: ["job_id", "type"],
+      unit: "ratio (0..1)",
+      source: "GET /v2/jobs/{jobId} progress",
+      absent: "the answer gives no readable progress, or as vdbcloud_job_status",
+    },
+  ),
+  jobStart: gauge(
+    "vdbcloud_job_start_timestamp_seconds",
+    "When the job started, Unix time in seconds (upstream Describe Job startTime).",
+    {
+      labels: ["job_id", "type"],
+      unit: "Unix seconds",
+      source: "GET /v2/jobs/{jobId} startTime",
+      absent: "the job has not started (no startTime), or as vdbcloud_job_status",
+    },
+  ),
+  jobEnd: gauge(
+    "vdbcloud_job_end_timestamp_seconds",
+    "When the job ended, Unix time in seconds (upstream Describe Job endTime).",
+    {
+      labels: ["job_id", "type"],
+      unit: "Unix seconds",
+      source: "GET /v2/jobs/{jobId} endTime",
+      absent: "the job has not ended (no endTime), or as vdbcloud_job_status",
     },
   ),
 } as const;

@@ -86,6 +86,13 @@ export interface CollectorEnv {
   readonly clusters: readonly ClusterConfig[];
   /** The Spark jobs this replica polls (config and jobs file), already filtered by shard. */
   readonly sparkJobs: readonly SparkJobRef[];
+  /**
+   * Every configured Spark job (config and jobs file) of every shard: Spark job discovery leaves
+   * these to their own task, so that no job is polled or exposed twice.
+   */
+  readonly configuredSparkJobs: readonly SparkJobRef[];
+  /** The job IDs this replica polls (jobs.ids and jobs.ids_file), already filtered by shard. */
+  readonly jobIds: readonly string[];
   readonly shard: Shard;
   readonly ctx: PollContext;
   readonly clients: Clients;

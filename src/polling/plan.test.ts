@@ -132,6 +132,7 @@ describe("computePlan", () => {
             { project_id: "p", job_id: "j2" },
           ],
         },
+        jobs: { ids: ["job-1", "job-2", "job-3"] },
         inventory: { discovery: { enabled: true, project_ids: ["p1", "p2"] } },
         // Their rows have a test of their own below.
         backups: { enabled: false },
@@ -156,6 +157,13 @@ describe("computePlan", () => {
       ["POST /v2/vectordb/jobs/import/describe", "default", 20, false, 60_000],
       ["POST /v2/vectordb/jobs/import/describe", "cluster key #1", 20, false, 60_000],
       ["GET /v2/projects/{projectId}/jobs/{jobId}", "default", 2, false, 30_000],
+      // Spark job discovery, per cluster with its own credential: Describe only where needed.
+      ["GET /v2/projects/{projectId}/jobs/{jobId}", "default", 1, true, 60_000],
+      ["GET /v2/projects/{projectId}/jobs/{jobId}", "cluster key #1", 1, true, 60_000],
+      ["GET /v2/jobs", "default", 1, true, 60_000],
+      ["GET /v2/jobs", "cluster key #1", 1, true, 60_000],
+      // One Describe Job per job ID.
+      ["GET /v2/jobs/{jobId}", "default", 3, false, 30_000],
       ["GET /v2/clusters/{id}", "default", 1, false, 60_000],
       ["GET /v2/clusters/{id}", "cluster key #1", 1, false, 60_000],
       ["GET /v2/projects", "default", 1, false, 60_000],
@@ -379,9 +387,13 @@ describe("computePlan", () => {
   });
 
   it("notes when there is nothing to poll and when jobs come from a file", async () => {
-    const plan = computePlan(await config({ spark_jobs: { jobs_file: "jobs.yaml" } }));
+    const plan = computePlan(
+      await config({ spark_jobs: { jobs_file: "jobs.yaml" }, jobs: { ids_file: "ids.yaml" } }),
+    );
     expect(plan.notes).toEqual([
       "Spark jobs listed in /cfg/jobs.yaml are read at run time and add one call each",
+      "job IDs listed in /cfg/ids.yaml are read at run time and add one call each",
+      "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
       "no clusters or Spark jobs to poll: list clusters, enable discovery, or add spark_jobs.jobs",
     ]);
   });

@@ -22,7 +22,13 @@ import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef
 import { credentialLabeler } from "./credentials.js";
 import { CollectorStates, type CollectorTask } from "./model.js";
 import type { PollContext } from "./runtime.js";
-import { replicaClusters, replicaSparkJobs, withCollectionScopes } from "./targets.js";
+import {
+  configuredSparkJobs,
+  replicaClusters,
+  replicaJobIds,
+  replicaSparkJobs,
+  withCollectionScopes,
+} from "./targets.js";
 
 const METRICS_ENDPOINT: EndpointTemplate = ENDPOINT.queryClusterMetrics;
 
@@ -33,6 +39,8 @@ const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
   ENDPOINT.describeImportJob,
   ENDPOINT.listImportJobs,
   ENDPOINT.describeSparkJob,
+  ENDPOINT.listSparkJobs,
+  ENDPOINT.describeJob,
   ENDPOINT.describeCluster,
   ENDPOINT.listProjectsV2,
   ENDPOINT.listProjects,
@@ -90,6 +98,8 @@ export interface Plan {
   readonly targets: readonly PlanTarget[];
   readonly discoveredClusters: number;
   readonly sparkJobs: readonly SparkJobRef[];
+  /** The jobs by ID this replica polls (jobs.ids, and the IDs file's when given). */
+  readonly jobIds: readonly string[];
   /** Every task the scheduler would run, with its calls: what the rows add up. */
   readonly tasks: readonly Pick<CollectorTask, "id" | "credential" | "intervalMs" | "calls">[];
   readonly rateLimit: number;
@@ -122,6 +132,8 @@ export interface PlanOptions {
   readonly shard?: Shard;
   readonly discoveredClusters?: number;
   readonly fileJobs?: readonly SparkJobRef[];
+  /** The job IDs of `jobs.ids_file`. */
+  readonly fileJobIds?: readonly string[];
 }
 
 /** A stand-in client: planning builds tasks but never runs them. */
@@ -153,6 +165,7 @@ export function plannedTasks(
   readonly tasks: CollectorTask[];
   readonly clusters: ClusterConfig[];
   readonly sparkJobs: SparkJobRef[];
+  readonly jobIds: string[];
 } {
   const shard = opts.shard ?? { index: 0, total: 1 };
   const configured = replicaClusters(config, [], shard);
@@ -162,10 +175,13 @@ export function plannedTasks(
   );
   const clusters = [...configured, ...discovered];
   const sparkJobs = replicaSparkJobs(config, opts.fileJobs ?? [], shard);
+  const jobIds = replicaJobIds(config, opts.fileJobIds ?? [], shard);
   const tasks = buildTasks({
     config,
     clusters: withDiscoveredCollections(config, clusters),
     sparkJobs,
+    configuredSparkJobs: configuredSparkJobs(config, opts.fileJobs ?? []),
+    jobIds,
     shard,
     ctx: NO_CONTEXT,
     clients: {
@@ -177,7 +193,7 @@ export function plannedTasks(
     onDiscovered: () => {},
     onCollections: () => {},
   });
-  return { tasks, clusters: configured, sparkJobs };
+  return { tasks, clusters: configured, sparkJobs, jobIds };
 }
 
 /**
@@ -208,7 +224,7 @@ export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
   // The limiter grants rateLimit per window of this length; integer arithmetic below keeps
   // "exactly at the usable rate" a fit, without float noise.
   const windowMs = RATE_WINDOW_MS + marginMs;
-  const { tasks, clusters, sparkJobs } = plannedTasks(config, opts);
+  const { tasks, clusters, sparkJobs, jobIds } = plannedTasks(config, opts);
   const credentialOf = credentialLabeler(config.api.apiKey, clusters);
   const notes: string[] = [];
 
@@ -281,6 +297,14 @@ export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
       `Spark jobs listed in ${config.sparkJobs.jobsFile} are read at run time and add one call each`,
     );
   }
+  if (config.jobs.idsFile !== undefined && opts.fileJobIds === undefined) {
+    notes.push(`job IDs listed in ${config.jobs.idsFile} are read at run time and add one call each`);
+  }
+  if (config.sparkJobs.discovery.enabled) {
+    notes.push(
+      "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
+    );
+  }
 
   const rows: PlanRow[] = [];
   const ordered = [...rowsByKey.values()].sort(
@@ -341,6 +365,7 @@ export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
     })),
     discoveredClusters: discovered,
     sparkJobs,
+    jobIds,
     tasks: tasks.map((t) => ({
       id: t.id,
       credential: t.credential,

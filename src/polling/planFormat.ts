@@ -41,6 +41,7 @@ export function formatPlan(plan: Plan): string {
   }
   lines.push(...targetLines);
   for (const j of plan.sparkJobs) lines.push(`  spark job ${j.projectId}/${j.jobId}`);
+  for (const id of plan.jobIds) lines.push(`  job ${id}`);
   if (querySets.size > 0) {
     lines.push("");
     lines.push("Metric queries sent per target:");

@@ -36,15 +36,28 @@ export function replicaClusters(
   return [...byId.values()].filter((c) => inShard(c.id, shard));
 }
 
+/** Every configured Spark job: the config's and the jobs file's, each once (every shard). */
+export function configuredSparkJobs(config: Config, fileJobs: readonly SparkJobRef[]): SparkJobRef[] {
+  const byKey = new Map<string, SparkJobRef>();
+  for (const j of [...config.sparkJobs.jobs, ...fileJobs]) byKey.set(sparkTargetName(j), j);
+  return [...byKey.values()];
+}
+
 /** The Spark jobs a replica polls: the config's and the jobs file's, each once, of its shard. */
 export function replicaSparkJobs(
   config: Config,
   fileJobs: readonly SparkJobRef[],
   shard: Shard,
 ): SparkJobRef[] {
-  const byKey = new Map<string, SparkJobRef>();
-  for (const j of [...config.sparkJobs.jobs, ...fileJobs]) byKey.set(sparkTargetName(j), j);
-  return [...byKey.values()].filter((j) => inShard(sparkTargetName(j), shard));
+  return configuredSparkJobs(config, fileJobs).filter((j) => inShard(sparkTargetName(j), shard));
+}
+
+/**
+ * The jobs by ID a replica polls: `jobs.ids` and the IDs file's, each once, of its shard (keyed
+ * by job ID, as Spark jobs are by their target name).
+ */
+export function replicaJobIds(config: Config, fileIds: readonly string[], shard: Shard): string[] {
+  return [...new Set([...config.jobs.ids, ...fileIds])].filter((id) => inShard(id, shard));
 }
 
 /**

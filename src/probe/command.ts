@@ -4,11 +4,12 @@
  * prints its report. A bad config is the caller's exit 2 (ConfigError propagates).
  */
 import { ClientPool, FOREGROUND_CLOCK } from "../app/clientPool.js";
+import { loadJobIdsFile } from "../config/jobIdsFile.js";
 import type { Shard } from "../config/shard.js";
 import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
 import type { Config } from "../config/types.js";
 import { credentialLabeler } from "../polling/credentials.js";
-import { replicaClusters, replicaSparkJobs } from "../polling/targets.js";
+import { replicaClusters, replicaJobIds, replicaSparkJobs } from "../polling/targets.js";
 import { redactSecret } from "../upstream/errors.js";
 import type { ClientObserver } from "../upstream/types.js";
 import { runProbe } from "./probe.js";
@@ -32,6 +33,8 @@ export interface ProbeCommandOptions {
 export async function probeCommand(config: Config, opts: ProbeCommandOptions): Promise<number> {
   const jobsFile = config.sparkJobs.jobsFile;
   const fileJobs = jobsFile === undefined ? [] : await loadSparkJobsFile(jobsFile);
+  const idsFile = config.jobs.idsFile;
+  const fileJobIds = idsFile === undefined ? [] : await loadJobIdsFile(idsFile);
   const clusters = replicaClusters(config, [], opts.shard);
   // The exporter's own pool, so the probe's clients are built exactly as a run's.
   const pool = new ClientPool({
@@ -50,6 +53,7 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
       credentialOf: credentialLabeler(config.api.apiKey, clusters),
       clusters,
       sparkJobs: replicaSparkJobs(config, fileJobs, opts.shard),
+      jobIds: replicaJobIds(config, fileJobIds, opts.shard),
       now: Date.now,
     });
     // The client redacts keys from the service's messages already; this is the last guard.

@@ -106,6 +106,21 @@ function fakeApi(
     getBackupPolicy: async () => ({}) as never,
     listGlobalClusters: async () => ({}) as never,
     getGlobalClusterReplicationLag: async () => ({}) as never,
+    listSparkJobs: async (args) => {
+      calls.push(`listSparkJobs ${args.clusterId}`);
+      if (opts.keyRefused) throw auth();
+      return { total: 0, currentPage: 1, pageSize: 1, jobs: [] };
+    },
+    describeJob: async (jobId) => {
+      calls.push(`describeJob ${jobId}`);
+      if (opts.keyRefused) throw auth();
+      if (jobId === opts.unknown) {
+        throw new CloudError("not_found", "upstream code 80020: job not found", {
+          endpoint: "GET /v2/jobs/{jobId}",
+        });
+      }
+      return {} as never;
+    },
   };
   return { api, calls };
 }
@@ -118,6 +133,7 @@ async function probe(raw: Record<string, unknown>, api: CloudApi) {
     credentialOf: () => "default",
     clusters,
     sparkJobs: config.sparkJobs.jobs,
+    jobIds: config.jobs.ids,
     now: () => 1_700_000_000_000,
   });
 }
@@ -133,6 +149,7 @@ describe("runProbe", () => {
         clusters: TWO,
         metrics: { queries: QUERIES },
         spark_jobs: { jobs: [{ project_id: "p", job_id: "j" }] },
+        jobs: { ids: ["job-1"] },
       },
       api,
     );
@@ -153,21 +170,31 @@ describe("runProbe", () => {
     expect(report.projects).toEqual({ ok: true });
     expect(report.sparkJobs).toEqual([{ projectId: "p", jobId: "j", result: { ok: true } }]);
     expect(calls).toContain("describeImportJob job-in01-b");
-    // Read-only, one Describe per cluster, one List Import Jobs (only in01-a has a region).
+    expect(a?.sparkList).toEqual({ ok: true });
+    expect(b?.sparkList).toEqual({ ok: true });
+    expect(report.jobs).toEqual([{ jobId: "job-1", result: { ok: true } }]);
+    // Read-only, one Describe per cluster, one List Import Jobs (only in01-a has a region), one
+    // List Spark Jobs per cluster, one Describe Job per job ID.
     const methods = new Set(calls.map((c) => c.split(" ")[0]));
     expect([...methods].sort()).toEqual([
       "describeCluster",
       "describeImportJob",
+      "describeJob",
       "describeSparkJob",
       "listBackups",
       "listImportJobs",
       "listImportJobsV2",
       "listProjectsV2",
+      "listSparkJobs",
       "queryClusterMetrics",
     ]);
     // Backup permission: one page-1 listing per credential, not per cluster.
     expect(calls.filter((c) => c === "listBackups")).toHaveLength(1);
     expect(report.backups).toEqual([{ credential: "default", state: "permitted" }]);
+    expect(calls.filter((c) => c.startsWith("listSparkJobs"))).toEqual([
+      "listSparkJobs in01-a",
+      "listSparkJobs in01-b",
+    ]);
     expect(calls.filter((c) => c.startsWith("describeCluster"))).toHaveLength(2);
     expect(calls.filter((c) => c === "listImportJobs")).toHaveLength(1);
   });
@@ -175,7 +202,7 @@ describe("runProbe", () => {
   it("a refused key stops every other call with it", async () => {
     const { api, calls } = await fakeApi({ keyRefused: true });
     const report = await probe(
-      { clusters: TWO, spark_jobs: { jobs: [{ project_id: "p", job_id: "j" }] } },
+      { clusters: TWO, spark_jobs: { jobs: [{ project_id: "p", job_id: "j" }] }, jobs: { ids: ["job-1"] } },
       api,
     );
     expect(report.keys).toEqual([
@@ -188,6 +215,25 @@ describe("runProbe", () => {
     expect(calls).toEqual(["describeCluster in01-a"]);
     expect(report.clusters[1]?.describe).toEqual({ skipped: "key refused" });
     expect(report.sparkJobs[0]?.result).toEqual({ skipped: "key refused" });
+    expect(report.jobs[0]?.result).toEqual({ skipped: "key refused" });
+    expect(report.clusters[1]?.sparkList).toEqual({ skipped: "key refused" });
+  });
+
+  it("an unknown job ID fails its line, while the key counts as accepted; no listing with discovery off", async () => {
+    const { api, calls } = await fakeApi({ unknown: "job-gone" });
+    const report = await probe(
+      { clusters: [TWO[0]], jobs: { ids: ["job-gone"] }, spark_jobs: { discovery: { enabled: false } } },
+      api,
+    );
+    expect(report.jobs).toEqual([
+      {
+        jobId: "job-gone",
+        result: { ok: false, code: "not_found", message: "upstream code 80020: job not found" },
+      },
+    ]);
+    expect(report.clusters[0]?.sparkList).toEqual({ skipped: "spark job discovery disabled" });
+    expect(calls.some((c) => c.startsWith("listSparkJobs"))).toBe(false);
+    expect(report.keys[0]?.state).toBe("accepted");
   });
 
   it("an unknown cluster is not asked anything else; the key still counts as accepted", async () => {

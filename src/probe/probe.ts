@@ -19,6 +19,7 @@ import type {
   BackupProbe,
   CallResult,
   ClusterProbe,
+  JobProbe,
   KeyProbe,
   MetricsProbe,
   ProbeReport,
@@ -33,6 +34,8 @@ export interface ProbeDeps {
   readonly credentialOf: (cluster: Pick<ClusterConfig, "apiKey">) => string;
   readonly clusters: readonly ClusterConfig[];
   readonly sparkJobs: readonly SparkJobRef[];
+  /** The job IDs of `jobs.ids` and its IDs file (this shard's). */
+  readonly jobIds: readonly string[];
   readonly now: () => number;
 }
 
@@ -113,14 +116,26 @@ async function probeCluster(config: Config, deps: ProbeDeps, keys: KeyBook, clus
   const base = { clusterId: cluster.id, credential, ...(cluster.region ? { region: cluster.region } : {}) };
   if (keys.refused(credential)) {
     const skipped = { skipped: "key refused" };
-    return { ...base, describe: skipped, controller: skipped, metrics: skipped } satisfies ClusterProbe;
+    return {
+      ...base,
+      describe: skipped,
+      controller: skipped,
+      metrics: skipped,
+      sparkList: skipped,
+    } satisfies ClusterProbe;
   }
   const describe = await call(() => client.describeCluster(cluster.id));
   keys.note(credential, describe);
   if (!describe.ok) {
     // The other calls would fail alike (a wrong key, an unknown cluster): not worth the budget.
     const skipped = { skipped: "cluster not reachable" };
-    return { ...base, describe, controller: skipped, metrics: skipped } satisfies ClusterProbe;
+    return {
+      ...base,
+      describe,
+      controller: skipped,
+      metrics: skipped,
+      sparkList: skipped,
+    } satisfies ClusterProbe;
   }
   let metrics: ClusterProbe["metrics"] = { skipped: "metrics disabled" };
   if (config.metrics.enabled) {
@@ -150,7 +165,14 @@ async function probeCluster(config: Config, deps: ProbeDeps, keys: KeyBook, clus
     );
     keys.note(credential, controller);
   }
-  return { ...base, describe, controller, ...imports, metrics } satisfies ClusterProbe;
+  let sparkList: ClusterProbe["sparkList"] = { skipped: "spark job discovery disabled" };
+  if (config.sparkJobs.discovery.enabled) {
+    sparkList = await call(() =>
+      client.listSparkJobs({ clusterId: cluster.id, pageSize: 1, currentPage: 1 }),
+    );
+    keys.note(credential, sparkList);
+  }
+  return { ...base, describe, controller, ...imports, metrics, sparkList } satisfies ClusterProbe;
 }
 
 /**
@@ -188,8 +210,8 @@ async function probeImportsV2(
 }
 
 /**
- * Probes every cluster of `deps` (one after the other), then every Spark job, then, when the
- * config lists no cluster, List Clusters page 1. A refused key stops the calls with that key.
+ * Probes every cluster of `deps` (one after the other), then, when the config lists no
+ * cluster, List Clusters page 1, then every Spark job and every job by ID. A refused key stops the calls with that key.
  */
 export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeReport> {
   const keys = new KeyBook();
@@ -220,11 +242,22 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     keys.note(defaultCredential, result);
     sparkJobs.push({ projectId: job.projectId, jobId: job.jobId, result });
   }
+  const jobs: JobProbe[] = [];
+  for (const jobId of deps.jobIds) {
+    if (keys.refused(defaultCredential)) {
+      jobs.push({ jobId, result: { skipped: "key refused" } });
+      continue;
+    }
+    const result = await call(() => deps.clientFor({}).describeJob(jobId));
+    keys.note(defaultCredential, result);
+    jobs.push({ jobId, result });
+  }
   const backups = await probeBackups(config, deps, keys);
   return {
     keys: keys.list(),
     clusters,
     sparkJobs,
+    jobs,
     ...(discovery ? { discovery } : {}),
     ...(backups.length > 0 ? { backups } : {}),
     ...(projects ? { projects } : {}),

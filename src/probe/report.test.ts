@@ -30,6 +30,7 @@ function cluster(over: Partial<ClusterProbe> = {}): ClusterProbe {
     describe: OK,
     controller: OK,
     metrics: { accepted: [{ name: "CU_COMPUTATION", stat: "AVG" }], switched: [], refused: [] },
+    sparkList: OK,
     ...over,
   };
 }
@@ -39,6 +40,7 @@ function report(over: Partial<ProbeReport> = {}): ProbeReport {
     keys: [{ credential: "default", state: "accepted" }],
     clusters: [cluster()],
     sparkJobs: [],
+    jobs: [],
     ...over,
   };
 }
@@ -84,6 +86,18 @@ describe("probeExitCode", () => {
       PROBE_FAILED,
     ],
     ["List Clusters failed", report({ clusters: [], discovery: { result: TIMEOUT, seen: 0 } }), PROBE_FAILED],
+    [
+      "List Spark Jobs refused",
+      report({ clusters: [cluster({ sparkList: { ok: false, code: "auth_error", message: "no" } })] }),
+      PROBE_FAILED,
+    ],
+    [
+      "Spark job discovery disabled: skipped, not failed",
+      report({ clusters: [cluster({ sparkList: { skipped: "spark job discovery disabled" } })] }),
+      PROBE_OK,
+    ],
+    ["a job by ID not found", report({ jobs: [{ jobId: "job-1", result: NOT_FOUND }] }), PROBE_FAILED],
+    ["a job by ID answered", report({ jobs: [{ jobId: "job-1", result: OK }] }), PROBE_OK],
   ])("%s -> %d", (_label, r, code) => {
     expect(probeExitCode(r)).toBe(code);
   });
@@ -108,24 +122,33 @@ describe("formatProbe", () => {
             clusterId: "in01-gone",
             describe: NOT_FOUND,
             controller: { skipped: "cluster not reachable" },
+            sparkList: { skipped: "cluster not reachable" },
           }),
           cluster({ clusterId: "in01-noregion", controller: { skipped: "no region" } }),
         ],
         sparkJobs: [{ projectId: "p", jobId: "j", result: OK }],
+        jobs: [
+          { jobId: "job-1", result: OK },
+          { jobId: "job-2", result: NOT_FOUND },
+        ],
       }),
     );
     const lines = text.split("\n");
     expect(lines[0]).toBe("API key default: accepted");
-    expect(lines).toContain("CLUSTER        KEY      REACHABLE  REGIONAL CONTROLLER        METRIC QUERIES");
     expect(lines).toContain(
-      "in01-a         default  ok         ok (aws-us-west-2)         1 accepted, 1 refused",
+      "CLUSTER        KEY      REACHABLE  REGIONAL CONTROLLER        SPARK JOB LIST             METRIC QUERIES",
     );
     expect(lines).toContain(
-      "in01-gone      default  not_found  - (cluster not reachable)  1 accepted, 0 refused",
+      "in01-a         default  ok         ok (aws-us-west-2)         ok                         1 accepted, 1 refused",
     );
     expect(lines).toContain(
-      "in01-noregion  default  ok         - (no region)              1 accepted, 0 refused",
+      "in01-gone      default  not_found  - (cluster not reachable)  - (cluster not reachable)  1 accepted, 0 refused",
     );
+    expect(lines).toContain(
+      "in01-noregion  default  ok         - (no region)              ok                         1 accepted, 0 refused",
+    );
+    expect(text).toContain("  Job job-2: upstream code 80020: Cluster not exist\n");
+    expect(text).toContain("Jobs by ID (Describe Job): 1 of 2 answered");
     expect(text).toContain(
       "Refused metric queries (listed, not fatal):\n  in01-a READ_VCU: invalid metric name: READ_VCU\n",
     );

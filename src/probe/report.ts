@@ -37,11 +37,19 @@ export interface ClusterProbe {
   readonly importProgress?: CallResult | Skipped;
   /** Query Cluster Metrics with the configured queries; a failure that is not a refusal. */
   readonly metrics: MetricsProbe | CallResult | Skipped;
+  /** List Spark Jobs page 1 (Spark job discovery). */
+  readonly sparkList: CallResult | Skipped;
 }
 
 /** One Spark job of the config (or its jobs file): Describe Spark Job. */
 export interface SparkJobProbe {
   readonly projectId: string;
+  readonly jobId: string;
+  readonly result: CallResult | Skipped;
+}
+
+/** One job of `jobs.ids` (or its IDs file): Describe Job. */
+export interface JobProbe {
   readonly jobId: string;
   readonly result: CallResult | Skipped;
 }
@@ -73,6 +81,7 @@ export interface ProbeReport {
   readonly sparkJobs: readonly SparkJobProbe[];
   /** List Projects V2, when the inventory collector is on. */
   readonly projects?: CallResult;
+  readonly jobs: readonly JobProbe[];
   /** List Clusters page 1, when the config lists no cluster (the key is checked with it). */
   readonly discovery?: { readonly result: CallResult; readonly seen: number };
   /** List Backups per credential of the polled clusters, when `backups` is enabled. */
@@ -112,17 +121,25 @@ function importsFailed(c: ClusterProbe): boolean {
 /**
  * 0 when every key is accepted and every call answered (refused metric queries are listed, not
  * fatal); 1 when a key is refused or not confirmed, or a cluster, its import listing (V2 or
- * the v1 controller), List Projects V2 or a Spark job failed.
+ * the v1 controller), its Spark job listing, List Projects V2, a Spark job, a job by ID or List
+ * Backups failed (a key without backup permission is reported, not a failure).
  */
 export function probeExitCode(report: ProbeReport): number {
   if (report.keys.some((k) => k.state !== "accepted")) return PROBE_FAILED;
   if (report.discovery !== undefined && !report.discovery.result.ok) return PROBE_FAILED;
   if (report.projects !== undefined && !report.projects.ok) return PROBE_FAILED;
   for (const c of report.clusters) {
-    if (isSkipped(c.describe) || failed(c.describe) || importsFailed(c) || failed(c.metrics)) {
+    if (
+      isSkipped(c.describe) ||
+      failed(c.describe) ||
+      importsFailed(c) ||
+      failed(c.metrics) ||
+      failed(c.sparkList)
+    ) {
       return PROBE_FAILED;
     }
   }
+  if (report.jobs.some((j) => failed(j.result))) return PROBE_FAILED;
   // Not permitted is a setting the report names, not a failure: the other collectors work.
   if (report.backups?.some((b) => b.state === "failed")) return PROBE_FAILED;
   return report.sparkJobs.some((j) => failed(j.result)) ? PROBE_FAILED : PROBE_OK;
@@ -175,12 +192,13 @@ export function formatProbe(report: ProbeReport): string {
     out.push(
       "",
       ...table([
-        ["CLUSTER", "KEY", "REACHABLE", "REGIONAL CONTROLLER", "METRIC QUERIES"],
+        ["CLUSTER", "KEY", "REACHABLE", "REGIONAL CONTROLLER", "SPARK JOB LIST", "METRIC QUERIES"],
         ...report.clusters.map((c) => [
           c.clusterId,
           c.credential,
           cell(c.describe),
           isSkipped(c.controller) ? cell(c.controller) : `${cell(c.controller)} (${c.region ?? ""})`,
+          cell(c.sparkList),
           metricsCell(c.metrics),
         ]),
       ]),
@@ -218,6 +236,7 @@ export function formatProbe(report: ProbeReport): string {
         ["List Import Jobs", c.controller],
         ["List Import Jobs V2", c.importListV2 ?? SKIPPED],
         ["Get Import Job Progress", c.importProgress ?? SKIPPED],
+        ["List Spark Jobs", c.sparkList],
         ["Query Cluster Metrics", c.metrics],
       ] as const
     ).flatMap(([what, x]) => ("ok" in x && !x.ok ? [`  ${c.clusterId} ${what}: ${x.message}`] : [])),
@@ -235,6 +254,10 @@ export function formatProbe(report: ProbeReport): string {
   for (const b of report.backups ?? []) {
     if (b.state === "failed") problems.push(`  List Backups (key ${b.credential}): ${b.message ?? ""}`);
   }
+  for (const j of report.jobs) {
+    const r = j.result;
+    if ("ok" in r && !r.ok) problems.push(`  Job ${j.jobId}: ${r.message}`);
+  }
   if (problems.length > 0) out.push("", "Failures:", ...problems);
   if (report.backups !== undefined && report.backups.length > 0) {
     out.push(
@@ -251,6 +274,10 @@ export function formatProbe(report: ProbeReport): string {
   if (report.sparkJobs.length > 0) {
     const answered = report.sparkJobs.filter((j) => "ok" in j.result && j.result.ok).length;
     out.push("", `Spark jobs: ${answered} of ${report.sparkJobs.length} answered`);
+  }
+  if (report.jobs.length > 0) {
+    const answered = report.jobs.filter((j) => "ok" in j.result && j.result.ok).length;
+    out.push("", `Jobs by ID (Describe Job): ${answered} of ${report.jobs.length} answered`);
   }
   const code = probeExitCode(report);
   out.push(

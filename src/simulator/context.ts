@@ -2,6 +2,7 @@
  * The simulator's shared, in-memory state: the world, the value profiles, the job stores and
  * the switches tests flip. Routes read it; `SimState` (state.ts) is the public way to change it.
  */
+import type { CloudJobStore } from "./cloud-jobs.js";
 import type { DataPlanes } from "./data-plane.js";
 import type { DataProtection } from "./data-protection.js";
 import type { ImportJobStore } from "./import-jobs.js";
@@ -51,6 +52,8 @@ export interface SimContext {
   readonly clusterById: ReadonlyMap<string, MutableSimCluster>;
   readonly profiles: ReadonlyMap<string, ClusterProfile>;
   readonly spark: SparkJobStore;
+  /** Jobs of Describe Job (migrations, backups, restores, ...). */
+  readonly cloudJobs: CloudJobStore;
   readonly imports: ImportJobStore;
   /** Each cluster's data plane (databases, collections, credentials). */
   readonly dataPlanes: DataPlanes;

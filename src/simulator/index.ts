@@ -8,6 +8,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
+import { CloudJobStore, generateCloudJobs } from "./cloud-jobs.js";
 import type { SimContext } from "./context.js";
 import { buildDataPlanes, dataPlaneAuthorized } from "./data-plane.js";
 import { DataProtection } from "./data-protection.js";
@@ -19,10 +20,18 @@ import { buildProfile } from "./metric-values.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { generateSparkJobs, SparkJobStore } from "./spark-jobs.js";
+import { busyClusterSparkJobs } from "./spark-listing.js";
 import { type SimState, SimStateImpl } from "./state.js";
 import { type SimStats, StatsRecorder } from "./stats.js";
 import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
 
+export {
+  CLOUD_JOB_STATUSES,
+  CLOUD_JOB_TYPES,
+  type CloudJobStatus,
+  type CloudJobType,
+  type WireCloudJob,
+} from "./cloud-jobs.js";
 export type { SimDataCollection } from "./data-plane.js";
 export {
   BACKUP_PERMISSION_MESSAGE,
@@ -55,7 +64,14 @@ export {
   type SparkStatus,
   type WireSparkJob,
 } from "./spark-jobs.js";
-export type { AddCollectionInput, AddImportJobInput, AddSparkJobInput, SimState } from "./state.js";
+export type {
+  AddCloudJobInput,
+  AddCollectionInput,
+  AddImportJobInput,
+  AddSparkJobInput,
+  CloudJobRef,
+  SimState,
+} from "./state.js";
 export type { RecordedRequest, SimStats } from "./stats.js";
 export type { SimCluster, SimCollection, SimProject, SimRegion } from "./world.js";
 
@@ -95,6 +111,20 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
   const spark = new SparkJobStore();
   for (const job of generateSparkJobs(world, o.seed, o.sparkJobsPerProject, startMs, o.timeScale))
     spark.add(job);
+  const busy = world.clusters[0];
+  if (busy !== undefined) {
+    for (const job of busyClusterSparkJobs(
+      world,
+      o.seed,
+      busy.id,
+      o.busyClusterSparkJobs,
+      startMs,
+      o.timeScale,
+    ))
+      spark.add(job);
+  }
+  const cloudJobs = new CloudJobStore();
+  for (const job of generateCloudJobs(o.seed, startMs)) cloudJobs.add(job);
   const ctx: SimContext = {
     seed: o.seed,
     now: o.now,
@@ -109,6 +139,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     clusterById: new Map(world.clusters.map((c) => [c.id, c])),
     profiles: new Map(world.clusters.map((c) => [c.id, buildProfile(o.seed, c)])),
     spark,
+    cloudJobs,
     imports: new ImportJobStore({
       seed: o.seed,
       perCluster: o.importJobsPerCluster,

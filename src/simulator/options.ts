@@ -33,6 +33,11 @@ export interface SimulatorOptions {
   listClustersShape?: "array" | "object";
   /** Spark jobs generated per project, default 6 (one per scenario). */
   sparkJobsPerProject?: number;
+  /**
+   * Spark jobs added to the first cluster, default 0: listings longer than a page, a third long
+   * finished, a third finished recently, a third in flight (spark-jobs.ts busyClusterSparkJobs).
+   */
+  busyClusterSparkJobs?: number;
   /** Import jobs listed per cluster, default 8. */
   importJobsPerCluster?: number;
   /** Speeds up job timelines (the demo uses 10); default 1. */
@@ -161,6 +166,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     backupDeniedKeys: opts.backupDeniedKeys ?? [],
     listClustersShape: shape,
     sparkJobsPerProject: count("sparkJobsPerProject", opts.sparkJobsPerProject, 6, 1000),
+    busyClusterSparkJobs: count("busyClusterSparkJobs", opts.busyClusterSparkJobs, 0, 100_000),
     importJobsPerCluster: count("importJobsPerCluster", opts.importJobsPerCluster, 8, 10_000),
     timeScale,
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),

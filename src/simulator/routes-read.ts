@@ -1,14 +1,18 @@
 /**
  * The read-only endpoints the exporter uses, with the documented shapes: Query Cluster
- * Metrics, Describe/List Clusters, Describe Spark Job, List Cloud Regions, List Import Jobs, Get
- * Import Job Progress, List Projects (V2), and List Import Jobs, List Projects (v1).
+ * Metrics, Describe/List Clusters, Describe Spark Job, List Spark Jobs, Describe Job, List Cloud
+ * Regions, List Import Jobs, Get Import Job Progress, List Projects (V2), and List Import Jobs,
+ * List Projects (v1).
  */
+
+import { cloudJobView } from "./cloud-jobs.js";
 import { nulledKey, type SimContext } from "./context.js";
 import { ApiCode, SimApiError } from "./errors.js";
 import { v2State } from "./import-jobs.js";
 import { answerMetricsQuery } from "./metrics-query.js";
 import { intParam, type RouteDef, type RouteRequest } from "./route.js";
 import { sparkJobView } from "./spark-jobs.js";
+import { sparkJobListItem } from "./spark-listing.js";
 import { oddSparkJobView } from "./spark-odd.js";
 import type { MutableSimCluster, SimCluster } from "./world.js";
 
@@ -150,6 +154,46 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
           );
         const view = sparkJobView(spec, r.nowMs, ctx.timeScale);
         return ctx.quirks.oddSparkFields ? oddSparkJobView(view) : view;
+      },
+    },
+    {
+      method: "GET",
+      path: "/v2/jobs",
+      template: "GET /v2/jobs",
+      version: 2,
+      mutating: false,
+      dataShape: "object",
+      clusterId: queryCluster,
+      handle: (r) => {
+        // Documented: clusterId required, pageSize 1..100 (default 20), type SPARK lists Spark jobs.
+        const clusterId = r.query.clusterId;
+        if (!clusterId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "clusterId is required");
+        const cluster = v2Cluster(ctx, clusterId);
+        const pageSize = intParam(r.query, "pageSize", 20, 1, 100);
+        const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
+        const jobs =
+          (r.query.type ?? "SPARK").toUpperCase() === "SPARK" ? ctx.spark.ofCluster(cluster.id) : [];
+        const items = jobs
+          .slice((currentPage - 1) * pageSize, currentPage * pageSize)
+          .map((spec) => sparkJobListItem(spec, r.nowMs, ctx.timeScale));
+        return { total: jobs.length, items };
+      },
+    },
+    {
+      method: "GET",
+      path: "/v2/jobs/:jobId",
+      template: "GET /v2/jobs/{jobId}",
+      version: 2,
+      mutating: false,
+      dataShape: "object",
+      handle: (r) => {
+        const spec = ctx.cloudJobs.get(r.params.jobId ?? "");
+        if (!spec)
+          throw new SimApiError(
+            ApiCode.JOB_NOT_FOUND,
+            "The job does not exist or you don't have permission.",
+          );
+        return cloudJobView(spec, r.nowMs, ctx.timeScale);
       },
     },
     {

@@ -77,6 +77,8 @@ export interface SparkJobSpec extends SparkJobRef {
   readonly dbName: string;
   readonly collectionName: string;
   readonly volumeName: string;
+  /** Added by `busyClusterSparkJobs` (configs leave these to discovery). */
+  readonly busy?: boolean;
   /** Set by `SimState.setSparkJobStatus`: the status stays as given from `atMs` on. */
   pinned?: { readonly status: SparkStatus; readonly atMs: number };
 }
@@ -310,9 +312,18 @@ export class SparkJobStore {
     return this.#jobs.get(`${projectId}/${jobId}`);
   }
 
-  /** All jobs in insertion order. */
-  refs(): SparkJobRef[] {
-    return [...this.#jobs.values()].map((j) => ({ projectId: j.projectId, jobId: j.jobId }));
+  /** All jobs in insertion order (only the busy cluster's with `busyOnly`). */
+  refs(busyOnly = false): SparkJobRef[] {
+    return [...this.#jobs.values()]
+      .filter((j) => !busyOnly || j.busy === true)
+      .map((j) => ({ projectId: j.projectId, jobId: j.jobId }));
+  }
+
+  /** The jobs of one cluster, newest first (as List Spark Jobs orders them). */
+  ofCluster(clusterId: string): SparkJobSpec[] {
+    return [...this.#jobs.values()]
+      .filter((j) => j.clusterId === clusterId)
+      .sort((a, b) => b.createdAtMs - a.createdAtMs || (a.jobId < b.jobId ? -1 : 1));
   }
 }
 

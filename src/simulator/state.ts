@@ -1,6 +1,13 @@
 /**
  * Test hooks: drive job states, cluster status and metric gaps of a running simulator.
  */
+import {
+  CLOUD_JOB_STATUSES,
+  type CloudJobStatus,
+  type CloudJobType,
+  cloudJobView,
+  type WireCloudJob,
+} from "./cloud-jobs.js";
 import { nulledKey, type RetiredEndpoints, type SimContext } from "./context.js";
 import { collectionKey, collectionsAt, type SimDataCollection } from "./data-plane.js";
 import { SimulatorError } from "./errors.js";
@@ -30,6 +37,25 @@ export interface AddSparkJobInput {
   readonly status?: SparkStatus;
 }
 
+/** A job of Describe Job, as the exporter's `jobs.ids` names it. */
+export interface CloudJobRef {
+  readonly jobId: string;
+  readonly type: CloudJobType;
+}
+
+/**
+ * A job of Describe Job to add. Defaults: a generated ID, created now, 20 simulated seconds
+ * pending, 300 running, successful.
+ */
+export interface AddCloudJobInput {
+  readonly type: CloudJobType;
+  readonly jobId?: string;
+  readonly pendingS?: number;
+  readonly runS?: number;
+  /** Fails at `atPercent` with `reason` instead of succeeding. */
+  readonly failure?: { readonly reason: string; readonly atPercent: number };
+}
+
 /** An import job to add at the top of a cluster's listing. Defaults: generated ID, ImportPending. */
 export interface AddImportJobInput {
   readonly jobId?: string;
@@ -51,12 +77,22 @@ export interface AddCollectionInput {
 export interface SimState {
   /** Every Spark job, e.g. for the demo's `spark_jobs.jobs` configuration. */
   readonly sparkJobRefs: readonly SparkJobRef[];
+  /** The Spark jobs of the option busyClusterSparkJobs (a config leaves them to discovery). */
+  readonly busySparkJobRefs: readonly SparkJobRef[];
   /** The current Describe Spark Job payload. Throws UNKNOWN_JOB. */
   sparkJob(projectId: string, jobId: string): WireSparkJob;
   /** Adds a Spark job and returns its reference. Throws DUPLICATE_JOB or UNKNOWN_CLUSTER. */
   addSparkJob(input: AddSparkJobInput): SparkJobRef;
   /** Pins a job's status from now on, with consistent timestamps. Throws UNKNOWN_JOB. */
   setSparkJobStatus(projectId: string, jobId: string, status: SparkStatus): void;
+  /** Every job of Describe Job (generated: a migration, a backup, a failing restore). */
+  readonly cloudJobRefs: readonly CloudJobRef[];
+  /** The current Describe Job payload. Throws UNKNOWN_JOB. */
+  cloudJob(jobId: string): WireCloudJob;
+  /** Adds a job of Describe Job and returns its reference. Throws DUPLICATE_JOB. */
+  addCloudJob(input: AddCloudJobInput): CloudJobRef;
+  /** Pins a job's status (and progress) from now on. Throws UNKNOWN_JOB or INVALID_OPTION. */
+  setCloudJobStatus(jobId: string, status: CloudJobStatus, progress?: number): void;
   /** The current import job listing of a cluster (all pages). Throws UNKNOWN_CLUSTER. */
   importJobs(clusterId: string): WireImportJob[];
   /** Adds an import job and returns its ID. Throws UNKNOWN_CLUSTER. */
@@ -129,6 +165,10 @@ export class SimStateImpl implements SimState {
     return this.#ctx.spark.refs();
   }
 
+  get busySparkJobRefs(): readonly SparkJobRef[] {
+    return this.#ctx.spark.refs(true);
+  }
+
   #cluster(clusterId: string): MutableSimCluster {
     const cluster = this.#ctx.clusterById.get(clusterId);
     if (!cluster) throw new SimulatorError("UNKNOWN_CLUSTER", `unknown cluster: ${clusterId}`);
@@ -175,6 +215,41 @@ export class SimStateImpl implements SimState {
       throw new SimulatorError("INVALID_OPTION", `unknown Spark status: ${String(status)}`);
     }
     spec.pinned = { status, atMs: this.#ctx.now() };
+  }
+
+  get cloudJobRefs(): readonly CloudJobRef[] {
+    return this.#ctx.cloudJobs.list().map((j) => ({ jobId: j.jobId, type: j.type }));
+  }
+
+  cloudJob(jobId: string): WireCloudJob {
+    const spec = this.#ctx.cloudJobs.get(jobId);
+    if (!spec) throw new SimulatorError("UNKNOWN_JOB", `unknown job: ${jobId}`);
+    return cloudJobView(spec, this.#ctx.now(), this.#ctx.timeScale);
+  }
+
+  addCloudJob(input: AddCloudJobInput): CloudJobRef {
+    const jobId = input.jobId ?? this.#nextId("job-", 22);
+    const ok = this.#ctx.cloudJobs.add({
+      jobId,
+      type: input.type,
+      createdAtMs: this.#ctx.now(),
+      pendingS: input.pendingS ?? 20,
+      runS: input.runS ?? 300,
+      ...(input.failure === undefined ? {} : { failure: input.failure }),
+    });
+    if (!ok) throw new SimulatorError("DUPLICATE_JOB", `job exists: ${jobId}`);
+    return { jobId, type: input.type };
+  }
+
+  setCloudJobStatus(jobId: string, status: CloudJobStatus, progress?: number): void {
+    const spec = this.#ctx.cloudJobs.get(jobId);
+    if (!spec) throw new SimulatorError("UNKNOWN_JOB", `unknown job: ${jobId}`);
+    if (!CLOUD_JOB_STATUSES.includes(status)) {
+      throw new SimulatorError("INVALID_OPTION", `unknown job status: ${String(status)}`);
+    }
+    const now = this.#ctx.now();
+    const current = Number(cloudJobView(spec, now, this.#ctx.timeScale).progress);
+    spec.pinned = { status, atMs: now, progress: progress ?? (status === "SUCCESSFUL" ? 100 : current) };
   }
 
   importJobs(clusterId: string): WireImportJob[] {

@@ -72,7 +72,9 @@ export function createCaller(o: CallerOptions): Call {
       signal,
       turn,
     );
-    const unwrap = def.envelope === "optional" ? unwrapOptionalEnvelope : unwrapEnvelope;
+    // A bare payload is accepted only with a success status: an error page is never data.
+    const optional = def.envelope === "optional" && res.status >= 200 && res.status < 300;
+    const unwrap = optional ? unwrapOptionalEnvelope : unwrapEnvelope;
     const data = unwrap(res.body, {
       endpoint,
       httpStatus: res.status,

@@ -54,6 +54,7 @@ describe("the client surface", () => {
       "close",
       "describeCluster",
       "describeImportJob",
+      "describeJob",
       "describeSparkJob",
       "getBackupPolicy",
       "getGlobalClusterReplicationLag",
@@ -66,6 +67,7 @@ describe("the client surface", () => {
       "listProjects",
       "listProjectsV2",
       "listRegions",
+      "listSparkJobs",
       "queryClusterMetrics",
     ]);
     expect(methods.filter((m) => /drop|delete|create|update|migrate|release/i.test(m))).toEqual([]);

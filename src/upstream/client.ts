@@ -16,6 +16,7 @@ import { getReplicationLagEndpoint, listGlobalClustersEndpoint } from "./globalC
 import { listGroupMembersEndpoint } from "./groups.js";
 import { listImportJobsEndpoint } from "./importJobs.js";
 import { describeImportJobEndpoint, listImportJobsV2Endpoint } from "./importJobsV2.js";
+import { describeJobEndpoint } from "./jobs.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { safeObserver } from "./observer.js";
 import { listProjectsEndpoint } from "./projects.js";
@@ -24,6 +25,7 @@ import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, RateLimiter } from "./rat
 import { listRegionsEndpoint } from "./regions.js";
 import type { RetryPolicyOptions } from "./retry.js";
 import { type SleepFn, sleep as timerSleep } from "./sleep.js";
+import { listSparkJobsEndpoint } from "./sparkJobList.js";
 import { describeSparkJobEndpoint } from "./sparkJobs.js";
 import { Transport } from "./transport.js";
 import type { ClientObserver, CloudApi } from "./types.js";
@@ -149,6 +151,8 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     listImportJobsV2: (args, signal) => call(listImportJobsV2Endpoint, args, signal),
     describeImportJob: (args, signal) => call(describeImportJobEndpoint, args, signal),
     listProjectsV2: (signal) => call(listProjectsV2Endpoint, {}, signal),
+    listSparkJobs: (args, signal) => call(listSparkJobsEndpoint, args, signal),
+    describeJob: (jobId, signal) => call(describeJobEndpoint, jobId, signal),
     close: () => transport.close(),
   };
   return Object.freeze(client);

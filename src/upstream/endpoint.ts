@@ -42,6 +42,12 @@ export interface EndpointDef<A, D, R> {
   build(args: A): RequestSpec;
   readonly schema: z.ZodType<D>;
   normalize(data: D, args: A): R;
+  /**
+   * "optional": a successful (2xx) body that is an object without an integer `code` is read as
+   * `data` itself (an endpoint documented both with and without the envelope). Default: the
+   * envelope is required.
+   */
+  readonly envelope?: "optional";
 }
 
 /** The v2 control plane: every v2 endpoint's `target`. */
@@ -67,5 +73,6 @@ export function defineEndpoint<A, D, R>(
     build: (args) => ({ endpoint, method, ...def.request(args) }),
     schema: def.schema,
     normalize: (data, args) => def.normalize(data, args),
+    ...(def.envelope === undefined ? {} : { envelope: def.envelope }),
   };
 }

@@ -41,6 +41,15 @@ export function readEnvelope(body: unknown): EnvelopeFields | undefined {
 }
 
 /**
+ * True for a JSON object that is no envelope (no integer `code`): the payload itself, as some
+ * endpoints document their answer. Lists and scalars are never a bare payload.
+ */
+export function isBareBody(body: unknown): boolean {
+  const envelope = readEnvelope(body);
+  return envelope !== undefined && envelope.code === undefined;
+}
+
+/**
  * Returns `data` of a success envelope. Throws the mapped CloudError for any other code; for a
  * success code without data (absent or null), the error its message names (`auth_error` for a
  * token or key message, else `api_error`), or a `schema_error` when it has no message either;
@@ -75,6 +84,6 @@ export function unwrapEnvelope(body: unknown, ctx: MappingContext): unknown {
  * read as one, so `{code, message}` failures stay failures.
  */
 export function unwrapOptionalEnvelope(body: unknown, ctx: MappingContext): unknown {
-  if (typeof body === "object" && body !== null && readEnvelope(body)?.code === undefined) return body;
+  if (Array.isArray(body) || isBareBody(body)) return body;
   return unwrapEnvelope(body, ctx);
 }

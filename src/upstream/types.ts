@@ -107,6 +107,34 @@ export interface SparkJob {
   } | null;
 }
 
+/**
+ * One page of List Spark Jobs (v2). Items carry the list's fields only: `submittedAtMs`,
+ * `failureReason` and `precheck` are null (Describe Spark Job gives them). `total` is the
+ * documented `total` (or a `count`), null when the answer gives neither.
+ */
+export interface SparkJobPage {
+  readonly total: number | null;
+  readonly currentPage: number;
+  readonly pageSize: number;
+  readonly jobs: readonly SparkJob[];
+}
+
+/**
+ * Describe Job (v2): a migration, backup, restore, collection clone or import job. `type` and
+ * `status` are the raw upstream strings (status never empty); `progress` is in percent, null when
+ * absent or unreadable; timestamps are epoch ms, null when absent or empty; `reason` is null when
+ * absent or empty.
+ */
+export interface CloudJob {
+  readonly jobId: string;
+  readonly type: string;
+  readonly status: string;
+  readonly progress: number | null;
+  readonly startTimeMs: number | null;
+  readonly endTimeMs: number | null;
+  readonly reason: string | null;
+}
+
 /** Describe Cluster (v2) and List Clusters (v2) items. Missing fields are null. */
 export interface ClusterDescription {
   readonly clusterId: string;
@@ -261,6 +289,8 @@ export const ENDPOINT = {
   listImportJobsV2: "POST /v2/vectordb/jobs/import/list",
   describeImportJob: "POST /v2/vectordb/jobs/import/describe",
   listProjectsV2: "GET /v2/projects",
+  listSparkJobs: "GET /v2/jobs",
+  describeJob: "GET /v2/jobs/{jobId}",
 } as const satisfies Record<keyof CloudApi, string>;
 
 /** Every data-plane endpoint template (a cluster's own endpoint), each declared once. */
@@ -372,4 +402,11 @@ export interface CloudApi {
   ): Promise<ImportJobProgress>;
   /** List Projects (V2): no region needed; adds plan and org type. */
   listProjectsV2(signal?: AbortSignal): Promise<ProjectV2[]>;
+  /** One page of a cluster's Spark jobs (List Spark Jobs, type=SPARK); page numbers start at 1. */
+  listSparkJobs(
+    args: { clusterId: string; pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<SparkJobPage>;
+  /** Describe Job (v2): any job by its ID. */
+  describeJob(jobId: string, signal?: AbortSignal): Promise<CloudJob>;
 }

@@ -14,12 +14,15 @@ export async function collectorEnv(opts: {
   readonly raw?: Record<string, unknown>;
   readonly clusters?: readonly ClusterConfig[];
   readonly sparkJobs?: readonly SparkJobRef[];
+  readonly jobIds?: readonly string[];
 }): Promise<CollectorEnv> {
   const config = await buildConfig({ api: { api_key: "test-key" }, ...opts.raw }, { env: {} });
   return {
     config,
     clusters: opts.clusters ?? config.clusters,
     sparkJobs: opts.sparkJobs ?? config.sparkJobs.jobs,
+    configuredSparkJobs: opts.sparkJobs ?? config.sparkJobs.jobs,
+    jobIds: opts.jobIds ?? config.jobs.ids,
     shard: { index: 0, total: 1 },
     ctx: opts.ctx,
     clients: {

@@ -1,9 +1,9 @@
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
-import { putData, runPoll } from "../../polling/runtime.js";
+import { runSettling } from "../../polling/settle.js";
 import { sparkTargetName } from "../../polling/targets.js";
 import { ENDPOINT } from "../../upstream/types.js";
-import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus } from "./mapping.js";
-import { SPARK_JOB_WATCH, TERMINAL_CONFIRMATIONS } from "./watch.js";
+import { isTerminalSparkStatus, mapSparkJob } from "./mapping.js";
+import { SPARK_JOB_WATCH } from "./watch.js";
 
 const COLLECTOR = "spark_jobs";
 const CALLED = ENDPOINT.describeSparkJob;
@@ -30,25 +30,19 @@ export function sparkJobTasks(env: CollectorEnv): CollectorTask[] {
       credential,
       calls: [{ endpoint: CALLED, count: 1, atLeast: false }],
       intervalMs: cfg.intervalMs,
-      run: async (signal) => {
-        const st = watch.state(target);
-        if (st.settledAtMs !== null) {
-          if (!st.expired && ctx.now() - st.settledAtMs >= cfg.retentionMs) {
-            st.expired = true;
-            ctx.store.delete({ collector: COLLECTOR, target, slot: "data" });
-            ctx.health.remove(COLLECTOR, target);
-          }
-          return "ok";
-        }
-        return runPoll(ctx, COLLECTOR, target, async () => {
-          const job = await client.describeSparkJob(ref, signal);
-          const terminal = isTerminalSparkStatus(normalizeSparkStatus(job.status));
-          st.terminalPolls = terminal ? st.terminalPolls + 1 : 0;
-          const settled = st.terminalPolls >= TERMINAL_CONFIRMATIONS;
-          if (settled) st.settledAtMs = ctx.now();
-          putData(ctx, COLLECTOR, target, mapSparkJob(job), settled ? cfg.retentionMs : activeTtlMs);
-        });
-      },
+      run: (signal) =>
+        runSettling({
+          ctx,
+          collector: COLLECTOR,
+          target,
+          state: watch.state(target),
+          retentionMs: cfg.retentionMs,
+          activeTtlMs,
+          poll: async () => {
+            const job = await client.describeSparkJob(ref, signal);
+            return { mapping: mapSparkJob(job), terminal: isTerminalSparkStatus(job.status) };
+          },
+        }),
     });
   });
 }

@@ -2,8 +2,9 @@
  * What the sections of the config file's schema share: time units, how a path in the file is
  * resolved, the region ID rule, and the two ways to give an API key (api and each cluster).
  */
+import * as z from "zod";
 import { textField } from "../fields.js";
-import { type Ctx, isRecord, optional } from "../schemaKit.js";
+import { always, type Ctx, isRecord, list, optional } from "../schemaKit.js";
 
 /** Durations are parsed to milliseconds. */
 export const SECOND = 1000;
@@ -49,3 +50,23 @@ export const REGION = {
   regex: /^[a-z0-9-]+$/,
   description: "a region ID of lower-case letters, digits and - (aws-us-west-2)",
 };
+
+/**
+ * A list of IDs (`groups.ids`, `jobs.ids`, the job IDs file), each non-empty and listed once; a
+ * repeat names the first occurrence as `where[i]`.
+ */
+export function idList(where: string) {
+  return list(textField()).check(
+    z.superRefine((ids: unknown, ctx) => {
+      if (!Array.isArray(ids)) return;
+      const first = new Map<string, number>();
+      ids.forEach((id, index) => {
+        if (typeof id !== "string") return;
+        const at = first.get(id);
+        if (at === undefined) first.set(id, index);
+        else
+          ctx.addIssue({ code: "custom", message: `duplicate of ${where}[${at}]`, path: [index], input: id });
+      });
+    }, always),
+  );
+}

@@ -3,9 +3,9 @@
  * `spark_jobs.jobs_file`).
  */
 import * as z from "zod";
-import { durationField, textField } from "../fields.js";
+import { boolField, durationField, intField, textField } from "../fields.js";
 import { nullAsAbsent, optional, section, sectionError, text, uniqueList } from "../schemaKit.js";
-import { DAY, HOUR, type ResolvePath, SECOND } from "./common.js";
+import { DAY, HOUR, MINUTE, type ResolvePath, SECOND } from "./common.js";
 
 /** One Spark job reference; also the item shape of `spark_jobs.jobs_file`. */
 export const sparkJobSchema = z.strictObject(
@@ -39,10 +39,22 @@ export function sparkJobsSchema(resolvePath: ResolvePath) {
     // prefault, not default: the JSON Schema (input side) keeps documenting the empty default.
     jobs: nullAsAbsent(sparkJobListSchema("spark_jobs.jobs").prefault([])),
     jobs_file: textField().optional(),
+    discovery: section({
+      enabled: boolField().default(true),
+      interval: durationField({ min: SECOND, max: DAY }).default(MINUTE),
+      max_per_cluster: intField(1, 100_000).default(500),
+    }).transform((discovery) => ({
+      /** List Spark Jobs for every polled cluster. */
+      enabled: discovery.enabled,
+      intervalMs: discovery.interval,
+      /** Cap on listed jobs per cluster that get per-job series (and Describe calls). */
+      maxPerCluster: discovery.max_per_cluster,
+    })),
   }).transform((spark) => ({
     intervalMs: spark.interval,
     retentionMs: spark.retention,
     jobs: spark.jobs,
+    discovery: spark.discovery,
     /** Watched YAML file (absolute path) with the same shape as `jobs` (a list, or `{ jobs: [...] }`). */
     ...optional("jobsFile", spark.jobs_file === undefined ? undefined : resolvePath(spark.jobs_file)),
   }));

@@ -1,0 +1,124 @@
+/**
+ * Spark job discovery: List Spark Jobs (every page) for every polled cluster, discovered ones
+ * included. Every listed job is counted per status; unfinished jobs and jobs finished less than
+ * `spark_jobs.retention` ago get the per-job families of a configured job, completed by
+ * Describe Spark Job only where the list lacks what a family shows (listing.ts decides when).
+ * Reports under the `spark_jobs` collector label, target = cluster ID.
+ */
+
+import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import { putData, runPoll } from "../../polling/runtime.js";
+import { sparkTargetName } from "../../polling/targets.js";
+import { CloudError } from "../../upstream/errors.js";
+import { type CloudApi, ENDPOINT, type SparkJob, type SparkJobPage } from "../../upstream/types.js";
+import { mapSparkListing, needsDescribe, selectListedJobs, withDetail } from "./listing.js";
+import { SPARK_LISTING_MEMORY } from "./listingMemory.js";
+import { normalizeSparkStatus } from "./mapping.js";
+
+const LABEL = "spark_jobs";
+
+/** Page size asked of List Spark Jobs: the documented maximum. */
+export const SPARK_PAGE_SIZE = 100;
+/** Hard stop for paging: a server that keeps inventing job IDs cannot keep a poll going. */
+export const MAX_SPARK_PAGES = 1000;
+
+function nextPageSize(asked: number, page: SparkJobPage): number {
+  const reported = page.pageSize;
+  return Number.isSafeInteger(reported) && reported >= 1 && reported <= asked ? reported : asked;
+}
+
+/**
+ * Every page of a cluster's Spark jobs, each job once. Ends when a page brings no new job,
+ * when every job of `total` is listed (while `total` is credible: at least the jobs seen), or,
+ * without a credible total, at a page shorter than the page size the server reports.
+ */
+export async function listAllSparkJobs(
+  client: CloudApi,
+  clusterId: string,
+  signal?: AbortSignal,
+): Promise<SparkJob[]> {
+  const seen = new Map<string, SparkJob>();
+  let size = SPARK_PAGE_SIZE;
+  for (let currentPage = 1; currentPage <= MAX_SPARK_PAGES; currentPage++) {
+    const page = await client.listSparkJobs({ clusterId, pageSize: size, currentPage }, signal);
+    const before = seen.size;
+    for (const job of page.jobs) if (!seen.has(job.jobId)) seen.set(job.jobId, job);
+    if (seen.size === before) break;
+    size = nextPageSize(size, page);
+    const credible = page.total !== null && page.total >= seen.size;
+    if (credible ? seen.size >= (page.total ?? 0) : page.jobs.length < size) break;
+  }
+  return [...seen.values()];
+}
+
+/** One task per polled cluster, when `spark_jobs.discovery.enabled`. */
+export function sparkDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
+  const { ctx, clients } = env;
+  const spark = env.config.sparkJobs;
+  const cfg = spark.discovery;
+  const memory = env.state.get(SPARK_LISTING_MEMORY);
+  memory.retain(new Set(cfg.enabled ? env.clusters.map((c) => c.id) : []));
+  if (!cfg.enabled) return [];
+  const configured = new Set(env.configuredSparkJobs.map(sparkTargetName));
+  const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
+  return env.clusters.map((cluster) => {
+    const client = clients.forCluster(cluster);
+    return collectorTask({
+      id: { collector: LABEL, target: cluster.id },
+      credential: clients.credentialOf(cluster),
+      calls: [
+        // One page at least; more than 100 jobs take more.
+        { endpoint: ENDPOINT.listSparkJobs, count: 1, atLeast: true },
+        // Only jobs new to the exporter, or whose status moved, are described.
+        { endpoint: ENDPOINT.describeSparkJob, count: 1, atLeast: true },
+      ],
+      intervalMs: cfg.intervalMs,
+      run: (signal) =>
+        runPoll(ctx, LABEL, cluster.id, async () => {
+          const listed = await listAllSparkJobs(client, cluster.id, signal);
+          const nowMs = ctx.now();
+          const terminalSince = memory.observe(cluster.id, listed, nowMs);
+          const { exposed, overCap } = selectListedJobs({
+            jobs: listed,
+            nowMs,
+            retentionMs: spark.retentionMs,
+            maxJobs: cfg.maxPerCluster,
+            configured,
+            terminalSince,
+          });
+          const completed: SparkJob[] = [];
+          for (const job of exposed) {
+            let known = memory.described(cluster.id, job.jobId);
+            if (job.projectId !== "" && needsDescribe(job, known)) {
+              try {
+                const detail = await client.describeSparkJob(
+                  { projectId: job.projectId, jobId: job.jobId },
+                  signal,
+                );
+                known = { job: detail, listedStatus: normalizeSparkStatus(job.status) };
+                memory.remember(cluster.id, job.jobId, known);
+              } catch (err) {
+                // The listing alone still gives the job's status and times; the next cycle asks again.
+                if (!(err instanceof CloudError) || err.code === "aborted") throw err;
+              }
+            }
+            completed.push(withDetail(job, known?.job));
+          }
+          putData(
+            ctx,
+            LABEL,
+            cluster.id,
+            mapSparkListing({ clusterId: cluster.id, listed, exposed: completed, overCap }),
+            ttlMs,
+          );
+        }),
+    });
+  });
+}
+
+/** Spark job discovery: List Spark Jobs per polled cluster; reports as the spark_jobs collector. */
+export const sparkDiscoveryCollector = {
+  name: "spark_job_discovery",
+  label: LABEL,
+  tasks: sparkDiscoveryTasks,
+} as const satisfies Collector;

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { collectorEnv } from "../../../test/helpers/collectorEnv.js";
+import { spyContext } from "../../polling/testkit.js";
+import type { CloudApi, SparkJob } from "../../upstream/types.js";
+import { sparkJobTasks } from "./tasks.js";
+
+const NOW = 1_750_000_000_000;
+
+function sparkJob(status: string): SparkJob {
+  return {
+    jobId: "j",
+    projectId: "p",
+    type: "BACKFILL",
+    status,
+    regionId: "r",
+    clusterId: null,
+    description: null,
+    createdAtMs: null,
+    submittedAtMs: null,
+    startedAtMs: null,
+    finishedAtMs: null,
+    durationSeconds: null,
+    failureReason: null,
+    precheck: null,
+  };
+}
+
+/** Runs the one configured job's task `runs` times against a job that always says `status`. */
+async function pollRepeatedly(status: string, runs: number) {
+  const spy = spyContext(NOW);
+  let calls = 0;
+  const client = {
+    describeSparkJob: async () => {
+      calls++;
+      return sparkJob(status);
+    },
+  } as unknown as CloudApi;
+  const env = await collectorEnv({
+    ctx: spy.ctx,
+    client,
+    raw: { spark_jobs: { jobs: [{ project_id: "p", job_id: "j" }], retention: "PT10M" } },
+  });
+  const [task] = sparkJobTasks(env);
+  if (task === undefined) throw new Error("no task");
+  for (let i = 0; i < runs; i++) await task.run(new AbortController().signal);
+  return { calls, spy };
+}
+
+describe("Spark job polling ends with a terminal status", () => {
+  it.each([
+    // Terminal: seen, confirmed once, then never asked again.
+    { status: "SUCCEEDED", calls: 2 },
+    { status: "FAILED", calls: 2 },
+    { status: "TIMEOUT", calls: 2 },
+    { status: "CANCELED", calls: 2 },
+    { status: "Cancelled", calls: 2 },
+    // Still open: asked every cycle.
+    { status: "PENDING", calls: 5 },
+    { status: "PREPARING", calls: 5 },
+    { status: "RUNNING", calls: 5 },
+    { status: "CANCELLING", calls: 5 },
+    { status: "QUEUED", calls: 5 },
+  ])("$status: $calls calls in 5 cycles", async ({ status, calls }) => {
+    const got = await pollRepeatedly(status, 5);
+    expect(got.calls).toBe(calls);
+    // A settled job's samples live for the retention; an open one's for the staleness bound.
+    expect(got.spy.data.get("p/j")?.ttlMs).toBe(calls === 2 ? 600_000 : 5 * 30_000);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * A poll context for collector tests: a store that keeps each target's last samples, health
+ * that records failures, a settable clock and a logger that records warnings. Used by tests
+ * only; production code never imports this module.
+ */
+import type { Sample } from "../metrics/sample.js";
+import type { PollContext } from "./runtime.js";
+
+export interface SpyContext {
+  readonly ctx: PollContext;
+  /** The last samples put for a target's data slot, with their TTL; undefined once deleted. */
+  readonly data: Map<string, { readonly samples: readonly Sample[]; readonly ttlMs: number | null }>;
+  readonly failures: unknown[];
+  readonly warnings: { readonly fields: unknown; readonly message: string }[];
+  setNow(ms: number): void;
+}
+
+/** Creates a SpyContext whose clock starts at `nowMs`. */
+export function spyContext(nowMs: number): SpyContext {
+  let now = nowMs;
+  const data: SpyContext["data"] = new Map();
+  const failures: unknown[] = [];
+  const warnings: SpyContext["warnings"] = [];
+  const ctx = {
+    store: {
+      put: (key: { target: string }, _families: unknown, samples: readonly Sample[], ttlMs: number | null) =>
+        data.set(key.target, { samples, ttlMs }),
+      delete: (key: { target: string }) => data.delete(key.target),
+    },
+    health: {
+      success: () => {},
+      failure: (_c: string, _t: string, err: unknown) => failures.push(err),
+      remove: () => {},
+    },
+    self: { collectorRun: () => {}, dropped: () => {} },
+    now: () => now,
+    logger: {
+      warn: (fields: unknown, message: string) => warnings.push({ fields, message }),
+      info: () => {},
+    },
+  } as unknown as PollContext;
+  return {
+    ctx,
+    data,
+    failures,
+    warnings,
+    setNow: (ms) => {
+      now = ms;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * List Spark Jobs (v2): GET /v2/jobs?type=SPARK&clusterId=...&currentPage=&pageSize= (pageSize
+ * at most 100). `data` is documented as `{total, items}`; an answer that says `count` instead of
+ * `total`, or `jobs`/`records` instead of `items`, is read the same way.
+ *
+ * Items are read with Describe Spark Job's tolerant schema (same fields, fewer of them): an item
+ * whose status is unusable is skipped, not the whole page, so one odd job cannot hide the others
+ * from the per-status counts. Skipped items are still counted in `total` by the service.
+ */
+import { z } from "zod";
+import { defineEndpoint, V2 } from "./endpoint.js";
+import { normalizeSparkJob, sparkJobDataSchema } from "./sparkJobs.js";
+import { ENDPOINT, type SparkJob, type SparkJobPage } from "./types.js";
+import { numeric } from "./wire.js";
+
+/** Arguments of List Spark Jobs. Page numbers start at 1. */
+export interface ListSparkJobsArgs {
+  readonly clusterId: string;
+  readonly pageSize: number;
+  readonly currentPage: number;
+}
+
+const items = z.array(z.unknown()).nullish();
+
+/** The envelope's `data`: paging fields and the raw items (each read on its own). */
+export const sparkJobListDataSchema = z.object({
+  total: numeric.nullish(),
+  count: numeric.nullish(),
+  currentPage: numeric.nullish(),
+  pageSize: numeric.nullish(),
+  items,
+  jobs: items,
+  records: items,
+});
+
+export type SparkJobListData = z.infer<typeof sparkJobListDataSchema>;
+
+/**
+ * Maps `data` to a page. Items without a usable status or job ID are left out; a listed item
+ * without `clusterId` belongs to the cluster asked about; an item without `projectId` keeps
+ * an empty project (nothing better is known).
+ */
+export function normalizeSparkJobList(data: SparkJobListData, args: ListSparkJobsArgs): SparkJobPage {
+  const raw = data.items ?? data.jobs ?? data.records ?? [];
+  const jobs: SparkJob[] = [];
+  for (const item of raw) {
+    const parsed = sparkJobDataSchema.safeParse(item);
+    if (!parsed.success || parsed.data.jobId == null || parsed.data.jobId === "") continue;
+    const job = normalizeSparkJob(parsed.data, { projectId: "", jobId: parsed.data.jobId });
+    jobs.push({
+      ...job,
+      clusterId: job.clusterId === null || job.clusterId === "" ? args.clusterId : job.clusterId,
+    });
+  }
+  return {
+    total: data.total ?? data.count ?? null,
+    currentPage: data.currentPage ?? args.currentPage,
+    pageSize: data.pageSize ?? args.pageSize,
+    jobs,
+  };
+}
+
+/** List Spark Jobs (v2), one cluster's jobs. */
+export const listSparkJobsEndpoint = defineEndpoint<ListSparkJobsArgs, SparkJobListData, SparkJobPage>(
+  ENDPOINT.listSparkJobs,
+  {
+    request: (args) => ({
+      target: V2,
+      path: "/v2/jobs",
+      query: {
+        type: "SPARK",
+        clusterId: args.clusterId,
+        currentPage: String(args.currentPage),
+        pageSize: String(args.pageSize),
+      },
+    }),
+    schema: sparkJobListDataSchema,
+    normalize: normalizeSparkJobList,
+  },
+);
