@@ -101,7 +101,14 @@ export function demoRunOptions(
   tokenDir: string,
   metricCatalog: DemoMetricCatalog,
 ): DemoOptions {
-  return { listen, showRefusal: true, showNotPermitted: true, collections: { tokenDir }, metricCatalog, groups: true };
+  return {
+    listen,
+    showRefusal: true,
+    showNotPermitted: true,
+    collections: { tokenDir },
+    metricCatalog,
+    groups: true,
+  };
 }
 
 /**

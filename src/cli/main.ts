@@ -28,7 +28,6 @@ import type { ProcessStartSnapshot } from "../runtime/launch.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../shared/exitCodes.js";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./args.js";
 
-
 function version(): string {
   try {
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {

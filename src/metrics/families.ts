@@ -24,7 +24,8 @@ export const JOB_FAMILIES = {
     {
       labels: ["cluster_id", "collection_name", "job_id", "state"],
       unit: "1 (state set)",
-      source: "POST /v2/vectordb/jobs/import/list state (V2), or GET /v1/vector/collections/import/list state (v1)",
+      source:
+        "POST /v2/vectordb/jobs/import/list state (V2), or GET /v1/vector/collections/import/list state (v1)",
       absent:
         'no series with import_jobs.enabled false, or for a cluster without region when import_jobs.api is v1 (or auto falls back to v1); a finished job\'s series disappear import_jobs.retention after it was first seen terminal; jobs beyond import_jobs.max_jobs_per_cluster are counted in vdbcloud_samples_dropped_total{reason="job_cap"}',
     },
@@ -35,7 +36,8 @@ export const JOB_FAMILIES = {
     {
       labels: ["cluster_id", "collection_name", "state"],
       unit: "count",
-      source: "POST /v2/vectordb/jobs/import/list or GET /v1/vector/collections/import/list (jobs counted by collectionName and state)",
+      source:
+        "POST /v2/vectordb/jobs/import/list or GET /v1/vector/collections/import/list (jobs counted by collectionName and state)",
       absent: "no series for a collection and state without listed jobs",
     },
   ),
@@ -333,7 +335,8 @@ export const INVENTORY_FAMILIES = {
     {
       labels: ["project_id", "project_name"],
       unit: "count",
-      source: "GET /v2/projects instanceCount (string or number); GET /v1/projects instanceCount where V2 is refused",
+      source:
+        "GET /v2/projects instanceCount (string or number); GET /v1/projects instanceCount where V2 is refused",
       absent:
         "with inventory.enabled false, on shards other than 0, or for a project without instanceCount (never 0 for a missing value)",
     },

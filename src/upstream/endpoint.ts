@@ -34,20 +34,14 @@ export interface RequestSpec {
 export interface EndpointDef<A, D, R> {
   readonly endpoint: EndpointTemplate;
   /**
-   * "optional": the answer may come as the bare payload, without the `{code, data}` envelope
-   * (the reference's samples of some endpoints show none); an envelope is still read as one.
-   * Default "required".
+   * "optional": a successful (2xx) answer may come as the bare payload, without the `{code,
+   * data}` envelope (the reference's samples of some endpoints show none); an envelope is still
+   * read as one, and an error status never yields data. Default "required".
    */
   readonly envelope?: "required" | "optional";
   build(args: A): RequestSpec;
   readonly schema: z.ZodType<D>;
   normalize(data: D, args: A): R;
-  /**
-   * "optional": a successful (2xx) body that is an object without an integer `code` is read as
-   * `data` itself (an endpoint documented both with and without the envelope). Default: the
-   * envelope is required.
-   */
-  readonly envelope?: "optional";
 }
 
 /** The v2 control plane: every v2 endpoint's `target`. */
@@ -73,6 +67,5 @@ export function defineEndpoint<A, D, R>(
     build: (args) => ({ endpoint, method, ...def.request(args) }),
     schema: def.schema,
     normalize: (data, args) => def.normalize(data, args),
-    ...(def.envelope === undefined ? {} : { envelope: def.envelope }),
   };
 }
