@@ -17,6 +17,7 @@ export interface ConfigChanges {
   /** `setting: "PT1M -> PT30S"`, for every interval, granularity, lookback and delay that moved. */
   readonly intervals?: Readonly<Record<string, string>>;
   readonly api_key_changed?: true;
+  readonly billing_key_changed?: true;
   /** Other settings that changed (their top-level keys), e.g. `api`, `inventory`. */
   readonly other?: readonly string[];
 }
@@ -34,7 +35,14 @@ function durations(c: Config): Record<string, number> {
     "spark_jobs.interval": c.sparkJobs.intervalMs,
     "inventory.interval": c.inventory.intervalMs,
     "groups.interval": c.groups.intervalMs,
+    "billing.interval": c.billing.intervalMs,
   };
+}
+
+/** The billing key changed, other than by following a changed default key. */
+function ownBillingKeyChanged(prev: Config, next: Config): boolean {
+  const own = (c: Config) => (c.billing.apiKey === c.api.apiKey ? undefined : c.billing.apiKey);
+  return prev.billing.apiKey !== next.billing.apiKey && own(prev) !== own(next);
 }
 
 /** Compares the running config with the one replacing it. */
@@ -75,6 +83,7 @@ export function configChanges(prev: Config, next: Config): ConfigChanges {
     sparkJobs: { ...c.sparkJobs, intervalMs: undefined },
     inventory: { ...c.inventory, intervalMs: undefined },
     groups: { ...c.groups, intervalMs: undefined },
+    billing: { ...c.billing, intervalMs: undefined, apiKey: undefined },
   });
   const r0 = rest(prev) as Record<string, unknown>;
   const r1 = rest(next) as Record<string, unknown>;
@@ -89,6 +98,7 @@ export function configChanges(prev: Config, next: Config): ConfigChanges {
       : {}),
     ...(Object.keys(intervals).length > 0 ? { intervals } : {}),
     ...(prev.api.apiKey !== next.api.apiKey ? { api_key_changed: true as const } : {}),
+    ...(ownBillingKeyChanged(prev, next) ? { billing_key_changed: true as const } : {}),
     ...(other.length > 0 ? { other } : {}),
   };
 }

@@ -38,6 +38,7 @@ describe("knownKeysAt", () => {
         "inventory",
         "collections",
         "groups",
+        "billing",
         "server",
         "staleness_intervals",
       ],

@@ -432,6 +432,13 @@ describe("good configs", () => {
         rateLimit: 10,
       },
       groups: { ids: [], intervalMs: 3_600_000 },
+      billing: {
+        enabled: false,
+        intervalMs: 3_600_000,
+        amountUnit: "cents",
+        invoices: { enabled: true, keep: 3 },
+        apiKey: "env-key",
+      },
       server: { host: "0.0.0.0", port: 9474 },
       stalenessIntervals: 5,
     };

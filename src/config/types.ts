@@ -55,11 +55,18 @@ export type CollectionsConfig = Settings["collections"];
 /** `groups`: SCIM groups whose member counts are polled (List Group Members). */
 export type GroupsConfig = Settings["groups"];
 
+/** `billing`: daily usage and invoices, with the resolved billing credential. */
+export type BillingConfig = Settings["billing"] & {
+  /** Resolved secret (billing.api_key or api_key_file, else the default key). Never log it. */
+  readonly apiKey: string;
+};
+
 /** `server`: the listen address split into host and port; `webConfigFile` is absolute. */
 export type ServerConfig = Settings["server"];
 
 /** The whole configuration. */
-export type Config = Omit<Settings, "api" | "clusters"> & {
+export type Config = Omit<Settings, "api" | "clusters" | "billing"> & {
   readonly api: ApiConfig;
+  readonly billing: BillingConfig;
   readonly clusters: readonly ClusterConfig[];
 };
