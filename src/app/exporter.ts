@@ -257,7 +257,12 @@ export class Exporter {
       sparkJobs: this.sparkJobs(),
       shard: this.shard,
       ctx: this.ctx,
-      clients: { forCluster: this.clients.forCluster, credentialOf, dataPlane: this.clients.dataPlane },
+      clients: {
+        forCluster: this.clients.forCluster,
+        credentialOf,
+        billing: this.clients.forBilling,
+        dataPlane: this.clients.dataPlane,
+      },
       state: this.state,
       onDiscovered: (found) => this.onDiscovered(found),
       onCollections: (clusterId, found) => this.onCollections(clusterId, found),

@@ -5,6 +5,7 @@
  */
 
 import type { CollectorEnv, CollectorTask } from "../polling/model.js";
+import { billingCollector } from "./billing/tasks.js";
 import { clusterMetricsCollector } from "./cluster-metrics/tasks.js";
 import { collectionsCollector } from "./collections/tasks.js";
 import { discoveryCollector } from "./discovery/tasks.js";
@@ -21,6 +22,7 @@ export const COLLECTORS = [
   discoveryCollector,
   collectionsCollector,
   groupsCollector,
+  billingCollector,
 ] as const;
 
 /** A collector's registry name. */

@@ -7,7 +7,11 @@ const base = { api: { api_key: "monitoring-key" } };
 describe("billing config", () => {
   it.each([
     ["interval under PT5M", { billing: { interval: "PT1M" } }, "billing.interval: must be at least PT5M"],
-    ["an unknown amount unit", { billing: { amount_unit: "dollars" } }, "billing.amount_unit: must be cents or major"],
+    [
+      "an unknown amount unit",
+      { billing: { amount_unit: "dollars" } },
+      "billing.amount_unit: must be cents or major",
+    ],
     ["both key forms", { billing: { api_key: "a", api_key_file: "/b" } }, "billing.api_key_file: set either"],
     ["a negative keep", { billing: { invoices: { keep: -1 } } }, "billing.invoices.keep: must be an integer"],
     ["an unknown key", { billing: { budget: 10 } }, "billing.budget"],

@@ -11,6 +11,7 @@ import {
   placeMetric,
 } from "../upstream/catalog.js";
 import {
+  BILLING_FAMILIES,
   CLUSTER_FAMILIES as C,
   COLLECTION_FAMILIES,
   GROUP_FAMILIES,
@@ -48,6 +49,7 @@ export const STATIC_FAMILIES: readonly FamilyDef[] = [
   INVENTORY_FAMILIES,
   COLLECTION_FAMILIES,
   GROUP_FAMILIES,
+  BILLING_FAMILIES,
   TARGET_SELF_FAMILIES,
   PROCESS_SELF_FAMILIES,
 ].flatMap((group) => Object.values(group));

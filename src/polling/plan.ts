@@ -168,6 +168,7 @@ export function plannedTasks(
     clients: {
       forCluster: () => NO_CLIENT,
       credentialOf: credentialLabeler(config.api.apiKey, clusters),
+      billing: () => NO_CLIENT,
       dataPlane: () => NO_DATA_PLANE,
     },
     state: new CollectorStates(),

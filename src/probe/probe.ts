@@ -1,8 +1,8 @@
 /**
  * `--probe`: one small call per endpoint kind and target, through the same client (so the same
  * rate limiter, retries and key redaction) the exporter polls with. Read-only: Describe
- * Cluster, Query Cluster Metrics, List Import Jobs page 1, Describe Spark Job, and List
- * Clusters when no cluster is configured. Calls are made one at a time, far within the budget.
+ * Cluster, Query Cluster Metrics, List Import Jobs page 1, Describe Spark Job, List Clusters
+ * when no cluster is configured, and Query Daily Usage with the billing key when billing is on. Calls are made one at a time, far within the budget.
  */
 
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
@@ -10,9 +10,11 @@ import { resolveBatch } from "../collectors/cluster-metrics/refusals.js";
 import { alignedWindow } from "../collectors/cluster-metrics/tasks.js";
 import { queriesForTarget, queryKey } from "../config/queries.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
+import { BILLING_CREDENTIAL } from "../polling/credentials.js";
 import { CloudError } from "../upstream/errors.js";
 import type { CloudApi } from "../upstream/types.js";
 import type {
+  BillingProbe,
   CallResult,
   ClusterProbe,
   KeyProbe,
@@ -30,6 +32,8 @@ export interface ProbeDeps {
   readonly clusters: readonly ClusterConfig[];
   readonly sparkJobs: readonly SparkJobRef[];
   readonly now: () => number;
+  /** The billing key's client (credential "billing"); used only when billing is enabled. */
+  readonly billingClient?: CloudApi;
 }
 
 /** Turns a call's failure into its code and message; anything but a CloudError is a bug. */
@@ -172,5 +176,28 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     keys.note(defaultCredential, result);
     sparkJobs.push({ projectId: job.projectId, jobId: job.jobId, result });
   }
-  return { keys: keys.list(), clusters, sparkJobs, ...(discovery ? { discovery } : {}) };
+  const billing = config.billing.enabled ? await probeBilling(deps) : undefined;
+  return {
+    keys: keys.list(),
+    clusters,
+    sparkJobs,
+    ...(discovery ? { discovery } : {}),
+    ...(billing ? { billing } : {}),
+  };
+}
+
+/**
+ * Whether the billing key reads billing data: Query Daily Usage for yesterday and today, one
+ * row. A refusal here says nothing of the monitoring key, so it is not noted as that key's.
+ */
+async function probeBilling(deps: ProbeDeps): Promise<BillingProbe> {
+  const client = deps.billingClient;
+  if (client === undefined)
+    return { credential: BILLING_CREDENTIAL, result: { skipped: "no billing client" } };
+  const today = new Date(deps.now()).toISOString().slice(0, 10);
+  const yesterday = new Date(deps.now() - 86_400_000).toISOString().slice(0, 10);
+  const result = await call(() =>
+    client.queryDailyUsage({ start: yesterday, end: today, pageSize: 1, currentPage: 1 }),
+  );
+  return { credential: BILLING_CREDENTIAL, result };
 }

@@ -7,6 +7,7 @@
  * migrate, release): an exporter must not be able to change what it observes.
  */
 import type { Dispatcher } from "undici";
+import { listInvoicesEndpoint, queryDailyUsageEndpoint } from "./billing.js";
 import { createCaller } from "./caller.js";
 import { describeClusterEndpoint, listClustersEndpoint } from "./clusters.js";
 import type { RequestSpec } from "./endpoint.js";
@@ -138,6 +139,8 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     listProjects: (args, signal) => call(listProjectsEndpoint, args, signal),
     listRegions: (args, signal) => call(listRegionsEndpoint, args, signal),
     listGroupMembers: (args, signal) => call(listGroupMembersEndpoint, args, signal),
+    queryDailyUsage: (args, signal) => call(queryDailyUsageEndpoint, args, signal),
+    listInvoices: (args, signal) => call(listInvoicesEndpoint, args, signal),
     close: () => transport.close(),
   };
   return Object.freeze(client);
