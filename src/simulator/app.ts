@@ -4,6 +4,7 @@
  */
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { mountAdmin } from "./admin.js";
+import { billingRoutes } from "./billing.js";
 import { dataPlaneRoutes } from "./data-plane.js";
 import { ApiCode } from "./errors.js";
 import { groupRoutes } from "./groups.js";
@@ -19,7 +20,8 @@ export function createApp(deps: PipelineDeps): Express {
   app.use(express.json({ limit: "1mb" }));
   mountAdmin(app, deps);
   const planes = dataPlaneRoutes(deps.ctx.dataPlanes, deps.ctx.world.clusters);
-  for (const route of [...readRoutes(deps.ctx), ...groupRoutes(), ...planes, ...mutatingRoutes()])
+  const billing = billingRoutes(deps.ctx.seed, deps.ctx.world.clusters);
+  for (const route of [...readRoutes(deps.ctx), ...groupRoutes(), ...billing, ...planes, ...mutatingRoutes()])
     mountRoute(app, route, deps);
 
   app.use((req: Request, res: Response) => {

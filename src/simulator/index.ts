@@ -8,6 +8,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
+import { type SimUsageRow, simInvoices, usageRows, type WireInvoice } from "./billing.js";
 import type { SimContext } from "./context.js";
 import { buildDataPlanes, dataPlaneAuthorized } from "./data-plane.js";
 import { type FaultController, Faults } from "./faults.js";
@@ -22,6 +23,7 @@ import { type SimState, SimStateImpl } from "./state.js";
 import { type SimStats, StatsRecorder } from "./stats.js";
 import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
 
+export { SIM_CURRENCY, type SimUsageRow, type WireInvoice, type WireUsageItem } from "./billing.js";
 export type { SimDataCollection } from "./data-plane.js";
 export {
   ApiCode,
@@ -48,6 +50,14 @@ export type { AddCollectionInput, AddImportJobInput, AddSparkJobInput, SimState 
 export type { RecordedRequest, SimStats } from "./stats.js";
 export type { SimCluster, SimCollection, SimProject, SimRegion } from "./world.js";
 
+/** The billing data the simulator serves, for tests to compare with. */
+export interface SimBilling {
+  /** Usage rows of the UTC days `start`..`end` (both included) at `nowMs` (default: now). */
+  usageRows(start: string, end: string, nowMs?: number): SimUsageRow[];
+  /** The invoices at `nowMs` (default: now), oldest first. */
+  invoices(nowMs?: number): WireInvoice[];
+}
+
 /** A running simulator. */
 export interface Simulator {
   /** e.g. http://127.0.0.1:PORT (v2 endpoints at /v2/...). */
@@ -57,6 +67,8 @@ export interface Simulator {
   readonly clusters: readonly SimCluster[];
   readonly projects: readonly SimProject[];
   readonly regions: readonly SimRegion[];
+  /** What the billing endpoints answer at a time (tests compare exported values with it). */
+  readonly billing: SimBilling;
   /** SCIM groups and their members, by group ID (List Group Members). */
   readonly groups: ReadonlyMap<string, readonly SimGroupMember[]>;
   readonly stats: SimStats;
@@ -114,6 +126,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     faults,
     limiter: createRateLimiter(o.rateLimitMode, o.rateLimitPerSecond, o.now),
     apiKeys: o.apiKeys === undefined ? undefined : new Set(o.apiKeys),
+    billingKeys: o.billingKeys === undefined ? undefined : new Set(o.billingKeys),
     life,
     log: o.logger,
     onRequestDone: o.onRequestDone,
@@ -147,6 +160,10 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     projects: world.projects,
     regions: world.regions,
     groups: SIM_GROUPS,
+    billing: {
+      usageRows: (start, end, nowMs = o.now()) => usageRows(o.seed, world.clusters, start, end, nowMs),
+      invoices: (nowMs = o.now()) => simInvoices(o.seed, nowMs),
+    },
     stats,
     faults,
     state: new SimStateImpl(ctx),

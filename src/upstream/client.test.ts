@@ -57,9 +57,11 @@ describe("the client surface", () => {
       "listClusters",
       "listGroupMembers",
       "listImportJobs",
+      "listInvoices",
       "listProjects",
       "listRegions",
       "queryClusterMetrics",
+      "queryDailyUsage",
     ]);
     expect(methods.filter((m) => /drop|delete|create|update|migrate|release/i.test(m))).toEqual([]);
     expect(Object.isFrozen(client)).toBe(true);
