@@ -88,6 +88,7 @@ describe("generated dashboards", () => {
     expect(uids.sort()).toEqual([
       "vdbcloud-cluster",
       "vdbcloud-collections",
+      "vdbcloud-cost",
       "vdbcloud-exporter",
       "vdbcloud-jobs",
       "vdbcloud-overview",

@@ -14,6 +14,7 @@ export const UID = {
   jobs: "vdbcloud-jobs",
   exporter: "vdbcloud-exporter",
   collections: "vdbcloud-collections",
+  cost: "vdbcloud-cost",
 } as const;
 
 /** Cluster-level series only: scoped series carry collection_name and would count twice. */

@@ -2,6 +2,7 @@
 import { type DashboardSpec, renderDashboard } from "../lib/panels.js";
 import { cluster } from "./cluster.js";
 import { collections } from "./collections.js";
+import { cost } from "./cost.js";
 import { exporter } from "./exporter.js";
 import { jobs } from "./jobs.js";
 import { overview } from "./overview.js";
@@ -18,6 +19,7 @@ export const DASHBOARD_FILES: readonly DashboardFile[] = [
   { file: "vdbcloud-cluster.json", spec: cluster },
   { file: "vdbcloud-collections.json", spec: collections },
   { file: "vdbcloud-jobs.json", spec: jobs },
+  { file: "vdbcloud-cost.json", spec: cost },
   { file: "vdbcloud-exporter.json", spec: exporter },
 ];
 
