@@ -216,6 +216,7 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
           collections: { tokenDir },
           metricCatalog,
           groups: true,
+          billing: true,
         }),
       );
       return { value: { config, closeDemo } };

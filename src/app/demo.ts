@@ -58,6 +58,9 @@ export const DEMO_METRIC_CATALOGS = ["strict", "permissive"] as const;
 /** One of DEMO_METRIC_CATALOGS. */
 export type DemoMetricCatalog = (typeof DEMO_METRIC_CATALOGS)[number];
 
+/** The demo's billing key: the simulator lets it read billing only (the monitoring key is "demo-key"). */
+export const DEMO_BILLING_KEY = "demo-billing-key";
+
 /** Options of the embedded demo. */
 export interface DemoOptions {
   readonly listen: string;
@@ -70,6 +73,8 @@ export interface DemoOptions {
   readonly collections?: { readonly tokenDir: string };
   /** Count the members of every simulated SCIM group (the demo does). */
   readonly groups?: boolean;
+  /** Read cost and invoices with the demo's billing key (the demo does; docs/cost.md). */
+  readonly billing?: boolean;
   /** Also ask a name no server knows, to show a refused query (`--demo` does; tests do not). */
   readonly showRefusal?: boolean;
   /**
@@ -100,6 +105,9 @@ export async function startDemoSimulator(opts: {
     collectionsPerCluster: 6,
     collectionChurnMs: 120_000,
     metricCatalog: opts.metricCatalog ?? "strict",
+    // Billing reads with a key of its own, as a careful deployment would: the monitoring key is
+    // refused there, and this key everywhere else.
+    billingKeys: [DEMO_BILLING_KEY],
   });
 }
 
@@ -167,6 +175,9 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
         }
       : {}),
     ...(opts.groups ? { groups: { ids: [...sim.groups.keys()], interval: "PT30S" } } : {}),
+    ...(opts.billing
+      ? { billing: { enabled: true, api_key: DEMO_BILLING_KEY, interval: "PT5M", invoices: { keep: 3 } } }
+      : {}),
     server: { listen: opts.listen },
   };
 }
