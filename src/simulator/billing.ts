@@ -139,17 +139,34 @@ export function usageRowsOfDay(
   return rows;
 }
 
-/** Usage rows of the days `start`..`end` (both included, none after today), in order. */
+/** A day's rows as of an hour: a past day never changes, today's changes hourly. */
+type DayCache = Map<string, SimUsageRow[]>;
+const MAX_CACHED_DAYS = 2000;
+
+/**
+ * Usage rows of the days `start`..`end` (both included, none after today), in order. `cache`
+ * keeps days already made (a paged answer asks for the same days once per page).
+ */
 export function usageRows(
   seed: number,
   clusters: readonly SimCluster[],
   start: string,
   end: string,
   nowMs: number,
+  cache?: DayCache,
 ): SimUsageRow[] {
   const rows: SimUsageRow[] = [];
+  const today = dayOf(nowMs);
   for (let t = Date.parse(`${start}T00:00:00Z`); dayOf(t) <= end; t += DAY_MS) {
-    rows.push(...usageRowsOfDay(seed, clusters, dayOf(t), nowMs));
+    const day = dayOf(t);
+    const key = day === today ? `${day}@${Math.floor(nowMs / 3_600_000)}` : day;
+    let made = cache?.get(key);
+    if (made === undefined) {
+      made = usageRowsOfDay(seed, clusters, day, nowMs);
+      if (cache && cache.size >= MAX_CACHED_DAYS) cache.clear();
+      cache?.set(key, made);
+    }
+    for (const row of made) rows.push(row);
   }
   return rows;
 }
@@ -222,6 +239,7 @@ function pageField(body: Record<string, unknown>, name: string, fallback: number
 
 /** The billing routes over `clusters`; `seed` makes the amounts. */
 export function billingRoutes(seed: number, clusters: readonly SimCluster[]): RouteDef[] {
+  const cache: DayCache = new Map();
   return [
     {
       method: "POST",
@@ -238,7 +256,7 @@ export function billingRoutes(seed: number, clusters: readonly SimCluster[]): Ro
         if (end < start) throw new SimApiError(ApiCode.INVALID_PARAMETER, "end must not be before start");
         const pageSize = pageField(body, "pageSize", 10, 100);
         const currentPage = pageField(body, "currentPage", 1, Number.MAX_SAFE_INTEGER);
-        const rows = usageRows(seed, clusters, start, end, r.nowMs);
+        const rows = usageRows(seed, clusters, start, end, r.nowMs, cache);
         const page = rows.slice((currentPage - 1) * pageSize, currentPage * pageSize);
         const results: {
           intervalStart: string;
