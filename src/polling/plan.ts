@@ -36,6 +36,8 @@ const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
   ENDPOINT.listRegions,
   ENDPOINT.listClusters,
   ENDPOINT.listGroupMembers,
+  ENDPOINT.queryDailyUsage,
+  ENDPOINT.listInvoices,
 ];
 
 /** One polled cluster. `credential` is a label ("default", "cluster key #1"), never a key. */
