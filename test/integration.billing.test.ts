@@ -2,10 +2,14 @@
  * Cost against the simulator: daily usage paged and split across pages, the month to date,
  * invoices, the billing key kept to the billing endpoints, and a key without the billing role.
  */
+import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SimUsageRow } from "../src/simulator/index.js";
 import { type Harness, parseSamples, startHarness, TEST_API_KEY } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
+import { toolOrSkip } from "./helpers/tools.js";
+
+const promtool = toolOrSkip("promtool");
 
 const USAGE = "POST /v2/usage/query";
 const INVOICES = "GET /v2/invoices";
@@ -23,14 +27,27 @@ afterEach(async () => {
 /** An exporter polling billing (and groups, as the other collector), on a manual clock. */
 async function start(
   billing: Record<string, unknown>,
-  opts: { logs?: string[]; clusters?: number; shard?: { index: number; total: number } } = {},
+  opts: {
+    logs?: string[];
+    clusters?: number;
+    shard?: { index: number; total: number };
+    /** Each Query Daily Usage request's body. */
+    onUsage?: (body: Record<string, unknown>) => void;
+  } = {},
 ) {
   const clock = new ManualClock(NOW);
   h = await startHarness({
     clock,
     ...(opts.logs ? { logs: opts.logs } : {}),
     ...(opts.shard ? { shard: opts.shard } : {}),
-    sim: { clusters: opts.clusters ?? 40, now: () => clock.now(), billingKeys: [BILLING_KEY] },
+    sim: {
+      clusters: opts.clusters ?? 40,
+      now: () => clock.now(),
+      billingKeys: [BILLING_KEY],
+      onRequestDone: (done) => {
+        if (done.template === USAGE) opts.onUsage?.(done.body as Record<string, unknown>);
+      },
+    },
     config: (raw) => {
       raw.metrics = { enabled: false };
       raw.import_jobs = { enabled: false };
@@ -170,14 +187,28 @@ describe("cost against the simulator", () => {
   });
 
   it("re-reads only the newest days each hour, and the whole month once a day", async () => {
-    const { harness, clock } = await start({ api_key: BILLING_KEY });
-    const bodies = () => harness.sim.stats.lastRequest[USAGE]?.body as Record<string, unknown>;
-    expect(bodies()).toMatchObject({ start: "2026-03-01", end: "2026-03-16" });
+    // Every usage window asked (page 1 of each poll), in order.
+    const windows: string[] = [];
+    const { harness, clock } = await start(
+      { api_key: BILLING_KEY },
+      {
+        onUsage: (body) => {
+          if (body.currentPage === 1) windows.push(`${body.start}..${body.end}`);
+        },
+      },
+    );
+    expect(windows).toEqual(["2026-03-01..2026-03-16"]);
     const full = harness.sim.stats.byEndpoint[USAGE] ?? 0;
-    // The first hourly slot is between half an hour and an hour and a half away.
-    await clock.advance(1.5 * HOUR);
-    await harness.settle();
-    expect(bodies()).toMatchObject({ start: "2026-03-12", end: "2026-03-16" });
+    // Time moves a quarter hour at a time, each poll finishing before the next (its calls take
+    // real time); the hourly slot is between half an hour and an hour and a half away.
+    const advance = async (ms: number) => {
+      for (let t = 0; t < ms; t += HOUR / 4) {
+        await clock.advance(HOUR / 4);
+        await harness.settle();
+      }
+    };
+    await advance(1.5 * HOUR);
+    expect(windows).toEqual(["2026-03-01..2026-03-16", "2026-03-12..2026-03-16"]);
     const recent = harness.sim.billing.usageRows("2026-03-12", "2026-03-16");
     expect((harness.sim.stats.byEndpoint[USAGE] ?? 0) - full).toBe(Math.ceil(recent.length / 100));
     // Still exact: the cached days and the re-read ones together.
@@ -185,10 +216,13 @@ describe("cost against the simulator", () => {
     expect(exported(text, "vdbcloud_month_to_date_cost")).toEqual(
       expectedCost(harness.sim.billing.usageRows("2026-03-01", "2026-03-15")),
     );
-    // The next UTC day starts with a whole-month read.
-    await clock.advance(14 * HOUR);
-    await harness.settle();
-    expect(bodies()).toMatchObject({ start: "2026-03-01", end: "2026-03-17" });
+    // Hourly recent reads until midnight; the next UTC day starts with a whole-month read.
+    await advance(14 * HOUR);
+    const firstOfNextDay = windows.findIndex((w) => w.endsWith("2026-03-17"));
+    expect(windows.slice(2, firstOfNextDay).every((w) => w === "2026-03-12..2026-03-16")).toBe(true);
+    expect(firstOfNextDay).toBeGreaterThanOrEqual(12);
+    expect(windows[firstOfNextDay]).toBe("2026-03-01..2026-03-17");
+    expect(windows.slice(firstOfNextDay + 1).every((w) => w === "2026-03-13..2026-03-17")).toBe(true);
     const next = await harness.metrics();
     expect(exported(next, "vdbcloud_daily_cost")).toEqual(
       expectedCost(harness.sim.billing.usageRows("2026-03-15", "2026-03-15")),
@@ -229,4 +263,19 @@ describe("cost against the simulator", () => {
     expect(harness.sim.stats.byEndpoint[USAGE] ?? 0).toBe(0);
     expect(parseSamples(await harness.metrics()).filter((s) => s.name === "vdbcloud_daily_cost")).toEqual([]);
   });
+
+  it.skipIf(promtool.skip)(
+    "passes promtool check metrics but for the contract's gauge named _total",
+    async () => {
+      const { harness } = await start({ api_key: BILLING_KEY });
+      const text = await harness.metrics();
+      const path = promtool.skip ? "" : promtool.path;
+      const out = spawnSync(path, ["check", "metrics"], { input: text, encoding: "utf8" });
+      // docs/design.md section 5 names the invoice's total amount vdbcloud_invoice_total: a gauge,
+      // which the linter expects to be a counter. Nothing else may be reported.
+      expect(`${out.stdout}${out.stderr}`.trim().split("\n")).toEqual([
+        'vdbcloud_invoice_total non-counter metrics should not have "_total" suffix',
+      ]);
+    },
+  );
 });
