@@ -38,6 +38,7 @@ import {
   scenarioConfig,
   writeConfigFile,
 } from "./config.js";
+import { renderCostCalls, withCostCalls } from "./costCalls.js";
 import { type CycleCount, steadyWindowStart } from "./cycles.js";
 import { progressPrinter, runEntry, sleep } from "./entry.js";
 import { parseExposition } from "./exposition.js";
@@ -526,7 +527,7 @@ runEntry({
                 await runCollectionsScale(args.collections, Math.min(args.scrapes, 100), progress),
                 machineLine(),
               )
-            : render(await run(args));
+            : withCostCalls(render(await run(args)), await renderCostCalls(progress));
     progress(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     return report;
   },

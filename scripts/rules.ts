@@ -30,7 +30,8 @@ const thresholdsSchema = z
       z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/),
       z
         .object({
-          threshold: z.number().finite(),
+          // `.inf`: an alert that is off until its threshold is set (a budget): `> Inf` never holds.
+          threshold: z.union([z.number().finite(), z.literal(Number.POSITIVE_INFINITY)]),
           for: z.string().regex(PROM_DURATION, "a Prometheus duration such as 10m"),
         })
         .strict(),
@@ -53,7 +54,12 @@ export function runbookAnchor(alert: string): string {
   return alert.toLowerCase();
 }
 
-const FINAL_COMPARISON = /(>=|<=|>|<|==|!=)(\s*)(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*$/;
+const FINAL_COMPARISON = /(>=|<=|>|<|==|!=)(\s*)(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|\+?Inf)\s*$/;
+
+/** A threshold as PromQL writes it: `Inf` for infinity. */
+function promNumber(value: number): string {
+  return value === Number.POSITIVE_INFINITY ? "Inf" : String(value);
+}
 
 /** How a threshold reads in prose: ratios as percent, seconds as a duration, else the number. */
 export function formatThreshold(expr: string, value: number): string {
@@ -90,8 +96,8 @@ function applyThreshold(rule: YAMLMap, alert: string, t: Thresholds["alerts"][st
     throw new RulesRenderError(`${ALERTS_FILE}: ${alert}: its expr must end with a comparison to a number`);
   }
   const text = expr.value as string;
-  const old = Number(match[3]);
-  expr.value = `${text.slice(0, match.index)}${match[1]}${match[2]}${t.threshold}${text.slice(match.index + match[0].length)}`;
+  const old = /Inf$/.test(match[3] ?? "") ? Number.POSITIVE_INFINITY : Number(match[3]);
+  expr.value = `${text.slice(0, match.index)}${match[1]}${match[2]}${promNumber(t.threshold)}${text.slice(match.index + match[0].length)}`;
   const forNode = scalarAt(rule, "for");
   const oldFor = typeof forNode?.value === "string" ? forNode.value : undefined;
   if (forNode) forNode.value = t.for;

@@ -89,6 +89,7 @@ describe("generated dashboards", () => {
       "vdbcloud-cluster",
       "vdbcloud-collections",
       "vdbcloud-data-protection",
+      "vdbcloud-cost",
       "vdbcloud-exporter",
       "vdbcloud-jobs",
       "vdbcloud-overview",

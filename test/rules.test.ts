@@ -5,11 +5,18 @@
  * config/prometheus/thresholds.yml.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { ALERTS_FILE, renderAlerts, runbookAnchor, THRESHOLDS_FILE } from "../scripts/rules.js";
+import {
+  ALERTS_FILE,
+  parseThresholds,
+  renderAlerts,
+  runbookAnchor,
+  THRESHOLDS_FILE,
+} from "../scripts/rules.js";
+import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -57,7 +64,21 @@ const testFiles = readdirSync(TESTS_DIR)
   .filter((f) => f.endsWith(".yml"))
   .map((f) => join(TESTS_DIR, f));
 const ruleTests = testFiles.map((f) => loadYaml<RuleTestFile>(f));
-const alertCases = ruleTests.flatMap((t) => t.tests.flatMap((c) => c.alert_rule_test ?? []));
+/**
+ * Alerts off until their threshold is set (`.inf` in thresholds.yml, a budget) cannot fire in
+ * the shipped rules: tests/budget/ tests them against alerts.yml rendered with a budget.
+ */
+const BUDGET_DIR = join(TESTS_DIR, "budget");
+const BUDGET = 5000;
+const budgetTestFiles = readdirSync(BUDGET_DIR)
+  .filter((f) => f.endsWith(".yml"))
+  .map((f) => join(BUDGET_DIR, f));
+const offUntilSet = Object.entries(parseThresholds(readFileSync(join(ROOT, THRESHOLDS_FILE), "utf8")).alerts)
+  .filter(([, t]) => t.threshold === Number.POSITIVE_INFINITY)
+  .map(([name]) => name);
+const alertCases = [...ruleTests, ...budgetTestFiles.map((f) => loadYaml<RuleTestFile>(f))].flatMap((t) =>
+  t.tests.flatMap((c) => c.alert_rule_test ?? []),
+);
 const exprTests = ruleTests.flatMap((t) => t.tests.flatMap((c) => c.promql_expr_test ?? []));
 
 /** What the alerting brief asks for; renaming one of these breaks users' routing and silences. */
@@ -102,6 +123,27 @@ describe("promtool", () => {
 
   it.skipIf(promtool.skip)("test rules passes every unit test", () => {
     const { status, output } = runPromtool("test", "rules", ...testFiles);
+    expect(output, output).not.toContain("FAILED");
+    expect(status, output).toBe(0);
+  });
+
+  it.skipIf(promtool.skip)("test rules fires the alerts that are off until set, once they are set", () => {
+    expect(offUntilSet).toContain("VdbcloudProjectedMonthlyCostOverBudget");
+    const dir = tempDir("rules-budget-");
+    const thresholds = readFileSync(join(ROOT, THRESHOLDS_FILE), "utf8").replace(
+      /^(\s+(\w+): \{ threshold: )\.inf(,)/gm,
+      (line, head: string, name: string, comma: string) =>
+        offUntilSet.includes(name) ? `${head}${BUDGET}${comma}` : line,
+    );
+    const rendered = renderAlerts(readFileSync(join(ROOT, ALERTS_FILE), "utf8"), thresholds);
+    expect(rendered).toContain(`> ${BUDGET}`);
+    writeFileSync(join(dir, "alerts.yml"), rendered);
+    const files = budgetTestFiles.map((f) => {
+      const copy = join(dir, f.slice(BUDGET_DIR.length + 1));
+      copyFileSync(f, copy);
+      return copy;
+    });
+    const { status, output } = runPromtool("test", "rules", ...files);
     expect(output, output).not.toContain("FAILED");
     expect(status, output).toBe(0);
   });

@@ -54,6 +54,14 @@ describe("renderAlerts", () => {
     expect(cpu?.annotations.runbook_url).toBe(`${BASE}#cpuhigh`);
   });
 
+  it("writes .inf as PromQL's Inf (an alert off until set), and a set value over it", () => {
+    const off = renderAlerts(ALERTS, thresholds("  Slow: { threshold: .inf, for: 5m }\n"));
+    expect(rules(off)[1]?.expr).toBe("latency_seconds > Inf");
+    expect(renderAlerts(off, thresholds("  Slow: { threshold: .inf, for: 5m }\n"))).toBe(off);
+    const set = renderAlerts(off, thresholds("  Slow: { threshold: 5000, for: 5m }\n"));
+    expect(rules(set)[1]?.expr).toBe("latency_seconds > 5000");
+  });
+
   it("is idempotent: rendering its own output changes nothing", () => {
     const t = thresholds("  CpuHigh: { threshold: 0.9, for: 1h }\n");
     const once = renderAlerts(ALERTS, t);

@@ -15,6 +15,7 @@ export const UID = {
   exporter: "vdbcloud-exporter",
   collections: "vdbcloud-collections",
   dataProtection: "vdbcloud-data-protection",
+  cost: "vdbcloud-cost",
 } as const;
 
 /** Cluster-level series only: scoped series carry collection_name and would count twice. */

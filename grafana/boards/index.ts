@@ -3,6 +3,7 @@ import { type DashboardSpec, renderDashboard } from "../lib/panels.js";
 import { cluster } from "./cluster.js";
 import { collections } from "./collections.js";
 import { dataProtection } from "./dataProtection.js";
+import { cost } from "./cost.js";
 import { exporter } from "./exporter.js";
 import { jobs } from "./jobs.js";
 import { overview } from "./overview.js";
@@ -20,6 +21,7 @@ export const DASHBOARD_FILES: readonly DashboardFile[] = [
   { file: "vdbcloud-collections.json", spec: collections },
   { file: "vdbcloud-jobs.json", spec: jobs },
   { file: "vdbcloud-data-protection.json", spec: dataProtection },
+  { file: "vdbcloud-cost.json", spec: cost },
   { file: "vdbcloud-exporter.json", spec: exporter },
 ];
 

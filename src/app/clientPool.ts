@@ -1,6 +1,6 @@
 /**
- * The exporter's API clients: one control-plane client per API key, one data-plane client per
- * cluster endpoint and credential (each with its own rate budget). A client bakes in every `api`
+ * The exporter's API clients: one control-plane client per API key, one for the billing key,
+ * one data-plane client per cluster endpoint and credential (each with its own rate budget). A client bakes in every `api`
  * setting, so a config whose settings differ retires them all; in-flight requests of a retired
  * client finish.
  */
@@ -39,6 +39,8 @@ export interface ClientPoolOptions {
 /** Clients by credential, built on first use and closed when unused or stale. */
 export class ClientPool {
   private readonly clients = new Map<string, CloudClient>();
+  /** The billing key's client, apart from the others even when the key is the same one. */
+  private billingClient: { readonly key: string; readonly client: CloudClient } | undefined;
   private readonly dataPlanes = new Map<string, DataPlaneClient>();
   /** The settings (keys aside) the pooled clients were built with. */
   private settings = "";
@@ -51,19 +53,37 @@ export class ClientPool {
     const key = cluster.apiKey ?? config.api.apiKey;
     let client = this.clients.get(key);
     if (!client) {
-      const api = config.api;
-      const clock = this.opts.clock;
-      client = createCloudClient({
-        ...cloudClientOptions(api, key, this.opts.version),
-        observer: this.opts.observer,
-        now: () => clock.now(),
-        sleep: sleepOn(clock),
-        ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
-      });
+      client = this.build(config, key);
       this.clients.set(key, client);
     }
     return client;
   };
+
+  /**
+   * The client of the billing key (billing.api_key, else the default key): the only client that
+   * calls the billing endpoints, and never used for anything else. Its own rate budget and
+   * connections, so billing calls neither carry another key nor spend another key's budget.
+   */
+  forBilling = (): CloudClient => {
+    const config = this.opts.config();
+    const key = config.billing.apiKey;
+    if (this.billingClient?.key !== key) {
+      if (this.billingClient) this.close(this.billingClient.client);
+      this.billingClient = { key, client: this.build(config, key) };
+    }
+    return this.billingClient.client;
+  };
+
+  private build(config: Config, key: string): CloudClient {
+    const clock = this.opts.clock;
+    return createCloudClient({
+      ...cloudClientOptions(config.api, key, this.opts.version),
+      observer: this.opts.observer,
+      now: () => clock.now(),
+      sleep: sleepOn(clock),
+      ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
+    });
+  }
 
   /** The data-plane client of one cluster endpoint and credential (its token, else its API key). */
   dataPlane = (
@@ -111,12 +131,21 @@ export class ClientPool {
     if (settings === this.settings) return;
     this.settings = settings;
     for (const client of [...this.clients.values(), ...this.dataPlanes.values()]) this.close(client);
+    if (this.billingClient) this.close(this.billingClient.client);
+    this.billingClient = undefined;
     this.clients.clear();
     this.dataPlanes.clear();
   }
 
-  /** Closes the control-plane clients of keys no polled cluster uses any more. */
+  /**
+   * Closes the control-plane clients of keys no polled cluster uses any more, and the billing
+   * client when billing is off or its key changed.
+   */
   closeUnused(config: Config, clusters: readonly ClusterConfig[]): void {
+    if (this.billingClient && (!config.billing.enabled || this.billingClient.key !== config.billing.apiKey)) {
+      this.close(this.billingClient.client);
+      this.billingClient = undefined;
+    }
     const used = new Set([config.api.apiKey, ...clusters.map((c) => c.apiKey ?? config.api.apiKey)]);
     for (const [key, client] of this.clients) {
       if (!used.has(key)) {
@@ -128,7 +157,12 @@ export class ClientPool {
 
   /** Closes every client (shutdown); waits for them. */
   async closeAll(): Promise<void> {
-    const all = [...this.clients.values(), ...this.dataPlanes.values()];
+    const all = [
+      ...this.clients.values(),
+      ...this.dataPlanes.values(),
+      ...(this.billingClient ? [this.billingClient.client] : []),
+    ];
+    this.billingClient = undefined;
     this.clients.clear();
     this.dataPlanes.clear();
     await Promise.allSettled(all.map((c) => c.close()));

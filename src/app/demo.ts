@@ -58,6 +58,9 @@ export const DEMO_METRIC_CATALOGS = ["strict", "permissive"] as const;
 /** One of DEMO_METRIC_CATALOGS. */
 export type DemoMetricCatalog = (typeof DEMO_METRIC_CATALOGS)[number];
 
+/** The demo's billing key: the simulator lets it read billing only (the monitoring key is "demo-key"). */
+export const DEMO_BILLING_KEY = "demo-billing-key";
+
 /** Options of the embedded demo. */
 export interface DemoOptions {
   readonly listen: string;
@@ -75,6 +78,8 @@ export interface DemoOptions {
    * backups (`--demo` does): the backups collector then shows that credential as not permitted.
    */
   readonly showNotPermitted?: boolean;
+  /** Read cost and invoices with the demo's billing key (the demo does; docs/cost.md). */
+  readonly billing?: boolean;
   /** Also ask a name no server knows, to show a refused query (`--demo` does; tests do not). */
   readonly showRefusal?: boolean;
   /**
@@ -134,6 +139,9 @@ export async function startDemoSimulator(opts: {
     metricCatalog: opts.metricCatalog ?? "strict",
     backupDeniedKeys: [DEMO_KEY_WITHOUT_BACKUP],
     busyClusterSparkJobs: DEMO_BUSY_SPARK_JOBS,
+    // Billing reads with a key of its own, as a careful deployment would: the monitoring key is
+    // refused there, and this key everywhere else.
+    billingKeys: [DEMO_BILLING_KEY],
   });
 }
 
@@ -221,6 +229,9 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
     // Backups change by the hour upstream; the demo polls them every minute so a visitor sees them.
     backups: { interval: "PT1M", policy_interval: "PT1M" },
     global_clusters: { interval: "PT30S" },
+    ...(opts.billing
+      ? { billing: { enabled: true, api_key: DEMO_BILLING_KEY, interval: "PT5M", invoices: { keep: 3 } } }
+      : {}),
     server: { listen: opts.listen },
   };
 }

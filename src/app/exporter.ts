@@ -284,7 +284,12 @@ export class Exporter {
       jobIds: replicaJobIds(config, this.jobIdsFile.values, this.shard),
       shard: this.shard,
       ctx: this.ctx,
-      clients: { forCluster: this.clients.forCluster, credentialOf, dataPlane: this.clients.dataPlane },
+      clients: {
+        forCluster: this.clients.forCluster,
+        credentialOf,
+        billing: this.clients.forBilling,
+        dataPlane: this.clients.dataPlane,
+      },
       state: this.state,
       onDiscovered: (found) => this.onDiscovered(found),
       onCollections: (clusterId, found) => this.onCollections(clusterId, found),

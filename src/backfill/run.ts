@@ -23,6 +23,7 @@ import type { CloudClient } from "../upstream/client.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClientObserver } from "../upstream/types.js";
 import { BACKFILL_USAGE, BackfillArgsError, parseBackfillArgs, resolveWindow } from "./args.js";
+import { backfillCost, costChunks } from "./billing.js";
 import { bucketsPerCall, CallSize, type Span, splitSpan } from "./chunks.js";
 import { fetchChunk } from "./fetch.js";
 import { writeOpenMetrics } from "./openmetrics.js";
@@ -125,8 +126,12 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
       failures,
     );
     const targets = metricsTargets(config.metrics, clusters);
-    if (targets.length === 0 && failures.length === 0) {
-      return usageError(io, "--config: no metrics target to backfill (list clusters, or enable discovery)");
+    const costs = costChunks(config, window, io.now());
+    if (targets.length === 0 && costs.length === 0 && failures.length === 0) {
+      return usageError(
+        io,
+        "--config: no metrics target to backfill (list clusters, or enable discovery), and no whole day of cost (billing)",
+      );
     }
     const spool = new ChunkSpool(work.dir);
     const plan = targets.map((t) => planTarget(t, window, g));
@@ -158,6 +163,11 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
       refusals,
     });
     progress.stop();
+    if (!io.signal.aborted) {
+      failures.push(
+        ...(await backfillCost(config, costs, { pool, spool, signal: io.signal, nowMs: io.now() })),
+      );
+    }
     for (const [t, message] of failed) failures.push(`${(targets[t] as MetricsTarget).name}: ${message}`);
     if (io.signal.aborted) {
       io.stderr.write(
@@ -166,6 +176,8 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
       return EXIT_FAILURE;
     }
     const keys = plan.map((spans, t) => spans.map((span) => chunkKey(targets[t] as MetricsTarget, g, span)));
+    // Cost is one more target: its months in order.
+    keys.push(costs.map((c) => c.key));
     await writeOutput(args.output, io.stdout, (out) => writeOpenMetrics(spool, keys, out));
     if (!args.quiet) {
       io.stderr.write(

@@ -41,7 +41,8 @@ export function commandIdentity(args: BackfillArgs, cwd = process.cwd()): Comman
   };
 }
 
-function digest(value: unknown, length = 24): string {
+/** A short, stable hex digest of `value` (its JSON): work directory and chunk names. */
+export function digest(value: unknown, length = 24): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, length);
 }
 

@@ -6,6 +6,7 @@
 
 import type { CollectorEnv, CollectorTask } from "../polling/model.js";
 import { backupPoliciesCollector, backupsCollector } from "./backups/tasks.js";
+import { billingCollector } from "./billing/tasks.js";
 import { clusterMetricsCollector } from "./cluster-metrics/tasks.js";
 import { collectionsCollector } from "./collections/tasks.js";
 import { discoveryCollector } from "./discovery/tasks.js";
@@ -30,6 +31,7 @@ export const COLLECTORS = [
   backupsCollector,
   backupPoliciesCollector,
   globalClustersCollector,
+  billingCollector,
 ] as const;
 
 /** A collector's registry name. */

@@ -61,6 +61,17 @@ describe("configChanges", () => {
       }),
       changes: { api_key_changed: true, other: ["api"] },
     },
+    {
+      name: "billing switched on with a key of its own (never shown), its interval",
+      next: edit((r) => {
+        r.billing = { enabled: true, api_key: "sk-billing", interval: "PT30M" };
+      }),
+      changes: {
+        billing_key_changed: true,
+        intervals: { "billing.interval": "PT1H -> PT30M" },
+        other: ["billing"],
+      },
+    },
   ])("$name", async ({ next, changes }) => {
     const got = configChanges(await buildConfig(base), await buildConfig(next));
     expect(got).toEqual(changes);

@@ -17,6 +17,7 @@ export interface ConfigChanges {
   /** `setting: "PT1M -> PT30S"`, for every interval, granularity, lookback and delay that moved. */
   readonly intervals?: Readonly<Record<string, string>>;
   readonly api_key_changed?: true;
+  readonly billing_key_changed?: true;
   /** Other settings that changed (their top-level keys), e.g. `api`, `inventory`. */
   readonly other?: readonly string[];
 }
@@ -37,7 +38,14 @@ function durations(c: Config): Record<string, number> {
     "backups.interval": c.backups.intervalMs,
     "backups.policy_interval": c.backups.policyIntervalMs,
     "global_clusters.interval": c.globalClusters.intervalMs,
+    "billing.interval": c.billing.intervalMs,
   };
+}
+
+/** The billing key changed, other than by following a changed default key. */
+function ownBillingKeyChanged(prev: Config, next: Config): boolean {
+  const own = (c: Config) => (c.billing.apiKey === c.api.apiKey ? undefined : c.billing.apiKey);
+  return prev.billing.apiKey !== next.billing.apiKey && own(prev) !== own(next);
 }
 
 /** Compares the running config with the one replacing it. */
@@ -80,6 +88,7 @@ export function configChanges(prev: Config, next: Config): ConfigChanges {
     groups: { ...c.groups, intervalMs: undefined },
     backups: { ...c.backups, intervalMs: undefined, policyIntervalMs: undefined },
     globalClusters: { ...c.globalClusters, intervalMs: undefined },
+    billing: { ...c.billing, intervalMs: undefined, apiKey: undefined },
   });
   const r0 = rest(prev) as Record<string, unknown>;
   const r1 = rest(next) as Record<string, unknown>;
@@ -94,6 +103,7 @@ export function configChanges(prev: Config, next: Config): ConfigChanges {
       : {}),
     ...(Object.keys(intervals).length > 0 ? { intervals } : {}),
     ...(prev.api.apiKey !== next.api.apiKey ? { api_key_changed: true as const } : {}),
+    ...(ownBillingKeyChanged(prev, next) ? { billing_key_changed: true as const } : {}),
     ...(other.length > 0 ? { other } : {}),
   };
 }

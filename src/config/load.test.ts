@@ -442,6 +442,13 @@ describe("good configs", () => {
       groups: { ids: [], intervalMs: 3_600_000 },
       backups: { enabled: true, intervalMs: 900_000, policyIntervalMs: 3_600_000 },
       globalClusters: { enabled: true, intervalMs: 60_000 },
+      billing: {
+        enabled: false,
+        intervalMs: 3_600_000,
+        amountUnit: "cents",
+        invoices: { enabled: true, keep: 3 },
+        apiKey: "env-key",
+      },
       server: { host: "0.0.0.0", port: 9474 },
       stalenessIntervals: 5,
     };

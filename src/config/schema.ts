@@ -15,6 +15,7 @@ import * as z from "zod";
 import { intField } from "./fields.js";
 import { checkScopeQuery, scopeQueries } from "./queries.js";
 import { apiSchema } from "./schema/api.js";
+import { billingSchema } from "./schema/billing.js";
 import { clustersSchema } from "./schema/clusters.js";
 import { collectionsSchema } from "./schema/collections.js";
 import type { ResolvePath } from "./schema/common.js";
@@ -61,6 +62,7 @@ export function configSchema(baseDir: string) {
             groups: groupsSchema,
             backups: backupsSchema,
             global_clusters: globalClustersSchema,
+            billing: billingSchema(resolvePath),
             server: serverSchema(resolvePath),
             staleness_intervals: intField(2, 100).default(5),
           },
@@ -98,12 +100,15 @@ export function configSchema(baseDir: string) {
         groups: file.groups,
         backups: file.backups,
         globalClusters: file.global_clusters,
+        billing: file.billing.settings,
         server: file.server,
         /** A series older than this many intervals of its collector disappears. Default 5. */
         stalenessIntervals: file.staleness_intervals,
       },
       /** The default credential (`api.api_key` / `api.api_key_file`). */
       apiKey: { at: "api", ...file.api.key },
+      /** The billing credential (`billing.api_key` / `billing.api_key_file`); none: the default. */
+      billingKey: { at: "billing", ...file.billing.key },
       /** One source per cluster, same order as `config.clusters`. */
       clusterKeys: file.clusters.map(({ key }, index) => ({ at: `clusters[${index}]`, ...key })),
       /** Each cluster's data-plane token file, same order as `config.clusters`. */

@@ -2,13 +2,15 @@ import { describe, expect, it } from "vitest";
 import type { ConfigDraft, SecretSlot } from "./schema.js";
 import { resolveSecrets } from "./secrets.js";
 
-function draft(apiKey: SecretSlot, clusterKeys: SecretSlot[] = []): ConfigDraft {
+function draft(apiKey: SecretSlot, clusterKeys: SecretSlot[] = [], billingKey?: SecretSlot): ConfigDraft {
   return {
     apiKey,
+    billingKey: billingKey ?? { at: "billing" },
     clusterKeys,
     dataPlaneTokenFiles: clusterKeys.map(() => undefined),
     config: {
       clusters: clusterKeys.map((_, i) => ({ id: `in01-${i}`, scopes: [] })),
+      billing: { enabled: true },
     } as unknown as ConfigDraft["config"],
   };
 }
@@ -85,5 +87,23 @@ describe("resolveSecrets", () => {
       { env: {}, readFile },
     );
     expect(bad.ok ? [] : bad.problems.map((p) => p.path)).toEqual(["clusters[1].api_key_file"]);
+  });
+
+  it.each<[name: string, slot: SecretSlot, key: string]>([
+    ["the default key when billing names none", { at: "billing" }, "d"],
+    ["its own inline key", { at: "billing", value: "bill\n" }, "bill"],
+    ["its own key file, trimmed", { at: "billing", file: "/k/team" }, "team"],
+  ])("billing key: %s", async (_name, slot, key) => {
+    const result = await resolveSecrets(draft({ at: "api", value: "d" }, [], slot), { env: {}, readFile });
+    expect(result.ok && result.config.billing.apiKey).toBe(key);
+    expect(result.ok && result.config.api.apiKey).toBe("d");
+  });
+
+  it("reports an unreadable billing key file under billing", async () => {
+    const bad = await resolveSecrets(draft({ at: "api", value: "d" }, [], { at: "billing", file: "/k/x" }), {
+      env: {},
+      readFile,
+    });
+    expect(bad.ok ? [] : bad.problems.map((p) => p.path)).toEqual(["billing.api_key_file"]);
   });
 });

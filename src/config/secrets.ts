@@ -46,8 +46,8 @@ async function readSlot(
 }
 
 /**
- * Resolves the default key and each cluster's own key (a cluster without one uses the
- * default). Files are read with `readFile` and trimmed (a trailing newline is not part of a
+ * Resolves the default key, each cluster's own key (a cluster without one uses the default)
+ * and the billing key (the default when the billing section names none). Files are read with `readFile` and trimmed (a trailing newline is not part of a
  * key). Returns every problem found.
  */
 export async function resolveSecrets(
@@ -86,6 +86,16 @@ export async function resolveSecrets(
       ...(token === undefined ? {} : { dataPlaneToken: token }),
     });
   }
+  // Read even when billing is off, so a broken file is reported before it is switched on.
+  const billingKey = await readSlot(draft.billingKey, opts.readFile, problems);
   if (problems.length > 0 || apiKey === undefined) return { ok: false, problems };
-  return { ok: true, config: { ...draft.config, api: { ...draft.config.api, apiKey }, clusters } };
+  return {
+    ok: true,
+    config: {
+      ...draft.config,
+      api: { ...draft.config.api, apiKey },
+      billing: { ...draft.config.billing, apiKey: billingKey ?? apiKey },
+      clusters,
+    },
+  };
 }

@@ -63,12 +63,18 @@ export type BackupsConfig = Settings["backups"];
 
 /** `global_clusters`: List Global Clusters and each one's replication lag (shard 0). */
 export type GlobalClustersConfig = Settings["globalClusters"];
+/** `billing`: daily usage and invoices, with the resolved billing credential. */
+export type BillingConfig = Settings["billing"] & {
+  /** Resolved secret (billing.api_key or api_key_file, else the default key). Never log it. */
+  readonly apiKey: string;
+};
 
 /** `server`: the listen address split into host and port; `webConfigFile` is absolute. */
 export type ServerConfig = Settings["server"];
 
 /** The whole configuration. */
-export type Config = Omit<Settings, "api" | "clusters"> & {
+export type Config = Omit<Settings, "api" | "clusters" | "billing"> & {
   readonly api: ApiConfig;
+  readonly billing: BillingConfig;
   readonly clusters: readonly ClusterConfig[];
 };

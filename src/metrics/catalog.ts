@@ -11,6 +11,7 @@ import {
   placeMetric,
 } from "../upstream/catalog.js";
 import {
+  BILLING_FAMILIES,
   CLUSTER_FAMILIES as C,
   COLLECTION_FAMILIES,
   DATA_PROTECTION_FAMILIES,
@@ -50,6 +51,7 @@ export const STATIC_FAMILIES: readonly FamilyDef[] = [
   COLLECTION_FAMILIES,
   DATA_PROTECTION_FAMILIES,
   GROUP_FAMILIES,
+  BILLING_FAMILIES,
   TARGET_SELF_FAMILIES,
   PROCESS_SELF_FAMILIES,
 ].flatMap((group) => Object.values(group));

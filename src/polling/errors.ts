@@ -25,3 +25,12 @@ export function describeError(err: unknown): ErrorSummary {
 export function isPermanent(err: unknown): boolean {
   return err instanceof CloudError && err.permanent;
 }
+
+/**
+ * Whether the collector that threw `err` has logged it already, on its own schedule (a
+ * `reported: true` field): the health tracker then keeps its own line at debug, so one cause
+ * costs one line.
+ */
+export function isReported(err: unknown): boolean {
+  return err instanceof Error && (err as { reported?: unknown }).reported === true;
+}

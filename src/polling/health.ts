@@ -4,7 +4,7 @@ import { MappingBuilder } from "../metrics/builder.js";
 import { TARGET_SELF_FAMILIES as S } from "../metrics/families.js";
 import type { MappingResult } from "../metrics/sample.js";
 import { SharedCauseLog, sharedCauseOf } from "./causes.js";
-import { describeError } from "./errors.js";
+import { describeError, isReported } from "./errors.js";
 import type { TaskId } from "./taskId.js";
 
 /** What the landing page shows of one target. */
@@ -90,7 +90,7 @@ export class HealthTracker {
     const k = key(collector, target);
     const shared = this.causes.failed(k, sharedCauseOf(err, this.credentials.get(k)));
     if (h.up !== false || h.lastError?.code !== error.code) {
-      this.logger[shared ? "debug" : "warn"](
+      this.logger[shared || isReported(err) ? "debug" : "warn"](
         { collector, target, code: error.code, err: error.message },
         "target failing",
       );

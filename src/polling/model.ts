@@ -73,6 +73,11 @@ export interface Clients {
   /** The credential's label: clusters sharing a key share a label and a rate budget. */
   credentialOf(cluster: Pick<ClusterConfig, "apiKey">): string;
   /**
+   * The client of the billing key (credential "billing"): the only one billing endpoints are
+   * called with, and used for nothing else.
+   */
+  billing(): CloudApi;
+  /**
    * The data-plane client of a cluster's endpoint, with its `dataPlaneToken` (else its API
    * key, else the default key); one per endpoint and credential, each with its own budget.
    */

@@ -386,6 +386,24 @@ describe("computePlan", () => {
     expect(row(none.rows, "GET /v2/groups/{groupId}/members")).toBeUndefined();
   });
 
+  it("counts billing under its own credential, on shard 0 only, and nothing while it is off", async () => {
+    const cfg = await config({ billing: { enabled: true, api_key: "billing-secret" } });
+    const [first, second] = [0, 1].map((index) => computePlan(cfg, { shard: { index, total: 2 } }));
+    for (const endpoint of ["POST /v2/usage/query", "GET /v2/invoices"]) {
+      expect(first && row(first.rows, endpoint, "billing")).toMatchObject({
+        callsPerCycle: 1,
+        atLeast: true,
+        intervalMs: 3_600_000,
+      });
+      expect(first?.rows.filter((r) => r.endpoint === endpoint).map((r) => r.credential)).toEqual(["billing"]);
+      expect(second && row(second.rows, endpoint, "billing")).toBeUndefined();
+      expect(row(computePlan(await config({}), {}).rows, endpoint, "billing")).toBeUndefined();
+    }
+    const text = first ? formatPlan(first) : "";
+    expect(text).toContain("POST /v2/usage/query [billing]: at least 1 call every PT1H");
+    expect(text).not.toContain("billing-secret");
+  });
+
   it("notes when there is nothing to poll and when jobs come from a file", async () => {
     const plan = computePlan(
       await config({ spark_jobs: { jobs_file: "jobs.yaml" }, jobs: { ids_file: "ids.yaml" } }),

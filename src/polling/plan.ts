@@ -47,6 +47,8 @@ const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
   ENDPOINT.listRegions,
   ENDPOINT.listClusters,
   ENDPOINT.listGroupMembers,
+  ENDPOINT.queryDailyUsage,
+  ENDPOINT.listInvoices,
 ];
 
 /** One polled cluster. `credential` is a label ("default", "cluster key #1"), never a key. */
@@ -187,6 +189,7 @@ export function plannedTasks(
     clients: {
       forCluster: () => NO_CLIENT,
       credentialOf: credentialLabeler(config.api.apiKey, clusters),
+      billing: () => NO_CLIENT,
       dataPlane: () => NO_DATA_PLANE,
     },
     state: new CollectorStates(),

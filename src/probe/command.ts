@@ -55,9 +55,14 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
       sparkJobs: replicaSparkJobs(config, fileJobs, opts.shard),
       jobIds: replicaJobIds(config, fileJobIds, opts.shard),
       now: Date.now,
+      ...(config.billing.enabled ? { billingClient: pool.forBilling() } : {}),
     });
     // The client redacts keys from the service's messages already; this is the last guard.
-    const keys = [config.api.apiKey, ...clusters.flatMap((c) => (c.apiKey ? [c.apiKey] : []))];
+    const keys = [
+      config.api.apiKey,
+      config.billing.apiKey,
+      ...clusters.flatMap((c) => (c.apiKey ? [c.apiKey] : [])),
+    ];
     opts.write(keys.reduce((text, key) => redactSecret(text, key), formatProbe(report)));
     return probeExitCode(report);
   } finally {

@@ -14,6 +14,7 @@ function fakeApi(
     keyRefused?: boolean;
     unknown?: string;
     backupDenied?: boolean;
+    billingRefused?: boolean;
     v2Gone?: boolean;
     v1Gone?: boolean;
     noJobs?: boolean;
@@ -121,14 +122,28 @@ function fakeApi(
       }
       return {} as never;
     },
+    queryDailyUsage: async (args) => {
+      calls.push(`queryDailyUsage ${args.start}..${args.end}`);
+      if (opts.billingRefused) {
+        throw new CloudError("auth_error", "POST /v2/usage/query: HTTP 403: permission denied", {
+          endpoint: "POST /v2/usage/query",
+        });
+      }
+      return { total: 0, currentPage: 1, pageSize: 1, rows: 0, days: [] };
+    },
+    listInvoices: async () => {
+      calls.push("listInvoices");
+      return { count: 0, currentPage: 1, pageSize: 1, invoices: [] };
+    },
   };
   return { api, calls };
 }
 
-async function probe(raw: Record<string, unknown>, api: CloudApi) {
+async function probe(raw: Record<string, unknown>, api: CloudApi, billingClient?: CloudApi) {
   const config = await buildConfig({ api: { api_key: "k" }, ...raw });
   const clusters = config.clusters as ClusterConfig[];
   return runProbe(config, {
+    ...(billingClient ? { billingClient } : {}),
     clientFor: () => api,
     credentialOf: () => "default",
     clusters,
@@ -291,5 +306,41 @@ describe("runProbe", () => {
     expect(calls).toEqual(["listClusters", "listProjectsV2"]);
     expect(report.discovery).toEqual({ result: { ok: true }, seen: 1 });
     expect(report.keys[0]?.state).toBe("accepted");
+  });
+
+  it.each([
+    ["readable", false, { ok: true }, "Billing (key billing): readable (Query Daily Usage answered)", 0],
+    [
+      "refused",
+      true,
+      { ok: false, code: "auth_error", message: "POST /v2/usage/query: HTTP 403: permission denied" },
+      "Billing (key billing): not readable: the key needs the Organization Owner or Billing Admin role: POST /v2/usage/query: HTTP 403: permission denied",
+      1,
+    ],
+  ])(
+    "says whether billing is %s with the billing key, apart from the monitoring key",
+    async (_n, refused, result, line, exit) => {
+      const monitoring = fakeApi();
+      const billing = fakeApi({ billingRefused: refused });
+      const report = await probe(
+        { clusters: [TWO[0]], billing: { enabled: true } },
+        monitoring.api,
+        billing.api,
+      );
+      expect(report.billing).toEqual({ credential: "billing", result });
+      // Yesterday and today, with the billing client only; the monitoring key stays accepted.
+      expect(billing.calls).toEqual(["queryDailyUsage 2023-11-13..2023-11-14"]);
+      expect(monitoring.calls.some((c) => c.startsWith("queryDailyUsage"))).toBe(false);
+      expect(report.keys).toEqual([{ credential: "default", state: "accepted" }]);
+      expect(formatProbe(report)).toContain(line);
+      expect(probeExitCode(report)).toBe(exit);
+    },
+  );
+
+  it("does not probe billing while it is disabled", async () => {
+    const billing = fakeApi();
+    const report = await probe({ clusters: [TWO[0]] }, (await fakeApi()).api, billing.api);
+    expect(report.billing).toBeUndefined();
+    expect(billing.calls).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@
  * Cluster, Query Cluster Metrics, List Import Jobs V2 page 1 and Get Import Job Progress of its
  * first job, List Import Jobs (v1) page 1, Describe Spark Job, List Projects V2, and List
  * Clusters when no cluster is configured, and List Backups page 1 per credential (whether the
- * key has backup permission). Calls are made one at a time, far within the budget.
+ * key has backup permission), and Query Daily Usage with the billing key when billing is on. Calls are made one at a time,
+ * far within the budget.
  */
 
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
@@ -12,11 +13,13 @@ import { resolveBatch } from "../collectors/cluster-metrics/refusals.js";
 import { alignedWindow } from "../collectors/cluster-metrics/tasks.js";
 import { queriesForTarget, queryKey } from "../config/queries.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
+import { BILLING_CREDENTIAL } from "../polling/credentials.js";
 import { CloudError } from "../upstream/errors.js";
 import { isPermissionRefusal } from "../upstream/refusals.js";
 import type { CloudApi } from "../upstream/types.js";
 import type {
   BackupProbe,
+  BillingProbe,
   CallResult,
   ClusterProbe,
   JobProbe,
@@ -37,6 +40,8 @@ export interface ProbeDeps {
   /** The job IDs of `jobs.ids` and its IDs file (this shard's). */
   readonly jobIds: readonly string[];
   readonly now: () => number;
+  /** The billing key's client (credential "billing"); used only when billing is enabled. */
+  readonly billingClient?: CloudApi;
 }
 
 /** Turns a call's failure into its code and message; anything but a CloudError is a bug. */
@@ -253,6 +258,7 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     jobs.push({ jobId, result });
   }
   const backups = await probeBackups(config, deps, keys);
+  const billing = config.billing.enabled ? await probeBilling(deps) : undefined;
   return {
     keys: keys.list(),
     clusters,
@@ -261,6 +267,7 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     ...(discovery ? { discovery } : {}),
     ...(backups.length > 0 ? { backups } : {}),
     ...(projects ? { projects } : {}),
+    ...(billing ? { billing } : {}),
   };
 }
 
@@ -284,4 +291,20 @@ async function probeBackups(config: Config, deps: ProbeDeps, keys: KeyBook): Pro
     }
   }
   return out;
+}
+
+/**
+ * Whether the billing key reads billing data: Query Daily Usage for yesterday and today, one
+ * row. A refusal here says nothing of the monitoring key, so it is not noted as that key's.
+ */
+async function probeBilling(deps: ProbeDeps): Promise<BillingProbe> {
+  const client = deps.billingClient;
+  if (client === undefined)
+    return { credential: BILLING_CREDENTIAL, result: { skipped: "no billing client" } };
+  const today = new Date(deps.now()).toISOString().slice(0, 10);
+  const yesterday = new Date(deps.now() - 86_400_000).toISOString().slice(0, 10);
+  const result = await call(() =>
+    client.queryDailyUsage({ start: yesterday, end: today, pageSize: 1, currentPage: 1 }),
+  );
+  return { credential: BILLING_CREDENTIAL, result };
 }

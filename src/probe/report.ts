@@ -74,8 +74,19 @@ export interface BackupProbe {
   readonly message?: string;
 }
 
+/**
+ * Billing (when billing.enabled): Query Daily Usage page 1 with the billing key. `readable`
+ * says whether that key holds the Organization Owner or Billing Admin role.
+ */
+export interface BillingProbe {
+  readonly credential: string;
+  readonly result: CallResult | Skipped;
+}
+
 /** Everything `--probe` found. */
 export interface ProbeReport {
+  /** Present when billing is enabled. */
+  readonly billing?: BillingProbe;
   readonly keys: readonly KeyProbe[];
   readonly clusters: readonly ClusterProbe[];
   readonly sparkJobs: readonly SparkJobProbe[];
@@ -142,6 +153,7 @@ export function probeExitCode(report: ProbeReport): number {
   if (report.jobs.some((j) => failed(j.result))) return PROBE_FAILED;
   // Not permitted is a setting the report names, not a failure: the other collectors work.
   if (report.backups?.some((b) => b.state === "failed")) return PROBE_FAILED;
+  if (report.billing !== undefined && failed(report.billing.result)) return PROBE_FAILED;
   return report.sparkJobs.some((j) => failed(j.result)) ? PROBE_FAILED : PROBE_OK;
 }
 
@@ -174,6 +186,18 @@ function keyLine(k: KeyProbe): string {
   return `API key ${k.credential}: not confirmed (no call answered)`;
 }
 
+/** Whether the billing key reads billing data, in one line. */
+export function billingLine(b: BillingProbe): string {
+  const r = b.result;
+  if (isSkipped(r)) return `Billing (key ${b.credential}): not probed (${r.skipped})`;
+  if (r.ok) return `Billing (key ${b.credential}): readable (Query Daily Usage answered)`;
+  const why =
+    r.code === "auth_error"
+      ? "not readable: the key needs the Organization Owner or Billing Admin role"
+      : `not readable (${r.code})`;
+  return `Billing (key ${b.credential}): ${why}: ${r.message}`;
+}
+
 /**
  * The printed report. When every key is refused it is those lines alone (nothing else could
  * be probed); otherwise the keys, a table per cluster, the refused metric queries with the
@@ -184,6 +208,7 @@ export function formatProbe(report: ProbeReport): string {
   if (report.keys.length > 0 && report.keys.every((k) => k.state === "refused"))
     return `${keys.join("\n")}\n`;
   const out = [...keys];
+  if (report.billing !== undefined) out.push(billingLine(report.billing));
   if (report.discovery !== undefined) {
     const d = report.discovery;
     out.push(`List Clusters: ${d.result.ok ? `ok, ${d.seen} cluster(s) on page 1` : d.result.code}`);

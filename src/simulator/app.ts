@@ -4,6 +4,7 @@
  */
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { mountAdmin } from "./admin.js";
+import { billingRoutes } from "./billing.js";
 import { dataPlaneRoutes } from "./data-plane.js";
 import { dataProtectionRoutes } from "./data-protection-routes.js";
 import { ApiCode } from "./errors.js";
@@ -20,10 +21,12 @@ export function createApp(deps: PipelineDeps): Express {
   app.use(express.json({ limit: "1mb" }));
   mountAdmin(app, deps);
   const planes = dataPlaneRoutes(deps.ctx.dataPlanes, deps.ctx.world.clusters);
+  const billing = billingRoutes(deps.ctx.seed, deps.ctx.world.clusters);
   for (const route of [
     ...readRoutes(deps.ctx),
     ...groupRoutes(),
     ...dataProtectionRoutes(deps.ctx),
+    ...billing,
     ...planes,
     ...mutatingRoutes(),
   ])

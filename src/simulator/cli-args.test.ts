@@ -20,6 +20,8 @@ describe("parseCliArgs", () => {
         "a",
         "--api-key",
         "b",
+        "--billing-key",
+        "bill",
         "--verbose",
       ]),
     ).toEqual({
@@ -32,6 +34,7 @@ describe("parseCliArgs", () => {
         listClustersShape: "array",
         rateLimitMode: "token_bucket",
         apiKeys: ["a", "b"],
+        billingKeys: ["bill"],
       },
     });
   });

@@ -20,6 +20,8 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
   --list-clusters-shape SHAPE      array or object (default object)
   --api-key KEY                    accept only this key (repeatable; default any non-empty key)
   --backup-denied-key KEY          accept this key but refuse it backup permission (repeatable)
+  --billing-key KEY                a key with the billing role (repeatable): only such keys read
+                                   usage and invoices, and they read nothing else (default: any key)
   --spark-jobs-per-project N       (default 6)
   --import-jobs-per-cluster N      (default 8)
   --collections-per-cluster N      (default 3)
@@ -102,6 +104,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         "list-clusters-shape": { type: "string" },
         "api-key": { type: "string", multiple: true },
         "backup-denied-key": { type: "string", multiple: true },
+        "billing-key": { type: "string", multiple: true },
         "spark-jobs-per-project": { type: "string" },
         "import-jobs-per-cluster": { type: "string" },
         "collections-per-cluster": { type: "string" },
@@ -144,6 +147,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ["listClustersShape", shape],
     ["apiKeys", values["api-key"]],
     ["backupDeniedKeys", values["backup-denied-key"]],
+    ["billingKeys", values["billing-key"]],
     ["sparkJobsPerProject", num("spark-jobs-per-project", str("spark-jobs-per-project"))],
     ["importJobsPerCluster", num("import-jobs-per-cluster", str("import-jobs-per-cluster"))],
     ["collectionsPerCluster", num("collections-per-cluster", str("collections-per-cluster"))],

@@ -36,6 +36,11 @@ export const ApiCode = {
    * Clients must recognise rate limiting by the status or the message, not by this number.
    */
   RATE_LIMITED: 90429,
+  /**
+   * Not documented: the key is valid but lacks the role the endpoint needs (sent with HTTP 403):
+   * the monitoring key on a billing endpoint, or the billing key on any other.
+   */
+  PERMISSION_DENIED: 80101,
   /** No route matches (sent with HTTP 404). */
   NOT_FOUND: 404,
 } as const;

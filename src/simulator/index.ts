@@ -9,6 +9,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
 import { CloudJobStore, generateCloudJobs } from "./cloud-jobs.js";
+import { type SimUsageRow, simInvoices, usageRows, type WireInvoice } from "./billing.js";
 import type { SimContext } from "./context.js";
 import { buildDataPlanes, dataPlaneAuthorized } from "./data-plane.js";
 import { DataProtection } from "./data-protection.js";
@@ -32,6 +33,7 @@ export {
   type CloudJobType,
   type WireCloudJob,
 } from "./cloud-jobs.js";
+export { SIM_CURRENCY, type SimUsageRow, type WireInvoice, type WireUsageItem } from "./billing.js";
 export type { SimDataCollection } from "./data-plane.js";
 export {
   BACKUP_PERMISSION_MESSAGE,
@@ -75,6 +77,14 @@ export type {
 export type { RecordedRequest, SimStats } from "./stats.js";
 export type { SimCluster, SimCollection, SimProject, SimRegion } from "./world.js";
 
+/** The billing data the simulator serves, for tests to compare with. */
+export interface SimBilling {
+  /** Usage rows of the UTC days `start`..`end` (both included) at `nowMs` (default: now). */
+  usageRows(start: string, end: string, nowMs?: number): SimUsageRow[];
+  /** The invoices at `nowMs` (default: now), oldest first. */
+  invoices(nowMs?: number): WireInvoice[];
+}
+
 /** A running simulator. */
 export interface Simulator {
   /** e.g. http://127.0.0.1:PORT (v2 endpoints at /v2/...). */
@@ -86,6 +96,8 @@ export interface Simulator {
   readonly regions: readonly SimRegion[];
   /** Backups, backup policies and global clusters (data-protection.ts). */
   readonly dataProtection: DataProtection;
+  /** What the billing endpoints answer at a time (tests compare exported values with it). */
+  readonly billing: SimBilling;
   /** SCIM groups and their members, by group ID (List Group Members). */
   readonly groups: ReadonlyMap<string, readonly SimGroupMember[]>;
   readonly stats: SimStats;
@@ -161,6 +173,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     limiter: createRateLimiter(o.rateLimitMode, o.rateLimitPerSecond, o.now),
     apiKeys: o.apiKeys === undefined ? undefined : new Set(o.apiKeys),
     backupDeniedKeys: new Set(o.backupDeniedKeys),
+    billingKeys: o.billingKeys === undefined ? undefined : new Set(o.billingKeys),
     life,
     log: o.logger,
     onRequestDone: o.onRequestDone,
@@ -195,6 +208,10 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     regions: world.regions,
     groups: SIM_GROUPS,
     dataProtection: ctx.dataProtection,
+    billing: {
+      usageRows: (start, end, nowMs = o.now()) => usageRows(o.seed, world.clusters, start, end, nowMs),
+      invoices: (nowMs = o.now()) => simInvoices(o.seed, nowMs),
+    },
     stats,
     faults,
     state: new SimStateImpl(ctx),

@@ -29,6 +29,12 @@ export interface SimulatorOptions {
   apiKeys?: string[];
   /** Keys accepted for everything but backups: List Backups and Get Backup Policy answer HTTP 403. */
   backupDeniedKeys?: string[];
+  /**
+   * Keys with the billing role (Organization Owner or Billing Admin). Default: none set, and
+   * every accepted key reads billing. When set, billing endpoints refuse every other key with
+   * HTTP 403, and every other endpoint refuses these.
+   */
+  billingKeys?: string[];
   /** List Clusters `data` shape: the documented array, or the sampled object (default). */
   listClustersShape?: "array" | "object";
   /** Spark jobs generated per project, default 6 (one per scenario). */
@@ -97,8 +103,9 @@ export interface RequestDone {
 export const DEFAULT_METRIC_RETENTION_MS = 30 * 86_400_000;
 
 /** Options with every default applied. */
-export type ResolvedOptions = Required<Omit<SimulatorOptions, "apiKeys" | "quirks">> & {
+export type ResolvedOptions = Required<Omit<SimulatorOptions, "apiKeys" | "billingKeys" | "quirks">> & {
   apiKeys: string[] | undefined;
+  billingKeys: string[] | undefined;
   quirks: SimQuirks;
 };
 
@@ -151,6 +158,9 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
       `listClustersShape must be "array" or "object", got ${String(shape)}`,
     );
   }
+  if (opts.billingKeys?.some((k) => typeof k !== "string" || k === "")) {
+    throw new SimulatorError("INVALID_OPTION", "billingKeys must be non-empty strings");
+  }
   if (opts.apiKeys?.some((k) => typeof k !== "string" || k === "")) {
     throw new SimulatorError("INVALID_OPTION", "apiKeys must be non-empty strings");
   }
@@ -164,6 +174,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     rateLimitMode: mode,
     apiKeys: opts.apiKeys,
     backupDeniedKeys: opts.backupDeniedKeys ?? [],
+    billingKeys: opts.billingKeys,
     listClustersShape: shape,
     sparkJobsPerProject: count("sparkJobsPerProject", opts.sparkJobsPerProject, 6, 1000),
     busyClusterSparkJobs: count("busyClusterSparkJobs", opts.busyClusterSparkJobs, 0, 100_000),

@@ -25,6 +25,11 @@ export interface PipelineDeps {
   readonly limiter: SimRateLimiter;
   /** Accepted keys; undefined accepts any non-empty key. */
   readonly apiKeys: ReadonlySet<string> | undefined;
+  /**
+   * Keys with the billing role; undefined: every accepted key reads billing. When set, billing
+   * routes take only these, and every other route refuses them.
+   */
+  readonly billingKeys?: ReadonlySet<string> | undefined;
   readonly life: Lifecycle;
   readonly log: (line: string) => void;
   readonly onRequestDone?: (done: RequestDone) => void;
@@ -62,7 +67,7 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
     nowMs,
   };
   const clusterId = route.clusterId?.(input);
-  deps.stats.request(route.template, clusterId, {
+  deps.stats.request(route.template, clusterId, bearerKey(req.headers.authorization), {
     method: req.method,
     path: req.path,
     query: { ...input.query },
@@ -80,7 +85,8 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
 
   const normal = (): Reply => {
     const key = bearerKey(req.headers.authorization);
-    const apiKeyOk = key !== undefined && (deps.apiKeys === undefined || deps.apiKeys.has(key));
+    const billingKey = key !== undefined && deps.billingKeys?.has(key) === true;
+    const apiKeyOk = key !== undefined && (deps.apiKeys === undefined || deps.apiKeys.has(key) || billingKey);
     if (route.dataPlane) {
       if (key === undefined || !deps.dataPlaneAuthorized?.(clusterId ?? "", key, apiKeyOk)) {
         return failReply(DataPlaneCode.NOT_AUTHENTICATED, "user hasn't authenticated");
@@ -88,6 +94,15 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
     } else if (!apiKeyOk) return invalidTokenReply();
     if (route.permission === "backup" && key !== undefined && deps.backupDeniedKeys?.has(key)) {
       return failReply(BACKUP_PERMISSION_CODE, BACKUP_PERMISSION_MESSAGE, 403);
+    }
+    else if (deps.billingKeys !== undefined && (route.billing === true) !== billingKey) {
+      return failReply(
+        ApiCode.PERMISSION_DENIED,
+        route.billing === true
+          ? "permission denied: this operation needs the Organization Owner or Billing Admin role"
+          : "permission denied: this API key may only read billing",
+        403,
+      );
     }
     // A data plane is its own server: its budget is per cluster endpoint.
     const scope = route.dataPlane ? `\u0000${clusterId ?? ""}` : "";

@@ -41,6 +41,11 @@ export interface RouteDef {
   readonly permission?: "backup";
   /** True: the success answer is the bare payload, without `{code, data}` (as some reference samples show). */
   readonly bare?: () => boolean;
+  /**
+   * A billing endpoint: when the simulator has billing keys, only they are let in here, and
+   * they are let in nowhere else (a key with the billing role is not the monitoring key).
+   */
+  readonly billing?: boolean;
   /** Returns the success `data`; throws SimApiError for an upstream-style failure. */
   readonly handle: (req: RouteRequest) => unknown;
 }

@@ -30,6 +30,8 @@ export interface SimStats {
   /** Calls to mutating endpoints as "METHOD /path" (the exporter must never make one). */
   readonly mutatingCalls: readonly string[];
   readonly lastRequest: Readonly<Record<string, RecordedRequest>>;
+  /** Requests per endpoint template and Bearer key ("" without one): which key called what. */
+  readonly byEndpointKey: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** Zeroes every counter and forgets recorded requests. */
   reset(): void;
 }
@@ -48,8 +50,10 @@ export class StatsRecorder implements SimStats {
   faultsInjected: Partial<Record<FaultKind, number>> = emptyRecord<number>();
   mutatingCalls: string[] = [];
   lastRequest = emptyRecord<RecordedRequest>();
+  byEndpointKey = emptyRecord<Record<string, number>>();
 
   reset(): void {
+    this.byEndpointKey = emptyRecord();
     this.requests = 0;
     this.byEndpoint = emptyRecord();
     this.byEndpointCluster = emptyRecord();
@@ -61,8 +65,16 @@ export class StatsRecorder implements SimStats {
   }
 
   /** Counts one request to `endpoint` and remembers it. */
-  request(endpoint: string, clusterId: string | undefined, req: RecordedRequest): void {
+  request(
+    endpoint: string,
+    clusterId: string | undefined,
+    key: string | undefined,
+    req: RecordedRequest,
+  ): void {
     this.requests++;
+    const perKey = this.byEndpointKey[endpoint] ?? emptyRecord<number>();
+    perKey[key ?? ""] = (perKey[key ?? ""] ?? 0) + 1;
+    this.byEndpointKey[endpoint] = perKey;
     this.byEndpoint[endpoint] = (this.byEndpoint[endpoint] ?? 0) + 1;
     if (clusterId !== undefined) {
       const perCluster = this.byEndpointCluster[endpoint] ?? emptyRecord<number>();
@@ -98,6 +110,7 @@ export class StatsRecorder implements SimStats {
       faultsInjected: { ...this.faultsInjected },
       mutatingCalls: [...this.mutatingCalls],
       lastRequest: { ...this.lastRequest },
+      byEndpointKey: Object.fromEntries(Object.entries(this.byEndpointKey).map(([k, v]) => [k, { ...v }])),
     };
   }
 }

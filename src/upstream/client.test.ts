@@ -64,11 +64,13 @@ describe("the client surface", () => {
       "listGroupMembers",
       "listImportJobs",
       "listImportJobsV2",
+      "listInvoices",
       "listProjects",
       "listProjectsV2",
       "listRegions",
       "listSparkJobs",
       "queryClusterMetrics",
+      "queryDailyUsage",
     ]);
     expect(methods.filter((m) => /drop|delete|create|update|migrate|release/i.test(m))).toEqual([]);
     expect(Object.isFrozen(client)).toBe(true);

@@ -8,6 +8,7 @@
  */
 import type { Dispatcher } from "undici";
 import { getBackupPolicyEndpoint, listBackupsEndpoint } from "./backups.js";
+import { listInvoicesEndpoint, queryDailyUsageEndpoint } from "./billing.js";
 import { createCaller } from "./caller.js";
 import { describeClusterEndpoint, listClustersEndpoint } from "./clusters.js";
 import type { RequestSpec } from "./endpoint.js";
@@ -153,6 +154,8 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     listProjectsV2: (signal) => call(listProjectsV2Endpoint, {}, signal),
     listSparkJobs: (args, signal) => call(listSparkJobsEndpoint, args, signal),
     describeJob: (jobId, signal) => call(describeJobEndpoint, jobId, signal),
+    queryDailyUsage: (args, signal) => call(queryDailyUsageEndpoint, args, signal),
+    listInvoices: (args, signal) => call(listInvoicesEndpoint, args, signal),
     close: () => transport.close(),
   };
   return Object.freeze(client);

@@ -269,6 +269,59 @@ export interface ReplicationLag {
 }
 
 /**
+ * One item of Query Daily Usage: a cost type of one cluster (or of the organization: clusterId
+ * "") on one day. `quantity` and `amount` are decimal text as the service sent them (null when
+ * absent or unreadable); the unit of `amount` is the caller's to know (cents per the reference).
+ */
+export interface UsageItem {
+  readonly costType: string;
+  readonly clusterId: string;
+  readonly projectId: string;
+  readonly regionId: string;
+  readonly quantity: string | null;
+  readonly unit: string | null;
+  readonly amount: string | null;
+}
+
+/** One interval (a UTC day) of a Query Daily Usage page: possibly only part of its items. */
+export interface UsageDay {
+  readonly intervalStartMs: number;
+  readonly currency: string | null;
+  readonly items: readonly UsageItem[];
+}
+
+/** One page of Query Daily Usage. `total` counts rows (items) of every page; null if absent. */
+export interface UsagePage {
+  readonly total: number | null;
+  readonly currentPage: number;
+  readonly pageSize: number;
+  /** Items on this page. */
+  readonly rows: number;
+  readonly days: readonly UsageDay[];
+}
+
+/** One invoice of List Invoices. Amounts are decimal text (cents per the reference) or null. */
+export interface Invoice {
+  readonly id: string;
+  /** As the service sent it (unbilled, unconfirmed, disputed, unpaid, overdue, paid, free); "" if absent. */
+  readonly status: string;
+  readonly currency: string;
+  readonly periodStartMs: number | null;
+  readonly dueDateMs: number | null;
+  readonly invoiceDateMs: number | null;
+  readonly total: string | null;
+  readonly amountDue: string | null;
+}
+
+/** One page of List Invoices; `count` is the documented total, null when absent. */
+export interface InvoicePage {
+  readonly count: number | null;
+  readonly currentPage: number;
+  readonly pageSize: number;
+  readonly invoices: readonly Invoice[];
+}
+
+/**
  * Every endpoint the client may call, by the `CloudApi` method that calls it: the HTTP method
  * and the path template. This is the one declaration of each template; the order is the order
  * of the self-metrics' series.
@@ -291,6 +344,8 @@ export const ENDPOINT = {
   listProjectsV2: "GET /v2/projects",
   listSparkJobs: "GET /v2/jobs",
   describeJob: "GET /v2/jobs/{jobId}",
+  queryDailyUsage: "POST /v2/usage/query",
+  listInvoices: "GET /v2/invoices",
 } as const satisfies Record<keyof CloudApi, string>;
 
 /** Every data-plane endpoint template (a cluster's own endpoint), each declared once. */
@@ -409,4 +464,14 @@ export interface CloudApi {
   ): Promise<SparkJobPage>;
   /** Describe Job (v2): any job by its ID. */
   describeJob(jobId: string, signal?: AbortSignal): Promise<CloudJob>;
+  /**
+   * One page of daily usage for UTC days `start`..`end` (YYYY-MM-DD). Needs the Organization
+   * Owner or Billing Admin role: call it with the billing key only.
+   */
+  queryDailyUsage(
+    args: { start: string; end: string; pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<UsagePage>;
+  /** One page of invoices (page numbers start at 1). Same role as queryDailyUsage. */
+  listInvoices(args: { pageSize: number; currentPage: number }, signal?: AbortSignal): Promise<InvoicePage>;
 }

@@ -11,6 +11,8 @@ import type { CloudApi } from "../../src/upstream/types.js";
 export async function collectorEnv(opts: {
   readonly ctx: PollContext;
   readonly client: CloudApi;
+  /** The billing key's client; default: `client`. */
+  readonly billingClient?: CloudApi;
   readonly raw?: Record<string, unknown>;
   readonly clusters?: readonly ClusterConfig[];
   readonly sparkJobs?: readonly SparkJobRef[];
@@ -28,6 +30,7 @@ export async function collectorEnv(opts: {
     clients: {
       forCluster: () => opts.client,
       credentialOf: () => "default",
+      billing: () => opts.billingClient ?? opts.client,
       dataPlane: () => {
         throw new Error("no data plane in this test");
       },

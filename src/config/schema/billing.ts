@@ -1,0 +1,42 @@
+/**
+ * The `billing:` section: daily usage and invoices (Query Daily Usage, List Invoices), which need
+ * the Organization Owner or Billing Admin role, so usually a key of their own
+ * (docs/design.md section 4). The key is only located here; secrets.ts reads it, and a section
+ * without one uses the `api` section's key.
+ */
+import * as z from "zod";
+import { boolField, durationField, intField } from "../fields.js";
+import { always, section } from "../schemaKit.js";
+import { apiKeyFields, DAY, HOUR, keySource, MINUTE, type ResolvePath, rejectBothKeys } from "./common.js";
+
+/** How the service states amounts: `cents` (the reference) or `major` (one guide's example). */
+export const AMOUNT_UNITS = ["cents", "major"] as const;
+
+export function billingSchema(resolvePath: ResolvePath) {
+  return section({
+    enabled: boolField().default(false),
+    ...apiKeyFields,
+    // Usage data updates hourly: polling faster only spends the billing key's budget.
+    interval: durationField({ min: 5 * MINUTE, max: DAY }).default(HOUR),
+    amount_unit: z.enum(AMOUNT_UNITS, { error: "must be cents or major" }).default("cents"),
+    invoices: section({
+      enabled: boolField().default(true),
+      keep: intField(0, 100).default(3),
+    }),
+  })
+    .check(z.superRefine(rejectBothKeys, always))
+    .transform((billing) => ({
+      settings: {
+        enabled: billing.enabled,
+        intervalMs: billing.interval,
+        /** `cents`: amounts are divided by 100; `major`: taken as they are. */
+        amountUnit: billing.amount_unit,
+        invoices: {
+          enabled: billing.invoices.enabled,
+          /** Newest invoices exposed, besides every invoice not yet paid. */
+          keep: billing.invoices.keep,
+        },
+      },
+      key: keySource(billing, resolvePath),
+    }));
+}

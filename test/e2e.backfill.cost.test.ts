@@ -1,0 +1,165 @@
+/**
+ * End to end: cost history backfilled by the built CLI with billing enabled (the billing key of
+ * its own), turned into blocks by the real `promtool tsdb create-blocks-from openmetrics`,
+ * served by a real Prometheus: at each day's start it holds exactly that day's cost per cluster
+ * and cost type, as the simulator's rows add up, under the live exporter's names and labels.
+ */
+import { type ChildProcess, execFile, spawnSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { type Simulator, startSimulator } from "../src/simulator/index.js";
+import { freePort, spawnLogged, stop, waitFor } from "./helpers/processes.js";
+import { tempDir } from "./helpers/tempDir.js";
+import { toolOrSkip, toolPath } from "./helpers/tools.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const MAIN = join(ROOT, "dist", "main.js");
+const DAY = 86_400_000;
+const BILLING_KEY = "sk-billing-history";
+
+const promtool = toolOrSkip("promtool");
+const prometheusTool = toolOrSkip("prometheus");
+
+interface Vector {
+  readonly metric: Record<string, string>;
+  readonly value: [number, string];
+}
+
+/** Cents text as hundredths of a cent, and those as the major unit's double through exact text. */
+const hundredths = (amount: string | number) => {
+  const [whole = "0", frac = ""] = String(amount).split(".");
+  return BigInt(whole) * 100n + BigInt(frac.padEnd(2, "0").slice(0, 2));
+};
+const major = (h: bigint) => {
+  const text = h.toString().padStart(5, "0");
+  return Number(`${text.slice(0, -4)}.${text.slice(-4)}`);
+};
+
+describe.skipIf(promtool.skip || prometheusTool.skip)("cost backfill into a real Prometheus", () => {
+  let sim: Simulator;
+  let dir: string;
+  let prometheus: ChildProcess | undefined;
+  let promUrl = "";
+  const logs: string[] = [];
+  const today = Math.floor(Date.now() / DAY) * DAY;
+  // Four whole days; the window's end is today's start, so every day in it has ended.
+  const from = today - 4 * DAY;
+  const to = today;
+
+  async function instant(query: string, atMs: number): Promise<Vector[]> {
+    const url = `${promUrl}/api/v1/query?query=${encodeURIComponent(query)}&time=${atMs / 1000}`;
+    const body = (await (await fetch(url)).json()) as { status: string; data: { result: Vector[] } };
+    expect(body.status).toBe("success");
+    return body.data.result;
+  }
+
+  beforeAll(async () => {
+    // 40 clusters: every day is more than one page of usage.
+    sim = await startSimulator({ clusters: 40, rateLimitPerSecond: 0, billingKeys: [BILLING_KEY] });
+    dir = tempDir("backfill-cost-");
+    const config = {
+      api: {
+        base_url: sim.baseUrl,
+        controller_url: sim.controllerUrlTemplate,
+        api_key: "k",
+        rate_limit: 200,
+      },
+      clusters: [],
+      billing: { enabled: true, api_key: BILLING_KEY },
+    };
+    writeFileSync(join(dir, "config.yaml"), stringify(config));
+    await promisify(execFile)(
+      process.execPath,
+      [
+        MAIN,
+        "backfill",
+        "--config",
+        "config.yaml",
+        "--from",
+        new Date(from).toISOString(),
+        "--to",
+        new Date(to).toISOString(),
+        "--output",
+        "history.om",
+        "--quiet",
+      ],
+      { cwd: dir, encoding: "utf8" },
+    );
+    const blocks = spawnSync(
+      toolPath(promtool),
+      ["tsdb", "create-blocks-from", "openmetrics", "history.om", "data"],
+      {
+        cwd: dir,
+        encoding: "utf8",
+      },
+    );
+    expect(blocks.status, blocks.stderr).toBe(0);
+    writeFileSync(join(dir, "prometheus.yml"), stringify({ global: { scrape_interval: "1m" } }));
+    const port = await freePort();
+    promUrl = `http://127.0.0.1:${port}`;
+    prometheus = spawnLogged(
+      ROOT,
+      toolPath(prometheusTool),
+      [
+        `--config.file=${join(dir, "prometheus.yml")}`,
+        `--storage.tsdb.path=${join(dir, "data")}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        "--storage.tsdb.retention.time=10y",
+        "--log.level=warn",
+      ],
+      logs,
+    );
+    await waitFor("Prometheus to be ready", 30_000, async () =>
+      (await fetch(`${promUrl}/-/ready`)).status === 200 ? true : undefined,
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await stop(prometheus);
+    await sim?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("holds each day's cost per cluster and cost type at the day's start, exactly", async () => {
+    for (let t = from; t < to; t += DAY) {
+      const day = new Date(t).toISOString().slice(0, 10);
+      const rows = sim.billing.usageRows(day, day);
+      expect(rows.length).toBeGreaterThan(100);
+      const expected = new Map<string, bigint>();
+      for (const { item } of rows) {
+        const key = `${item.properties?.clusterId ?? ""}|${item.costType}`;
+        expected.set(key, (expected.get(key) ?? 0n) + hundredths(item.amount));
+      }
+      const got = await instant("vdbcloud_daily_cost", t);
+      expect(
+        new Map(got.map((v) => [`${v.metric.cluster_id}|${v.metric.cost_type}`, Number(v.value[1])])),
+      ).toEqual(new Map([...expected].map(([k, v]) => [k, major(v)])));
+      // Stamped at the day's start: one sample per day, none in between.
+      const count = await instant(
+        `count_over_time(vdbcloud_daily_cost{cost_type="compute"}[${DAY / 1000 - 1}s])`,
+        t + DAY - 1000,
+      );
+      expect(count.every((v) => v.value[1] === "1")).toBe(true);
+      expect(count.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("writes the live labels, usage beside cost, and no day outside [from, to)", async () => {
+    const series = await instant("vdbcloud_daily_cost", from);
+    expect(Object.keys(series[0]?.metric ?? {}).sort()).toEqual(
+      ["__name__", "cluster_id", "cost_type", "currency", "project_id", "region_id"].sort(),
+    );
+    const usage = await instant("vdbcloud_daily_usage", from);
+    // One usage series per cost series: each cost type has one unit.
+    expect(usage.length).toBe(series.length);
+    expect(await instant(`count_over_time(vdbcloud_daily_cost[${DAY / 1000 - 1}s])`, from - 1000)).toEqual(
+      [],
+    );
+    expect(
+      await instant(`count_over_time(vdbcloud_daily_cost[${DAY / 1000 - 1}s])`, to + DAY - 1000),
+    ).toEqual([]);
+  });
+});
