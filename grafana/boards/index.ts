@@ -2,8 +2,8 @@
 import { type DashboardSpec, renderDashboard } from "../lib/panels.js";
 import { cluster } from "./cluster.js";
 import { collections } from "./collections.js";
-import { dataProtection } from "./dataProtection.js";
 import { cost } from "./cost.js";
+import { dataProtection } from "./dataProtection.js";
 import { exporter } from "./exporter.js";
 import { jobs } from "./jobs.js";
 import { overview } from "./overview.js";

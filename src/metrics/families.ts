@@ -11,8 +11,8 @@
 import { gauge } from "./define.js";
 
 export * from "./clusterFamilies.js";
-export * from "./selfFamilies.js";
 export { BILLING_FAMILIES } from "./costFamilies.js";
+export * from "./selfFamilies.js";
 
 /**
  * Families of import jobs (List Import Jobs V2 or v1, Get Import Job Progress V2), Spark jobs

@@ -395,7 +395,9 @@ describe("computePlan", () => {
         atLeast: true,
         intervalMs: 3_600_000,
       });
-      expect(first?.rows.filter((r) => r.endpoint === endpoint).map((r) => r.credential)).toEqual(["billing"]);
+      expect(first?.rows.filter((r) => r.endpoint === endpoint).map((r) => r.credential)).toEqual([
+        "billing",
+      ]);
       expect(second && row(second.rows, endpoint, "billing")).toBeUndefined();
       expect(row(computePlan(await config({}), {}).rows, endpoint, "billing")).toBeUndefined();
     }

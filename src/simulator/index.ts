@@ -8,8 +8,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
-import { CloudJobStore, generateCloudJobs } from "./cloud-jobs.js";
 import { type SimUsageRow, simInvoices, usageRows, type WireInvoice } from "./billing.js";
+import { CloudJobStore, generateCloudJobs } from "./cloud-jobs.js";
 import type { SimContext } from "./context.js";
 import { buildDataPlanes, dataPlaneAuthorized } from "./data-plane.js";
 import { DataProtection } from "./data-protection.js";
@@ -26,6 +26,7 @@ import { type SimState, SimStateImpl } from "./state.js";
 import { type SimStats, StatsRecorder } from "./stats.js";
 import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
 
+export { SIM_CURRENCY, type SimUsageRow, type WireInvoice, type WireUsageItem } from "./billing.js";
 export {
   CLOUD_JOB_STATUSES,
   CLOUD_JOB_TYPES,
@@ -33,7 +34,6 @@ export {
   type CloudJobType,
   type WireCloudJob,
 } from "./cloud-jobs.js";
-export { SIM_CURRENCY, type SimUsageRow, type WireInvoice, type WireUsageItem } from "./billing.js";
 export type { SimDataCollection } from "./data-plane.js";
 export {
   BACKUP_PERMISSION_MESSAGE,

@@ -94,8 +94,7 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
     } else if (!apiKeyOk) return invalidTokenReply();
     if (route.permission === "backup" && key !== undefined && deps.backupDeniedKeys?.has(key)) {
       return failReply(BACKUP_PERMISSION_CODE, BACKUP_PERMISSION_MESSAGE, 403);
-    }
-    else if (deps.billingKeys !== undefined && (route.billing === true) !== billingKey) {
+    } else if (deps.billingKeys !== undefined && (route.billing === true) !== billingKey) {
       return failReply(
         ApiCode.PERMISSION_DENIED,
         route.billing === true
