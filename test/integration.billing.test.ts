@@ -51,8 +51,11 @@ async function start(
     config: (raw) => {
       raw.metrics = { enabled: false };
       raw.import_jobs = { enabled: false };
-      raw.spark_jobs = { jobs: [] };
+      raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
       raw.inventory = { enabled: false };
+      raw.backups = { enabled: false };
+      raw.global_clusters = { enabled: false };
+      raw.jobs = { ids: [] };
       // The other collector beside billing: one call an hour, with the monitoring key.
       raw.groups = { ids: ["grp-admins"], interval: "PT1H" };
       raw.billing = { enabled: true, ...billing };
@@ -250,6 +253,15 @@ describe("cost against the simulator", () => {
     expect(up.filter((s) => s.labels.collector === "groups")).toHaveLength(1);
     expect(parseSamples(text).find((s) => s.name === "vdbcloud_group_members")?.value).toBe(3);
     expect(parseSamples(text).filter((s) => s.name.startsWith("vdbcloud_daily"))).toEqual([]);
+    // Nothing else: billing itself is shown not permitted, not down (no failing-target alert).
+    expect(up.filter((s) => s.labels.collector === "billing").map((s) => s.value)).toEqual([1, 1]);
+    const notPermitted = parseSamples(text).filter((s) => s.name === "vdbcloud_collector_not_permitted");
+    expect(
+      notPermitted.map((s) => [s.labels.collector, s.labels.target, s.labels.credential, s.value]),
+    ).toEqual([
+      ["billing", "usage", "billing", 1],
+      ["billing", "invoices", "billing", 1],
+    ]);
     // An hour later, one more line.
     for (let i = 0; i < 8; i++) {
       await clock.advance(5 * 60_000);

@@ -26,13 +26,13 @@ describe("HealthTracker", () => {
     health.failure(
       "billing",
       "usage",
-      Object.assign(new Error("refused"), { code: "billing_refused", reported: true }),
+      Object.assign(new Error("refused"), { code: "already_logged", reported: true }),
     );
     health.failure("inventory", "in01-a", notFound());
     expect(lines.map((l) => JSON.parse(l).collector)).toEqual(["inventory"]);
     expect(health.list().find((h) => h.collector === "billing")).toMatchObject({
       up: false,
-      lastError: { code: "billing_refused" },
+      lastError: { code: "already_logged" },
     });
   });
 

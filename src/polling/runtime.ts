@@ -17,20 +17,31 @@ export interface PollContext {
 }
 
 /**
+ * What a poll may report besides success: the service definitely refused `credential` (a
+ * credential label, never a key) the permission the collector needs. The poll is complete, so
+ * the target stays up and is marked not permitted (HealthTracker.notPermitted).
+ */
+export interface NotPermitted {
+  readonly notPermitted: string;
+}
+
+/**
  * Runs one poll of one target: times it, turns any failure into health state and an outcome
- * for the scheduler. `poll` returns nothing; it writes its own samples. A failed poll leaves
- * the target's last good samples in place: they age out at their staleness bound.
+ * for the scheduler. `poll` writes its own samples and returns nothing, or `NotPermitted`. A
+ * failed poll leaves the target's last good samples in place: they age out at their staleness
+ * bound.
  */
 export async function runPoll(
   ctx: PollContext,
   collector: string,
   target: string,
-  poll: () => Promise<void>,
+  poll: () => Promise<void | NotPermitted>,
 ): Promise<RunOutcome> {
   const started = performance.now();
   try {
-    await poll();
-    ctx.health.success(collector, target);
+    const result = await poll();
+    if (result === undefined) ctx.health.success(collector, target);
+    else ctx.health.notPermitted(collector, target, result.notPermitted);
     return "ok";
   } catch (err) {
     ctx.health.failure(collector, target, err);

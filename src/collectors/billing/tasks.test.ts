@@ -120,8 +120,20 @@ describe("billingTasks", () => {
     expect(warnings()).toHaveLength(2);
     expect(lines.join("\n")).not.toContain("b-secret");
     const text = (await store.publishNow()).text.toString();
-    expect(text).toContain('vdbcloud_collector_up{collector="billing",target="usage"} 0');
-    expect(e.ctx.health.list().map((h) => h.lastError?.code)).toEqual(["billing_refused", "billing_refused"]);
+    // Not permitted, not down: the target is up (no failing-target alert), and says why it has no data.
+    expect(text).toContain('vdbcloud_collector_up{collector="billing",target="usage"} 1');
+    expect(text).toContain(
+      'vdbcloud_collector_not_permitted{collector="billing",target="usage",credential="billing"} 1',
+    );
+    expect(text).toContain(
+      'vdbcloud_collector_not_permitted{collector="billing",target="invoices",credential="billing"} 1',
+    );
+    expect(e.ctx.health.list().map((h) => [h.up, h.notPermitted, h.lastError])).toEqual([
+      [true, "billing", null],
+      [true, "billing", null],
+    ]);
+    // Only the collector's own line: nothing from the health tracker at warn or above.
+    expect(warnings().every((w) => w.collector === "billing" && w.credential === "billing")).toBe(true);
     store.close();
   });
 });

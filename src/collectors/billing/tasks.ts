@@ -1,7 +1,7 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
 import { BILLING_CREDENTIAL } from "../../polling/credentials.js";
 import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
-import { type PollContext, putData, runPoll } from "../../polling/runtime.js";
+import { type NotPermitted, type PollContext, putData, runPoll } from "../../polling/runtime.js";
 import { fnv1a32 } from "../../shared/hash.js";
 import { CloudError } from "../../upstream/errors.js";
 import type { CloudApi, EndpointTemplate, Invoice } from "../../upstream/types.js";
@@ -26,20 +26,6 @@ export const REFUSAL_WARN_EVERY_MS = 3_600_000;
 /** What a key without the Organization Owner or Billing Admin role gets, for its log line. */
 const ROLE_HINT = "the billing key needs the Organization Owner or Billing Admin role (billing.api_key)";
 
-/**
- * The billing endpoints refused the billing key: it lacks the role (or is not valid). Its
- * collector has logged it already (at most hourly), so the health tracker keeps it at debug.
- */
-export class BillingRefusedError extends Error {
-  readonly code = "billing_refused";
-  /** Logged by the collector: see `isReported` (polling/errors.ts). */
-  readonly reported = true;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "BillingRefusedError";
-  }
-}
-
 /** A refusal of the key itself (HTTP 401/403, an invalid-token code), not of one request. */
 function isRefusal(err: unknown): err is CloudError {
   return err instanceof CloudError && err.code === "auth_error";
@@ -47,10 +33,15 @@ function isRefusal(err: unknown): err is CloudError {
 
 /**
  * Runs `read`; a refusal of the billing key becomes one warning naming the collector and the
- * credential, repeated at most every REFUSAL_WARN_EVERY_MS (both tasks share it), and a
- * BillingRefusedError for the target's health.
+ * credential, repeated at most every REFUSAL_WARN_EVERY_MS (both tasks share it), and the
+ * target is reported not permitted (up, with vdbcloud_collector_not_permitted 1): a key without
+ * the role costs that line and nothing else. Its previous data ages out at its staleness bound.
  */
-async function guarded<T>(ctx: PollContext, state: BillingState, read: () => Promise<T>): Promise<T> {
+async function guarded(
+  ctx: PollContext,
+  state: BillingState,
+  read: () => Promise<void>,
+): Promise<void | NotPermitted> {
   try {
     return await read();
   } catch (err) {
@@ -63,7 +54,7 @@ async function guarded<T>(ctx: PollContext, state: BillingState, read: () => Pro
         `billing data not readable: ${ROLE_HINT}`,
       );
     }
-    throw new BillingRefusedError(`${err.endpoint}: ${ROLE_HINT}: ${err.message}`, { cause: err });
+    return { notPermitted: BILLING_CREDENTIAL };
   }
 }
 
@@ -109,9 +100,9 @@ function task(
     calls: [{ endpoint, count: 1, atLeast: true }],
     intervalMs: cfg.intervalMs,
     run: (signal) =>
-      runPoll(ctx, COLLECTOR, target, async () => {
+      runPoll(ctx, COLLECTOR, target, () => {
         const state = env.state.get(BILLING_STATE);
-        await guarded(ctx, state, () => poll(env.clients.billing(), state, signal));
+        return guarded(ctx, state, () => poll(env.clients.billing(), state, signal));
       }),
   });
 }
