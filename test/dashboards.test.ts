@@ -88,8 +88,8 @@ describe("generated dashboards", () => {
     expect(uids.sort()).toEqual([
       "vdbcloud-cluster",
       "vdbcloud-collections",
-      "vdbcloud-data-protection",
       "vdbcloud-cost",
+      "vdbcloud-data-protection",
       "vdbcloud-exporter",
       "vdbcloud-jobs",
       "vdbcloud-overview",

@@ -41,7 +41,9 @@ async function start(opts: { denied?: boolean; inventory?: boolean; logs?: strin
       raw.metrics = { enabled: false };
       raw.import_jobs = { enabled: false };
       raw.inventory = { enabled: opts.inventory === true, interval: "PT1M" };
-      raw.spark_jobs = { jobs: [] };
+      // Only the collectors under test: the other clusters' series would blur "none for these".
+      raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
+      raw.jobs = { ids: [] };
       raw.backups = { interval: "PT1M", policy_interval: "PT1M" };
       raw.global_clusters = { interval: "PT1M" };
     },
@@ -250,7 +252,8 @@ describe("data protection against the simulator", () => {
             raw.metrics = { enabled: false };
             raw.import_jobs = { enabled: false };
             raw.inventory = { enabled: false };
-            raw.spark_jobs = { jobs: [] };
+            raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
+            raw.jobs = { ids: [] };
           },
         });
         harnesses.push(h);

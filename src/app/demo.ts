@@ -113,6 +113,7 @@ export function demoRunOptions(
     collections: { tokenDir },
     metricCatalog,
     groups: true,
+    billing: true,
   };
 }
 

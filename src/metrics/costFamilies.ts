@@ -2,11 +2,7 @@
  * The cost families (billing collector, docs/cost.md), in their own module beside families.ts,
  * which re-exports them: amounts in the currency's major unit (the service's cents / 100, exactly).
  */
-import type { FamilyDef, FamilyDoc } from "./sample.js";
-
-function gauge(name: string, help: string, doc: FamilyDoc): FamilyDef {
-  return { name, help, type: "gauge", doc };
-}
+import { gauge } from "./define.js";
 
 /** Labels of the cost families, in sample order. */
 const COST_LABELS = ["cluster_id", "project_id", "region_id", "cost_type", "currency"] as const;

@@ -3,11 +3,7 @@
  * dedicated clusters, global clusters and their replication lag. Kept beside families.ts, which
  * re-exports them, so that each file holds one idea; the HELP conventions are the same.
  */
-import type { FamilyDef, FamilyDoc } from "./sample.js";
-
-function gauge(name: string, help: string, doc: FamilyDoc): FamilyDef {
-  return { name, help, type: "gauge", doc };
-}
+import { gauge } from "./define.js";
 
 /** Data protection: backups and backup policies (dedicated clusters), global clusters. */
 export const DATA_PROTECTION_FAMILIES = {

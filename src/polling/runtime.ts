@@ -35,6 +35,7 @@ export async function runPoll(
   ctx: PollContext,
   collector: string,
   target: string,
+  // biome-ignore lint/suspicious/noConfusingVoidType: most polls return nothing (void), a refused one says so
   poll: () => Promise<void | NotPermitted>,
 ): Promise<RunOutcome> {
   const started = performance.now();

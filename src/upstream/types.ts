@@ -5,6 +5,19 @@
  * This module knows nothing of Prometheus.
  */
 
+import type { InvoicePage, UsagePage } from "./billingTypes.js";
+import type { BackupPage, BackupPolicy, GlobalClusterPage, ReplicationLag } from "./dataProtectionTypes.js";
+
+export type { Invoice, InvoicePage, UsageDay, UsageItem, UsagePage } from "./billingTypes.js";
+export type {
+  Backup,
+  BackupPage,
+  BackupPolicy,
+  GlobalCluster,
+  GlobalClusterPage,
+  ReplicationLag,
+} from "./dataProtectionTypes.js";
+
 /** One metric query item. `stat` is present in the first documented form only. */
 export interface MetricQuery {
   readonly name: string;
@@ -200,125 +213,6 @@ export interface GroupMemberPage {
   readonly currentPage: number;
   readonly pageSize: number;
   readonly listed: number;
-}
-
-/**
- * One backup of List Backups (v2). Only AVAILABLE and CREATING backups are listed upstream (a
- * failed backup never appears). Strings are the raw upstream values; `sizeBytes` and
- * `createTimeMs` are null when absent or unreadable.
- */
-export interface Backup {
-  readonly backupId: string;
-  readonly clusterId: string;
-  readonly projectId: string | null;
-  /** CLUSTER or COLLECTION, as sent. */
-  readonly backupType: string;
-  /** AUTO or MANUAL, as sent. */
-  readonly creationMethod: string;
-  /** AVAILABLE or CREATING, as sent. */
-  readonly status: string;
-  readonly sizeBytes: number | null;
-  readonly createTimeMs: number | null;
-}
-
-/** One page of List Backups. `total` is the documented `count`, null when the answer left it out. */
-export interface BackupPage {
-  readonly total: number | null;
-  readonly currentPage: number;
-  readonly pageSize: number;
-  readonly backups: readonly Backup[];
-}
-
-/** Get Backup Policy (v2). `frequency` is the raw weekday list ("1,3,5"; 1 = Monday). */
-export interface BackupPolicy {
-  readonly clusterId: string;
-  /** ENABLED or DISABLED, as sent. */
-  readonly status: string;
-  readonly frequency: string | null;
-  /** The UTC window, e.g. "02:00-04:00". */
-  readonly startTime: string | null;
-  readonly retentionDays: number | null;
-  /** Regions the backups are copied to (crossRegionCopies). */
-  readonly crossRegionCopies: number;
-}
-
-/** One item of List Global Clusters (v2). */
-export interface GlobalCluster {
-  readonly globalClusterId: string;
-  readonly globalClusterName: string | null;
-  readonly projectId: string | null;
-}
-
-/** One page of List Global Clusters. */
-export interface GlobalClusterPage {
-  readonly total: number;
-  readonly currentPage: number;
-  readonly pageSize: number;
-  readonly globalClusters: readonly GlobalCluster[];
-}
-
-/** Get Global Cluster Replication Lag (v2): one lag per secondary; `lagMs` null when unreadable. */
-export interface ReplicationLag {
-  readonly globalClusterId: string;
-  readonly primaryClusterId: string | null;
-  readonly lags: ReadonlyArray<{
-    readonly secondaryClusterId: string;
-    readonly secondaryRegionId: string | null;
-    readonly lagMs: number | null;
-  }>;
-}
-
-/**
- * One item of Query Daily Usage: a cost type of one cluster (or of the organization: clusterId
- * "") on one day. `quantity` and `amount` are decimal text as the service sent them (null when
- * absent or unreadable); the unit of `amount` is the caller's to know (cents per the reference).
- */
-export interface UsageItem {
-  readonly costType: string;
-  readonly clusterId: string;
-  readonly projectId: string;
-  readonly regionId: string;
-  readonly quantity: string | null;
-  readonly unit: string | null;
-  readonly amount: string | null;
-}
-
-/** One interval (a UTC day) of a Query Daily Usage page: possibly only part of its items. */
-export interface UsageDay {
-  readonly intervalStartMs: number;
-  readonly currency: string | null;
-  readonly items: readonly UsageItem[];
-}
-
-/** One page of Query Daily Usage. `total` counts rows (items) of every page; null if absent. */
-export interface UsagePage {
-  readonly total: number | null;
-  readonly currentPage: number;
-  readonly pageSize: number;
-  /** Items on this page. */
-  readonly rows: number;
-  readonly days: readonly UsageDay[];
-}
-
-/** One invoice of List Invoices. Amounts are decimal text (cents per the reference) or null. */
-export interface Invoice {
-  readonly id: string;
-  /** As the service sent it (unbilled, unconfirmed, disputed, unpaid, overdue, paid, free); "" if absent. */
-  readonly status: string;
-  readonly currency: string;
-  readonly periodStartMs: number | null;
-  readonly dueDateMs: number | null;
-  readonly invoiceDateMs: number | null;
-  readonly total: string | null;
-  readonly amountDue: string | null;
-}
-
-/** One page of List Invoices; `count` is the documented total, null when absent. */
-export interface InvoicePage {
-  readonly count: number | null;
-  readonly currentPage: number;
-  readonly pageSize: number;
-  readonly invoices: readonly Invoice[];
 }
 
 /**

@@ -41,6 +41,7 @@ async function guarded(
   ctx: PollContext,
   state: BillingState,
   read: () => Promise<void>,
+  // biome-ignore lint/suspicious/noConfusingVoidType: most polls return nothing (void), a refused one says so
 ): Promise<void | NotPermitted> {
   try {
     return await read();
