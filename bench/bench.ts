@@ -123,7 +123,7 @@ async function baselineLatencies(
 async function run(args: BenchArgs): Promise<Results> {
   const collectors: Collectors = args.metricsOnly
     ? { importJobs: false, sparkJobs: false, inventory: false }
-    : { importJobs: true, sparkJobs: true, inventory: true };
+    : { importJobs: true, sparkJobs: true, inventory: true, dataProtection: true };
   let collectionsPerCluster = 3;
   const runtime = { runtime: args.runtime, execArgv: ["--expose-gc"] };
 
@@ -333,6 +333,7 @@ function collectorsText(c: Collectors): string {
     c.importJobs && "import_jobs",
     c.sparkJobs && "spark_jobs",
     c.inventory && "inventory",
+    c.dataProtection === true && "backups, global_clusters",
   ];
   return on.filter(Boolean).join(", ");
 }

@@ -21,9 +21,9 @@ export interface Collectors {
   readonly sparkJobs: boolean;
   readonly inventory: boolean;
   /**
-   * Backups, backup policies and global clusters (on by default in the exporter, off here unless
-   * asked: the bench's figures measure the collectors above; each of these has its own endpoints
-   * and so its own rate budget).
+   * Backups, backup policies and global clusters (on by default in the exporter; on in the
+   * bench's full scenario, off in the metrics-only one). Each has its own endpoints and so its
+   * own rate budget.
    */
   readonly dataProtection?: boolean;
 }
