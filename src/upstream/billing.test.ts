@@ -1,22 +1,8 @@
-import type { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { invoicesDataSchema, normalizeInvoices, normalizeUsage, usageDataSchema } from "./billing.js";
-import {
-  closeTestClients,
-  failure,
-  mockUpstream,
-  TEST_API_KEY,
-  TEST_BASE_URL,
-  testClient,
-} from "./testkit.js";
+import { failure, TEST_AUTH_HEADERS, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 
-let upstream: MockAgent;
-beforeEach(() => {
-  upstream = mockUpstream();
-});
-afterEach(async () => {
-  await closeTestClients();
-});
+const upstream = useMockUpstream();
 
 const ITEM = {
   costType: "compute",
@@ -42,7 +28,7 @@ describe("Query Daily Usage over HTTP", () => {
       .intercept({
         method: "POST",
         path: "/v2/usage/query",
-        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+        headers: TEST_AUTH_HEADERS,
         body: (b) => {
           body = JSON.parse(b);
           return true;

@@ -1,14 +1,6 @@
-import type { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { clusterListDataSchema, clusterSchema, normalizeCluster, normalizeClusterList } from "./clusters.js";
-import {
-  blankCluster,
-  closeTestClients,
-  mockUpstream,
-  TEST_API_KEY,
-  TEST_BASE_URL,
-  testClient,
-} from "./testkit.js";
+import { blankCluster, TEST_AUTH_HEADERS, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 
 const cluster = {
   clusterId: "in01-abc",
@@ -39,13 +31,7 @@ const normalized = {
   autoscalingCuMax: null,
 };
 
-let upstream: MockAgent;
-beforeEach(() => {
-  upstream = mockUpstream();
-});
-afterEach(async () => {
-  await closeTestClients();
-});
+const upstream = useMockUpstream();
 
 describe("Describe Cluster over HTTP", () => {
   it("GETs /v2/clusters/{id} with auth", async () => {
@@ -54,7 +40,7 @@ describe("Describe Cluster over HTTP", () => {
       .intercept({
         method: "GET",
         path: "/v2/clusters/in01-abc",
-        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+        headers: TEST_AUTH_HEADERS,
       })
       .reply(200, { code: 0, data: cluster });
     const { client } = testClient();

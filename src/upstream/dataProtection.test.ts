@@ -1,16 +1,9 @@
-import type { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CloudError } from "./errors.js";
 import { isDedicatedOnlyRefusal, isPermissionRefusal } from "./refusals.js";
-import { closeTestClients, failure, mockUpstream, TEST_BASE_URL, testClient } from "./testkit.js";
+import { failure, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 
-let upstream: MockAgent;
-beforeEach(() => {
-  upstream = mockUpstream();
-});
-afterEach(async () => {
-  await closeTestClients();
-});
+const upstream = useMockUpstream();
 
 const anyQuery = (path: string) => (p: string) => p.split("?")[0] === path;
 

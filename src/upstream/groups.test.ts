@@ -1,22 +1,8 @@
-import type { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { groupMembersDataSchema, normalizeGroupMembers } from "./groups.js";
-import {
-  closeTestClients,
-  failure,
-  mockUpstream,
-  TEST_API_KEY,
-  TEST_BASE_URL,
-  testClient,
-} from "./testkit.js";
+import { failure, TEST_AUTH_HEADERS, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 
-let upstream: MockAgent;
-beforeEach(() => {
-  upstream = mockUpstream();
-});
-afterEach(async () => {
-  await closeTestClients();
-});
+const upstream = useMockUpstream();
 
 /** Matches a request for `path` with any query string (or none). */
 const anyQuery = (path: string) => (p: string) => p.split("?")[0] === path;
@@ -34,7 +20,7 @@ describe("List Group Members over HTTP", () => {
         method: "GET",
         path: "/v2/groups/grp%2F1/members",
         query: { currentPage: "1", pageSize: "10" },
-        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+        headers: TEST_AUTH_HEADERS,
       })
       .reply(200, { code: 0, data: { count: 7, currentPage: 1, pageSize: 10, members: MEMBERS } });
     const { client } = testClient();

@@ -1,20 +1,13 @@
-import type { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ImportJobsData, importJobsDataSchema, normalizeImportJobs } from "./importJobs.js";
-import { closeTestClients, mockUpstream, TEST_API_KEY, testClient } from "./testkit.js";
+import { TEST_AUTH_HEADERS, testClient, useMockUpstream } from "./testkit.js";
 
 const CONTROLLER = "https://controller.api.aws-us-west-2.vdbcloud.test";
 const LIST = "/v1/vector/collections/import/list";
 const args = { clusterId: "in01-abc", region: "aws-us-west-2", pageSize: 100, currentPage: 1 };
 const job = { jobId: "job-1", collectionName: "docs", state: "ImportRunning" };
 
-let upstream: MockAgent;
-beforeEach(() => {
-  upstream = mockUpstream();
-});
-afterEach(async () => {
-  await closeTestClients();
-});
+const upstream = useMockUpstream();
 
 describe("List Import Jobs over HTTP", () => {
   it("GETs the region's controller with string query parameters and auth", async () => {
@@ -25,7 +18,7 @@ describe("List Import Jobs over HTTP", () => {
         method: "GET",
         path: LIST,
         query: { clusterId: "in01-abc", pageSize: "100", currentPage: "1" },
-        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+        headers: TEST_AUTH_HEADERS,
       })
       .reply(({ headers }) => {
         sent = headers as Record<string, string>;

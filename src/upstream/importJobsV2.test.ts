@@ -1,24 +1,10 @@
-import type { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { importJobProgressDataSchema, normalizeImportJobProgress } from "./importJobsV2.js";
 import { normalizeProjectsV2, projectsV2DataSchema } from "./projectsV2.js";
-import {
-  closeTestClients,
-  failure,
-  mockUpstream,
-  TEST_API_KEY,
-  TEST_BASE_URL,
-  testClient,
-} from "./testkit.js";
+import { failure, TEST_AUTH_HEADERS, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 import { isUnknownEndpoint } from "./unknownEndpoint.js";
 
-let upstream: MockAgent;
-beforeEach(() => {
-  upstream = mockUpstream();
-});
-afterEach(async () => {
-  await closeTestClients();
-});
+const upstream = useMockUpstream();
 
 const LIST = "/v2/vectordb/jobs/import/list";
 const DESCRIBE = "/v2/vectordb/jobs/import/describe";
@@ -51,7 +37,7 @@ describe("List Import Jobs (V2) over HTTP", () => {
     let body: unknown;
     upstream
       .get(TEST_BASE_URL)
-      .intercept({ method: "POST", path: LIST, headers: { authorization: `Bearer ${TEST_API_KEY}` } })
+      .intercept({ method: "POST", path: LIST, headers: TEST_AUTH_HEADERS })
       .reply(({ body: sent }) => {
         body = JSON.parse(String(sent));
         return {

@@ -1,14 +1,6 @@
-import type { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cloudJobDataSchema, normalizeCloudJob } from "./jobs.js";
-import {
-  closeTestClients,
-  failure,
-  mockUpstream,
-  TEST_API_KEY,
-  TEST_BASE_URL,
-  testClient,
-} from "./testkit.js";
+import { failure, TEST_AUTH_HEADERS, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 
 /** The reference's success sample (Describe Job V2). */
 const SAMPLE = {
@@ -35,13 +27,7 @@ const EXPECTED = {
 const ID = SAMPLE.data.jobId;
 const parse = (data: unknown) => normalizeCloudJob(cloudJobDataSchema.parse(data), ID);
 
-let upstream: MockAgent;
-beforeEach(() => {
-  upstream = mockUpstream();
-});
-afterEach(async () => {
-  await closeTestClients();
-});
+const upstream = useMockUpstream();
 
 function answer(status: number, body: object): void {
   upstream
@@ -49,7 +35,7 @@ function answer(status: number, body: object): void {
     .intercept({
       method: "GET",
       path: `/v2/jobs/${ID}`,
-      headers: { authorization: `Bearer ${TEST_API_KEY}` },
+      headers: TEST_AUTH_HEADERS,
     })
     .reply(status, body);
 }

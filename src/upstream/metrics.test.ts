@@ -1,8 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
-import type { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { attributeStats, metricsDataSchema, metricsRequestBody, normalizeMetrics } from "./metrics.js";
-import { closeTestClients, mockUpstream, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import { TEST_API_KEY, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 import type { ClusterMetricsRequest } from "./types.js";
 
 const START = Date.UTC(2024, 4, 1, 12, 0, 0);
@@ -26,13 +25,7 @@ const secondForm: ClusterMetricsRequest = {
   queries: [{ name: "REQ_SEARCH_LATENCY_P99" }, { name: "ENTITIES_COUNT" }],
 };
 
-let upstream: MockAgent;
-beforeEach(() => {
-  upstream = mockUpstream();
-});
-afterEach(async () => {
-  await closeTestClients();
-});
+const upstream = useMockUpstream();
 
 describe("metricsRequestBody", () => {
   it.each([

@@ -1,17 +1,10 @@
-import type { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { normalizeProjects, projectsDataSchema } from "./projects.js";
-import { closeTestClients, mockUpstream, TEST_API_KEY, testClient } from "./testkit.js";
+import { TEST_AUTH_HEADERS, testClient, useMockUpstream } from "./testkit.js";
 
 const CONTROLLER = "https://controller.api.gcp-us-west1.vdbcloud.test";
 
-let upstream: MockAgent;
-beforeEach(() => {
-  upstream = mockUpstream();
-});
-afterEach(async () => {
-  await closeTestClients();
-});
+const upstream = useMockUpstream();
 
 describe("List Projects over HTTP", () => {
   it("GETs /v1/projects at the region's controller", async () => {
@@ -20,7 +13,7 @@ describe("List Projects over HTTP", () => {
       .intercept({
         method: "GET",
         path: "/v1/projects",
-        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+        headers: TEST_AUTH_HEADERS,
       })
       .reply(200, {
         code: 200,

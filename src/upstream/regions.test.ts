@@ -1,20 +1,13 @@
-import type { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { normalizeRegions, regionsDataSchema } from "./regions.js";
-import { closeTestClients, mockUpstream, TEST_API_KEY, TEST_BASE_URL, testClient } from "./testkit.js";
+import { TEST_API_KEY, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 
 const regions = [
   { cloudId: "aws", regionId: "aws-us-west-2", domain: "api.aws-us-west-2.example" },
   { cloudId: "gcp", regionId: "gcp-us-west1", domain: "api.gcp-us-west1.example" },
 ];
 
-let upstream: MockAgent;
-beforeEach(() => {
-  upstream = mockUpstream();
-});
-afterEach(async () => {
-  await closeTestClients();
-});
+const upstream = useMockUpstream();
 
 describe("List Cloud Regions over HTTP", () => {
   it("sends cloudId when given", async () => {

@@ -1,14 +1,6 @@
-import type { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { normalizeSparkJobList, sparkJobListDataSchema } from "./sparkJobList.js";
-import {
-  closeTestClients,
-  failure,
-  mockUpstream,
-  TEST_API_KEY,
-  TEST_BASE_URL,
-  testClient,
-} from "./testkit.js";
+import { failure, TEST_AUTH_HEADERS, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 
 const args = { clusterId: "in01-abc", pageSize: 100, currentPage: 1 };
 
@@ -45,13 +37,7 @@ const expected = {
 
 const parse = (data: unknown) => normalizeSparkJobList(sparkJobListDataSchema.parse(data), args);
 
-let upstream: MockAgent;
-beforeEach(() => {
-  upstream = mockUpstream();
-});
-afterEach(async () => {
-  await closeTestClients();
-});
+const upstream = useMockUpstream();
 
 describe("List Spark Jobs over HTTP", () => {
   it("GETs /v2/jobs with type=SPARK, the cluster and the page, and reads the documented answer", async () => {
@@ -61,7 +47,7 @@ describe("List Spark Jobs over HTTP", () => {
         method: "GET",
         path: "/v2/jobs",
         query: { type: "SPARK", clusterId: "in01-abc", currentPage: "2", pageSize: "100" },
-        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+        headers: TEST_AUTH_HEADERS,
       })
       .reply(200, { code: 0, data: { total: 101, items: [documented] } });
     const { client } = testClient();

@@ -1,14 +1,6 @@
-import type { MockAgent } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { normalizeSparkJob, sparkJobDataSchema } from "./sparkJobs.js";
-import {
-  closeTestClients,
-  mockUpstream,
-  SPARK_JOB_UNSET,
-  TEST_API_KEY,
-  TEST_BASE_URL,
-  testClient,
-} from "./testkit.js";
+import { SPARK_JOB_UNSET, TEST_AUTH_HEADERS, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 
 const args = { projectId: "proj-0123", jobId: "job-abc" };
 const T = (iso: string) => Date.parse(iso);
@@ -81,13 +73,7 @@ const expectedFull = {
   },
 };
 
-let upstream: MockAgent;
-beforeEach(() => {
-  upstream = mockUpstream();
-});
-afterEach(async () => {
-  await closeTestClients();
-});
+const upstream = useMockUpstream();
 
 describe("Describe Spark Job over HTTP", () => {
   it("GETs the job with auth and normalizes every field", async () => {
@@ -96,7 +82,7 @@ describe("Describe Spark Job over HTTP", () => {
       .intercept({
         method: "GET",
         path: "/v2/projects/proj-0123/jobs/job-abc",
-        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+        headers: TEST_AUTH_HEADERS,
       })
       .reply(200, { code: 0, data: fullJob });
     const { client } = testClient();

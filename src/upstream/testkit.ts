@@ -2,7 +2,8 @@
  * Test doubles for the client: a manual clock whose sleep advances time, and an observer that
  * records events. Used by tests only; production code never imports this module.
  */
-import { MockAgent } from "undici";
+import { type Interceptable, MockAgent } from "undici";
+import { afterEach, beforeEach } from "vitest";
 import { type CloudClient, type CloudClientOptions, createCloudClient } from "./client.js";
 import { CloudError } from "./errors.js";
 import type { SleepFn } from "./sleep.js";
@@ -101,6 +102,40 @@ export async function closeTestClients(): Promise<void> {
   upstream = undefined;
   await agent?.close();
 }
+
+/** The part of the current test's MockAgent the HTTP-level tests use. */
+export interface UpstreamDouble {
+  /** The interceptable pool for one origin (TEST_BASE_URL, a controller URL). */
+  get(origin: string): Interceptable;
+  assertNoPendingInterceptors(): void;
+}
+
+/**
+ * Gives every test of the calling file (or describe block) a fresh mockUpstream() and closes it,
+ * with every testClient(), afterwards. The returned handle always speaks for the current test's
+ * agent, so a file can hold it in one constant.
+ */
+export function useMockUpstream(): UpstreamDouble {
+  let agent: MockAgent | undefined;
+  const current = (): MockAgent => {
+    if (agent === undefined) throw new Error("useMockUpstream: no test is running");
+    return agent;
+  };
+  beforeEach(() => {
+    agent = mockUpstream();
+  });
+  afterEach(async () => {
+    agent = undefined;
+    await closeTestClients();
+  });
+  return {
+    get: (origin) => current().get(origin),
+    assertNoPendingInterceptors: () => current().assertNoPendingInterceptors(),
+  };
+}
+
+/** The headers every request of testClient() carries (match them to prove the key is sent). */
+export const TEST_AUTH_HEADERS = { authorization: `Bearer ${TEST_API_KEY}` } as const;
 
 /** A client wired to a manual clock and a recording observer, with fast, deterministic retries. */
 export function testClient(overrides: Partial<CloudClientOptions> = {}): {
