@@ -14,7 +14,7 @@ import { defineEndpoint, V2 } from "./endpoint.js";
 import { lenient, lenientText, lenientTimestampMs } from "./lenient.js";
 import { type Backup, type BackupPage, type BackupPolicy, ENDPOINT } from "./types.js";
 import { segment } from "./urls.js";
-import { numeric, pageOf, stringish } from "./wire.js";
+import { numeric, pageDataFields, pageOf, pageQuery, stringish } from "./wire.js";
 
 /** Arguments of List Backups. Page numbers start at 1; no clusterId: the whole organisation. */
 export interface ListBackupsArgs {
@@ -36,9 +36,7 @@ const backupSchema = z.object({
 
 /** The envelope's `data` of List Backups. */
 export const backupsDataSchema = z.object({
-  count: numeric.nullish(),
-  currentPage: numeric.nullish(),
-  pageSize: numeric.nullish(),
+  ...pageDataFields,
   backups: z.array(backupSchema).nullish(),
 });
 
@@ -69,8 +67,7 @@ export const listBackupsEndpoint = defineEndpoint<ListBackupsArgs, BackupsData, 
       path: "/v2/backups",
       query: {
         ...(args.clusterId === undefined ? {} : { clusterId: args.clusterId }),
-        currentPage: String(args.currentPage),
-        pageSize: String(args.pageSize),
+        ...pageQuery(args),
       },
     }),
     schema: backupsDataSchema,

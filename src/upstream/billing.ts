@@ -15,7 +15,7 @@ import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
 import { lenient, lenientText, lenientTimestampMs } from "./lenient.js";
 import { ENDPOINT, type Invoice, type InvoicePage, type UsageDay, type UsagePage } from "./types.js";
-import { nullableNumeric, stringish, timestampMs } from "./wire.js";
+import { nullableNumeric, pageQuery, positionOf, stringish, timestampMs } from "./wire.js";
 
 /** Arguments of Query Daily Usage: UTC days as YYYY-MM-DD; page numbers start at 1. */
 export interface QueryDailyUsageArgs {
@@ -93,8 +93,7 @@ export function normalizeUsage(data: UsageData, args: QueryDailyUsageArgs): Usag
   }));
   return {
     total: data.total,
-    currentPage: data.currentPage ?? args.currentPage,
-    pageSize: data.pageSize ?? args.pageSize,
+    ...positionOf(data, args),
     rows: days.reduce((n, d) => n + d.items.length, 0),
     days,
   };
@@ -149,8 +148,7 @@ export function normalizeInvoices(data: InvoicesData, args: ListInvoicesArgs): I
   }));
   return {
     count: data.count,
-    currentPage: data.currentPage ?? args.currentPage,
-    pageSize: data.pageSize ?? args.pageSize,
+    ...positionOf(data, args),
     invoices,
   };
 }
@@ -162,7 +160,7 @@ export const listInvoicesEndpoint = defineEndpoint<ListInvoicesArgs, InvoicesDat
     request: (args) => ({
       target: V2,
       path: "/v2/invoices",
-      query: { pageSize: String(args.pageSize), currentPage: String(args.currentPage) },
+      query: pageQuery(args),
     }),
     schema: invoicesDataSchema,
     normalize: normalizeInvoices,

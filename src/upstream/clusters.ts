@@ -8,7 +8,7 @@ import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
 import { type ClusterDescription, type ClusterPage, ENDPOINT } from "./types.js";
 import { segment } from "./urls.js";
-import { nullableNumeric, nullableString, numeric, pageOf, stringish } from "./wire.js";
+import { nullableNumeric, nullableString, pageDataFields, pageOf, pageQuery, stringish } from "./wire.js";
 
 /** A bound of `autoscaling.cu` ({min, max}); anything unreadable is no bound, not a bad cluster. */
 const lenientBound = z
@@ -99,9 +99,7 @@ export interface ListClustersArgs {
 export const clusterListDataSchema = z.union([
   z.array(clusterSchema),
   z.object({
-    count: numeric.nullish(),
-    currentPage: numeric.nullish(),
-    pageSize: numeric.nullish(),
+    ...pageDataFields,
     clusters: z.array(clusterSchema).nullish(),
   }),
 ]);
@@ -132,8 +130,7 @@ export const listClustersEndpoint = defineEndpoint<ListClustersArgs, ClusterList
       query: {
         projectId: args.projectId,
         regionId: args.regionId,
-        pageSize: String(args.pageSize),
-        currentPage: String(args.currentPage),
+        ...pageQuery(args),
       },
     }),
     schema: clusterListDataSchema,

@@ -13,7 +13,7 @@ import { defineEndpoint, V2 } from "./endpoint.js";
 import { lenient, lenientText } from "./lenient.js";
 import { ENDPOINT, type GlobalClusterPage, type ReplicationLag } from "./types.js";
 import { segment } from "./urls.js";
-import { numeric, pageOf, stringish } from "./wire.js";
+import { numeric, pageDataFields, pageOf, pageQuery, stringish } from "./wire.js";
 
 /** Arguments of List Global Clusters. Page numbers start at 1. */
 export interface ListGlobalClustersArgs {
@@ -23,9 +23,7 @@ export interface ListGlobalClustersArgs {
 
 /** The payload of List Global Clusters. */
 export const globalClustersDataSchema = z.object({
-  count: numeric.nullish(),
-  currentPage: numeric.nullish(),
-  pageSize: numeric.nullish(),
+  ...pageDataFields,
   globalClusters: z
     .array(z.object({ globalClusterId: stringish, globalClusterName: lenientText, projectId: lenientText }))
     .nullish(),
@@ -51,7 +49,7 @@ export const listGlobalClustersEndpoint = defineEndpoint<
   request: (args) => ({
     target: V2,
     path: "/v2/globalClusters",
-    query: { currentPage: String(args.currentPage), pageSize: String(args.pageSize) },
+    query: pageQuery(args),
   }),
   schema: globalClustersDataSchema,
   normalize: normalizeGlobalClusters,

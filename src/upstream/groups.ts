@@ -10,7 +10,7 @@ import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
 import { ENDPOINT, type GroupMemberPage } from "./types.js";
 import { segment } from "./urls.js";
-import { numeric } from "./wire.js";
+import { pageDataFields, pageQuery, positionOf } from "./wire.js";
 
 /** Arguments of List Group Members. Page numbers start at 1. */
 export interface ListGroupMembersArgs {
@@ -21,9 +21,7 @@ export interface ListGroupMembersArgs {
 
 /** The envelope's `data`. Members are validated only as a list: their fields are never read. */
 export const groupMembersDataSchema = z.object({
-  count: numeric.nullish(),
-  currentPage: numeric.nullish(),
-  pageSize: numeric.nullish(),
+  ...pageDataFields,
   members: z.array(z.unknown()).nullish(),
 });
 
@@ -33,8 +31,7 @@ export type GroupMembersData = z.infer<typeof groupMembersDataSchema>;
 export function normalizeGroupMembers(data: GroupMembersData, args: ListGroupMembersArgs): GroupMemberPage {
   return {
     count: data.count ?? null,
-    currentPage: data.currentPage ?? args.currentPage,
-    pageSize: data.pageSize ?? args.pageSize,
+    ...positionOf(data, args),
     listed: data.members?.length ?? 0,
   };
 }
@@ -48,7 +45,7 @@ export const listGroupMembersEndpoint = defineEndpoint<
   request: (args) => ({
     target: V2,
     path: `/v2/groups/${segment(args.groupId)}/members`,
-    query: { currentPage: String(args.currentPage), pageSize: String(args.pageSize) },
+    query: pageQuery(args),
   }),
   schema: groupMembersDataSchema,
   normalize: normalizeGroupMembers,

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { defineEndpoint } from "./endpoint.js";
 import { lenient, lenientText as text } from "./lenient.js";
 import { ENDPOINT, type ImportJob, type ImportJobPage } from "./types.js";
-import { numeric, pageOf } from "./wire.js";
+import { numeric, pageOf, pageQuery } from "./wire.js";
 
 /** Arguments of List Import Jobs (CloudApi.listImportJobs). */
 export interface ListImportJobsArgs {
@@ -69,8 +69,7 @@ export const listImportJobsEndpoint = defineEndpoint<ListImportJobsArgs, ImportJ
       path: "/v1/vector/collections/import/list",
       query: {
         clusterId: args.clusterId,
-        pageSize: String(args.pageSize),
-        currentPage: String(args.currentPage),
+        ...pageQuery(args),
       },
     }),
     schema: importJobsDataSchema,

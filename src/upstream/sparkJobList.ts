@@ -1,5 +1,5 @@
 /**
- * List Spark Jobs (v2): GET /v2/jobs?type=SPARK&clusterId=...&currentPage=&pageSize= (pageSize
+ * List Spark Jobs (v2): GET /v2/jobs?type=SPARK&clusterId=...&pageSize=&currentPage= (pageSize
  * at most 100). `data` is documented as `{total, items}`; an answer that says `count` instead of
  * `total`, or `jobs`/`records` instead of `items`, is read the same way.
  *
@@ -11,7 +11,7 @@ import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
 import { normalizeSparkJob, sparkJobDataSchema } from "./sparkJobs.js";
 import { ENDPOINT, type SparkJob, type SparkJobPage } from "./types.js";
-import { numeric } from "./wire.js";
+import { numeric, pageDataFields, pageQuery, positionOf } from "./wire.js";
 
 /** Arguments of List Spark Jobs. Page numbers start at 1. */
 export interface ListSparkJobsArgs {
@@ -25,9 +25,7 @@ const items = z.array(z.unknown()).nullish();
 /** The envelope's `data`: paging fields and the raw items (each read on its own). */
 export const sparkJobListDataSchema = z.object({
   total: numeric.nullish(),
-  count: numeric.nullish(),
-  currentPage: numeric.nullish(),
-  pageSize: numeric.nullish(),
+  ...pageDataFields,
   items,
   jobs: items,
   records: items,
@@ -54,8 +52,7 @@ export function normalizeSparkJobList(data: SparkJobListData, args: ListSparkJob
   }
   return {
     total: data.total ?? data.count ?? null,
-    currentPage: data.currentPage ?? args.currentPage,
-    pageSize: data.pageSize ?? args.pageSize,
+    ...positionOf(data, args),
     jobs,
   };
 }
@@ -70,8 +67,7 @@ export const listSparkJobsEndpoint = defineEndpoint<ListSparkJobsArgs, SparkJobL
       query: {
         type: "SPARK",
         clusterId: args.clusterId,
-        currentPage: String(args.currentPage),
-        pageSize: String(args.pageSize),
+        ...pageQuery(args),
       },
     }),
     schema: sparkJobListDataSchema,

@@ -69,9 +69,31 @@ export function pageOf(
   asked: { readonly currentPage: number; readonly pageSize: number },
   listed: number,
 ): { total: number; currentPage: number; pageSize: number } {
-  return {
-    total: data.count ?? listed,
-    currentPage: data.currentPage ?? asked.currentPage,
-    pageSize: data.pageSize ?? asked.pageSize,
-  };
+  return { total: data.count ?? listed, ...positionOf(data, asked) };
+}
+
+/** A page's number and size: what the answer says, else what was asked. */
+export function positionOf(
+  data: PageData,
+  asked: { readonly currentPage: number; readonly pageSize: number },
+): { currentPage: number; pageSize: number } {
+  return { currentPage: data.currentPage ?? asked.currentPage, pageSize: data.pageSize ?? asked.pageSize };
+}
+
+/**
+ * The paging fields of a listing answer's schema (spread into its z.object): each a number or a
+ * numeric string, or absent. Read back through pageOf().
+ */
+export const pageDataFields = {
+  count: numeric.nullish(),
+  currentPage: numeric.nullish(),
+  pageSize: numeric.nullish(),
+};
+
+/** The query string fields that ask for one page of a listing. */
+export function pageQuery(asked: { readonly currentPage: number; readonly pageSize: number }): {
+  pageSize: string;
+  currentPage: string;
+} {
+  return { pageSize: String(asked.pageSize), currentPage: String(asked.currentPage) };
 }
