@@ -191,6 +191,15 @@ describe("retries", () => {
     expect(observer.events.filter((e) => e.kind === "attempt")).toHaveLength(3);
   });
 
+  /** A case where the upstream answers HTTP 200 with an error `code` in the envelope. */
+  const refusal = (apiCode: number, message: string, code: string, permanent = true) => ({
+    name: `code ${apiCode}`,
+    status: 200,
+    body: { code: apiCode, message },
+    code,
+    permanent,
+  });
+
   it.each([
     { name: "HTTP 401", status: 401, body: {}, code: "auth_error", permanent: true },
     { name: "HTTP 403", status: 403, body: {}, code: "auth_error", permanent: true },
@@ -202,54 +211,18 @@ describe("retries", () => {
       code: "http_error",
       permanent: false,
     },
+    refusal(80001, "Invalid token", "auth_error"),
+    refusal(21119, "The apikey is illegal.", "auth_error"),
+    refusal(80020, "not found", "not_found"),
+    refusal(96018, "cluster not found", "not_found"),
+    refusal(80003, "invalid pageSize", "invalid_request"),
     {
-      name: "code 80001",
-      status: 200,
-      body: { code: 80001, message: "Invalid token" },
-      code: "auth_error",
-      permanent: true,
-    },
-    {
-      name: "code 21119",
-      status: 200,
-      body: { code: 21119, message: "The apikey is illegal." },
-      code: "auth_error",
-      permanent: true,
-    },
-    {
-      name: "code 80020",
-      status: 200,
-      body: { code: 80020, message: "not found" },
-      code: "not_found",
-      permanent: true,
-    },
-    {
-      name: "code 96018",
-      status: 200,
-      body: { code: 96018, message: "cluster not found" },
-      code: "not_found",
-      permanent: true,
-    },
-    {
-      name: "code 80003",
-      status: 200,
-      body: { code: 80003, message: "invalid pageSize" },
-      code: "invalid_request",
-      permanent: true,
-    },
-    {
+      ...refusal(80003, "pageSize must be within limit 5..100", "invalid_request"),
       name: "a validation error that mentions a limit",
-      status: 200,
-      body: { code: 80003, message: "pageSize must be within limit 5..100" },
-      code: "invalid_request",
-      permanent: true,
     },
     {
+      ...refusal(65535, "exceeds the limit of 64 collections", "api_error", false),
       name: "an unknown code whose message mentions a limit",
-      status: 200,
-      body: { code: 65535, message: "exceeds the limit of 64 collections" },
-      code: "api_error",
-      permanent: false,
     },
     {
       name: "a schema mismatch",

@@ -50,6 +50,11 @@ async function loopback(): Promise<{ origin: string; close: () => Promise<void> 
   };
 }
 
+/** A GET of ENDPOINT at `url`, as the client sends it. */
+function GET(url: string): Parameters<Transport["send"]>[0] {
+  return { endpoint: ENDPOINT, method: "GET", url: new URL(url) };
+}
+
 const JSON_HEADERS = { headers: { "content-type": "application/json" } };
 
 const open: Transport[] = [];
@@ -100,7 +105,7 @@ describe("Transport headers", () => {
       return { statusCode: 200, data: { code: 0, data: [] } };
     });
     const t = track(transport({ sendRequestTimeoutHeader: false }));
-    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
+    await t.send(GET(`${ORIGIN}/v2/x`));
     const names = Object.keys(sent).map((h) => h.toLowerCase());
     expect(names).toContain("authorization");
     expect(names).not.toContain("content-type");
@@ -111,11 +116,7 @@ describe("Transport headers", () => {
 describe("Transport responses", () => {
   it("returns Retry-After in milliseconds", async () => {
     on("GET", "/v2/x").reply(200, { code: 0 }, { headers: { "Retry-After": "3" } });
-    const res = await track(transport()).send({
-      endpoint: ENDPOINT,
-      method: "GET",
-      url: new URL(`${ORIGIN}/v2/x`),
-    });
+    const res = await track(transport()).send(GET(`${ORIGIN}/v2/x`));
     expect(res.retryAfterMs).toBe(3_000);
   });
 
@@ -131,9 +132,7 @@ describe("Transport responses", () => {
     { status: 503, body: "<html>busy</html>", code: "http_error", retryAfterMs: undefined },
   ])("maps HTTP $status to $code", async ({ status, body, code, retryAfterMs }) => {
     on("GET", "/v2/x").reply(status, body, { headers: status === 429 ? { "Retry-After": "2" } : {} });
-    const err = await failure(
-      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }),
-    );
+    const err = await failure(track(transport()).send(GET(`${ORIGIN}/v2/x`)));
     expect(err.code).toBe(code);
     expect(err.httpStatus).toBe(status);
     expect(err.retryAfterMs).toBe(retryAfterMs);
@@ -144,9 +143,7 @@ describe("Transport responses", () => {
     { name: "an empty body", body: "", message: /empty response body/ },
   ])("fails with a schema error on $name, without quoting the body", async ({ body, message }) => {
     on("GET", "/v2/x").reply(200, body);
-    const err = await failure(
-      track(transport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }),
-    );
+    const err = await failure(track(transport()).send(GET(`${ORIGIN}/v2/x`)));
     expect(err.code).toBe("schema_error");
     expect(err.message).toMatch(message);
     expect(err.message).not.toContain("{not");
@@ -160,9 +157,9 @@ describe("Transport close", () => {
     const t = transport({ dispatcher: "own" });
     const pools = (t as unknown as { pools: Map<string, Pool> }).pools;
     const [a, b] = servers.map((s) => s.origin) as [string, string];
-    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${a}/v2/x`) });
-    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${a}/v2/x`) });
-    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${b}/v1/y`) });
+    await t.send(GET(`${a}/v2/x`));
+    await t.send(GET(`${a}/v2/x`));
+    await t.send(GET(`${b}/v1/y`));
     const owned = [...pools.values()];
     expect([...pools.keys()].sort()).toEqual([a, b].sort());
     await t.close();
@@ -174,7 +171,7 @@ describe("Transport close", () => {
   it("leaves an injected dispatcher open for its owner", async () => {
     on("GET", "/v2/x").reply(200, { code: 0 });
     const t = transport();
-    await t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) });
+    await t.send(GET(`${ORIGIN}/v2/x`));
     await t.close();
     // Still open: it answers another request.
     on("GET", "/v2/z").reply(200, "still open");
@@ -187,13 +184,7 @@ describe("Transport limits", () => {
   it("refuses a body whose Content-Length exceeds maxResponseBytes", async () => {
     const body = JSON.stringify({ code: 0, data: "x".repeat(200) });
     on("GET", "/v2/x").reply(200, body, { headers: { "content-length": String(body.length) } });
-    const err = await failure(
-      track(transport({ maxResponseBytes: 100 })).send({
-        endpoint: ENDPOINT,
-        method: "GET",
-        url: new URL(`${ORIGIN}/v2/x`),
-      }),
-    );
+    const err = await failure(track(transport({ maxResponseBytes: 100 })).send(GET(`${ORIGIN}/v2/x`)));
     expect(err.code).toBe("body_too_large");
   });
 
@@ -202,25 +193,13 @@ describe("Transport limits", () => {
     on("GET", "/v2/x").reply(200, JSON.stringify({ code: 0, data: "y".repeat(5_000) }), {
       headers: { "transfer-encoding": "chunked" },
     });
-    const err = await failure(
-      track(transport({ maxResponseBytes: 1_000 })).send({
-        endpoint: ENDPOINT,
-        method: "GET",
-        url: new URL(`${ORIGIN}/v2/x`),
-      }),
-    );
+    const err = await failure(track(transport({ maxResponseBytes: 1_000 })).send(GET(`${ORIGIN}/v2/x`)));
     expect(err.code).toBe("body_too_large");
   });
 
   it("classifies an oversized error page by its status, so a 503 stays retryable", async () => {
     on("GET", "/v2/x").reply(503, `<html>${"busy ".repeat(500)}</html>`);
-    const err = await failure(
-      track(transport({ maxResponseBytes: 100 })).send({
-        endpoint: ENDPOINT,
-        method: "GET",
-        url: new URL(`${ORIGIN}/v2/x`),
-      }),
-    );
+    const err = await failure(track(transport({ maxResponseBytes: 100 })).send(GET(`${ORIGIN}/v2/x`)));
     expect(err.code).toBe("http_error");
     expect(err.httpStatus).toBe(503);
   });
@@ -228,22 +207,13 @@ describe("Transport limits", () => {
   it("accepts a body of exactly maxResponseBytes", async () => {
     const body = JSON.stringify({ code: 0, data: "z".repeat(80) });
     on("GET", "/v2/x").reply(200, body);
-    const res = await track(transport({ maxResponseBytes: body.length })).send({
-      endpoint: ENDPOINT,
-      method: "GET",
-      url: new URL(`${ORIGIN}/v2/x`),
-    });
+    const res = await track(transport({ maxResponseBytes: body.length })).send(GET(`${ORIGIN}/v2/x`));
     expect(res.body).toEqual({ code: 0, data: "z".repeat(80) });
   });
 
   it("fails at once as aborted for an already aborted signal", async () => {
     on("GET", "/v2/x").reply(200, { code: 0 });
-    const err = await failure(
-      track(transport()).send(
-        { endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) },
-        AbortSignal.abort(),
-      ),
-    );
+    const err = await failure(track(transport()).send(GET(`${ORIGIN}/v2/x`), AbortSignal.abort()));
     expect(err.code).toBe("aborted");
     expect(upstream.pendingInterceptors()).toHaveLength(1);
   });
@@ -276,9 +246,7 @@ describe("Transport over a loopback socket", () => {
       setImmediate(() => res.socket?.destroy());
     };
     const base = await listen();
-    const err = await failure(
-      track(ownTransport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
-    );
+    const err = await failure(track(ownTransport()).send(GET(`${base}/x`)));
     expect(err.code).toBe("schema_error");
     expect(err.message).toMatch(/truncated/);
   });
@@ -286,13 +254,7 @@ describe("Transport over a loopback socket", () => {
   it("times out when no answer arrives within requestTimeoutMs", async () => {
     handler = () => {};
     const base = await listen();
-    const err = await failure(
-      track(ownTransport({ requestTimeoutMs: 50 })).send({
-        endpoint: ENDPOINT,
-        method: "GET",
-        url: new URL(`${base}/x`),
-      }),
-    );
+    const err = await failure(track(ownTransport({ requestTimeoutMs: 50 })).send(GET(`${base}/x`)));
     expect(err.code).toBe("timeout");
   });
 
@@ -302,13 +264,7 @@ describe("Transport over a loopback socket", () => {
       res.write('{"code":0,');
     };
     const base = await listen();
-    const err = await failure(
-      track(ownTransport({ requestTimeoutMs: 50 })).send({
-        endpoint: ENDPOINT,
-        method: "GET",
-        url: new URL(`${base}/x`),
-      }),
-    );
+    const err = await failure(track(ownTransport({ requestTimeoutMs: 50 })).send(GET(`${base}/x`)));
     expect(err.code).toBe("timeout");
   });
 
@@ -316,21 +272,14 @@ describe("Transport over a loopback socket", () => {
     const ctl = new AbortController();
     handler = () => ctl.abort();
     const base = await listen();
-    const err = await failure(
-      track(ownTransport()).send(
-        { endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) },
-        ctl.signal,
-      ),
-    );
+    const err = await failure(track(ownTransport()).send(GET(`${base}/x`), ctl.signal));
     expect(err.code).toBe("aborted");
   });
 
   it("reports a reset connection as a network error", async () => {
     handler = (req) => req.socket.destroy();
     const base = await listen();
-    const err = await failure(
-      track(ownTransport()).send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
-    );
+    const err = await failure(track(ownTransport()).send(GET(`${base}/x`)));
     expect(err.code).toBe("network_error");
   });
 
@@ -349,11 +298,7 @@ describe("Transport over a loopback socket", () => {
     };
     const base = await listen();
     const t = track(ownTransport({ maxInFlight: 2 }));
-    const results = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }),
-      ),
-    );
+    const results = await Promise.all(Array.from({ length: 6 }, () => t.send(GET(`${base}/x`))));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(peak).toBeGreaterThanOrEqual(1);
     expect(peak).toBeLessThanOrEqual(2);
@@ -372,7 +317,7 @@ describe("Transport over a loopback socket", () => {
     const t = track(ownTransport({ maxInFlight: 1 }));
     const left: number[] = [];
     const send = () =>
-      t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${base}/x`) }, undefined, async () => {
+      t.send(GET(`${base}/x`), undefined, async () => {
         left.push(Date.now());
       });
     const first = send();
@@ -395,15 +340,11 @@ describe("Transport beforeSend (the client's rate-limit turn)", () => {
       return { statusCode: 200, data: { code: 0, data: [] } };
     });
     const t = track(transport({ requestTimeoutMs: 30, maxInFlight: 1 }));
-    const res = await t.send(
-      { endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) },
-      undefined,
-      async () => {
-        // Longer than the whole request timeout.
-        await new Promise((r) => setTimeout(r, 60));
-        order.push(`turn with ${t.freeSlots} slots free`);
-      },
-    );
+    const res = await t.send(GET(`${ORIGIN}/v2/x`), undefined, async () => {
+      // Longer than the whole request timeout.
+      await new Promise((r) => setTimeout(r, 60));
+      order.push(`turn with ${t.freeSlots} slots free`);
+    });
     expect(res.status).toBe(200);
     expect(order).toEqual(["turn with 0 slots free", "request"]);
     expect(t.freeSlots).toBe(1);
@@ -413,11 +354,7 @@ describe("Transport beforeSend (the client's rate-limit turn)", () => {
     on("GET", "/v2/x").reply(200, { code: 0, data: [] });
     const t = track(transport({ maxInFlight: 1 }));
     const reason = new Error("turn refused");
-    await expect(
-      t.send({ endpoint: ENDPOINT, method: "GET", url: new URL(`${ORIGIN}/v2/x`) }, undefined, () =>
-        Promise.reject(reason),
-      ),
-    ).rejects.toBe(reason);
+    await expect(t.send(GET(`${ORIGIN}/v2/x`), undefined, () => Promise.reject(reason))).rejects.toBe(reason);
     expect(upstream.pendingInterceptors()).toHaveLength(1);
     expect(t.freeSlots).toBe(1);
   });
