@@ -157,11 +157,7 @@ export function normalizeInvoices(data: InvoicesData, args: ListInvoicesArgs): I
 export const listInvoicesEndpoint = defineEndpoint<ListInvoicesArgs, InvoicesData, InvoicePage>(
   ENDPOINT.listInvoices,
   {
-    request: (args) => ({
-      target: V2,
-      path: "/v2/invoices",
-      query: pageQuery(args),
-    }),
+    request: (args) => ({ target: V2, path: "/v2/invoices", query: pageQuery(args) }),
     schema: invoicesDataSchema,
     normalize: normalizeInvoices,
   },
