@@ -55,6 +55,23 @@ function v2Cluster(ctx: SimContext, id: string | undefined): MutableSimCluster {
 const pathCluster = (r: RouteRequest) => r.params.id;
 const queryCluster = (r: RouteRequest) => r.query.clusterId;
 
+/** The `clusterId` a listing's query must name (an invalid parameter otherwise). */
+function requiredQueryCluster(r: RouteRequest): string {
+  const clusterId = r.query.clusterId;
+  if (!clusterId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "clusterId is required");
+  return clusterId;
+}
+
+/** The `currentPage` a listing's query asks (from 1) and that page of `items`. */
+function queryPage<T>(
+  r: RouteRequest,
+  items: readonly T[],
+  pageSize: number,
+): { currentPage: number; page: T[] } {
+  const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
+  return { currentPage, page: items.slice((currentPage - 1) * pageSize, currentPage * pageSize) };
+}
+
 /** A field of a JSON body, as a string (numbers too: the reference's sample sends a numeric jobId). */
 function bodyText(body: unknown, name: string): string | undefined {
   if (typeof body !== "object" || body === null) return undefined;
@@ -166,16 +183,13 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
       clusterId: queryCluster,
       handle: (r) => {
         // Documented: clusterId required, pageSize 1..100 (default 20), type SPARK lists Spark jobs.
-        const clusterId = r.query.clusterId;
-        if (!clusterId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "clusterId is required");
-        const cluster = v2Cluster(ctx, clusterId);
+        const cluster = v2Cluster(ctx, requiredQueryCluster(r));
         const pageSize = intParam(r.query, "pageSize", 20, 1, 100);
-        const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
         const jobs =
           (r.query.type ?? "SPARK").toUpperCase() === "SPARK" ? ctx.spark.ofCluster(cluster.id) : [];
-        const items = jobs
-          .slice((currentPage - 1) * pageSize, currentPage * pageSize)
-          .map((spec) => sparkJobListItem(spec, r.nowMs, ctx.timeScale));
+        const items = queryPage(r, jobs, pageSize).page.map((spec) =>
+          sparkJobListItem(spec, r.nowMs, ctx.timeScale),
+        );
         return { total: jobs.length, items };
       },
     },
@@ -217,8 +231,7 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
       dataShape: "object",
       clusterId: queryCluster,
       handle: (r) => {
-        const clusterId = r.query.clusterId;
-        if (!clusterId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "clusterId is required");
+        const clusterId = requiredQueryCluster(r);
         const cluster = ctx.clusterById.get(clusterId);
         // A regional controller knows only the clusters of its own region.
         if (!cluster || (r.region !== undefined && r.region !== cluster.regionId)) {
@@ -228,9 +241,8 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
         // A capping server serves fewer than asked and says so in the `pageSize` it reports.
         const cap = ctx.quirks.importPageCap;
         const pageSize = cap > 0 ? Math.min(asked, cap) : asked;
-        const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
         const jobs = ctx.imports.list(cluster, r.nowMs);
-        const page = jobs.slice((currentPage - 1) * pageSize, currentPage * pageSize);
+        const { currentPage, page } = queryPage(r, jobs, pageSize);
         return { count: jobs.length, currentPage, pageSize, [cluster.importListKey]: page };
       },
     },
