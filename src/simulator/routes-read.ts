@@ -290,26 +290,21 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
       const finished = state === "Completed" || state === "Failed";
       const fileName = `${job.collectionName}/${job.jobId}.parquet`;
       const completeTime = finished ? isoSeconds(r.nowMs) : null;
-      return {
-        jobId: job.jobId,
-        collectionName: job.collectionName,
+      // A job of one file: that file's entry carries the job's own fields.
+      const file = {
         fileName,
         fileSize: 3_279_917,
         state,
         progress: job.progress,
         completeTime,
         reason: job.reason,
+      };
+      return {
+        jobId: job.jobId,
+        collectionName: job.collectionName,
+        ...file,
         totalRows: job.totalRows,
-        details: [
-          {
-            fileName,
-            fileSize: 3_279_917,
-            state,
-            progress: job.progress,
-            completeTime,
-            reason: job.reason,
-          },
-        ],
+        details: [file],
       };
     }),
     {
