@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CollectorStates, stateSlot } from "./model.js";
+import { CollectorStates, defineCollector, stateSlot } from "./model.js";
 
 describe("CollectorStates", () => {
   it("makes a slot's state on first use and returns that same object afterwards", () => {
@@ -21,5 +21,16 @@ describe("CollectorStates", () => {
     states.get(a).set("x", 1);
     expect(states.get(b).size).toBe(0);
     expect(new CollectorStates().get(a).size).toBe(0);
+  });
+});
+
+describe("defineCollector", () => {
+  const tasks = () => [];
+  it.each([
+    { name: "jobs", label: undefined, want: "jobs" },
+    { name: "discovery", label: "inventory", want: "inventory" },
+  ])("$name reports under the label $want", ({ name, label, want }) => {
+    const c = defineCollector(name, tasks, label);
+    expect(c).toEqual({ name, label: want, tasks });
   });
 });

@@ -118,6 +118,19 @@ export interface Collector<N extends string = string, L extends string = string>
   tasks(env: CollectorEnv): CollectorTask[];
 }
 
+/**
+ * Declares a collector; its self-metrics `collector` label is its name unless `label` says
+ * otherwise (a collector that reports as another one, as discovery reports as inventory).
+ * The literal name and label are kept, so the registry can type both.
+ */
+export function defineCollector<const N extends string, const L extends string = N>(
+  name: N,
+  tasks: (env: CollectorEnv) => CollectorTask[],
+  label?: L,
+): Collector<N, L> {
+  return { name, label: (label ?? name) as L, tasks };
+}
+
 /** The scheduler's key of a task: stable across reloads, and the input of its slot hash. */
 export function taskKey(id: TaskId): string {
   return `${id.collector}/${id.target}`;

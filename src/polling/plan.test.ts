@@ -22,6 +22,11 @@ function row(rows: readonly PlanRow[], endpoint: string, credential = "default")
   return rows.find((r) => r.endpoint === endpoint && r.credential === credential);
 }
 
+/** Each row as [endpoint, credential, calls per cycle, at least, interval ms], in plan order. */
+function summarise(rows: readonly PlanRow[]): (string | number | boolean)[][] {
+  return rows.map((r) => [r.endpoint, r.credential, r.callsPerCycle, r.atLeast, r.intervalMs]);
+}
+
 describe("metric requests per cycle, as the collector sends them", () => {
   // A plain name outside the reference stays in the second form (a documented one would not).
   const second = [{ name: "ENTITIES_INDEXED" }];
@@ -91,13 +96,7 @@ describe("computePlan", () => {
         inventory: { enabled: false },
       }),
     );
-    const summary = plan.rows.map((r) => [
-      r.endpoint,
-      r.credential,
-      r.callsPerCycle,
-      r.atLeast,
-      r.intervalMs,
-    ]);
+    const summary = summarise(plan.rows);
     expect(summary).toEqual(
       expect.arrayContaining([
         // One organisation-wide listing per credential (page 1 at least), not one per cluster.
@@ -139,13 +138,7 @@ describe("computePlan", () => {
         global_clusters: { enabled: false },
       }),
     );
-    const summary = plan.rows.map((r) => [
-      r.endpoint,
-      r.credential,
-      r.callsPerCycle,
-      r.atLeast,
-      r.intervalMs,
-    ]);
+    const summary = summarise(plan.rows);
     expect(summary).toEqual([
       // in01-a: cluster-wide first form + cluster-wide second form + 2 scopes; in01-b: 2.
       // At least: a refused query costs extra calls (halving, its other form, its retrial).

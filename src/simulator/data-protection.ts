@@ -231,27 +231,34 @@ function globalClustersOf(dedicated: readonly SimCluster[]): SimGlobalCluster[] 
   const out: SimGlobalCluster[] = [];
   const [a, b, c, d, e] = dedicated;
   if (a && b && c) {
-    out.push({
-      globalClusterId: `glo-${a.id.slice(5, 17)}`,
-      globalClusterName: "global-search",
-      projectId: a.projectId,
-      primary: a,
-      secondaries: [
-        { clusterId: b.id, regionId: b.regionId, minMs: 200, maxMs: 2_000, periodMs: 5 * MINUTE_MS },
-        { clusterId: c.id, regionId: c.regionId, minMs: 20_000, maxMs: 120_000, periodMs: 40 * MINUTE_MS },
-      ],
-    });
+    out.push(
+      globalCluster("global-search", a, [
+        [b, 200, 2_000, 5 * MINUTE_MS],
+        [c, 20_000, 120_000, 40 * MINUTE_MS],
+      ]),
+    );
   }
-  if (d && e) {
-    out.push({
-      globalClusterId: `glo-${d.id.slice(5, 17)}`,
-      globalClusterName: "global-rag",
-      projectId: d.projectId,
-      primary: d,
-      secondaries: [
-        { clusterId: e.id, regionId: e.regionId, minMs: 100, maxMs: 1_500, periodMs: 7 * MINUTE_MS },
-      ],
-    });
-  }
+  if (d && e) out.push(globalCluster("global-rag", d, [[e, 100, 1_500, 7 * MINUTE_MS]]));
   return out;
+}
+
+/** A global cluster on `primary`, each secondary with its lag swinging [minMs, maxMs] over periodMs. */
+function globalCluster(
+  name: string,
+  primary: SimCluster,
+  secondaries: readonly (readonly [SimCluster, minMs: number, maxMs: number, periodMs: number])[],
+): SimGlobalCluster {
+  return {
+    globalClusterId: `glo-${primary.id.slice(5, 17)}`,
+    globalClusterName: name,
+    projectId: primary.projectId,
+    primary,
+    secondaries: secondaries.map(([s, minMs, maxMs, periodMs]) => ({
+      clusterId: s.id,
+      regionId: s.regionId,
+      minMs,
+      maxMs,
+      periodMs,
+    })),
+  };
 }

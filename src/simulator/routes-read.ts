@@ -55,6 +55,34 @@ function v2Cluster(ctx: SimContext, id: string | undefined): MutableSimCluster {
 const pathCluster = (r: RouteRequest) => r.params.id;
 const queryCluster = (r: RouteRequest) => r.query.clusterId;
 
+/** The `clusterId` a listing's query must name (an invalid parameter otherwise). */
+function requiredQueryCluster(r: RouteRequest): string {
+  const clusterId = r.query.clusterId;
+  if (!clusterId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "clusterId is required");
+  return clusterId;
+}
+
+/** Page `currentPage` (from 1) of `items`, `pageSize` a page. */
+function pageOf<T>(items: readonly T[], currentPage: number, pageSize: number): T[] {
+  return items.slice((currentPage - 1) * pageSize, currentPage * pageSize);
+}
+
+/** The `currentPage` a listing's query asks (from 1) and that page of `items`. */
+function queryPage<T>(
+  r: RouteRequest,
+  items: readonly T[],
+  pageSize: number,
+): { currentPage: number; page: T[] } {
+  const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
+  return { currentPage, page: pageOf(items, currentPage, pageSize) };
+}
+
+/** An import listing's page size: as asked, or fewer on a capping server (which reports what it served). */
+function importPageSize(ctx: SimContext, asked: number): number {
+  const cap = ctx.quirks.importPageCap;
+  return cap > 0 ? Math.min(asked, cap) : asked;
+}
+
 /** A field of a JSON body, as a string (numbers too: the reference's sample sends a numeric jobId). */
 function bodyText(body: unknown, name: string): string | undefined {
   if (typeof body !== "object" || body === null) return undefined;
@@ -70,6 +98,20 @@ function bodyInt(body: unknown, name: string, fallback: number, min: number, max
 }
 
 const bodyCluster = (r: RouteRequest) => bodyText(r.body, "clusterId");
+
+/** A V2 import endpoint: a read-only POST whose body names the cluster, answering an object. */
+function v2ImportRoute(path: string, handle: RouteDef["handle"]): RouteDef {
+  return {
+    method: "POST",
+    path,
+    template: `POST ${path}`,
+    version: 2,
+    mutating: false,
+    dataShape: "object",
+    clusterId: bodyCluster,
+    handle,
+  };
+}
 
 /** The cluster a V2 import request names in its body; v2's "not found" otherwise. */
 function importCluster(ctx: SimContext, r: RouteRequest): MutableSimCluster {
@@ -166,16 +208,13 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
       clusterId: queryCluster,
       handle: (r) => {
         // Documented: clusterId required, pageSize 1..100 (default 20), type SPARK lists Spark jobs.
-        const clusterId = r.query.clusterId;
-        if (!clusterId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "clusterId is required");
-        const cluster = v2Cluster(ctx, clusterId);
+        const cluster = v2Cluster(ctx, requiredQueryCluster(r));
         const pageSize = intParam(r.query, "pageSize", 20, 1, 100);
-        const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
         const jobs =
           (r.query.type ?? "SPARK").toUpperCase() === "SPARK" ? ctx.spark.ofCluster(cluster.id) : [];
-        const items = jobs
-          .slice((currentPage - 1) * pageSize, currentPage * pageSize)
-          .map((spec) => sparkJobListItem(spec, r.nowMs, ctx.timeScale));
+        const items = queryPage(r, jobs, pageSize).page.map((spec) =>
+          sparkJobListItem(spec, r.nowMs, ctx.timeScale),
+        );
         return { total: jobs.length, items };
       },
     },
@@ -217,87 +256,57 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
       dataShape: "object",
       clusterId: queryCluster,
       handle: (r) => {
-        const clusterId = r.query.clusterId;
-        if (!clusterId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "clusterId is required");
+        const clusterId = requiredQueryCluster(r);
         const cluster = ctx.clusterById.get(clusterId);
         // A regional controller knows only the clusters of its own region.
         if (!cluster || (r.region !== undefined && r.region !== cluster.regionId)) {
           throw new SimApiError(ApiCode.CLUSTER_NOT_FOUND_V1, `cluster ${clusterId} not found`);
         }
-        const asked = intParam(r.query, "pageSize", 10, 5, 100);
-        // A capping server serves fewer than asked and says so in the `pageSize` it reports.
-        const cap = ctx.quirks.importPageCap;
-        const pageSize = cap > 0 ? Math.min(asked, cap) : asked;
-        const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
+        const pageSize = importPageSize(ctx, intParam(r.query, "pageSize", 10, 5, 100));
         const jobs = ctx.imports.list(cluster, r.nowMs);
-        const page = jobs.slice((currentPage - 1) * pageSize, currentPage * pageSize);
+        const { currentPage, page } = queryPage(r, jobs, pageSize);
         return { count: jobs.length, currentPage, pageSize, [cluster.importListKey]: page };
       },
     },
-    {
-      method: "POST",
-      path: "/v2/vectordb/jobs/import/list",
-      template: "POST /v2/vectordb/jobs/import/list",
-      version: 2,
-      mutating: false,
-      dataShape: "object",
-      clusterId: bodyCluster,
-      handle: (r) => {
-        const cluster = importCluster(ctx, r);
-        const asked = bodyInt(r.body, "pageSize", 10, 1, 100);
-        const cap = ctx.quirks.importPageCap;
-        const pageSize = cap > 0 ? Math.min(asked, cap) : asked;
-        const currentPage = bodyInt(r.body, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
-        const jobs = ctx.imports.list(cluster, r.nowMs);
-        const records = jobs.slice((currentPage - 1) * pageSize, currentPage * pageSize).map((j) => ({
-          collectionName: j.collectionName,
-          jobId: j.jobId,
-          state: v2State(j.state, "list"),
-        }));
-        return { count: jobs.length, currentPage, pageSize, records };
-      },
-    },
-    {
-      method: "POST",
-      path: "/v2/vectordb/jobs/import/describe",
-      template: "POST /v2/vectordb/jobs/import/describe",
-      version: 2,
-      mutating: false,
-      dataShape: "object",
-      clusterId: bodyCluster,
-      handle: (r) => {
-        const cluster = importCluster(ctx, r);
-        const jobId = bodyText(r.body, "jobId");
-        if (jobId === undefined) throw new SimApiError(ApiCode.INVALID_PARAMETER, "jobId is required");
-        const job = ctx.imports.detail(cluster, jobId, r.nowMs);
-        if (!job) throw new SimApiError(ApiCode.JOB_NOT_FOUND, `import job ${jobId} not found`);
-        const state = v2State(job.state, "describe");
-        const finished = state === "Completed" || state === "Failed";
-        const fileName = `${job.collectionName}/${job.jobId}.parquet`;
-        const completeTime = finished ? isoSeconds(r.nowMs) : null;
-        return {
-          jobId: job.jobId,
-          collectionName: job.collectionName,
-          fileName,
-          fileSize: 3_279_917,
-          state,
-          progress: job.progress,
-          completeTime,
-          reason: job.reason,
-          totalRows: job.totalRows,
-          details: [
-            {
-              fileName,
-              fileSize: 3_279_917,
-              state,
-              progress: job.progress,
-              completeTime,
-              reason: job.reason,
-            },
-          ],
-        };
-      },
-    },
+    v2ImportRoute("/v2/vectordb/jobs/import/list", (r) => {
+      const cluster = importCluster(ctx, r);
+      const pageSize = importPageSize(ctx, bodyInt(r.body, "pageSize", 10, 1, 100));
+      const currentPage = bodyInt(r.body, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
+      const jobs = ctx.imports.list(cluster, r.nowMs);
+      const records = pageOf(jobs, currentPage, pageSize).map((j) => ({
+        collectionName: j.collectionName,
+        jobId: j.jobId,
+        state: v2State(j.state, "list"),
+      }));
+      return { count: jobs.length, currentPage, pageSize, records };
+    }),
+    v2ImportRoute("/v2/vectordb/jobs/import/describe", (r) => {
+      const cluster = importCluster(ctx, r);
+      const jobId = bodyText(r.body, "jobId");
+      if (jobId === undefined) throw new SimApiError(ApiCode.INVALID_PARAMETER, "jobId is required");
+      const job = ctx.imports.detail(cluster, jobId, r.nowMs);
+      if (!job) throw new SimApiError(ApiCode.JOB_NOT_FOUND, `import job ${jobId} not found`);
+      const state = v2State(job.state, "describe");
+      const finished = state === "Completed" || state === "Failed";
+      const fileName = `${job.collectionName}/${job.jobId}.parquet`;
+      const completeTime = finished ? isoSeconds(r.nowMs) : null;
+      // A job of one file: that file's entry carries the job's own fields.
+      const file = {
+        fileName,
+        fileSize: 3_279_917,
+        state,
+        progress: job.progress,
+        completeTime,
+        reason: job.reason,
+      };
+      return {
+        jobId: job.jobId,
+        collectionName: job.collectionName,
+        ...file,
+        totalRows: job.totalRows,
+        details: [file],
+      };
+    }),
     {
       method: "GET",
       path: "/v2/projects",

@@ -3,40 +3,31 @@
  * the jobs of a busy cluster whose listing is longer than a page.
  */
 import { hashString, hexFromHash, mix, unit } from "./random.js";
-import { SPARK_SCENARIOS, type SparkJobSpec, type SparkStatus, sparkJobView } from "./spark-jobs.js";
+import { SPARK_SCENARIOS, type SparkJobSpec, sparkJobView, type WireSparkJob } from "./spark-jobs.js";
 import type { World } from "./world.js";
 
+/** The fields a List Spark Jobs item shares with the Describe payload, in the list's order. */
+const ITEM_FIELDS = [
+  "jobId",
+  "projectId",
+  "type",
+  "description",
+  "status",
+  "regionId",
+  "clusterId",
+  "createdAt",
+  "startedAt",
+  "finishedAt",
+  "durationSeconds",
+] as const satisfies readonly (keyof WireSparkJob)[];
+
 /** A List Spark Jobs item: the list's fields of the Describe payload. */
-export interface WireSparkJobItem {
-  jobId: string;
-  projectId: string;
-  type: string;
-  description: string;
-  status: SparkStatus;
-  regionId: string;
-  clusterId: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  durationSeconds: number | null;
-}
+export type WireSparkJobItem = Pick<WireSparkJob, (typeof ITEM_FIELDS)[number]>;
 
 /** The List Spark Jobs item of `spec` at `nowMs`. */
 export function sparkJobListItem(spec: SparkJobSpec, nowMs: number, timeScale: number): WireSparkJobItem {
   const v = sparkJobView(spec, nowMs, timeScale);
-  return {
-    jobId: v.jobId,
-    projectId: v.projectId,
-    type: v.type,
-    description: v.description,
-    status: v.status,
-    regionId: v.regionId,
-    clusterId: v.clusterId,
-    createdAt: v.createdAt,
-    startedAt: v.startedAt,
-    finishedAt: v.finishedAt,
-    durationSeconds: v.durationSeconds,
-  };
+  return Object.fromEntries(ITEM_FIELDS.map((k) => [k, v[k]])) as WireSparkJobItem;
 }
 
 /**

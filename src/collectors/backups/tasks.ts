@@ -12,7 +12,12 @@
  */
 import type { ClusterConfig } from "../../config/types.js";
 import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import {
+  type CollectorEnv,
+  type CollectorTask,
+  collectorTask,
+  defineCollector,
+} from "../../polling/model.js";
 import { type PollContext, putData } from "../../polling/runtime.js";
 import type { RunOutcome } from "../../scheduler/scheduler.js";
 import { isDedicatedOnlyRefusal, isPermissionRefusal } from "../../upstream/refusals.js";
@@ -175,15 +180,7 @@ export function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** List Backups per credential: backup counts, sizes, newest success, oldest still creating. */
-export const backupsCollector = {
-  name: BACKUPS,
-  label: BACKUPS,
-  tasks: backupListTasks,
-} as const satisfies Collector;
+export const backupsCollector = defineCollector(BACKUPS, backupListTasks);
 
 /** Get Backup Policy per dedicated cluster: enabled, retention, copies, the longest gap. */
-export const backupPoliciesCollector = {
-  name: BACKUP_POLICIES,
-  label: BACKUPS,
-  tasks: backupPolicyTasks,
-} as const satisfies Collector;
+export const backupPoliciesCollector = defineCollector(BACKUP_POLICIES, backupPolicyTasks, BACKUPS);

@@ -1,6 +1,11 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
 import { BILLING_CREDENTIAL } from "../../polling/credentials.js";
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import {
+  type CollectorEnv,
+  type CollectorTask,
+  collectorTask,
+  defineCollector,
+} from "../../polling/model.js";
 import { type NotPermitted, type PollContext, putData, runPoll } from "../../polling/runtime.js";
 import { fnv1a32 } from "../../shared/hash.js";
 import { CloudError } from "../../upstream/errors.js";
@@ -142,8 +147,4 @@ export function billingTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The billing collector: daily cost and usage, month to date, and invoices (docs/cost.md). */
-export const billingCollector = {
-  name: COLLECTOR,
-  label: COLLECTOR,
-  tasks: billingTasks,
-} as const satisfies Collector;
+export const billingCollector = defineCollector(COLLECTOR, billingTasks);

@@ -1,4 +1,9 @@
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import {
+  type CollectorEnv,
+  type CollectorTask,
+  collectorTask,
+  defineCollector,
+} from "../../polling/model.js";
 import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
 import { type MetricQuery, type MetricResult, ENDPOINT as UPSTREAM } from "../../upstream/types.js";
 import { buildMetricQueries } from "./batches.js";
@@ -176,8 +181,4 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The cluster metrics collector: Query Cluster Metrics per cluster and per scope. */
-export const clusterMetricsCollector = {
-  name: COLLECTOR,
-  label: COLLECTOR,
-  tasks: clusterMetricsTasks,
-} as const satisfies Collector;
+export const clusterMetricsCollector = defineCollector(COLLECTOR, clusterMetricsTasks);

@@ -10,10 +10,10 @@
 import type { ClusterConfig } from "../../config/types.js";
 import {
   type CallEstimate,
-  type Collector,
   type CollectorEnv,
   type CollectorTask,
   collectorTask,
+  defineCollector,
 } from "../../polling/model.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import type { CollectionRef, DataPlaneApi, LoadState } from "../../upstream/dataPlane.js";
@@ -122,8 +122,4 @@ export function collectionsTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The collections collector: discovery through each cluster's data plane. */
-export const collectionsCollector = {
-  name: COLLECTOR,
-  label: COLLECTOR,
-  tasks: collectionsTasks,
-} as const satisfies Collector;
+export const collectionsCollector = defineCollector(COLLECTOR, collectionsTasks);

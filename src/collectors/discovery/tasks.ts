@@ -4,7 +4,12 @@
  */
 
 import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import {
+  type CollectorEnv,
+  type CollectorTask,
+  collectorTask,
+  defineCollector,
+} from "../../polling/model.js";
 import { runPoll } from "../../polling/runtime.js";
 import { type CloudApi, type ClusterDescription, ENDPOINT } from "../../upstream/types.js";
 
@@ -85,8 +90,4 @@ export function discoveryTask(env: CollectorEnv): CollectorTask[] {
 }
 
 /** Discovery: List Clusters, feeding the other collectors; reports as the inventory collector. */
-export const discoveryCollector = {
-  name: "discovery",
-  label: LABEL,
-  tasks: discoveryTask,
-} as const satisfies Collector;
+export const discoveryCollector = defineCollector("discovery", discoveryTask, LABEL);

@@ -5,7 +5,12 @@
  * "organization".
  */
 import { ownsGlobalCalls } from "../../config/shard.js";
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import {
+  type CollectorEnv,
+  type CollectorTask,
+  collectorTask,
+  defineCollector,
+} from "../../polling/model.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import type { CloudApi, GlobalCluster, ReplicationLag } from "../../upstream/types.js";
 import { ENDPOINT } from "../../upstream/types.js";
@@ -67,8 +72,4 @@ export function globalClusterTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** List Global Clusters and each one's replication lag per secondary. */
-export const globalClustersCollector = {
-  name: COLLECTOR,
-  label: COLLECTOR,
-  tasks: globalClusterTasks,
-} as const satisfies Collector;
+export const globalClustersCollector = defineCollector(COLLECTOR, globalClusterTasks);

@@ -1,5 +1,10 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import {
+  type CollectorEnv,
+  type CollectorTask,
+  collectorTask,
+  defineCollector,
+} from "../../polling/model.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import type { CloudApi, GroupMemberPage } from "../../upstream/types.js";
 import { ENDPOINT } from "../../upstream/types.js";
@@ -91,8 +96,4 @@ export function groupTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The group collector: List Group Members per configured SCIM group, for access audits. */
-export const groupsCollector = {
-  name: COLLECTOR,
-  label: COLLECTOR,
-  tasks: groupTasks,
-} as const satisfies Collector;
+export const groupsCollector = defineCollector(COLLECTOR, groupTasks);

@@ -7,6 +7,7 @@
  * first unfinished jobs of the listing are the newest.
  */
 
+import { ClusterJobMemory } from "../../polling/clusterJobs.js";
 import { stateSlot } from "../../polling/model.js";
 import type { ImportJob } from "../../upstream/types.js";
 import { isTerminalImportState, isUnfinishedImportState } from "./mapping.js";
@@ -67,15 +68,13 @@ export function pickProgressCalls(
  * call (they did not finish while watched, and a fresh start must not ask the whole history).
  * Memory is bounded by the listings: a job no longer listed is forgotten.
  */
-export class ImportProgressMemory {
-  readonly #clusters = new Map<string, Map<string, JobMemory>>();
-
+export class ImportProgressMemory extends ClusterJobMemory<JobMemory> {
   /**
    * Records the listing of `clusterId`: new jobs are remembered (settled when finished at the
    * cluster's first listing), unlisted ones forgotten. Returns whether a job is settled.
    */
   observe(clusterId: string, jobs: readonly ImportJob[]): (jobId: string) => boolean {
-    const before = this.#clusters.get(clusterId);
+    const before = this.clusters.get(clusterId);
     const baseline = before === undefined;
     const now = new Map<string, JobMemory>();
     for (const job of jobs) {
@@ -87,34 +86,22 @@ export class ImportProgressMemory {
         now.set(job.jobId, finished ? known : { settled: false, reasonLogged: known.reasonLogged });
       } else now.set(job.jobId, { settled: baseline && finished, reasonLogged: false });
     }
-    this.#clusters.set(clusterId, now);
+    this.clusters.set(clusterId, now);
     return (jobId) => now.get(jobId)?.settled ?? true;
   }
 
   /** The final answer of a finished job arrived: it is never asked again. */
   settle(clusterId: string, jobId: string): void {
-    const job = this.#clusters.get(clusterId)?.get(jobId);
+    const job = this.entry(clusterId, jobId);
     if (job !== undefined) job.settled = true;
   }
 
   /** True the first time a job's failure is reported (the one time to log its reason). */
   firstFailure(clusterId: string, jobId: string): boolean {
-    const job = this.#clusters.get(clusterId)?.get(jobId);
+    const job = this.entry(clusterId, jobId);
     if (job === undefined || job.reasonLogged) return false;
     job.reasonLogged = true;
     return true;
-  }
-
-  /** Forgets every cluster not in `clusterIds`. */
-  retain(clusterIds: ReadonlySet<string>): void {
-    for (const id of this.#clusters.keys()) if (!clusterIds.has(id)) this.#clusters.delete(id);
-  }
-
-  /** Jobs remembered over all clusters. */
-  get size(): number {
-    let n = 0;
-    for (const jobs of this.#clusters.values()) n += jobs.size;
-    return n;
   }
 }
 

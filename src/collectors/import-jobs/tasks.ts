@@ -2,10 +2,10 @@ import type { ClusterConfig } from "../../config/types.js";
 import { type ApiChoice, ApiFallback } from "../../polling/fallback.js";
 import {
   type CallEstimate,
-  type Collector,
   type CollectorEnv,
   type CollectorTask,
   collectorTask,
+  defineCollector,
   stateSlot,
 } from "../../polling/model.js";
 import { mergeMappings, type PollContext, putData, runPoll } from "../../polling/runtime.js";
@@ -341,8 +341,4 @@ export function importJobTasks(env: CollectorEnv): CollectorTask[] {
  * The import job collector: List Import Jobs (V2, or v1 per import_jobs.api and fallback; every
  * page) per cluster, and Get Import Job Progress (V2) for its newest unfinished jobs.
  */
-export const importJobsCollector = {
-  name: COLLECTOR,
-  label: COLLECTOR,
-  tasks: importJobTasks,
-} as const satisfies Collector;
+export const importJobsCollector = defineCollector(COLLECTOR, importJobTasks);

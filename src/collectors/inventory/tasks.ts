@@ -3,10 +3,10 @@ import type { MappingResult } from "../../metrics/sample.js";
 import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
 import { ApiFallback } from "../../polling/fallback.js";
 import {
-  type Collector,
   type CollectorEnv,
   type CollectorTask,
   collectorTask,
+  defineCollector,
   stateSlot,
 } from "../../polling/model.js";
 import { mergeMappings, type PollContext, putData, runPoll } from "../../polling/runtime.js";
@@ -135,8 +135,7 @@ export function globalInventoryTask(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The inventory collector: Describe Cluster per cluster, and the account-wide listings. */
-export const inventoryCollector = {
-  name: COLLECTOR,
-  label: COLLECTOR,
-  tasks: (env: CollectorEnv): CollectorTask[] => [...describeClusterTasks(env), ...globalInventoryTask(env)],
-} as const satisfies Collector;
+export const inventoryCollector = defineCollector(COLLECTOR, (env: CollectorEnv): CollectorTask[] => [
+  ...describeClusterTasks(env),
+  ...globalInventoryTask(env),
+]);

@@ -7,7 +7,12 @@
  * the IDs of its shard (the exporter filters them by the job ID's hash), so the work spreads
  * over replicas and every ID is polled by exactly one.
  */
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import {
+  type CollectorEnv,
+  type CollectorTask,
+  collectorTask,
+  defineCollector,
+} from "../../polling/model.js";
 import { jobWatchSlot, runSettling } from "../../polling/settle.js";
 import { type CloudJob, ENDPOINT } from "../../upstream/types.js";
 import { isTerminalJobStatus, mapCloudJob, normalizeJobStatus, normalizeJobType } from "./mapping.js";
@@ -60,8 +65,4 @@ export function jobTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The jobs-by-ID collector: Describe Job per configured job ID, until it settles. */
-export const jobsCollector = {
-  name: COLLECTOR,
-  label: COLLECTOR,
-  tasks: jobTasks,
-} as const satisfies Collector;
+export const jobsCollector = defineCollector(COLLECTOR, jobTasks);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { collectorEnv } from "../../../test/helpers/collectorEnv.js";
 import { spyContext } from "../../polling/testkit.js";
+import { SPARK_JOB_UNSET } from "../../upstream/testkit.js";
 import type { CloudApi, SparkJob, SparkJobPage } from "../../upstream/types.js";
 import { listAllSparkJobs, MAX_SPARK_PAGES, SPARK_PAGE_SIZE, sparkDiscoveryTasks } from "./discovery.js";
 
@@ -14,15 +15,10 @@ function job(i: number, status = "RUNNING", fields: Partial<SparkJob> = {}): Spa
     type: "BACKFILL",
     status,
     regionId: "r",
-    clusterId: "in01-a",
     description: null,
     createdAtMs: NOW - 60 * MIN,
-    submittedAtMs: null,
-    startedAtMs: null,
-    finishedAtMs: null,
-    durationSeconds: null,
-    failureReason: null,
-    precheck: null,
+    ...SPARK_JOB_UNSET,
+    clusterId: "in01-a",
     ...fields,
   };
 }

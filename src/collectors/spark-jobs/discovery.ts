@@ -6,7 +6,12 @@
  * Reports under the `spark_jobs` collector label, target = cluster ID.
  */
 
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import {
+  type CollectorEnv,
+  type CollectorTask,
+  collectorTask,
+  defineCollector,
+} from "../../polling/model.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import { sparkTargetName } from "../../polling/targets.js";
 import { CloudError } from "../../upstream/errors.js";
@@ -117,8 +122,4 @@ export function sparkDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** Spark job discovery: List Spark Jobs per polled cluster; reports as the spark_jobs collector. */
-export const sparkDiscoveryCollector = {
-  name: "spark_job_discovery",
-  label: LABEL,
-  tasks: sparkDiscoveryTasks,
-} as const satisfies Collector;
+export const sparkDiscoveryCollector = defineCollector("spark_job_discovery", sparkDiscoveryTasks, LABEL);

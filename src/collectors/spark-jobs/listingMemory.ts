@@ -3,6 +3,7 @@
  * was first seen finished (the end of a job whose listing gives no finishedAt) and what the last
  * Describe Spark Job said of it (so a finished job is never described again).
  */
+import { ClusterJobMemory } from "../../polling/clusterJobs.js";
 import { stateSlot } from "../../polling/model.js";
 import type { SparkJob } from "../../upstream/types.js";
 import type { DescribedJob } from "./listing.js";
@@ -17,15 +18,13 @@ interface Remembered {
  * Bounded by the listings: a job no longer listed is forgotten at the cluster's next listing,
  * a cluster no longer polled by `retain`.
  */
-export class SparkListingMemory {
-  readonly #clusters = new Map<string, Map<string, Remembered>>();
-
+export class SparkListingMemory extends ClusterJobMemory<Remembered> {
   /**
    * Records the full listing of `clusterId` at `nowMs`; returns, for each finished job of it,
    * when it was first seen finished (epoch ms).
    */
   observe(clusterId: string, jobs: readonly SparkJob[], nowMs: number): ReadonlyMap<string, number> {
-    const before = this.#clusters.get(clusterId);
+    const before = this.clusters.get(clusterId);
     const after = new Map<string, Remembered>();
     const terminalSince = new Map<string, number>();
     for (const job of jobs) {
@@ -36,32 +35,20 @@ export class SparkListingMemory {
       if (since !== null) terminalSince.set(job.jobId, since);
       after.set(job.jobId, { terminalSinceMs: since, described: known?.described });
     }
-    if (after.size === 0) this.#clusters.delete(clusterId);
-    else this.#clusters.set(clusterId, after);
+    if (after.size === 0) this.clusters.delete(clusterId);
+    else this.clusters.set(clusterId, after);
     return terminalSince;
   }
 
   /** The last Describe answer kept for a listed job. */
   described(clusterId: string, jobId: string): DescribedJob | undefined {
-    return this.#clusters.get(clusterId)?.get(jobId)?.described;
+    return this.entry(clusterId, jobId)?.described;
   }
 
   /** Keeps a Describe answer of a job of the cluster's last listing (others are ignored). */
   remember(clusterId: string, jobId: string, described: DescribedJob): void {
-    const entry = this.#clusters.get(clusterId)?.get(jobId);
+    const entry = this.entry(clusterId, jobId);
     if (entry !== undefined) entry.described = described;
-  }
-
-  /** Forgets every cluster not in `clusterIds` (the clusters still polled). */
-  retain(clusterIds: ReadonlySet<string>): void {
-    for (const id of this.#clusters.keys()) if (!clusterIds.has(id)) this.#clusters.delete(id);
-  }
-
-  /** Jobs remembered over all clusters. */
-  get size(): number {
-    let n = 0;
-    for (const jobs of this.#clusters.values()) n += jobs.size;
-    return n;
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { collectorEnv } from "../../../test/helpers/collectorEnv.js";
 import { spyContext } from "../../polling/testkit.js";
+import { SPARK_JOB_UNSET } from "../../upstream/testkit.js";
 import type { CloudApi, SparkJob } from "../../upstream/types.js";
 import { sparkJobTasks } from "./tasks.js";
 
@@ -13,15 +14,9 @@ function sparkJob(status: string): SparkJob {
     type: "BACKFILL",
     status,
     regionId: "r",
-    clusterId: null,
     description: null,
     createdAtMs: null,
-    submittedAtMs: null,
-    startedAtMs: null,
-    finishedAtMs: null,
-    durationSeconds: null,
-    failureReason: null,
-    precheck: null,
+    ...SPARK_JOB_UNSET,
   };
 }
 

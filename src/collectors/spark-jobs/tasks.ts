@@ -1,4 +1,9 @@
-import { type Collector, type CollectorEnv, type CollectorTask, collectorTask } from "../../polling/model.js";
+import {
+  type CollectorEnv,
+  type CollectorTask,
+  collectorTask,
+  defineCollector,
+} from "../../polling/model.js";
 import { runSettling } from "../../polling/settle.js";
 import { sparkTargetName } from "../../polling/targets.js";
 import { ENDPOINT } from "../../upstream/types.js";
@@ -48,8 +53,4 @@ export function sparkJobTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The Spark job collector: Describe Spark Job per watched job, until it settles. */
-export const sparkJobsCollector = {
-  name: COLLECTOR,
-  label: COLLECTOR,
-  tasks: sparkJobTasks,
-} as const satisfies Collector;
+export const sparkJobsCollector = defineCollector(COLLECTOR, sparkJobTasks);
