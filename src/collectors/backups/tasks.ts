@@ -11,6 +11,7 @@
  * vdbcloud_collector_not_permitted 1) and one log line per collector and credential.
  */
 import type { ClusterConfig } from "../../config/types.js";
+import type { Sample } from "../../metrics/sample.js";
 import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
 import {
   type CollectorEnv,
@@ -18,7 +19,7 @@ import {
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
-import { type PollContext, putData } from "../../polling/runtime.js";
+import { type PollContext, putData, runPoll } from "../../polling/runtime.js";
 import type { RunOutcome } from "../../scheduler/scheduler.js";
 import { isDedicatedOnlyRefusal, isPermissionRefusal } from "../../upstream/refusals.js";
 import { ENDPOINT } from "../../upstream/types.js";
@@ -36,16 +37,19 @@ export const BACKUP_POLICIES = "backup_policies";
 /** The store slot of each cluster's share of the listing (its policy is the "data" slot). */
 const LISTING_SLOT = "backups";
 
+/** Clusters mapped between two turns of the event loop, after a listing. */
+const MAP_CHUNK = 100;
+
 /** The listing task's target: the organisation as the credential sees it. */
 export function listingTarget(credential: string): string {
   return credential === "default" ? "organization" : `organization (${credential})`;
 }
 
 /**
- * Runs one poll like runPoll (polling/runtime.ts), with one more ending: a permission refusal
+ * Runs one poll through runPoll (polling/runtime.ts), with one more ending: a permission refusal
  * marks the target not permitted (complete, not failed) and is logged once per credential.
  */
-async function runGuarded(
+function runGuarded(
   env: CollectorEnv,
   collector: string,
   target: string,
@@ -57,23 +61,17 @@ async function runGuarded(
 ): Promise<RunOutcome> {
   const ctx: PollContext = env.ctx;
   const log = env.state.get(PERMISSION_LOG);
-  const started = performance.now();
-  try {
-    if (await poll()) log.permitted(ctx.logger, collector, credential, call);
-    ctx.health.success(collector, target);
-    return "ok";
-  } catch (err) {
-    if (isPermissionRefusal(err)) {
+  return runPoll(ctx, collector, target, async () => {
+    try {
+      if (await poll()) log.permitted(ctx.logger, collector, credential, call);
+      return undefined;
+    } catch (err) {
+      if (!isPermissionRefusal(err)) throw err;
       log.refused(ctx.logger, collector, credential, call);
-      ctx.health.notPermitted(collector, target, credential);
       // Nothing collected: the previous data ages out at its staleness bound.
-      return "ok";
+      return { notPermitted: credential };
     }
-    ctx.health.failure(collector, target, err);
-    return (err as { permanent?: unknown }).permanent === true ? "permanent_failure" : "failed";
-  } finally {
-    ctx.self.collectorRun(collector, (performance.now() - started) / 1000);
-  }
+  });
 }
 
 /** The polled clusters not known to be free or serverless (checked at each run: kinds are learnt). */
@@ -89,7 +87,9 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
   const byCredential = new Map<string, ClusterConfig[]>();
   for (const c of dedicated(env, env.clusters)) {
     const label = env.clients.credentialOf(c);
-    byCredential.set(label, [...(byCredential.get(label) ?? []), c]);
+    const list = byCredential.get(label);
+    if (list === undefined) byCredential.set(label, [c]);
+    else list.push(c);
   }
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
   const kinds = env.state.get(CLUSTER_KINDS);
@@ -122,15 +122,28 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
           // Stored per cluster: a cluster removed from the config loses its series at the
           // next re-plan (with its policy target), not only after the staleness bound.
           const polled = dedicated(env, clusters).map((c) => c.id);
-          const mapping = mapBackups(backups, polled);
+          const kept = new Set(polled);
           for (const c of clusters) {
-            const key = { collector: BACKUPS, target: c.id, slot: LISTING_SLOT };
-            if (!polled.includes(c.id)) {
-              env.ctx.store.delete(key);
-              continue;
+            if (!kept.has(c.id))
+              env.ctx.store.delete({ collector: BACKUPS, target: c.id, slot: LISTING_SLOT });
+          }
+          // A chunk of clusters at a time, the event loop served between chunks: one listing
+          // maps every polled cluster (20,000 backups of 1,000 clusters took ~150 ms at once).
+          for (let i = 0; i < polled.length; i += MAP_CHUNK) {
+            if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+            const ids = polled.slice(i, i + MAP_CHUNK);
+            const mapping = mapBackups(backups, ids);
+            // One pass over the samples: a filter per cluster costs clusters x samples.
+            const byCluster = new Map<string, Sample[]>(ids.map((id) => [id, []]));
+            for (const s of mapping.samples) byCluster.get(s.labels.cluster_id ?? "")?.push(s);
+            for (const [id, samples] of byCluster) {
+              env.ctx.store.put(
+                { collector: BACKUPS, target: id, slot: LISTING_SLOT },
+                mapping.families,
+                samples,
+                ttlMs,
+              );
             }
-            const samples = mapping.samples.filter((s) => s.labels.cluster_id === c.id);
-            env.ctx.store.put(key, mapping.families, samples, ttlMs);
           }
           return true;
         }),
