@@ -4,19 +4,15 @@
  * served by a real Prometheus: at each day's start it holds exactly that day's cost per cluster
  * and cost type, as the simulator's rows add up, under the live exporter's names and labels.
  */
-import { type ChildProcess, execFile, spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { promisify } from "node:util";
+import type { ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stringify } from "yaml";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
-import { freePort, spawnLogged, stop, waitFor } from "./helpers/processes.js";
+import { backfillIntoPrometheus } from "./helpers/backfillPrometheus.js";
+import { stop } from "./helpers/processes.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const MAIN = join(ROOT, "dist", "main.js");
 const DAY = 86_400_000;
 const BILLING_KEY = "sk-billing-history";
 
@@ -70,51 +66,17 @@ describe.skipIf(promtool.skip || prometheusTool.skip)("cost backfill into a real
       clusters: [],
       billing: { enabled: true, api_key: BILLING_KEY },
     };
-    writeFileSync(join(dir, "config.yaml"), stringify(config));
-    await promisify(execFile)(
-      process.execPath,
-      [
-        MAIN,
-        "backfill",
-        "--config",
-        "config.yaml",
-        "--from",
-        new Date(from).toISOString(),
-        "--to",
-        new Date(to).toISOString(),
-        "--output",
-        "history.om",
-        "--quiet",
-      ],
-      { cwd: dir, encoding: "utf8" },
-    );
-    const blocks = spawnSync(
-      toolPath(promtool),
-      ["tsdb", "create-blocks-from", "openmetrics", "history.om", "data"],
-      {
-        cwd: dir,
-        encoding: "utf8",
-      },
-    );
-    expect(blocks.status, blocks.stderr).toBe(0);
-    writeFileSync(join(dir, "prometheus.yml"), stringify({ global: { scrape_interval: "1m" } }));
-    const port = await freePort();
-    promUrl = `http://127.0.0.1:${port}`;
-    prometheus = spawnLogged(
-      ROOT,
-      toolPath(prometheusTool),
-      [
-        `--config.file=${join(dir, "prometheus.yml")}`,
-        `--storage.tsdb.path=${join(dir, "data")}`,
-        `--web.listen-address=127.0.0.1:${port}`,
-        "--storage.tsdb.retention.time=10y",
-        "--log.level=warn",
-      ],
+    const started = await backfillIntoPrometheus({
+      dir,
+      config,
+      fromMs: from,
+      toMs: to,
+      promtool: toolPath(promtool),
+      prometheus: toolPath(prometheusTool),
       logs,
-    );
-    await waitFor("Prometheus to be ready", 30_000, async () =>
-      (await fetch(`${promUrl}/-/ready`)).status === 200 ? true : undefined,
-    );
+    });
+    promUrl = started.url;
+    prometheus = started.process;
   }, 120_000);
 
   afterAll(async () => {
