@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CloudError } from "./errors.js";
 import { isDedicatedOnlyRefusal, isPermissionRefusal } from "./refusals.js";
-import { failure, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
+import { failure, SAMPLE_BACKUP_POLICY, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 
 const upstream = useMockUpstream();
 
@@ -85,14 +85,7 @@ describe("Get Backup Policy over HTTP", () => {
         },
       });
     const { client } = testClient();
-    expect(await client.getBackupPolicy("in01-a")).toStrictEqual({
-      clusterId: "in01-a",
-      status: "ENABLED",
-      frequency: "1,3,5",
-      startTime: "02:00-04:00",
-      retentionDays: 14,
-      crossRegionCopies: 1,
-    });
+    expect(await client.getBackupPolicy("in01-a")).toStrictEqual(SAMPLE_BACKUP_POLICY);
   });
 });
 

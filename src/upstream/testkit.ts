@@ -7,7 +7,14 @@ import { afterEach, beforeEach } from "vitest";
 import { type CloudClient, type CloudClientOptions, createCloudClient } from "./client.js";
 import { CloudError } from "./errors.js";
 import type { SleepFn } from "./sleep.js";
-import type { CallOutcome, ClientObserver, ClusterDescription, EndpointTemplate, SparkJob } from "./types.js";
+import type {
+  BackupPolicy,
+  CallOutcome,
+  ClientObserver,
+  ClusterDescription,
+  EndpointTemplate,
+  SparkJob,
+} from "./types.js";
 
 /** A clock that only moves when something sleeps on it (or `advance` is called). */
 export interface ManualClock {
@@ -79,6 +86,20 @@ export const SPARK_JOB_UNSET = {
   failureReason: null,
   precheck: null,
 } as const satisfies Partial<SparkJob>;
+
+/**
+ * A dedicated cluster's backup policy as the client returns it: enabled, Monday, Wednesday and
+ * Friday, kept 14 days, one cross-region copy. What the HTTP test reads off the wire and what
+ * the mapping tests vary from.
+ */
+export const SAMPLE_BACKUP_POLICY: BackupPolicy = {
+  clusterId: "in01-a",
+  status: "ENABLED",
+  frequency: "1,3,5",
+  startTime: "02:00-04:00",
+  retentionDays: 14,
+  crossRegionCopies: 1,
+};
 
 const created: CloudClient[] = [];
 let upstream: MockAgent | undefined;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SAMPLE_BACKUP_POLICY } from "../../upstream/testkit.js";
 import type { Backup, BackupPolicy } from "../../upstream/types.js";
 import { mapBackups, mapPolicy } from "./mapping.js";
 
@@ -79,15 +80,7 @@ describe("mapBackups", () => {
 });
 
 describe("mapPolicy", () => {
-  const policy = (over: Partial<BackupPolicy>): BackupPolicy => ({
-    clusterId: "in01-a",
-    status: "ENABLED",
-    frequency: "1,3,5",
-    startTime: "02:00-04:00",
-    retentionDays: 14,
-    crossRegionCopies: 1,
-    ...over,
-  });
+  const policy = (over: Partial<BackupPolicy>): BackupPolicy => ({ ...SAMPLE_BACKUP_POLICY, ...over });
   const values = (p: BackupPolicy) =>
     Object.fromEntries(
       mapPolicy("in01-a", p).samples.map((s) => [s.family.replace("vdbcloud_backup_policy_", ""), s.value]),
