@@ -44,17 +44,9 @@ async function pollRepeatedly(status: string, runs: number) {
 describe("Spark job polling ends with a terminal status", () => {
   it.each([
     // Terminal: seen, confirmed once, then never asked again.
-    { status: "SUCCEEDED", calls: 2 },
-    { status: "FAILED", calls: 2 },
-    { status: "TIMEOUT", calls: 2 },
-    { status: "CANCELED", calls: 2 },
-    { status: "Cancelled", calls: 2 },
+    ...["SUCCEEDED", "FAILED", "TIMEOUT", "CANCELED", "Cancelled"].map((status) => ({ status, calls: 2 })),
     // Still open: asked every cycle.
-    { status: "PENDING", calls: 5 },
-    { status: "PREPARING", calls: 5 },
-    { status: "RUNNING", calls: 5 },
-    { status: "CANCELLING", calls: 5 },
-    { status: "QUEUED", calls: 5 },
+    ...["PENDING", "PREPARING", "RUNNING", "CANCELLING", "QUEUED"].map((status) => ({ status, calls: 5 })),
   ])("$status: $calls calls in 5 cycles", async ({ status, calls }) => {
     const got = await pollRepeatedly(status, 5);
     expect(got.calls).toBe(calls);
