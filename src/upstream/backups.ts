@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
-import { lenient, lenientText, lenientTimestampMs } from "./lenient.js";
+import { lenient, lenientText, lenientTextOrEmpty, lenientTimestampMs } from "./lenient.js";
 import { type Backup, type BackupPage, type BackupPolicy, ENDPOINT } from "./types.js";
 import { segment } from "./urls.js";
 import { numeric, pageDataFields, pageOf, pageQuery, stringish } from "./wire.js";
@@ -27,8 +27,8 @@ const backupSchema = z.object({
   backupId: stringish,
   clusterId: stringish,
   projectId: lenientText,
-  backupType: lenientText,
-  creationMethod: lenientText,
+  backupType: lenientTextOrEmpty,
+  creationMethod: lenientTextOrEmpty,
   status: z.string().trim().min(1, { message: "expected a non-empty status" }),
   size: lenient(numeric),
   createTime: lenientTimestampMs,
@@ -48,8 +48,8 @@ export function normalizeBackups(data: BackupsData, args: ListBackupsArgs): Back
     backupId: b.backupId,
     clusterId: b.clusterId,
     projectId: b.projectId,
-    backupType: b.backupType ?? "",
-    creationMethod: b.creationMethod ?? "",
+    backupType: b.backupType,
+    creationMethod: b.creationMethod,
     status: b.status,
     sizeBytes: b.size,
     createTimeMs: b.createTime,

@@ -13,9 +13,17 @@
  */
 import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
-import { lenient, lenientText, lenientTimestampMs } from "./lenient.js";
+import { lenient, lenientText, lenientTextOrEmpty, lenientTimestampMs } from "./lenient.js";
 import { ENDPOINT, type Invoice, type InvoicePage, type UsageDay, type UsagePage } from "./types.js";
-import { nullableNumeric, pageQuery, positionOf, stringish, timestampMs } from "./wire.js";
+import {
+  countedPageOf,
+  nullableNumeric,
+  pageDataFields,
+  pageQuery,
+  positionOf,
+  stringish,
+  timestampMs,
+} from "./wire.js";
 
 /** Arguments of Query Daily Usage: UTC days as YYYY-MM-DD; page numbers start at 1. */
 export interface QueryDailyUsageArgs {
@@ -115,8 +123,8 @@ export const queryDailyUsageEndpoint = defineEndpoint<QueryDailyUsageArgs, Usage
 
 const invoiceSchema = z.object({
   id: stringish,
-  status: lenientText,
-  currency: lenientText,
+  status: lenientTextOrEmpty,
+  currency: lenientTextOrEmpty,
   periodStart: lenientTimestampMs,
   dueDate: lenientTimestampMs,
   invoiceDate: lenientTimestampMs,
@@ -126,9 +134,7 @@ const invoiceSchema = z.object({
 
 /** The envelope's `data` of List Invoices. */
 export const invoicesDataSchema = z.object({
-  count: nullableNumeric,
-  currentPage: nullableNumeric,
-  pageSize: nullableNumeric,
+  ...pageDataFields,
   invoices: z.array(invoiceSchema).nullish(),
 });
 
@@ -138,19 +144,15 @@ export type InvoicesData = z.infer<typeof invoicesDataSchema>;
 export function normalizeInvoices(data: InvoicesData, args: ListInvoicesArgs): InvoicePage {
   const invoices: Invoice[] = (data.invoices ?? []).map((i) => ({
     id: i.id,
-    status: i.status ?? "",
-    currency: i.currency ?? "",
+    status: i.status,
+    currency: i.currency,
     periodStartMs: i.periodStart,
     dueDateMs: i.dueDate,
     invoiceDateMs: i.invoiceDate,
     total: i.total,
     amountDue: i.amountDue,
   }));
-  return {
-    count: data.count,
-    ...positionOf(data, args),
-    invoices,
-  };
+  return { ...countedPageOf(data, args), invoices };
 }
 
 /** List Invoices (v2). */

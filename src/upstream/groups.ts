@@ -10,7 +10,7 @@ import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
 import { ENDPOINT, type GroupMemberPage } from "./types.js";
 import { segment } from "./urls.js";
-import { pageDataFields, pageQuery, positionOf } from "./wire.js";
+import { countedPageOf, pageDataFields, pageQuery } from "./wire.js";
 
 /** Arguments of List Group Members. Page numbers start at 1. */
 export interface ListGroupMembersArgs {
@@ -29,11 +29,7 @@ export type GroupMembersData = z.infer<typeof groupMembersDataSchema>;
 
 /** Maps `data` to a page: the documented total (null when absent) and how many members it lists. */
 export function normalizeGroupMembers(data: GroupMembersData, args: ListGroupMembersArgs): GroupMemberPage {
-  return {
-    count: data.count ?? null,
-    ...positionOf(data, args),
-    listed: data.members?.length ?? 0,
-  };
+  return { ...countedPageOf(data, args), listed: data.members?.length ?? 0 };
 }
 
 /** List Group Members (v2). */

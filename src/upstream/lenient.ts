@@ -37,6 +37,12 @@ export const boolish = z.union([
 export const lenientText = lenient(stringish);
 
 /**
+ * `lenientText` for a field the normalized type keeps as text: a value not known reads as ""
+ * (a label value, never null).
+ */
+export const lenientTextOrEmpty = lenientText.transform((text) => text ?? "");
+
+/**
  * A timestamp (ISO 8601 string or epoch number), or null: an empty string, an unparsable
  * string, or another JSON type read as "not known", as a null timestamp does.
  */

@@ -72,6 +72,17 @@ export function pageOf(
   return { total: data.count ?? listed, ...positionOf(data, asked) };
 }
 
+/**
+ * A page's position as `positionOf` gives it, and the count the answer documents: null when it
+ * left it out (where "not known" matters more than how many this page listed).
+ */
+export function countedPageOf(
+  data: PageData,
+  asked: { readonly currentPage: number; readonly pageSize: number },
+): { count: number | null; currentPage: number; pageSize: number } {
+  return { count: data.count ?? null, ...positionOf(data, asked) };
+}
+
 /** A page's number and size: what the answer says, else what was asked. */
 export function positionOf(
   data: PageData,
