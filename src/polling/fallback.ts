@@ -5,6 +5,8 @@
  * for that target, so that the caller logs a fallback once and not every hour.
  */
 
+import { type StateSlot, stateSlot } from "./model.js";
+
 /** Which API a target uses now. */
 export type ApiChoice = "v2" | "v1";
 
@@ -81,4 +83,9 @@ export class ApiFallback {
   get size(): number {
     return this.#targets.size;
   }
+}
+
+/** A collector's own ApiFallback state, kept across polls and reloads like its other state. */
+export function apiFallbackSlot(name: string): StateSlot<ApiFallback> {
+  return stateSlot(name, () => new ApiFallback());
 }

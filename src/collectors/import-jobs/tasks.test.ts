@@ -1,8 +1,9 @@
 import type { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MAX_LISTING_PAGES } from "../../polling/paging.js";
 import { closeTestClients, mockUpstream, testClient } from "../../upstream/testkit.js";
 import type { CloudApi, ImportJob, ImportJobPage } from "../../upstream/types.js";
-import { listAllImportJobs, MAX_IMPORT_PAGES } from "./tasks.js";
+import { listAllImportJobs } from "./tasks.js";
 
 function jobs(n: number, from = 0): ImportJob[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -113,7 +114,7 @@ describe("listAllImportJobs", () => {
       jobs: jobs(size, page * size),
     }));
     await listAllImportJobs(api, "in01-a", "r", 5);
-    expect(asked.length).toBe(MAX_IMPORT_PAGES);
+    expect(asked.length).toBe(MAX_LISTING_PAGES);
   });
 });
 

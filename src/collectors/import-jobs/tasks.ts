@@ -1,23 +1,17 @@
 import type { ClusterConfig } from "../../config/types.js";
-import { type ApiChoice, ApiFallback } from "../../polling/fallback.js";
+import { type ApiChoice, type ApiFallback, apiFallbackSlot } from "../../polling/fallback.js";
 import {
   type CallEstimate,
   type CollectorEnv,
   type CollectorTask,
   collectorTask,
   defineCollector,
-  stateSlot,
 } from "../../polling/model.js";
+import { listEveryJobPage } from "../../polling/paging.js";
 import { mergeMappings, type PollContext, putData, runPoll } from "../../polling/runtime.js";
 import { CloudError } from "../../upstream/errors.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS } from "../../upstream/rateLimiter.js";
-import {
-  type CloudApi,
-  ENDPOINT,
-  type ImportJob,
-  type ImportJobPage,
-  type ImportJobProgress,
-} from "../../upstream/types.js";
+import { type CloudApi, ENDPOINT, type ImportJob, type ImportJobProgress } from "../../upstream/types.js";
 import { isUnknownEndpoint } from "../../upstream/unknownEndpoint.js";
 import {
   isTerminalImportState,
@@ -28,60 +22,6 @@ import {
 import { IMPORT_PROGRESS_MEMORY, type ImportProgressMemory, pickProgressCalls } from "./progress.js";
 import { IMPORT_JOB_TRACKER } from "./tracker.js";
 
-/**
- * Hard stop for paging, so an upstream that keeps inventing job IDs cannot keep a poll going
- * forever; far above any real listing (1,000 pages of at least 5 jobs).
- */
-export const MAX_IMPORT_PAGES = 1000;
-
-/**
- * The page size to ask for after `page`: the size the server says it used (it may cap the one
- * asked for), so that page N+1 starts right after page N. A reported size that is not an
- * integer from 1 to the one asked for is ignored.
- */
-function nextPageSize(asked: number, page: ImportJobPage): number {
-  const reported = page.pageSize;
-  return Number.isSafeInteger(reported) && reported >= 1 && reported <= asked ? reported : asked;
-}
-
-/** One page of a listing, whichever API serves it. */
-export type ImportPageFetch = (
-  page: { readonly pageSize: number; readonly currentPage: number },
-  signal?: AbortSignal,
-) => Promise<ImportJobPage>;
-
-/**
- * Reads every page of List Import Jobs (V2 or v1, through `fetchPage`), following the server:
- * the next page is asked with the page size the server reported, jobs are de-duplicated by ID,
- * and the listing ends when
- * - a page brings no job ID not seen before (an empty page, or a server that ignores
- *   `currentPage` and repeats itself), or
- * - every job counted in `count` is listed, while `count` is credible as a total (at least the
- *   number of distinct jobs seen so far), or
- * - `count` is not credible (it was only the page's length, or it lies low) and the page is
- *   shorter than the page size the server reported.
- * With an honest `count` this makes exactly as many calls as there are pages; a `count` that
- * lies high costs one more call, which comes back empty.
- */
-export async function listAllImportPages(
-  fetchPage: ImportPageFetch,
-  pageSize: number,
-  signal?: AbortSignal,
-): Promise<ImportJob[]> {
-  const seen = new Map<string, ImportJob>();
-  let size = pageSize;
-  for (let currentPage = 1; currentPage <= MAX_IMPORT_PAGES; currentPage++) {
-    const res = await fetchPage({ pageSize: size, currentPage }, signal);
-    const before = seen.size;
-    for (const job of res.jobs) if (!seen.has(job.jobId)) seen.set(job.jobId, job);
-    if (seen.size === before) break;
-    size = nextPageSize(size, res);
-    const countIsTotal = res.total >= seen.size;
-    if (countIsTotal ? seen.size >= res.total : res.jobs.length < size) break;
-  }
-  return [...seen.values()];
-}
-
 /** Every page of List Import Jobs (v1) of a cluster, at its region's controller. */
 export function listAllImportJobs(
   client: CloudApi,
@@ -90,7 +30,7 @@ export function listAllImportJobs(
   pageSize: number,
   signal?: AbortSignal,
 ): Promise<ImportJob[]> {
-  return listAllImportPages(
+  return listEveryJobPage(
     (page, s) => client.listImportJobs({ clusterId, region, ...page }, s),
     pageSize,
     signal,
@@ -104,17 +44,13 @@ export function listAllImportJobsV2(
   pageSize: number,
   signal?: AbortSignal,
 ): Promise<ImportJob[]> {
-  return listAllImportPages(
-    (page, s) => client.listImportJobsV2({ clusterId, ...page }, s),
-    pageSize,
-    signal,
-  );
+  return listEveryJobPage((page, s) => client.listImportJobsV2({ clusterId, ...page }, s), pageSize, signal);
 }
 
 const COLLECTOR = "import_jobs";
 
 /** The per-cluster choice between List Import Jobs V2 and v1 (import_jobs.api auto). */
-export const IMPORT_API_FALLBACK = stateSlot("import job api fallback", () => new ApiFallback());
+export const IMPORT_API_FALLBACK = apiFallbackSlot("import job api fallback");
 
 /** What one listing gave: the jobs and which API served them. */
 interface Listing {

@@ -1,13 +1,12 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
-import { ApiFallback } from "../../polling/fallback.js";
+import { type ApiFallback, apiFallbackSlot } from "../../polling/fallback.js";
 import {
   type CollectorEnv,
   type CollectorTask,
   collectorTask,
   defineCollector,
-  stateSlot,
 } from "../../polling/model.js";
 import { mergeMappings, type PollContext, putData, runPoll } from "../../polling/runtime.js";
 import { type CloudApi, ENDPOINT } from "../../upstream/types.js";
@@ -41,7 +40,7 @@ export function describeClusterTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The choice between List Projects V2 and v1 (target "global"). */
-export const PROJECTS_API_FALLBACK = stateSlot("projects api fallback", () => new ApiFallback());
+export const PROJECTS_API_FALLBACK = apiFallbackSlot("projects api fallback");
 
 const GLOBAL = "global";
 

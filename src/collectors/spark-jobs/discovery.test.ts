@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { collectorEnv } from "../../../test/helpers/collectorEnv.js";
+import { MAX_LISTING_PAGES } from "../../polling/paging.js";
 import { spyContext } from "../../polling/testkit.js";
 import { SPARK_JOB_UNSET } from "../../upstream/testkit.js";
 import type { CloudApi, SparkJob, SparkJobPage } from "../../upstream/types.js";
-import { listAllSparkJobs, MAX_SPARK_PAGES, SPARK_PAGE_SIZE, sparkDiscoveryTasks } from "./discovery.js";
+import { listAllSparkJobs, SPARK_PAGE_SIZE, sparkDiscoveryTasks } from "./discovery.js";
 
 const NOW = 1_750_000_000_000;
 const MIN = 60_000;
@@ -79,7 +80,7 @@ describe("listAllSparkJobs", () => {
         jobs: Array.from({ length: 100 }, () => job(n++)),
       }),
     } as unknown as CloudApi;
-    expect(await listAllSparkJobs(inventing, "c")).toHaveLength(MAX_SPARK_PAGES * 100);
+    expect(await listAllSparkJobs(inventing, "c")).toHaveLength(MAX_LISTING_PAGES * 100);
   });
 });
 

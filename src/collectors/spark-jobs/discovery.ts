@@ -12,10 +12,11 @@ import {
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
+import { listEveryJobPage } from "../../polling/paging.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import { sparkTargetName } from "../../polling/targets.js";
 import { CloudError } from "../../upstream/errors.js";
-import { type CloudApi, ENDPOINT, type SparkJob, type SparkJobPage } from "../../upstream/types.js";
+import { type CloudApi, ENDPOINT, type SparkJob } from "../../upstream/types.js";
 import { mapSparkListing, needsDescribe, selectListedJobs, withDetail } from "./listing.js";
 import { SPARK_LISTING_MEMORY } from "./listingMemory.js";
 import { normalizeSparkStatus } from "./mapping.js";
@@ -24,36 +25,21 @@ const LABEL = "spark_jobs";
 
 /** Page size asked of List Spark Jobs: the documented maximum. */
 export const SPARK_PAGE_SIZE = 100;
-/** Hard stop for paging: a server that keeps inventing job IDs cannot keep a poll going. */
-export const MAX_SPARK_PAGES = 1000;
-
-function nextPageSize(asked: number, page: SparkJobPage): number {
-  const reported = page.pageSize;
-  return Number.isSafeInteger(reported) && reported >= 1 && reported <= asked ? reported : asked;
-}
 
 /**
- * Every page of a cluster's Spark jobs, each job once. Ends when a page brings no new job,
- * when every job of `total` is listed (while `total` is credible: at least the jobs seen), or,
- * without a credible total, at a page shorter than the page size the server reports.
+ * Every page of a cluster's Spark jobs, each job once (listEveryJobPage: the server's page
+ * size, its total while credible, else a short page, ends the listing).
  */
-export async function listAllSparkJobs(
+export function listAllSparkJobs(
   client: CloudApi,
   clusterId: string,
   signal?: AbortSignal,
 ): Promise<SparkJob[]> {
-  const seen = new Map<string, SparkJob>();
-  let size = SPARK_PAGE_SIZE;
-  for (let currentPage = 1; currentPage <= MAX_SPARK_PAGES; currentPage++) {
-    const page = await client.listSparkJobs({ clusterId, pageSize: size, currentPage }, signal);
-    const before = seen.size;
-    for (const job of page.jobs) if (!seen.has(job.jobId)) seen.set(job.jobId, job);
-    if (seen.size === before) break;
-    size = nextPageSize(size, page);
-    const credible = page.total !== null && page.total >= seen.size;
-    if (credible ? seen.size >= (page.total ?? 0) : page.jobs.length < size) break;
-  }
-  return [...seen.values()];
+  return listEveryJobPage(
+    (page, s) => client.listSparkJobs({ clusterId, ...page }, s),
+    SPARK_PAGE_SIZE,
+    signal,
+  );
 }
 
 /** One task per polled cluster, when `spark_jobs.discovery.enabled`. */
