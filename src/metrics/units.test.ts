@@ -78,61 +78,80 @@ describe("toBaseUnit", () => {
   });
 });
 
+/** The rows of one conversion: each value with the decimal its result must print as. */
+function conversion(
+  unit: string,
+  kind: UnitKind,
+  cases: readonly [value: number | string, expected: string][],
+): [value: number | string, unit: string, kind: UnitKind, expected: string][] {
+  return cases.map(([value, expected]) => [value, unit, kind, expected]);
+}
+
 describe("exact values: the decimal the service sent, scaled, prints as that decimal", () => {
   // Each expected value is written as the decimal it must print as: `toBe` compares the exact
   // double, and String() of the result must be that text (no 0.0030399999999999997).
   it.each<[value: number | string, unit: string, kind: UnitKind, expected: string]>([
     // percent -> ratio
-    ["0.304", "percent", "ratio", "0.00304"],
-    [0.304, "percent", "ratio", "0.00304"],
-    ["1.00", "percent", "ratio", "0.01"],
-    ["100", "percent", "ratio", "1"],
-    ["100.00", "percent", "ratio", "1"],
-    ["99.99", "percent", "ratio", "0.9999"],
-    ["0.07", "percent", "ratio", "0.0007"],
-    [".5", "percent", "ratio", "0.005"],
-    ["5.", "percent", "ratio", "0.05"],
-    ["-0.304", "percent", "ratio", "-0.00304"],
-    ["+12.34", "percent", "ratio", "0.1234"],
-    ["3.04e-1", "percent", "ratio", "0.00304"],
-    ["3.04E2", "percent", "ratio", "3.04"],
-    [3.04e-7, "percent", "ratio", "3.04e-9"],
-    ["  55.5  ", "percent", "ratio", "0.555"],
-    ["0", "percent", "ratio", "0"],
-    ["0.1", "percent", "ratio", "0.001"],
-    ["0.3", "percent", "ratio", "0.003"],
-    ["33.3", "percent", "ratio", "0.333"],
-    ["0.123456789012345", "percent", "ratio", "0.00123456789012345"],
+    ...conversion("percent", "ratio", [
+      ["0.304", "0.00304"],
+      [0.304, "0.00304"],
+      ["1.00", "0.01"],
+      ["100", "1"],
+      ["100.00", "1"],
+      ["99.99", "0.9999"],
+      ["0.07", "0.0007"],
+      [".5", "0.005"],
+      ["5.", "0.05"],
+      ["-0.304", "-0.00304"],
+      ["+12.34", "0.1234"],
+      ["3.04e-1", "0.00304"],
+      ["3.04E2", "3.04"],
+      [3.04e-7, "3.04e-9"],
+      ["  55.5  ", "0.555"],
+      ["0", "0"],
+      ["0.1", "0.001"],
+      ["0.3", "0.003"],
+      ["33.3", "0.333"],
+      ["0.123456789012345", "0.00123456789012345"],
+    ]),
     // ms -> s
-    ["0.304", "ms", "seconds", "0.000304"],
-    ["12.5", "ms", "seconds", "0.0125"],
-    ["1.00", "ms", "seconds", "0.001"],
-    ["1000", "ms", "seconds", "1"],
-    [0.7, "ms", "seconds", "0.0007"],
-    ["1.1", "ms", "seconds", "0.0011"],
-    ["2.3e3", "ms", "seconds", "2.3"],
-    ["1", "us", "seconds", "0.000001"],
-    ["3", "ns", "seconds", "3e-9"],
+    ...conversion("ms", "seconds", [
+      ["0.304", "0.000304"],
+      ["12.5", "0.0125"],
+      ["1.00", "0.001"],
+      ["1000", "1"],
+      [0.7, "0.0007"],
+      ["1.1", "0.0011"],
+      ["2.3e3", "2.3"],
+    ]),
+    ...conversion("us", "seconds", [["1", "0.000001"]]),
+    ...conversion("ns", "seconds", [["3", "3e-9"]]),
     // GB -> bytes
-    ["0.304", "GB", "bytes", "304000000"],
-    ["1.1", "GB", "bytes", "1100000000"],
-    [0.1, "GB", "bytes", "100000000"],
-    ["1.00", "GB", "bytes", "1000000000"],
-    ["123456789.123", "GB", "bytes", "123456789123000000"],
-    ["1e12", "GB", "bytes", "1e+21"],
-    ["0.001", "MB", "bytes", "1000"],
-    ["2.5", "KB", "bytes", "2500"],
+    ...conversion("GB", "bytes", [
+      ["0.304", "304000000"],
+      ["1.1", "1100000000"],
+      [0.1, "100000000"],
+      ["1.00", "1000000000"],
+      ["123456789.123", "123456789123000000"],
+      ["1e12", "1e+21"],
+    ]),
+    ...conversion("MB", "bytes", [["0.001", "1000"]]),
+    ...conversion("KB", "bytes", [["2.5", "2500"]]),
     // powers of two stay exact in binary
-    ["1", "GiB", "bytes", String(2 ** 30)],
-    ["0.5", "MiB", "bytes", String(2 ** 19)],
+    ...conversion("GiB", "bytes", [["1", String(2 ** 30)]]),
+    ...conversion("MiB", "bytes", [["0.5", String(2 ** 19)]]),
     // per minute -> per second: divisions by 60 are what they are, the tenth is moved first
-    ["1.5", "count/min", "per_second", "0.025"],
-    ["120", "count/min", "per_second", "2"],
-    ["0.6", "count/min", "per_second", "0.01"],
+    ...conversion("count/min", "per_second", [
+      ["1.5", "0.025"],
+      ["120", "2"],
+      ["0.6", "0.01"],
+    ]),
     // as is
-    ["1.00", "count", "count", "1"],
-    ["123456789012345678901234567890", "count", "count", "1.2345678901234568e+29"],
-    [42, "count", "count", "42"],
+    ...conversion("count", "count", [
+      ["1.00", "1"],
+      ["123456789012345678901234567890", "1.2345678901234568e+29"],
+      [42, "42"],
+    ]),
   ])("%j %s as %s -> %s", (value, unit, kind, expected) => {
     const got = toBaseUnit(value, unit, kind);
     expect(got).toBe(Number(expected));
