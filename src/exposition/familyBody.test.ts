@@ -22,84 +22,61 @@ function apply(body: FamilyBody, model: Map<string, string>, op: Op): void {
 const expected = (model: Map<string, string>) =>
   [...model.values()].join("").split("\n").filter(Boolean).sort();
 
+/** Puts entry `id` as its line `${id} ${n}`. */
+const set = (id: string, n: number): Op => ["set", id, `${id} ${n}\n`];
+const COMPACT: Op = ["compact"];
+/** Three entries put, then compacted into one run. */
+const ABC_COMPACTED: Op[] = [set("a", 1), set("b", 1), set("c", 1), COMPACT];
+
 describe("FamilyBody", () => {
   it.each<{ name: string; ops: Op[]; parts: number; replaced: number; added: number }>([
     { name: "empty", ops: [], parts: 0, replaced: 0, added: 0 },
     {
       name: "puts only: one part per entry",
-      ops: [
-        ["set", "a", "a 1\n"],
-        ["set", "b", "b 1\n"],
-      ],
+      ops: [set("a", 1), set("b", 1)],
       parts: 2,
       replaced: 0,
       added: 2,
     },
-    {
-      name: "compacted: one part",
-      ops: [["set", "a", "a 1\n"], ["set", "b", "b 1\n"], ["set", "c", "c 1\n"], ["compact"]],
-      parts: 1,
-      replaced: 0,
-      added: 0,
-    },
+    { name: "compacted: one part", ops: ABC_COMPACTED, parts: 1, replaced: 0, added: 0 },
     {
       name: "middle entry replaced: run before, run after, the new bytes",
-      ops: [
-        ["set", "a", "a 1\n"],
-        ["set", "b", "b 1\n"],
-        ["set", "c", "c 1\n"],
-        ["compact"],
-        ["set", "b", "b 2\n"],
-      ],
+      ops: [...ABC_COMPACTED, set("b", 2)],
       parts: 3,
       replaced: 1,
       added: 0,
     },
     {
       name: "first and last replaced twice: one run between, the two new entries",
-      ops: [
-        ["set", "a", "a 1\n"],
-        ["set", "b", "b 1\n"],
-        ["set", "c", "c 1\n"],
-        ["compact"],
-        ["set", "a", "a 2\n"],
-        ["set", "c", "c 2\n"],
-        ["set", "a", "a 3\n"],
-      ],
+      ops: [...ABC_COMPACTED, set("a", 2), set("c", 2), set("a", 3)],
       parts: 3,
       replaced: 2,
       added: 0,
     },
     {
       name: "deleted from the run: cut out",
-      ops: [["set", "a", "a 1\n"], ["set", "b", "b 1\n"], ["compact"], ["delete", "a"], ["delete", "zz"]],
+      ops: [set("a", 1), set("b", 1), COMPACT, ["delete", "a"], ["delete", "zz"]],
       parts: 1,
       replaced: 1,
       added: 0,
     },
     {
       name: "put after compaction, then deleted: gone",
-      ops: [["set", "a", "a 1\n"], ["compact"], ["set", "n", "n 1\n"], ["delete", "n"]],
+      ops: [set("a", 1), COMPACT, set("n", 1), ["delete", "n"]],
       parts: 1,
       replaced: 0,
       added: 1,
     },
     {
       name: "adjacent entries replaced: no empty piece between",
-      ops: [
-        ["set", "a", "a 1\n"],
-        ["set", "b", "b 1\n"],
-        ["compact"],
-        ["set", "a", "a 2\n"],
-        ["set", "b", "b 2\n"],
-      ],
+      ops: [set("a", 1), set("b", 1), COMPACT, set("a", 2), set("b", 2)],
       parts: 2,
       replaced: 2,
       added: 0,
     },
     {
       name: "an empty chunk takes no part and cuts nothing",
-      ops: [["set", "a", ""], ["compact"], ["set", "a", ""]],
+      ops: [["set", "a", ""], COMPACT, ["set", "a", ""]],
       parts: 0,
       replaced: 0,
       added: 0,
