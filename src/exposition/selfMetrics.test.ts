@@ -1,29 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { PROCESS_RENDER_TTL_MS, SelfMetrics } from "./selfMetrics.js";
 
+/** The endpoint the API counters below are labelled with. */
+const EP = "GET /v2/clusters";
+/** The series of API counter `vdbcloud_api_<family>_total` for EP (and `more` labels). */
+const apiSeries = (family: string, more = "") => `vdbcloud_api_${family}_total{endpoint="${EP}"${more}}`;
+
 /** Every change a SelfMetrics takes, each with the series whose rendering it must change. */
 /** `i` (1, 2, ...) makes each call a new value, so that a gauge changes every time. */
 const CHANGES: { name: string; change: (m: SelfMetrics, i: number) => void; series: string }[] = [
   {
     name: "attempt",
-    change: (m) => m.attempt("GET /v2/clusters", "success", 0.01),
-    series: 'vdbcloud_api_requests_total{endpoint="GET /v2/clusters",outcome="success"}',
+    change: (m) => m.attempt(EP, "success", 0.01),
+    series: apiSeries("requests", ',outcome="success"'),
   },
-  {
-    name: "retry",
-    change: (m) => m.retry("GET /v2/clusters"),
-    series: 'vdbcloud_api_retries_total{endpoint="GET /v2/clusters"}',
-  },
-  {
-    name: "rateLimited",
-    change: (m) => m.rateLimited("GET /v2/clusters"),
-    series: 'vdbcloud_api_rate_limited_total{endpoint="GET /v2/clusters"}',
-  },
-  {
-    name: "schemaError",
-    change: (m) => m.schemaError("GET /v2/clusters"),
-    series: 'vdbcloud_api_schema_errors_total{endpoint="GET /v2/clusters"}',
-  },
+  { name: "retry", change: (m) => m.retry(EP), series: apiSeries("retries") },
+  { name: "rateLimited", change: (m) => m.rateLimited(EP), series: apiSeries("rate_limited") },
+  { name: "schemaError", change: (m) => m.schemaError(EP), series: apiSeries("schema_errors") },
   {
     name: "dropped",
     change: (m) => m.dropped({ non_finite_value: 2 }),
@@ -80,7 +73,7 @@ describe("SelfMetrics.render", () => {
   it("counts our own events at every scrape but reuses the process rendering for the TTL", async () => {
     let now = 0;
     const m = new SelfMetrics({ version: "x", now: () => now });
-    const series = 'vdbcloud_api_requests_total{endpoint="GET /v2/clusters",outcome="success"}';
+    const series = apiSeries("requests", ',outcome="success"');
     const cpu = "process_cpu_user_seconds_total";
     // Burns CPU so that a fresh process rendering differs from the previous one.
     const burn = () => {
@@ -89,7 +82,7 @@ describe("SelfMetrics.render", () => {
     };
     const render = async () => (await m.render(false)).toString("utf8");
     const first = await render();
-    m.attempt("GET /v2/clusters", "success", 0.01);
+    m.attempt(EP, "success", 0.01);
     burn();
     now = PROCESS_RENDER_TTL_MS - 1;
     const second = await render();
@@ -132,9 +125,9 @@ describe("SelfMetrics.render", () => {
 
   it("a change made while a rendering is under way shows in the next one", async () => {
     const m = new SelfMetrics({ version: "x", defaultMetrics: false });
-    const series = 'vdbcloud_api_retries_total{endpoint="GET /v2/clusters"}';
+    const series = apiSeries("retries");
     const pending = m.render(false);
-    m.retry("GET /v2/clusters");
+    m.retry(EP);
     await pending;
     expect(sampleValue((await m.render(false)).toString("utf8"), series)).toBe(1);
   });
