@@ -1,5 +1,6 @@
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
+import { DOCUMENTED_SPARK_LIST_ITEM } from "../upstream/testkit.js";
 import { type CloudJobSpec, cloudJobView, generateCloudJobs } from "./cloud-jobs.js";
 import { type Simulator, startSimulator } from "./index.js";
 import { simulatorPerSuite } from "./testkit.js";
@@ -83,21 +84,7 @@ describe("the simulator's List Spark Jobs and Describe Job", () => {
     expect(first.json.code).toBe(0);
     expect(data.total).toBeGreaterThanOrEqual(125);
     expect(data.items).toHaveLength(100);
-    expect(Object.keys(data.items[0] ?? {}).sort()).toEqual(
-      [
-        "jobId",
-        "projectId",
-        "type",
-        "description",
-        "status",
-        "regionId",
-        "clusterId",
-        "createdAt",
-        "startedAt",
-        "finishedAt",
-        "durationSeconds",
-      ].sort(),
-    );
+    expect(Object.keys(data.items[0] ?? {}).sort()).toEqual(Object.keys(DOCUMENTED_SPARK_LIST_ITEM).sort());
     const second = await get(
       `${sim.baseUrl}/v2/jobs?type=SPARK&clusterId=${cluster}&pageSize=100&currentPage=2`,
     );

@@ -1,23 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { normalizeSparkJobList, sparkJobListDataSchema } from "./sparkJobList.js";
-import { failure, TEST_AUTH_HEADERS, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
+import {
+  DOCUMENTED_SPARK_LIST_ITEM,
+  failure,
+  TEST_AUTH_HEADERS,
+  TEST_BASE_URL,
+  testClient,
+  useMockUpstream,
+} from "./testkit.js";
 
 const args = { clusterId: "in01-abc", pageSize: 100, currentPage: 1 };
 
-/** An item as the reference documents it (List Spark Jobs, data.items[]). */
-const documented = {
-  jobId: "job-0a1b2c",
-  projectId: "proj-0123",
-  type: "BACKFILL",
-  description: "nightly backfill",
-  status: "RUNNING",
-  regionId: "aws-us-west-2",
-  clusterId: "in01-abc",
-  createdAt: "2025-06-01T10:00:00Z",
-  startedAt: "2025-06-01T10:00:45Z",
-  finishedAt: null,
-  durationSeconds: 120,
-};
+const documented = DOCUMENTED_SPARK_LIST_ITEM;
 const expected = {
   jobId: "job-0a1b2c",
   projectId: "proj-0123",

@@ -88,6 +88,24 @@ export const SPARK_JOB_UNSET = {
 } as const satisfies Partial<SparkJob>;
 
 /**
+ * A List Spark Jobs item as the reference documents it (data.items[]): the client reads it, and
+ * the simulator's listing must show exactly these fields.
+ */
+export const DOCUMENTED_SPARK_LIST_ITEM = {
+  jobId: "job-0a1b2c",
+  projectId: "proj-0123",
+  type: "BACKFILL",
+  description: "nightly backfill",
+  status: "RUNNING",
+  regionId: "aws-us-west-2",
+  clusterId: "in01-abc",
+  createdAt: "2025-06-01T10:00:00Z",
+  startedAt: "2025-06-01T10:00:45Z",
+  finishedAt: null,
+  durationSeconds: 120,
+};
+
+/**
  * A dedicated cluster's backup policy as the client returns it: enabled, Monday, Wednesday and
  * Friday, kept 14 days, one cross-region copy. What the HTTP test reads off the wire and what
  * the mapping tests vary from.
