@@ -17,14 +17,15 @@ function task(
 }
 
 describe("nextSlot", () => {
+  const interval = 1000;
   it.each([
-    { now: 0, interval: 1000, offset: 0, want: 1000 },
-    { now: 999, interval: 1000, offset: 0, want: 1000 },
-    { now: 1000, interval: 1000, offset: 0, want: 2000 },
-    { now: 1000, interval: 1000, offset: 250, want: 1250 },
-    { now: 1250, interval: 1000, offset: 250, want: 2250 },
-    { now: 100, interval: 1000, offset: 250, want: 250 },
-  ])("now=$now interval=$interval offset=$offset -> $want", ({ now, interval, offset, want }) => {
+    { now: 0, offset: 0, want: 1000 },
+    { now: 999, offset: 0, want: 1000 },
+    { now: 1000, offset: 0, want: 2000 },
+    { now: 1000, offset: 250, want: 1250 },
+    { now: 1250, offset: 250, want: 2250 },
+    { now: 100, offset: 250, want: 250 },
+  ])(`now=$now interval=${interval} offset=$offset -> $want`, ({ now, offset, want }) => {
     expect(nextSlot(now, interval, offset)).toBe(want);
   });
 });
