@@ -157,50 +157,52 @@ export const GROUP_FAMILIES = {
 
 export { DATA_PROTECTION_FAMILIES } from "./dataProtectionFamilies.js";
 
+/** The labels of a per-collection family. */
+const COLLECTION_LABELS = ["cluster_id", "db_name", "collection_name"] as const;
+/** When no collection family has a series, whatever else its own entry adds. */
+const NO_DATA_PLANE =
+  'no series without collections.enabled or for a cluster whose data plane does not answer (see vdbcloud_collector_up{collector="collections"})';
+
 /** Collection families: each cluster's data plane (List Collections, Get Load State, Get Stats). */
 export const COLLECTION_FAMILIES = {
   collectionInfo: gauge(
     "vdbcloud_collection_info",
     "A collection the data plane lists (after include/exclude), always 1 (upstream List Collections).",
     {
-      labels: ["cluster_id", "db_name", "collection_name"],
+      labels: COLLECTION_LABELS,
       unit: "1 (info)",
       source: "POST /v2/vectordb/collections/list (data plane) names",
-      absent:
-        'no series without collections.enabled or for a cluster whose data plane does not answer (see vdbcloud_collector_up{collector="collections"}); a collection disappears as soon as a listing no longer holds it',
+      absent: `${NO_DATA_PLANE}; a collection disappears as soon as a listing no longer holds it`,
     },
   ),
   loadState: gauge(
     "vdbcloud_collection_load_state",
     "Collection load state, one series per state, 1 for the current one (upstream Get Load State loadState).",
     {
-      labels: ["cluster_id", "db_name", "collection_name", "state"],
+      labels: [...COLLECTION_LABELS, "state"],
       unit: "1 (state set)",
       source: "POST /v2/vectordb/collections/get_load_state (data plane) loadState",
-      absent:
-        'no series without collections.enabled or for a cluster whose data plane does not answer (see vdbcloud_collector_up{collector="collections"}); none with collections.load_state false or beyond collections.max_per_cluster',
+      absent: `${NO_DATA_PLANE}; none with collections.load_state false or beyond collections.max_per_cluster`,
     },
   ),
   loadProgress: gauge(
     "vdbcloud_collection_load_progress_ratio",
     "Load progress of a collection while it is loading, 0 to 1 (upstream Get Load State loadProgress, percent / 100).",
     {
-      labels: ["cluster_id", "db_name", "collection_name"],
+      labels: COLLECTION_LABELS,
       unit: "ratio (0..1)",
       source: "POST /v2/vectordb/collections/get_load_state (data plane) loadProgress (percent)",
-      absent:
-        'unless the collection is loading; no series without collections.enabled or for a cluster whose data plane does not answer (see vdbcloud_collector_up{collector="collections"})',
+      absent: `unless the collection is loading; ${NO_DATA_PLANE}`,
     },
   ),
   rows: gauge(
     "vdbcloud_collection_rows",
     "Rows in the collection (upstream Get Collection Stats rowCount).",
     {
-      labels: ["cluster_id", "db_name", "collection_name"],
+      labels: COLLECTION_LABELS,
       unit: "count",
       source: "POST /v2/vectordb/collections/get_stats (data plane) rowCount",
-      absent:
-        'no series without collections.enabled or for a cluster whose data plane does not answer (see vdbcloud_collector_up{collector="collections"}); none unless collections.row_count is true, or beyond collections.max_per_cluster',
+      absent: `${NO_DATA_PLANE}; none unless collections.row_count is true, or beyond collections.max_per_cluster`,
     },
   ),
   notPolled: gauge(
@@ -211,8 +213,7 @@ export const COLLECTION_FAMILIES = {
       unit: "count",
       source:
         "POST /v2/vectordb/collections/list (data plane), the kept names beyond collections.max_per_cluster",
-      absent:
-        'no series without collections.enabled or for a cluster whose data plane does not answer (see vdbcloud_collector_up{collector="collections"})',
+      absent: NO_DATA_PLANE,
     },
   ),
 } as const;
