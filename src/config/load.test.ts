@@ -28,8 +28,16 @@ async function load(
 
 const cluster = (extra = "") => `clusters:\n  - id: in01-a\n    region: aws-us-west-2\n${extra}`;
 
+type BrokenRow = [name: string, yaml: string, expected: string, env?: Record<string, string>];
+
+/** A broken-config row for one key set to a bad value: `path` is "section.key", and the message names it. */
+function badValue(name: string, path: string, value: string, message: string): BrokenRow {
+  const [section, key] = path.split(".");
+  return [name, `${section}:\n  ${key}: ${value}\n`, `${path}: ${message}`];
+}
+
 describe("broken configs", () => {
-  it.each<[name: string, yaml: string, expected: string, env?: Record<string, string>]>([
+  it.each<BrokenRow>([
     ["YAML syntax error", "api: [1, 2\nclusters: 3\n", "/cfg/config.yaml:2:1: "],
     ["YAML duplicate key", "metrics: {}\nmetrics: {}\n", "/cfg/config.yaml:2:1: Map keys must be unique"],
     [
@@ -40,16 +48,18 @@ describe("broken configs", () => {
     ["undefined YAML alias", "api: *nowhere\n", "/cfg/config.yaml"],
     ["document is not a mapping", "- a\n- b\n", "(root): must be a mapping"],
     ["unknown top-level key", "metric:\n  enabled: true\n", 'metric: unknown key (did you mean "metrics"?)'],
-    [
+    badValue(
       "unknown nested key",
-      "metrics:\n  granulartiy: PT1M\n",
-      'metrics.granulartiy: unknown key (did you mean "granularity"?)',
-    ],
-    [
+      "metrics.granulartiy",
+      "PT1M",
+      'unknown key (did you mean "granularity"?)',
+    ),
+    badValue(
       "unknown key, far from any",
-      "server:\n  zzzz: 1\n",
-      "server.zzzz: unknown key (allowed: listen, web_config_file)",
-    ],
+      "server.zzzz",
+      "1",
+      "unknown key (allowed: listen, web_config_file)",
+    ),
     [
       "unknown cluster key",
       cluster("    regoin: x\n"),
@@ -57,27 +67,16 @@ describe("broken configs", () => {
     ],
     ["section of the wrong type", "metrics: 5\n", "metrics: must be a mapping"],
     ["clusters not a list", "clusters: {id: a}\n", "clusters: must be a list"],
-    [
-      "number of the wrong type",
-      "api:\n  rate_limit: fast\n",
-      "api.rate_limit: must be an integer from 1 to 1000",
-    ],
-    [
-      "fractional integer",
-      "api:\n  max_in_flight: 1.5\n",
-      "api.max_in_flight: must be an integer from 1 to 1000",
-    ],
-    ["boolean of the wrong type", "metrics:\n  enabled: yes\n", "metrics.enabled: must be true or false"],
-    [
-      "granularity PT10S",
-      "metrics:\n  granularity: PT10S\n",
-      "metrics.granularity: must be at least PT30S (got PT10S)",
-    ],
-    [
+    badValue("number of the wrong type", "api.rate_limit", "fast", "must be an integer from 1 to 1000"),
+    badValue("fractional integer", "api.max_in_flight", "1.5", "must be an integer from 1 to 1000"),
+    badValue("boolean of the wrong type", "metrics.enabled", "yes", "must be true or false"),
+    badValue("granularity PT10S", "metrics.granularity", "PT10S", "must be at least PT30S (got PT10S)"),
+    badValue(
       "granularity not whole seconds",
-      "metrics:\n  granularity: PT30.5S\n",
-      "metrics.granularity: must be a whole number of seconds",
-    ],
+      "metrics.granularity",
+      "PT30.5S",
+      "must be a whole number of seconds",
+    ),
     [
       "interval below granularity",
       "metrics:\n  granularity: PT1M\n  interval: PT30S\n",
@@ -88,7 +87,7 @@ describe("broken configs", () => {
       "metrics:\n  granularity: PT5M\n  lookback: PT1M\n",
       "metrics.lookback: must be at least the granularity",
     ],
-    ["lookback above P1D", "metrics:\n  lookback: P2D\n", "metrics.lookback: must be at most P1D"],
+    badValue("lookback above P1D", "metrics.lookback", "P2D", "must be at most P1D"),
     [
       "P99 on CU_COMPUTATION",
       "metrics:\n  queries: [{name: CU_COMPUTATION, stat: P99}]\n",
@@ -114,16 +113,13 @@ describe("broken configs", () => {
       "clusters:\n  - id: c1\n    scopes: [{collection_name: docs, queries: []}]\n",
       "clusters[0].scopes[0].queries: must list at least one query",
     ],
-    [
+    badValue(
       "an interval beyond a day (timers would overflow)",
-      "inventory:\n  interval: P30D\n",
-      "inventory.interval: must be at most P1D",
-    ],
-    [
-      "a metrics interval beyond a day",
-      "metrics:\n  interval: P2D\n",
-      "metrics.interval: must be at most P1D",
-    ],
+      "inventory.interval",
+      "P30D",
+      "must be at most P1D",
+    ),
+    badValue("a metrics interval beyond a day", "metrics.interval", "P2D", "must be at most P1D"),
     [
       "a delay as long as the lookback",
       "metrics:\n  lookback: PT5M\n  delay: PT5M\n",
@@ -144,7 +140,7 @@ describe("broken configs", () => {
       "metrics:\n  queries: [{name: CU_COMPUTATION}, {name: CU_CAPACITY}, {name: CU_COMPUTATION}]\n",
       "metrics.queries[2]: duplicate of metrics.queries[0]",
     ],
-    ["empty query list", "metrics:\n  queries: []\n", "metrics.queries: must list at least one query"],
+    badValue("empty query list", "metrics.queries", "[]", "must list at least one query"),
     [
       "duplicate cluster id",
       "clusters:\n  - id: in01-a\n  - id: in01-b\n  - id: in01-a\n",
@@ -168,41 +164,32 @@ describe("broken configs", () => {
       cluster("    scopes: [{db_name: d}, {db_name: d}]\n"),
       "clusters[0].scopes[1]: duplicate of scopes[0]",
     ],
-    ["bad URL", "api:\n  base_url: not a url\n", "api.base_url: must be an http(s) URL"],
-    ["non-http URL", "api:\n  base_url: ftp://api.example.com\n", "api.base_url: must be an http(s) URL"],
-    [
+    badValue("bad URL", "api.base_url", "not a url", "must be an http(s) URL"),
+    badValue("non-http URL", "api.base_url", "ftp://api.example.com", "must be an http(s) URL"),
+    badValue(
       "controller_url without {region}",
-      "api:\n  controller_url: https://controller.example.com\n",
-      "api.controller_url: must contain {region}",
-    ],
-    ["rate_limit 0", "api:\n  rate_limit: 0\n", "api.rate_limit: must be an integer from 1 to 1000"],
-    ["rate_limit 1001", "api:\n  rate_limit: 1001\n", "api.rate_limit: must be an integer from 1 to 1000"],
-    [
+      "api.controller_url",
+      "https://controller.example.com",
+      "must contain {region}",
+    ),
+    badValue("rate_limit 0", "api.rate_limit", "0", "must be an integer from 1 to 1000"),
+    badValue("rate_limit 1001", "api.rate_limit", "1001", "must be an integer from 1 to 1000"),
+    badValue(
       "rate_limit_margin over half a second",
-      "api:\n  rate_limit_margin: PT0.6S\n",
-      "api.rate_limit_margin: must be at most PT0.5S (got PT0.6S)",
-    ],
-    [
+      "api.rate_limit_margin",
+      "PT0.6S",
+      "must be at most PT0.5S (got PT0.6S)",
+    ),
+    badValue(
       "rate_limit_margin as a number",
-      "api:\n  rate_limit_margin: 40\n",
-      "api.rate_limit_margin: must be an ISO 8601 duration such as PT30S (a string)",
-    ],
-    ["max_retries 11", "api:\n  max_retries: 11\n", "api.max_retries: must be an integer from 0 to 10"],
-    [
-      "request_timeout zero",
-      "api:\n  request_timeout: PT0S\n",
-      "api.request_timeout: must be at least PT0.1S",
-    ],
-    [
-      "page_size 3",
-      "import_jobs:\n  page_size: 3\n",
-      "import_jobs.page_size: must be an integer from 5 to 100",
-    ],
-    [
-      "page_size 101",
-      "import_jobs:\n  page_size: 101\n",
-      "import_jobs.page_size: must be an integer from 5 to 100",
-    ],
+      "api.rate_limit_margin",
+      "40",
+      "must be an ISO 8601 duration such as PT30S (a string)",
+    ),
+    badValue("max_retries 11", "api.max_retries", "11", "must be an integer from 0 to 10"),
+    badValue("request_timeout zero", "api.request_timeout", "PT0S", "must be at least PT0.1S"),
+    badValue("page_size 3", "import_jobs.page_size", "3", "must be an integer from 5 to 100"),
+    badValue("page_size 101", "import_jobs.page_size", "101", "must be an integer from 5 to 100"),
     [
       "both api_key and api_key_file",
       "api:\n  api_key: k\n  api_key_file: k.txt\n",
@@ -214,42 +201,37 @@ describe("broken configs", () => {
       "clusters[0].api_key_file: set either api_key or api_key_file, not both",
     ],
     ["missing key (no env)", "api: {}\n", "api.api_key: no API key: set api.api_key", {}],
-    [
+    badValue(
       "unreadable key file",
-      "api:\n  api_key_file: missing.key\n",
-      "api.api_key_file: cannot read /cfg/missing.key (ENOENT: no such file)",
-    ],
+      "api.api_key_file",
+      "missing.key",
+      "cannot read /cfg/missing.key (ENOENT: no such file)",
+    ),
     [
       "unreadable cluster key file",
       cluster("    api_key_file: /keys/team\n"),
       "clusters[0].api_key_file: cannot read /keys/team (ENOENT",
     ],
-    [
+    badValue(
       "unset ${VAR}",
-      "api:\n  base_url: https://${API_HOST}/\n",
-      "api.base_url: environment variable API_HOST is not set",
-    ],
-    ["unterminated ${", "api:\n  base_url: https://${API_HOST/\n", 'api.base_url: unterminated "${"'],
-    ["bad listen address", "server:\n  listen: 9474\n", "server.listen: must be HOST:PORT"],
-    ["listen without port", "server:\n  listen: localhost\n", "server.listen: expected HOST:PORT"],
-    [
-      "listen port out of range",
-      "server:\n  listen: 0.0.0.0:70000\n",
-      "server.listen: port must be from 0 to 65535",
-    ],
-    ["bad web_config_file", "server:\n  web_config_file: 5\n", "server.web_config_file: must be a string"],
-    [
-      "bad duration text",
-      "import_jobs:\n  interval: 1m\n",
-      "import_jobs.interval: is not an ISO 8601 duration",
-    ],
-    [
+      "api.base_url",
+      "https://${API_HOST}/",
+      "environment variable API_HOST is not set",
+    ),
+    badValue("unterminated ${", "api.base_url", "https://${API_HOST/", 'unterminated "${"'),
+    badValue("bad listen address", "server.listen", "9474", "must be HOST:PORT"),
+    badValue("listen without port", "server.listen", "localhost", "expected HOST:PORT"),
+    badValue("listen port out of range", "server.listen", "0.0.0.0:70000", "port must be from 0 to 65535"),
+    badValue("bad web_config_file", "server.web_config_file", "5", "must be a string"),
+    badValue("bad duration text", "import_jobs.interval", "1m", "is not an ISO 8601 duration"),
+    badValue(
       "duration as a number",
-      "spark_jobs:\n  interval: 30\n",
-      "spark_jobs.interval: must be an ISO 8601 duration such as PT30S",
-    ],
-    ["P1M (months rejected)", "metrics:\n  lookback: P1M\n", 'metrics.lookback: "P1M" uses years or months'],
-    ["negative duration", "inventory:\n  interval: -PT1M\n", 'inventory.interval: "-PT1M" is negative'],
+      "spark_jobs.interval",
+      "30",
+      "must be an ISO 8601 duration such as PT30S",
+    ),
+    badValue("P1M (months rejected)", "metrics.lookback", "P1M", '"P1M" uses years or months'),
+    badValue("negative duration", "inventory.interval", "-PT1M", '"-PT1M" is negative'),
     [
       "staleness_intervals 1",
       "staleness_intervals: 1\n",
