@@ -59,12 +59,22 @@ describe("List Backups over HTTP", () => {
       .intercept({ method: "GET", path: anyQuery("/v2/backups") })
       .reply(200, {
         code: "0",
-        data: { backups: [{ ...BACKUP, size: "42", createTime: 1_768_269_600_000, backupId: 7 }] },
+        data: {
+          backups: [
+            { ...BACKUP, size: "42", createTime: 1_768_269_600_000, backupId: 7, backupType: null },
+            { ...BACKUP, backupId: "b2", creationMethod: { odd: true } },
+          ],
+        },
       });
     const { client } = testClient();
     const page = await client.listBackups({ pageSize: 100, currentPage: 1 });
     expect(page.total).toBeNull();
     expect(page.backups[0]).toMatchObject({ backupId: "7", sizeBytes: 42, createTimeMs: 1_768_269_600_000 });
+    // A type or method not known reads as "", and the backup is still counted.
+    expect(page.backups.map((b) => [b.backupType, b.creationMethod])).toEqual([
+      ["", "AUTO"],
+      ["CLUSTER", ""],
+    ]);
   });
 });
 
