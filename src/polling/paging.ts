@@ -1,7 +1,8 @@
 /**
  * Reading every page of a job listing (List Import Jobs V2 and v1, List Spark Jobs), following
- * the server rather than trusting it: the page size it reports, the total only while it is
- * credible, and a hard stop for a server that keeps inventing jobs.
+ * the server rather than trusting it: the page size it reports (nextPageSize, which List Group
+ * Members' count by pages follows too), the total only while it is credible, and a hard stop
+ * for a server that keeps inventing jobs.
  */
 
 /**
@@ -28,7 +29,7 @@ export type JobPageFetch<J extends { readonly jobId: string }> = (
  * asked for), so that page N+1 starts right after page N. A reported size that is not an
  * integer from 1 to the one asked for is ignored.
  */
-function nextPageSize(asked: number, page: { readonly pageSize: number }): number {
+export function nextPageSize(asked: number, page: { readonly pageSize: number }): number {
   const reported = page.pageSize;
   return Number.isSafeInteger(reported) && reported >= 1 && reported <= asked ? reported : asked;
 }

@@ -5,8 +5,9 @@ import {
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
+import { nextPageSize } from "../../polling/paging.js";
 import { putData, runPoll } from "../../polling/runtime.js";
-import type { CloudApi, GroupMemberPage } from "../../upstream/types.js";
+import type { CloudApi } from "../../upstream/types.js";
 import { ENDPOINT } from "../../upstream/types.js";
 import { mapGroupMembers } from "./mapping.js";
 
@@ -30,12 +31,6 @@ export class GroupMembersUncountedError extends Error {
     super(message, options);
     this.name = "GroupMembersUncountedError";
   }
-}
-
-/** The size to ask for after `page`: the server's, when it caps the one asked for. */
-function nextPageSize(asked: number, page: GroupMemberPage): number {
-  const reported = page.pageSize;
-  return Number.isSafeInteger(reported) && reported >= 1 && reported <= asked ? reported : asked;
 }
 
 /**
