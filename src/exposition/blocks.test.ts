@@ -104,8 +104,23 @@ describe("writeGathered", () => {
     expect(pool.idle).toBe(2);
   });
 
-  it("writes a part of a block's size or more as it is", async () => {
-    const big = b("x".repeat(300));
+  it.each([
+    { name: "a part of a block's size or more", blockBytes: 64, bigBytes: 300, direct: true },
+    // A family's run segment (64 KiB) goes out as it is even where blocks are larger.
+    {
+      name: "a part of 64 KiB under larger blocks",
+      blockBytes: 256 * 1024,
+      bigBytes: 64 * 1024,
+      direct: true,
+    },
+    {
+      name: "a part under 64 KiB and under a block: copied",
+      blockBytes: 256 * 1024,
+      bigBytes: 64 * 1024 - 1,
+      direct: false,
+    },
+  ])("writes $name as it is: $direct", async ({ blockBytes, bigBytes, direct }) => {
+    const big = b("x".repeat(bigBytes));
     const chunks: Buffer[] = [];
     const out = new Writable({
       write(chunk: Buffer, _enc, cb) {
@@ -113,9 +128,16 @@ describe("writeGathered", () => {
         cb();
       },
     });
-    expect(await writeGathered(out, [[b("a"), big, b("b")]], { pool: new BlockPool(64, 2) })).toBe(true);
-    expect(chunks.map((c) => c.toString())).toEqual(["a", "x".repeat(300), "b"]);
-    expect(chunks[1]).toBe(big);
+    expect(await writeGathered(out, [[b("a"), big, b("b")]], { pool: new BlockPool(blockBytes, 2) })).toBe(
+      true,
+    );
+    expect(Buffer.concat(chunks).toString()).toBe(`a${"x".repeat(bigBytes)}b`);
+    if (direct) {
+      expect(chunks.map((c) => c.length)).toEqual([1, bigBytes, 1]);
+      expect(chunks[1]).toBe(big);
+    } else {
+      expect(chunks).toHaveLength(1);
+    }
   });
 
   it.each([

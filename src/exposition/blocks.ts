@@ -41,6 +41,13 @@ export class BlockPool {
 const DEFAULT_IN_FLIGHT = 4 * 1024 * 1024;
 const DEFAULT_YIELD_EVERY = 1024 * 1024;
 
+/**
+ * Parts this long or longer are written as they are, not copied into a block: a family's run
+ * segments (64 KiB, see FamilyBody) are most of a body, and copying 13 MB per scrape into
+ * blocks would be work for nothing; one write per 64 KiB is few.
+ */
+const DIRECT_BYTES = 64 * 1024;
+
 /** The pool of the scrape path: 256 KiB blocks, up to 4 MiB kept idle. */
 export const SCRAPE_BLOCKS = new BlockPool(256 * 1024, 16);
 
@@ -69,8 +76,8 @@ export interface GatherOptions {
  * part would cost a stream round per family header and per entry, tens of thousands per body).
  * A block returns to the
  * pool once its write completed, so bytes handed to `out` are never overwritten; at most
- * `inFlightBytes` (plus one block) are outstanding. Parts of a block's size or more are
- * written as they are. Resolves false if `out` closed or failed before the end.
+ * `inFlightBytes` (plus one block) are outstanding. Parts of a block's size or 64 KiB, whichever
+ * is less, or more are written as they are. Resolves false if `out` closed or failed before the end.
  */
 export async function writeGathered(
   out: Writable,
@@ -82,6 +89,7 @@ export async function writeGathered(
   const yieldEvery = opts.yieldEveryBytes ?? DEFAULT_YIELD_EVERY;
   let sinceYield = 0;
   const blockBytes = pool.blockBytes;
+  const directBytes = Math.min(blockBytes, DIRECT_BYTES);
   let inFlight = 0;
   let failed = false;
   let wake: (() => void) | undefined;
@@ -119,7 +127,7 @@ export async function writeGathered(
     for (const parts of lists) {
       for (const part of parts) {
         if (part.length === 0) continue;
-        const large = part.length >= blockBytes;
+        const large = part.length >= directBytes;
         if (used > 0 && (large || used + part.length > blockBytes)) {
           if (!(await send(block.subarray(0, used), block))) return false;
           block = pool.take();

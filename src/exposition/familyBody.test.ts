@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FamilyBody } from "./familyBody.js";
+import { FamilyBody, SEGMENT_BYTES } from "./familyBody.js";
 
 type Op = ["set", string, string] | ["delete", string] | ["compact"];
 
@@ -110,6 +110,56 @@ describe("FamilyBody", () => {
       if (step % 50 === 0) expect(lines(body), `step ${step}`).toEqual(expected(model));
     }
     expect(lines(body)).toEqual(expected(model));
+  });
+
+  it("keeps the run in segments of at most SEGMENT_BYTES, entries crossing their edges", () => {
+    // Entries of a third to one and a half segments: runs of several segments, entries and
+    // cuts that straddle segment boundaries.
+    let seed = 777;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const body = new FamilyBody();
+    const model = new Map<string, string>();
+    for (let step = 0; step < 400; step++) {
+      const id = `t${next(12)}`;
+      const roll = next(100);
+      const pad = "p".repeat(SEGMENT_BYTES / 3 + next(SEGMENT_BYTES + 1));
+      const op: Op =
+        roll < 60 ? ["set", id, `${id} ${pad} ${step}\n`] : roll < 80 ? ["delete", id] : ["compact"];
+      apply(body, model, op);
+      expect(lines(body), `step ${step}`).toEqual(expected(model));
+      expect(body.bytes).toBe([...model.values()].reduce((n, v) => n + Buffer.byteLength(v), 0));
+    }
+    body.compact();
+    const segments = body.parts();
+    expect(segments.length).toBe(Math.ceil(body.bytes / SEGMENT_BYTES));
+    expect(segments.slice(0, -1).every((b) => b.length === SEGMENT_BYTES)).toBe(true);
+    expect(Buffer.concat(segments).length).toBe(body.bytes);
+  });
+
+  it.each<{ name: string; cut: string; pieces: number[] }>([
+    // Entries a (40 KiB), b (40 KiB), c (20 KiB): b straddles the first segment's end.
+    { name: "a cut across a segment edge leaves each side its piece", cut: "b", pieces: [40, 20] },
+    { name: "a cut at the start of the run", cut: "a", pieces: [24, 36] },
+    { name: "a cut at the end of the run", cut: "c", pieces: [64, 16] },
+  ])("$name", ({ cut, pieces }) => {
+    const KiB = 1024;
+    const body = new FamilyBody();
+    const size = { a: 40 * KiB, b: 40 * KiB, c: 20 * KiB } as Record<string, number>;
+    for (const id of ["a", "b", "c"]) body.set(id, Buffer.alloc(size[id] as number, id));
+    body.compact();
+    expect(body.parts().map((b) => b.length)).toEqual([SEGMENT_BYTES, 100 * KiB - SEGMENT_BYTES]);
+    body.delete(cut);
+    expect(body.parts().map((b) => b.length / KiB)).toEqual(pieces);
+    const text = Buffer.concat(body.parts()).toString("latin1");
+    expect(text).toBe(
+      ["a", "b", "c"]
+        .filter((id) => id !== cut)
+        .map((id) => id.repeat(size[id] as number))
+        .join(""),
+    );
   });
 
   it("never modifies buffers a snapshot took: parts listed before stay as they were", () => {
