@@ -7,6 +7,7 @@ describe("parseBenchArgs", () => {
     expect(parseBenchArgs([])).toEqual({
       help: false,
       clusters: 1000,
+      fitClusters: true,
       scrapes: 200,
       baselineScrapes: 100,
       series: 100_000,
@@ -20,7 +21,8 @@ describe("parseBenchArgs", () => {
   });
 
   it.each([
-    { argv: ["--clusters", "50"], want: { clusters: 50 } },
+    { argv: ["--clusters", "50"], want: { clusters: 50, fitClusters: false } },
+    { argv: ["--clusters", "1000"], want: { clusters: 1000, fitClusters: false } },
     { argv: ["--scrapes", "20"], want: { scrapes: 20, baselineScrapes: 100 } },
     { argv: ["--scrapes", "300", "--baseline-scrapes", "50"], want: { scrapes: 300, baselineScrapes: 50 } },
     { argv: ["--series", "5000", "--metrics-only"], want: { series: 5000, metricsOnly: true } },

@@ -8,7 +8,13 @@ import { DEPLOYED_RUNTIME, RUNTIMES, type Runtime } from "./runtime.js";
 export interface BenchArgs {
   readonly help: boolean;
   /** Clusters of the scale scenario. */
+  /**
+   * Clusters of the scale scenario: exactly this many when `--clusters` is given; else at most
+   * this many, fewer where every collector's series would pass `series` without any scope.
+   */
   readonly clusters: number;
+  /** `--clusters` was not given: the pilot may lower `clusters` to fit `series`. */
+  readonly fitClusters: boolean;
   /** Timed scrapes per variant of the exporter and of the static floor. */
   readonly scrapes: number;
   /**
@@ -52,7 +58,8 @@ export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N]
        npm run bench -- --budget P[,P...] [--rate-limit-mode M[,M...]] [--cycles N]
        npm run bench -- --startup-stall
        npm run bench -- --collections CxN [--scrapes N]
-  --clusters N           clusters of the scale scenario (default 1000)
+  --clusters N           clusters of the scale scenario (default: up to 1000, fewer where every
+                         collector's own series would pass --series)
   --scrapes N            timed scrapes per variant, exporter and static floor (default 200, at least 1)
   --baseline-scrapes N   timed scrapes per variant of the prom-client baseline (default 100: ~0.2 s each)
   --series N             series to reach, adding collection scopes if needed (default 100000)
@@ -179,6 +186,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   return {
     help: v.help === true,
     clusters: integer(v.clusters, "--clusters", 1000, 1, 100_000),
+    fitClusters: v.clusters === undefined,
     scrapes,
     baselineScrapes: integer(v["baseline-scrapes"], "--baseline-scrapes", 100, 1, 100_000),
     series: integer(v.series, "--series", 100_000, 1, 10_000_000),

@@ -45,7 +45,7 @@ import { parseExposition } from "./exposition.js";
 import { type Footprint, formatResting, measureFootprint } from "./footprint.js";
 import { evaluateMemoryGoals } from "./memoryGoals.js";
 import { countLoggedCycles, observeCycles, type PerCycleResult, waitForDrain } from "./perCycle.js";
-import { runPilot, scopesNeeded } from "./pilot.js";
+import { clustersFor, runPilot, scopesNeeded } from "./pilot.js";
 import type { Lap } from "./probe.js";
 import { evaluateTargets, formatChecks, type Latencies, mb, ms, table } from "./report.js";
 import { describeRuntime } from "./runtime.js";
@@ -71,6 +71,8 @@ const snapshot = (sim: ChildHandle) => sim.rpc.call<SimSnapshot>("snapshot");
 /** Everything the report prints. */
 interface Results {
   readonly args: BenchArgs;
+  /** Clusters of the scale scenario (see BenchArgs.clusters). */
+  readonly clusters: number;
   readonly collectors: Collectors;
   readonly estimate: { perCluster: number; perScope: number; global: number; scopes: number };
   readonly scopes: number;
@@ -138,16 +140,17 @@ async function run(args: BenchArgs): Promise<Results> {
     collectors,
     sample: 40,
   });
-  const wanted = scopesNeeded(est, args.clusters, args.series);
-  collectionsPerCluster = Math.min(1000, Math.max(collectionsPerCluster, Math.ceil(wanted / args.clusters)));
+  const clusters = args.fitClusters ? clustersFor(est, args.clusters, args.series) : args.clusters;
+  const wanted = scopesNeeded(est, clusters, args.series);
+  collectionsPerCluster = Math.min(1000, Math.max(collectionsPerCluster, Math.ceil(wanted / clusters)));
   progress(
     `pilot: ${est.perCluster.toFixed(1)} series per cluster, ${est.perScope.toFixed(1)} per scope, ` +
-      `${est.global} global -> ${wanted} scopes`,
+      `${est.global} global -> ${clusters} clusters, ${wanted} scopes`,
   );
 
   const [simA, simB] = await Promise.all([
     startSimProcess({
-      clusters: args.clusters,
+      clusters,
       seed: SEED,
       collectionsPerCluster,
       rateLimitPerSecond: RATE_LIMIT,
@@ -165,7 +168,7 @@ async function run(args: BenchArgs): Promise<Results> {
   try {
     const scopes = chooseScopes(simA.info.clusters, wanted);
     const scopeCount = [...scopes.values()].reduce((n, s) => n + s.length, 0);
-    const intervalMs = cycleIntervalMs(args.clusters + scopeCount, RATE_LIMIT);
+    const intervalMs = cycleIntervalMs(clusters + scopeCount, RATE_LIMIT);
     const cfgA = await writeConfigFile(
       "scale",
       scenarioConfig({ sim: simA.info, apiKey: API_KEY, intervalMs, scopes, collectors }),
@@ -189,7 +192,7 @@ async function run(args: BenchArgs): Promise<Results> {
     // Startup (module loading, config) is not part of any measured window.
     await lap(exA);
     progress(
-      `scale: ${args.clusters} clusters + ${scopeCount} scopes, interval ${isoDuration(intervalMs)}; ` +
+      `scale: ${clusters} clusters + ${scopeCount} scopes, interval ${isoDuration(intervalMs)}; ` +
         `per-cycle: ${PER_CYCLE_TARGETS} targets at PT30S; waiting for first cycles`,
     );
     const perCycleP = observeCycles(exB, simB.handle, {
@@ -267,11 +270,11 @@ async function run(args: BenchArgs): Promise<Results> {
     );
 
     const minimum = new Map<string, number>([
-      ["POST /v2/clusters/{id}/metrics/query", args.clusters + scopeCount],
-      ...(collectors.importJobs ? ([["POST /v2/vectordb/jobs/import/list", args.clusters]] as const) : []),
+      ["POST /v2/clusters/{id}/metrics/query", clusters + scopeCount],
+      ...(collectors.importJobs ? ([["POST /v2/vectordb/jobs/import/list", clusters]] as const) : []),
       ...(collectors.inventory
         ? ([
-            ["GET /v2/clusters/{id}", args.clusters],
+            ["GET /v2/clusters/{id}", clusters],
             ["GET /v2/regions", 1],
             ["GET /v2/projects", 1],
           ] as const)
@@ -280,12 +283,13 @@ async function run(args: BenchArgs): Promise<Results> {
         ? ([
             ["GET /v2/projects/{projectId}/jobs/{jobId}", simA.info.sparkJobs.length],
             // Spark job discovery: one listing page per cluster (the simulated clusters hold few jobs).
-            ["GET /v2/jobs", args.clusters],
+            ["GET /v2/jobs", clusters],
           ] as const)
         : []),
     ]);
     return {
       args,
+      clusters,
       collectors,
       estimate: { ...est, scopes: wanted },
       scopes: scopeCount,
@@ -353,7 +357,7 @@ function render(r: Results): { text: string; ok: boolean } {
   );
   lines.push("");
   lines.push(
-    `scale scenario: ${r.args.clusters} clusters, one API key, simulator limit ${RATE_LIMIT} req/s per endpoint`,
+    `scale scenario: ${r.clusters} clusters, one API key, simulator limit ${RATE_LIMIT} req/s per endpoint`,
   );
   lines.push(`  collectors: ${collectorsText(r.collectors)}; default metric queries (full catalog)`);
   lines.push(
@@ -455,7 +459,7 @@ function render(r: Results): { text: string; ok: boolean } {
   lines.push(
     `  Query Cluster Metrics requests of the cycle's slots (each attributed to its target's slot): ` +
       `${r.scaleCycles.map((c) => `${c.requests} requests / ${c.distinctTargets} targets`).join(", ")}; ` +
-      `minimum ${r.args.clusters + r.scopes} (${r.args.clusters} clusters + ${r.scopes} scopes)`,
+      `minimum ${r.clusters + r.scopes} (${r.clusters} clusters + ${r.scopes} scopes)`,
   );
   lines.push(
     `  polls completed in the window: ${[...r.window.polls].map(([c, n]) => `${c} ${n}`).join(", ")}; ` +
@@ -491,7 +495,7 @@ function render(r: Results): { text: string; ok: boolean } {
     perCycle: [
       {
         name: "scale",
-        targets: r.args.clusters + r.scopes,
+        targets: r.clusters + r.scopes,
         cycles: r.scaleCycles,
       },
       { name: `${pc.targets} targets`, targets: pc.targets, cycles: pc.cycles },

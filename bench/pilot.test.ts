@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { estimateFrom, runPilot, scopesNeeded, seriesKind } from "./pilot.js";
+import { clustersFor, estimateFrom, runPilot, scopesNeeded, seriesKind } from "./pilot.js";
 
 describe("seriesKind", () => {
   it.each([
@@ -51,6 +51,22 @@ describe("estimateFrom", () => {
     ].join("\n");
     expect(estimateFrom(text, 2, 1)).toEqual({ perCluster: 2, perScope: 2, global: 1, sampledClusters: 2 });
   });
+});
+
+describe("clustersFor", () => {
+  it.each([
+    // 128 series a cluster: 1,000 clusters would be 128,000 series; 780 make 99,940 with global.
+    { perCluster: 128, global: 100, max: 1000, target: 100_000, want: 780 },
+    // Fewer series a cluster (metrics only): the maximum, scopes make up the rest.
+    { perCluster: 40, global: 100, max: 1000, target: 100_000, want: 1000 },
+    { perCluster: 128, global: 100, max: 1000, target: 50, want: 1 },
+    { perCluster: 0, global: 0, max: 1000, target: 100_000, want: 1000 },
+  ])(
+    "$perCluster a cluster, at most $max, to $target: $want",
+    ({ perCluster, global, max, target, want }) => {
+      expect(clustersFor({ perCluster, perScope: 30, global, sampledClusters: 40 }, max, target)).toBe(want);
+    },
+  );
 });
 
 describe("scopesNeeded", () => {

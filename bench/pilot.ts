@@ -57,6 +57,17 @@ export function scopesNeeded(est: SeriesEstimate, clusters: number, target: numb
 }
 
 /**
+ * Clusters of the scenario when the user named none: `max`, or fewer where their own series
+ * (every collector on) would pass `target` (at least one). The goals are set at a series count,
+ * and each collector added since adds series per cluster: at 1,000 clusters every collector
+ * makes ~128,000 series, past the 100,000 the goals speak of.
+ */
+export function clustersFor(est: SeriesEstimate, max: number, target: number): number {
+  if (est.perCluster <= 0) return max;
+  return Math.max(1, Math.min(max, Math.floor((target - est.global) / est.perCluster)));
+}
+
+/**
  * Runs the pilot: `sample` clusters spread over a world of `clusters` (same seed and shape as
  * the benchmark's), each with one scope, all collectors of `collectors`, no rate limit.
  */
