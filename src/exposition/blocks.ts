@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream";
+import { nextTurn } from "../shared/nextTurn.js";
 
 /**
  * Fixed-size write blocks shared by every response of the process. A scrape of an 11 MB body
@@ -116,7 +117,7 @@ export async function writeGathered(
     }
     if (sinceYield >= yieldEvery) {
       sinceYield = 0;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     return !failed && !out.destroyed;
   };

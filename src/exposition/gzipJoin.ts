@@ -1,5 +1,6 @@
 import { promisify } from "node:util";
 import * as zlib from "node:zlib";
+import { nextTurn } from "../shared/nextTurn.js";
 import { type BlockPool, SCRAPE_BLOCKS, writeGathered } from "./blocks.js";
 
 const deflateRawAsync = promisify(zlib.deflateRaw);
@@ -102,7 +103,7 @@ async function crc32Sliced(data: Buffer): Promise<number> {
   let crc = 0;
   for (let off = 0; off < data.length; off += slice) {
     crc = crc32(data.subarray(off, Math.min(off + slice, data.length)), crc);
-    if (off + slice < data.length) await new Promise<void>((r) => setImmediate(r));
+    if (off + slice < data.length) await nextTurn();
   }
   return crc;
 }

@@ -24,18 +24,10 @@ const lower = (s: string): string => s.trim().toLowerCase();
  */
 export function mapBackups(backups: readonly Backup[], clusterIds: readonly string[]): MappingResult {
   const out = new MappingBuilder();
-  const wanted = new Set(clusterIds);
-  const seen = new Set<string>();
-  const byCluster = new Map<string, Backup[]>();
-  for (const b of backups) {
-    if (!wanted.has(b.clusterId) || seen.has(b.backupId)) continue;
-    seen.add(b.backupId);
-    const list = byCluster.get(b.clusterId) ?? [];
-    list.push(b);
-    byCluster.set(b.clusterId, list);
-  }
-  for (const clusterId of wanted) {
-    const list = byCluster.get(clusterId) ?? [];
+  const byCluster = new BackupsByCluster();
+  byCluster.add(backups);
+  for (const clusterId of new Set(clusterIds)) {
+    const list = byCluster.of(clusterId);
     const counts = new Map<string, number>();
     for (const m of METHODS) for (const s of STATUSES) counts.set(`${m}\u0000${s}`, 0);
     let size = 0;
@@ -70,6 +62,33 @@ export function mapBackups(backups: readonly Backup[], clusterIds: readonly stri
     if (creatingSince !== null) out.add(D.backupCreatingSince, id, creatingSince / 1000);
   }
   return out.result();
+}
+
+/**
+ * The listed backups by cluster ID, each backup once (by backupId: paging while backups change
+ * can list one twice). Fed in slices, so that a caller can serve the event loop between them
+ * (grouping 23,000 backups at once took 10-14 ms).
+ */
+export class BackupsByCluster {
+  private readonly seen = new Set<string>();
+  private readonly byCluster = new Map<string, Backup[]>();
+
+  /** Adds backups[from, to). */
+  add(backups: readonly Backup[], from = 0, to = backups.length): void {
+    for (let i = from; i < Math.min(to, backups.length); i++) {
+      const b = backups[i] as Backup;
+      if (this.seen.has(b.backupId)) continue;
+      this.seen.add(b.backupId);
+      const list = this.byCluster.get(b.clusterId);
+      if (list === undefined) this.byCluster.set(b.clusterId, [b]);
+      else list.push(b);
+    }
+  }
+
+  /** The backups of one cluster (none: empty). */
+  of(clusterId: string): readonly Backup[] {
+    return this.byCluster.get(clusterId) ?? [];
+  }
 }
 
 /**

@@ -21,10 +21,11 @@ import {
 } from "../../polling/model.js";
 import { type PollContext, putData, runPoll } from "../../polling/runtime.js";
 import type { RunOutcome } from "../../scheduler/scheduler.js";
+import { nextTurn } from "../../shared/nextTurn.js";
 import { isDedicatedOnlyRefusal, isPermissionRefusal } from "../../upstream/refusals.js";
 import { ENDPOINT } from "../../upstream/types.js";
 import { listBackupsOf } from "./listing.js";
-import { mapBackups, mapPolicy } from "./mapping.js";
+import { BackupsByCluster, mapBackups, mapPolicy } from "./mapping.js";
 import { PERMISSION_LOG } from "./permissions.js";
 
 /**
@@ -37,8 +38,10 @@ export const BACKUP_POLICIES = "backup_policies";
 /** The store slot of each cluster's share of the listing (its policy is the "data" slot). */
 const LISTING_SLOT = "backups";
 
-/** Clusters mapped between two turns of the event loop, after a listing. */
-const MAP_CHUNK = 100;
+/** Clusters mapped between two turns of the event loop, after a listing (~2 ms each at 30 backups a cluster). */
+const MAP_CHUNK = 25;
+/** Listed backups grouped by cluster between two turns of the event loop (~1-2 ms each). */
+const GROUP_SLICE = 2_500;
 
 /** The listing task's target: the organisation as the credential sees it. */
 export function listingTarget(credential: string): string {
@@ -127,12 +130,21 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
             if (!kept.has(c.id))
               env.ctx.store.delete({ collector: BACKUPS, target: c.id, slot: LISTING_SLOT });
           }
-          // A chunk of clusters at a time, the event loop served between chunks: one listing
-          // maps every polled cluster (20,000 backups of 1,000 clusters took ~150 ms at once).
+          // A slice at a time, the event loop served between slices: one listing maps every
+          // polled cluster (23,000 backups of 780 clusters: grouping them took 10-14 ms, mapping
+          // 100 clusters' 7-11 ms, and at once the loop was held 55-90 ms).
+          const listed = new BackupsByCluster();
+          for (let i = 0; i < backups.length; i += GROUP_SLICE) {
+            if (i > 0) await nextTurn();
+            listed.add(backups, i, i + GROUP_SLICE);
+          }
           for (let i = 0; i < polled.length; i += MAP_CHUNK) {
-            if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+            await nextTurn();
             const ids = polled.slice(i, i + MAP_CHUNK);
-            const mapping = mapBackups(backups, ids);
+            const mapping = mapBackups(
+              ids.flatMap((id) => listed.of(id)),
+              ids,
+            );
             // One pass over the samples: a filter per cluster costs clusters x samples.
             const byCluster = new Map<string, Sample[]>(ids.map((id) => [id, []]));
             for (const s of mapping.samples) byCluster.get(s.labels.cluster_id ?? "")?.push(s);
