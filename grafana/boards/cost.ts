@@ -3,7 +3,7 @@
  * the invoices (Query Daily Usage and List Invoices, read with the billing key; docs/cost.md).
  * Amounts are in the currency's major unit; the currency is in each legend.
  */
-import type { DashboardSpec } from "../lib/panels.js";
+import type { DashboardSpec, PanelSpec } from "../lib/panels.js";
 import { DATASOURCE_VARIABLE, LIMITS, steps, TAG, UID } from "./common.js";
 
 const SEL = 'project_id=~"$project"';
@@ -16,6 +16,43 @@ const INVOICE_ROW =
 /** One per-invoice value with the labels of {@link INVOICE_ROW}, so the table merges rows per invoice. */
 function invoiceColumn(valueExpr: string): string {
   return `max by (invoice_id) (${valueExpr}) * on (invoice_id) group_left (status, currency) ${INVOICE_ROW}`;
+}
+
+/** Amounts: in the currency's major unit, two decimals (the currency is in the legend). */
+const MONEY = { unit: "short", decimals: 2 } as const;
+
+/** A stat of one amount per currency (a recording rule of rules.ts). */
+function moneyStat(title: string, description: string, expr: string): PanelSpec {
+  return {
+    kind: "stat",
+    title,
+    description,
+    queries: [{ expr, legend: "{{currency}}" }],
+    ...MONEY,
+    thresholds: steps(),
+    colorMode: "none",
+    w: 6,
+  };
+}
+
+/** The ten clusters that cost most in `family` (per cluster and currency), as bars. */
+function topClusters(title: string, description: string, family: string): PanelSpec {
+  return {
+    kind: "bargauge",
+    title,
+    description,
+    queries: [
+      {
+        expr: `topk(10, sum by (cluster_id, currency) (${family}{${SEL}}))`,
+        legend: "{{cluster_id}} {{currency}}",
+        instant: true,
+      },
+    ],
+    ...MONEY,
+    min: 0,
+    thresholds: steps(),
+    w: 12,
+  };
 }
 
 const INVOICE_STATUS_COLORS = [
@@ -60,42 +97,21 @@ export const cost: DashboardSpec = {
     {
       title: "This month",
       panels: [
-        {
-          kind: "stat",
-          title: "Month to date",
-          description:
-            "Cost of every day of the current UTC month the service reports, today's partial day included (vdbcloud_month_to_date_cost, all projects), per currency.",
-          queries: [{ expr: "vdbcloud:month_to_date_cost:sum", legend: "{{currency}}" }],
-          unit: "short",
-          decimals: 2,
-          thresholds: steps(),
-          colorMode: "none",
-          w: 6,
-        },
-        {
-          kind: "stat",
-          title: "Projected month end",
-          description:
-            "Month to date / days elapsed x days in the month (the first day counts as one whole day): what the month costs at this pace. VdbcloudProjectedMonthlyCostOverBudget compares it with your budget.",
-          queries: [{ expr: "vdbcloud:month_end_projected_cost:sum", legend: "{{currency}}" }],
-          unit: "short",
-          decimals: 2,
-          thresholds: steps(),
-          colorMode: "none",
-          w: 6,
-        },
-        {
-          kind: "stat",
-          title: "Yesterday",
-          description:
-            "Cost of the newest complete UTC day (vdbcloud_daily_cost, all projects), per currency. VdbcloudDailyCostJump fires when it is over 1.5 times the 7 days before.",
-          queries: [{ expr: "vdbcloud:daily_cost:sum", legend: "{{currency}}" }],
-          unit: "short",
-          decimals: 2,
-          thresholds: steps(),
-          colorMode: "none",
-          w: 6,
-        },
+        moneyStat(
+          "Month to date",
+          "Cost of every day of the current UTC month the service reports, today's partial day included (vdbcloud_month_to_date_cost, all projects), per currency.",
+          "vdbcloud:month_to_date_cost:sum",
+        ),
+        moneyStat(
+          "Projected month end",
+          "Month to date / days elapsed x days in the month (the first day counts as one whole day): what the month costs at this pace. VdbcloudProjectedMonthlyCostOverBudget compares it with your budget.",
+          "vdbcloud:month_end_projected_cost:sum",
+        ),
+        moneyStat(
+          "Yesterday",
+          "Cost of the newest complete UTC day (vdbcloud_daily_cost, all projects), per currency. VdbcloudDailyCostJump fires when it is over 1.5 times the 7 days before.",
+          "vdbcloud:daily_cost:sum",
+        ),
         {
           kind: "stat",
           title: "Cost day",
@@ -119,30 +135,16 @@ export const cost: DashboardSpec = {
               legend: "{{cluster_id}} {{currency}}",
             },
           ],
-          unit: "short",
-          decimals: 2,
+          ...MONEY,
           min: 0,
           stack: true,
           w: 12,
         },
-        {
-          kind: "bargauge",
-          title: "Top clusters this month",
-          description:
-            "The ten clusters (or organization-level items, empty cluster) that cost most this month so far.",
-          queries: [
-            {
-              expr: `topk(10, sum by (cluster_id, currency) (vdbcloud_month_to_date_cost{${SEL}}))`,
-              legend: "{{cluster_id}} {{currency}}",
-              instant: true,
-            },
-          ],
-          unit: "short",
-          decimals: 2,
-          min: 0,
-          thresholds: steps(),
-          w: 12,
-        },
+        topClusters(
+          "Top clusters this month",
+          "The ten clusters (or organization-level items, empty cluster) that cost most this month so far.",
+          "vdbcloud_month_to_date_cost",
+        ),
       ],
     },
     {
@@ -159,29 +161,16 @@ export const cost: DashboardSpec = {
               legend: "{{cost_type}} {{currency}}",
             },
           ],
-          unit: "short",
-          decimals: 2,
+          ...MONEY,
           min: 0,
           stack: true,
           w: 12,
         },
-        {
-          kind: "bargauge",
-          title: "Top clusters yesterday",
-          description: "The ten clusters that cost most on the newest complete day, all cost types together.",
-          queries: [
-            {
-              expr: `topk(10, sum by (cluster_id, currency) (vdbcloud_daily_cost{${SEL}}))`,
-              legend: "{{cluster_id}} {{currency}}",
-              instant: true,
-            },
-          ],
-          unit: "short",
-          decimals: 2,
-          min: 0,
-          thresholds: steps(),
-          w: 12,
-        },
+        topClusters(
+          "Top clusters yesterday",
+          "The ten clusters that cost most on the newest complete day, all cost types together.",
+          "vdbcloud_daily_cost",
+        ),
         {
           kind: "timeseries",
           title: "Daily usage",
