@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SAMPLE_BACKUP_POLICY } from "../../upstream/testkit.js";
 import type { Backup, BackupPolicy } from "../../upstream/types.js";
-import { mapBackups, mapPolicy } from "./mapping.js";
+import { BackupsByCluster, mapBackups, mapPolicy } from "./mapping.js";
 
 const T = Date.UTC(2026, 0, 14, 2);
 const DAY = 86_400_000;
@@ -22,6 +22,32 @@ function backup(over: Partial<Backup> & Pick<Backup, "backupId">): Backup {
 function samples(r: ReturnType<typeof mapBackups>) {
   return r.samples.map((s) => [s.family, s.labels, s.value]);
 }
+
+describe("BackupsByCluster", () => {
+  // Seven listed backups of three clusters; "b2" listed twice (paging while backups change),
+  // the second time in a later slice whatever the slice size.
+  const listed = [
+    backup({ backupId: "a1" }),
+    backup({ backupId: "b1", clusterId: "in01-b" }),
+    backup({ backupId: "a2" }),
+    backup({ backupId: "b2", clusterId: "in01-b" }),
+    backup({ backupId: "c1", clusterId: "in01-c" }),
+    backup({ backupId: "b2", clusterId: "in01-b" }),
+    backup({ backupId: "a3" }),
+  ];
+  it.each([1, 2, 3, 6, 7, 100])(
+    "groups the same in slices of %i: each backup once, in listed order",
+    (slice) => {
+      const byCluster = new BackupsByCluster();
+      for (let i = 0; i < listed.length; i += slice) byCluster.add(listed, i, i + slice);
+      const ids = (cluster: string) => byCluster.of(cluster).map((b) => b.backupId);
+      expect(ids("in01-a")).toEqual(["a1", "a2", "a3"]);
+      expect(ids("in01-b")).toEqual(["b1", "b2"]);
+      expect(ids("in01-c")).toEqual(["c1"]);
+      expect(ids("in01-none")).toEqual([]);
+    },
+  );
+});
 
 describe("mapBackups", () => {
   it("counts, sums, and keeps the newest success per method and type and the oldest still creating", () => {
