@@ -47,6 +47,14 @@ describe("BackupsByCluster", () => {
       expect(ids("in01-none")).toEqual([]);
     },
   );
+
+  it("adds only the slice asked for", () => {
+    const byCluster = new BackupsByCluster();
+    byCluster.add(listed, 1, 3);
+    expect(byCluster.of("in01-a").map((b) => b.backupId)).toEqual(["a2"]);
+    expect(byCluster.of("in01-b").map((b) => b.backupId)).toEqual(["b1"]);
+    expect(byCluster.of("in01-c")).toEqual([]);
+  });
 });
 
 describe("mapBackups", () => {
