@@ -2,20 +2,14 @@
  * Every relative link and #anchor of README.md and docs/*.md resolves, as GitHub renders them,
  * and every page of docs/ is reachable from the README.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { anchorOf } from "../scripts/metricsDoc.js";
-import { brokenLinks, headingAnchors, markdownLinks } from "./helpers/markdown.js";
+import { brokenLinks, docPages, headingAnchors, markdownLinks } from "./helpers/markdown.js";
 
 const ROOT = join(import.meta.dirname, "..");
-const PAGES = [
-  "README.md",
-  ...readdirSync(join(ROOT, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .sort()
-    .map((f) => `docs/${f}`),
-];
+const PAGES = docPages(ROOT);
 const read = (path: string): string => readFileSync(join(ROOT, path), "utf8");
 
 describe("links of README.md and docs/*.md", () => {

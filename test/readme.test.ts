@@ -12,9 +12,10 @@
  * demo` gets a free port through VDBCLOUD_LISTEN, as a reader would when 9474 is taken.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { docPages } from "./helpers/markdown.js";
 import { freePort, waitFor } from "./helpers/processes.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { type ToolName, toolOrSkip } from "./helpers/tools.js";
@@ -22,13 +23,7 @@ import { readmeCommands } from "./readmeCommands.js";
 
 const ROOT = join(import.meta.dirname, "..");
 /** The pages whose `sh` blocks run: the README, then docs/ by name. */
-const PAGES = [
-  "README.md",
-  ...readdirSync(join(ROOT, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .sort()
-    .map((f) => `docs/${f}`),
-];
+const PAGES = docPages(ROOT);
 
 /** Commands that cannot run in a test, and why. A new command of a page lands here or runs. */
 const SKIPPED: Readonly<Record<string, string>> = {

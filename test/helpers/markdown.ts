@@ -2,10 +2,20 @@
  * What the link check needs of Markdown, read as GitHub renders it: the headings' anchors and
  * the links outside code, and which relative links or anchors do not resolve.
  */
+import { readdirSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { anchorOf } from "../../scripts/metricsDoc.js";
 
 const FENCE = /^\s*(```|~~~)/;
+
+/** The project's documentation pages, relative to `root`: README.md, then docs/*.md by name. */
+export function docPages(root: string): string[] {
+  const docs = readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`);
+  return ["README.md", ...docs];
+}
 
 /** The lines outside fenced code blocks (fenced lines become empty, so line numbers hold). */
 export function proseLines(markdown: string): string[] {
