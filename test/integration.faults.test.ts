@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { FaultKind, FaultSpec } from "../src/simulator/faults.js";
-import { type Harness, parseSamples, startHarness } from "./helpers/harness.js";
+import { type Harness, matching, parseSamples, startHarness } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
 
 const METRICS = "POST /v2/clusters/{id}/metrics/query";
@@ -27,11 +27,8 @@ async function step(clock: ManualClock, harness: Harness, ms: number): Promise<v
   await idle(harness);
 }
 
-function find(text: string, name: string, labels: Record<string, string>) {
-  return parseSamples(text).filter(
-    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
-  );
-}
+const find = (text: string, name: string, labels: Record<string, string>) =>
+  matching(parseSamples(text), name, labels);
 
 /**
  * Starts the exporter and lets its start-up cycle land, then moves half an interval on: first

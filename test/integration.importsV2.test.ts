@@ -5,7 +5,14 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { normalizeImportState } from "../src/collectors/import-jobs/mapping.js";
-import { type Harness, parseSamples, startHarness, TEST_API_KEY } from "./helpers/harness.js";
+import {
+  matching as find,
+  type Harness,
+  parseSamples,
+  type Samples,
+  startHarness,
+  TEST_API_KEY,
+} from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
 
 const V2_LIST = "POST /v2/vectordb/jobs/import/list";
@@ -17,14 +24,6 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-type Samples = ReturnType<typeof parseSamples>;
-
-function find(samples: Samples, name: string, labels: Record<string, string>): Samples {
-  return samples.filter(
-    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
-  );
-}
 
 function value(samples: Samples, name: string, labels: Record<string, string>): number | undefined {
   return find(samples, name, labels)[0]?.value;

@@ -5,7 +5,13 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
-import { type Harness, parseSamples, startHarness } from "./helpers/harness.js";
+import {
+  matching as find,
+  type Harness,
+  parseSamples,
+  type Samples,
+  startHarness,
+} from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
 
 const IMPORT_ENDPOINT = "GET /v1/vector/collections/import/list";
@@ -21,14 +27,6 @@ afterEach(async () => {
   h = undefined;
   sim = undefined;
 });
-
-type Samples = ReturnType<typeof parseSamples>;
-
-function find(samples: Samples, name: string, labels: Record<string, string>): Samples {
-  return samples.filter(
-    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
-  );
-}
 
 function value(samples: Samples, name: string, labels: Record<string, string>): number | undefined {
   return find(samples, name, labels)[0]?.value;

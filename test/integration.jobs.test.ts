@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, parseSamples, startHarness } from "./helpers/harness.js";
+import { type Harness, parseSamples, startHarness, sampleValue as value } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
 
 const SPARK_ENDPOINT = "GET /v2/projects/{projectId}/jobs/{jobId}";
@@ -9,12 +9,6 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-function value(text: string, name: string, labels: Record<string, string>): number | undefined {
-  return parseSamples(text).find(
-    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
-  )?.value;
-}
 
 describe("jobs and inventory against the simulator", () => {
   it("follows import job states, keeps terminal jobs for the retention, then only counts them", async () => {

@@ -3,7 +3,7 @@
  * (two pages of List Spark Jobs), and the simulator's migration, backup and failing restore.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, parseSamples, startHarness } from "./helpers/harness.js";
+import { type Harness, parseSamples, startHarness, sampleValue as value } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
 
 const LIST = "GET /v2/jobs";
@@ -17,12 +17,6 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-function value(text: string, name: string, labels: Record<string, string>): number | undefined {
-  return parseSamples(text).find(
-    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
-  )?.value;
-}
 
 /** The simulator's truth for one cluster: every Spark job it lists, as Describe shows it now. */
 function listedBySimulator(harness: Harness, clusterId: string) {

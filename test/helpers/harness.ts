@@ -114,3 +114,18 @@ export function parseSamples(
   }
   return out;
 }
+
+/** Samples as parseSamples gives them. */
+export type Samples = ReturnType<typeof parseSamples>;
+
+/** The samples named `name` whose labels include every pair of `labels`. */
+export function matching(samples: Samples, name: string, labels: Record<string, string>): Samples {
+  return samples.filter(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
+}
+
+/** The value of the first sample of `text` that `matching` finds (undefined: none). */
+export function sampleValue(text: string, name: string, labels: Record<string, string>): number | undefined {
+  return matching(parseSamples(text), name, labels)[0]?.value;
+}
