@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { TEST_API_KEY } from "./helpers/harness.js";
+import { firstClusterConfig } from "./helpers/simConfig.js";
 import { tempDir } from "./helpers/tempDir.js";
 
 const MAIN = join(import.meta.dirname, "..", "dist", "main.js");
@@ -42,18 +43,7 @@ describe.skipIf(!existsSync("/proc/self/status"))("SIGHUP during start-up", () =
   it("does not kill the process; the reload it asks for runs once the exporter listens", async () => {
     const dir = tempDir("vdbcloud-sighup-");
     const config = join(dir, "config.yaml");
-    const c = sim.clusters[0] as Simulator["clusters"][number];
-    writeFileSync(
-      config,
-      `api:
-  base_url: ${sim.baseUrl}
-  controller_url: ${sim.controllerUrlTemplate}
-  api_key: \${VDBCLOUD_API_KEY}
-clusters:
-  - { id: ${c.id}, region: ${c.regionId} }
-metrics: { granularity: PT30S }
-`,
-    );
+    writeFileSync(config, firstClusterConfig(sim));
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const proc = spawn(process.execPath, [MAIN, "--config", config, "--listen", `127.0.0.1:${port}`], {
       env: { PATH: process.env.PATH ?? "", VDBCLOUD_API_KEY: TEST_API_KEY },

@@ -25,6 +25,7 @@ import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { TEST_API_KEY } from "./helpers/harness.js";
 import { imageStart } from "./helpers/image.js";
 import { waitFor } from "./helpers/processes.js";
+import { firstClusterConfig } from "./helpers/simConfig.js";
 import { tempDir } from "./helpers/tempDir.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -74,19 +75,8 @@ const running: ChildProcess[] = [];
 
 beforeAll(async () => {
   sim = await startSimulator({ clusters: 1 });
-  const c = sim.clusters[0] as Simulator["clusters"][number];
   config = join(dir, "config.yaml");
-  writeFileSync(
-    config,
-    `api:
-  base_url: ${sim.baseUrl}
-  controller_url: ${sim.controllerUrlTemplate}
-  api_key: \${VDBCLOUD_API_KEY}
-clusters:
-  - { id: ${c.id}, region: ${c.regionId} }
-metrics: { granularity: PT30S }
-`,
-  );
+  writeFileSync(config, firstClusterConfig(sim));
 });
 
 afterEach(() => {
