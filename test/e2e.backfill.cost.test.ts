@@ -4,25 +4,18 @@
  * served by a real Prometheus: at each day's start it holds exactly that day's cost per cluster
  * and cost type, as the simulator's rows add up, under the live exporter's names and labels.
  */
-import type { ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
-import { backfillIntoPrometheus } from "./helpers/backfillPrometheus.js";
-import { stop } from "./helpers/processes.js";
+import { BackfilledPrometheus } from "./helpers/backfillPrometheus.js";
 import { tempDir } from "./helpers/tempDir.js";
-import { toolOrSkip, toolPath } from "./helpers/tools.js";
+import { toolOrSkip } from "./helpers/tools.js";
 
 const DAY = 86_400_000;
 const BILLING_KEY = "sk-billing-history";
 
 const promtool = toolOrSkip("promtool");
 const prometheusTool = toolOrSkip("prometheus");
-
-interface Vector {
-  readonly metric: Record<string, string>;
-  readonly value: [number, string];
-}
 
 /** Cents text as hundredths of a cent, and those as the major unit's double through exact text. */
 const hundredths = (amount: string | number) => {
@@ -37,20 +30,13 @@ const major = (h: bigint) => {
 describe.skipIf(promtool.skip || prometheusTool.skip)("cost backfill into a real Prometheus", () => {
   let sim: Simulator;
   let dir: string;
-  let prometheus: ChildProcess | undefined;
-  let promUrl = "";
-  const logs: string[] = [];
+  const prometheus = new BackfilledPrometheus({ promtool, prometheus: prometheusTool });
   const today = Math.floor(Date.now() / DAY) * DAY;
   // Four whole days; the window's end is today's start, so every day in it has ended.
   const from = today - 4 * DAY;
   const to = today;
 
-  async function instant(query: string, atMs: number): Promise<Vector[]> {
-    const url = `${promUrl}/api/v1/query?query=${encodeURIComponent(query)}&time=${atMs / 1000}`;
-    const body = (await (await fetch(url)).json()) as { status: string; data: { result: Vector[] } };
-    expect(body.status).toBe("success");
-    return body.data.result;
-  }
+  const instant = (query: string, atMs: number) => prometheus.instant(query, atMs);
 
   beforeAll(async () => {
     // 40 clusters: every day is more than one page of usage.
@@ -66,21 +52,11 @@ describe.skipIf(promtool.skip || prometheusTool.skip)("cost backfill into a real
       clusters: [],
       billing: { enabled: true, api_key: BILLING_KEY },
     };
-    const started = await backfillIntoPrometheus({
-      dir,
-      config,
-      fromMs: from,
-      toMs: to,
-      promtool: toolPath(promtool),
-      prometheus: toolPath(prometheusTool),
-      logs,
-    });
-    promUrl = started.url;
-    prometheus = started.process;
+    await prometheus.start({ dir, config, fromMs: from, toMs: to });
   }, 120_000);
 
   afterAll(async () => {
-    await stop(prometheus);
+    await prometheus.stop();
     await sim?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

@@ -5,15 +5,14 @@
  * values for those buckets, under the live exporter's names and labels, and nothing where the
  * simulator holds no data (beyond its retention).
  */
-import type { ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
-import { backfillIntoPrometheus } from "./helpers/backfillPrometheus.js";
+import { BackfilledPrometheus } from "./helpers/backfillPrometheus.js";
 import { startHarness } from "./helpers/harness.js";
-import { stop, waitFor } from "./helpers/processes.js";
+import { waitFor } from "./helpers/processes.js";
 import { tempDir } from "./helpers/tempDir.js";
-import { toolOrSkip, toolPath } from "./helpers/tools.js";
+import { toolOrSkip } from "./helpers/tools.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -32,28 +31,16 @@ const QUERIES = [
 const promtool = toolOrSkip("promtool");
 const prometheusTool = toolOrSkip("prometheus");
 
-interface Vector {
-  readonly metric: Record<string, string>;
-  readonly value: [number, string];
-}
-
 describe.skipIf(promtool.skip || prometheusTool.skip)("backfill into a real Prometheus", () => {
   let sim: Simulator;
   let dir: string;
-  let prometheus: ChildProcess | undefined;
-  let promUrl = "";
-  const logs: string[] = [];
+  const prometheus = new BackfilledPrometheus({ promtool, prometheus: prometheusTool });
   const to = Math.floor(Date.now() / HOUR) * HOUR - HOUR;
   const from = to - 2 * DAY;
   let clusterIds: string[] = [];
   let scope: { db: string; collection: string } | undefined;
 
-  async function instant(query: string, atMs: number): Promise<Vector[]> {
-    const url = `${promUrl}/api/v1/query?query=${encodeURIComponent(query)}&time=${atMs / 1000}`;
-    const body = (await (await fetch(url)).json()) as { status: string; data: { result: Vector[] } };
-    expect(body.status).toBe("success");
-    return body.data.result;
-  }
+  const instant = (query: string, atMs: number) => prometheus.instant(query, atMs);
 
   /** The simulator's raw value of one query for the bucket at `t`, asked for that bucket alone. */
   async function simValue(
@@ -99,21 +86,11 @@ describe.skipIf(promtool.skip || prometheusTool.skip)("backfill into a real Prom
       })),
       metrics: { granularity: "PT30S", queries: QUERIES },
     };
-    const started = await backfillIntoPrometheus({
-      dir,
-      config,
-      fromMs: from,
-      toMs: to,
-      promtool: toolPath(promtool),
-      prometheus: toolPath(prometheusTool),
-      logs,
-    });
-    promUrl = started.url;
-    prometheus = started.process;
+    await prometheus.start({ dir, config, fromMs: from, toMs: to });
   }, 240_000);
 
   afterAll(async () => {
-    await stop(prometheus);
+    await prometheus.stop();
     await sim?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

@@ -6,8 +6,10 @@ import { type ChildProcess, execFile, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { expect } from "vitest";
 import { stringify } from "yaml";
-import { freePort, spawnLogged, waitFor } from "./processes.js";
+import { freePort, spawnLogged, stop, waitFor } from "./processes.js";
+import { type ToolLookup, toolPath } from "./tools.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const MAIN = join(ROOT, "dist", "main.js");
@@ -81,4 +83,47 @@ export async function backfillIntoPrometheus(
     (await fetch(`${url}/-/ready`)).status === 200 ? true : undefined,
   );
   return { url, process: child };
+}
+
+/** One series of an instant query's answer. */
+export interface Vector {
+  readonly metric: Record<string, string>;
+  readonly value: [number, string];
+}
+
+/**
+ * A Prometheus on backfilled blocks for one describe block: `start` in beforeAll, `instant` in
+ * the tests, `stop` in afterAll (also when `start` never ran).
+ */
+export class BackfilledPrometheus {
+  /** Prometheus's output lines, for a failing test's message. */
+  readonly logs: string[] = [];
+  private url = "";
+  private process: ChildProcess | undefined;
+
+  constructor(private readonly tools: { readonly promtool: ToolLookup; readonly prometheus: ToolLookup }) {}
+
+  /** Backfills [fromMs, toMs) of `config` under `dir` and starts Prometheus on it. */
+  async start(run: Pick<BackfillRun, "dir" | "config" | "fromMs" | "toMs">): Promise<void> {
+    const started = await backfillIntoPrometheus({
+      ...run,
+      promtool: toolPath(this.tools.promtool),
+      prometheus: toolPath(this.tools.prometheus),
+      logs: this.logs,
+    });
+    this.url = started.url;
+    this.process = started.process;
+  }
+
+  /** The answer of an instant query at `atMs` (the query must succeed). */
+  async instant(query: string, atMs: number): Promise<Vector[]> {
+    const url = `${this.url}/api/v1/query?query=${encodeURIComponent(query)}&time=${atMs / 1000}`;
+    const body = (await (await fetch(url)).json()) as { status: string; data: { result: Vector[] } };
+    expect(body.status).toBe("success");
+    return body.data.result;
+  }
+
+  async stop(): Promise<void> {
+    await stop(this.process);
+  }
 }
