@@ -4,7 +4,8 @@ export type BenchErrorCode =
   | "child_failed"
   | "child_timeout"
   | "ipc_failed"
-  | "scrape_failed";
+  | "scrape_failed"
+  | "scrape_timeout";
 
 /**
  * A failure of the benchmark or soak harness itself: bad flags, a child process that did not

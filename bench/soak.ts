@@ -22,6 +22,7 @@ import {
 } from "./children.js";
 import { chooseScopes, cycleIntervalMs, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
 import { progressPrinter, runEntry, sleep } from "./entry.js";
+import { BenchError } from "./errors.js";
 import { parseExposition } from "./exposition.js";
 import { type Episode, memoryByKind, planFaults } from "./faultPlan.js";
 import { LossTracker } from "./lossTracker.js";
@@ -91,7 +92,8 @@ async function scrapeLoop(
       log.scrapes++;
       log.failures.push({
         atMs,
-        why: (err as Error).name === "TimeoutError" ? "no answer within 1 s" : String(err),
+        why:
+          err instanceof BenchError && err.code === "scrape_timeout" ? "no answer within 1 s" : String(err),
       });
     }
     await sleep(atMs + everyMs - Date.now());
