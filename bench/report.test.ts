@@ -12,7 +12,7 @@ function inputs(over: Partial<TargetInputs> = {}): TargetInputs {
       floor: three(() => s(2, 4)),
       promClient: three(() => s(200, 260)),
     },
-    stallsMs: { cycle: 12, scrapes: 8 },
+    stalls: { cycle: stall(12), scrapes: stall(8) },
     maxRssBytes: 200 * 1024 * 1024,
     rateLimited: { scale: 0, "600 targets": 0 },
     perCycle: [
@@ -36,12 +36,25 @@ function inputs(over: Partial<TargetInputs> = {}): TargetInputs {
 
 const verdicts = (checks: Check[]) => checks.map((c) => c.pass);
 
+/** A window's stalls: the longest `maxMs`, `waitMs` of it spent waiting for a CPU. */
+function stall(maxMs: number, waitMs = 0) {
+  return { maxMs, ownMaxMs: maxMs - waitMs, cpuWaitInMaxMs: waitMs };
+}
+
 describe("evaluateTargets", () => {
   it("passes every target when the figures are within limits", () => {
     const checks = evaluateTargets(inputs());
     expect(verdicts(checks)).toEqual([true, true, true, true, true, true, true]);
     expect(checks[0]?.detail).toBe("text 2.50x; openmetrics+gzip 2.50x");
     expect(checks[1]?.detail).toBe("text 40x; openmetrics+gzip 40x");
+  });
+
+  it("judges a stall on the exporter's own part, the wait for a CPU shown beside it", () => {
+    const checks = evaluateTargets(inputs({ stalls: { cycle: stall(63.3, 28.1), scrapes: stall(8) } }));
+    expect(checks[3]?.pass).toBe(true);
+    expect(checks[3]?.detail).toBe(
+      "cycle 35.2 ms (longest stall 63.3, 28.1 of it waiting for a CPU); scrapes 8.00 ms (longest stall 8.00, 0.00 of it waiting for a CPU)",
+    );
   });
 
   it.each([
@@ -62,7 +75,16 @@ describe("evaluateTargets", () => {
       over: { latencies: { ...inputs().latencies, exporter: three(() => s(5, 50)) } },
       index: 2,
     },
-    { name: "a 51 ms stall", over: { stallsMs: { cycle: 51, scrapes: 1 } }, index: 3 },
+    {
+      name: "a 51 ms stall of its own",
+      over: { stalls: { cycle: stall(70, 19), scrapes: stall(1) } },
+      index: 3,
+    },
+    {
+      name: "a 51 ms stall where the wait for a CPU is unknown",
+      over: { stalls: { cycle: { maxMs: 51, ownMaxMs: null, cpuWaitInMaxMs: null } } },
+      index: 3,
+    },
     { name: "300 MiB RSS", over: { maxRssBytes: 300 * 1024 * 1024 }, index: 4 },
     { name: "one 429", over: { rateLimited: { scale: 0, "600 targets": 1 } }, index: 5 },
     {

@@ -3,6 +3,7 @@
  * come in, lines go out.
  */
 import type { CycleCount } from "./cycles.js";
+import type { Stalls } from "./stallMeter.js";
 import type { Summary } from "./stats.js";
 
 /** One target with its verdict and the figures behind it. */
@@ -21,8 +22,12 @@ export interface Latencies {
 
 export interface TargetInputs {
   readonly latencies: Latencies;
-  /** Longest event-loop stall in each measured window of the exporter's process. */
-  readonly stallsMs: Readonly<Record<string, number>>;
+  /**
+   * The longest event-loop stall in each measured window of the exporter's process. Judged is
+   * the exporter's own part (less the time its thread waited for a CPU) where the kernel
+   * reports that wait, else the whole stall.
+   */
+  readonly stalls: Readonly<Record<string, Stalls>>;
   readonly maxRssBytes: number;
   /** 429 answers the simulators gave, by scenario. */
   readonly rateLimited: Readonly<Record<string, number>>;
@@ -42,6 +47,17 @@ export const LIMITS = {
   stallMs: 50,
   rssBytes: 300 * 1024 * 1024,
 } as const;
+
+/** The part of a window's stalls its verdict is on (see TargetInputs.stalls). */
+export function judgedStall(s: Stalls): number {
+  return s.ownMaxMs ?? s.maxMs;
+}
+
+/** `35.2 ms (longest stall 63.3, 28.1 of it waiting for a CPU)`. */
+export function describeStall(s: Stalls): string {
+  if (s.ownMaxMs === null || s.cpuWaitInMaxMs === null) return `${ms(s.maxMs)} ms (wait for a CPU unknown)`;
+  return `${ms(s.ownMaxMs)} ms (longest stall ${ms(s.maxMs)}, ${ms(s.cpuWaitInMaxMs)} of it waiting for a CPU)`;
+}
 
 /** Milliseconds with two decimals below 10, one above. */
 export function ms(v: number): string {
@@ -102,8 +118,8 @@ export function evaluateTargets(inp: TargetInputs): Check[] {
     return { pass: ratio >= LIMITS.promClientFactor, detail: `${ratio.toFixed(0)}x` };
   });
   const p99 = everyVariant(latencies, (s) => ({ pass: s.p99 < LIMITS.p99Ms, detail: `${ms(s.p99)} ms` }));
-  const stalls = Object.entries(inp.stallsMs);
-  const worstStall = Math.max(...stalls.map(([, v]) => v));
+  const stalls = Object.entries(inp.stalls);
+  const worstStall = Math.max(...stalls.map(([, v]) => judgedStall(v)));
   const limited = Object.entries(inp.rateLimited);
   const counted = inp.perCycle.filter((p) => p.cycles.length > 0);
   const exact = counted.every((p) =>
@@ -114,9 +130,9 @@ export function evaluateTargets(inp: TargetInputs): Check[] {
     { name: `p50 at least ${LIMITS.promClientFactor}x faster than prom-client`, ...prom },
     { name: `p99 < ${LIMITS.p99Ms} ms`, ...p99 },
     {
-      name: `no event-loop stall > ${LIMITS.stallMs} ms`,
+      name: `no event-loop stall > ${LIMITS.stallMs} ms of the exporter's own (less its wait for a CPU)`,
       pass: stalls.length > 0 && worstStall <= LIMITS.stallMs,
-      detail: stalls.map(([k, v]) => `${k} ${ms(v)} ms`).join("; "),
+      detail: stalls.map(([k, v]) => `${k} ${describeStall(v)}`).join("; "),
     },
     {
       name: `RSS < ${LIMITS.rssBytes / 1024 / 1024} MiB`,

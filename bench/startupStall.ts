@@ -9,7 +9,7 @@ import { startExporterProcess, startSimProcess, stopSimProcess, waitFor200 } fro
 import { chooseScopes, cycleIntervalMs, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
 import { sleep } from "./entry.js";
 import type { Lap } from "./probe.js";
-import { type Check, LIMITS, ms, table } from "./report.js";
+import { type Check, describeStall, judgedStall, LIMITS, ms, table } from "./report.js";
 import { Scraper, VARIANTS } from "./scrape.js";
 import { type Summary, summarize } from "./stats.js";
 
@@ -85,9 +85,9 @@ export async function runStartupStall(progress: (message: string) => void): Prom
 /** The report of the start-up scenario, with its check. */
 export function renderStall(r: StallResult, machine: string): { text: string; ok: boolean } {
   const check: Check = {
-    name: `no event-loop stall > ${LIMITS.stallMs} ms while the first cycle lands`,
-    pass: r.firstCycle.loopDelayMaxMs <= LIMITS.stallMs,
-    detail: `${ms(r.firstCycle.loopDelayMaxMs)} ms`,
+    name: `no event-loop stall > ${LIMITS.stallMs} ms of the exporter's own while the first cycle lands`,
+    pass: judgedStall(r.firstCycle.stalls) <= LIMITS.stallMs,
+    detail: describeStall(r.firstCycle.stalls),
   };
   const lines = [
     "vdbcloud-exporter start-up stall",
