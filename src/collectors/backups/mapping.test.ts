@@ -48,6 +48,15 @@ describe("BackupsByCluster", () => {
     },
   );
 
+  it("maps the same whether mapBackups is given the listing or its grouping", () => {
+    const clusters = ["in01-a", "in01-b", "in01-none"];
+    const grouped = new BackupsByCluster();
+    for (let i = 0; i < listed.length; i += 2) grouped.add(listed, i, i + 2);
+    const fromGrouped = mapBackups(grouped, clusters);
+    expect(fromGrouped.samples.length).toBeGreaterThan(0);
+    expect(fromGrouped).toEqual(mapBackups(listed, clusters));
+  });
+
   it("adds only the slice asked for", () => {
     const byCluster = new BackupsByCluster();
     byCluster.add(listed, 1, 3);

@@ -22,10 +22,13 @@ const lower = (s: string): string => s.trim().toLowerCase();
  * vdbcloud_backup_creating_since_timestamp_seconds (the oldest creating backup's createTime;
  * absent when none is creating). A backup listed twice (paging while backups change) counts once.
  */
-export function mapBackups(backups: readonly Backup[], clusterIds: readonly string[]): MappingResult {
+export function mapBackups(
+  backups: readonly Backup[] | BackupsByCluster,
+  clusterIds: readonly string[],
+): MappingResult {
   const out = new MappingBuilder();
-  const byCluster = new BackupsByCluster();
-  byCluster.add(backups);
+  // A listing already grouped (the task groups it once, in slices) is not grouped again.
+  const byCluster = backups instanceof BackupsByCluster ? backups : BackupsByCluster.from(backups);
   for (const clusterId of new Set(clusterIds)) {
     const list = byCluster.of(clusterId);
     const counts = new Map<string, number>();
@@ -72,6 +75,13 @@ export function mapBackups(backups: readonly Backup[], clusterIds: readonly stri
 export class BackupsByCluster {
   private readonly seen = new Set<string>();
   private readonly byCluster = new Map<string, Backup[]>();
+
+  /** All of `backups`, at once. */
+  static from(backups: readonly Backup[]): BackupsByCluster {
+    const grouped = new BackupsByCluster();
+    grouped.add(backups);
+    return grouped;
+  }
 
   /** Adds backups[from, to). */
   add(backups: readonly Backup[], from = 0, to = backups.length): void {

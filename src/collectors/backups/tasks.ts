@@ -141,10 +141,7 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
           for (let i = 0; i < polled.length; i += MAP_CHUNK) {
             await nextTurn();
             const ids = polled.slice(i, i + MAP_CHUNK);
-            const mapping = mapBackups(
-              ids.flatMap((id) => listed.of(id)),
-              ids,
-            );
+            const mapping = mapBackups(listed, ids);
             // One pass over the samples: a filter per cluster costs clusters x samples.
             const byCluster = new Map<string, Sample[]>(ids.map((id) => [id, []]));
             for (const s of mapping.samples) byCluster.get(s.labels.cluster_id ?? "")?.push(s);
