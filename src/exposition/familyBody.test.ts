@@ -22,6 +22,49 @@ function apply(body: FamilyBody, model: Map<string, string>, op: Op): void {
 const expected = (model: Map<string, string>) =>
   [...model.values()].join("").split("\n").filter(Boolean).sort();
 
+const modelBytes = (model: Map<string, string>) =>
+  [...model.values()].reduce((n, v) => n + Buffer.byteLength(v), 0);
+
+/**
+ * Random puts (a roll under `setBelow` of 100), deletes (under `deleteBelow`) and compactions
+ * on `body` and its model, from a fixed linear congruential sequence (reproducible, no
+ * dependency); every `checkEvery` steps the body must hold the model's lines and bytes.
+ */
+function randomWalk(
+  body: FamilyBody,
+  model: Map<string, string>,
+  o: {
+    seed: number;
+    steps: number;
+    ids: number;
+    setBelow: number;
+    deleteBelow: number;
+    line: (id: string, step: number, next: (n: number) => number) => string;
+    checkEvery: number;
+  },
+): void {
+  let seed = o.seed;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  for (let step = 0; step < o.steps; step++) {
+    const id = `t${next(o.ids)}`;
+    const roll = next(100);
+    const op: Op =
+      roll < o.setBelow
+        ? ["set", id, o.line(id, step, next)]
+        : roll < o.deleteBelow
+          ? ["delete", id]
+          : ["compact"];
+    apply(body, model, op);
+    if (step % o.checkEvery === 0) {
+      expect(lines(body), `step ${step}`).toEqual(expected(model));
+      expect(body.bytes, `step ${step}`).toBe(modelBytes(model));
+    }
+  }
+}
+
 /** Puts entry `id` as its line `${id} ${n}`. */
 const set = (id: string, n: number): Op => ["set", id, `${id} ${n}\n`];
 const COMPACT: Op = ["compact"];
@@ -89,49 +132,38 @@ describe("FamilyBody", () => {
     expect(body.parts()).toHaveLength(parts);
     expect([body.replaced, body.added]).toEqual([replaced, added]);
     expect(body.size).toBe(model.size);
-    expect(body.bytes).toBe([...model.values()].reduce((n, v) => n + Buffer.byteLength(v), 0));
+    expect(body.bytes).toBe(modelBytes(model));
   });
 
   it("holds every entry exactly once through random puts, deletes and compactions", () => {
-    // A fixed linear congruential sequence: reproducible, no dependency.
-    let seed = 12345;
-    const next = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
     const body = new FamilyBody();
     const model = new Map<string, string>();
-    for (let step = 0; step < 3000; step++) {
-      const id = `t${next(40)}`;
-      const roll = next(100);
-      const op: Op =
-        roll < 70 ? ["set", id, `x{t="${id}"} ${step}\n`] : roll < 95 ? ["delete", id] : ["compact"];
-      apply(body, model, op);
-      if (step % 50 === 0) expect(lines(body), `step ${step}`).toEqual(expected(model));
-    }
+    randomWalk(body, model, {
+      seed: 12345,
+      steps: 3000,
+      ids: 40,
+      setBelow: 70,
+      deleteBelow: 95,
+      line: (id, step) => `x{t="${id}"} ${step}\n`,
+      checkEvery: 50,
+    });
     expect(lines(body)).toEqual(expected(model));
   });
 
   it("keeps the run in segments of at most SEGMENT_BYTES, entries crossing their edges", () => {
     // Entries of a third to one and a half segments: runs of several segments, entries and
     // cuts that straddle segment boundaries.
-    let seed = 777;
-    const next = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
     const body = new FamilyBody();
     const model = new Map<string, string>();
-    for (let step = 0; step < 400; step++) {
-      const id = `t${next(12)}`;
-      const roll = next(100);
-      const pad = "p".repeat(SEGMENT_BYTES / 3 + next(SEGMENT_BYTES + 1));
-      const op: Op =
-        roll < 60 ? ["set", id, `${id} ${pad} ${step}\n`] : roll < 80 ? ["delete", id] : ["compact"];
-      apply(body, model, op);
-      expect(lines(body), `step ${step}`).toEqual(expected(model));
-      expect(body.bytes).toBe([...model.values()].reduce((n, v) => n + Buffer.byteLength(v), 0));
-    }
+    randomWalk(body, model, {
+      seed: 777,
+      steps: 400,
+      ids: 12,
+      setBelow: 60,
+      deleteBelow: 80,
+      line: (id, step, next) => `${id} ${"p".repeat(SEGMENT_BYTES / 3 + next(SEGMENT_BYTES + 1))} ${step}\n`,
+      checkEvery: 1,
+    });
     body.compact();
     const segments = body.parts();
     expect(segments.length).toBe(Math.ceil(body.bytes / SEGMENT_BYTES));
