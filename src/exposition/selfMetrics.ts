@@ -7,6 +7,9 @@ import {
   ENDPOINTS,
   type EndpointTemplate,
   OUTCOMES,
+  PAGED_ENDPOINTS,
+  PAGING_ERROR_REASONS,
+  type PagingErrorReason,
 } from "../upstream/types.js";
 import { textToOpenMetrics } from "./openMetrics.js";
 
@@ -49,6 +52,7 @@ export class SelfMetrics implements ClientObserver {
   private readonly apiRetries: Counter<"endpoint">;
   private readonly apiRateLimited: Counter<"endpoint">;
   private readonly apiSchemaErrors: Counter<"endpoint">;
+  private readonly apiPagingErrors: Counter<"endpoint" | "reason">;
   private readonly samplesDropped: Counter<"reason">;
   private readonly collectorDuration: Histogram<"collector">;
   private readonly skippedRuns: Counter<"collector">;
@@ -102,6 +106,12 @@ export class SelfMetrics implements ClientObserver {
       name: F.apiSchemaErrors.name,
       help: F.apiSchemaErrors.help,
       labelNames: ["endpoint"],
+      registers,
+    });
+    this.apiPagingErrors = new Counter({
+      name: F.apiPagingErrors.name,
+      help: F.apiPagingErrors.help,
+      labelNames: ["endpoint", "reason"],
       registers,
     });
     this.samplesDropped = new Counter({
@@ -170,6 +180,9 @@ export class SelfMetrics implements ClientObserver {
       this.apiSchemaErrors.inc({ endpoint }, 0);
       this.apiDuration.zero({ endpoint });
     }
+    for (const endpoint of PAGED_ENDPOINTS) {
+      for (const reason of PAGING_ERROR_REASONS) this.apiPagingErrors.inc({ endpoint, reason }, 0);
+    }
     for (const reason of DROP_REASONS) this.samplesDropped.inc({ reason }, 0);
     for (const where of INTERNAL_ERROR_SITES) this.internalErrors.inc({ where }, 0);
     for (const collector of opts.collectors ?? []) {
@@ -196,6 +209,11 @@ export class SelfMetrics implements ClientObserver {
   schemaError(endpoint: EndpointTemplate): void {
     this.changes++;
     this.apiSchemaErrors.inc({ endpoint });
+  }
+  /** A listing's pages did not add up (the pager's PagingError). */
+  pagingError(endpoint: EndpointTemplate, reason: PagingErrorReason): void {
+    this.changes++;
+    this.apiPagingErrors.inc({ endpoint, reason });
   }
   dropped(counts: Partial<Record<DropReason, number>>): void {
     for (const [reason, n] of Object.entries(counts)) {

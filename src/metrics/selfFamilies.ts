@@ -125,6 +125,17 @@ export const PROCESS_SELF_FAMILIES = {
       absent: "never: every endpoint's series exists at 0 from the start",
     },
   ),
+  apiPagingErrors: counter(
+    "vdbcloud_api_paging_errors_total",
+    "Listings whose pages did not add up, by endpoint template and reason (repeated_page, empty_page, page_cap, short_of_total), since the exporter started: each failed its poll, whose target kept its last good values (source: the exporter's pager).",
+    {
+      labels: ["endpoint", "reason"],
+      unit: "count",
+      source:
+        "exporter: its one pager of every paged listing (endpoint is the path template, e.g. GET /v2/clusters)",
+      absent: "never: every paged endpoint's series exists at 0 for every reason from the start",
+    },
+  ),
   samplesDropped: counter(
     "vdbcloud_samples_dropped_total",
     "Upstream data points not exposed, by reason, since the exporter started (source: the exporter's mapping of upstream answers).",

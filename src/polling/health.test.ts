@@ -2,7 +2,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { SampleStore } from "../exposition/store.js";
 import { CloudError } from "../upstream/errors.js";
-import { collectorUpSamples, HealthTracker } from "./health.js";
+import { collectorUpSamples, HealthTracker, PLAN_RETRY_MS } from "./health.js";
 
 function setup() {
   const lines: string[] = [];
@@ -69,7 +69,7 @@ describe("HealthTracker", () => {
     expect(lines.filter((l) => l.includes("target recovered")).length).toBe(1);
   });
 
-  it("a target not permitted is up, says which credential, logs nothing itself, and clears on success or failure", async () => {
+  it("a target not permitted is up, says which credential, and clears on success or failure", async () => {
     const { lines, store, health, tick } = setup();
     health.notPermitted("backups", "organization", "cluster key #1");
     let text = (await store.publishNow()).text.toString();
@@ -78,8 +78,7 @@ describe("HealthTracker", () => {
       'vdbcloud_collector_not_permitted{collector="backups",target="organization",credential="cluster key #1"} 1',
     );
     expect(health.list()[0]).toMatchObject({ up: true, notPermitted: "cluster key #1", lastError: null });
-    // The collector logs the refusal once per credential; the tracker adds no line per cycle.
-    expect(lines).toEqual([]);
+    expect(lines).toHaveLength(1);
     tick(60_000);
     health.success("backups", "organization");
     text = (await store.publishNow()).text.toString();
@@ -90,6 +89,81 @@ describe("HealthTracker", () => {
     expect(text).not.toContain("vdbcloud_collector_not_permitted");
     expect(text).toContain('vdbcloud_collector_up{collector="backups",target="organization"} 0');
     store.close();
+  });
+
+  it("one warning per collector and credential however many targets and cycles, one line when permitted again", () => {
+    const { lines, health } = setup();
+    const logged = () =>
+      lines.map((l) => JSON.parse(l) as { level: number; msg: string; credential?: string });
+    health.notPermitted("backups", "c1", "default", "backups: a project admin");
+    health.notPermitted("backups", "c2", "default", "backups: a project admin");
+    health.notPermitted("backups", "c1", "default", "backups: a project admin");
+    // Another credential, and another collector, are their own line.
+    health.notPermitted("backups", "c3", "cluster key #1");
+    health.notPermitted("billing", "usage", "default");
+    expect(logged().map((l) => [l.level, l.credential])).toEqual([
+      [40, "default"],
+      [40, "cluster key #1"],
+      [40, "default"],
+    ]);
+    expect(logged()[0]?.msg).toContain("(backups: a project admin)");
+    health.success("backups", "c1");
+    expect(logged()).toHaveLength(3);
+    health.success("backups", "c2");
+    expect(
+      logged()
+        .slice(3)
+        .map((l) => [l.level, l.msg, l.credential]),
+    ).toEqual([[30, "credential permitted again", "default"]]);
+  });
+
+  it("a plan refusal is up, waits an hour, logs once, and is asked again at once when the plan changes", async () => {
+    const { lines, store, health, tick } = setup();
+    const refusal = new CloudError(
+      "api_error",
+      "upstream code 96022: Serverless cluster does not support this operation.",
+      {
+        endpoint: "GET /v2/clusters/{id}/backups/policy",
+        apiCode: 96022,
+      },
+    );
+    health.planRefused("backups", "in01-a", refusal);
+    expect(health.waitsForPlan("backups", "in01-a")).toBe(true);
+    expect(health.waitsForPlan("inventory", "in01-a")).toBe(false);
+    const text = (await store.publishNow()).text.toString();
+    expect(text).toContain('vdbcloud_collector_up{collector="backups",target="in01-a"} 1');
+    expect(text).not.toContain("vdbcloud_collector_not_permitted");
+    tick(PLAN_RETRY_MS - 1);
+    health.planRefused("backups", "in01-a", refusal);
+    expect(lines).toHaveLength(1);
+    tick(PLAN_RETRY_MS - 1);
+    expect(health.waitsForPlan("backups", "in01-a")).toBe(true);
+    tick(1);
+    expect(health.waitsForPlan("backups", "in01-a")).toBe(false);
+    health.planRefused("backups", "in01-a", refusal);
+    health.planChanged("in01-b");
+    expect(health.waitsForPlan("backups", "in01-a")).toBe(true);
+    health.planChanged("in01-a");
+    expect(health.waitsForPlan("backups", "in01-a")).toBe(false);
+    health.remove("backups", "in01-a");
+    expect(health.waitsForPlan("backups", "in01-a")).toBe(false);
+    store.close();
+  });
+
+  it("a call that failed without failing the poll shows until a poll has none, logged when it starts", () => {
+    const { lines, health } = setup();
+    health.success("import_jobs", "c1");
+    health.partial("import_jobs", "c1", 2, notFound());
+    health.partial("import_jobs", "c1", 1, notFound());
+    expect(health.list()[0]?.partialError).toEqual({
+      code: "not_found",
+      message: "1 call(s) failed: cluster not found",
+    });
+    expect(lines.filter((l) => l.includes("calls of the poll failed"))).toHaveLength(1);
+    health.partial("import_jobs", "c1", 0, undefined);
+    expect(health.list()[0]?.partialError).toBeNull();
+    health.partial("import_jobs", "c1", 1, notFound());
+    expect(lines.filter((l) => l.includes("calls of the poll failed"))).toHaveLength(2);
   });
 
   it("retain forgets targets no longer planned, and their series", async () => {

@@ -3,6 +3,7 @@ import type { SampleStore } from "../exposition/store.js";
 import { MappingBuilder } from "../metrics/builder.js";
 import { TARGET_SELF_FAMILIES as S } from "../metrics/families.js";
 import type { MappingResult } from "../metrics/sample.js";
+import { refusalOf } from "../upstream/refusals.js";
 import { SharedCauseLog, sharedCauseOf } from "./causes.js";
 import { describeError, isReported } from "./errors.js";
 import type { TaskId } from "./taskId.js";
@@ -23,7 +24,24 @@ export interface TargetHealth {
    * lack of permission at the last poll; null otherwise. Such a poll is complete (up), not failed.
    */
   readonly notPermitted: string | null;
+  /**
+   * When the service last refused this collector's calls for the cluster's plan or kind
+   * (dedicated clusters only, enterprise plan only); null otherwise. Such a poll is complete
+   * (up), and the target is not asked again for PLAN_RETRY_MS, or until its plan changes.
+   */
+  readonly planRefusedAtMs: number | null;
+  /**
+   * A call of the last poll that failed without failing the poll (one job's progress, one
+   * job's detail): shown, so that no failed call goes unseen; null when every call answered.
+   */
+  readonly partialError: { readonly code: string; readonly message: string } | null;
 }
+
+/** How long a target refused for its plan waits before it is asked again (unless its plan changes). */
+export const PLAN_RETRY_MS = 3_600_000;
+
+/** Why a credential lacks permission, for its one log line ("the Billing Admin role", ...). */
+export type RoleHint = string | undefined;
 
 type Mutable = { -readonly [K in keyof TargetHealth]: TargetHealth[K] };
 
@@ -52,21 +70,89 @@ export class HealthTracker {
   }
 
   success(collector: string, target: string): void {
-    this.succeeded(collector, target, null);
+    const h = this.succeeded(collector, target, null);
+    h.planRefusedAtMs = null;
+    this.write(h);
   }
 
   /**
    * A poll that ended with the service's definite answer that `credential` lacks the permission
    * the collector needs: the poll is complete, so `vdbcloud_collector_up` stays 1 (it says
    * whether polling works, and it does), and `vdbcloud_collector_not_permitted` 1 says why no
-   * data comes. The collector logs the refusal itself, once per credential (not per target).
+   * data comes. One warning per collector and credential when the first of its targets is
+   * refused, and one line when the last of them is permitted again, however many targets and
+   * cycles share it.
    */
-  notPermitted(collector: string, target: string, credential: string): void {
-    this.succeeded(collector, target, credential);
+  notPermitted(collector: string, target: string, credential: string, role?: RoleHint): void {
+    const first = !this.anyNotPermitted(collector, credential);
+    const h = this.succeeded(collector, target, credential);
+    h.planRefusedAtMs = null;
+    this.write(h);
+    if (first) {
+      this.logger.warn(
+        { collector, credential },
+        `credential lacks the permission this collector needs${role === undefined ? "" : ` (${role})`}; its data is not collected`,
+      );
+    }
   }
 
-  private succeeded(collector: string, target: string, notPermitted: string | null): void {
+  /**
+   * A poll the service refused for the cluster's plan or kind: complete (up, not failed), logged
+   * once at info, and not asked again for PLAN_RETRY_MS (see `waitsForPlan`) or until
+   * `planChanged` says the cluster's plan moved.
+   */
+  planRefused(collector: string, target: string, err: unknown): void {
+    const h = this.succeeded(collector, target, null);
+    const first = h.planRefusedAtMs === null;
+    h.planRefusedAtMs = this.now();
+    this.write(h);
+    if (first) {
+      this.logger.info(
+        { collector, target, err: describeError(err).message },
+        "refused for the cluster's plan: not a failure; asked again in an hour, or when its plan changes",
+      );
+    }
+  }
+
+  /** Whether the target was refused for its plan less than PLAN_RETRY_MS ago (its poll then waits). */
+  waitsForPlan(collector: string, target: string): boolean {
+    const at = this.targets.get(key(collector, target))?.planRefusedAtMs ?? null;
+    return at !== null && this.now() - at < PLAN_RETRY_MS;
+  }
+
+  /** The cluster's plan changed: every target of it refused for its plan is asked again now. */
+  planChanged(clusterId: string): void {
+    for (const h of this.targets.values()) if (h.target === clusterId) h.planRefusedAtMs = null;
+  }
+
+  /**
+   * What failed of the last complete poll without failing it: `failed` calls, the first with
+   * `err`; none when `failed` is 0. Shown on the landing page, and logged when it starts or its
+   * error code changes (not every cycle).
+   */
+  partial(collector: string, target: string, failed: number, err: unknown): void {
     const h = this.entry(collector, target);
+    const error = failed === 0 ? null : describeError(err);
+    if (error !== null && h.partialError?.code !== error.code) {
+      this.logger.warn(
+        { collector, target, failed_calls: failed, code: error.code, err: error.message },
+        "calls of the poll failed; the rest of its data is shown",
+      );
+    }
+    h.partialError =
+      error === null ? null : { code: error.code, message: `${failed} call(s) failed: ${error.message}` };
+  }
+
+  private anyNotPermitted(collector: string, credential: string): boolean {
+    for (const h of this.targets.values()) {
+      if (h.collector === collector && h.notPermitted === credential) return true;
+    }
+    return false;
+  }
+
+  private succeeded(collector: string, target: string, notPermitted: string | null): Mutable {
+    const h = this.entry(collector, target);
+    const was = h.notPermitted;
     const now = this.now();
     const shared = this.causes.recovered(key(collector, target));
     if (h.up === false) {
@@ -81,7 +167,10 @@ export class HealthTracker {
     h.consecutiveFailures = 0;
     h.lastError = null;
     h.notPermitted = notPermitted;
-    this.write(h);
+    if (was !== null && was !== notPermitted && !this.anyNotPermitted(collector, was)) {
+      this.logger.info({ collector, credential: was }, "credential permitted again");
+    }
+    return h;
   }
 
   failure(collector: string, target: string, err: unknown): void {
@@ -90,8 +179,11 @@ export class HealthTracker {
     const k = key(collector, target);
     const shared = this.causes.failed(k, sharedCauseOf(err, this.credentials.get(k)));
     if (h.up !== false || h.lastError?.code !== error.code) {
+      // A refused key says so: it is not a missing role, and it will not pass by itself.
+      const refused =
+        refusalOf(err) === "key_refused" ? { cause: "API key refused (invalid or expired)" } : {};
       this.logger[shared || isReported(err) ? "debug" : "warn"](
-        { collector, target, code: error.code, err: error.message },
+        { collector, target, code: error.code, err: error.message, ...refused },
         "target failing",
       );
     }
@@ -100,6 +192,8 @@ export class HealthTracker {
     h.consecutiveFailures++;
     h.lastError = error;
     h.notPermitted = null;
+    h.planRefusedAtMs = null;
+    h.partialError = null;
     this.write(h);
   }
 
@@ -140,6 +234,8 @@ export class HealthTracker {
         consecutiveFailures: 0,
         lastError: null,
         notPermitted: null,
+        planRefusedAtMs: null,
+        partialError: null,
       };
       this.targets.set(k, h);
     }

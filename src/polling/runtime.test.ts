@@ -2,8 +2,9 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { SelfMetrics } from "../exposition/selfMetrics.js";
 import { SampleStore } from "../exposition/store.js";
-import { CloudError } from "../upstream/errors.js";
+import { CloudError, type CloudErrorCode } from "../upstream/errors.js";
 import { HealthTracker } from "./health.js";
+import { PagingError } from "./pager.js";
 import { mergeMappings, runPoll } from "./runtime.js";
 
 function ctx() {
@@ -14,22 +15,77 @@ function ctx() {
 }
 
 const ENDPOINT = "GET /v2/clusters/{id}" as const;
+const POLL = { collector: "inventory", target: "in01-a", credential: "default" };
 
-describe("runPoll", () => {
+const upstream = (
+  code: CloudErrorCode,
+  init: { apiCode?: number; httpStatus?: number },
+  message = "refused",
+) => new CloudError(code, message, { endpoint: ENDPOINT, ...init });
+
+describe("runPoll: the one refusal rule", () => {
   it.each([
-    { name: "success", poll: async () => {}, want: "ok", up: true },
+    { name: "success", poll: async () => {}, want: "ok", up: true, notPermitted: null, plan: false },
     {
       name: "transient failure",
-      poll: async () =>
-        Promise.reject(new CloudError("http_error", "503", { endpoint: ENDPOINT, httpStatus: 503 })),
+      poll: async () => Promise.reject(upstream("http_error", { httpStatus: 503 })),
       want: "failed",
       up: false,
     },
     {
-      name: "permanent failure",
-      poll: async () =>
-        Promise.reject(new CloudError("auth_error", "invalid token", { endpoint: ENDPOINT, apiCode: 80001 })),
+      name: "an invalid token (80001): the key is refused, a failure",
+      poll: async () => Promise.reject(upstream("auth_error", { apiCode: 80001 }, "invalid token")),
       want: "permanent_failure",
+      up: false,
+    },
+    {
+      name: "an illegal API key (21119): a failure",
+      poll: async () => Promise.reject(upstream("auth_error", { apiCode: 21119 }, "The apikey is illegal.")),
+      want: "permanent_failure",
+      up: false,
+    },
+    {
+      name: "HTTP 401: a failure, never not permitted",
+      poll: async () => Promise.reject(upstream("auth_error", { httpStatus: 401 })),
+      want: "permanent_failure",
+      up: false,
+    },
+    {
+      name: "HTTP 403: not permitted, up",
+      poll: async () => Promise.reject(upstream("auth_error", { httpStatus: 403 })),
+      want: "ok",
+      up: true,
+      notPermitted: "default",
+    },
+    ...[96012, 96013, 96014, 96015, 96016, 96027].map((apiCode) => ({
+      name: `code ${apiCode} (a missing role or scope): not permitted, up`,
+      poll: async () => Promise.reject(upstream("api_error", { apiCode }, "Please check your Apikey scope")),
+      want: "ok",
+      up: true,
+      notPermitted: "default",
+    })),
+    ...[96021, 96022, 96028].map((apiCode) => ({
+      name: `code ${apiCode} (the cluster's plan): up, asked again in an hour`,
+      poll: async () => Promise.reject(upstream("api_error", { apiCode }, "does not support this operation")),
+      want: "ok",
+      up: true,
+      notPermitted: null,
+      plan: true,
+    })),
+    {
+      name: "80020 (cluster not found or no permission): about the cluster, a failure",
+      poll: async () =>
+        Promise.reject(
+          upstream("not_found", { apiCode: 80020 }, "Cluster not exist or you don't have permission"),
+        ),
+      want: "permanent_failure",
+      up: false,
+    },
+    {
+      name: "a paging error: a failure",
+      poll: async () =>
+        Promise.reject(new PagingError("GET /v2/clusters", "repeated_page", "page 2 was page 1")),
+      want: "failed",
       up: false,
     },
     {
@@ -38,13 +94,67 @@ describe("runPoll", () => {
       want: "failed",
       up: false,
     },
-  ])("$name -> $want", async ({ poll, want, up }) => {
+  ])("$name -> $want", async ({ poll, want, up, notPermitted, plan }) => {
     const c = ctx();
-    expect(await runPoll(c, "inventory", "in01-a", poll)).toBe(want);
-    expect(c.health.list()[0]?.up).toBe(up);
+    expect(await runPoll(c, POLL, poll)).toBe(want);
+    const h = c.health.list()[0];
+    expect(h?.up).toBe(up);
+    if (notPermitted !== undefined) expect(h?.notPermitted).toBe(notPermitted);
+    expect(c.health.waitsForPlan(POLL.collector, POLL.target)).toBe(plan === true);
     expect((await c.self.render(false)).toString("utf8")).toMatch(
       /vdbcloud_collector_duration_seconds_count\{collector="inventory"\} 1/,
     );
+    c.store.close();
+  });
+
+  it("does not poll a target refused for its plan until the hour has passed", async () => {
+    let now = 1_000_000;
+    const c = { ...ctx(), now: () => now };
+    const health = new HealthTracker(c.store, pino({ level: "silent" }), () => now);
+    const cx = { ...c, health };
+    let calls = 0;
+    const refusing = async () => {
+      calls++;
+      throw upstream("api_error", { apiCode: 96028 }, "Feature only supported for enterprise plan clusters.");
+    };
+    await runPoll(cx, POLL, refusing);
+    now += 3_599_999;
+    expect(await runPoll(cx, POLL, refusing)).toBe("ok");
+    expect(calls).toBe(1);
+    now += 1;
+    await runPoll(cx, POLL, refusing);
+    expect(calls).toBe(2);
+    c.store.close();
+  });
+
+  it("counts a paging error by endpoint and reason", async () => {
+    const c = ctx();
+    await runPoll(c, POLL, async () =>
+      Promise.reject(new PagingError("POST /v2/usage/query", "repeated_page", "x")),
+    );
+    const text = (await c.self.render(false)).toString("utf8");
+    expect(text).toContain(
+      'vdbcloud_api_paging_errors_total{endpoint="POST /v2/usage/query",reason="repeated_page"} 1',
+    );
+    expect(text).toContain(
+      'vdbcloud_api_paging_errors_total{endpoint="GET /v2/clusters",reason="page_cap"} 0',
+    );
+    c.store.close();
+  });
+
+  it("shows the calls a complete poll reported failed, and forgets them after a poll without", async () => {
+    const c = ctx();
+    const failure = upstream("timeout", {}, "no answer");
+    await runPoll(c, POLL, async (run) => {
+      run.partialFailure(failure);
+      run.partialFailure(upstream("http_error", { httpStatus: 502 }));
+    });
+    expect(c.health.list()[0]).toMatchObject({
+      up: true,
+      partialError: { code: "timeout", message: "2 call(s) failed: no answer" },
+    });
+    await runPoll(c, POLL, async () => {});
+    expect(c.health.list()[0]?.partialError).toBeNull();
     c.store.close();
   });
 });

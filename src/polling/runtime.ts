@@ -3,8 +3,10 @@ import type { SelfMetrics } from "../exposition/selfMetrics.js";
 import type { SampleStore } from "../exposition/store.js";
 import type { MappingResult } from "../metrics/sample.js";
 import type { RunOutcome } from "../scheduler/scheduler.js";
+import { refusalOf } from "../upstream/refusals.js";
 import { isPermanent } from "./errors.js";
-import type { HealthTracker } from "./health.js";
+import type { HealthTracker, RoleHint } from "./health.js";
+import { PagingError } from "./pager.js";
 
 /** What every poller needs; one instance for the life of the process (survives reloads). */
 export interface PollContext {
@@ -16,37 +18,71 @@ export interface PollContext {
   readonly logger?: Pick<Logger, "warn" | "info">;
 }
 
-/**
- * What a poll may report besides success: the service definitely refused `credential` (a
- * credential label, never a key) the permission the collector needs. The poll is complete, so
- * the target stays up and is marked not permitted (HealthTracker.notPermitted).
- */
-export interface NotPermitted {
-  readonly notPermitted: string;
+/** Which poll runs: its health series' labels, and the credential its calls use. */
+export interface PollTarget {
+  readonly collector: string;
+  readonly target: string;
+  /** The credential's label (never the key): named when the service refuses it a permission. */
+  readonly credential: string;
+  /** What the credential needs, for the one log line of a permission refusal. */
+  readonly role?: RoleHint;
 }
 
 /**
- * Runs one poll of one target: times it, turns any failure into health state and an outcome
- * for the scheduler. `poll` writes its own samples and returns nothing, or `NotPermitted`. A
- * failed poll leaves the target's last good samples in place: they age out at their staleness
- * bound.
+ * What a poll may tell of itself while it runs: a call that failed without failing the poll
+ * (one job's progress among many). Such a failure is shown on the target's health and logged,
+ * never dropped.
+ */
+export interface PollRun {
+  partialFailure(err: unknown): void;
+}
+
+/**
+ * Runs one poll of one target: times it, and turns its ending into health state and an outcome
+ * for the scheduler by the one refusal rule of every collector (upstream/refusals.ts):
+ * - a key the service refuses (invalid or expired) is a failure of the target;
+ * - a missing role or permission is "not permitted": the poll is complete (up), and
+ *   vdbcloud_collector_not_permitted says why no data comes;
+ * - a refusal for the cluster's plan or kind is complete too, and the target is not asked again
+ *   for an hour, or until its plan changes (HealthTracker.planChanged);
+ * - a paging error is a failure, counted by endpoint and reason;
+ * - anything else is a failure.
+ * A failed or refused poll leaves the target's last good samples in place: they age out at
+ * their staleness bound.
  */
 export async function runPoll(
   ctx: PollContext,
-  collector: string,
-  target: string,
-  // biome-ignore lint/suspicious/noConfusingVoidType: most polls return nothing (void), a refused one says so
-  poll: () => Promise<void | NotPermitted>,
+  poll: PollTarget,
+  run: (progress: PollRun) => Promise<void>,
 ): Promise<RunOutcome> {
+  const { collector, target } = poll;
+  if (ctx.health.waitsForPlan(collector, target)) return "ok";
   const started = performance.now();
+  let failed = 0;
+  let firstFailure: unknown;
+  const progress: PollRun = {
+    partialFailure: (err) => {
+      if (failed++ === 0) firstFailure = err;
+    },
+  };
   try {
-    const result = await poll();
-    if (result === undefined) ctx.health.success(collector, target);
-    else ctx.health.notPermitted(collector, target, result.notPermitted);
+    await run(progress);
+    ctx.health.success(collector, target);
+    ctx.health.partial(collector, target, failed, firstFailure);
     return "ok";
   } catch (err) {
-    ctx.health.failure(collector, target, err);
-    return isPermanent(err) ? "permanent_failure" : "failed";
+    if (err instanceof PagingError) ctx.self.pagingError(err.endpoint, err.reason);
+    switch (refusalOf(err)) {
+      case "not_permitted":
+        ctx.health.notPermitted(collector, target, poll.credential, poll.role);
+        return "ok";
+      case "plan_refused":
+        ctx.health.planRefused(collector, target, err);
+        return "ok";
+      default:
+        ctx.health.failure(collector, target, err);
+        return isPermanent(err) ? "permanent_failure" : "failed";
+    }
   } finally {
     ctx.self.collectorRun(collector, (performance.now() - started) / 1000);
   }

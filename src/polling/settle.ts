@@ -7,7 +7,7 @@
 import type { MappingResult } from "../metrics/sample.js";
 import type { RunOutcome } from "../scheduler/scheduler.js";
 import { stateSlot } from "./model.js";
-import { type PollContext, putData, runPoll } from "./runtime.js";
+import { type PollContext, type PollTarget, putData, runPoll } from "./runtime.js";
 
 /** Polls needed in a terminal status before a job stops being polled (first sight + confirm). */
 export const TERMINAL_CONFIRMATIONS = 2;
@@ -59,20 +59,20 @@ export interface SettlingPoll {
 
 /**
  * Runs one poll of a job that settles: nothing once settled (the series expire after
- * `retentionMs`, health included), else `poll` through `runPoll`. A settled job's samples live
+ * `retentionMs`, health included), else `read` through `runPoll`. A settled job's samples live
  * `retentionMs`; an unsettled one's `activeTtlMs`. `onSettled` runs once, on the confirming poll.
  */
 export async function runSettling(opts: {
   readonly ctx: PollContext;
-  readonly collector: string;
-  readonly target: string;
+  readonly poll: PollTarget;
   readonly state: WatchState;
   readonly retentionMs: number;
   readonly activeTtlMs: number;
-  readonly poll: () => Promise<SettlingPoll>;
+  readonly read: () => Promise<SettlingPoll>;
   readonly onSettled?: () => void;
 }): Promise<RunOutcome> {
-  const { ctx, collector, target, state: st } = opts;
+  const { ctx, state: st } = opts;
+  const { collector, target } = opts.poll;
   if (st.settledAtMs !== null) {
     if (!st.expired && ctx.now() - st.settledAtMs >= opts.retentionMs) {
       st.expired = true;
@@ -81,8 +81,8 @@ export async function runSettling(opts: {
     }
     return "ok";
   }
-  return runPoll(ctx, collector, target, async () => {
-    const { mapping, terminal } = await opts.poll();
+  return runPoll(ctx, opts.poll, async () => {
+    const { mapping, terminal } = await opts.read();
     st.terminalPolls = terminal ? st.terminalPolls + 1 : 0;
     const settled = st.terminalPolls >= TERMINAL_CONFIRMATIONS;
     if (settled) st.settledAtMs = ctx.now();

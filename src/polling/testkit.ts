@@ -11,6 +11,8 @@ export interface SpyContext {
   /** The last samples put for a target's data slot, with their TTL; undefined once deleted. */
   readonly data: Map<string, { readonly samples: readonly Sample[]; readonly ttlMs: number | null }>;
   readonly failures: unknown[];
+  /** Calls that failed without failing their poll, as runPoll reported them (count, first error). */
+  readonly partials: { readonly target: string; readonly failed: number; readonly err: unknown }[];
   readonly warnings: { readonly fields: unknown; readonly message: string }[];
   setNow(ms: number): void;
 }
@@ -20,6 +22,7 @@ export function spyContext(nowMs: number): SpyContext {
   let now = nowMs;
   const data: SpyContext["data"] = new Map();
   const failures: unknown[] = [];
+  const partials: SpyContext["partials"] = [];
   const warnings: SpyContext["warnings"] = [];
   const ctx = {
     store: {
@@ -30,6 +33,11 @@ export function spyContext(nowMs: number): SpyContext {
     health: {
       success: () => {},
       failure: (_c: string, _t: string, err: unknown) => failures.push(err),
+      partial: (_c: string, target: string, failed: number, err: unknown) => {
+        if (failed > 0) partials.push({ target, failed, err });
+      },
+      waitsForPlan: () => false,
+      planChanged: () => {},
       remove: () => {},
     },
     self: { collectorRun: () => {}, dropped: () => {} },
@@ -43,6 +51,7 @@ export function spyContext(nowMs: number): SpyContext {
     ctx,
     data,
     failures,
+    partials,
     warnings,
     setNow: (ms) => {
       now = ms;

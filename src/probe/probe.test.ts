@@ -62,7 +62,7 @@ function fakeApi(
       const jobs = opts.noJobs
         ? []
         : [{ jobId: `job-${args.clusterId}`, collectionName: "docs", state: "Importing" }];
-      return { total: jobs.length, currentPage: 1, pageSize: 100, jobs };
+      return { total: jobs.length, currentPage: 1, pageSize: 100, listed: jobs.length, jobs };
     },
     describeImportJob: async (args) => {
       calls.push(`describeImportJob ${args.jobId}`);
@@ -102,7 +102,7 @@ function fakeApi(
           apiCode: 80403,
         });
       }
-      return { total: 0, currentPage: 1, pageSize: 1, backups: [] };
+      return { total: 0, currentPage: 1, pageSize: 1, listed: 0, backups: [] };
     },
     getBackupPolicy: async () => ({}) as never,
     listGlobalClusters: async () => ({}) as never,
@@ -110,7 +110,7 @@ function fakeApi(
     listSparkJobs: async (args) => {
       calls.push(`listSparkJobs ${args.clusterId}`);
       if (opts.keyRefused) throw auth();
-      return { total: 0, currentPage: 1, pageSize: 1, jobs: [] };
+      return { total: 0, currentPage: 1, pageSize: 1, listed: 0, jobs: [] };
     },
     describeJob: async (jobId) => {
       calls.push(`describeJob ${jobId}`);
@@ -129,11 +129,11 @@ function fakeApi(
           endpoint: "POST /v2/usage/query",
         });
       }
-      return { total: 0, currentPage: 1, pageSize: 1, rows: 0, days: [] };
+      return { total: 0, currentPage: 1, pageSize: 1, listed: 0, days: [] };
     },
     listInvoices: async () => {
       calls.push("listInvoices");
-      return { count: 0, currentPage: 1, pageSize: 1, invoices: [] };
+      return { total: 0, currentPage: 1, pageSize: 1, listed: 0, invoices: [] };
     },
   };
   return { api, calls };

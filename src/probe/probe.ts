@@ -15,7 +15,7 @@ import { queriesForTarget, queryKey } from "../config/queries.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
 import { BILLING_CREDENTIAL } from "../polling/credentials.js";
 import { CloudError } from "../upstream/errors.js";
-import { isPermissionRefusal } from "../upstream/refusals.js";
+import { refusalOf } from "../upstream/refusals.js";
 import type { CloudApi } from "../upstream/types.js";
 import type {
   BackupProbe,
@@ -287,7 +287,11 @@ async function probeBackups(config: Config, deps: ProbeDeps, keys: KeyBook): Pro
     } catch (err) {
       const r = failure(err);
       const message = r.ok ? "" : r.message;
-      out.push({ credential, state: isPermissionRefusal(err) ? "not_permitted" : "failed", message });
+      out.push({
+        credential,
+        state: refusalOf(err) === "not_permitted" ? "not_permitted" : "failed",
+        message,
+      });
     }
   }
   return out;

@@ -31,7 +31,7 @@ describe("simulated billing", () => {
     expect((await call(sim, "bill", "/v2/usage/query", usage)).json.code).toBe(0);
     expect((await call(sim, "bill", "/v2/invoices")).json.code).toBe(0);
     const refused = await call(sim, "monitor", "/v2/usage/query", usage);
-    expect(refused).toMatchObject({ status: 403, json: { code: 80101 } });
+    expect(refused).toMatchObject({ status: 403, json: { code: 96013 } });
     expect(refused.json.message).toMatch(/Organization Owner or Billing Admin/);
     expect((await call(sim, "monitor", "/v2/invoices")).status).toBe(403);
     expect((await call(sim, "bill", "/v2/regions")).status).toBe(403);

@@ -30,7 +30,10 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
                                    queries) as "too many data points" (default 0: no limit)
   --quirks LIST                    upstream behaviours to imitate: "all", or a comma list of
                                    openBucket, statlessResults, countUnits, oddSparkFields,
-                                   globalClustersEnvelope, importPageCap=N (default none)
+                                   globalClustersEnvelope, importPageCap=N, and per listing
+                                   (its endpoint template) pagesIgnored=TEMPLATE (page 1 to
+                                   every call) or countless=TEMPLATE (no total), e.g.
+                                   "countless=GET /v2/clusters" (default none)
   --metric-catalog MODE            metric names accepted: strict (the public reference's enum,
                                    stat required) or permissive (default: every known name)
   --retire-v1                      the v1 control-plane endpoints (List Import Jobs, List
@@ -76,6 +79,8 @@ export function parseQuirks(raw: string | undefined): Partial<SimQuirks> | undef
       const cap = num("quirks importPageCap", value);
       if (cap === undefined) throw new SimulatorError("INVALID_OPTION", "--quirks importPageCap needs =N");
       out.importPageCap = cap;
+    } else if ((name === "pagesIgnored" || name === "countless") && value !== undefined && value !== "") {
+      out[name] = [...(out[name] ?? []), value.trim()];
     } else if ((SWITCHES as readonly string[]).includes(name) && value === undefined) {
       out[name as (typeof SWITCHES)[number]] = true;
     } else {

@@ -4,9 +4,11 @@
  */
 import type { SimContext } from "./context.js";
 import {
-  DEDICATED_ONLY_CODE,
-  DEDICATED_ONLY_MESSAGE,
+  FREE_CLUSTER_CODE,
+  FREE_CLUSTER_MESSAGE,
   isDedicated,
+  SERVERLESS_CLUSTER_CODE,
+  SERVERLESS_CLUSTER_MESSAGE,
   type SimBackup,
 } from "./data-protection.js";
 import { SimApiError } from "./errors.js";
@@ -34,8 +36,11 @@ export function backupView(b: SimBackup): Record<string, unknown> {
   };
 }
 
-function notDedicated(): SimApiError {
-  return new SimApiError(DEDICATED_ONLY_CODE, DEDICATED_ONLY_MESSAGE);
+/** The catalogue's refusal for the cluster's plan: free (96021) or serverless (96022). */
+function notDedicated(cluster: { readonly plan: string }): SimApiError {
+  return cluster.plan === "Serverless"
+    ? new SimApiError(SERVERLESS_CLUSTER_CODE, SERVERLESS_CLUSTER_MESSAGE)
+    : new SimApiError(FREE_CLUSTER_CODE, FREE_CLUSTER_MESSAGE);
 }
 
 /** The read-only data-protection routes. */
@@ -60,7 +65,7 @@ export function dataProtectionRoutes(ctx: SimContext): RouteDef[] {
         if (clusterId) {
           const cluster = ctx.clusterById.get(clusterId);
           if (!cluster) throw new SimApiError(80020, "Cluster not exist or you don't have permission.");
-          if (!isDedicated(cluster)) throw notDedicated();
+          if (!isDedicated(cluster)) throw notDedicated(cluster);
         }
         const matching = dp
           .backupsAt(r.nowMs)
@@ -88,7 +93,7 @@ export function dataProtectionRoutes(ctx: SimContext): RouteDef[] {
         const cluster = ctx.clusterById.get(r.params.id ?? "");
         if (!cluster) throw new SimApiError(80020, "Cluster not exist or you don't have permission.");
         const policy = dp.policies.get(cluster.id);
-        if (!policy) throw notDedicated();
+        if (!policy) throw notDedicated(cluster);
         return policy;
       },
     },

@@ -2,8 +2,8 @@ import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BACKUP_PERMISSION_MESSAGE,
-  DEDICATED_ONLY_MESSAGE,
   OVERDUE_DAYS,
+  SERVERLESS_CLUSTER_MESSAGE,
   type Simulator,
   STUCK_CREATING_MS,
   startSimulator,
@@ -83,17 +83,18 @@ describe("simulated data protection", () => {
     });
     const serverless = sim.clusters.find((c) => c.plan === "Serverless")?.id as string;
     const refused = await get(sim, `/v2/clusters/${serverless}/backups/policy`);
-    expect(refused.json).toEqual({ code: 80036, message: DEDICATED_ONLY_MESSAGE });
+    // The reference's error catalogue, word for word.
+    expect(refused.json).toEqual({ code: 96022, message: SERVERLESS_CLUSTER_MESSAGE });
     const listed = await get(sim, `/v2/backups?clusterId=${serverless}`);
-    expect(listed.json.message).toBe(DEDICATED_ONLY_MESSAGE);
+    expect(listed.json.message).toBe(SERVERLESS_CLUSTER_MESSAGE);
   });
 
-  it("refuses a key without backup permission with HTTP 403 on backup routes only", async () => {
+  it("refuses a key without backup permission with the catalogue's 96027 on backup routes only", async () => {
     const id = sim.dataProtection.dedicated[0]?.id as string;
     for (const path of ["/v2/backups", `/v2/clusters/${id}/backups/policy`]) {
       const r = await get(sim, path, DENIED);
-      expect(r.status).toBe(403);
-      expect(r.json).toEqual({ code: 80037, message: BACKUP_PERMISSION_MESSAGE });
+      expect(r.status).toBe(200);
+      expect(r.json).toEqual({ code: 96027, message: BACKUP_PERMISSION_MESSAGE });
     }
     expect((await get(sim, `/v2/clusters/${id}`, DENIED)).status).toBe(200);
     expect((await get(sim, "/v2/globalClusters", DENIED)).status).toBe(200);

@@ -22,13 +22,20 @@ const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
 
-/** Not documented: the refusal of a backup operation on a free or serverless cluster. */
-export const DEDICATED_ONLY_CODE = 80036;
-export const DEDICATED_ONLY_MESSAGE = "Backup is only supported for Dedicated clusters.";
-/** Not documented: the refusal of a backup operation to a key without backup permission (HTTP 403). */
-export const BACKUP_PERMISSION_CODE = 80037;
-export const BACKUP_PERMISSION_MESSAGE =
-  "Permission denied: backup operations need a project admin, the organization owner or a role with backup permission.";
+/**
+ * The refusal of a backup operation on a free or a serverless cluster: the reference's error
+ * catalogue (error-codes-v2), 96021 and 96022, word for word.
+ */
+export const FREE_CLUSTER_CODE = 96021;
+export const FREE_CLUSTER_MESSAGE = "Free cluster does not support this operation.";
+export const SERVERLESS_CLUSTER_CODE = 96022;
+export const SERVERLESS_CLUSTER_MESSAGE = "Serverless cluster does not support this operation.";
+/**
+ * The refusal of a backup operation to a key without backup permission: the catalogue's 96027
+ * (the key's project scope), in a success status, as the catalogue's answers are documented.
+ */
+export const BACKUP_PERMISSION_CODE = 96027;
+export const BACKUP_PERMISSION_MESSAGE = "Please check your Apikey scope.";
 
 /** Dedicated cluster 0 took no automatic backup in this many recent days. */
 export const OVERDUE_DAYS = 3;

@@ -37,10 +37,11 @@ export const ApiCode = {
    */
   RATE_LIMITED: 90429,
   /**
-   * Not documented: the key is valid but lacks the role the endpoint needs (sent with HTTP 403):
-   * the monitoring key on a billing endpoint, or the billing key on any other.
+   * The key is valid but lacks the role the endpoint needs (sent with HTTP 403): the monitoring
+   * key on a billing endpoint, or the billing key on any other. The catalogue's 96013 ("Org owner
+   * or project owner is needed"); the status says it too.
    */
-  PERMISSION_DENIED: 80101,
+  PERMISSION_DENIED: 96013,
   /** No route matches (sent with HTTP 404). */
   NOT_FOUND: 404,
 } as const;

@@ -38,8 +38,9 @@ export type { SimDataCollection } from "./data-plane.js";
 export {
   BACKUP_PERMISSION_MESSAGE,
   DataProtection,
-  DEDICATED_ONLY_MESSAGE,
+  FREE_CLUSTER_MESSAGE,
   OVERDUE_DAYS,
+  SERVERLESS_CLUSTER_MESSAGE,
   type SimBackup,
   type SimBackupPolicy,
   type SimGlobalCluster,

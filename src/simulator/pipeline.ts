@@ -12,6 +12,7 @@ import { renderFault } from "./fault-responses.js";
 import type { Faults } from "./faults.js";
 import type { Lifecycle } from "./lifecycle.js";
 import type { RequestDone } from "./options.js";
+import type { SimQuirks } from "./quirks.js";
 import type { SimRateLimiter } from "./rate-limiter.js";
 import { failReply, invalidTokenReply, jsonReply, type Reply, sendReply } from "./reply.js";
 import { type RouteDef, type RouteRequest, successCode } from "./route.js";
@@ -56,6 +57,28 @@ function firstValues(query: unknown): Record<string, string | undefined> {
   return out;
 }
 
+/**
+ * The handler's answer, with the paging quirks of the route's listing applied: a server that
+ * ignores `currentPage` serves page 1 to every call, and one without totals leaves them out.
+ */
+function answer(route: RouteDef, quirks: SimQuirks, input: RouteRequest): unknown {
+  const firstPageOnly = quirks.pagesIgnored.includes(route.template);
+  const asked: RouteRequest = firstPageOnly
+    ? {
+        ...input,
+        query: "currentPage" in input.query ? { ...input.query, currentPage: "1" } : input.query,
+        body:
+          typeof input.body === "object" && input.body !== null && "currentPage" in input.body
+            ? { ...input.body, currentPage: 1 }
+            : input.body,
+      }
+    : input;
+  const data = route.handle(asked);
+  if (!quirks.countless.includes(route.template) || typeof data !== "object" || data === null) return data;
+  const { count: _count, total: _total, ...rest } = data as Record<string, unknown>;
+  return rest;
+}
+
 function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response): void {
   const nowMs = deps.ctx.now();
   const params = req.params as Record<string, string | undefined>;
@@ -93,7 +116,7 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
       }
     } else if (!apiKeyOk) return invalidTokenReply();
     if (route.permission === "backup" && key !== undefined && deps.backupDeniedKeys?.has(key)) {
-      return failReply(BACKUP_PERMISSION_CODE, BACKUP_PERMISSION_MESSAGE, 403);
+      return failReply(BACKUP_PERMISSION_CODE, BACKUP_PERMISSION_MESSAGE);
     } else if (deps.billingKeys !== undefined && (route.billing === true) !== billingKey) {
       return failReply(
         ApiCode.PERMISSION_DENIED,
@@ -110,7 +133,7 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
       return failReply(ApiCode.RATE_LIMITED, RATE_LIMIT_MESSAGE, 429, { "retry-after": "1" });
     }
     try {
-      const data = route.handle(input);
+      const data = answer(route, deps.ctx.quirks, input);
       if (route.bare?.() === true) return jsonReply(200, data);
       return jsonReply(200, { code: successCode(route.version), data });
     } catch (err) {

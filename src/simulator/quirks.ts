@@ -19,6 +19,13 @@ export interface SimQuirks {
   readonly oddSparkFields: boolean;
   /** Global clusters: answers inside `{code, data}` (the reference's samples show none). */
   readonly globalClustersEnvelope: boolean;
+  /**
+   * Listings (by endpoint template, e.g. "POST /v2/usage/query") whose server ignores
+   * `currentPage`: every call is answered with page 1, which says it is page 1.
+   */
+  readonly pagesIgnored: readonly string[];
+  /** Listings (by endpoint template) whose answers leave out their total (`count`, `total`). */
+  readonly countless: readonly string[];
 }
 
 /** Every quirk off. */
@@ -29,6 +36,8 @@ export const NO_QUIRKS: SimQuirks = {
   importPageCap: 0,
   oddSparkFields: false,
   globalClustersEnvelope: false,
+  pagesIgnored: [],
+  countless: [],
 };
 
 /** Every quirk on, with a page cap small enough to force several pages. */
@@ -39,6 +48,9 @@ export const ALL_QUIRKS: SimQuirks = {
   importPageCap: 7,
   oddSparkFields: true,
   globalClustersEnvelope: true,
+  // Page-1-only servers would fail every listing (as they should): not part of "every quirk".
+  pagesIgnored: [],
+  countless: ["GET /v2/clusters", "GET /v2/globalClusters", "GET /v2/backups"],
 };
 
 /** Applies defaults; throws `SimulatorError` (INVALID_OPTION) on a bad page cap. */

@@ -14,7 +14,7 @@ import { defineEndpoint, V2 } from "./endpoint.js";
 import { lenient, lenientText, lenientTextOrEmpty, lenientTimestampMs } from "./lenient.js";
 import { type Backup, type BackupPage, type BackupPolicy, ENDPOINT } from "./types.js";
 import { segment } from "./urls.js";
-import { numeric, pageDataFields, pageOf, pageQuery, stringish } from "./wire.js";
+import { numeric, pageDataFields, pageInfoOf, pageQuery, stringish } from "./wire.js";
 
 /** Arguments of List Backups. Page numbers start at 1; no clusterId: the whole organisation. */
 export interface ListBackupsArgs {
@@ -43,7 +43,7 @@ export const backupsDataSchema = z.object({
 export type BackupsData = z.infer<typeof backupsDataSchema>;
 
 /** Maps `data` to a page; a missing list is an empty page. */
-export function normalizeBackups(data: BackupsData, args: ListBackupsArgs): BackupPage {
+export function normalizeBackups(data: BackupsData): BackupPage {
   const backups: Backup[] = (data.backups ?? []).map((b) => ({
     backupId: b.backupId,
     clusterId: b.clusterId,
@@ -54,8 +54,7 @@ export function normalizeBackups(data: BackupsData, args: ListBackupsArgs): Back
     sizeBytes: b.size,
     createTimeMs: b.createTime,
   }));
-  const page = pageOf(data, args, backups.length);
-  return { ...page, total: data.count ?? null, backups };
+  return { ...pageInfoOf(data, backups.length), backups };
 }
 
 /** List Backups (v2). */

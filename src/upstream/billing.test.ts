@@ -63,7 +63,7 @@ describe("Query Daily Usage over HTTP", () => {
       total: 1,
       currentPage: 1,
       pageSize: 100,
-      rows: 1,
+      listed: 1,
       days: [
         {
           intervalStartMs: Date.parse("2026-03-14T00:00:00Z"),
@@ -99,7 +99,6 @@ describe("Query Daily Usage over HTTP", () => {
 });
 
 describe("normalizeUsage variants", () => {
-  const asked = { start: "2026-03-01", end: "2026-03-02", pageSize: 100, currentPage: 3 };
   it.each([
     {
       name: "amounts and quantities as decimal strings, paging as strings",
@@ -116,7 +115,7 @@ describe("normalizeUsage variants", () => {
         total: "201",
       },
       item: { amount: "12.30", quantity: "1.5" },
-      paging: { total: 201, currentPage: 3, pageSize: 100, rows: 1 },
+      paging: { total: 201, currentPage: 3, pageSize: 100, listed: 1 },
     },
     {
       name: "an organization-level item without properties: cluster_id empty",
@@ -130,7 +129,8 @@ describe("normalizeUsage variants", () => {
         ],
       },
       item: { clusterId: "", projectId: "", regionId: "", amount: "5" },
-      paging: { total: null, currentPage: 3, pageSize: 100, rows: 1 },
+      // Paging the answer left out reads as null: the pager tells "page 3" from "not said".
+      paging: { total: null, currentPage: null, pageSize: null, listed: 1 },
     },
     {
       name: "an unreadable amount and a missing unit read as null, the rest kept",
@@ -145,19 +145,19 @@ describe("normalizeUsage variants", () => {
         total: 1,
       },
       item: { amount: null, unit: null, clusterId: "in01-a" },
-      paging: { total: 1, currentPage: 3, pageSize: 100, rows: 1 },
+      paging: { total: 1, currentPage: null, pageSize: null, listed: 1 },
     },
   ])("reads $name", ({ data, item, paging }) => {
-    const page = normalizeUsage(usageDataSchema.parse(data), asked);
+    const page = normalizeUsage(usageDataSchema.parse(data));
     expect(page).toMatchObject(paging);
     expect(page.days[0]?.items[0]).toMatchObject(item);
     expect(page.days[0]?.intervalStartMs).toBe(Date.parse("2026-03-01T00:00:00Z"));
   });
 
   it("reads an answer without results as an empty page", () => {
-    expect(normalizeUsage(usageDataSchema.parse({ total: 0 }), asked)).toMatchObject({
+    expect(normalizeUsage(usageDataSchema.parse({ total: 0 }))).toMatchObject({
       total: 0,
-      rows: 0,
+      listed: 0,
       days: [],
     });
   });
@@ -168,7 +168,6 @@ describe("normalizeUsage variants", () => {
 });
 
 describe("normalizeInvoices variants", () => {
-  const asked = { pageSize: 100, currentPage: 1 };
   const INVOICE = {
     id: "inv-1",
     orgId: "org-1",
@@ -184,12 +183,12 @@ describe("normalizeInvoices variants", () => {
   it("reads amounts as numbers or decimal text, dates as timestamps, the status as sent", () => {
     const page = normalizeInvoices(
       invoicesDataSchema.parse({ count: 1, currentPage: 1, pageSize: 100, invoices: [INVOICE] }),
-      asked,
     );
     expect(page).toStrictEqual({
-      count: 1,
+      total: 1,
       currentPage: 1,
       pageSize: 100,
+      listed: 1,
       invoices: [
         {
           id: "inv-1",
@@ -206,8 +205,8 @@ describe("normalizeInvoices variants", () => {
   });
 
   it("reads missing fields as null or empty, and an id sent as a number", () => {
-    const page = normalizeInvoices(invoicesDataSchema.parse({ invoices: [{ id: 7 }] }), asked);
-    expect(page.count).toBeNull();
+    const page = normalizeInvoices(invoicesDataSchema.parse({ invoices: [{ id: 7 }] }));
+    expect(page.total).toBeNull();
     expect(page.invoices[0]).toStrictEqual({
       id: "7",
       status: "",

@@ -15,15 +15,7 @@ import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
 import { lenient, lenientText, lenientTextOrEmpty, lenientTimestampMs } from "./lenient.js";
 import { ENDPOINT, type Invoice, type InvoicePage, type UsageDay, type UsagePage } from "./types.js";
-import {
-  countedPageOf,
-  nullableNumeric,
-  pageDataFields,
-  pageQuery,
-  positionOf,
-  stringish,
-  timestampMs,
-} from "./wire.js";
+import { nullableNumeric, pageDataFields, pageInfoOf, pageQuery, stringish, timestampMs } from "./wire.js";
 
 /** Arguments of Query Daily Usage: UTC days as YYYY-MM-DD; page numbers start at 1. */
 export interface QueryDailyUsageArgs {
@@ -84,7 +76,7 @@ export const usageDataSchema = z.object({
 export type UsageData = z.infer<typeof usageDataSchema>;
 
 /** Maps `data` to a page: its intervals with their items, and how many rows it carried. */
-export function normalizeUsage(data: UsageData, args: QueryDailyUsageArgs): UsagePage {
+export function normalizeUsage(data: UsageData): UsagePage {
   const days: UsageDay[] = (data.results ?? []).map((r) => ({
     intervalStartMs: r.intervalStart,
     currency: r.currency,
@@ -99,12 +91,8 @@ export function normalizeUsage(data: UsageData, args: QueryDailyUsageArgs): Usag
       amount: item.amount,
     })),
   }));
-  return {
-    total: data.total,
-    ...positionOf(data, args),
-    rows: days.reduce((n, d) => n + d.items.length, 0),
-    days,
-  };
+  const listed = days.reduce((n, d) => n + d.items.length, 0);
+  return { ...pageInfoOf(data, listed, data.total), days };
 }
 
 /** Query Daily Usage (v2). */
@@ -141,7 +129,7 @@ export const invoicesDataSchema = z.object({
 export type InvoicesData = z.infer<typeof invoicesDataSchema>;
 
 /** Maps `data` to a page of invoices; `count` is null when the answer left it out. */
-export function normalizeInvoices(data: InvoicesData, args: ListInvoicesArgs): InvoicePage {
+export function normalizeInvoices(data: InvoicesData): InvoicePage {
   const invoices: Invoice[] = (data.invoices ?? []).map((i) => ({
     id: i.id,
     status: i.status,
@@ -152,7 +140,7 @@ export function normalizeInvoices(data: InvoicesData, args: ListInvoicesArgs): I
     total: i.total,
     amountDue: i.amountDue,
   }));
-  return { ...countedPageOf(data, args), invoices };
+  return { ...pageInfoOf(data, invoices.length), invoices };
 }
 
 /** List Invoices (v2). */

@@ -2,6 +2,7 @@
  * Normalized results of the billing endpoints (Query Daily Usage, List Invoices), re-exported by
  * types.ts. Amounts stay decimal text: the unit (cents or the major unit) is the caller's to know.
  */
+import type { PageInfo } from "./pageTypes.js";
 
 /**
  * One item of Query Daily Usage: a cost type of one cluster (or of the organization: clusterId
@@ -25,13 +26,11 @@ export interface UsageDay {
   readonly items: readonly UsageItem[];
 }
 
-/** One page of Query Daily Usage. `total` counts rows (items) of every page; null if absent. */
-export interface UsagePage {
-  readonly total: number | null;
-  readonly currentPage: number;
-  readonly pageSize: number;
-  /** Items on this page. */
-  readonly rows: number;
+/**
+ * One page of Query Daily Usage. `total` counts rows (items) of every page; `listed` the items
+ * on this one.
+ */
+export interface UsagePage extends PageInfo {
   readonly days: readonly UsageDay[];
 }
 
@@ -48,10 +47,7 @@ export interface Invoice {
   readonly amountDue: string | null;
 }
 
-/** One page of List Invoices; `count` is the documented total, null when absent. */
-export interface InvoicePage {
-  readonly count: number | null;
-  readonly currentPage: number;
-  readonly pageSize: number;
+/** One page of List Invoices; `total` is the documented `count`. */
+export interface InvoicePage extends PageInfo {
   readonly invoices: readonly Invoice[];
 }

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
 import { type ClusterDescription, type ClusterPage, ENDPOINT } from "./types.js";
 import { segment } from "./urls.js";
-import { nullableNumeric, nullableString, pageDataFields, pageOf, pageQuery, stringish } from "./wire.js";
+import { nullableNumeric, nullableString, pageDataFields, pageInfoOf, pageQuery, stringish } from "./wire.js";
 
 /** A bound of `autoscaling.cu` ({min, max}); anything unreadable is no bound, not a bad cluster. */
 const lenientBound = z
@@ -106,18 +106,13 @@ export const clusterListDataSchema = z.union([
 
 export type ClusterListData = z.infer<typeof clusterListDataSchema>;
 
-/** Maps either shape to a page; a bare array is one complete page. */
-export function normalizeClusterList(data: ClusterListData, args: ListClustersArgs): ClusterPage {
-  if (Array.isArray(data)) {
-    return {
-      total: data.length,
-      currentPage: args.currentPage,
-      pageSize: args.pageSize,
-      clusters: data.map(normalizeCluster),
-    };
-  }
-  const clusters = (data.clusters ?? []).map(normalizeCluster);
-  return { ...pageOf(data, args, clusters.length), clusters };
+/**
+ * Maps either shape to a page. A bare array says nothing of paging: it is a page without a
+ * total, so the pager reads on until a short page, as for an object without `count`.
+ */
+export function normalizeClusterList(data: ClusterListData): ClusterPage {
+  const clusters = (Array.isArray(data) ? data : (data.clusters ?? [])).map(normalizeCluster);
+  return { ...pageInfoOf(Array.isArray(data) ? {} : data, clusters.length), clusters };
 }
 
 /** List Clusters (v2). */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { CloudError } from "./errors.js";
-import { isDedicatedOnlyRefusal, isPermissionRefusal } from "./refusals.js";
 import { failure, SAMPLE_BACKUP_POLICY, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 
 const upstream = useMockUpstream();
@@ -38,6 +37,7 @@ describe("List Backups over HTTP", () => {
       total: 101,
       currentPage: 2,
       pageSize: 100,
+      listed: 1,
       backups: [
         {
           backupId: "backup-1",
@@ -137,6 +137,7 @@ describe("global clusters over HTTP, with and without the envelope", () => {
       total: 1,
       currentPage: 1,
       pageSize: 100,
+      listed: 1,
       globalClusters: [{ globalClusterId: "glo-1", globalClusterName: "global-search", projectId: "proj-1" }],
     });
     expect(await client.getGlobalClusterReplicationLag("glo-1")).toStrictEqual({
@@ -163,68 +164,5 @@ describe("global clusters over HTTP, with and without the envelope", () => {
       .reply(200, { clusterId: "in01-a", status: "ENABLED" });
     const { client } = testClient({ maxRetries: 0 });
     expect((await failure(client.getBackupPolicy("in01-a"))).code).toBe("schema_error");
-  });
-});
-
-const BACKUPS = "GET /v2/backups" as const;
-const err = (code: ConstructorParameters<typeof CloudError>[0], message: string, init: object = {}) =>
-  new CloudError(code, message, { endpoint: BACKUPS, ...init });
-
-describe("refusals of the backup endpoints", () => {
-  it.each([
-    {
-      what: "HTTP 403 with an undocumented code",
-      e: err("auth_error", "HTTP 403: upstream code 80037: Permission denied", {
-        httpStatus: 403,
-        apiCode: 80037,
-      }),
-      permission: true,
-      dedicated: false,
-    },
-    {
-      what: "a permission message in a 200 envelope",
-      e: err("api_error", "upstream code 80099: you have no permission for backup", { apiCode: 80099 }),
-      permission: true,
-      dedicated: false,
-    },
-    {
-      what: "an invalid token (a refused key, not a role)",
-      e: err("auth_error", "upstream code 80001: Invalid token", { apiCode: 80001 }),
-      permission: false,
-      dedicated: false,
-    },
-    {
-      what: "HTTP 401",
-      e: err("auth_error", "HTTP 401", { httpStatus: 401 }),
-      permission: false,
-      dedicated: false,
-    },
-    {
-      what: "cluster not found or no permission (80020)",
-      e: err("not_found", "upstream code 80020: Cluster not exist or you don't have permission.", {
-        apiCode: 80020,
-      }),
-      permission: false,
-      dedicated: false,
-    },
-    {
-      what: "the dedicated-only refusal",
-      e: err("api_error", "upstream code 80036: Backup is only supported for Dedicated clusters.", {
-        apiCode: 80036,
-      }),
-      permission: false,
-      dedicated: true,
-    },
-    {
-      what: "a serverless refusal as an invalid request",
-      e: err("invalid_request", "upstream code 80003: not supported for serverless cluster"),
-      permission: false,
-      dedicated: true,
-    },
-    { what: "a timeout", e: err("timeout", "timed out"), permission: false, dedicated: false },
-    { what: "not a CloudError", e: new Error("permission"), permission: false, dedicated: false },
-  ])("$what", ({ e, permission, dedicated }) => {
-    expect(isPermissionRefusal(e)).toBe(permission);
-    expect(isDedicatedOnlyRefusal(e)).toBe(dedicated);
   });
 });

@@ -3,6 +3,7 @@
  * Global Clusters, Get Global Cluster Replication Lag), re-exported by types.ts. Like every
  * shape there, they know nothing of the wire's variants or of Prometheus.
  */
+import type { PageInfo } from "./pageTypes.js";
 
 /**
  * One backup of List Backups (v2). Only AVAILABLE and CREATING backups are listed upstream (a
@@ -24,10 +25,7 @@ export interface Backup {
 }
 
 /** One page of List Backups. `total` is the documented `count`, null when the answer left it out. */
-export interface BackupPage {
-  readonly total: number | null;
-  readonly currentPage: number;
-  readonly pageSize: number;
+export interface BackupPage extends PageInfo {
   readonly backups: readonly Backup[];
 }
 
@@ -52,10 +50,7 @@ export interface GlobalCluster {
 }
 
 /** One page of List Global Clusters. */
-export interface GlobalClusterPage {
-  readonly total: number;
-  readonly currentPage: number;
-  readonly pageSize: number;
+export interface GlobalClusterPage extends PageInfo {
   readonly globalClusters: readonly GlobalCluster[];
 }
 

@@ -13,7 +13,7 @@ import { defineEndpoint, V2 } from "./endpoint.js";
 import { lenient, lenientText } from "./lenient.js";
 import { ENDPOINT, type GlobalClusterPage, type ReplicationLag } from "./types.js";
 import { segment } from "./urls.js";
-import { numeric, pageDataFields, pageOf, pageQuery, stringish } from "./wire.js";
+import { numeric, pageDataFields, pageInfoOf, pageQuery, stringish } from "./wire.js";
 
 /** Arguments of List Global Clusters. Page numbers start at 1. */
 export interface ListGlobalClustersArgs {
@@ -32,12 +32,9 @@ export const globalClustersDataSchema = z.object({
 export type GlobalClustersData = z.infer<typeof globalClustersDataSchema>;
 
 /** Maps the payload to a page; a missing list is an empty page. */
-export function normalizeGlobalClusters(
-  data: GlobalClustersData,
-  args: ListGlobalClustersArgs,
-): GlobalClusterPage {
+export function normalizeGlobalClusters(data: GlobalClustersData): GlobalClusterPage {
   const globalClusters = data.globalClusters ?? [];
-  return { ...pageOf(data, args, globalClusters.length), globalClusters };
+  return { ...pageInfoOf(data, globalClusters.length), globalClusters };
 }
 
 /** List Global Clusters (v2). */

@@ -25,7 +25,12 @@ describe("List Group Members over HTTP", () => {
       .reply(200, { code: 0, data: { count: 7, currentPage: 1, pageSize: 10, members: MEMBERS } });
     const { client } = testClient();
     const page = await client.listGroupMembers({ groupId: "grp/1", pageSize: 10, currentPage: 1 });
-    expect(page).toStrictEqual({ count: 7, currentPage: 1, pageSize: 10, listed: 2 });
+    const { memberKeys, ...paging } = page;
+    expect(paging).toStrictEqual({ total: 7, currentPage: 1, pageSize: 10, listed: 2 });
+    // A hash per member, to tell a repeated page from a new one: never a name or an address.
+    expect(memberKeys).toHaveLength(2);
+    expect(new Set(memberKeys).size).toBe(2);
+    expect(JSON.stringify(memberKeys)).not.toMatch(/Ada|Alan|example\.com/);
     // Names and addresses stop at the client.
     expect(JSON.stringify(page)).not.toMatch(/Ada|Alan|@example\.com/);
     upstream.assertNoPendingInterceptors();
@@ -54,35 +59,36 @@ describe("List Group Members over HTTP", () => {
 });
 
 describe("normalizeGroupMembers variants", () => {
-  const asked = { groupId: "g", pageSize: 10, currentPage: 2 };
   it.each([
     {
       name: "the documented shape",
       data: { count: 12, currentPage: 2, pageSize: 10, members: MEMBERS },
-      expected: { count: 12, currentPage: 2, pageSize: 10, listed: 2 },
+      expected: { total: 12, currentPage: 2, pageSize: 10, listed: 2 },
     },
     {
       name: "numbers as strings",
       data: { count: "12", currentPage: "2", pageSize: "10", members: MEMBERS },
-      expected: { count: 12, currentPage: 2, pageSize: 10, listed: 2 },
+      expected: { total: 12, currentPage: 2, pageSize: 10, listed: 2 },
     },
     {
       name: "a member list without count or paging",
       data: { members: MEMBERS },
-      expected: { count: null, currentPage: 2, pageSize: 10, listed: 2 },
+      expected: { total: null, currentPage: null, pageSize: null, listed: 2 },
     },
     {
       name: "count null and no members",
       data: { count: null, members: null },
-      expected: { count: null, currentPage: 2, pageSize: 10, listed: 0 },
+      expected: { total: null, currentPage: null, pageSize: null, listed: 0 },
     },
     {
       name: "an empty group",
       data: { count: 0, currentPage: 1, pageSize: 10, members: [] },
-      expected: { count: 0, currentPage: 1, pageSize: 10, listed: 0 },
+      expected: { total: 0, currentPage: 1, pageSize: 10, listed: 0 },
     },
   ])("reads $name", ({ data, expected }) => {
-    expect(normalizeGroupMembers(groupMembersDataSchema.parse(data), asked)).toStrictEqual(expected);
+    const { memberKeys, ...paging } = normalizeGroupMembers(groupMembersDataSchema.parse(data));
+    expect(paging).toStrictEqual(expected);
+    expect(memberKeys).toHaveLength(expected.listed);
   });
 
   it("rejects members that are not a list", () => {

@@ -7,10 +7,11 @@
  * module can put a person's name or address into a label, a log line or an error.
  */
 import { z } from "zod";
+import { fnv1a32 } from "../shared/hash.js";
 import { defineEndpoint, V2 } from "./endpoint.js";
 import { ENDPOINT, type GroupMemberPage } from "./types.js";
 import { segment } from "./urls.js";
-import { countedPageOf, pageDataFields, pageQuery } from "./wire.js";
+import { pageDataFields, pageInfoOf, pageQuery } from "./wire.js";
 
 /** Arguments of List Group Members. Page numbers start at 1. */
 export interface ListGroupMembersArgs {
@@ -27,9 +28,14 @@ export const groupMembersDataSchema = z.object({
 
 export type GroupMembersData = z.infer<typeof groupMembersDataSchema>;
 
-/** Maps `data` to a page: the documented total (null when absent) and how many members it lists. */
-export function normalizeGroupMembers(data: GroupMembersData, args: ListGroupMembersArgs): GroupMemberPage {
-  return { ...countedPageOf(data, args), listed: data.members?.length ?? 0 };
+/**
+ * Maps `data` to a page: the documented total (null when absent) and a hash of each member, so
+ * a repeated page can be told from a new one without keeping anything a person could be named by.
+ */
+export function normalizeGroupMembers(data: GroupMembersData): GroupMemberPage {
+  const members = data.members ?? [];
+  const memberKeys = members.map((m) => fnv1a32(JSON.stringify(m) ?? "").toString(36));
+  return { ...pageInfoOf(data, members.length), memberKeys };
 }
 
 /** List Group Members (v2). */

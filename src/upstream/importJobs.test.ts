@@ -32,6 +32,7 @@ describe("List Import Jobs over HTTP", () => {
       total: 1,
       currentPage: 1,
       pageSize: 100,
+      listed: 1,
       jobs: [{ jobId: "job-1", collectionName: "docs", state: "ImportRunning" }],
     });
     upstream.assertNoPendingInterceptors();
@@ -63,39 +64,40 @@ describe("normalizeImportJobs variants", () => {
     {
       name: "`records` (schema), numbers",
       data: { count: 2, currentPage: 1, pageSize: 100, records: [job, { ...job, jobId: "job-2" }] },
-      expected: { total: 2, currentPage: 1, pageSize: 100, jobIds: ["job-1", "job-2"] },
+      expected: { total: 2, currentPage: 1, pageSize: 100, listed: 2, jobIds: ["job-1", "job-2"] },
     },
     {
       name: "`tasks` (sample), strings",
       data: { count: "1", currentPage: "2", pageSize: "5", tasks: [job] },
-      expected: { total: 1, currentPage: 2, pageSize: 5, jobIds: ["job-1"] },
+      expected: { total: 1, currentPage: 2, pageSize: 5, listed: 1, jobIds: ["job-1"] },
     },
     {
       name: "empty page without a list",
       data: { count: 0 },
-      expected: { total: 0, currentPage: 1, pageSize: 100, jobIds: [] },
+      expected: { total: 0, currentPage: null, pageSize: null, listed: 0, jobIds: [] },
     },
     {
       name: "an empty `records` does not hide a non-empty `tasks`",
       data: { count: 2, currentPage: 1, pageSize: 10, records: [], tasks: [job, { ...job, jobId: "job-2" }] },
-      expected: { total: 2, currentPage: 1, pageSize: 10, jobIds: ["job-1", "job-2"] },
+      expected: { total: 2, currentPage: 1, pageSize: 10, listed: 2, jobIds: ["job-1", "job-2"] },
     },
     {
-      name: "both lists: each job once",
+      name: "both lists: each job once, listed as the longer list",
       data: { records: [job], tasks: [job, { ...job, jobId: "job-2" }] },
-      expected: { total: 2, currentPage: 1, pageSize: 100, jobIds: ["job-1", "job-2"] },
+      expected: { total: null, currentPage: null, pageSize: null, listed: 2, jobIds: ["job-1", "job-2"] },
     },
     {
-      name: "no counters: taken from the request and the list",
+      name: "no counters: null, for the pager to read on to a short page",
       data: { tasks: [job], extra: true },
-      expected: { total: 1, currentPage: 1, pageSize: 100, jobIds: ["job-1"] },
+      expected: { total: null, currentPage: null, pageSize: null, listed: 1, jobIds: ["job-1"] },
     },
   ])("$name", ({ data, expected }) => {
-    const page = normalizeImportJobs(importJobsDataSchema.parse(data), args);
+    const page = normalizeImportJobs(importJobsDataSchema.parse(data));
     expect({
       total: page.total,
       currentPage: page.currentPage,
       pageSize: page.pageSize,
+      listed: page.listed,
       jobIds: page.jobs.map((j) => j.jobId),
     }).toStrictEqual(expected);
   });
@@ -103,7 +105,6 @@ describe("normalizeImportJobs variants", () => {
   it("keeps the raw state and defaults a missing collection name", () => {
     const page = normalizeImportJobs(
       importJobsDataSchema.parse({ tasks: [{ jobId: 7, state: "Completed" }] }),
-      args,
     );
     expect(page.jobs).toStrictEqual([{ jobId: "7", collectionName: "", state: "Completed" }]);
   });
@@ -111,14 +112,14 @@ describe("normalizeImportJobs variants", () => {
   // One odd job or field costs that job or field, never the page (and so never every job).
   it.each([
     {
-      name: "a non-numeric count (the page's own length stands in)",
+      name: "a non-numeric count (no total: the pager reads on to a short page)",
       data: { count: "many", records: [{ jobId: "a", state: "Completed" }] },
-      want: { total: 1, ids: ["a"] },
+      want: { total: null, ids: ["a"] },
     },
     {
       name: "a job without state (listed as unknown)",
       data: { records: [{ jobId: "j" }, { jobId: "k", state: "Failed" }] },
-      want: { total: 2, ids: ["j", "k"], states: ["", "Failed"] },
+      want: { total: null, ids: ["j", "k"], states: ["", "Failed"] },
     },
     {
       name: "a job without an ID (left out)",
@@ -128,13 +129,14 @@ describe("normalizeImportJobs variants", () => {
     {
       name: "a job that is not an object, and a numeric collection name",
       data: { tasks: ["job-x", { jobId: "k", collectionName: 42, state: "Pending" }] },
-      want: { total: 1, ids: ["k"], collections: ["42"] },
+      want: { total: null, ids: ["k"], collections: ["42"], listed: 2 },
     },
   ])("keeps the page with $name", ({ data, want }) => {
     const parsed = importJobsDataSchema.safeParse(data);
     expect(parsed.success).toBe(true);
-    const page = normalizeImportJobs(parsed.data as ImportJobsData, args);
+    const page = normalizeImportJobs(parsed.data as ImportJobsData);
     expect(page.total).toBe(want.total);
+    if (want.listed !== undefined) expect(page.listed).toBe(want.listed);
     expect(page.jobs.map((j) => j.jobId)).toEqual(want.ids);
     if (want.states) expect(page.jobs.map((j) => j.state)).toEqual(want.states);
     if (want.collections) expect(page.jobs.map((j) => j.collectionName)).toEqual(want.collections);

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { defineEndpoint } from "./endpoint.js";
 import { lenient, lenientText as text } from "./lenient.js";
 import { ENDPOINT, type ImportJob, type ImportJobPage } from "./types.js";
-import { numeric, pageOf, pageQuery } from "./wire.js";
+import { numeric, pageInfoOf, pageQuery } from "./wire.js";
 
 /** Arguments of List Import Jobs (CloudApi.listImportJobs). */
 export interface ListImportJobsArgs {
@@ -44,20 +44,18 @@ export const importJobsDataSchema = z.object({
 export type ImportJobsData = z.infer<typeof importJobsDataSchema>;
 
 /**
- * Maps `data` to a page; fields an answer leaves out come from the request. Jobs under
- * `records` and `tasks` are both taken (an empty `records` must not hide a full `tasks`), each
- * job ID once.
+ * Maps `data` to a page; paging fields an answer leaves out read as null. Jobs under `records`
+ * and `tasks` are both taken (an empty `records` must not hide a full `tasks`), each job ID
+ * once; the page listed as many items as the longer of the two lists, unusable ones included.
  */
-export function normalizeImportJobs(
-  data: ImportJobsData,
-  args: Pick<ListImportJobsArgs, "currentPage" | "pageSize">,
-): ImportJobPage {
+export function normalizeImportJobs(data: ImportJobsData): ImportJobPage {
+  const records = data.records ?? [];
+  const tasks = data.tasks ?? [];
   const byId = new Map<string, ImportJob>();
-  for (const j of [...(data.records ?? []), ...(data.tasks ?? [])]) {
+  for (const j of [...records, ...tasks]) {
     if (j !== null && !byId.has(j.jobId)) byId.set(j.jobId, j);
   }
-  const jobs = [...byId.values()];
-  return { ...pageOf(data, args, jobs.length), jobs };
+  return { ...pageInfoOf(data, Math.max(records.length, tasks.length)), jobs: [...byId.values()] };
 }
 
 /** List Import Jobs (v1, controller URL of `region`). */

@@ -60,6 +60,7 @@ describe("List Import Jobs (V2) over HTTP", () => {
       total: 1,
       currentPage: 2,
       pageSize: 10,
+      listed: 1,
       jobs: [{ jobId: "job-1", collectionName: "docs", state: "InProgress" }],
     });
     expect(body).toEqual({ clusterId: "in01-a", pageSize: 10, currentPage: 2 });
@@ -90,7 +91,7 @@ describe("List Import Jobs (V2) over HTTP", () => {
     {
       name: "an empty page without a list",
       data: { count: 0 },
-      want: { total: 0, currentPage: 1, pageSize: 100, ids: [] },
+      want: { total: 0, currentPage: null, pageSize: null, ids: [] },
     },
   ])("reads $name", async ({ data, want }) => {
     upstream.get(TEST_BASE_URL).intercept({ method: "POST", path: LIST }).reply(200, { code: 0, data });

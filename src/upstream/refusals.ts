@@ -1,35 +1,58 @@
 /**
- * Two refusals the backup endpoints answer that are not failures of the exporter: the
- * credential lacks the permission backup operations need (a project admin, the organisation
- * owner or a role with backup permission), and the cluster cannot have backups at all (free and
- * serverless clusters: backups are for dedicated clusters only). The reference documents
- * neither answer's code, so both are recognised by what can be relied on: HTTP 403 or a message
- * about permission for the first (never a refused key: 80001, 80002, 21119, HTTP 401 or a
- * token message, which fail every call of that key), a message about dedicated clusters or the
- * plan for the second.
+ * The one rule that tells what kind of refusal an upstream failure is, for every collector:
+ * - `key_refused`: the key itself is invalid or expired. Every call of that key fails, so it is
+ *   a failure of the target (and an outage to page on), never a missing role.
+ * - `not_permitted`: the key is valid but lacks a role or a permission the call needs: a
+ *   setting, not an outage.
+ * - `plan_refused`: the call does not apply to the cluster's plan or kind (dedicated clusters
+ *   only, enterprise plan only): asked again later, not a failure.
+ * It keys on the reference's error catalogue first (docs/design.md section 7), then on the HTTP
+ * status (401 a refused key, 403 a refused permission), then on the message, for the answers the
+ * catalogue does not cover. Anything else is no refusal: an ordinary failure.
  */
-import { AUTH_API_CODES, isAuthMessage } from "./errorMapping.js";
+import { AUTH_API_CODES, isAuthMessage, NOT_FOUND_API_CODES } from "./errorMapping.js";
 import { CloudError } from "./errors.js";
 
-const PERMISSION_MESSAGE = /\bpermission|\bforbidden\b|\bnot (?:allowed|authori[sz]ed)\b|\baccess denied\b/i;
-const DEDICATED_ONLY_MESSAGE =
-  /\bdedicated\b|\bserverless\b|\bfree (?:cluster|plan|tier)\b|\bnot (?:supported|available) (?:for|on|in) (?:this|the) (?:cluster|plan)\b/i;
+/** What kind of refusal a failure is. */
+export type Refusal = "key_refused" | "not_permitted" | "plan_refused";
 
-/** Whether the upstream refused the call because the credential lacks a permission. */
-export function isPermissionRefusal(err: unknown): boolean {
-  if (!(err instanceof CloudError)) return false;
-  if (err.httpStatus === 401 || (err.apiCode !== undefined && AUTH_API_CODES.has(err.apiCode))) return false;
-  // "Cluster not exist or you don't have permission" (80020) is about the cluster, not the role.
-  if (err.code === "not_found") return false;
+/**
+ * The catalogue's permission refusals: 96012-96016 (96013 "Org owner or project owner is
+ * needed", 96016 "Please check your Apikey scope") and 96027 (project, Apikey scope).
+ */
+export const PERMISSION_API_CODES: ReadonlySet<number> = new Set([96012, 96013, 96014, 96015, 96016, 96027]);
+
+/**
+ * The catalogue's plan refusals: 96021 "Free cluster does not support this operation.", 96022
+ * "Serverless cluster does not support this operation.", 96028 "Feature only supported for
+ * enterprise plan clusters."
+ */
+export const PLAN_API_CODES: ReadonlySet<number> = new Set([96021, 96022, 96028]);
+
+const PERMISSION_MESSAGE =
+  /\bpermission|\bforbidden\b|\bnot (?:allowed|authori[sz]ed)\b|\baccess denied\b|\bapi ?key scope\b|\b(?:owner|admin) is needed\b/i;
+const PLAN_MESSAGE =
+  /\bdedicated\b|\bserverless\b|\bfree (?:cluster|plan|tier)\b|\benterprise plan\b|\bnot (?:supported|available) (?:for|on|in) (?:this|the) (?:cluster|plan)\b/i;
+
+/** The kind of refusal `err` is, or undefined when it is an ordinary failure. */
+export function refusalOf(err: unknown): Refusal | undefined {
+  if (!(err instanceof CloudError)) return undefined;
+  const code = err.apiCode;
+  if (code !== undefined) {
+    if (AUTH_API_CODES.has(code)) return "key_refused";
+    if (PERMISSION_API_CODES.has(code)) return "not_permitted";
+    if (PLAN_API_CODES.has(code)) return "plan_refused";
+    // "Cluster not exist or you don't have permission" (80020) is about the cluster, not the role.
+    if (NOT_FOUND_API_CODES.has(code)) return undefined;
+  }
+  if (err.httpStatus === 401) return "key_refused";
+  if (err.httpStatus === 403) return "not_permitted";
+  if (err.code === "not_found") return undefined;
   const message = err.message;
-  if (isAuthMessage(message)) return false;
-  if (err.httpStatus === 403) return true;
-  return (err.code === "api_error" || err.code === "auth_error") && PERMISSION_MESSAGE.test(message);
-}
-
-/** Whether the upstream refused the call because the cluster is not a dedicated one. */
-export function isDedicatedOnlyRefusal(err: unknown): boolean {
-  if (!(err instanceof CloudError)) return false;
-  if (err.code !== "api_error" && err.code !== "invalid_request") return false;
-  return DEDICATED_ONLY_MESSAGE.test(err.message) && !isPermissionRefusal(err);
+  if (isAuthMessage(message)) return "key_refused";
+  if (err.code !== "api_error" && err.code !== "auth_error" && err.code !== "invalid_request")
+    return undefined;
+  if (PERMISSION_MESSAGE.test(message)) return "not_permitted";
+  if (PLAN_MESSAGE.test(message)) return "plan_refused";
+  return undefined;
 }

@@ -45,10 +45,12 @@ describe("List Spark Jobs over HTTP", () => {
       })
       .reply(200, { code: 0, data: { total: 101, items: [documented] } });
     const { client } = testClient();
+    // The documented answer holds no page position: null, not the one asked (the pager tells them apart).
     await expect(client.listSparkJobs({ ...args, currentPage: 2 })).resolves.toStrictEqual({
       total: 101,
-      currentPage: 2,
-      pageSize: 100,
+      currentPage: null,
+      pageSize: null,
+      listed: 1,
       jobs: [expected],
     });
     upstream.assertNoPendingInterceptors();

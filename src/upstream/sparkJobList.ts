@@ -11,7 +11,7 @@ import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
 import { normalizeSparkJob, sparkJobDataSchema } from "./sparkJobs.js";
 import { ENDPOINT, type SparkJob, type SparkJobPage } from "./types.js";
-import { numeric, pageDataFields, pageQuery, positionOf } from "./wire.js";
+import { numeric, pageDataFields, pageInfoOf, pageQuery } from "./wire.js";
 
 /** Arguments of List Spark Jobs. Page numbers start at 1. */
 export interface ListSparkJobsArgs {
@@ -50,11 +50,7 @@ export function normalizeSparkJobList(data: SparkJobListData, args: ListSparkJob
       clusterId: job.clusterId === null || job.clusterId === "" ? args.clusterId : job.clusterId,
     });
   }
-  return {
-    total: data.total ?? data.count ?? null,
-    ...positionOf(data, args),
-    jobs,
-  };
+  return { ...pageInfoOf(data, raw.length, data.total ?? data.count ?? null), jobs };
 }
 
 /** List Spark Jobs (v2), one cluster's jobs. */

@@ -7,6 +7,7 @@
 
 import type { InvoicePage, UsagePage } from "./billingTypes.js";
 import type { BackupPage, BackupPolicy, GlobalClusterPage, ReplicationLag } from "./dataProtectionTypes.js";
+import type { PageInfo } from "./pageTypes.js";
 
 export type { Invoice, InvoicePage, UsageDay, UsageItem, UsagePage } from "./billingTypes.js";
 export type {
@@ -17,6 +18,7 @@ export type {
   GlobalClusterPage,
   ReplicationLag,
 } from "./dataProtectionTypes.js";
+export { PAGE_SIZE_MAX, PAGING_ERROR_REASONS, type PageInfo, type PagingErrorReason } from "./pageTypes.js";
 
 /** One metric query item. `stat` is present in the first documented form only. */
 export interface MetricQuery {
@@ -59,11 +61,8 @@ export interface ImportJob {
   readonly state: string;
 }
 
-/** One page of List Import Jobs. `total` is the documented `count`. */
-export interface ImportJobPage {
-  readonly total: number;
-  readonly currentPage: number;
-  readonly pageSize: number;
+/** One page of List Import Jobs (v1 or V2). `total` is the documented `count`. */
+export interface ImportJobPage extends PageInfo {
   readonly jobs: readonly ImportJob[];
 }
 
@@ -125,10 +124,7 @@ export interface SparkJob {
  * `failureReason` and `precheck` are null (Describe Spark Job gives them). `total` is the
  * documented `total` (or a `count`), null when the answer gives neither.
  */
-export interface SparkJobPage {
-  readonly total: number | null;
-  readonly currentPage: number;
-  readonly pageSize: number;
+export interface SparkJobPage extends PageInfo {
   readonly jobs: readonly SparkJob[];
 }
 
@@ -170,10 +166,8 @@ export interface ClusterDescription {
   readonly autoscalingCuMax: number | null;
 }
 
-export interface ClusterPage {
-  readonly total: number;
-  readonly currentPage: number;
-  readonly pageSize: number;
+/** One page of List Clusters (v2). */
+export interface ClusterPage extends PageInfo {
   readonly clusters: readonly ClusterDescription[];
 }
 
@@ -205,14 +199,11 @@ export interface Region {
 
 /**
  * One page of List Group Members (v2). Members themselves are not kept (see upstream/groups.ts):
- * `count` is the documented total, null when the answer left it out; `listed` is how many
- * members this page carried.
+ * `total` is the documented `count`; `memberKeys` holds a hash of each member, enough to tell a
+ * repeated page from a new one and nothing more.
  */
-export interface GroupMemberPage {
-  readonly count: number | null;
-  readonly currentPage: number;
-  readonly pageSize: number;
-  readonly listed: number;
+export interface GroupMemberPage extends PageInfo {
+  readonly memberKeys: readonly string[];
 }
 
 /**
@@ -258,6 +249,19 @@ export const DATA_PLANE_ENDPOINT = {
 export type EndpointTemplate =
   | (typeof ENDPOINT)[keyof typeof ENDPOINT]
   | (typeof DATA_PLANE_ENDPOINT)[keyof typeof DATA_PLANE_ENDPOINT];
+
+/** The paged listings: each is read through the pager, and counts its paging errors. */
+export const PAGED_ENDPOINTS: readonly EndpointTemplate[] = [
+  ENDPOINT.listClusters,
+  ENDPOINT.listImportJobs,
+  ENDPOINT.listImportJobsV2,
+  ENDPOINT.listSparkJobs,
+  ENDPOINT.listBackups,
+  ENDPOINT.listGlobalClusters,
+  ENDPOINT.listGroupMembers,
+  ENDPOINT.listInvoices,
+  ENDPOINT.queryDailyUsage,
+];
 
 /** Every endpoint template, in the order of `ENDPOINT`. */
 export const ENDPOINTS: readonly EndpointTemplate[] = [

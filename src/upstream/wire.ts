@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { parseTimestamp } from "./iso.js";
+import type { PageInfo } from "./pageTypes.js";
 
 const NUMERIC_STRING = /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/;
 
@@ -61,39 +62,17 @@ export interface PageData {
 }
 
 /**
- * A page's position: what the answer says, else what was asked; the total, else the number of
- * items this page listed.
+ * What a page says of its listing (PageInfo): its fields as the answer gave them, null where it
+ * left them out; `total` is `count` unless the caller read it from elsewhere (List Spark Jobs'
+ * `total`). `listed` is how many items the page carried.
  */
-export function pageOf(
-  data: PageData,
-  asked: { readonly currentPage: number; readonly pageSize: number },
-  listed: number,
-): { total: number; currentPage: number; pageSize: number } {
-  return { total: data.count ?? listed, ...positionOf(data, asked) };
-}
-
-/**
- * A page's position as `positionOf` gives it, and the count the answer documents: null when it
- * left it out (where "not known" matters more than how many this page listed).
- */
-export function countedPageOf(
-  data: PageData,
-  asked: { readonly currentPage: number; readonly pageSize: number },
-): { count: number | null; currentPage: number; pageSize: number } {
-  return { count: data.count ?? null, ...positionOf(data, asked) };
-}
-
-/** A page's number and size: what the answer says, else what was asked. */
-export function positionOf(
-  data: PageData,
-  asked: { readonly currentPage: number; readonly pageSize: number },
-): { currentPage: number; pageSize: number } {
-  return { currentPage: data.currentPage ?? asked.currentPage, pageSize: data.pageSize ?? asked.pageSize };
+export function pageInfoOf(data: PageData, listed: number, total = data.count ?? null): PageInfo {
+  return { total, currentPage: data.currentPage ?? null, pageSize: data.pageSize ?? null, listed };
 }
 
 /**
  * The paging fields of a listing answer's schema (spread into its z.object): each a number or a
- * numeric string, or absent. Read back through pageOf().
+ * numeric string, or absent. Read back through pageInfoOf().
  */
 export const pageDataFields = {
   count: numeric.nullish(),

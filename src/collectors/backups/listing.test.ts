@@ -39,11 +39,16 @@ function server(perCluster: Record<string, number>, opts: { count?: boolean } = 
     listBackups: async (args: { clusterId?: string; pageSize: number; currentPage: number }) => {
       asked.push(`${args.clusterId ?? "org"}#${args.currentPage}`);
       const matching = all.filter((b) => args.clusterId === undefined || b.clusterId === args.clusterId);
+      const backups = matching.slice(
+        (args.currentPage - 1) * args.pageSize,
+        args.currentPage * args.pageSize,
+      );
       const page: BackupPage = {
         total: opts.count === false ? null : matching.length,
         currentPage: args.currentPage,
         pageSize: args.pageSize,
-        backups: matching.slice((args.currentPage - 1) * args.pageSize, args.currentPage * args.pageSize),
+        listed: backups.length,
+        backups,
       };
       return page;
     },

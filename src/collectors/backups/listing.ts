@@ -7,12 +7,11 @@
  * possible: an organisation with many clusters lists once for all of them, a replica (shard)
  * polling a few clusters of a large organisation lists just those.
  */
-import type { Backup, BackupPage, CloudApi } from "../../upstream/types.js";
+import { listEveryPage } from "../../polling/pager.js";
+import { type Backup, type BackupPage, type CloudApi, ENDPOINT } from "../../upstream/types.js";
 
 /** The page size asked for: the documented maximum. */
 export const BACKUP_PAGE_SIZE = 100;
-/** Hard stop per listing: a server that ignores `currentPage` must not keep a poll going. */
-export const MAX_BACKUP_PAGES = 200;
 
 /** How the rest of a cycle lists backups, after page 1 of the organisation-wide listing. */
 export type ListingMode = "organization" | "per_cluster";
@@ -29,41 +28,31 @@ export function chooseListing(orgTotal: number | null, pageSize: number, cluster
   return remaining <= clusters ? "organization" : "per_cluster";
 }
 
-/** Whether `page` is the last one: it says so by the total, or it came back short. */
-function isLast(page: BackupPage, fetched: number, asked: number): boolean {
-  if (page.backups.length === 0 || page.backups.length < Math.min(asked, page.pageSize)) return true;
-  return page.total !== null && fetched >= page.total;
-}
-
-/** Every page of one listing (`clusterId` undefined: the organisation), starting after `first`. */
-async function rest(
+/**
+ * Every backup of one listing (`clusterId` undefined: the organisation), each once, through the
+ * one pager; `first` is its page 1 when already read.
+ */
+function listAll(
   client: CloudApi,
   clusterId: string | undefined,
   first: BackupPage | undefined,
   signal: AbortSignal | undefined,
 ): Promise<Backup[]> {
-  const out: Backup[] = [];
-  let page = first;
-  let currentPage = 1;
-  if (page === undefined) {
-    page = await client.listBackups(
-      { ...cluster(clusterId), pageSize: BACKUP_PAGE_SIZE, currentPage },
-      signal,
-    );
-  }
-  out.push(...page.backups);
-  while (!isLast(page, out.length, BACKUP_PAGE_SIZE) && currentPage < MAX_BACKUP_PAGES) {
-    currentPage += 1;
-    page = await client.listBackups(
-      { ...cluster(clusterId), pageSize: BACKUP_PAGE_SIZE, currentPage },
-      signal,
-    );
-    out.push(...page.backups);
-  }
-  return out;
+  const scope = clusterId === undefined ? {} : { clusterId };
+  return listEveryPage(
+    {
+      endpoint: ENDPOINT.listBackups,
+      pageSize: BACKUP_PAGE_SIZE,
+      fetch: (page, s) =>
+        first !== undefined && page.currentPage === 1 && page.pageSize === BACKUP_PAGE_SIZE
+          ? Promise.resolve(first)
+          : client.listBackups({ ...scope, ...page }, s),
+      items: (page) => page.backups,
+      key: (b) => b.backupId,
+    },
+    signal,
+  );
 }
-
-const cluster = (clusterId: string | undefined) => (clusterId === undefined ? {} : { clusterId });
 
 /** What one listing cycle found, and how it listed. */
 export interface BackupListing {
@@ -85,10 +74,10 @@ export async function listBackupsOf(
 ): Promise<BackupListing> {
   const first = await client.listBackups({ pageSize: BACKUP_PAGE_SIZE, currentPage: 1 }, signal);
   const mode = chooseListing(first.total, BACKUP_PAGE_SIZE, clusterIds.length);
-  if (mode === "organization") return { backups: await rest(client, undefined, first, signal), mode };
+  if (mode === "organization") return { backups: await listAll(client, undefined, first, signal), mode };
   const backups: Backup[] = [];
   for (const id of clusterIds) {
-    backups.push(...(await perCluster(id, () => rest(client, id, undefined, signal))));
+    backups.push(...(await perCluster(id, () => listAll(client, id, undefined, signal))));
   }
   return { backups, mode };
 }

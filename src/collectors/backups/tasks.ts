@@ -5,28 +5,27 @@
  * cluster), at `policy_interval`. Both report under the `backups` collector label.
  *
  * Free and serverless clusters cannot have backups: they are skipped when their ID (in03-) or a
- * plan seen by inventory or discovery says so, and a cluster the service refuses as not
- * dedicated is remembered and never asked again (no failure, no log line). A credential without
- * backup permission makes its targets "not permitted" (up, with
- * vdbcloud_collector_not_permitted 1) and one log line per collector and credential.
+ * plan seen by inventory or discovery says so. Refusals follow the one rule of runPoll: a cluster
+ * the service refuses for its plan is asked again after an hour, or as soon as its plan changes;
+ * a credential without backup permission makes its targets "not permitted" (up, with
+ * vdbcloud_collector_not_permitted 1) with one log line per collector and credential; a refused
+ * key is a failure.
  */
 import type { ClusterConfig } from "../../config/types.js";
 import type { Sample } from "../../metrics/sample.js";
-import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
+import { CLUSTER_KINDS, isFreeById } from "../../polling/clusterKinds.js";
 import {
   type CollectorEnv,
   type CollectorTask,
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
-import { type PollContext, putData, runPoll } from "../../polling/runtime.js";
-import type { RunOutcome } from "../../scheduler/scheduler.js";
+import { putData, runPoll } from "../../polling/runtime.js";
 import { nextTurn } from "../../shared/nextTurn.js";
-import { isDedicatedOnlyRefusal, isPermissionRefusal } from "../../upstream/refusals.js";
+import { refusalOf } from "../../upstream/refusals.js";
 import { ENDPOINT } from "../../upstream/types.js";
 import { listBackupsOf } from "./listing.js";
 import { BackupsByCluster, mapBackups, mapPolicy } from "./mapping.js";
-import { PERMISSION_LOG } from "./permissions.js";
 
 /**
  * Both collectors report as `backups` (the `collector` label), so a credential without backup
@@ -48,39 +47,16 @@ export function listingTarget(credential: string): string {
   return credential === "default" ? "organization" : `organization (${credential})`;
 }
 
-/**
- * Runs one poll through runPoll (polling/runtime.ts), with one more ending: a permission refusal
- * marks the target not permitted (complete, not failed) and is logged once per credential.
- */
-function runGuarded(
-  env: CollectorEnv,
-  collector: string,
-  target: string,
-  credential: string,
-  /** Which call this is, for the permission log: "listing" or "policy". */
-  call: string,
-  /** Resolves true when the upstream answered a backup call (so the credential is permitted). */
-  poll: () => Promise<boolean>,
-): Promise<RunOutcome> {
-  const ctx: PollContext = env.ctx;
-  const log = env.state.get(PERMISSION_LOG);
-  return runPoll(ctx, collector, target, async () => {
-    try {
-      if (await poll()) log.permitted(ctx.logger, collector, credential, call);
-      return undefined;
-    } catch (err) {
-      if (!isPermissionRefusal(err)) throw err;
-      log.refused(ctx.logger, collector, credential, call);
-      // Nothing collected: the previous data ages out at its staleness bound.
-      return { notPermitted: credential };
-    }
-  });
-}
+/** What a credential refused a backup call for lack of permission needs (its one log line). */
+const ROLE = "backups: a project admin, the organization owner or a role with backup permission";
 
-/** The polled clusters not known to be free or serverless (checked at each run: kinds are learnt). */
+/**
+ * The polled clusters that may have backups: not known to be free or serverless, and not refused
+ * for their plan in the last hour (checked at each run: both are learnt).
+ */
 function dedicated(env: CollectorEnv, clusters: readonly ClusterConfig[]): ClusterConfig[] {
   const kinds = env.state.get(CLUSTER_KINDS);
-  return clusters.filter((c) => !kinds.notDedicated(c.id));
+  return clusters.filter((c) => !kinds.notDedicated(c.id) && !env.ctx.health.waitsForPlan(BACKUPS, c.id));
 }
 
 /** One List Backups task per credential (target: the credential's label). */
@@ -88,14 +64,15 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.backups;
   if (!cfg.enabled) return [];
   const byCredential = new Map<string, ClusterConfig[]>();
-  for (const c of dedicated(env, env.clusters)) {
+  // Planned by kind alone: a refusal for the plan is learnt at run time (the run filters it).
+  const kinds = env.state.get(CLUSTER_KINDS);
+  for (const c of env.clusters.filter((c) => !kinds.notDedicated(c.id))) {
     const label = env.clients.credentialOf(c);
     const list = byCredential.get(label);
     if (list === undefined) byCredential.set(label, [c]);
     else list.push(c);
   }
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
-  const kinds = env.state.get(CLUSTER_KINDS);
   return [...byCredential].map(([credential, clusters]) => {
     const client = env.clients.forCluster(clusters[0] as ClusterConfig);
     const target = listingTarget(credential);
@@ -106,7 +83,7 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
       calls: [{ endpoint: ENDPOINT.listBackups, count: 1, atLeast: true }],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
-        runGuarded(env, BACKUPS, target, credential, "listing", async () => {
+        runPoll(env.ctx, { collector: BACKUPS, target, credential, role: ROLE }, async () => {
           const ids = dedicated(env, clusters).map((c) => c.id);
           const { backups } = await listBackupsOf(
             client,
@@ -115,8 +92,10 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
               try {
                 return await list();
               } catch (err) {
-                if (!isDedicatedOnlyRefusal(err)) throw err;
-                kinds.noteRefused(id);
+                // The cluster's own listing refused for its plan: remembered by its policy
+                // target's health (the same rule), so neither is asked again for an hour.
+                if (refusalOf(err) !== "plan_refused") throw err;
+                env.ctx.health.planRefused(BACKUPS, id, err);
                 return [];
               }
             },
@@ -154,51 +133,44 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
               );
             }
           }
-          return true;
         }),
     });
   });
 }
 
-/** One Get Backup Policy task per polled cluster not known to be free or serverless. */
+/**
+ * One Get Backup Policy task per polled cluster not free by its ID. Whether its plan allows
+ * backups is checked at each run, since plans are learnt (and change) after the tasks are made;
+ * a refusal for the plan waits an hour, or until the plan changes (the refusal rule of runPoll).
+ */
 export function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.backups;
   if (!cfg.enabled) return [];
   const kinds = env.state.get(CLUSTER_KINDS);
+  // The only reader of cluster kinds forgets the clusters that left the inventory.
+  kinds.retain(new Set(env.clusters.map((c) => c.id)));
   const ttlMs = env.config.stalenessIntervals * cfg.policyIntervalMs;
-  return dedicated(env, env.clusters).map((cluster) => {
-    const client = env.clients.forCluster(cluster);
-    const credential = env.clients.credentialOf(cluster);
-    return collectorTask({
-      id: { collector: BACKUPS, target: cluster.id },
-      credential,
-      calls: [{ endpoint: ENDPOINT.getBackupPolicy, count: 1, atLeast: false }],
-      intervalMs: cfg.policyIntervalMs,
-      run: (signal) =>
-        runGuarded(env, BACKUPS, cluster.id, credential, "policy", async () => {
-          // Learnt since the plan was made (a refusal, a plan seen by inventory): never asked again.
-          if (kinds.notDedicated(cluster.id)) {
-            env.ctx.store.delete({ collector: BACKUPS, target: cluster.id, slot: "data" });
-            return false;
-          }
-          try {
-            putData(
-              env.ctx,
-              BACKUPS,
-              cluster.id,
-              mapPolicy(cluster.id, await client.getBackupPolicy(cluster.id, signal)),
-              ttlMs,
-            );
-            return true;
-          } catch (err) {
-            if (!isDedicatedOnlyRefusal(err)) throw err;
-            // Said once, remembered: the cluster is not asked again (no failure, no log line).
-            kinds.noteRefused(cluster.id);
-            return false;
-          }
-        }),
+  return env.clusters
+    .filter((c) => !isFreeById(c.id))
+    .map((cluster) => {
+      const client = env.clients.forCluster(cluster);
+      const credential = env.clients.credentialOf(cluster);
+      return collectorTask({
+        id: { collector: BACKUPS, target: cluster.id },
+        credential,
+        calls: [{ endpoint: ENDPOINT.getBackupPolicy, count: 1, atLeast: false }],
+        intervalMs: cfg.policyIntervalMs,
+        run: (signal) =>
+          runPoll(env.ctx, { collector: BACKUPS, target: cluster.id, credential, role: ROLE }, async () => {
+            if (kinds.notDedicated(cluster.id)) {
+              env.ctx.store.delete({ collector: BACKUPS, target: cluster.id, slot: "data" });
+              return;
+            }
+            const policy = await client.getBackupPolicy(cluster.id, signal);
+            putData(env.ctx, BACKUPS, cluster.id, mapPolicy(cluster.id, policy), ttlMs);
+          }),
+      });
     });
-  });
 }
 
 /** List Backups per credential: backup counts, sizes, newest success, oldest still creating. */

@@ -22,15 +22,12 @@ export interface BillingState {
   fullReadDay: string | undefined;
   /** Fingerprint of the billing key the cache was filled with (never the key itself). */
   keyFingerprint: number | undefined;
-  /** When the missing-role warning was last logged (epoch ms). */
-  warnedAtMs: number | undefined;
 }
 
 export const BILLING_STATE = stateSlot<BillingState>("billing", () => ({
   days: new Map(),
   fullReadDay: undefined,
   keyFingerprint: undefined,
-  warnedAtMs: undefined,
 }));
 
 /** One Query Daily Usage window: days `start`..`last` are read (`end` is what is sent). */

@@ -8,25 +8,40 @@ import { type CollectorEnv, CollectorStates } from "../../polling/model.js";
 import { CloudError } from "../../upstream/errors.js";
 import type { CloudApi, UsagePage } from "../../upstream/types.js";
 import { BILLING_STATE } from "./cache.js";
-import { billingTasks, INVOICES_TARGET, REFUSAL_WARN_EVERY_MS, USAGE_TARGET } from "./tasks.js";
+import { billingTasks, INVOICES_TARGET, USAGE_TARGET } from "./tasks.js";
 
 const NOW = Date.parse("2026-03-15T10:30:00Z");
 
+/** How the service refuses the billing key, as the client reports it. */
+type Refusal = (endpoint: "POST /v2/usage/query" | "GET /v2/invoices") => CloudError;
+
+/** A key without the role, by HTTP status. */
+const FORBIDDEN: Refusal = (endpoint) =>
+  new CloudError("auth_error", `${endpoint}: HTTP 403: permission denied`, { endpoint, httpStatus: 403 });
+/** A key without the role, by the reference's own code. */
+const SCOPE: Refusal = (endpoint) =>
+  new CloudError("api_error", `${endpoint}: upstream code 96027: Please check your Apikey scope`, {
+    endpoint,
+    apiCode: 96027,
+  });
+/** A key the service does not accept at all (invalid or expired). */
+const INVALID_KEY: Refusal = (endpoint) =>
+  new CloudError("auth_error", `${endpoint}: HTTP 401`, { endpoint, httpStatus: 401 });
+
 /** A billing API: usage of one day per call, or a refusal of the key. */
-function billingApi(opts: { refuse?: boolean } = {}) {
+function billingApi(opts: { refuse?: Refusal } = {}) {
   const calls: string[] = [];
-  const refuse = (endpoint: "POST /v2/usage/query" | "GET /v2/invoices") =>
-    new CloudError("auth_error", `${endpoint}: HTTP 403: permission denied`, { endpoint, httpStatus: 403 });
+  const refuse = opts.refuse;
   const api = {
     queryDailyUsage: async (args: { start: string; end: string }): Promise<UsagePage> => {
       calls.push(`usage ${args.start}..${args.end}`);
-      if (opts.refuse) throw refuse("POST /v2/usage/query");
-      return { total: 0, currentPage: 1, pageSize: 100, rows: 0, days: [] };
+      if (refuse) throw refuse("POST /v2/usage/query");
+      return { total: 0, currentPage: 1, pageSize: 100, listed: 0, days: [] };
     },
     listInvoices: async () => {
       calls.push("invoices");
-      if (opts.refuse) throw refuse("GET /v2/invoices");
-      return { count: 0, currentPage: 1, pageSize: 100, invoices: [] };
+      if (refuse) throw refuse("GET /v2/invoices");
+      return { total: 0, currentPage: 1, pageSize: 100, listed: 0, invoices: [] };
     },
   } as unknown as CloudApi;
   return { api, calls };
@@ -101,39 +116,63 @@ describe("billingTasks", () => {
     expect(states.get(BILLING_STATE).fullReadDay).toBe("2026-03-15");
   });
 
-  it("a refused key: one warning naming collector and credential, at most hourly, for both targets", async () => {
-    const { api } = billingApi({ refuse: true });
-    const {
-      env: e,
-      lines,
-      tick,
-      store,
-    } = await env({ billing: { enabled: true, api_key: "b-secret" } }, api);
+  it.each([
+    { name: "HTTP 403", refuse: FORBIDDEN },
+    { name: "code 96027 (Apikey scope)", refuse: SCOPE },
+  ])(
+    "a key without the role ($name): not permitted, up, one warning for both targets and every cycle",
+    async ({ refuse }) => {
+      const { api } = billingApi({ refuse });
+      const {
+        env: e,
+        lines,
+        tick,
+        store,
+      } = await env({ billing: { enabled: true, api_key: "b-secret" } }, api);
+      await run(e);
+      tick(3 * 3_600_000);
+      await run(e);
+      const warnings = () => lines.map((l) => JSON.parse(l)).filter((l) => l.level >= 40);
+      expect(warnings()).toHaveLength(1);
+      expect(warnings()[0]).toMatchObject({ collector: "billing", credential: "billing" });
+      expect(warnings()[0].msg).toContain("Organization Owner or Billing Admin");
+      expect(lines.join("\n")).not.toContain("b-secret");
+      const text = (await store.publishNow()).text.toString();
+      // Not permitted, not down: the target is up (no failing-target alert), and says why it has no data.
+      expect(text).toContain('vdbcloud_collector_up{collector="billing",target="usage"} 1');
+      expect(text).toContain(
+        'vdbcloud_collector_not_permitted{collector="billing",target="usage",credential="billing"} 1',
+      );
+      expect(text).toContain(
+        'vdbcloud_collector_not_permitted{collector="billing",target="invoices",credential="billing"} 1',
+      );
+      expect(e.ctx.health.list().map((h) => [h.up, h.notPermitted, h.lastError])).toEqual([
+        [true, "billing", null],
+        [true, "billing", null],
+      ]);
+      store.close();
+    },
+  );
+
+  it("a key the service refuses (HTTP 401): a failure, down, never shown as not permitted", async () => {
+    const { api } = billingApi({ refuse: INVALID_KEY });
+    const { env: e, lines, store } = await env({ billing: { enabled: true, api_key: "b-secret" } }, api);
     await run(e);
-    tick(REFUSAL_WARN_EVERY_MS - 1);
-    await run(e);
-    const warnings = () => lines.map((l) => JSON.parse(l)).filter((l) => l.level >= 40);
-    expect(warnings()).toHaveLength(1);
-    expect(warnings()[0]).toMatchObject({ collector: "billing", credential: "billing" });
-    tick(1);
-    await run(e);
-    expect(warnings()).toHaveLength(2);
-    expect(lines.join("\n")).not.toContain("b-secret");
     const text = (await store.publishNow()).text.toString();
-    // Not permitted, not down: the target is up (no failing-target alert), and says why it has no data.
-    expect(text).toContain('vdbcloud_collector_up{collector="billing",target="usage"} 1');
-    expect(text).toContain(
-      'vdbcloud_collector_not_permitted{collector="billing",target="usage",credential="billing"} 1',
-    );
-    expect(text).toContain(
-      'vdbcloud_collector_not_permitted{collector="billing",target="invoices",credential="billing"} 1',
-    );
-    expect(e.ctx.health.list().map((h) => [h.up, h.notPermitted, h.lastError])).toEqual([
-      [true, "billing", null],
-      [true, "billing", null],
+    expect(text).toContain('vdbcloud_collector_up{collector="billing",target="usage"} 0');
+    expect(text).toContain('vdbcloud_collector_up{collector="billing",target="invoices"} 0');
+    expect(text).not.toContain("vdbcloud_collector_not_permitted");
+    expect(e.ctx.health.list().map((h) => [h.up, h.notPermitted, h.lastError?.code])).toEqual([
+      [false, null, "auth_error"],
+      [false, null, "auth_error"],
     ]);
-    // Only the collector's own line: nothing from the health tracker at warn or above.
-    expect(warnings().every((w) => w.collector === "billing" && w.credential === "billing")).toBe(true);
+    const failing = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "target failing");
+    expect(failing.map((l) => [l.level, l.cause])).toEqual([
+      [40, "API key refused (invalid or expired)"],
+      [40, "API key refused (invalid or expired)"],
+    ]);
+    expect(lines.join("\n")).not.toContain("lacks the permission");
+    expect(lines.join("\n")).not.toContain("b-secret");
     store.close();
   });
 });

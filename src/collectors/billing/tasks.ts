@@ -6,9 +6,9 @@ import {
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
-import { type NotPermitted, type PollContext, putData, runPoll } from "../../polling/runtime.js";
+import { listEveryPage } from "../../polling/pager.js";
+import { putData, runPoll } from "../../polling/runtime.js";
 import { fnv1a32 } from "../../shared/hash.js";
-import { CloudError } from "../../upstream/errors.js";
 import type { CloudApi, EndpointTemplate, Invoice } from "../../upstream/types.js";
 import { ENDPOINT } from "../../upstream/types.js";
 import { BILLING_STATE, type BillingState, storeWindow, usageWindow } from "./cache.js";
@@ -23,57 +23,26 @@ export const INVOICES_TARGET = "invoices";
 
 /** Page size of List Invoices: an organization has about one invoice a month. */
 export const INVOICE_PAGE_SIZE = 100;
-/** Hard stop for paging through invoices (a server that ignores `currentPage`). */
-export const MAX_INVOICE_PAGES = 50;
-/** The missing-role warning is repeated at most this often. */
-export const REFUSAL_WARN_EVERY_MS = 3_600_000;
-
-/** What a key without the Organization Owner or Billing Admin role gets, for its log line. */
-const ROLE_HINT = "the billing key needs the Organization Owner or Billing Admin role (billing.api_key)";
-
-/** A refusal of the key itself (HTTP 401/403, an invalid-token code), not of one request. */
-function isRefusal(err: unknown): err is CloudError {
-  return err instanceof CloudError && err.code === "auth_error";
-}
 
 /**
- * Runs `read`; a refusal of the billing key becomes one warning naming the collector and the
- * credential, repeated at most every REFUSAL_WARN_EVERY_MS (both tasks share it), and the
- * target is reported not permitted (up, with vdbcloud_collector_not_permitted 1): a key without
- * the role costs that line and nothing else. Its previous data ages out at its staleness bound.
+ * What a key the service refuses a billing call for lack of a role needs, for the one log line
+ * of the refusal rule (polling/runtime.ts: the target is then up and not permitted). A key the
+ * service refuses as invalid or expired is a failure instead.
  */
-async function guarded(
-  ctx: PollContext,
-  state: BillingState,
-  read: () => Promise<void>,
-  // biome-ignore lint/suspicious/noConfusingVoidType: most polls return nothing (void), a refused one says so
-): Promise<void | NotPermitted> {
-  try {
-    return await read();
-  } catch (err) {
-    if (!isRefusal(err)) throw err;
-    const now = ctx.now();
-    if (state.warnedAtMs === undefined || now - state.warnedAtMs >= REFUSAL_WARN_EVERY_MS) {
-      state.warnedAtMs = now;
-      ctx.logger?.warn(
-        { collector: COLLECTOR, credential: BILLING_CREDENTIAL, endpoint: err.endpoint, err: err.message },
-        `billing data not readable: ${ROLE_HINT}`,
-      );
-    }
-    return { notPermitted: BILLING_CREDENTIAL };
-  }
-}
+const ROLE = "the billing key needs the Organization Owner or Billing Admin role (billing.api_key)";
 
-/** Every invoice, page by page until `count` (without it: until a short page). */
-export async function listAllInvoices(client: CloudApi, signal?: AbortSignal): Promise<Invoice[]> {
-  const all: Invoice[] = [];
-  for (let currentPage = 1; currentPage <= MAX_INVOICE_PAGES; currentPage++) {
-    const page = await client.listInvoices({ pageSize: INVOICE_PAGE_SIZE, currentPage }, signal);
-    all.push(...page.invoices);
-    if (page.invoices.length === 0) return all;
-    if (page.count !== null ? all.length >= page.count : page.invoices.length < page.pageSize) return all;
-  }
-  return all;
+/** Every invoice, each once. */
+export function listAllInvoices(client: CloudApi, signal?: AbortSignal): Promise<Invoice[]> {
+  return listEveryPage(
+    {
+      endpoint: ENDPOINT.listInvoices,
+      pageSize: INVOICE_PAGE_SIZE,
+      fetch: (page, s) => client.listInvoices(page, s),
+      items: (page) => page.invoices,
+      key: (invoice) => invoice.id,
+    },
+    signal,
+  );
 }
 
 /**
@@ -106,10 +75,9 @@ function task(
     calls: [{ endpoint, count: 1, atLeast: true }],
     intervalMs: cfg.intervalMs,
     run: (signal) =>
-      runPoll(ctx, COLLECTOR, target, () => {
-        const state = env.state.get(BILLING_STATE);
-        return guarded(ctx, state, () => poll(env.clients.billing(), state, signal));
-      }),
+      runPoll(ctx, { collector: COLLECTOR, target, credential: BILLING_CREDENTIAL, role: ROLE }, () =>
+        poll(env.clients.billing(), env.state.get(BILLING_STATE), signal),
+      ),
   });
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { PagingError } from "../../polling/pager.js";
 import type { CloudApi, UsageItem, UsagePage } from "../../upstream/types.js";
-import { readUsage, UsagePagingError } from "./usage.js";
+import { readUsage } from "./usage.js";
 
 const item = (n: number): UsageItem => ({
   costType: "compute",
@@ -29,11 +30,11 @@ function api(pages: UsagePage[]) {
   return { client, asked };
 }
 
-const page = (total: number | null, days: UsagePage["days"]): UsagePage => ({
+const page = (total: number | null, days: UsagePage["days"], currentPage = 1): UsagePage => ({
   total,
-  currentPage: 1,
+  currentPage,
   pageSize: 100,
-  rows: days.reduce((n, d) => n + d.items.length, 0),
+  listed: days.reduce((n, d) => n + d.items.length, 0),
   days,
 });
 
@@ -42,10 +43,14 @@ describe("readUsage", () => {
     const first = Array.from({ length: 100 }, (_, i) => item(i));
     const { client, asked } = api([
       page(103, [{ intervalStartMs: DAY1, currency: "USD", items: first }]),
-      page(103, [
-        { intervalStartMs: DAY1, currency: null, items: [item(100)] },
-        { intervalStartMs: DAY2, currency: "USD", items: [item(101), item(102)] },
-      ]),
+      page(
+        103,
+        [
+          { intervalStartMs: DAY1, currency: null, items: [item(100)] },
+          { intervalStartMs: DAY2, currency: "USD", items: [item(101), item(102)] },
+        ],
+        2,
+      ),
     ]);
     const days = await readUsage(client, "2026-03-01", "2026-03-03");
     expect(asked).toEqual([1, 2]);
@@ -65,8 +70,27 @@ describe("readUsage", () => {
   it("fails rather than expose an incomplete day when pages end before total", async () => {
     const { client } = api([
       page(5, [{ intervalStartMs: DAY1, currency: "USD", items: [item(1)] }]),
-      page(5, []),
+      page(5, [], 2),
     ]);
-    await expect(readUsage(client, "2026-03-01", "2026-03-02")).rejects.toBeInstanceOf(UsagePagingError);
+    const err = await readUsage(client, "2026-03-01", "2026-03-02").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PagingError);
+    expect((err as PagingError).reason).toBe("short_of_total");
+  });
+
+  it("fails rather than count a row twice when the server answers page 1 again", async () => {
+    const rows = Array.from({ length: 100 }, (_, i) => item(i));
+    const again = page(250, [{ intervalStartMs: DAY1, currency: "USD", items: rows }]);
+    const { client, asked } = api([again, again, again]);
+    const err = await readUsage(client, "2026-03-01", "2026-03-02").catch((e: unknown) => e);
+    expect((err as PagingError).reason).toBe("repeated_page");
+    expect((err as PagingError).endpoint).toBe("POST /v2/usage/query");
+    expect(asked).toEqual([1, 2]);
+  });
+
+  it("keeps two rows alike on one page: both are the day's cost", async () => {
+    const { client } = api([
+      page(2, [{ intervalStartMs: DAY1, currency: "USD", items: [item(1), item(1)] }]),
+    ]);
+    expect((await readUsage(client, "2026-03-01", "2026-03-02")).get("2026-03-01")?.items).toHaveLength(2);
   });
 });

@@ -3,16 +3,12 @@
  * page's items by interval, so a day cut by a page boundary comes back as two partial intervals
  * with the same start; they are one day here.
  */
-import type { CloudApi, UsageItem } from "../../upstream/types.js";
+import { listEveryPage } from "../../polling/pager.js";
+import { type CloudApi, ENDPOINT, type UsageItem, type UsagePage } from "../../upstream/types.js";
 import { dayOf } from "./days.js";
 
 /** The largest page the reference allows (pageSize 1..100): fewest calls. */
 export const USAGE_PAGE_SIZE = 100;
-/**
- * Hard stop: a server that ignores `currentPage` would otherwise keep a poll going forever.
- * 200 pages of 100 rows is 20,000 rows: 31 days of 640 items.
- */
-export const MAX_USAGE_PAGES = 200;
 
 /** One day as read: its currency and every item of it, from every page it appeared on. */
 export interface DayUsage {
@@ -20,18 +16,35 @@ export interface DayUsage {
   readonly items: readonly UsageItem[];
 }
 
-/** The answer's pages did not add up to its `total` (the data would be incomplete). */
-export class UsagePagingError extends Error {
-  readonly code = "usage_paging";
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "UsagePagingError";
-  }
+/** One row of an answer: an item with the interval it was listed under. */
+interface UsageRow {
+  readonly intervalStartMs: number;
+  readonly currency: string | null;
+  readonly item: UsageItem;
+  /** The row's identity: its content, and how many rows alike came before it on its page. */
+  readonly key: string;
 }
 
 /**
- * Every item of the UTC days `start`..`end` (YYYY-MM-DD, as sent), by day: pages of
- * USAGE_PAGE_SIZE until `total` rows are read (without `total`: until a short page).
+ * A page's rows. A row has no ID of its own, so its content is its identity; two rows alike on
+ * one page (an item's fields the exporter does not keep, such as cuType, may tell them apart)
+ * are told apart by their order, so both count.
+ */
+function rowsOf(page: UsagePage): UsageRow[] {
+  const alike = new Map<string, number>();
+  return page.days.flatMap((d) =>
+    d.items.map((item) => {
+      const content = JSON.stringify([d.intervalStartMs, d.currency, item]);
+      const n = alike.get(content) ?? 0;
+      alike.set(content, n + 1);
+      return { intervalStartMs: d.intervalStartMs, currency: d.currency, item, key: `${content}#${n}` };
+    }),
+  );
+}
+
+/**
+ * Every item of the UTC days `start`..`end` (YYYY-MM-DD, as sent), by day, read through the one
+ * pager: a repeated page is a paging error, so no row is ever added twice to a cost.
  */
 export async function readUsage(
   client: CloudApi,
@@ -39,31 +52,26 @@ export async function readUsage(
   end: string,
   signal?: AbortSignal,
 ): Promise<Map<string, DayUsage>> {
+  const rows = await listEveryPage(
+    {
+      endpoint: ENDPOINT.queryDailyUsage,
+      pageSize: USAGE_PAGE_SIZE,
+      fetch: (page, s) => client.queryDailyUsage({ start, end, ...page }, s),
+      items: rowsOf,
+      key: (row) => row.key,
+    },
+    signal,
+  );
   const days = new Map<string, { currency: string; items: UsageItem[] }>();
-  let read = 0;
-  for (let currentPage = 1; currentPage <= MAX_USAGE_PAGES; currentPage++) {
-    const page = await client.queryDailyUsage({ start, end, pageSize: USAGE_PAGE_SIZE, currentPage }, signal);
-    for (const interval of page.days) {
-      const day = dayOf(interval.intervalStartMs);
-      let entry = days.get(day);
-      if (!entry) {
-        entry = { currency: interval.currency ?? "", items: [] };
-        days.set(day, entry);
-      }
-      if (entry.currency === "" && interval.currency !== null) entry.currency = interval.currency;
-      entry.items.push(...interval.items);
+  for (const row of rows) {
+    const day = dayOf(row.intervalStartMs);
+    let entry = days.get(day);
+    if (!entry) {
+      entry = { currency: row.currency ?? "", items: [] };
+      days.set(day, entry);
     }
-    read += page.rows;
-    if (page.total === null) {
-      if (page.rows < Math.min(page.pageSize, USAGE_PAGE_SIZE)) return days;
-      continue;
-    }
-    if (read >= page.total) return days;
-    if (page.rows === 0) {
-      throw new UsagePagingError(
-        `usage ${start}..${end}: page ${currentPage} was empty after ${read} of ${page.total} rows`,
-      );
-    }
+    if (entry.currency === "" && row.currency !== null) entry.currency = row.currency;
+    entry.items.push(row.item);
   }
-  throw new UsagePagingError(`usage ${start}..${end}: still rows to read after ${MAX_USAGE_PAGES} pages`);
+  return days;
 }

@@ -138,40 +138,44 @@ export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
         calls: [{ endpoint: ENDPOINT, count: batches.length, atLeast: true }],
         intervalMs: cfg.intervalMs,
         run: (signal) =>
-          runPoll(ctx, COLLECTOR, target, async () => {
-            const nowMs = ctx.now();
-            const { startMs, endMs } = alignedWindow(nowMs, cfg.granularityMs, cfg.lookbackMs, cfg.delayMs);
-            const window = { startMs, endMs, granularityMs: cfg.granularityMs };
-            const send: SendQueries = (queries) =>
-              client.queryClusterMetrics(metricsRequest(t, queries, window), signal);
-            try {
-              const results = await askAll({
-                send,
-                refusals,
-                nowMs,
-                quarantineMs: cfg.quarantineMs,
-                warn,
-                cleared,
-                suspects: group,
-              });
-              const mapped = mapClusterMetrics({
-                clusterId: cluster.id,
-                ...(scope ? { scope } : {}),
-                results,
-                window: { endMs, granularityMs: cfg.granularityMs, nowMs },
-              });
-              const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
-              putData(ctx, COLLECTOR, target, mergeMappings(mapped, newest), ttlMs);
-            } finally {
-              const rejected = rejectedQuerySamples(cluster.id, scope, refusals.held());
-              ctx.store.put(
-                { collector: COLLECTOR, target, slot: "rejected" },
-                rejected.families,
-                rejected.samples,
-                ttlMs,
-              );
-            }
-          }),
+          runPoll(
+            ctx,
+            { collector: COLLECTOR, target, credential: clients.credentialOf(cluster) },
+            async () => {
+              const nowMs = ctx.now();
+              const { startMs, endMs } = alignedWindow(nowMs, cfg.granularityMs, cfg.lookbackMs, cfg.delayMs);
+              const window = { startMs, endMs, granularityMs: cfg.granularityMs };
+              const send: SendQueries = (queries) =>
+                client.queryClusterMetrics(metricsRequest(t, queries, window), signal);
+              try {
+                const results = await askAll({
+                  send,
+                  refusals,
+                  nowMs,
+                  quarantineMs: cfg.quarantineMs,
+                  warn,
+                  cleared,
+                  suspects: group,
+                });
+                const mapped = mapClusterMetrics({
+                  clusterId: cluster.id,
+                  ...(scope ? { scope } : {}),
+                  results,
+                  window: { endMs, granularityMs: cfg.granularityMs, nowMs },
+                });
+                const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
+                putData(ctx, COLLECTOR, target, mergeMappings(mapped, newest), ttlMs);
+              } finally {
+                const rejected = rejectedQuerySamples(cluster.id, scope, refusals.held());
+                ctx.store.put(
+                  { collector: COLLECTOR, target, slot: "rejected" },
+                  rejected.families,
+                  rejected.samples,
+                  ttlMs,
+                );
+              }
+            },
+          ),
       }),
     );
   }

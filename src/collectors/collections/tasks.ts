@@ -91,32 +91,36 @@ export function collectionsTasks(env: CollectorEnv): CollectorTask[] {
       calls: callsOf(env, cluster),
       intervalMs: cfg.intervalMs,
       run: (signal) =>
-        runPoll(env.ctx, COLLECTOR, cluster.id, async () => {
-          const dp = await dataPlaneOf(cluster, control, env.clients.dataPlane, signal);
-          const { all, countsByDb } = await listAllCollections(dp, signal);
-          const selection = selectCollections(all, cfg);
-          const loadStates = new Map<string, LoadState>();
-          const rows = new Map<string, number | null>();
-          for (const ref of selection.polled) {
-            if (cfg.loadState) loadStates.set(collectionPath(ref), await loadStateOf(dp, ref, signal));
-            if (cfg.rowCount) rows.set(collectionPath(ref), await rowCountOf(dp, ref, signal));
-          }
-          putData(
-            env.ctx,
-            COLLECTOR,
-            cluster.id,
-            mapCollections({
-              clusterId: cluster.id,
-              countsByDb,
-              listed: selection.listed,
-              notPolled: selection.notPolled,
-              loadStates,
-              rows,
-            }),
-            ttlMs,
-          );
-          env.onCollections(cluster.id, { polled: selection.polled, notPolled: selection.notPolled });
-        }),
+        runPoll(
+          env.ctx,
+          { collector: COLLECTOR, target: cluster.id, credential: env.clients.credentialOf(cluster) },
+          async () => {
+            const dp = await dataPlaneOf(cluster, control, env.clients.dataPlane, signal);
+            const { all, countsByDb } = await listAllCollections(dp, signal);
+            const selection = selectCollections(all, cfg);
+            const loadStates = new Map<string, LoadState>();
+            const rows = new Map<string, number | null>();
+            for (const ref of selection.polled) {
+              if (cfg.loadState) loadStates.set(collectionPath(ref), await loadStateOf(dp, ref, signal));
+              if (cfg.rowCount) rows.set(collectionPath(ref), await rowCountOf(dp, ref, signal));
+            }
+            putData(
+              env.ctx,
+              COLLECTOR,
+              cluster.id,
+              mapCollections({
+                clusterId: cluster.id,
+                countsByDb,
+                listed: selection.listed,
+                notPolled: selection.notPolled,
+                loadStates,
+                rows,
+              }),
+              ttlMs,
+            );
+            env.onCollections(cluster.id, { polled: selection.polled, notPolled: selection.notPolled });
+          },
+        ),
     });
   });
 }

@@ -7,7 +7,7 @@ function cluster(id: string, projectId: string, regionId: string): ClusterDescri
   return blankCluster(id, { clusterName: id, projectId, regionId, status: "RUNNING" });
 }
 
-function client(all: ClusterDescription[], honourFilters: boolean) {
+function client(all: ClusterDescription[], honourFilters: boolean, withCount = true) {
   const calls: { projectId?: string; regionId?: string; currentPage: number }[] = [];
   const api = {
     listClusters: async (args: {
@@ -29,11 +29,13 @@ function client(all: ClusterDescription[], honourFilters: boolean) {
           )
         : all;
       const start = (args.currentPage - 1) * args.pageSize;
+      const clusters = matching.slice(start, start + args.pageSize);
       return {
-        total: matching.length,
+        total: withCount ? matching.length : null,
         currentPage: args.currentPage,
         pageSize: args.pageSize,
-        clusters: matching.slice(start, start + args.pageSize),
+        listed: clusters.length,
+        clusters,
       };
     },
   } as unknown as CloudApi;
@@ -51,6 +53,18 @@ describe("discoverClusters", () => {
     expect(found.length).toBe(250);
     expect(calls.map((c) => c.currentPage)).toEqual([1, 2, 3]);
     expect(LIST_CLUSTERS_PAGE_SIZE).toBe(100);
+  });
+
+  it.each([
+    { n: 150, pages: 2 },
+    { n: 100, pages: 2 },
+    { n: 99, pages: 1 },
+    { n: 250, pages: 3 },
+  ])("an answer without count: all $n clusters, in $pages pages", async ({ n, pages }) => {
+    const { api, calls } = client(many.slice(0, n), true, false);
+    const found = await discoverClusters(api, { projectIds: [], regionIds: [] });
+    expect(found.map((c) => c.clusterId)).toEqual(many.slice(0, n).map((c) => c.clusterId));
+    expect(calls).toHaveLength(pages);
   });
 
   it.each([true, false])("applies project and region filters (upstream honours them: %s)", async (honour) => {

@@ -3,13 +3,14 @@
  * them. Its health is reported under the inventory collector, target "discovery".
  */
 
-import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
+import { CLUSTER_KINDS, learnPlans } from "../../polling/clusterKinds.js";
 import {
   type CollectorEnv,
   type CollectorTask,
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
+import { listEveryPage } from "../../polling/pager.js";
 import { runPoll } from "../../polling/runtime.js";
 import { type CloudApi, type ClusterDescription, ENDPOINT } from "../../upstream/types.js";
 
@@ -19,8 +20,6 @@ const LABEL = "inventory";
 
 /** Page size for List Clusters (documented range 1..100). */
 export const LIST_CLUSTERS_PAGE_SIZE = 100;
-/** Hard stop for paging: 10,000 clusters. */
-export const MAX_CLUSTER_PAGES = 100;
 
 /**
  * Lists every cluster visible to the key through List Clusters (paged), filtered by the
@@ -36,24 +35,29 @@ export async function discoverClusters(
   const found = new Map<string, ClusterDescription>();
   for (const projectId of projectIds) {
     for (const regionId of regionIds) {
-      for (let page = 1; page <= MAX_CLUSTER_PAGES; page++) {
-        const res = await client.listClusters(
-          {
-            ...(projectId !== undefined ? { projectId } : {}),
-            ...(regionId !== undefined ? { regionId } : {}),
-            pageSize: LIST_CLUSTERS_PAGE_SIZE,
-            currentPage: page,
-          },
-          signal,
-        );
-        for (const c of res.clusters) {
-          // The upstream may ignore a filter it does not know: apply it here as well.
-          if (projectId !== undefined && c.projectId !== null && c.projectId !== projectId) continue;
-          if (regionId !== undefined && c.regionId !== null && c.regionId !== regionId) continue;
-          found.set(c.clusterId, c);
-        }
-        const seen = page * LIST_CLUSTERS_PAGE_SIZE;
-        if (res.clusters.length < LIST_CLUSTERS_PAGE_SIZE || seen >= res.total) break;
+      const listed = await listEveryPage(
+        {
+          endpoint: ENDPOINT.listClusters,
+          pageSize: LIST_CLUSTERS_PAGE_SIZE,
+          fetch: (page, s) =>
+            client.listClusters(
+              {
+                ...(projectId !== undefined ? { projectId } : {}),
+                ...(regionId !== undefined ? { regionId } : {}),
+                ...page,
+              },
+              s,
+            ),
+          items: (page) => page.clusters,
+          key: (c) => c.clusterId,
+        },
+        signal,
+      );
+      for (const c of listed) {
+        // The upstream may ignore a filter it does not know: apply it here as well.
+        if (projectId !== undefined && c.projectId !== null && c.projectId !== projectId) continue;
+        if (regionId !== undefined && c.regionId !== null && c.regionId !== regionId) continue;
+        found.set(c.clusterId, c);
       }
     }
   }
@@ -79,12 +83,15 @@ export function discoveryTask(env: CollectorEnv): CollectorTask[] {
       calls: [{ endpoint: ENDPOINT.listClusters, count: listings, atLeast: true }],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
-        runPoll(env.ctx, LABEL, "discovery", async () => {
-          const found = await discoverClusters(client, cfg.discovery, signal);
-          const kinds = env.state.get(CLUSTER_KINDS);
-          for (const c of found) kinds.notePlan(c.clusterId, c.plan);
-          env.onDiscovered(found);
-        }),
+        runPoll(
+          env.ctx,
+          { collector: LABEL, target: "discovery", credential: env.clients.credentialOf({}) },
+          async () => {
+            const found = await discoverClusters(client, cfg.discovery, signal);
+            learnPlans(env.state.get(CLUSTER_KINDS), env.ctx.health, found);
+            env.onDiscovered(found);
+          },
+        ),
     }),
   ];
 }

@@ -59,32 +59,41 @@ describe("mapGlobalClusters", () => {
 
 describe("listAllGlobalClusters", () => {
   it.each([
-    { total: 0, calls: 1 },
-    { total: 100, calls: 1 },
-    { total: 250, calls: 3 },
-  ])("$total global clusters in $calls page(s) of 100", async ({ total, calls }) => {
-    const asked: number[] = [];
-    const api = {
-      listGlobalClusters: async (args: {
-        pageSize: number;
-        currentPage: number;
-      }): Promise<GlobalClusterPage> => {
-        asked.push(args.currentPage);
-        const start = (args.currentPage - 1) * args.pageSize;
-        const n = Math.max(0, Math.min(args.pageSize, total - start));
-        return {
-          total,
-          currentPage: args.currentPage,
-          pageSize: args.pageSize,
-          globalClusters: Array.from({ length: n }, (_, i) => ({
-            globalClusterId: `glo-${start + i}`,
-            globalClusterName: null,
-            projectId: null,
-          })),
-        };
-      },
-    } as unknown as CloudApi;
-    expect(await listAllGlobalClusters(api)).toHaveLength(total);
-    expect(asked).toHaveLength(calls);
-  });
+    { total: 0, count: true, calls: 1 },
+    { total: 100, count: true, calls: 1 },
+    { total: 250, count: true, calls: 3 },
+    // Without count: every page until a short one (130 of them take two).
+    { total: 130, count: false, calls: 2 },
+    { total: 100, count: false, calls: 2 },
+  ])(
+    "$total global clusters (count given: $count) in $calls page(s) of 100",
+    async ({ total, count, calls }) => {
+      const asked: number[] = [];
+      const api = {
+        listGlobalClusters: async (args: {
+          pageSize: number;
+          currentPage: number;
+        }): Promise<GlobalClusterPage> => {
+          asked.push(args.currentPage);
+          const start = (args.currentPage - 1) * args.pageSize;
+          const n = Math.max(0, Math.min(args.pageSize, total - start));
+          return {
+            total: count ? total : null,
+            currentPage: args.currentPage,
+            pageSize: args.pageSize,
+            listed: n,
+            globalClusters: Array.from({ length: n }, (_, i) => ({
+              globalClusterId: `glo-${start + i}`,
+              globalClusterName: null,
+              projectId: null,
+            })),
+          };
+        },
+      } as unknown as CloudApi;
+      const got = await listAllGlobalClusters(api);
+      expect(got).toHaveLength(total);
+      expect(new Set(got.map((g) => g.globalClusterId)).size).toBe(total);
+      expect(asked).toHaveLength(calls);
+    },
+  );
 });

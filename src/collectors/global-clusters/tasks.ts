@@ -11,6 +11,7 @@ import {
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
+import { listEveryPage } from "../../polling/pager.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import type { CloudApi, GlobalCluster, ReplicationLag } from "../../upstream/types.js";
 import { ENDPOINT } from "../../upstream/types.js";
@@ -21,22 +22,19 @@ const TARGET = "organization";
 
 /** The page size asked for: the documented maximum. */
 export const GLOBAL_PAGE_SIZE = 100;
-/** Hard stop: a server that ignores `currentPage` must not keep a poll going. */
-export const MAX_GLOBAL_PAGES = 100;
 
-/** Every global cluster, page by page until a short or empty page or the total is reached. */
-export async function listAllGlobalClusters(
-  client: CloudApi,
-  signal?: AbortSignal,
-): Promise<GlobalCluster[]> {
-  const seen = new Map<string, GlobalCluster>();
-  for (let currentPage = 1; currentPage <= MAX_GLOBAL_PAGES; currentPage++) {
-    const page = await client.listGlobalClusters({ pageSize: GLOBAL_PAGE_SIZE, currentPage }, signal);
-    for (const g of page.globalClusters) seen.set(g.globalClusterId, g);
-    const short = page.globalClusters.length < Math.min(GLOBAL_PAGE_SIZE, page.pageSize);
-    if (page.globalClusters.length === 0 || short || currentPage * page.pageSize >= page.total) break;
-  }
-  return [...seen.values()];
+/** Every global cluster, each once. */
+export function listAllGlobalClusters(client: CloudApi, signal?: AbortSignal): Promise<GlobalCluster[]> {
+  return listEveryPage(
+    {
+      endpoint: ENDPOINT.listGlobalClusters,
+      pageSize: GLOBAL_PAGE_SIZE,
+      fetch: (page, s) => client.listGlobalClusters(page, s),
+      items: (page) => page.globalClusters,
+      key: (g) => g.globalClusterId,
+    },
+    signal,
+  );
 }
 
 /** The one task (shard 0 only). */
@@ -56,17 +54,21 @@ export function globalClusterTasks(env: CollectorEnv): CollectorTask[] {
       ],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
-        runPoll(env.ctx, COLLECTOR, TARGET, async () => {
-          const clusters = await listAllGlobalClusters(client, signal);
-          const lags = new Map<string, ReplicationLag>();
-          for (const g of clusters) {
-            lags.set(
-              g.globalClusterId,
-              await client.getGlobalClusterReplicationLag(g.globalClusterId, signal),
-            );
-          }
-          putData(env.ctx, COLLECTOR, TARGET, mapGlobalClusters(clusters, lags), ttlMs);
-        }),
+        runPoll(
+          env.ctx,
+          { collector: COLLECTOR, target: TARGET, credential: env.clients.credentialOf({}) },
+          async () => {
+            const clusters = await listAllGlobalClusters(client, signal);
+            const lags = new Map<string, ReplicationLag>();
+            for (const g of clusters) {
+              lags.set(
+                g.globalClusterId,
+                await client.getGlobalClusterReplicationLag(g.globalClusterId, signal),
+              );
+            }
+            putData(env.ctx, COLLECTOR, TARGET, mapGlobalClusters(clusters, lags), ttlMs);
+          },
+        ),
     }),
   ];
 }

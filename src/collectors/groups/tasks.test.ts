@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { MAX_PAGES, PagingError } from "../../polling/pager.js";
 import type { CloudApi, GroupMemberPage } from "../../upstream/types.js";
-import {
-  COUNT_PAGE_SIZE,
-  countGroupMembers,
-  GroupMembersUncountedError,
-  MAX_WALK_PAGES,
-  WALK_PAGE_SIZE,
-} from "./tasks.js";
+import { COUNT_PAGE_SIZE, countGroupMembers, WALK_PAGE_SIZE } from "./tasks.js";
 
 type Mode = "count" | "no-count" | "ignores-page";
 
@@ -23,10 +18,11 @@ function server(total: number, cap: number, mode: Mode) {
       const page = mode === "ignores-page" ? 1 : args.currentPage;
       const listed = mode === "ignores-page" ? used : Math.max(0, Math.min(used, total - (page - 1) * used));
       const answer: GroupMemberPage = {
-        count: mode === "count" ? total : null,
+        total: mode === "count" ? total : null,
         currentPage: args.currentPage,
         pageSize: used,
         listed,
+        memberKeys: Array.from({ length: listed }, (_, i) => `m${(page - 1) * used + i}`),
       };
       return answer;
     },
@@ -56,11 +52,28 @@ describe("countGroupMembers", () => {
     if (c.calls > 1) expect(asked[1]).toEqual({ page: 1, size: WALK_PAGE_SIZE });
   });
 
-  it("gives up with a coded error when pages never end", async () => {
+  it("fails with a paging error when the server answers page 1 again, never a count", async () => {
     const { api, asked } = server(0, 1000, "ignores-page");
     const err = await countGroupMembers(api, "g").catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(GroupMembersUncountedError);
-    expect((err as GroupMembersUncountedError).code).toBe("members_uncounted");
-    expect(asked).toHaveLength(1 + MAX_WALK_PAGES);
+    expect(err).toBeInstanceOf(PagingError);
+    expect((err as PagingError).reason).toBe("repeated_page");
+    expect((err as PagingError).endpoint).toBe("GET /v2/groups/{groupId}/members");
+    expect(asked).toHaveLength(3);
+  });
+
+  it("fails at the page cap when new members never end", async () => {
+    let n = 0;
+    const api = {
+      listGroupMembers: async (args: { currentPage: number; pageSize: number }) => ({
+        total: null,
+        currentPage: args.currentPage,
+        pageSize: args.pageSize,
+        listed: args.pageSize,
+        memberKeys: Array.from({ length: args.pageSize }, () => `m${n++}`),
+      }),
+    } as unknown as CloudApi;
+    const err = await countGroupMembers(api, "g").catch((e: unknown) => e);
+    expect((err as PagingError).reason).toBe("page_cap");
+    expect(n).toBe(COUNT_PAGE_SIZE + MAX_PAGES * WALK_PAGE_SIZE);
   });
 });

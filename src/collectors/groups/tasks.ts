@@ -5,7 +5,7 @@ import {
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
-import { nextPageSize } from "../../polling/paging.js";
+import { listEveryPage, nextPageSize } from "../../polling/pager.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import type { CloudApi } from "../../upstream/types.js";
 import { ENDPOINT } from "../../upstream/types.js";
@@ -16,26 +16,13 @@ const CALLED = ENDPOINT.listGroupMembers;
 
 /** Page size of the first call: only `count` is wanted, so the page itself is kept small. */
 export const COUNT_PAGE_SIZE = 10;
-/** Page size when members must be counted one page at a time (an answer without `count`). */
+/** Page size when members must be counted by listing them all (an answer without `count`). */
 export const WALK_PAGE_SIZE = 100;
-/**
- * Hard stop for counting by pages: members carry nothing kept to tell a repeated page from a
- * new one, so a server that ignores `currentPage` would otherwise keep a poll going forever.
- */
-export const MAX_WALK_PAGES = 100;
-
-/** A group whose members could not be counted (no `count`, and paging did not end). */
-export class GroupMembersUncountedError extends Error {
-  readonly code = "members_uncounted";
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "GroupMembersUncountedError";
-  }
-}
 
 /**
- * The number of members of `groupId`: the documented `count` of page 1 when the answer gives
- * one (one call), else the members counted page by page until a page comes back short.
+ * The number of members of `groupId`: the documented `count` of a first small page when the
+ * answer gives one (one call); without it, that page's members when it came back short, else
+ * the members of the whole listing, read through the pager.
  */
 export async function countGroupMembers(
   client: CloudApi,
@@ -43,19 +30,20 @@ export async function countGroupMembers(
   signal?: AbortSignal,
 ): Promise<number> {
   const first = await client.listGroupMembers({ groupId, pageSize: COUNT_PAGE_SIZE, currentPage: 1 }, signal);
-  if (first.count !== null) return first.count;
+  if (first.total !== null) return first.total;
+  // A short first page is the whole group (one call); a full one, and the group is listed whole.
   if (first.listed < nextPageSize(COUNT_PAGE_SIZE, first)) return first.listed;
-  let size = WALK_PAGE_SIZE;
-  let counted = 0;
-  for (let currentPage = 1; currentPage <= MAX_WALK_PAGES; currentPage++) {
-    const page = await client.listGroupMembers({ groupId, pageSize: size, currentPage }, signal);
-    counted += page.listed;
-    size = nextPageSize(size, page);
-    if (page.listed < size) return counted;
-  }
-  throw new GroupMembersUncountedError(
-    `group ${groupId}: no member count and still full pages after ${MAX_WALK_PAGES} pages`,
+  const members = await listEveryPage(
+    {
+      endpoint: CALLED,
+      pageSize: WALK_PAGE_SIZE,
+      fetch: (page, s) => client.listGroupMembers({ groupId, ...page }, s),
+      items: (page) => page.memberKeys,
+      key: (member) => member,
+    },
+    signal,
   );
+  return members.length;
 }
 
 /**
@@ -77,7 +65,7 @@ export function groupTasks(env: CollectorEnv): CollectorTask[] {
       calls: [{ endpoint: CALLED, count: 1, atLeast: true }],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
-        runPoll(ctx, COLLECTOR, groupId, async () => {
+        runPoll(ctx, { collector: COLLECTOR, target: groupId, credential }, async () => {
           putData(
             ctx,
             COLLECTOR,

@@ -25,7 +25,13 @@ function fakeService(jobs: ImportJob[]) {
       endpoint: "POST /v2/vectordb/jobs/import/list",
       httpStatus: 404,
     });
-  const page = (list: ImportJob[]) => ({ total: list.length, currentPage: 1, pageSize: 100, jobs: list });
+  const page = (list: ImportJob[]) => ({
+    total: list.length,
+    currentPage: 1,
+    pageSize: 100,
+    listed: list.length,
+    jobs: list,
+  });
   const api = {
     listImportJobs: async (a: { clusterId: string }) => {
       calls.push(`v1 ${a.clusterId}`);
@@ -230,6 +236,11 @@ describe("Get Import Job Progress", () => {
     expect(text).toContain(
       'vdbcloud_import_job_state{cluster_id="c1",collection_name="docs",job_id="r0",state="running"} 1',
     );
+    // Not dropped: the target's health shows the failed call, with its code and message.
+    expect(s.ctx.health.list()[0]?.partialError).toEqual({
+      code: "api_error",
+      message: "1 call(s) failed: boom",
+    });
   });
 });
 
@@ -245,6 +256,7 @@ describe("Get Import Job Progress refused as an unknown endpoint", () => {
     };
     expect(await s.runAll()).toEqual(["ok"]);
     expect(s.calls).toEqual(["v2 c1", "describe r0"]);
+    expect(s.ctx.health.list()[0]?.partialError?.code).toBe("not_found");
   });
 });
 

@@ -1,6 +1,6 @@
 import type { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_LISTING_PAGES } from "../../polling/paging.js";
+import { MAX_PAGES, PagingError } from "../../polling/pager.js";
 import { closeTestClients, mockUpstream, testClient } from "../../upstream/testkit.js";
 import type { CloudApi, ImportJob, ImportJobPage } from "../../upstream/types.js";
 import { listAllImportJobs } from "./tasks.js";
@@ -37,7 +37,7 @@ function server(total: number, cap: number, mode: CountMode) {
     const from = (page - 1) * used;
     const list = jobs(Math.max(0, Math.min(used, total - from)), from);
     const count = { total, page: list.length, high: total + 40, low: 3 }[mode];
-    return { total: count, currentPage: page, pageSize: used, jobs: list };
+    return { total: count, currentPage: page, pageSize: used, listed: list.length, jobs: list };
   };
 }
 
@@ -53,9 +53,6 @@ describe("listAllImportJobs", () => {
     { total: 100, cap: 100, mode: "total", want: [1] },
     { total: 250, cap: 100, mode: "total", want: range(3) },
     { total: 0, cap: 5, mode: "total", want: [1] },
-    // A count that lies high: the empty page after the last one ends it.
-    { total: 23, cap: 5, mode: "high", want: range(6) },
-    { total: 23, cap: 7, mode: "high", want: range(5) },
     // A count that is only the page's length, or lies low: a short page ends it once the count
     // is seen to be no total; a full first page whose count equals it reads as complete.
     { total: 23, cap: 7, mode: "low", want: range(4) },
@@ -66,6 +63,21 @@ describe("listAllImportJobs", () => {
     expect(asked).toEqual(want);
     expect(got.map((j) => j.jobId)).toEqual(jobs(total).map((j) => j.jobId));
   });
+
+  it.each([
+    { cap: 5, want: range(5) },
+    { cap: 7, want: range(4) },
+  ])(
+    "a count that lies high fails the listing at the short page (cap $cap): no partial list",
+    async ({ cap, want }) => {
+      const { api, asked } = client(server(23, cap, "high"));
+      const err = await listAllImportJobs(api, "in01-a", "aws-us-west-2", 100).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PagingError);
+      expect((err as PagingError).reason).toBe("short_of_total");
+      expect((err as PagingError).endpoint).toBe("GET /v1/vector/collections/import/list");
+      expect(asked).toEqual(want);
+    },
+  );
 
   it("asks the next page with the page size the server reported", async () => {
     const sizes: number[] = [];
@@ -83,15 +95,22 @@ describe("listAllImportJobs", () => {
     const { api } = client((page, size) => {
       sizes.push(size);
       const list = jobs(page === 3 ? 2 : 10, (page - 1) * 10);
-      return { total: 22, currentPage: page, pageSize: 500, jobs: list };
+      return { total: 22, currentPage: page, pageSize: 500, listed: list.length, jobs: list };
     });
     expect(await listAllImportJobs(api, "in01-a", "r", 10)).toHaveLength(22);
     expect(sizes).toEqual([10, 10, 10]);
   });
 
-  it("stops when a page brings no new job ID (a server that ignores currentPage)", async () => {
-    const { api, asked } = client(() => ({ total: 50, currentPage: 1, pageSize: 5, jobs: jobs(5) }));
-    expect(await listAllImportJobs(api, "in01-a", "r", 5)).toHaveLength(5);
+  it("fails the listing when the server ignores currentPage (page 1 again): a repeated page", async () => {
+    const { api, asked } = client(() => ({
+      total: 50,
+      currentPage: 1,
+      pageSize: 5,
+      listed: 5,
+      jobs: jobs(5),
+    }));
+    const err = await listAllImportJobs(api, "in01-a", "r", 5).catch((e: unknown) => e);
+    expect((err as PagingError).reason).toBe("repeated_page");
     expect(asked).toEqual([1, 2]);
   });
 
@@ -100,21 +119,24 @@ describe("listAllImportJobs", () => {
       total: 9,
       currentPage: page,
       pageSize: 5,
+      listed: 5,
       jobs: page === 1 ? jobs(5) : jobs(5, 4),
     }));
     const got = await listAllImportJobs(api, "in01-a", "r", 5);
     expect(got.map((j) => j.jobId)).toEqual(jobs(9).map((j) => j.jobId));
   });
 
-  it("stops at the page cap when the upstream keeps inventing full pages", async () => {
+  it("fails at the page cap when the upstream keeps inventing full pages", async () => {
     const { api, asked } = client((page, size) => ({
       total: 1e9,
       currentPage: page,
       pageSize: size,
+      listed: size,
       jobs: jobs(size, page * size),
     }));
-    await listAllImportJobs(api, "in01-a", "r", 5);
-    expect(asked.length).toBe(MAX_LISTING_PAGES);
+    const err = await listAllImportJobs(api, "in01-a", "r", 5).catch((e: unknown) => e);
+    expect((err as PagingError).reason).toBe("page_cap");
+    expect(asked.length).toBe(MAX_PAGES);
   });
 });
 
@@ -172,14 +194,19 @@ describe("listAllImportJobs over HTTP against a capping server", () => {
     expect(calls).toEqual(want);
   });
 
-  it.each([
-    { name: "high", countOf: (n: number) => n + 40, want: ["1x100", "2x7", "3x7", "4x7", "5x7"] },
-    { name: "low", countOf: () => 3, want: ["1x100", "2x7", "3x7", "4x7"] },
-  ])("a count that lies $name: every job, at most one extra call", async ({ countOf, want }) => {
-    const calls = serveListing(upstream, 23, 7, countOf);
+  it("a count that lies low: every job, read until the short page", async () => {
+    const calls = serveListing(upstream, 23, 7, () => 3);
     const { client } = testClient();
     const got = await listAllImportJobs(client, "in01-a", "aws-us-west-2", 100);
     expect(got.map((j) => j.jobId)).toEqual(jobs(23).map((j) => j.jobId));
-    expect(calls).toEqual(want);
+    expect(calls).toEqual(["1x100", "2x7", "3x7", "4x7"]);
+  });
+
+  it("a count that lies high: the short page before it fails the listing, nothing partial", async () => {
+    const calls = serveListing(upstream, 23, 7, (n) => n + 40);
+    const { client } = testClient();
+    const err = await listAllImportJobs(client, "in01-a", "aws-us-west-2", 100).catch((e: unknown) => e);
+    expect((err as PagingError).reason).toBe("short_of_total");
+    expect(calls).toEqual(["1x100", "2x7", "3x7", "4x7"]);
   });
 });

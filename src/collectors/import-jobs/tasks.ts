@@ -7,11 +7,17 @@ import {
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
-import { listEveryJobPage } from "../../polling/paging.js";
-import { mergeMappings, type PollContext, putData, runPoll } from "../../polling/runtime.js";
+import { listEveryPage } from "../../polling/pager.js";
+import { mergeMappings, type PollContext, type PollRun, putData, runPoll } from "../../polling/runtime.js";
 import { CloudError } from "../../upstream/errors.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS } from "../../upstream/rateLimiter.js";
-import { type CloudApi, ENDPOINT, type ImportJob, type ImportJobProgress } from "../../upstream/types.js";
+import {
+  type CloudApi,
+  ENDPOINT,
+  type ImportJob,
+  type ImportJobPage,
+  type ImportJobProgress,
+} from "../../upstream/types.js";
 import { isUnknownEndpoint } from "../../upstream/unknownEndpoint.js";
 import {
   isTerminalImportState,
@@ -22,6 +28,9 @@ import {
 import { IMPORT_PROGRESS_MEMORY, type ImportProgressMemory, pickProgressCalls } from "./progress.js";
 import { IMPORT_JOB_TRACKER } from "./tracker.js";
 
+const jobsOf = (page: ImportJobPage): readonly ImportJob[] => page.jobs;
+const jobIdOf = (job: ImportJob): string => job.jobId;
+
 /** Every page of List Import Jobs (v1) of a cluster, at its region's controller. */
 export function listAllImportJobs(
   client: CloudApi,
@@ -30,9 +39,14 @@ export function listAllImportJobs(
   pageSize: number,
   signal?: AbortSignal,
 ): Promise<ImportJob[]> {
-  return listEveryJobPage(
-    (page, s) => client.listImportJobs({ clusterId, region, ...page }, s),
-    pageSize,
+  return listEveryPage(
+    {
+      endpoint: ENDPOINT.listImportJobs,
+      pageSize,
+      fetch: (page, s) => client.listImportJobs({ clusterId, region, ...page }, s),
+      items: jobsOf,
+      key: jobIdOf,
+    },
     signal,
   );
 }
@@ -44,7 +58,16 @@ export function listAllImportJobsV2(
   pageSize: number,
   signal?: AbortSignal,
 ): Promise<ImportJob[]> {
-  return listEveryJobPage((page, s) => client.listImportJobsV2({ clusterId, ...page }, s), pageSize, signal);
+  return listEveryPage(
+    {
+      endpoint: ENDPOINT.listImportJobsV2,
+      pageSize,
+      fetch: (page, s) => client.listImportJobsV2({ clusterId, ...page }, s),
+      items: jobsOf,
+      key: jobIdOf,
+    },
+    signal,
+  );
 }
 
 const COLLECTOR = "import_jobs";
@@ -111,8 +134,10 @@ async function listAuto(
 
 /**
  * Asks Get Import Job Progress (V2) for the jobs `pickProgressCalls` chooses (at most `max`),
- * one at a time. A job's failed call costs that job's progress only (an aborted poll still
- * stops; an endpoint refused as unknown ends this cycle's calls). A finished job's answer settles it; a failed job's reason is logged once.
+ * one at a time. A job's failed call costs that job's progress only, and is reported to `run`
+ * (the target's health shows it and it is logged); an aborted poll still stops, and an endpoint
+ * refused as unknown ends this cycle's calls. A finished job's answer settles it; a failed job's
+ * reason is logged once.
  */
 async function askProgress(
   client: CloudApi,
@@ -121,6 +146,7 @@ async function askProgress(
   max: number,
   memory: ImportProgressMemory,
   logger: Logger,
+  run: PollRun,
   signal?: AbortSignal,
 ): Promise<Map<string, ImportJobProgress>> {
   const isSettled = memory.observe(clusterId, jobs);
@@ -132,6 +158,7 @@ async function askProgress(
       p = await client.describeImportJob({ clusterId, jobId: job.jobId }, signal);
     } catch (err) {
       if (signal?.aborted || (err instanceof CloudError && err.code === "aborted")) throw err;
+      run.partialFailure(err);
       // Refused as an unknown endpoint: the other jobs would be refused alike this cycle.
       if (isUnknownEndpoint(err)) break;
       continue;
@@ -233,7 +260,7 @@ export function importJobTasks(env: CollectorEnv): CollectorTask[] {
       calls,
       intervalMs: cfg.intervalMs,
       run: (signal) =>
-        runPoll(ctx, COLLECTOR, cluster.id, async () => {
+        runPoll(ctx, { collector: COLLECTOR, target: cluster.id, credential }, async (run) => {
           const listing: Listing =
             cfg.api === "v1"
               ? {
@@ -252,7 +279,7 @@ export function importJobTasks(env: CollectorEnv): CollectorTask[] {
           const { jobs } = listing;
           const progress =
             listing.api === "v2" && progressMax > 0
-              ? await askProgress(client, cluster.id, jobs, progressMax, memory, ctx.logger, signal)
+              ? await askProgress(client, cluster.id, jobs, progressMax, memory, ctx.logger, run, signal)
               : new Map<string, ImportJobProgress>();
           const nowMs = ctx.now();
           const states = mapImportJobs({

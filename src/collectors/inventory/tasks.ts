@@ -1,6 +1,6 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
 import type { MappingResult } from "../../metrics/sample.js";
-import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
+import { CLUSTER_KINDS, learnPlans } from "../../polling/clusterKinds.js";
 import { type ApiFallback, apiFallbackSlot } from "../../polling/fallback.js";
 import {
   type CollectorEnv,
@@ -29,12 +29,16 @@ export function describeClusterTasks(env: CollectorEnv): CollectorTask[] {
       calls: [{ endpoint: ENDPOINT.describeCluster, count: 1, atLeast: false }],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
-        runPoll(ctx, COLLECTOR, cluster.id, async () => {
-          const desc = await client.describeCluster(cluster.id, signal);
-          // Dedicated-only collectors (backups) skip free and serverless clusters by their plan.
-          env.state.get(CLUSTER_KINDS).notePlan(desc.clusterId, desc.plan);
-          putData(ctx, COLLECTOR, cluster.id, mapCluster(desc), ttlMs);
-        }),
+        runPoll(
+          ctx,
+          { collector: COLLECTOR, target: cluster.id, credential: clients.credentialOf(cluster) },
+          async () => {
+            const desc = await client.describeCluster(cluster.id, signal);
+            // Dedicated-only collectors (backups) skip free and serverless clusters by their plan.
+            learnPlans(env.state.get(CLUSTER_KINDS), ctx.health, [desc]);
+            putData(ctx, COLLECTOR, cluster.id, mapCluster(desc), ttlMs);
+          },
+        ),
     });
   });
 }
@@ -111,24 +115,28 @@ export function globalInventoryTask(env: CollectorEnv): CollectorTask[] {
       ],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
-        runPoll(ctx, COLLECTOR, GLOBAL, async () => {
-          const regions = mapRegions(await client.listRegions({}, signal));
-          const projects = await listProjects(
-            client,
-            projectsRegion,
-            fallback,
-            ctx.now(),
-            ctx.logger,
-            signal,
-          );
-          putData(
-            ctx,
-            COLLECTOR,
-            GLOBAL,
-            projects ? mergeMappings(regions, projects) : regions,
-            env.config.stalenessIntervals * cfg.intervalMs,
-          );
-        }),
+        runPoll(
+          ctx,
+          { collector: COLLECTOR, target: GLOBAL, credential: env.clients.credentialOf({}) },
+          async () => {
+            const regions = mapRegions(await client.listRegions({}, signal));
+            const projects = await listProjects(
+              client,
+              projectsRegion,
+              fallback,
+              ctx.now(),
+              ctx.logger,
+              signal,
+            );
+            putData(
+              ctx,
+              COLLECTOR,
+              GLOBAL,
+              projects ? mergeMappings(regions, projects) : regions,
+              env.config.stalenessIntervals * cfg.intervalMs,
+            );
+          },
+        ),
     }),
   ];
 }

@@ -42,12 +42,11 @@ export function jobTasks(env: CollectorEnv): CollectorTask[] {
       run: (signal) =>
         runSettling({
           ctx,
-          collector: COLLECTOR,
-          target: jobId,
+          poll: { collector: COLLECTOR, target: jobId, credential },
           state: watch.state(jobId),
           retentionMs: cfg.retentionMs,
           activeTtlMs,
-          poll: async () => {
+          read: async () => {
             const job = await client.describeJob(jobId, signal);
             last = job;
             return { mapping: mapCloudJob(job), terminal: isTerminalJobStatus(job.status) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { collectorEnv } from "../../../test/helpers/collectorEnv.js";
-import { MAX_LISTING_PAGES } from "../../polling/paging.js";
+import { MAX_PAGES, PagingError } from "../../polling/pager.js";
 import { spyContext } from "../../polling/testkit.js";
 import { SPARK_JOB_UNSET } from "../../upstream/testkit.js";
 import type { CloudApi, SparkJob, SparkJobPage } from "../../upstream/types.js";
@@ -34,7 +34,7 @@ function server(jobs: SparkJob[], cap: number, mode: TotalMode) {
     const used = Math.min(cap, args.pageSize);
     const list = jobs.slice((args.currentPage - 1) * used, args.currentPage * used);
     const total = { total: jobs.length, none: null, high: jobs.length + 40 }[mode];
-    return { total, currentPage: args.currentPage, pageSize: used, jobs: list };
+    return { total, currentPage: args.currentPage, pageSize: used, listed: list.length, jobs: list };
   };
   return { listSparkJobs, asked };
 }
@@ -49,7 +49,6 @@ describe("listAllSparkJobs", () => {
     { n: 125, cap: 100, mode: "none", pages: 2 },
     // Without a total, a full last page costs one more (empty) call.
     { n: 200, cap: 100, mode: "none", pages: 3 },
-    { n: 125, cap: 100, mode: "high", pages: 3 },
     // A server that serves its default 20 per page is followed at its size.
     { n: 45, cap: 20, mode: "none", pages: 3 },
     { n: 45, cap: 20, mode: "total", pages: 3 },
@@ -61,26 +60,39 @@ describe("listAllSparkJobs", () => {
     expect(s.asked[0]).toEqual({ page: 1, size: SPARK_PAGE_SIZE });
   });
 
-  it("stops at a server that repeats page 1, and at the hard page limit", async () => {
+  it("fails a listing whose total lies high at its short page, not showing part of it", async () => {
+    const s = server(many(125), 100, "high");
+    const err = await listAllSparkJobs(s as unknown as CloudApi, "in01-a").catch((e: unknown) => e);
+    expect((err as PagingError).reason).toBe("short_of_total");
+    expect(s.asked).toHaveLength(2);
+  });
+
+  it("fails at a server that repeats page 1, and at the page cap", async () => {
     let calls = 0;
     const repeating = {
       listSparkJobs: async () => {
         calls++;
-        return { total: 1000, currentPage: 1, pageSize: 100, jobs: many(100) };
+        return { total: 1000, currentPage: 1, pageSize: 100, listed: 100, jobs: many(100) };
       },
     } as unknown as CloudApi;
-    expect(await listAllSparkJobs(repeating, "c")).toHaveLength(100);
+    const repeated = await listAllSparkJobs(repeating, "c").catch((e: unknown) => e);
+    expect(repeated).toBeInstanceOf(PagingError);
+    expect((repeated as PagingError).reason).toBe("repeated_page");
+    expect((repeated as PagingError).endpoint).toBe("GET /v2/jobs");
     expect(calls).toBe(2);
     let n = 0;
     const inventing = {
-      listSparkJobs: async () => ({
+      listSparkJobs: async (args: { currentPage: number }) => ({
         total: null,
-        currentPage: 1,
+        currentPage: args.currentPage,
         pageSize: 100,
+        listed: 100,
         jobs: Array.from({ length: 100 }, () => job(n++)),
       }),
     } as unknown as CloudApi;
-    expect(await listAllSparkJobs(inventing, "c")).toHaveLength(MAX_LISTING_PAGES * 100);
+    const capped = await listAllSparkJobs(inventing, "c").catch((e: unknown) => e);
+    expect((capped as PagingError).reason).toBe("page_cap");
+    expect(n).toBe(MAX_PAGES * 100);
   });
 });
 
@@ -98,6 +110,7 @@ function service(listing: SparkJob[]) {
         total: state.listing.length,
         currentPage: args.currentPage,
         pageSize: args.pageSize,
+        listed: list.length,
         jobs: list,
       };
     },
@@ -245,6 +258,10 @@ describe("Spark job discovery task", () => {
     const d = await discovery(failing);
     await d.run();
     expect(d.spy.failures).toEqual([]);
+    // Not dropped: the failed Describe shows on the target's health.
+    expect(d.spy.partials).toEqual([
+      { target: "in01-a", failed: 1, err: expect.objectContaining({ code: "not_found" }) },
+    ]);
     expect(d.value("vdbcloud_spark_job_status", { job_id: "j1", status: "running" })).toBe(1);
     expect(d.value("vdbcloud_spark_job_precheck_passed", { job_id: "j2" })).toBe(1);
   });

@@ -12,7 +12,7 @@ import {
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
-import { listEveryJobPage } from "../../polling/paging.js";
+import { listEveryPage } from "../../polling/pager.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import { sparkTargetName } from "../../polling/targets.js";
 import { CloudError } from "../../upstream/errors.js";
@@ -26,18 +26,20 @@ const LABEL = "spark_jobs";
 /** Page size asked of List Spark Jobs: the documented maximum. */
 export const SPARK_PAGE_SIZE = 100;
 
-/**
- * Every page of a cluster's Spark jobs, each job once (listEveryJobPage: the server's page
- * size, its total while credible, else a short page, ends the listing).
- */
+/** Every page of a cluster's Spark jobs, each job once. */
 export function listAllSparkJobs(
   client: CloudApi,
   clusterId: string,
   signal?: AbortSignal,
 ): Promise<SparkJob[]> {
-  return listEveryJobPage(
-    (page, s) => client.listSparkJobs({ clusterId, ...page }, s),
-    SPARK_PAGE_SIZE,
+  return listEveryPage(
+    {
+      endpoint: ENDPOINT.listSparkJobs,
+      pageSize: SPARK_PAGE_SIZE,
+      fetch: (page, s) => client.listSparkJobs({ clusterId, ...page }, s),
+      items: (page) => page.jobs,
+      key: (job) => job.jobId,
+    },
     signal,
   );
 }
@@ -65,44 +67,50 @@ export function sparkDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
       ],
       intervalMs: cfg.intervalMs,
       run: (signal) =>
-        runPoll(ctx, LABEL, cluster.id, async () => {
-          const listed = await listAllSparkJobs(client, cluster.id, signal);
-          const nowMs = ctx.now();
-          const terminalSince = memory.observe(cluster.id, listed, nowMs);
-          const { exposed, overCap } = selectListedJobs({
-            jobs: listed,
-            nowMs,
-            retentionMs: spark.retentionMs,
-            maxJobs: cfg.maxPerCluster,
-            configured,
-            terminalSince,
-          });
-          const completed: SparkJob[] = [];
-          for (const job of exposed) {
-            let known = memory.described(cluster.id, job.jobId);
-            if (job.projectId !== "" && needsDescribe(job, known)) {
-              try {
-                const detail = await client.describeSparkJob(
-                  { projectId: job.projectId, jobId: job.jobId },
-                  signal,
-                );
-                known = { job: detail, listedStatus: normalizeSparkStatus(job.status) };
-                memory.remember(cluster.id, job.jobId, known);
-              } catch (err) {
-                // The listing alone still gives the job's status and times; the next cycle asks again.
-                if (!(err instanceof CloudError) || err.code === "aborted") throw err;
+        runPoll(
+          ctx,
+          { collector: LABEL, target: cluster.id, credential: clients.credentialOf(cluster) },
+          async (run) => {
+            const listed = await listAllSparkJobs(client, cluster.id, signal);
+            const nowMs = ctx.now();
+            const terminalSince = memory.observe(cluster.id, listed, nowMs);
+            const { exposed, overCap } = selectListedJobs({
+              jobs: listed,
+              nowMs,
+              retentionMs: spark.retentionMs,
+              maxJobs: cfg.maxPerCluster,
+              configured,
+              terminalSince,
+            });
+            const completed: SparkJob[] = [];
+            for (const job of exposed) {
+              let known = memory.described(cluster.id, job.jobId);
+              if (job.projectId !== "" && needsDescribe(job, known)) {
+                try {
+                  const detail = await client.describeSparkJob(
+                    { projectId: job.projectId, jobId: job.jobId },
+                    signal,
+                  );
+                  known = { job: detail, listedStatus: normalizeSparkStatus(job.status) };
+                  memory.remember(cluster.id, job.jobId, known);
+                } catch (err) {
+                  // The listing alone still gives the job's status and times; the next cycle asks
+                  // again, and the target's health shows the failed call meanwhile.
+                  if (!(err instanceof CloudError) || err.code === "aborted") throw err;
+                  run.partialFailure(err);
+                }
               }
+              completed.push(withDetail(job, known?.job));
             }
-            completed.push(withDetail(job, known?.job));
-          }
-          putData(
-            ctx,
-            LABEL,
-            cluster.id,
-            mapSparkListing({ clusterId: cluster.id, listed, exposed: completed, overCap }),
-            ttlMs,
-          );
-        }),
+            putData(
+              ctx,
+              LABEL,
+              cluster.id,
+              mapSparkListing({ clusterId: cluster.id, listed, exposed: completed, overCap }),
+              ttlMs,
+            );
+          },
+        ),
     });
   });
 }

@@ -38,12 +38,11 @@ export function sparkJobTasks(env: CollectorEnv): CollectorTask[] {
       run: (signal) =>
         runSettling({
           ctx,
-          collector: COLLECTOR,
-          target,
+          poll: { collector: COLLECTOR, target, credential },
           state: watch.state(target),
           retentionMs: cfg.retentionMs,
           activeTtlMs,
-          poll: async () => {
+          read: async () => {
             const job = await client.describeSparkJob(ref, signal);
             return { mapping: mapSparkJob(job), terminal: isTerminalSparkStatus(job.status) };
           },

@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { CloudError, type CloudErrorCode } from "./errors.js";
+import { type Refusal, refusalOf } from "./refusals.js";
+
+const err = (code: CloudErrorCode, message: string, init: { apiCode?: number; httpStatus?: number } = {}) =>
+  new CloudError(code, message, { endpoint: "GET /v2/backups", ...init });
+
+describe("refusalOf: the reference's catalogue first, then the HTTP status, then the message", () => {
+  it.each<{ what: string; e: unknown; want: Refusal | undefined }>([
+    // The catalogue (error-codes-v2), whatever the status or the message says.
+    {
+      what: "80001 invalid token",
+      e: err("auth_error", "Invalid token", { apiCode: 80001 }),
+      want: "key_refused",
+    },
+    {
+      what: "80002 invalid token",
+      e: err("auth_error", "token expired", { apiCode: 80002 }),
+      want: "key_refused",
+    },
+    {
+      what: "21119 illegal API key (the import sample)",
+      e: err("auth_error", "The apikey is illegal.", { apiCode: 21119 }),
+      want: "key_refused",
+    },
+    ...[96012, 96014, 96015].map((apiCode) => ({
+      what: `${apiCode} permission`,
+      e: err("api_error", "permission", { apiCode }),
+      want: "not_permitted" as const,
+    })),
+    {
+      what: "96013 owner needed",
+      e: err("api_error", "Org owner or project owner is needed", { apiCode: 96013 }),
+      want: "not_permitted",
+    },
+    {
+      what: "96016 API key scope",
+      e: err("api_error", "Please check your Apikey scope", { apiCode: 96016 }),
+      want: "not_permitted",
+    },
+    {
+      what: "96027 project scope, even on HTTP 401",
+      e: err("auth_error", "Please check your Apikey scope", { apiCode: 96027, httpStatus: 401 }),
+      want: "not_permitted",
+    },
+    {
+      what: "96021 free cluster",
+      e: err("api_error", "Free cluster does not support this operation.", { apiCode: 96021 }),
+      want: "plan_refused",
+    },
+    {
+      what: "96022 serverless cluster",
+      e: err("api_error", "Serverless cluster does not support this operation.", { apiCode: 96022 }),
+      want: "plan_refused",
+    },
+    {
+      what: "96028 enterprise plan only",
+      e: err("api_error", "Feature only supported for enterprise plan clusters.", { apiCode: 96028 }),
+      want: "plan_refused",
+    },
+    {
+      what: "80020 cluster not found or no permission: about the cluster, not a role",
+      e: err("not_found", "Cluster not exist or you don't have permission.", { apiCode: 80020 }),
+      want: undefined,
+    },
+    {
+      what: "96018 cluster not found",
+      e: err("not_found", "cluster not found", { apiCode: 96018 }),
+      want: undefined,
+    },
+    // The HTTP status, for codes the catalogue does not hold.
+    { what: "HTTP 401", e: err("auth_error", "HTTP 401", { httpStatus: 401 }), want: "key_refused" },
+    {
+      what: "HTTP 403 with an undocumented code",
+      e: err("auth_error", "HTTP 403: upstream code 80037: Permission denied", {
+        httpStatus: 403,
+        apiCode: 80037,
+      }),
+      want: "not_permitted",
+    },
+    {
+      what: "HTTP 403 without a body",
+      e: err("auth_error", "HTTP 403", { httpStatus: 403 }),
+      want: "not_permitted",
+    },
+    { what: "HTTP 404", e: err("not_found", "HTTP 404", { httpStatus: 404 }), want: undefined },
+    // The message, last.
+    {
+      what: "a token message with code 0 (Describe Cluster's failure sample)",
+      e: err("auth_error", "upstream code 0 without data: The token is illegal.", { apiCode: 0 }),
+      want: "key_refused",
+    },
+    {
+      what: "a permission message in a 200 envelope",
+      e: err("api_error", "upstream code 80099: you have no permission for backup", { apiCode: 80099 }),
+      want: "not_permitted",
+    },
+    {
+      what: "a dedicated-only message under an undocumented code",
+      e: err("api_error", "upstream code 80036: Backup is only supported for Dedicated clusters.", {
+        apiCode: 80036,
+      }),
+      want: "plan_refused",
+    },
+    {
+      what: "a serverless refusal as an invalid request",
+      e: err("invalid_request", "upstream code 80003: not supported for serverless cluster"),
+      want: "plan_refused",
+    },
+    {
+      what: "a plain API error",
+      e: err("api_error", "upstream code 96024: Failed query instance metrics."),
+      want: undefined,
+    },
+    {
+      what: "a timeout whose message says permission",
+      e: err("timeout", "permission timed out"),
+      want: undefined,
+    },
+    { what: "a rate limit", e: err("rate_limited", "HTTP 429", { httpStatus: 429 }), want: undefined },
+    { what: "not a CloudError", e: new Error("permission denied"), want: undefined },
+  ])("$what -> $want", ({ e, want }) => {
+    expect(refusalOf(e)).toBe(want);
+  });
+});
