@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { CloudError } from "./errors.js";
 import { failure, SAMPLE_BACKUP_POLICY, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
 
 const upstream = useMockUpstream();
