@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { ALERTS_FILE, RECORDING_FILE, renderAlerts, THRESHOLDS_FILE } from "../scripts/rules.js";
-import { freePort, spawnLogged, stop, waitFor } from "./helpers/processes.js";
+import { freePort, spawnDemo, spawnLogged, stop, waitFor } from "./helpers/processes.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
@@ -125,12 +125,7 @@ describe("an alert from the shipped rules through a real Alertmanager to a webho
 
     const [exporterPort, promPort, amPort] = [await freePort(), await freePort(), await freePort()];
     amUrl = `http://127.0.0.1:${amPort}`;
-    exporter = spawnLogged(
-      ROOT,
-      process.execPath,
-      [MAIN, "--demo", "--listen", `127.0.0.1:${exporterPort}`],
-      logs,
-    );
+    exporter = spawnDemo(ROOT, exporterPort, logs);
 
     writeFileSync(join(tmp, "alertmanager.yml"), testAlertmanagerConfig(hook));
     mkdirSync(join(tmp, "am"));

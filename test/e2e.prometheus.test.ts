@@ -18,7 +18,7 @@ import { familyFor } from "../src/metrics/catalog.js";
 import { UPSTREAM_METRICS } from "../src/upstream/catalog.js";
 import { EXPOSED_FAMILIES, seriesNamesOf } from "./helpers/families.js";
 import { parseSamples } from "./helpers/harness.js";
-import { freePort, spawnLogged, stop, waitFor } from "./helpers/processes.js";
+import { exporterReady, freePort, spawnDemo, spawnLogged, stop, waitFor } from "./helpers/processes.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
@@ -89,16 +89,8 @@ describe("exporter demo scraped by a real Prometheus", () => {
     const promPort = await freePort();
     promUrl = `http://127.0.0.1:${promPort}`;
 
-    exporter = spawnLogged(
-      ROOT,
-      process.execPath,
-      [MAIN, "--demo", "--demo-metric-catalog", "permissive", "--listen", `127.0.0.1:${exporterPort}`],
-      exporterLogs,
-    );
-    await waitFor("the exporter's /readyz", 20_000, async () => {
-      const res = await fetch(`http://127.0.0.1:${exporterPort}/readyz`);
-      return res.status === 200 ? true : undefined;
-    });
+    exporter = spawnDemo(ROOT, exporterPort, exporterLogs, ["--demo-metric-catalog", "permissive"]);
+    await exporterReady(exporterPort, 20_000);
 
     const config = {
       global: { scrape_interval: "1s", evaluation_interval: "1s", scrape_timeout: "1s" },
@@ -243,11 +235,8 @@ describe("the default demo is strict", () => {
 
   it("refuses and reports the names outside the reference while every documented family has data", async () => {
     const port = await freePort();
-    exporter = spawnLogged(ROOT, process.execPath, [MAIN, "--demo", "--listen", `127.0.0.1:${port}`], logs);
-    await waitFor("the exporter's /readyz", 30_000, async () => {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      return res.status === 200 ? true : undefined;
-    });
+    exporter = spawnDemo(ROOT, port, logs);
+    await exporterReady(port, 30_000);
     const samples = parseSamples(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
     const rejected = samples.filter((s) => s.name === "vdbcloud_metric_query_rejected" && s.value === 1);
     const clusters = new Set(

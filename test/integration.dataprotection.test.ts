@@ -132,12 +132,12 @@ describe("data protection against the simulator", () => {
     for (const p of dp.policies.values()) {
       const k = key({ cluster_id: p.clusterId });
       enabled.set(k, p.status === "ENABLED" ? 1 : 0);
-      retention.set(k, p.retentionDays);
+      retention.set(k, p.retentionDays * 86_400);
       copies.set(k, p.crossRegionCopies.length);
       if (p.status === "ENABLED") gap.set(k, GAP[p.frequency] as number);
     }
     expect(family(all, "vdbcloud_backup_policy_enabled")).toEqual(enabled);
-    expect(family(all, "vdbcloud_backup_policy_retention_days")).toEqual(retention);
+    expect(family(all, "vdbcloud_backup_policy_retention_seconds")).toEqual(retention);
     expect(family(all, "vdbcloud_backup_policy_cross_region_copies")).toEqual(copies);
     expect(family(all, "vdbcloud_backup_policy_max_gap_seconds")).toEqual(gap);
     expect(new Set(gap.values())).toEqual(new Set([86_400, 3 * 86_400]));

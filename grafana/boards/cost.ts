@@ -211,7 +211,7 @@ export const cost: DashboardSpec = {
           h: 8,
           queries: [
             { expr: INVOICE_ROW },
-            { expr: invoiceColumn("vdbcloud_invoice_total") },
+            { expr: invoiceColumn("vdbcloud_invoice_amount") },
             { expr: invoiceColumn("vdbcloud_invoice_amount_due") },
             { expr: invoiceColumn("vdbcloud_invoice_period_start_timestamp_seconds * 1000") },
             { expr: invoiceColumn("vdbcloud_invoice_due_timestamp_seconds * 1000") },

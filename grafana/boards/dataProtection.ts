@@ -106,7 +106,7 @@ export const dataProtection: DashboardSpec = {
               format: "table",
             },
             {
-              expr: `max by (cluster_id) (vdbcloud_backup_policy_retention_days{${SEL}})`,
+              expr: `max by (cluster_id) (vdbcloud_backup_policy_retention_seconds{${SEL}})`,
               instant: true,
               format: "table",
             },
@@ -135,7 +135,7 @@ export const dataProtection: DashboardSpec = {
               mappings: upDown("enabled", "disabled"),
               colored: true,
             },
-            { field: "Value #B", displayName: "Retention (days)", unit: "none" },
+            { field: "Value #B", displayName: "Retention", unit: "dtdurations" },
             { field: "Value #C", displayName: "Longest gap", unit: "dtdurations" },
             { field: "Value #D", displayName: "Cross-region copies", unit: "none" },
             { field: "Value #E", displayName: "Newest auto backup age", unit: "dtdurations" },

@@ -61,8 +61,8 @@ export const BILLING_FAMILIES = {
       absent: "billing or billing.invoices disabled, or an older settled invoice",
     },
   ),
-  invoiceTotal: gauge(
-    "vdbcloud_invoice_total",
+  invoiceAmount: gauge(
+    "vdbcloud_invoice_amount",
     "Invoice total in the currency's major unit (upstream List Invoices total, cents / 100).",
     {
       labels: ["invoice_id", "currency"],

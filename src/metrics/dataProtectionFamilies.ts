@@ -58,13 +58,13 @@ export const DATA_PROTECTION_FAMILIES = {
       absent: "free and serverless clusters (no policy), or a status other than ENABLED and DISABLED",
     },
   ),
-  policyRetentionDays: gauge(
-    "vdbcloud_backup_policy_retention_days",
-    "Days the policy keeps automatic backups; 0 when disabled (upstream Get Backup Policy retentionDays).",
+  policyRetention: gauge(
+    "vdbcloud_backup_policy_retention_seconds",
+    "How long the policy keeps automatic backups, in seconds (retentionDays x 86400); 0 when disabled (upstream Get Backup Policy retentionDays).",
     {
       labels: ["cluster_id"],
-      unit: "days",
-      source: "GET /v2/clusters/{id}/backups/policy retentionDays",
+      unit: "seconds",
+      source: "GET /v2/clusters/{id}/backups/policy retentionDays x 86400",
       absent: "free and serverless clusters, or an unreadable retentionDays",
     },
   ),

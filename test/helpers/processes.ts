@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** A TCP port free on loopback right now. */
@@ -50,6 +51,28 @@ export function spawnLogged(cwd: string, command: string, args: string[], logs: 
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
   return child;
+}
+
+/**
+ * Starts the built exporter (`dist/main.js` under `root`) in demo mode on 127.0.0.1:`port`, with
+ * `extra` arguments (e.g. `--demo-metric-catalog permissive`); its output goes to `logs`.
+ */
+export function spawnDemo(
+  root: string,
+  port: number,
+  logs: string[],
+  extra: readonly string[] = [],
+): ChildProcess {
+  const args = [join(root, "dist", "main.js"), "--demo", ...extra, "--listen", `127.0.0.1:${port}`];
+  return spawnLogged(root, process.execPath, args, logs);
+}
+
+/** Waits until the exporter on 127.0.0.1:`port` is ready: its first collection cycle is published. */
+export function exporterReady(port: number, timeoutMs: number): Promise<true> {
+  return waitFor("the exporter's /readyz", timeoutMs, async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+    return res.status === 200 ? true : undefined;
+  });
 }
 
 /** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */

@@ -123,6 +123,8 @@ describe("mapBackups", () => {
 });
 
 describe("mapPolicy", () => {
+  // SAMPLE_BACKUP_POLICY keeps backups 14 days: retentionDays x 86400 seconds.
+  const FOURTEEN_DAYS = 14 * 86_400;
   const policy = (over: Partial<BackupPolicy>): BackupPolicy => ({ ...SAMPLE_BACKUP_POLICY, ...over });
   const values = (p: BackupPolicy) =>
     Object.fromEntries(
@@ -132,20 +134,25 @@ describe("mapPolicy", () => {
   it.each([
     {
       over: {},
-      want: { enabled: 1, retention_days: 14, cross_region_copies: 1, max_gap_seconds: 3 * 86_400 },
+      want: {
+        enabled: 1,
+        retention_seconds: FOURTEEN_DAYS,
+        cross_region_copies: 1,
+        max_gap_seconds: 3 * 86_400,
+      },
     },
     {
       over: { frequency: "1,2,3,4,5,6,7", crossRegionCopies: 0 },
-      want: { enabled: 1, retention_days: 14, cross_region_copies: 0, max_gap_seconds: 86_400 },
+      want: { enabled: 1, retention_seconds: FOURTEEN_DAYS, cross_region_copies: 0, max_gap_seconds: 86_400 },
     },
     // Disabled: nothing is scheduled, so no gap.
     {
       over: { status: "DISABLED", retentionDays: 0, frequency: "" },
-      want: { enabled: 0, retention_days: 0, cross_region_copies: 1 },
+      want: { enabled: 0, retention_seconds: 0, cross_region_copies: 1 },
     },
     {
       over: { status: "disabled", frequency: "1,3,5" },
-      want: { enabled: 0, retention_days: 14, cross_region_copies: 1 },
+      want: { enabled: 0, retention_seconds: FOURTEEN_DAYS, cross_region_copies: 1 },
     },
     // An unknown status claims neither; an unreadable retention is left out.
     { over: { status: "PAUSED", retentionDays: null }, want: { cross_region_copies: 1 } },

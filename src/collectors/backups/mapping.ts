@@ -3,7 +3,7 @@ import { MappingBuilder } from "../../metrics/builder.js";
 import { DATA_PROTECTION_FAMILIES as D } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import type { Backup, BackupPolicy } from "../../upstream/types.js";
-import { maxGapSeconds } from "./schedule.js";
+import { DAY_SECONDS, maxGapSeconds } from "./schedule.js";
 
 /** The creation methods and statuses every cluster has a count for (0 when none). */
 const METHODS = ["auto", "manual"] as const;
@@ -103,8 +103,9 @@ export class BackupsByCluster {
 
 /**
  * Maps a backup policy: vdbcloud_backup_policy_enabled (1 ENABLED, 0 DISABLED; no sample for
- * another status), _retention_days (when readable), _cross_region_copies, and
- * _max_gap_seconds from the weekdays (only while enabled: a disabled policy schedules nothing).
+ * another status), _retention_seconds (retentionDays x 86400, when readable),
+ * _cross_region_copies, and _max_gap_seconds from the weekdays (only while enabled: a disabled
+ * policy schedules nothing).
  */
 export function mapPolicy(clusterId: string, policy: BackupPolicy): MappingResult {
   const out = new MappingBuilder();
@@ -113,7 +114,7 @@ export function mapPolicy(clusterId: string, policy: BackupPolicy): MappingResul
   const enabled = status === "enabled" ? true : status === "disabled" ? false : null;
   if (enabled !== null) out.add(D.policyEnabled, id, enabled ? 1 : 0);
   if (policy.retentionDays !== null && Number.isFinite(policy.retentionDays)) {
-    out.add(D.policyRetentionDays, id, policy.retentionDays);
+    out.add(D.policyRetention, id, policy.retentionDays * DAY_SECONDS);
   }
   out.add(D.policyCrossRegionCopies, id, policy.crossRegionCopies);
   const gap = enabled === true && policy.frequency !== null ? maxGapSeconds(policy.frequency) : null;

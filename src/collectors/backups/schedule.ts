@@ -1,6 +1,7 @@
 /** The schedule an automatic backup policy implies: its weekdays, and the longest gap between them. */
 
-const DAY_SECONDS = 86_400;
+/** Seconds in a day: the policy's days (its weekdays, its retention) as base units. */
+export const DAY_SECONDS = 86_400;
 
 /**
  * The weekdays of a policy's `frequency` ("1,3,5"; 1 = Monday .. 7 = Sunday), sorted and each

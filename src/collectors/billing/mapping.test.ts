@@ -141,7 +141,7 @@ describe("invoices", () => {
       [{ invoice_id: "inv-1", currency: "USD" }, 1234.56],
       [{ invoice_id: "inv-2", currency: "USD" }, 1234.56],
     ]);
-    expect(of("vdbcloud_invoice_total")[0]?.[1]).toBe(1234.56);
+    expect(of("vdbcloud_invoice_amount")[0]?.[1]).toBe(1234.56);
     expect(of("vdbcloud_invoice_due_timestamp_seconds")).toEqual([
       [{ invoice_id: "inv-1" }, Date.UTC(2026, 2, 15) / 1000],
     ]);

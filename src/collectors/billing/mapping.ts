@@ -145,7 +145,7 @@ export function mapInvoices(invoices: readonly Invoice[], unit: AmountUnit): Map
     );
     const money = { ...id, currency: invoice.currency };
     const total = majorAmount(invoice.total, unit);
-    if (total !== undefined) out.add(B.invoiceTotal, money, toNumber(total));
+    if (total !== undefined) out.add(B.invoiceAmount, money, toNumber(total));
     else if (invoice.total !== null) out.drop("unparsable_value");
     const due = majorAmount(invoice.amountDue, unit);
     if (due !== undefined) out.add(B.invoiceAmountDue, money, toNumber(due));
