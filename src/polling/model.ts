@@ -131,6 +131,11 @@ export function defineCollector<const N extends string, const L extends string =
   return { name, label: (label ?? name) as L, tasks };
 }
 
+/** Every task of `collectors` for this environment, in their order. */
+export function tasksOf(collectors: readonly Collector[], env: CollectorEnv): CollectorTask[] {
+  return collectors.flatMap((c) => c.tasks(env));
+}
+
 /** The scheduler's key of a task: stable across reloads, and the input of its slot hash. */
 export function taskKey(id: TaskId): string {
   return `${id.collector}/${id.target}`;
