@@ -3,8 +3,8 @@
  * whose message names the flag, printed without the usage and exits 2.
  */
 
-import { parseFlags } from "../cli/flags.js";
 import { DurationError, parseDuration } from "../shared/duration.js";
+import { parseFlags } from "../shared/flags.js";
 
 export const BACKFILL_USAGE = `Usage:
   vdbcloud-exporter backfill --config FILE --from TIME [--to TIME] [--granularity DURATION] --output FILE|-

@@ -1,7 +1,7 @@
 import { hostname as osHostname } from "node:os";
 import { DEMO_METRIC_CATALOGS, type DemoMetricCatalog } from "../app/demo.js";
 import { ListenAddressError, parseListen } from "../config/listen.js";
-import { parseFlags } from "./flags.js";
+import { parseFlags } from "../shared/flags.js";
 
 export const USAGE = `Usage:
   vdbcloud-exporter --config FILE                 run the exporter
