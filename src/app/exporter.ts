@@ -23,10 +23,10 @@ import {
   replicaSparkJobs,
   withCollectionScopes,
 } from "../polling/targets.js";
+import { ClientPool } from "../pool/clientPool.js";
 import { type Clock, Scheduler, systemClock } from "../scheduler/scheduler.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClusterDescription } from "../upstream/types.js";
-import { ClientPool } from "./clientPool.js";
 import { WatchedList } from "./watchedList.js";
 
 export interface ExporterOptions {

@@ -3,12 +3,13 @@
  * one calendar month per chunk (a chunk is spooled, so an interrupted run resumes by month), and
  * each complete day's vdbcloud_daily_cost and vdbcloud_daily_usage at the day's start.
  */
-import type { ClientPool } from "../app/clientPool.js";
+
 import { addDays, dayOf, dayStartMs } from "../collectors/billing/days.js";
 import { mapCostHistory } from "../collectors/billing/history.js";
 import { readUsage } from "../collectors/billing/usage.js";
 import type { Config } from "../config/types.js";
 import { describeError } from "../polling/errors.js";
+import type { ClientPool } from "../pool/clientPool.js";
 import type { ChunkSpool } from "./spool.js";
 import { digest } from "./state.js";
 
