@@ -1,6 +1,3 @@
-import { describeSource, type RuntimeInForce } from "../runtime/format.js";
-import { formatSetting } from "../runtime/resolve.js";
-
 /** One row of the landing page's target table. */
 export interface TargetRow {
   readonly collector: string;
@@ -23,8 +20,17 @@ export interface LandingInfo {
   readonly publishedAtMs: number;
   readonly shard: { readonly index: number; readonly total: number };
   readonly targets: readonly TargetRow[];
-  /** The node flags and environment variables this process runs with (src/runtime/). */
-  readonly runtime?: RuntimeInForce;
+  /** The node flags and environment variables this process runs with, worded by the caller. */
+  readonly runtime?: LandingRuntime;
+}
+
+/** The runtime settings the landing page shows, in words: the page lays them out, nothing more. */
+export interface LandingRuntime {
+  /** What chose them: "built-in", "VDBCLOUD_RUNTIME=off", or the replacing variables. */
+  readonly control: string;
+  /** Whether the launcher started this process. */
+  readonly relaunched: boolean;
+  readonly settings: readonly { readonly kind: string; readonly setting: string; readonly from: string }[];
 }
 
 export function escapeHtml(text: string): string {
@@ -42,12 +48,12 @@ function rank(up: boolean | null): number {
 }
 
 /** The runtime settings in force, and where each comes from. */
-function renderRuntime(runtime: RuntimeInForce | undefined): string {
+function renderRuntime(runtime: LandingRuntime | undefined): string {
   if (runtime === undefined) return "";
   const rows = runtime.settings
     .map(
       (s) =>
-        `<tr><td>${escapeHtml(s.kind)}</td><td><code>${escapeHtml(formatSetting(s))}</code></td><td>${escapeHtml(describeSource(s))}</td></tr>`,
+        `<tr><td>${escapeHtml(s.kind)}</td><td><code>${escapeHtml(s.setting)}</code></td><td>${escapeHtml(s.from)}</td></tr>`,
     )
     .join("\n");
   const how = runtime.relaunched
