@@ -14,7 +14,7 @@ import type { ChunkSpool } from "./spool.js";
 import { digest } from "./state.js";
 
 /** One month of the window: days `first`..`last` (YYYY-MM-DD) and its spool key. */
-export interface CostChunk {
+interface CostChunk {
   readonly first: string;
   readonly last: string;
   readonly key: string;

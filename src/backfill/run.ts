@@ -36,7 +36,7 @@ import { chunkKey, commandIdentity, openWorkState, removeWorkState } from "./sta
 const MAX_CONCURRENT_CALLS = 8;
 
 /** What a backfill run talks to; the defaults are the process's. */
-export interface BackfillIo {
+interface BackfillIo {
   readonly stdout: Writable;
   readonly stderr: ProgressSink;
   readonly env: Readonly<Record<string, string | undefined>>;

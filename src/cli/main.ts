@@ -41,7 +41,7 @@ function version(): string {
 }
 
 /** Secrets never reach the log, whatever object is logged. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   "apiKey",
   "api_key",
   "*.apiKey",

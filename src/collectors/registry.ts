@@ -34,10 +34,8 @@ export const COLLECTORS = [
   billingCollector,
 ] as const;
 
-/** A collector's registry name. */
-export type CollectorName = (typeof COLLECTORS)[number]["name"];
 /** A value of the `collector` label of the self-metrics. */
-export type CollectorLabel = (typeof COLLECTORS)[number]["label"];
+type CollectorLabel = (typeof COLLECTORS)[number]["label"];
 
 /** Every value of the `collector` label, once each, in registry order. */
 export const COLLECTOR_LABELS: readonly CollectorLabel[] = [...new Set(COLLECTORS.map((c) => c.label))];

@@ -1,5 +1,5 @@
 /** One row of the landing page's target table. */
-export interface TargetRow {
+interface TargetRow {
   readonly collector: string;
   readonly target: string;
   readonly up: boolean | null;
@@ -25,7 +25,7 @@ export interface LandingInfo {
 }
 
 /** The runtime settings the landing page shows, in words: the page lays them out, nothing more. */
-export interface LandingRuntime {
+interface LandingRuntime {
   /** What chose them: "built-in", "VDBCLOUD_RUNTIME=off", or the replacing variables. */
   readonly control: string;
   /** Whether the launcher started this process. */
@@ -33,7 +33,7 @@ export interface LandingRuntime {
   readonly settings: readonly { readonly kind: string; readonly setting: string; readonly from: string }[];
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

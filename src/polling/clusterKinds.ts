@@ -11,7 +11,7 @@ const FREE_CLUSTER_PREFIX = "in03-";
 const NOT_DEDICATED_PLANS: ReadonlySet<string> = new Set(["free", "serverless"]);
 
 /** Per process (it survives reloads): plans seen and refusals heard, by cluster ID. */
-export class ClusterKinds {
+class ClusterKinds {
   readonly #plans = new Map<string, string>();
   readonly #refused = new Set<string>();
 

@@ -12,14 +12,14 @@
 export const MAX_LISTING_PAGES = 1000;
 
 /** What one page of a job listing says: its jobs, its total (null when absent), its page size. */
-export interface JobListingPage<J extends { readonly jobId: string }> {
+interface JobListingPage<J extends { readonly jobId: string }> {
   readonly jobs: readonly J[];
   readonly total: number | null;
   readonly pageSize: number;
 }
 
 /** Asks one page of a job listing. */
-export type JobPageFetch<J extends { readonly jobId: string }> = (
+type JobPageFetch<J extends { readonly jobId: string }> = (
   page: { readonly pageSize: number; readonly currentPage: number },
   signal?: AbortSignal,
 ) => Promise<JobListingPage<J>>;

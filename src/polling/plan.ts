@@ -51,7 +51,7 @@ const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
 ];
 
 /** One polled cluster. `credential` is a label ("default", "cluster key #1"), never a key. */
-export interface PlanTarget {
+interface PlanTarget {
   readonly clusterId: string;
   readonly region?: string;
   readonly projectId?: string;
@@ -83,7 +83,7 @@ export interface PlanRow {
 }
 
 /** Data-plane calls of one cluster per collections cycle, against that endpoint's own budget. */
-export interface DataPlaneRow {
+interface DataPlaneRow {
   readonly clusterId: string;
   readonly callsPerCycle: number;
   /** Listings are per database: more calls when a cluster has several. */
@@ -129,7 +129,7 @@ function describeScope(scope: ScopeConfig): string {
 }
 
 /** What a plan is for: this replica's shard, clusters discovery would add, the jobs file's jobs. */
-export interface PlanOptions {
+interface PlanOptions {
   readonly shard?: Shard;
   readonly discoveredClusters?: number;
   readonly fileJobs?: readonly SparkJobRef[];

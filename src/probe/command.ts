@@ -23,7 +23,7 @@ const PROBE_MAX_RETRIES = 1;
 const SILENT: ClientObserver = { attempt() {}, retry() {}, rateLimited() {}, schemaError() {} };
 
 /** What the command needs besides the config. */
-export interface ProbeCommandOptions {
+interface ProbeCommandOptions {
   readonly version: string;
   readonly shard: Shard;
   /** Where the report goes. */

@@ -28,7 +28,7 @@ export function inForce(plan: RuntimePlan): RuntimeInForce {
 }
 
 /** Where a setting comes from, in words: "command line", "environment, added by the launcher". */
-export function describeSource(s: SettingState): string {
+function describeSource(s: SettingState): string {
   if (s.value === null) return s.builtIn === null ? "not set" : `not set (built-in: ${s.builtIn})`;
   const source = s.source ?? "";
   if (s.byLauncher) return `${source}, set by the launcher`;

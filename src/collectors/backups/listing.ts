@@ -12,10 +12,10 @@ import type { Backup, BackupPage, CloudApi } from "../../upstream/types.js";
 /** The page size asked for: the documented maximum. */
 export const BACKUP_PAGE_SIZE = 100;
 /** Hard stop per listing: a server that ignores `currentPage` must not keep a poll going. */
-export const MAX_BACKUP_PAGES = 200;
+const MAX_BACKUP_PAGES = 200;
 
 /** How the rest of a cycle lists backups, after page 1 of the organisation-wide listing. */
-export type ListingMode = "organization" | "per_cluster";
+type ListingMode = "organization" | "per_cluster";
 
 /**
  * The cheaper way to finish: the remaining organisation pages, or one listing per cluster (at
@@ -66,7 +66,7 @@ async function rest(
 const cluster = (clusterId: string | undefined) => (clusterId === undefined ? {} : { clusterId });
 
 /** What one listing cycle found, and how it listed. */
-export interface BackupListing {
+interface BackupListing {
   readonly backups: readonly Backup[];
   readonly mode: ListingMode;
 }

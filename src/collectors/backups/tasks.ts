@@ -32,8 +32,8 @@ import { PERMISSION_LOG } from "./permissions.js";
  * Both collectors report as `backups` (the `collector` label), so a credential without backup
  * permission is one collector to the operator, with one log line.
  */
-export const BACKUPS = "backups";
-export const BACKUP_POLICIES = "backup_policies";
+const BACKUPS = "backups";
+const BACKUP_POLICIES = "backup_policies";
 
 /** The store slot of each cluster's share of the listing (its policy is the "data" slot). */
 const LISTING_SLOT = "backups";
@@ -44,7 +44,7 @@ const MAP_CHUNK = 25;
 const GROUP_SLICE = 2_500;
 
 /** The listing task's target: the organisation as the credential sees it. */
-export function listingTarget(credential: string): string {
+function listingTarget(credential: string): string {
   return credential === "default" ? "organization" : `organization (${credential})`;
 }
 
@@ -84,7 +84,7 @@ function dedicated(env: CollectorEnv, clusters: readonly ClusterConfig[]): Clust
 }
 
 /** One List Backups task per credential (target: the credential's label). */
-export function backupListTasks(env: CollectorEnv): CollectorTask[] {
+function backupListTasks(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.backups;
   if (!cfg.enabled) return [];
   const byCredential = new Map<string, ClusterConfig[]>();
@@ -161,7 +161,7 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** One Get Backup Policy task per polled cluster not known to be free or serverless. */
-export function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
+function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.backups;
   if (!cfg.enabled) return [];
   const kinds = env.state.get(CLUSTER_KINDS);

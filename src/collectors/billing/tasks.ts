@@ -22,9 +22,9 @@ export const USAGE_TARGET = "usage";
 export const INVOICES_TARGET = "invoices";
 
 /** Page size of List Invoices: an organization has about one invoice a month. */
-export const INVOICE_PAGE_SIZE = 100;
+const INVOICE_PAGE_SIZE = 100;
 /** Hard stop for paging through invoices (a server that ignores `currentPage`). */
-export const MAX_INVOICE_PAGES = 50;
+const MAX_INVOICE_PAGES = 50;
 /** The missing-role warning is repeated at most this often. */
 export const REFUSAL_WARN_EVERY_MS = 3_600_000;
 

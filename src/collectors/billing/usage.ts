@@ -12,7 +12,7 @@ export const USAGE_PAGE_SIZE = 100;
  * Hard stop: a server that ignores `currentPage` would otherwise keep a poll going forever.
  * 200 pages of 100 rows is 20,000 rows: 31 days of 640 items.
  */
-export const MAX_USAGE_PAGES = 200;
+const MAX_USAGE_PAGES = 200;
 
 /** One day as read: its currency and every item of it, from every page it appeared on. */
 export interface DayUsage {

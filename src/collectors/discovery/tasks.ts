@@ -20,7 +20,7 @@ const LABEL = "inventory";
 /** Page size for List Clusters (documented range 1..100). */
 export const LIST_CLUSTERS_PAGE_SIZE = 100;
 /** Hard stop for paging: 10,000 clusters. */
-export const MAX_CLUSTER_PAGES = 100;
+const MAX_CLUSTER_PAGES = 100;
 
 /**
  * Lists every cluster visible to the key through List Clusters (paged), filtered by the
@@ -66,7 +66,7 @@ export async function discoverClusters(
  * previous targets. It runs on every replica, whether or not inventory is enabled: each replica
  * needs the whole list to pick its own share of the clusters.
  */
-export function discoveryTask(env: CollectorEnv): CollectorTask[] {
+function discoveryTask(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.inventory;
   if (!cfg.discovery.enabled) return [];
   const client = env.clients.forCluster({});

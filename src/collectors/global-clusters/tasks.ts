@@ -20,9 +20,9 @@ const COLLECTOR = "global_clusters";
 const TARGET = "organization";
 
 /** The page size asked for: the documented maximum. */
-export const GLOBAL_PAGE_SIZE = 100;
+const GLOBAL_PAGE_SIZE = 100;
 /** Hard stop: a server that ignores `currentPage` must not keep a poll going. */
-export const MAX_GLOBAL_PAGES = 100;
+const MAX_GLOBAL_PAGES = 100;
 
 /** Every global cluster, page by page until a short or empty page or the total is reached. */
 export async function listAllGlobalClusters(
@@ -40,7 +40,7 @@ export async function listAllGlobalClusters(
 }
 
 /** The one task (shard 0 only). */
-export function globalClusterTasks(env: CollectorEnv): CollectorTask[] {
+function globalClusterTasks(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.globalClusters;
   if (!cfg.enabled || !ownsGlobalCalls(env.shard)) return [];
   const client = env.clients.forCluster({});
