@@ -1,8 +1,11 @@
 /**
  * The import graph of src/ (production files; type-only imports count, since a type import still
- * ties two modules' designs together): no import circles, and the layering that docs/design.md's section 8
- * states. Folder names live in FOLDERS only, so renaming a folder changes one row.
+ * ties two modules' designs together): no import circles, and the layering that docs/design.md's
+ * section 8 states: every folder has a role and every role a layer, imports run down the layers
+ * only, and no production file imports a test kit (nor does the build ship one). Folder names
+ * live in FOLDERS only, so renaming a folder changes one row.
  */
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,62 +14,78 @@ const SRC = resolve(import.meta.dirname, "../src");
 
 /**
  * Role -> where it lives under src/: a folder (trailing slash), the subfolders of a folder
- * (trailing "*\/"), or one file. The most specific entry that matches a path wins.
+ * (trailing "*\/"), or one file. The most specific entry that matches a path wins. Every
+ * production file has a role (a test below fails for a folder left out).
  */
 const FOLDERS = {
-  upstreamClient: "upstream/",
-  metricModel: "metrics/",
-  collectorFramework: "polling/",
-  collectors: "collectors/*/",
-  collectorRegistry: "collectors/registry.ts",
-  config: "config/",
-  exposition: "exposition/",
-  http: "http/",
-  schedule: "scheduler/",
-  shared: "shared/",
-  simulator: "simulator/",
+  launcher: "main.ts",
+  cli: "cli/",
   app: "app/",
   demo: "app/demo.ts",
+  probe: "probe/",
+  backfill: "backfill/",
+  collectorRegistry: "collectors/registry.ts",
+  clientPool: "pool/",
+  collectors: "collectors/*/",
+  collectorFramework: "polling/",
+  http: "http/",
+  exposition: "exposition/",
+  config: "config/",
+  metricModel: "metrics/",
+  schedule: "scheduler/",
+  upstreamClient: "upstream/",
+  shared: "shared/",
+  runtime: "runtime/",
+  simulator: "simulator/",
 } as const;
 type Role = keyof typeof FOLDERS;
 
-/** A role may not import any of these roles (type-only imports included). */
-const FORBIDDEN: readonly { readonly from: Role; readonly mayNotImport: readonly Role[] }[] = [
-  // The upstream client knows nothing of Prometheus, config or collectors.
-  {
-    from: "upstreamClient",
-    mayNotImport: ["metricModel", "collectorFramework", "config", "exposition", "http", "schedule", "app"],
-  },
-  {
-    from: "shared",
-    mayNotImport: [
-      "upstreamClient",
-      "metricModel",
-      "collectorFramework",
-      "config",
-      "exposition",
-      "http",
-      "schedule",
-      "app",
-    ],
-  },
-  { from: "schedule", mayNotImport: ["metricModel", "collectorFramework", "exposition", "http", "app"] },
-  { from: "metricModel", mayNotImport: ["collectorFramework", "exposition", "http", "schedule", "app"] },
-  {
-    from: "exposition",
-    mayNotImport: ["collectorFramework", "collectors", "collectorRegistry", "http", "schedule", "app"],
-  },
-  // The framework names no collector: it reaches them through the registry only.
-  { from: "collectorFramework", mayNotImport: ["collectors", "app"] },
-  // Wiring sits above everything it wires: nothing it wires reaches back into it.
-  { from: "config", mayNotImport: ["app"] },
+/**
+ * The layers, top to bottom. A file imports its own role or a role of a lower layer, never one
+ * of its own layer or above it: roles side by side know nothing of each other.
+ */
+const LAYERS: readonly (readonly Role[])[] = [
+  // The process: applies the runtime settings, then starts the command line.
+  ["launcher"],
+  // Parses the command line and runs the chosen mode: the exporter, the demo or a subcommand.
+  ["cli"],
+  // The exporter's wiring, the demo, and the one-shot subcommands beside it.
+  ["app", "demo", "probe", "backfill"],
+  // The one list of collectors; the API clients by credential.
+  ["collectorRegistry", "clientPool"],
   // A collector uses the framework, never another collector or the list of them.
-  { from: "collectors", mayNotImport: ["collectorRegistry", "app"] },
+  ["collectors"],
+  // The framework names no collector; the HTTP app serves what it is handed, with no logic.
+  ["collectorFramework", "http"],
+  ["exposition", "config"],
+  ["metricModel", "schedule"],
+  // The upstream client knows nothing of Prometheus, config or collectors.
+  ["upstreamClient"],
+  // Import nothing of the exporter.
+  ["shared", "runtime", "simulator"],
 ];
 
-/** Only these files may import the simulator (the demo, by dynamic import and for its type). */
-const SIMULATOR_IMPORTERS: readonly Role[] = ["demo"];
+/** Imports the layers allow but the design does not: a role may not import these roles. */
+const FORBIDDEN: readonly { readonly from: Role; readonly mayNotImport: readonly Role[] }[] = [
+  // The store renders whatever it holds; when tasks run is none of its business.
+  { from: "exposition", mayNotImport: ["schedule"] },
+];
 
+/**
+ * Roles only these roles may import: the simulator only the demo (by dynamic import and for its
+ * type); the runtime settings only the process's start and its command line.
+ */
+const ONLY_IMPORTED_BY: Partial<Record<Role, readonly Role[]>> = {
+  simulator: ["demo"],
+  runtime: ["launcher", "cli"],
+};
+
+/** A test kit (testkit.ts, namesTestkit.ts): code only tests use, beside the code it tests. */
+function isTestKit(path: string): boolean {
+  return /testkit\.ts$/i.test(path);
+}
+
+/** Every .ts file of `dir` but the tests (test kits included: they keep the layering too). */
 function productionFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
@@ -163,6 +182,35 @@ function collectorOf(path: string): string | undefined {
   return roleOf(path) === "collectors" ? path.split("/").slice(0, 2).join("/") : undefined;
 }
 
+const LAYER = new Map(LAYERS.flatMap((roles, i) => roles.map((role) => [role, i] as const)));
+
+/** Every import of `graph` against LAYERS, FORBIDDEN or ONLY_IMPORTED_BY, with the rule it breaks. */
+function violations(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, tos] of graph) {
+    const fromRole = roleOf(from);
+    for (const to of tos) {
+      const toRole = roleOf(to);
+      if (toRole === undefined || fromRole === undefined) continue;
+      const edge = `${from} -> ${to}`;
+      if (fromRole === toRole) {
+        if (collectorOf(from) !== collectorOf(to)) found.push(`${edge} (a collector never imports another)`);
+        continue;
+      }
+      if ((LAYER.get(toRole) ?? -1) <= (LAYER.get(fromRole) ?? -1)) {
+        found.push(`${edge} (${toRole} is not below ${fromRole})`);
+      }
+      if (FORBIDDEN.some((r) => r.from === fromRole && r.mayNotImport.includes(toRole))) {
+        found.push(`${edge} (${fromRole} may not import ${toRole})`);
+      }
+      const only = ONLY_IMPORTED_BY[toRole];
+      if (only !== undefined && !only.includes(fromRole))
+        found.push(`${edge} (only ${only.join(", ")} import ${toRole})`);
+    }
+  }
+  return found;
+}
+
 describe("the import graph of src/", () => {
   const graph = buildGraph();
 
@@ -178,24 +226,48 @@ describe("the import graph of src/", () => {
     expect(cycles(graph).map((c) => c.join(" <-> "))).toEqual([]);
   });
 
+  it("gives every production file, so every folder of src/, a role, and every role a layer", () => {
+    expect([...graph.keys()].filter((p) => roleOf(p) === undefined)).toEqual([]);
+    expect([...LAYERS.flat()].sort()).toEqual(Object.keys(FOLDERS).sort());
+    // No stale row: every role is where a file is.
+    const roles = new Set([...graph.keys()].map(roleOf));
+    expect((Object.keys(FOLDERS) as Role[]).filter((r) => !roles.has(r))).toEqual([]);
+  });
+
+  it("has no folder name that is the prefix of another", () => {
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    const clashes = folders.flatMap((a) =>
+      folders.filter((b) => a !== b && b.startsWith(a)).map((b) => `${a} ${b}`),
+    );
+    expect(clashes).toEqual([]);
+  });
+
   it("points one way between folders", () => {
-    const violations: string[] = [];
-    for (const [from, tos] of graph) {
-      const fromRole = roleOf(from);
-      for (const to of tos) {
-        const toRole = roleOf(to);
-        if (toRole === undefined || fromRole === undefined) continue;
-        const rule = FORBIDDEN.find((r) => r.from === fromRole);
-        if (rule?.mayNotImport.includes(toRole)) violations.push(`${from} -> ${to}`);
-        if (fromRole === "collectors" && toRole === "collectors" && collectorOf(from) !== collectorOf(to)) {
-          violations.push(`${from} -> ${to} (a collector never imports another)`);
-        }
-        if (toRole === "simulator" && fromRole !== "simulator" && !SIMULATOR_IMPORTERS.includes(fromRole)) {
-          violations.push(`${from} -> ${to} (only the demo loads the simulator)`);
-        }
-      }
-    }
-    expect(violations).toEqual([]);
+    expect(violations(graph)).toEqual([]);
+  });
+
+  it("imports no test kit into a production file", () => {
+    const kits = [...graph].flatMap(([from, tos]) =>
+      isTestKit(from) ? [] : tos.filter(isTestKit).map((to) => `${from} -> ${to}`),
+    );
+    expect(kits).toEqual([]);
+  });
+});
+
+describe("the build", () => {
+  it("leaves out every test and test kit", () => {
+    const tsc = resolve(SRC, "../node_modules/typescript/bin/tsc");
+    const listed = execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json", "--listFilesOnly"], {
+      cwd: resolve(SRC, ".."),
+      encoding: "utf8",
+    })
+      .split("\n")
+      .map((f) => relative(SRC, f.trim()))
+      .filter((f) => f !== "" && !f.startsWith(".."));
+    expect(listed).toContain("main.ts");
+    expect(listed.filter((f) => isTestKit(f) || f.endsWith(".test.ts"))).toEqual([]);
   });
 });
 
@@ -314,8 +386,48 @@ describe("roles of paths (the layering table itself)", () => {
     ["collectors/spark-jobs/tasks.ts", "collectors"],
     ["app/demo.ts", "demo"],
     ["app/exporter.ts", "app"],
-    ["main.ts", undefined],
+    ["main.ts", "launcher"],
+    ["cli/main.ts", "cli"],
+    ["pool/clientPool.ts", "clientPool"],
+    ["probe/command.ts", "probe"],
+    ["backfill/run.ts", "backfill"],
+    ["runtime/format.ts", "runtime"],
+    ["http/landing.ts", "http"],
+    ["notes.ts", undefined],
   ])("%s is %s", (path, role) => {
     expect(roleOf(path)).toBe(role);
+  });
+
+  it.each([
+    // Each import below once ran back up; the rules name it.
+    ["polling/plan.ts", "collectors/registry.ts", "collectorRegistry is not below collectorFramework"],
+    ["backfill/args.ts", "cli/flags.ts", "cli is not below backfill"],
+    ["backfill/run.ts", "app/clientPool.ts", "app is not below backfill"],
+    ["probe/command.ts", "app/clientPool.ts", "app is not below probe"],
+    ["http/landing.ts", "runtime/format.ts", "only launcher, cli import runtime"],
+    ["exposition/store.ts", "scheduler/scheduler.ts", "exposition may not import schedule"],
+    ["app/exporter.ts", "simulator/index.ts", "only demo import simulator"],
+    ["collectors/jobs/tasks.ts", "collectors/backups/mapping.ts", "a collector never imports another"],
+  ])("%s -> %s is refused: %s", (from, to, why) => {
+    expect(violations(new Map([[from, [to]]]))).toEqual([`${from} -> ${to} (${why})`]);
+  });
+
+  it.each([
+    ["cli/main.ts", "runtime/format.ts"],
+    ["main.ts", "runtime/launch.ts"],
+    ["app/demo.ts", "simulator/index.ts"],
+    ["backfill/run.ts", "pool/clientPool.ts"],
+    ["app/exporter.ts", "http/landing.ts"],
+    ["collectors/jobs/tasks.ts", "collectors/jobs/mapping.ts"],
+  ])("%s -> %s is allowed", (from, to) => {
+    expect(violations(new Map([[from, [to]]]))).toEqual([]);
+  });
+
+  it.each([
+    ["upstream/testkit.ts", true],
+    ["upstream/namesTestkit.ts", true],
+    ["upstream/client.ts", false],
+  ])("%s is a test kit: %s", (path, kit) => {
+    expect(isTestKit(path)).toBe(kit);
   });
 });

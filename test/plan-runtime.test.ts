@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { Exporter } from "../src/app/exporter.js";
+import { COLLECTORS } from "../src/collectors/registry.js";
 import { buildConfig } from "../src/config/load.js";
 import { loadSparkJobsFile } from "../src/config/sparkJobsFile.js";
 import { computePlan } from "../src/polling/plan.js";
@@ -99,7 +100,7 @@ describe("plan equals runtime", () => {
     const fileJobs = config.sparkJobs.jobsFile
       ? await loadSparkJobsFile(config.sparkJobs.jobsFile)
       : undefined;
-    const plan = computePlan(config, { shard, ...(fileJobs ? { fileJobs } : {}) });
+    const plan = computePlan(COLLECTORS, config, { shard, ...(fileJobs ? { fileJobs } : {}) });
 
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     exporter = new Exporter({

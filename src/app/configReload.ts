@@ -14,7 +14,7 @@ import type { ReloadResult } from "../http/app.js";
 import { serialized } from "../shared/serialized.js";
 
 /** What a reload needs of the exporter. */
-export interface Reloadable {
+interface Reloadable {
   applyConfig(config: Config): Promise<void>;
   rejectedConfig(): void;
 }

@@ -59,10 +59,10 @@ export const DEMO_METRIC_CATALOGS = ["strict", "permissive"] as const;
 export type DemoMetricCatalog = (typeof DEMO_METRIC_CATALOGS)[number];
 
 /** The demo's billing key: the simulator lets it read billing only (the monitoring key is "demo-key"). */
-export const DEMO_BILLING_KEY = "demo-billing-key";
+const DEMO_BILLING_KEY = "demo-billing-key";
 
 /** Options of the embedded demo. */
-export interface DemoOptions {
+interface DemoOptions {
   readonly listen: string;
   readonly clusters?: number;
   /**
@@ -91,7 +91,7 @@ export interface DemoOptions {
 }
 
 /** The key the demo's simulator accepts for everything but backups (see `showNotPermitted`). */
-export const DEMO_KEY_WITHOUT_BACKUP = "demo-key-without-backup-permission";
+const DEMO_KEY_WITHOUT_BACKUP = "demo-key-without-backup-permission";
 
 /** Clusters the `--demo` simulator holds. */
 export const DEMO_CLUSTERS = 6;
@@ -150,7 +150,7 @@ export async function startDemoSimulator(opts: {
  * Spark jobs the demo's simulator adds to its first cluster: nobody configures them, Spark job
  * discovery finds them (a third long finished, a third recently, a third in flight).
  */
-export const DEMO_BUSY_SPARK_JOBS = 30;
+const DEMO_BUSY_SPARK_JOBS = 30;
 
 /**
  * The raw (YAML-shaped) config of the demo: every simulated cluster, a per-collection scope on

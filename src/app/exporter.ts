@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
-import { buildTasks, COLLECTOR_LABELS } from "../collectors/registry.js";
+import { COLLECTOR_LABELS, COLLECTORS } from "../collectors/registry.js";
 import { loadJobIdsFile } from "../config/jobIdsFile.js";
 import type { Shard } from "../config/shard.js";
 import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
@@ -14,7 +14,7 @@ import { credentialLabeler } from "../polling/credentials.js";
 import { describeError } from "../polling/errors.js";
 import { HealthTracker } from "../polling/health.js";
 import type { CollectionsFound } from "../polling/model.js";
-import { CollectorStates, type CollectorTask } from "../polling/model.js";
+import { CollectorStates, type CollectorTask, tasksOf } from "../polling/model.js";
 import type { PollContext } from "../polling/runtime.js";
 import {
   configuredSparkJobs,
@@ -23,10 +23,10 @@ import {
   replicaSparkJobs,
   withCollectionScopes,
 } from "../polling/targets.js";
+import { ClientPool } from "../pool/clientPool.js";
 import { type Clock, Scheduler, systemClock } from "../scheduler/scheduler.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClusterDescription } from "../upstream/types.js";
-import { ClientPool } from "./clientPool.js";
 import { WatchedList } from "./watchedList.js";
 
 export interface ExporterOptions {
@@ -276,7 +276,7 @@ export class Exporter {
     }
     const clusters = this.clusters();
     const credentialOf = credentialLabeler(config.api.apiKey, clusters);
-    const tasks = buildTasks({
+    const tasks = tasksOf(COLLECTORS, {
       config,
       clusters,
       sparkJobs: replicaSparkJobs(config, this.sparkJobsFile.values, this.shard),

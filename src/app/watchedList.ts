@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import { watchPath } from "../config/watch.js";
 import { describeError } from "../polling/errors.js";
 
-export interface WatchedListOptions<T> {
+interface WatchedListOptions<T> {
   /** Names the file in log messages ("spark jobs file" -> "spark jobs file reloaded"). */
   readonly what: string;
   /** The log field holding the list's length ("jobs", "ids"). */

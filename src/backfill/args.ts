@@ -3,8 +3,8 @@
  * whose message names the flag, printed without the usage and exits 2.
  */
 
-import { parseFlags } from "../cli/flags.js";
 import { DurationError, parseDuration } from "../shared/duration.js";
+import { parseFlags } from "../shared/flags.js";
 
 export const BACKFILL_USAGE = `Usage:
   vdbcloud-exporter backfill --config FILE --from TIME [--to TIME] [--granularity DURATION] --output FILE|-
@@ -19,7 +19,7 @@ Run the same command again after an interruption: it finishes the missing chunks
 Exit codes: 0 done, 1 a target failed or the run was interrupted, 2 bad arguments or config.`;
 
 /** The smallest granularity the upstream accepts. */
-export const MIN_GRANULARITY_MS = 30_000;
+const MIN_GRANULARITY_MS = 30_000;
 
 /** A bad `backfill` argument; the message starts with the flag it is about. */
 export class BackfillArgsError extends Error {

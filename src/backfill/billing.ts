@@ -3,17 +3,18 @@
  * one calendar month per chunk (a chunk is spooled, so an interrupted run resumes by month), and
  * each complete day's vdbcloud_daily_cost and vdbcloud_daily_usage at the day's start.
  */
-import type { ClientPool } from "../app/clientPool.js";
+
 import { addDays, dayOf, dayStartMs } from "../collectors/billing/days.js";
 import { mapCostHistory } from "../collectors/billing/history.js";
 import { readUsage } from "../collectors/billing/usage.js";
 import type { Config } from "../config/types.js";
 import { describeError } from "../polling/errors.js";
+import type { ClientPool } from "../pool/clientPool.js";
 import type { ChunkSpool } from "./spool.js";
 import { digest } from "./state.js";
 
 /** One month of the window: days `first`..`last` (YYYY-MM-DD) and its spool key. */
-export interface CostChunk {
+interface CostChunk {
   readonly first: string;
   readonly last: string;
   readonly key: string;

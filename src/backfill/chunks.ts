@@ -6,7 +6,7 @@
 import { CloudError } from "../upstream/errors.js";
 
 /** Points (buckets x queries) one call asks for at most, until the service refuses less. */
-export const DEFAULT_POINTS_PER_CALL = 10_000;
+const DEFAULT_POINTS_PER_CALL = 10_000;
 
 /** A time span [startMs, endMs) on granularity boundaries. */
 export interface Span {

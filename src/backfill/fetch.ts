@@ -11,7 +11,7 @@ import { bucketsIn, type CallSize, isTooManyPoints, type Span, splitSpan } from 
 import type { BackfillRefusals } from "./refused.js";
 
 /** What fetching a chunk uses and reports. */
-export interface FetchContext {
+interface FetchContext {
   readonly client: CloudApi;
   readonly size: CallSize;
   readonly granularityMs: number;

@@ -85,7 +85,7 @@ export class Progress {
 }
 
 /** 95000 -> "1m35s", 3_725_000 -> "1h2m". */
-export function formatSeconds(ms: number): string {
+function formatSeconds(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;

@@ -11,7 +11,7 @@ import { queryKey } from "../upstream/catalog.js";
 import type { MetricQuery } from "../upstream/types.js";
 
 /** One refused query of one target, with the service's message. */
-export interface RefusedQuery {
+interface RefusedQuery {
   readonly target: string;
   readonly query: MetricQuery;
   readonly message: string;

@@ -7,7 +7,6 @@
 import { createWriteStream } from "node:fs";
 import { rename } from "node:fs/promises";
 import type { Writable } from "node:stream";
-import { ClientPool, FOREGROUND_CLOCK } from "../app/clientPool.js";
 import { mapClusterMetricsHistory } from "../collectors/cluster-metrics/history.js";
 import { type MetricsTarget, metricsTargets } from "../collectors/cluster-metrics/targets.js";
 import { dataPlaneOf, listAllCollections } from "../collectors/collections/discover.js";
@@ -18,6 +17,7 @@ import { loadConfig } from "../config/load.js";
 import type { ClusterConfig, Config } from "../config/types.js";
 import { describeError } from "../polling/errors.js";
 import { replicaClusters, withCollectionScopes } from "../polling/targets.js";
+import { ClientPool, FOREGROUND_CLOCK } from "../pool/clientPool.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../shared/exitCodes.js";
 import type { CloudClient } from "../upstream/client.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
@@ -36,7 +36,7 @@ import { chunkKey, commandIdentity, openWorkState, removeWorkState } from "./sta
 const MAX_CONCURRENT_CALLS = 8;
 
 /** What a backfill run talks to; the defaults are the process's. */
-export interface BackfillIo {
+interface BackfillIo {
   readonly stdout: Writable;
   readonly stderr: ProgressSink;
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -13,10 +13,10 @@ import { renderSample } from "../exposition/render.js";
 import type { FamilyDef } from "../metrics/sample.js";
 
 /** Where one series of one family sits in a chunk's data file. */
-export type Segment = readonly [series: string, offset: number, length: number];
+type Segment = readonly [series: string, offset: number, length: number];
 
 /** A chunk's index: its families, each with its series' segments, by series text. */
-export interface ChunkIndex {
+interface ChunkIndex {
   readonly families: readonly (FamilyDef & { readonly series: readonly Segment[] })[];
 }
 
@@ -71,7 +71,7 @@ export function formatTimestamp(ms: number): string {
  * with the bucket's timestamp appended; families and series are sorted by name so that any
  * run writes the same bytes for the same samples.
  */
-export function renderChunk(mapping: HistoryMapping): { text: string; index: ChunkIndex; samples: number } {
+function renderChunk(mapping: HistoryMapping): { text: string; index: ChunkIndex; samples: number } {
   const byFamily = new Map<string, Map<string, string[]>>();
   for (const s of mapping.samples) {
     const line = renderSample(s);

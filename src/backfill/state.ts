@@ -16,7 +16,7 @@ import type { Span } from "./chunks.js";
 const STATE_VERSION = 1;
 
 /** What makes two runs the same command: the arguments as given, the config file by path. */
-export interface CommandIdentity {
+interface CommandIdentity {
   readonly config: string;
   readonly from: string;
   readonly to: string | null;
@@ -47,7 +47,7 @@ export function digest(value: unknown, length = 24): string {
 }
 
 /** The work directory of a command. */
-export function workDirOf(id: CommandIdentity): string {
+function workDirOf(id: CommandIdentity): string {
   if (id.output === "-") return join(tmpdir(), `vdbcloud-backfill-${digest(id, 16)}`);
   return join(dirname(id.output), `${id.output.slice(dirname(id.output).length + 1)}.backfill`);
 }
@@ -61,7 +61,7 @@ export function chunkKey(target: MetricsTarget, granularityMs: number, span: Spa
 }
 
 /** The opened work directory: the window to backfill and whether an earlier run is resumed. */
-export interface WorkState {
+interface WorkState {
   readonly dir: string;
   readonly window: BackfillWindow;
   readonly resumed: boolean;

@@ -1,7 +1,7 @@
 import { hostname as osHostname } from "node:os";
 import { DEMO_METRIC_CATALOGS, type DemoMetricCatalog } from "../app/demo.js";
 import { ListenAddressError, parseListen } from "../config/listen.js";
-import { parseFlags } from "./flags.js";
+import { parseFlags } from "../shared/flags.js";
 
 export const USAGE = `Usage:
   vdbcloud-exporter --config FILE                 run the exporter
@@ -35,7 +35,7 @@ Environment:
 
 Exit codes: 0 ok, 2 bad config or arguments, 1 anything else.`;
 
-export type Mode = "run" | "check" | "probe" | "demo" | "help" | "version";
+type Mode = "run" | "check" | "probe" | "demo" | "help" | "version";
 
 /** Parsed command line. */
 export interface CliArgs {
@@ -54,7 +54,7 @@ export class ArgsError extends Error {
 }
 
 /** Where parseCli reads settings that are not on the command line. */
-export interface CliEnvironment {
+interface CliEnvironment {
   /** Environment variables; default process.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** This host's name, for `--shard from-hostname`; default $HOSTNAME, else the OS's. */
@@ -64,7 +64,7 @@ export interface CliEnvironment {
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 /** The `--shard` value that takes the ordinal from the host name. */
-export const SHARD_FROM_HOSTNAME = "from-hostname";
+const SHARD_FROM_HOSTNAME = "from-hostname";
 
 /** Each option that may also come from the environment, and its variable. */
 const ENV_OF = {

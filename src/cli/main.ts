@@ -13,6 +13,7 @@ import { configReloader } from "../app/configReload.js";
 import { DEMO_CLUSTERS, demoConfig, demoRunOptions, startDemoSimulator } from "../app/demo.js";
 import { Exporter } from "../app/exporter.js";
 import { onSighup } from "../app/sighup.js";
+import { COLLECTORS } from "../collectors/registry.js";
 import { ConfigError } from "../config/errors.js";
 import { loadJobIdsFile } from "../config/jobIdsFile.js";
 import { formatListen, type ListenAddress, parseListen } from "../config/listen.js";
@@ -40,7 +41,7 @@ function version(): string {
 }
 
 /** Secrets never reach the log, whatever object is logged. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   "apiKey",
   "api_key",
   "*.apiKey",
@@ -162,7 +163,7 @@ async function checkConfig(args: CliArgs, start: ProcessStartSnapshot): Promise<
       import("../polling/plan.js"),
       import("../polling/planFormat.js"),
     ]);
-    const plan = computePlan(config, {
+    const plan = computePlan(COLLECTORS, config, {
       shard: args.shard,
       ...(fileJobs ? { fileJobs } : {}),
       ...(fileJobIds ? { fileJobIds } : {}),

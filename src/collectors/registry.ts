@@ -1,10 +1,10 @@
 /**
  * The one list of collectors. Adding a collector means a folder under src/collectors and one
  * line here: the scheduler, the plan of `--check-config`, the self-metrics and the landing
- * page all take their collectors from this list.
+ * page all take their collectors from this list (the exporter and the command line hand it to
+ * the framework, which names no collector).
  */
 
-import type { CollectorEnv, CollectorTask } from "../polling/model.js";
 import { backupPoliciesCollector, backupsCollector } from "./backups/tasks.js";
 import { billingCollector } from "./billing/tasks.js";
 import { clusterMetricsCollector } from "./cluster-metrics/tasks.js";
@@ -34,15 +34,8 @@ export const COLLECTORS = [
   billingCollector,
 ] as const;
 
-/** A collector's registry name. */
-export type CollectorName = (typeof COLLECTORS)[number]["name"];
 /** A value of the `collector` label of the self-metrics. */
-export type CollectorLabel = (typeof COLLECTORS)[number]["label"];
+type CollectorLabel = (typeof COLLECTORS)[number]["label"];
 
 /** Every value of the `collector` label, once each, in registry order. */
 export const COLLECTOR_LABELS: readonly CollectorLabel[] = [...new Set(COLLECTORS.map((c) => c.label))];
-
-/** Every task of every collector for this environment, in registry order. */
-export function buildTasks(env: CollectorEnv): CollectorTask[] {
-  return COLLECTORS.flatMap((c) => c.tasks(env));
-}

@@ -9,7 +9,7 @@ import { formatDuration } from "../shared/duration.js";
 import type { ClusterConfig, Config } from "./types.js";
 
 /** The differences between two configs, in log-friendly form; empty lists and flags omitted. */
-export interface ConfigChanges {
+interface ConfigChanges {
   readonly clusters_added?: readonly string[];
   readonly clusters_removed?: readonly string[];
   readonly clusters_changed?: readonly string[];

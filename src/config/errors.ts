@@ -5,7 +5,7 @@
  */
 
 /** Stable codes: `config_invalid` (values), `config_unreadable` (file I/O), `config_syntax` (YAML). */
-export type ConfigErrorCode = "config_invalid" | "config_unreadable" | "config_syntax";
+type ConfigErrorCode = "config_invalid" | "config_unreadable" | "config_syntax";
 
 /**
  * One problem. `path` names the field in the file's own spelling (`clusters[1].id`,

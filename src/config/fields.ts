@@ -44,7 +44,7 @@ export function textField(pattern?: { readonly regex: RegExp; readonly descripti
 }
 
 /** Bounds of a duration field, in milliseconds. */
-export interface DurationBounds {
+interface DurationBounds {
   readonly min: number;
   readonly max?: number;
 }

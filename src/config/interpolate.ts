@@ -6,7 +6,7 @@
 import { type ConfigProblem, formatPath } from "./errors.js";
 
 /** The substituted document and every problem found (an empty list means success). */
-export interface InterpolationResult {
+interface InterpolationResult {
   readonly value: unknown;
   readonly problems: ConfigProblem[];
 }

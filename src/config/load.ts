@@ -14,7 +14,7 @@ import type { Config } from "./types.js";
 import { parseYaml } from "./yaml.js";
 
 /** Options of `buildConfig`. */
-export interface BuildOptions {
+interface BuildOptions {
   /** Variables for `${VAR}` and VDBCLOUD_API_KEY. Default: process.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Directory that relative paths (key files, jobs_file, web_config_file) resolve against. Default: cwd. */
@@ -24,7 +24,7 @@ export interface BuildOptions {
 }
 
 /** Options of `loadConfig`: `readFile` also reads the config file itself. */
-export interface LoadOptions {
+interface LoadOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly readFile?: ReadTextFile;
 }

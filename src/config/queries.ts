@@ -18,7 +18,7 @@ import type { MetricQuery as MetricQueryConfig } from "../upstream/types.js";
 import { editDistance } from "./issues.js";
 
 /** A scope as `queriesForTarget` reads it (structural, so this module needs no schema type). */
-export interface ScopeQueries {
+interface ScopeQueries {
   readonly dbName?: string | undefined;
   readonly collectionName?: string | undefined;
   readonly queries?: readonly MetricQueryConfig[] | undefined;
@@ -123,7 +123,7 @@ const KNOWN_NAMES: readonly string[] = UPSTREAM_METRICS.map((e) => e.name);
  * The catalog names closest to `name` by edit distance (at most `max`, closest first), among
  * those within a third of its length: a typo's likely intent, never an unrelated name.
  */
-export function nearestMetricNames(name: string, max = 3): string[] {
+function nearestMetricNames(name: string, max = 3): string[] {
   const limit = Math.max(2, Math.floor(name.length / 3));
   return KNOWN_NAMES.map((known) => ({ known, d: editDistance(name, known) }))
     .filter((c) => c.d <= limit)

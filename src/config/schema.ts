@@ -31,11 +31,9 @@ import { serverSchema } from "./schema/server.js";
 import { sparkJobsSchema } from "./schema/sparkJobs.js";
 import { always, type DeepReadonly, optional, sectionError } from "./schemaKit.js";
 
-export { DEFAULTS } from "./schema/defaults.js";
 export { jobIdListSchema } from "./schema/jobs.js";
-export { defaultLookbackMs, MIN_GRANULARITY_MS } from "./schema/metrics.js";
 export type { MetricQuery } from "./schema/queries.js";
-export { sparkJobListSchema, sparkJobSchema } from "./schema/sparkJobs.js";
+export { sparkJobListSchema } from "./schema/sparkJobs.js";
 
 /**
  * The whole file, with relative paths (key files, `spark_jobs.jobs_file`, `jobs.ids_file`,

@@ -68,7 +68,7 @@ export function nullAsAbsent<T extends z.core.$ZodType>(schema: T) {
 }
 
 /** Reports the later of two equal items, naming where the first one is. */
-export function rejectDuplicates(
+function rejectDuplicates(
   items: unknown,
   ctx: Ctx,
   identify: (item: Record<string, unknown>) => string | undefined,

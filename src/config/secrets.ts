@@ -8,13 +8,13 @@ import type { ConfigDraft, SecretSlot } from "./schema.js";
 import type { ClusterConfig, Config } from "./types.js";
 
 /** Environment variable used when the config names no key. */
-export const API_KEY_ENV = "VDBCLOUD_API_KEY";
+const API_KEY_ENV = "VDBCLOUD_API_KEY";
 
 /** Reads a text file (injectable for tests). */
 export type ReadTextFile = (path: string) => Promise<string>;
 
 /** Outcome: the full config, or the problems that prevent it. */
-export type SecretsResult =
+type SecretsResult =
   | { readonly ok: true; readonly config: Config }
   | { readonly ok: false; readonly problems: ConfigProblem[] };
 

@@ -22,7 +22,7 @@ export const MINIMAL_RAW = { api: { api_key: "k" } } as const;
  * The problems `buildConfig` reports for `raw` over MINIMAL_RAW, each as "path: message"; empty
  * when it accepts it.
  */
-export async function problems(raw: Record<string, unknown>): Promise<string[]> {
+async function problems(raw: Record<string, unknown>): Promise<string[]> {
   try {
     await buildConfig({ ...MINIMAL_RAW, ...raw }, { env: {} });
   } catch (err) {

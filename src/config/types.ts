@@ -37,40 +37,17 @@ export type ApiConfig = Settings["api"] & {
 /** `metrics`: cluster-metrics polling; interval, lookback and queries already defaulted. */
 export type MetricsConfig = Settings["metrics"];
 
-/** `import_jobs`: bulk import job polling. */
-export type ImportJobsConfig = Settings["importJobs"];
-
 /** `spark_jobs`: Spark job polling; `jobsFile` is absolute. */
-export type SparkJobsConfig = Settings["sparkJobs"];
+type SparkJobsConfig = Settings["sparkJobs"];
 
 /** One Spark job to poll (an item of `spark_jobs.jobs` or of the jobs file). */
 export type SparkJobRef = SparkJobsConfig["jobs"][number];
 
-/** `jobs`: any job by ID (Describe Job); `idsFile` is absolute. */
-export type JobsConfig = Settings["jobs"];
-
-/** `inventory`: cluster inventory and discovery. */
-export type InventoryConfig = Settings["inventory"];
-
-/** `collections`: discovery of databases and collections through each cluster's data plane. */
-export type CollectionsConfig = Settings["collections"];
-
-/** `groups`: SCIM groups whose member counts are polled (List Group Members). */
-export type GroupsConfig = Settings["groups"];
-
-/** `backups`: List Backups and Get Backup Policy for the polled dedicated clusters. */
-export type BackupsConfig = Settings["backups"];
-
-/** `global_clusters`: List Global Clusters and each one's replication lag (shard 0). */
-export type GlobalClustersConfig = Settings["globalClusters"];
 /** `billing`: daily usage and invoices, with the resolved billing credential. */
-export type BillingConfig = Settings["billing"] & {
+type BillingConfig = Settings["billing"] & {
   /** Resolved secret (billing.api_key or api_key_file, else the default key). Never log it. */
   readonly apiKey: string;
 };
-
-/** `server`: the listen address split into host and port; `webConfigFile` is absolute. */
-export type ServerConfig = Settings["server"];
 
 /** The whole configuration. */
 export type Config = Omit<Settings, "api" | "clusters" | "billing"> & {

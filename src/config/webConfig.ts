@@ -14,7 +14,7 @@ import { issuesToProblems } from "./issues.js";
 import { parseYaml } from "./yaml.js";
 
 /** Client certificate policies, named as in Go's crypto/tls (the toolkit's spelling). */
-export type ClientAuthType =
+type ClientAuthType =
   | "NoClientCert"
   | "RequestClientCert"
   | "RequireAnyClientCert"
@@ -22,7 +22,7 @@ export type ClientAuthType =
   | "RequireAndVerifyClientCert";
 
 /** TLS settings with the PEM material already read. */
-export interface WebTlsConfig {
+interface WebTlsConfig {
   readonly certFile: string;
   readonly keyFile: string;
   readonly cert: Buffer;
@@ -44,13 +44,13 @@ export interface WebConfig {
 }
 
 /** Reads a file as bytes (injectable for tests). */
-export type ReadBinaryFile = (path: string) => Promise<Buffer>;
+type ReadBinaryFile = (path: string) => Promise<Buffer>;
 
 const TLS_VERSIONS = { TLS10: "TLSv1", TLS11: "TLSv1.1", TLS12: "TLSv1.2", TLS13: "TLSv1.3" } as const;
 const VERSION_ORDER: readonly SecureVersion[] = ["TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3"];
 
 /** bcrypt modular crypt format: $2a$/$2b$/$2y$, two-digit cost, 22 salt + 31 hash characters. */
-export const BCRYPT_HASH = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
+const BCRYPT_HASH = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
 
 // The headers the toolkit allows, by lower-cased name.
 const ALLOWED_HEADERS = new Map(
@@ -219,7 +219,7 @@ async function readTls(
  * Validates an already-parsed web config document; files resolve against `baseDir`.
  * @throws ConfigError `config_invalid` listing every problem (paths relative to the file).
  */
-export async function parseWebConfig(
+async function parseWebConfig(
   raw: unknown,
   opts: { readonly baseDir: string; readonly readFile?: ReadBinaryFile },
 ): Promise<WebConfig> {

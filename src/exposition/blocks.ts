@@ -53,7 +53,7 @@ const DIRECT_BYTES = 64 * 1024;
 export const SCRAPE_BLOCKS = new BlockPool(256 * 1024, 16);
 
 /** How writeGathered gathers and paces. */
-export interface GatherOptions {
+interface GatherOptions {
   /** Where blocks come from and return to (default SCRAPE_BLOCKS). */
   readonly pool?: BlockPool;
   /**

@@ -5,7 +5,7 @@ export const TEXT_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 export const OPENMETRICS_CONTENT_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 /** Anything that renders a small set of extra metrics at scrape time (the self-metrics). */
-export interface ScrapeTimeMetrics {
+interface ScrapeTimeMetrics {
   /**
    * The metrics as UTF-8 exposition lines (OpenMetrics without `# EOF`). Contract: the same
    * Buffer object for as long as the rendering is unchanged, never a Buffer modified later:

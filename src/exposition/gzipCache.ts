@@ -1,7 +1,7 @@
 import type { DeflatedHead } from "./gzipJoin.js";
 import type { Published } from "./snapshot.js";
 
-export interface GzipCacheOptions {
+interface GzipCacheOptions {
   readonly now: () => number;
   /** The store's latest snapshot. */
   readonly latest: () => Published;

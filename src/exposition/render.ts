@@ -8,7 +8,7 @@ export function escapeLabelValue(value: string): string {
 }
 
 /** HELP text escaping (text format 0.0.4 escapes backslash and newline; OpenMetrics also quotes). */
-export function escapeHelp(help: string, openMetrics: boolean): string {
+function escapeHelp(help: string, openMetrics: boolean): string {
   const re = openMetrics ? /[\\"\n]/g : /[\\\n]/g;
   return help.replace(re, (c) => (c === "\n" ? "\\n" : `\\${c}`));
 }

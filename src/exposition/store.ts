@@ -5,17 +5,15 @@ import { type DeflatedHead, deflateParts } from "./gzipJoin.js";
 import { renderChunks, renderHeader } from "./render.js";
 import { type Published, Snapshot, type SnapshotFamily } from "./snapshot.js";
 
-export type { Published } from "./snapshot.js";
-
 /** Identifies one slice of the store: the samples of one collector for one target. */
-export interface EntryKey {
+interface EntryKey {
   readonly collector: string;
   readonly target: string;
   /** Several independent slices per target, e.g. "data" (polled values) and "health". */
   readonly slot: string;
 }
 
-export interface StoreOptions {
+interface StoreOptions {
   now?: () => number;
   /** Coalesces updates: a publish happens at most this long after the first unpublished change. */
   publishDelayMs?: number;

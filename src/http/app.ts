@@ -29,7 +29,7 @@ export interface HttpDeps {
 }
 
 /** Request bodies are never read; anything announcing more than this is refused. */
-export const MAX_REQUEST_BODY_BYTES = 1024;
+const MAX_REQUEST_BODY_BYTES = 1024;
 
 const ROUTES: Record<string, readonly string[]> = {
   "/": ["GET", "HEAD"],

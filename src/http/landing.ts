@@ -1,8 +1,5 @@
-import { describeSource, type RuntimeInForce } from "../runtime/format.js";
-import { formatSetting } from "../runtime/resolve.js";
-
 /** One row of the landing page's target table. */
-export interface TargetRow {
+interface TargetRow {
   readonly collector: string;
   readonly target: string;
   readonly up: boolean | null;
@@ -23,11 +20,20 @@ export interface LandingInfo {
   readonly publishedAtMs: number;
   readonly shard: { readonly index: number; readonly total: number };
   readonly targets: readonly TargetRow[];
-  /** The node flags and environment variables this process runs with (src/runtime/). */
-  readonly runtime?: RuntimeInForce;
+  /** The node flags and environment variables this process runs with, worded by the caller. */
+  readonly runtime?: LandingRuntime;
 }
 
-export function escapeHtml(text: string): string {
+/** The runtime settings the landing page shows, in words: the page lays them out, nothing more. */
+interface LandingRuntime {
+  /** What chose them: "built-in", "VDBCLOUD_RUNTIME=off", or the replacing variables. */
+  readonly control: string;
+  /** Whether the launcher started this process. */
+  readonly relaunched: boolean;
+  readonly settings: readonly { readonly kind: string; readonly setting: string; readonly from: string }[];
+}
+
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -42,12 +48,12 @@ function rank(up: boolean | null): number {
 }
 
 /** The runtime settings in force, and where each comes from. */
-function renderRuntime(runtime: RuntimeInForce | undefined): string {
+function renderRuntime(runtime: LandingRuntime | undefined): string {
   if (runtime === undefined) return "";
   const rows = runtime.settings
     .map(
       (s) =>
-        `<tr><td>${escapeHtml(s.kind)}</td><td><code>${escapeHtml(formatSetting(s))}</code></td><td>${escapeHtml(describeSource(s))}</td></tr>`,
+        `<tr><td>${escapeHtml(s.kind)}</td><td><code>${escapeHtml(s.setting)}</code></td><td>${escapeHtml(s.from)}</td></tr>`,
     )
     .join("\n");
   const how = runtime.relaunched

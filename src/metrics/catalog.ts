@@ -28,14 +28,14 @@ import { parseUnit, type UnitKind } from "./units.js";
 export type Stat = CatalogStat;
 
 /** Where one upstream metric lands: its family, the family's extra labels (in order), its unit kind. */
-export interface CatalogEntry {
+interface CatalogEntry {
   readonly family: FamilyDef;
   readonly labels: Readonly<Record<string, string>>;
   readonly kind: UnitKind;
 }
 
 /** Result of a catalog lookup: an entry, or why the metric cannot be exposed. */
-export type CatalogLookup =
+type CatalogLookup =
   | { readonly ok: true; readonly entry: CatalogEntry }
   | { readonly ok: false; readonly reason: "unknown_unit" | "unknown_metric_name" | "unknown_stat" };
 

@@ -8,7 +8,7 @@
 export type UnitKind = "ratio" | "bytes" | "seconds" | "per_second" | "count";
 
 /** How to reach the base unit of `kind`: value x multiplier / divisor. */
-export interface UnitScale {
+interface UnitScale {
   readonly kind: UnitKind;
   readonly multiplier: number;
   readonly divisor: number;

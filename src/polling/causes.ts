@@ -10,7 +10,7 @@ import type { Logger } from "pino";
 import { CloudError } from "../upstream/errors.js";
 
 /** A cause shared by targets: its identity, its log message and the fields that name it. */
-export interface SharedCause {
+interface SharedCause {
   readonly key: string;
   readonly message: string;
   readonly resolved: string;

@@ -18,7 +18,7 @@ export function isFreeById(clusterId: string): boolean {
 }
 
 /** Per process (it survives reloads): the plan last seen of each cluster, by cluster ID. */
-export class ClusterKinds {
+class ClusterKinds {
   readonly #plans = new Map<string, string>();
 
   /**

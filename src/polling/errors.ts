@@ -1,7 +1,7 @@
 import { CloudError } from "../upstream/errors.js";
 
 /** A failure reduced to what may be shown and logged: a stable code and a safe message. */
-export interface ErrorSummary {
+interface ErrorSummary {
   readonly code: string;
   readonly message: string;
 }

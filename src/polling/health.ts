@@ -9,7 +9,7 @@ import { describeError, isReported } from "./errors.js";
 import type { TaskId } from "./taskId.js";
 
 /** What the landing page shows of one target. */
-export interface TargetHealth {
+interface TargetHealth {
   readonly collector: string;
   readonly target: string;
   /** null until the first attempt finished. */

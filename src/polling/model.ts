@@ -24,8 +24,6 @@ export interface CollectionsFound {
   readonly notPolled: number;
 }
 
-export type { TaskId } from "./taskId.js";
-
 /** Upstream calls one run of a task makes on one endpoint. */
 export interface CallEstimate {
   readonly endpoint: EndpointTemplate;
@@ -68,7 +66,7 @@ export class CollectorStates {
 }
 
 /** The API clients of the exporter, one per credential. */
-export interface Clients {
+interface Clients {
   forCluster(cluster: Pick<ClusterConfig, "apiKey">): CloudApi;
   /** The credential's label: clusters sharing a key share a label and a rate budget. */
   credentialOf(cluster: Pick<ClusterConfig, "apiKey">): string;
@@ -131,8 +129,13 @@ export function defineCollector<const N extends string, const L extends string =
   return { name, label: (label ?? name) as L, tasks };
 }
 
+/** Every task of `collectors` for this environment, in their order. */
+export function tasksOf(collectors: readonly Collector[], env: CollectorEnv): CollectorTask[] {
+  return collectors.flatMap((c) => c.tasks(env));
+}
+
 /** The scheduler's key of a task: stable across reloads, and the input of its slot hash. */
-export function taskKey(id: TaskId): string {
+function taskKey(id: TaskId): string {
   return `${id.collector}/${id.target}`;
 }
 

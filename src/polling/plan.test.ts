@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
+import { COLLECTORS } from "../collectors/registry.js";
 import { buildConfig } from "../config/load.js";
 import { queriesForTarget } from "../config/queries.js";
 import { inShard } from "../config/shard.js";
@@ -51,7 +52,7 @@ describe("metric requests per cycle, as the collector sends them", () => {
     ],
   ])("%s -> %d", async (_name, scopeList, queries, expected) => {
     const cfg = await config({ clusters: [{ id: "in01-a", scopes: scopeList }], metrics: { queries } });
-    const plan = computePlan(cfg);
+    const plan = computePlan(COLLECTORS, cfg);
     expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.callsPerCycle).toBe(expected);
     // One request per batch per target, the batches the task itself sends.
     const sent = [undefined, ...(cfg.clusters[0]?.scopes ?? [])].reduce(
@@ -65,6 +66,7 @@ describe("metric requests per cycle, as the collector sends them", () => {
 describe("plan notes", () => {
   it("says which scopes have nothing to ask", async () => {
     const plan = computePlan(
+      COLLECTORS,
       await config({
         clusters: [
           {
@@ -84,6 +86,7 @@ describe("plan notes", () => {
 describe("computePlan", () => {
   it("plans one backup listing per credential, a policy per cluster, and the global clusters", async () => {
     const plan = computePlan(
+      COLLECTORS,
       await config({
         clusters: [
           { id: "in01-a" },
@@ -112,6 +115,7 @@ describe("computePlan", () => {
 
   it("counts calls per endpoint and credential for a small config", async () => {
     const plan = computePlan(
+      COLLECTORS,
       await config({
         clusters: [
           {
@@ -223,6 +227,7 @@ describe("computePlan", () => {
     { targets: 501, margin: "PT0.2S", fits: false, minimum: 31_000 },
   ])("$targets targets at PT30S, margin $margin: fits $fits", async ({ targets, margin, fits, minimum }) => {
     const plan = computePlan(
+      COLLECTORS,
       await config({
         ...(margin === undefined ? {} : { api: { rate_limit_margin: margin } }),
         clusters: manyClusters(targets),
@@ -237,6 +242,7 @@ describe("computePlan", () => {
 
   it("prints the usable rate next to the budget", async () => {
     const plan = computePlan(
+      COLLECTORS,
       await config({ clusters: manyClusters(540), metrics: { granularity: "PT30S", interval: "PT30S" } }),
     );
     expect(plan).toMatchObject({ rateLimit: 20, rateLimitMarginMs: 100 });
@@ -252,6 +258,7 @@ describe("computePlan", () => {
 
   it("700 clusters exceed: at least PT39S, rounded up to PT1M in granularity steps", async () => {
     const plan = computePlan(
+      COLLECTORS,
       await config({
         clusters: manyClusters(700),
         metrics: { granularity: "PT30S" },
@@ -284,6 +291,7 @@ describe("computePlan", () => {
 
   it("import_jobs.api v1: the v1 listing only, and only for clusters with a region", async () => {
     const plan = computePlan(
+      COLLECTORS,
       await config({
         clusters: [{ id: "in01-a", region: "aws-us-west-2" }, { id: "in01-b" }],
         import_jobs: { api: "v1" },
@@ -305,7 +313,7 @@ describe("computePlan", () => {
   ])(
     "Get Import Job Progress at $clusters clusters: $perCluster per cluster, within the budget",
     async ({ clusters, perCluster }) => {
-      const plan = computePlan(await config({ clusters: manyClusters(clusters) }));
+      const plan = computePlan(COLLECTORS, await config({ clusters: manyClusters(clusters) }));
       const progress = row(plan.rows, "POST /v2/vectordb/jobs/import/describe");
       expect(progress).toMatchObject({ callsPerCycle: clusters * perCluster, atLeast: false, fits: true });
       expect(row(plan.rows, "POST /v2/vectordb/jobs/import/list")).toMatchObject({
@@ -323,7 +331,7 @@ describe("computePlan", () => {
       ...manyClusters(400),
       ...manyClusters(400).map((c) => ({ ...c, id: `${c.id}-t`, api_key: TEAM_KEY })),
     ];
-    const plan = computePlan(await config({ clusters, metrics: { granularity: "PT30S" } }));
+    const plan = computePlan(COLLECTORS, await config({ clusters, metrics: { granularity: "PT30S" } }));
     expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.callsPerCycle).toBe(400);
     expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query", "cluster key #1")?.callsPerCycle).toBe(400);
     expect(plan.fits).toBe(true);
@@ -331,6 +339,7 @@ describe("computePlan", () => {
 
   it("adds discovered clusters and skips disabled collectors", async () => {
     const plan = computePlan(
+      COLLECTORS,
       await config({
         metrics: { enabled: false },
         import_jobs: { enabled: false },
@@ -350,7 +359,7 @@ describe("computePlan", () => {
       clusters: manyClusters(20),
       spark_jobs: { jobs: Array.from({ length: 10 }, (_, i) => ({ project_id: "p", job_id: `j${i}` })) },
     });
-    const plans = [0, 1, 2].map((index) => computePlan(cfg, { shard: { index, total: 3 } }));
+    const plans = [0, 1, 2].map((index) => computePlan(COLLECTORS, cfg, { shard: { index, total: 3 } }));
     const ids = plans.flatMap((p) => p.targets.map((t) => t.clusterId));
     expect(ids.sort()).toEqual(cfg.clusters.map((c) => c.id).sort());
     expect(plans.reduce((n, p) => n + p.sparkJobs.length, 0)).toBe(10);
@@ -364,7 +373,9 @@ describe("computePlan", () => {
 
   it("counts one List Group Members call per group, at least, on shard 0 only", async () => {
     const cfg = await config({ groups: { ids: ["grp-a", "grp-b", "grp-c"], interval: "PT30S" } });
-    const [first, second] = [0, 1].map((index) => computePlan(cfg, { shard: { index, total: 2 } }));
+    const [first, second] = [0, 1].map((index) =>
+      computePlan(COLLECTORS, cfg, { shard: { index, total: 2 } }),
+    );
     expect(first && row(first.rows, "GET /v2/groups/{groupId}/members")).toMatchObject({
       callsPerCycle: 3,
       atLeast: true,
@@ -375,13 +386,15 @@ describe("computePlan", () => {
     );
     expect(second && row(second.rows, "GET /v2/groups/{groupId}/members")).toBeUndefined();
     // No group configured: no call at all.
-    const none = computePlan(await config({}), {});
+    const none = computePlan(COLLECTORS, await config({}), {});
     expect(row(none.rows, "GET /v2/groups/{groupId}/members")).toBeUndefined();
   });
 
   it("counts billing under its own credential, on shard 0 only, and nothing while it is off", async () => {
     const cfg = await config({ billing: { enabled: true, api_key: "billing-secret" } });
-    const [first, second] = [0, 1].map((index) => computePlan(cfg, { shard: { index, total: 2 } }));
+    const [first, second] = [0, 1].map((index) =>
+      computePlan(COLLECTORS, cfg, { shard: { index, total: 2 } }),
+    );
     for (const endpoint of ["POST /v2/usage/query", "GET /v2/invoices"]) {
       expect(first && row(first.rows, endpoint, "billing")).toMatchObject({
         callsPerCycle: 1,
@@ -392,7 +405,7 @@ describe("computePlan", () => {
         "billing",
       ]);
       expect(second && row(second.rows, endpoint, "billing")).toBeUndefined();
-      expect(row(computePlan(await config({}), {}).rows, endpoint, "billing")).toBeUndefined();
+      expect(row(computePlan(COLLECTORS, await config({}), {}).rows, endpoint, "billing")).toBeUndefined();
     }
     const text = first ? formatPlan(first) : "";
     expect(text).toContain("POST /v2/usage/query [billing]: at least 1 call every PT1H");
@@ -401,6 +414,7 @@ describe("computePlan", () => {
 
   it("notes when there is nothing to poll and when jobs come from a file", async () => {
     const plan = computePlan(
+      COLLECTORS,
       await config({ spark_jobs: { jobs_file: "jobs.yaml" }, jobs: { ids_file: "ids.yaml" } }),
     );
     expect(plan.notes).toEqual([

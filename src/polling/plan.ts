@@ -5,8 +5,8 @@
  * (the upstream limits each endpoint per credential; the client's limiter keeps that margin).
  *
  * The calls are not estimated from the config: they are read off the very tasks the scheduler
- * would run (`buildTasks`, with the same shard filter and credentials as the exporter), so the
- * plan and the runtime cannot disagree.
+ * would run (`tasksOf` the collectors the caller hands in, the registry's, with the same shard
+ * filter and credentials as the exporter), so the plan and the runtime cannot disagree.
  */
 
 import type { DataPlaneApi } from "../upstream/dataPlane.js";
@@ -15,12 +15,11 @@ import { type CloudApi, DATA_PLANE_ENDPOINT, ENDPOINT, type EndpointTemplate } f
 
 const DATA_PLANE_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(Object.values(DATA_PLANE_ENDPOINT));
 
-import { buildTasks } from "../collectors/registry.js";
 import { queriesForTarget } from "../config/queries.js";
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
 import { credentialLabeler } from "./credentials.js";
-import { CollectorStates, type CollectorTask } from "./model.js";
+import { type Collector, CollectorStates, type CollectorTask, tasksOf } from "./model.js";
 import type { PollContext } from "./runtime.js";
 import {
   configuredSparkJobs,
@@ -52,7 +51,7 @@ const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
 ];
 
 /** One polled cluster. `credential` is a label ("default", "cluster key #1"), never a key. */
-export interface PlanTarget {
+interface PlanTarget {
   readonly clusterId: string;
   readonly region?: string;
   readonly projectId?: string;
@@ -84,7 +83,7 @@ export interface PlanRow {
 }
 
 /** Data-plane calls of one cluster per collections cycle, against that endpoint's own budget. */
-export interface DataPlaneRow {
+interface DataPlaneRow {
   readonly clusterId: string;
   readonly callsPerCycle: number;
   /** Listings are per database: more calls when a cluster has several. */
@@ -130,7 +129,7 @@ function describeScope(scope: ScopeConfig): string {
 }
 
 /** What a plan is for: this replica's shard, clusters discovery would add, the jobs file's jobs. */
-export interface PlanOptions {
+interface PlanOptions {
   readonly shard?: Shard;
   readonly discoveredClusters?: number;
   readonly fileJobs?: readonly SparkJobRef[];
@@ -156,13 +155,14 @@ const NO_CONTEXT = new Proxy({} as PollContext, {
 });
 
 /**
- * The tasks this replica would run: configured clusters and Spark jobs of its shard (plus the
- * jobs file's, when given), `discoveredClusters` stand-ins for what discovery would find, and
- * the credentials as the exporter labels them.
+ * The tasks `collectors` would run on this replica: configured clusters and Spark jobs of its
+ * shard (plus the jobs file's, when given), `discoveredClusters` stand-ins for what discovery
+ * would find, and the credentials as the exporter labels them.
  */
-export function plannedTasks(
+function plannedTasks(
+  collectors: readonly Collector[],
   config: Config,
-  opts: PlanOptions = {},
+  opts: PlanOptions,
 ): {
   readonly tasks: CollectorTask[];
   readonly clusters: ClusterConfig[];
@@ -178,7 +178,7 @@ export function plannedTasks(
   const clusters = [...configured, ...discovered];
   const sparkJobs = replicaSparkJobs(config, opts.fileJobs ?? [], shard);
   const jobIds = replicaJobIds(config, opts.fileJobIds ?? [], shard);
-  const tasks = buildTasks({
+  const tasks = tasksOf(collectors, {
     config,
     clusters: withDiscoveredCollections(config, clusters),
     sparkJobs,
@@ -214,12 +214,12 @@ function withDiscoveredCollections(config: Config, clusters: readonly ClusterCon
 }
 
 /**
- * Computes the plan. `shard` restricts clusters and Spark jobs to those this exporter owns
- * (account-wide calls go to shard 0); `discoveredClusters` adds that many clusters found by
+ * Computes the plan of `collectors` (the registry's: the framework names none). `shard`
+ * restricts clusters and Spark jobs to those this exporter owns (account-wide calls go to shard 0); `discoveredClusters` adds that many clusters found by
  * discovery (no scopes, default credential, region known), which a static config cannot know;
  * `fileJobs` are the Spark jobs of `spark_jobs.jobs_file`.
  */
-export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
+export function computePlan(collectors: readonly Collector[], config: Config, opts: PlanOptions = {}): Plan {
   const { shard } = opts;
   const discovered = opts.discoveredClusters ?? 0;
   const rateLimit = config.api.rateLimit;
@@ -227,7 +227,7 @@ export function computePlan(config: Config, opts: PlanOptions = {}): Plan {
   // The limiter grants rateLimit per window of this length; integer arithmetic below keeps
   // "exactly at the usable rate" a fit, without float noise.
   const windowMs = RATE_WINDOW_MS + marginMs;
-  const { tasks, clusters, sparkJobs, jobIds } = plannedTasks(config, opts);
+  const { tasks, clusters, sparkJobs, jobIds } = plannedTasks(collectors, config, opts);
   const credentialOf = credentialLabeler(config.api.apiKey, clusters);
   const notes: string[] = [];
 

@@ -10,10 +10,10 @@ import { stateSlot } from "./model.js";
 import { type PollContext, type PollTarget, putData, runPoll } from "./runtime.js";
 
 /** Polls needed in a terminal status before a job stops being polled (first sight + confirm). */
-export const TERMINAL_CONFIRMATIONS = 2;
+const TERMINAL_CONFIRMATIONS = 2;
 
 /** One job's progress towards settling. */
-export interface WatchState {
+interface WatchState {
   terminalPolls: number;
   /** When the confirming poll landed; the job's series live `retention` from then. */
   settledAtMs: number | null;
@@ -25,7 +25,7 @@ export interface WatchState {
  * not resume polling finished jobs. Bounded: entries of jobs no longer watched are dropped by
  * `retain`. Each collector keeps its own (a `stateSlot` of its own).
  */
-export class JobWatch {
+class JobWatch {
   private readonly jobs = new Map<string, WatchState>();
 
   state(target: string): WatchState {
@@ -52,7 +52,7 @@ export function jobWatchSlot(name: string) {
 }
 
 /** One poll's answer: the samples, and whether the job is in a terminal status. */
-export interface SettlingPoll {
+interface SettlingPoll {
   readonly mapping: MappingResult;
   readonly terminal: boolean;
 }

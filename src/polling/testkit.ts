@@ -6,7 +6,7 @@
 import type { Sample } from "../metrics/sample.js";
 import type { PollContext } from "./runtime.js";
 
-export interface SpyContext {
+interface SpyContext {
   readonly ctx: PollContext;
   /** The last samples put for a target's data slot, with their TTL; undefined once deleted. */
   readonly data: Map<string, { readonly samples: readonly Sample[]; readonly ttlMs: number | null }>;

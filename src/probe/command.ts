@@ -3,13 +3,14 @@
  * exporter configures them (rate limit, margin, timeouts, size bounds), runs the probe and
  * prints its report. A bad config is the caller's exit 2 (ConfigError propagates).
  */
-import { ClientPool, FOREGROUND_CLOCK } from "../app/clientPool.js";
+
 import { loadJobIdsFile } from "../config/jobIdsFile.js";
 import type { Shard } from "../config/shard.js";
 import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
 import type { Config } from "../config/types.js";
 import { credentialLabeler } from "../polling/credentials.js";
 import { replicaClusters, replicaJobIds, replicaSparkJobs } from "../polling/targets.js";
+import { ClientPool, FOREGROUND_CLOCK } from "../pool/clientPool.js";
 import { redactSecret } from "../upstream/errors.js";
 import type { ClientObserver } from "../upstream/types.js";
 import { runProbe } from "./probe.js";
@@ -22,7 +23,7 @@ const PROBE_MAX_RETRIES = 1;
 const SILENT: ClientObserver = { attempt() {}, retry() {}, rateLimited() {}, schemaError() {} };
 
 /** What the command needs besides the config. */
-export interface ProbeCommandOptions {
+interface ProbeCommandOptions {
   readonly version: string;
   readonly shard: Shard;
   /** Where the report goes. */

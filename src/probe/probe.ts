@@ -31,7 +31,7 @@ import type {
 } from "./report.js";
 
 /** What the probe calls with; the CLI builds it from the config (clients.ts). */
-export interface ProbeDeps {
+interface ProbeDeps {
   readonly clientFor: (cluster: Pick<ClusterConfig, "apiKey">) => CloudApi;
   /** The credential's label ("default", "cluster key #1"): never the key. */
   readonly credentialOf: (cluster: Pick<ClusterConfig, "apiKey">) => string;

@@ -187,7 +187,7 @@ function keyLine(k: KeyProbe): string {
 }
 
 /** Whether the billing key reads billing data, in one line. */
-export function billingLine(b: BillingProbe): string {
+function billingLine(b: BillingProbe): string {
   const r = b.result;
   if (isSkipped(r)) return `Billing (key ${b.credential}): not probed (${r.skipped})`;
   if (r.ok) return `Billing (key ${b.credential}): readable (Query Daily Usage answered)`;

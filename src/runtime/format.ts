@@ -8,22 +8,27 @@ import {
   type SettingState,
 } from "./resolve.js";
 
-/** The runtime settings a running exporter has, for its landing page. */
+/** The runtime settings a running exporter has, in words, for its landing page. */
 export interface RuntimeInForce {
   /** What chose them: "built-in", "VDBCLOUD_RUNTIME=off", or the replacing variables. */
   readonly control: string;
   /** Whether the launcher started this process (the settings were missing where it was started). */
   readonly relaunched: boolean;
-  readonly settings: readonly SettingState[];
+  /** Each setting: its kind, as written ("--max-semi-space-size=64"), and where it comes from. */
+  readonly settings: readonly { readonly kind: string; readonly setting: string; readonly from: string }[];
 }
 
 /** The landing page's view of a plan: the settings of this very process. */
 export function inForce(plan: RuntimePlan): RuntimeInForce {
-  return { control: plan.control, relaunched: plan.relaunched, settings: plan.inForce };
+  return {
+    control: plan.control,
+    relaunched: plan.relaunched,
+    settings: plan.inForce.map((s) => ({ kind: s.kind, setting: formatSetting(s), from: describeSource(s) })),
+  };
 }
 
 /** Where a setting comes from, in words: "command line", "environment, added by the launcher". */
-export function describeSource(s: SettingState): string {
+function describeSource(s: SettingState): string {
   if (s.value === null) return s.builtIn === null ? "not set" : `not set (built-in: ${s.builtIn})`;
   const source = s.source ?? "";
   if (s.byLauncher) return `${source}, set by the launcher`;

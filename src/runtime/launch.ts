@@ -28,7 +28,7 @@ const NOTIFY_FD = "fd:3";
 const REPLACED = "execve";
 
 /** What main.ts does next. */
-export type LaunchOutcome =
+type LaunchOutcome =
   /** Run the command in this process; `start` is how this process was started. */
   | { readonly kind: "run"; readonly start: ProcessStartSnapshot }
   /** Another process runs the exporter; this one ends when it ends. */

@@ -28,7 +28,7 @@ export interface ProcessStart {
 }
 
 /** Where a setting in force comes from. */
-export type SettingSource = "command line" | "NODE_OPTIONS" | "environment";
+type SettingSource = "command line" | "NODE_OPTIONS" | "environment";
 
 /** One setting the launcher manages, as a run has it. */
 export interface SettingState {

@@ -32,7 +32,7 @@ export const systemClock: Clock = {
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 
-export interface SchedulerOptions {
+interface SchedulerOptions {
   clock?: Clock;
   /** Called when a due run is skipped because the previous one is still running. */
   onSkip?: (task: ScheduledTask) => void;
@@ -51,10 +51,10 @@ export interface SchedulerOptions {
  * stall and a heap spike), though the upstream serves only `rate_limit` per second anyway. 64
  * per collector keeps the limiter fed at any documented rate with ordinary latencies.
  */
-export const DEFAULT_STARTUP_CONCURRENCY = 64;
+const DEFAULT_STARTUP_CONCURRENCY = 64;
 
 /** What the landing page and tests can see of a task. */
-export interface TaskStatus {
+interface TaskStatus {
   readonly key: string;
   readonly collector: string;
   readonly running: boolean;

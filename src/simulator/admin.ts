@@ -9,7 +9,7 @@ import { FAULT_KINDS, type FaultKind, type Faults, validateFault } from "./fault
 import type { StatsRecorder } from "./stats.js";
 
 /** What the /_sim routes read and change. */
-export interface AdminDeps {
+interface AdminDeps {
   readonly ctx: SimContext;
   readonly stats: StatsRecorder;
   readonly faults: Faults;

@@ -21,12 +21,12 @@ import type { SimCluster } from "./world.js";
 const DAY_MS = 86_400_000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** The currency every amount of the simulator is in. */
-export const SIM_CURRENCY = "USD";
+const SIM_CURRENCY = "USD";
 /** Invoices listed: this many months, the current one included. */
-export const SIM_INVOICE_MONTHS = 8;
+const SIM_INVOICE_MONTHS = 8;
 
 /** One item of a usage answer, as the service sends it. */
-export interface WireUsageItem {
+interface WireUsageItem {
   readonly costType: string;
   readonly properties?: {
     readonly projectId: string;
@@ -92,7 +92,7 @@ function centsText(hundredths: number): string {
 }
 
 /** Usage rows of one day at `nowMs` (today's: the part of the day gone by), in a stable order. */
-export function usageRowsOfDay(
+function usageRowsOfDay(
   seed: number,
   clusters: readonly SimCluster[],
   day: string,

@@ -43,7 +43,7 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
   --help`;
 
 /** Parsed arguments: either a request for help, or options to start with. */
-export type CliArgs = { help: true } | { help: false; verbose: boolean; options: SimulatorOptions };
+type CliArgs = { help: true } | { help: false; verbose: boolean; options: SimulatorOptions };
 
 function retentionMs(days: number | undefined): number | undefined {
   return days === undefined ? undefined : days * 86_400_000;
@@ -66,7 +66,7 @@ const SWITCHES = [
 ] as const;
 
 /** `--quirks all` or `--quirks openBucket,importPageCap=7`: undefined when absent. */
-export function parseQuirks(raw: string | undefined): Partial<SimQuirks> | undefined {
+function parseQuirks(raw: string | undefined): Partial<SimQuirks> | undefined {
   if (raw === undefined) return undefined;
   if (raw.trim() === "all") return ALL_QUIRKS;
   const out: { -readonly [K in keyof SimQuirks]?: SimQuirks[K] } = {};

@@ -7,7 +7,7 @@
 import { hexFromHash, mix } from "./random.js";
 
 /** The documented job types. */
-export const CLOUD_JOB_TYPES = ["IMPORT", "MIGRATION", "BACKUP", "RESTORE", "CLONE_COLLECTION"] as const;
+const CLOUD_JOB_TYPES = ["IMPORT", "MIGRATION", "BACKUP", "RESTORE", "CLONE_COLLECTION"] as const;
 export type CloudJobType = (typeof CLOUD_JOB_TYPES)[number];
 
 /** The documented job statuses. */

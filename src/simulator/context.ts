@@ -21,7 +21,7 @@ export interface RetiredEndpoints {
 }
 
 /** Template of List Import Jobs (V2), the one V2 endpoint that can be removed. */
-export const V2_IMPORT_LIST = "POST /v2/vectordb/jobs/import/list";
+const V2_IMPORT_LIST = "POST /v2/vectordb/jobs/import/list";
 
 /** True when `route` is switched off by `retired`. Data-plane routes are never retired here. */
 export function isRetired(

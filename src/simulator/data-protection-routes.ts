@@ -19,7 +19,7 @@ function iso(ms: number): string {
 }
 
 /** The wire form of a backup. */
-export function backupView(b: SimBackup): Record<string, unknown> {
+function backupView(b: SimBackup): Record<string, unknown> {
   return {
     projectId: b.projectId,
     backupId: b.backupId,

@@ -58,7 +58,7 @@ export interface SimBackup {
 }
 
 /** A policy as Get Backup Policy answers it. */
-export interface SimBackupPolicy {
+interface SimBackupPolicy {
   readonly clusterId: string;
   readonly status: "ENABLED" | "DISABLED";
   readonly startTime: string;
@@ -68,7 +68,7 @@ export interface SimBackupPolicy {
 }
 
 /** One secondary of a global cluster, with how its lag moves. */
-export interface SimSecondary {
+interface SimSecondary {
   readonly clusterId: string;
   readonly regionId: string;
   /** The lag swings between minMs and maxMs over periodMs (a sine, from the start time). */
@@ -78,7 +78,7 @@ export interface SimSecondary {
 }
 
 /** A simulated global cluster. */
-export interface SimGlobalCluster {
+interface SimGlobalCluster {
   readonly globalClusterId: string;
   readonly globalClusterName: string;
   readonly projectId: string;

@@ -66,7 +66,7 @@ export class SimApiError extends Error {
 }
 
 /** Stable codes of `SimulatorError` (misuse of the simulator's own API, not upstream errors). */
-export type SimulatorErrorCode =
+type SimulatorErrorCode =
   | "UNKNOWN_CLUSTER"
   | "UNKNOWN_PROJECT"
   | "UNKNOWN_JOB"

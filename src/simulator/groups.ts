@@ -14,7 +14,7 @@ export interface SimGroupMember {
 }
 
 /** Not documented: the body code sent with the HTTP 404 for an unknown group. */
-export const GROUP_NOT_FOUND = 80404;
+const GROUP_NOT_FOUND = 80404;
 
 function members(prefix: string, n: number): SimGroupMember[] {
   return Array.from({ length: n }, (_, i) => ({

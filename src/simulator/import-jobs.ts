@@ -11,8 +11,6 @@ import type { SimCluster } from "./world.js";
 
 /** States the generated jobs take (tests may set any other string). */
 export const IMPORT_STATES = ["ImportPending", "ImportRunning", "ImportCompleted", "ImportFailed"] as const;
-/** One of IMPORT_STATES. */
-export type ImportState = (typeof IMPORT_STATES)[number];
 
 /** One record of the listing, as sent on the wire. */
 export interface WireImportJob {
@@ -73,7 +71,7 @@ const STUCK_PENDING_S = 600;
 const FAILED_SHARE = 0.2;
 
 /** Fixed parameters of the generated import jobs. */
-export interface ImportJobOptions {
+interface ImportJobOptions {
   readonly seed: number;
   readonly perCluster: number;
   readonly timeScale: number;

@@ -26,60 +26,23 @@ import { type SimState, SimStateImpl } from "./state.js";
 import { type SimStats, StatsRecorder } from "./stats.js";
 import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
 
-export { SIM_CURRENCY, type SimUsageRow, type WireInvoice, type WireUsageItem } from "./billing.js";
-export {
-  CLOUD_JOB_STATUSES,
-  CLOUD_JOB_TYPES,
-  type CloudJobStatus,
-  type CloudJobType,
-  type WireCloudJob,
-} from "./cloud-jobs.js";
-export type { SimDataCollection } from "./data-plane.js";
+export type { SimUsageRow } from "./billing.js";
 export {
   BACKUP_PERMISSION_MESSAGE,
-  DataProtection,
-  FREE_CLUSTER_MESSAGE,
   OVERDUE_DAYS,
   SERVERLESS_CLUSTER_MESSAGE,
   type SimBackup,
-  type SimBackupPolicy,
-  type SimGlobalCluster,
   STUCK_CREATING_MS,
 } from "./data-protection.js";
-export {
-  ApiCode,
-  RATE_LIMIT_MESSAGE,
-  SimApiError,
-  SimulatorError,
-  type SimulatorErrorCode,
-} from "./errors.js";
-export { FAULT_KINDS, type FaultController, type FaultKind, type FaultSpec } from "./faults.js";
-export { IMPORT_STATES, type ImportState, type WireImportJob } from "./import-jobs.js";
+export { ApiCode, RATE_LIMIT_MESSAGE } from "./errors.js";
+export type { FaultKind, FaultSpec } from "./faults.js";
 export { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
 export type { RequestDone, SimulatorOptions } from "./options.js";
-export { ALL_QUIRKS, NO_QUIRKS, type SimQuirks } from "./quirks.js";
+export { ALL_QUIRKS } from "./quirks.js";
 export { RATE_LIMIT_MODES, type RateLimitMode } from "./rate-limiter.js";
-export {
-  SPARK_SCENARIOS,
-  SPARK_STATUSES,
-  type SparkJobRef,
-  type SparkScenario,
-  type SparkStatus,
-  type WireSparkJob,
-} from "./spark-jobs.js";
-export type {
-  AddCloudJobInput,
-  AddCollectionInput,
-  AddImportJobInput,
-  AddSparkJobInput,
-  CloudJobRef,
-  SimState,
-} from "./state.js";
-export type { RecordedRequest, SimStats } from "./stats.js";
-export type { SimCluster, SimCollection, SimProject, SimRegion } from "./world.js";
 
 /** The billing data the simulator serves, for tests to compare with. */
-export interface SimBilling {
+interface SimBilling {
   /** Usage rows of the UTC days `start`..`end` (both included) at `nowMs` (default: now). */
   usageRows(start: string, end: string, nowMs?: number): SimUsageRow[];
   /** The invoices at `nowMs` (default: now), oldest first. */

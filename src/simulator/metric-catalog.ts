@@ -158,7 +158,7 @@ export const FIRST_FORM_NAMES: readonly string[] = [...FIRST_BY_NAME.keys()];
  * out here rather than taken from the exporter's catalog so that the two are checked against
  * each other. The strict catalog accepts only these, in the first form (with `stat`).
  */
-export const REFERENCE_METRIC_NAMES: ReadonlySet<string> = new Set([
+const REFERENCE_METRIC_NAMES: ReadonlySet<string> = new Set([
   "CU_COMPUTATION",
   "CU_CAPACITY",
   "STORAGE_USE",

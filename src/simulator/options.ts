@@ -100,10 +100,10 @@ export interface RequestDone {
 }
 
 /** Default `metricRetentionMs`: 30 days. */
-export const DEFAULT_METRIC_RETENTION_MS = 30 * 86_400_000;
+const DEFAULT_METRIC_RETENTION_MS = 30 * 86_400_000;
 
 /** Options with every default applied. */
-export type ResolvedOptions = Required<Omit<SimulatorOptions, "apiKeys" | "billingKeys" | "quirks">> & {
+type ResolvedOptions = Required<Omit<SimulatorOptions, "apiKeys" | "billingKeys" | "quirks">> & {
   apiKeys: string[] | undefined;
   billingKeys: string[] | undefined;
   quirks: SimQuirks;

@@ -21,7 +21,7 @@ function isoSeconds(ms: number): string {
 }
 
 /** The Describe Cluster payload; List Clusters items have the same fields. */
-export function describeCluster(c: SimCluster): Record<string, unknown> {
+function describeCluster(c: SimCluster): Record<string, unknown> {
   return {
     clusterId: c.id,
     clusterName: c.name,

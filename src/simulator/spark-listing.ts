@@ -22,7 +22,7 @@ const ITEM_FIELDS = [
 ] as const satisfies readonly (keyof WireSparkJob)[];
 
 /** A List Spark Jobs item: the list's fields of the Describe payload. */
-export type WireSparkJobItem = Pick<WireSparkJob, (typeof ITEM_FIELDS)[number]>;
+type WireSparkJobItem = Pick<WireSparkJob, (typeof ITEM_FIELDS)[number]>;
 
 /** The List Spark Jobs item of `spec` at `nowMs`. */
 export function sparkJobListItem(spec: SparkJobSpec, nowMs: number, timeScale: number): WireSparkJobItem {

@@ -25,7 +25,7 @@ import {
 import type { MutableSimCluster } from "./world.js";
 
 /** A Spark job to add. Defaults: a generated ID, scenario "succeeded", created now. */
-export interface AddSparkJobInput {
+interface AddSparkJobInput {
   readonly projectId: string;
   readonly jobId?: string;
   readonly scenario?: SparkScenario;
@@ -38,7 +38,7 @@ export interface AddSparkJobInput {
 }
 
 /** A job of Describe Job, as the exporter's `jobs.ids` names it. */
-export interface CloudJobRef {
+interface CloudJobRef {
   readonly jobId: string;
   readonly type: CloudJobType;
 }
@@ -47,7 +47,7 @@ export interface CloudJobRef {
  * A job of Describe Job to add. Defaults: a generated ID, created now, 20 simulated seconds
  * pending, 300 running, successful.
  */
-export interface AddCloudJobInput {
+interface AddCloudJobInput {
   readonly type: CloudJobType;
   readonly jobId?: string;
   readonly pendingS?: number;
@@ -57,7 +57,7 @@ export interface AddCloudJobInput {
 }
 
 /** An import job to add at the top of a cluster's listing. Defaults: generated ID, ImportPending. */
-export interface AddImportJobInput {
+interface AddImportJobInput {
   readonly jobId?: string;
   readonly collectionName?: string;
   /** Any string: unknown states are allowed on purpose (clients must cope). */
@@ -65,7 +65,7 @@ export interface AddImportJobInput {
 }
 
 /** A collection to add to a data plane. Defaults: loaded, 0 rows. */
-export interface AddCollectionInput {
+interface AddCollectionInput {
   readonly dbName: string;
   readonly collectionName: string;
   readonly loadState?: string;

@@ -6,7 +6,7 @@
 import type { FaultKind } from "./faults.js";
 
 /** The last request seen on one endpoint, unredacted (this is a test double). */
-export interface RecordedRequest {
+interface RecordedRequest {
   readonly method: string;
   readonly path: string;
   readonly query: Readonly<Record<string, unknown>>;

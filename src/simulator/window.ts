@@ -6,9 +6,9 @@ import { parse as parseDuration } from "tinyduration";
 import { ApiCode, SimApiError } from "./errors.js";
 
 /** The documented minimum granularity. */
-export const MIN_GRANULARITY_MS = 30_000;
+const MIN_GRANULARITY_MS = 30_000;
 /** Guard against windows that would make one answer huge. */
-export const MAX_BUCKETS = 10_000;
+const MAX_BUCKETS = 10_000;
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
@@ -37,7 +37,7 @@ export function parseTimestampMs(text: string): number | undefined {
 }
 
 /** A validated window: buckets start at `firstBucketMs` and step by `granularityMs`. */
-export interface MetricWindow {
+interface MetricWindow {
   readonly startMs: number;
   readonly endMs: number;
   readonly granularityMs: number;
@@ -61,7 +61,7 @@ function invalid(message: string): SimApiError {
 }
 
 /** Fields of the request body that define the window (already known to be strings or absent). */
-export interface WindowFields {
+interface WindowFields {
   readonly start?: string | undefined;
   readonly end?: string | undefined;
   readonly period?: string | undefined;

@@ -6,7 +6,7 @@
 import { createRng, hexString } from "./random.js";
 
 /** A database/collection pair known to a cluster (the scopes of second-form metric queries). */
-export interface SimCollection {
+interface SimCollection {
   readonly dbName: string;
   readonly collectionName: string;
 }
@@ -52,9 +52,9 @@ export interface SimProject {
 }
 
 /** Project plans of List Projects V2, given in turn. */
-export const PROJECT_PLANS = ["Enterprise", "Standard", "BusinessCritical"] as const;
+const PROJECT_PLANS = ["Enterprise", "Standard", "BusinessCritical"] as const;
 /** Organisation types of List Projects V2, given in turn. */
-export const ORG_TYPES = ["SAAS", "BYOC"] as const;
+const ORG_TYPES = ["SAAS", "BYOC"] as const;
 
 /** A cloud region of the region listing. */
 export interface SimRegion {
@@ -72,7 +72,7 @@ export interface MutableSimCluster extends SimCluster {
 }
 
 /** Internal view of a region: its domain is filled in once the server listens. */
-export interface MutableSimRegion extends SimRegion {
+interface MutableSimRegion extends SimRegion {
   domain: string;
 }
 
@@ -103,7 +103,7 @@ const CU_TYPES = ["Performance-optimized", "Capacity-optimized", "Tiered-storage
 const CU_SIZES = [1, 2, 4, 8, 12, 16, 32];
 
 /** Inputs of generateWorld. */
-export interface WorldOptions {
+interface WorldOptions {
   readonly seed: number;
   readonly clusters: number;
   readonly collectionsPerCluster: number;

@@ -17,7 +17,7 @@ import { segment } from "./urls.js";
 import { numeric, pageDataFields, pageInfoOf, pageQuery, stringish } from "./wire.js";
 
 /** Arguments of List Backups. Page numbers start at 1; no clusterId: the whole organisation. */
-export interface ListBackupsArgs {
+interface ListBackupsArgs {
   readonly clusterId?: string;
   readonly pageSize: number;
   readonly currentPage: number;
@@ -35,15 +35,15 @@ const backupSchema = z.object({
 });
 
 /** The envelope's `data` of List Backups. */
-export const backupsDataSchema = z.object({
+const backupsDataSchema = z.object({
   ...pageDataFields,
   backups: z.array(backupSchema).nullish(),
 });
 
-export type BackupsData = z.infer<typeof backupsDataSchema>;
+type BackupsData = z.infer<typeof backupsDataSchema>;
 
 /** Maps `data` to a page; a missing list is an empty page. */
-export function normalizeBackups(data: BackupsData): BackupPage {
+function normalizeBackups(data: BackupsData): BackupPage {
   const backups: Backup[] = (data.backups ?? []).map((b) => ({
     backupId: b.backupId,
     clusterId: b.clusterId,
@@ -75,7 +75,7 @@ export const listBackupsEndpoint = defineEndpoint<ListBackupsArgs, BackupsData, 
 );
 
 /** The envelope's `data` of Get Backup Policy. */
-export const backupPolicyDataSchema = z.object({
+const backupPolicyDataSchema = z.object({
   clusterId: stringish.nullish(),
   status: z.string().trim().min(1, { message: "expected a non-empty status" }),
   startTime: lenientText,
@@ -84,10 +84,10 @@ export const backupPolicyDataSchema = z.object({
   crossRegionCopies: lenient(z.array(z.unknown())),
 });
 
-export type BackupPolicyData = z.infer<typeof backupPolicyDataSchema>;
+type BackupPolicyData = z.infer<typeof backupPolicyDataSchema>;
 
 /** Maps `data` to a policy; the asked cluster fills a missing clusterId. */
-export function normalizeBackupPolicy(data: BackupPolicyData, clusterId: string): BackupPolicy {
+function normalizeBackupPolicy(data: BackupPolicyData, clusterId: string): BackupPolicy {
   return {
     clusterId: data.clusterId ?? clusterId,
     status: data.status,

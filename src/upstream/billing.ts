@@ -18,7 +18,7 @@ import { ENDPOINT, type Invoice, type InvoicePage, type UsageDay, type UsagePage
 import { nullableNumeric, pageDataFields, pageInfoOf, pageQuery, stringish, timestampMs } from "./wire.js";
 
 /** Arguments of Query Daily Usage: UTC days as YYYY-MM-DD; page numbers start at 1. */
-export interface QueryDailyUsageArgs {
+interface QueryDailyUsageArgs {
   readonly start: string;
   readonly end: string;
   readonly pageSize: number;
@@ -26,7 +26,7 @@ export interface QueryDailyUsageArgs {
 }
 
 /** Arguments of List Invoices. Page numbers start at 1. */
-export interface ListInvoicesArgs {
+interface ListInvoicesArgs {
   readonly pageSize: number;
   readonly currentPage: number;
 }
@@ -73,7 +73,7 @@ export const usageDataSchema = z.object({
   total: nullableNumeric,
 });
 
-export type UsageData = z.infer<typeof usageDataSchema>;
+type UsageData = z.infer<typeof usageDataSchema>;
 
 /** Maps `data` to a page: its intervals with their items, and how many rows it carried. */
 export function normalizeUsage(data: UsageData): UsagePage {
@@ -126,7 +126,7 @@ export const invoicesDataSchema = z.object({
   invoices: z.array(invoiceSchema).nullish(),
 });
 
-export type InvoicesData = z.infer<typeof invoicesDataSchema>;
+type InvoicesData = z.infer<typeof invoicesDataSchema>;
 
 /** Maps `data` to a page of invoices; `count` is null when the answer left it out. */
 export function normalizeInvoices(data: InvoicesData): InvoicePage {

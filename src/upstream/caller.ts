@@ -22,7 +22,7 @@ import { summarizeIssues } from "./wire.js";
 export const MAX_RATE_LIMIT_PAUSE_MS = 60_000;
 
 /** What a caller is built from; every member is owned by the client that builds it. */
-export interface CallerOptions {
+interface CallerOptions {
   readonly transport: Transport;
   readonly limiter: RateLimiter;
   /** Already made safe (a throwing observer must not fail a call). */
@@ -44,7 +44,7 @@ export interface CallerOptions {
 }
 
 /** Runs one endpoint call with its retries. Rejects with a CloudError. */
-export type Call = <A, D, R>(def: EndpointDef<A, D, R>, args: A, signal?: AbortSignal) => Promise<R>;
+type Call = <A, D, R>(def: EndpointDef<A, D, R>, args: A, signal?: AbortSignal) => Promise<R>;
 
 /** Builds the call function of one client. */
 export function createCaller(o: CallerOptions): Call {

@@ -49,7 +49,7 @@ export type FamilyKey =
   | "unloadedCollections";
 
 /** One known upstream name and everything the exporter knows about it. */
-export interface UpstreamMetric {
+interface UpstreamMetric {
   readonly name: string;
   /** Statistics it takes in the first form (`name` + `stat`); empty when it has no first form. */
   readonly stats: readonly Stat[];
@@ -68,7 +68,7 @@ export interface UpstreamMetric {
 }
 
 /** Request types of the per-type metrics, as the reference names them. */
-export const REQUEST_TYPES = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"] as const;
+const REQUEST_TYPES = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"] as const;
 const VECTOR_DOCUMENTED = new Set(["INSERT", "UPSERT", "SEARCH"]);
 const VECTOR_TYPES = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH"] as const;
 // Second-form latency names were only ever seen for these (none for bulk insert).
@@ -172,7 +172,7 @@ export function upstreamMetric(name: string): UpstreamMetric | undefined {
  * A pattern over names with a request type {T} the catalog does not list (a type the service
  * adds later, such as HYBRID_SEARCH): mapped like its listed siblings. First match wins.
  */
-export interface TypedPattern {
+interface TypedPattern {
   readonly pattern: RegExp;
   readonly family: FamilyKey;
   readonly kind: CatalogUnitKind;
@@ -183,7 +183,7 @@ export interface TypedPattern {
 const T = "([A-Z0-9]+(?:_[A-Z0-9]+)*)";
 
 /** Name patterns with a request type T, in matching order. */
-export const TYPED_PATTERNS: readonly TypedPattern[] = [
+const TYPED_PATTERNS: readonly TypedPattern[] = [
   {
     pattern: new RegExp(`^VECTOR_REQ_${T}_COUNT$`),
     family: "vectorRequests",
@@ -203,7 +203,7 @@ export const TYPED_PATTERNS: readonly TypedPattern[] = [
 ];
 
 /** Where a result lands: family key, unit kind and extra labels; or why it has no series. */
-export type Placement =
+type Placement =
   | {
       readonly ok: true;
       readonly family: FamilyKey;

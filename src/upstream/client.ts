@@ -83,7 +83,6 @@ export interface CloudClient extends CloudApi {
 export const DEFAULT_RETRY_BASE_MS = 250;
 /** Default backoff cap. */
 export const DEFAULT_RETRY_MAX_MS = 10_000;
-export { MAX_RATE_LIMIT_PAUSE_MS } from "./caller.js";
 
 /** Creates the client. Throws RangeError for invalid numeric options. */
 export function createCloudClient(opts: CloudClientOptions): CloudClient {

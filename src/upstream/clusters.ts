@@ -52,7 +52,7 @@ export const clusterSchema = z.object({
   autoscaling: autoscalingSchema,
 });
 
-export type ClusterData = z.infer<typeof clusterSchema>;
+type ClusterData = z.infer<typeof clusterSchema>;
 
 /** Maps one cluster record (already null-filled by the schema). */
 export function normalizeCluster(c: ClusterData): ClusterDescription {
@@ -88,7 +88,7 @@ export const describeClusterEndpoint = defineEndpoint<string, ClusterData, Clust
 );
 
 /** Arguments of List Clusters; absent filters are not sent. */
-export interface ListClustersArgs {
+interface ListClustersArgs {
   readonly projectId?: string;
   readonly regionId?: string;
   readonly pageSize: number;
@@ -104,7 +104,7 @@ export const clusterListDataSchema = z.union([
   }),
 ]);
 
-export type ClusterListData = z.infer<typeof clusterListDataSchema>;
+type ClusterListData = z.infer<typeof clusterListDataSchema>;
 
 /**
  * Maps either shape to a page. A bare array says nothing of paging: it is a page without a

@@ -60,7 +60,7 @@ export interface DataPlaneClient extends DataPlaneApi {
 }
 
 /** Options of createDataPlaneClient. */
-export interface DataPlaneClientOptions {
+interface DataPlaneClientOptions {
   /** The cluster's endpoint, e.g. https://in01-xxx.aws-us-west-2.vectordb.zillizcloud.com:19530 */
   readonly endpoint: string;
   /** An API key or `username:password`. Never logged. */
@@ -159,7 +159,7 @@ const DATA_PLANE_CODES: ReadonlyMap<number, CloudErrorCode> = new Map([
 ]);
 
 /** Reclassifies an engine code the control-plane mapping does not know. */
-export function mapDataPlaneError(error: CloudError): CloudError {
+function mapDataPlaneError(error: CloudError): CloudError {
   const code = error.apiCode === undefined ? undefined : DATA_PLANE_CODES.get(error.apiCode);
   if (code === undefined || code === error.code) return error;
   return new CloudError(code, error.message, {

@@ -10,7 +10,7 @@ import type { EndpointTemplate } from "./types.js";
  * Which server a request goes to: the v2 base URL, the v1 controller of a region, or the data
  * plane of one cluster (its own endpoint, known to the data-plane client).
  */
-export type RequestTarget =
+type RequestTarget =
   | { readonly plane: "v2" }
   | { readonly plane: "v1"; readonly region: string }
   | { readonly plane: "data" };

@@ -7,10 +7,10 @@ import { errorForApiCode, errorForDatalessSuccess, type MappingContext } from ".
 import { CloudError } from "./errors.js";
 
 /** Envelope codes meaning success (0 per the spec and v2 samples, 200 per v1 samples). */
-export const SUCCESS_CODES: ReadonlySet<number> = new Set([0, 200]);
+const SUCCESS_CODES: ReadonlySet<number> = new Set([0, 200]);
 
 /** The envelope fields, each present only when well-typed on the wire. */
-export interface EnvelopeFields {
+interface EnvelopeFields {
   readonly code?: number;
   readonly message?: string;
   readonly hasData: boolean;
@@ -44,7 +44,7 @@ export function readEnvelope(body: unknown): EnvelopeFields | undefined {
  * True for a JSON object that is no envelope (no integer `code`): the payload itself, as some
  * endpoints document their answer. Lists and scalars are never a bare payload.
  */
-export function isBareBody(body: unknown): boolean {
+function isBareBody(body: unknown): boolean {
   const envelope = readEnvelope(body);
   return envelope !== undefined && envelope.code === undefined;
 }

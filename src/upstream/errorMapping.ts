@@ -18,9 +18,9 @@ export const NOT_FOUND_API_CODES: ReadonlySet<number> = new Set([80020, 96018]);
  * Envelope codes meaning "rate limit exceeded". 8 is the engine's (Milvus) rate-limit error,
  * which the managed service passes through; the control plane documents none of its own.
  */
-export const RATE_LIMIT_API_CODES: ReadonlySet<number> = new Set([8]);
+const RATE_LIMIT_API_CODES: ReadonlySet<number> = new Set([8]);
 /** Envelope codes meaning "the request is invalid" (80003: a parameter outside its range). */
-export const INVALID_REQUEST_API_CODES: ReadonlySet<number> = new Set([80003]);
+const INVALID_REQUEST_API_CODES: ReadonlySet<number> = new Set([80003]);
 
 // "rate limit", "rate-limited", "ratelimit", "too many requests", "throttled": each names the
 // throttle itself. Word boundaries keep "accurate" or "generate" from matching.

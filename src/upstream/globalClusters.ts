@@ -16,23 +16,23 @@ import { segment } from "./urls.js";
 import { numeric, pageDataFields, pageInfoOf, pageQuery, stringish } from "./wire.js";
 
 /** Arguments of List Global Clusters. Page numbers start at 1. */
-export interface ListGlobalClustersArgs {
+interface ListGlobalClustersArgs {
   readonly pageSize: number;
   readonly currentPage: number;
 }
 
 /** The payload of List Global Clusters. */
-export const globalClustersDataSchema = z.object({
+const globalClustersDataSchema = z.object({
   ...pageDataFields,
   globalClusters: z
     .array(z.object({ globalClusterId: stringish, globalClusterName: lenientText, projectId: lenientText }))
     .nullish(),
 });
 
-export type GlobalClustersData = z.infer<typeof globalClustersDataSchema>;
+type GlobalClustersData = z.infer<typeof globalClustersDataSchema>;
 
 /** Maps the payload to a page; a missing list is an empty page. */
-export function normalizeGlobalClusters(data: GlobalClustersData): GlobalClusterPage {
+function normalizeGlobalClusters(data: GlobalClustersData): GlobalClusterPage {
   const globalClusters = data.globalClusters ?? [];
   return { ...pageInfoOf(data, globalClusters.length), globalClusters };
 }
@@ -54,7 +54,7 @@ export const listGlobalClustersEndpoint = defineEndpoint<
 });
 
 /** The payload of Get Global Cluster Replication Lag. */
-export const replicationLagDataSchema = z.object({
+const replicationLagDataSchema = z.object({
   globalClusterId: stringish.nullish(),
   primaryClusterId: lenientText,
   lags: z
@@ -64,10 +64,10 @@ export const replicationLagDataSchema = z.object({
     .nullish(),
 });
 
-export type ReplicationLagData = z.infer<typeof replicationLagDataSchema>;
+type ReplicationLagData = z.infer<typeof replicationLagDataSchema>;
 
 /** Maps the payload to the lags; the asked global cluster fills a missing ID. */
-export function normalizeReplicationLag(data: ReplicationLagData, globalClusterId: string): ReplicationLag {
+function normalizeReplicationLag(data: ReplicationLagData, globalClusterId: string): ReplicationLag {
   return {
     globalClusterId: data.globalClusterId ?? globalClusterId,
     primaryClusterId: data.primaryClusterId,

@@ -14,7 +14,7 @@ import { segment } from "./urls.js";
 import { pageDataFields, pageInfoOf, pageQuery } from "./wire.js";
 
 /** Arguments of List Group Members. Page numbers start at 1. */
-export interface ListGroupMembersArgs {
+interface ListGroupMembersArgs {
   readonly groupId: string;
   readonly pageSize: number;
   readonly currentPage: number;
@@ -26,7 +26,7 @@ export const groupMembersDataSchema = z.object({
   members: z.array(z.unknown()).nullish(),
 });
 
-export type GroupMembersData = z.infer<typeof groupMembersDataSchema>;
+type GroupMembersData = z.infer<typeof groupMembersDataSchema>;
 
 /**
  * Maps `data` to a page: the documented total (null when absent) and a hash of each member, so

@@ -10,7 +10,7 @@ import { ENDPOINT, type ImportJob, type ImportJobPage } from "./types.js";
 import { numeric, pageInfoOf, pageQuery } from "./wire.js";
 
 /** Arguments of List Import Jobs (CloudApi.listImportJobs). */
-export interface ListImportJobsArgs {
+interface ListImportJobsArgs {
   readonly clusterId: string;
   readonly region: string;
   readonly pageSize: number;

@@ -15,7 +15,7 @@ import { ENDPOINT, type ImportJobPage, type ImportJobProgress } from "./types.js
 import { numeric, stringish } from "./wire.js";
 
 /** Arguments of List Import Jobs (V2) (CloudApi.listImportJobsV2). Pages start at 1. */
-export interface ListImportJobsV2Args {
+interface ListImportJobsV2Args {
   readonly clusterId: string;
   readonly pageSize: number;
   readonly currentPage: number;
@@ -37,7 +37,7 @@ export const listImportJobsV2Endpoint = defineEndpoint<
 });
 
 /** Arguments of Get Import Job Progress (V2) (CloudApi.describeImportJob). */
-export interface DescribeImportJobArgs {
+interface DescribeImportJobArgs {
   readonly clusterId: string;
   readonly jobId: string;
 }
@@ -56,7 +56,7 @@ export const importJobProgressDataSchema = z.object({
   reason: text,
 });
 
-export type ImportJobProgressData = z.infer<typeof importJobProgressDataSchema>;
+type ImportJobProgressData = z.infer<typeof importJobProgressDataSchema>;
 
 /** Maps `data` to ImportJobProgress; the job ID asked for stands in for a missing one. */
 export function normalizeImportJobProgress(

@@ -27,7 +27,7 @@ export const cloudJobDataSchema = z.object({
   reason: text,
 });
 
-export type CloudJobData = z.infer<typeof cloudJobDataSchema>;
+type CloudJobData = z.infer<typeof cloudJobDataSchema>;
 
 /** Maps the job object to CloudJob; an answer without its ID gets the requested one. */
 export function normalizeCloudJob(data: CloudJobData, jobId: string): CloudJob {

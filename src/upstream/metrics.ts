@@ -79,10 +79,10 @@ export const metricsDataSchema = z.object({
     .transform((list) => (list ?? []).map(readResult)),
 });
 
-export type MetricsData = z.infer<typeof metricsDataSchema>;
+type MetricsData = z.infer<typeof metricsDataSchema>;
 
 /** The JSON body sent upstream (both forms). */
-export interface MetricsRequestBody {
+interface MetricsRequestBody {
   start: string;
   end: string;
   granularity: string;

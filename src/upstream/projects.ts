@@ -8,7 +8,7 @@ import { ENDPOINT, type Project } from "./types.js";
 import { nullableNumeric, stringish } from "./wire.js";
 
 /** Arguments of List Projects: the region only picks the controller URL. */
-export interface ListProjectsArgs {
+interface ListProjectsArgs {
   readonly region: string;
 }
 
@@ -22,7 +22,7 @@ const projectSchema = z.object({
 /** The envelope's `data`: an array of projects. */
 export const projectsDataSchema = z.array(projectSchema);
 
-export type ProjectsData = z.infer<typeof projectsDataSchema>;
+type ProjectsData = z.infer<typeof projectsDataSchema>;
 
 /** Maps `data` to Project[]; a missing name becomes "". */
 export function normalizeProjects(data: ProjectsData): Project[] {

@@ -24,7 +24,7 @@ export const projectsV2DataSchema = z.union([
   z.object({ projects: z.array(projectSchema).nullish() }).transform((d) => d.projects ?? []),
 ]);
 
-export type ProjectsV2Data = z.infer<typeof projectsV2DataSchema>;
+type ProjectsV2Data = z.infer<typeof projectsV2DataSchema>;
 
 /** Maps `data` to ProjectV2[]; a missing name, plan or org type becomes "". */
 export function normalizeProjectsV2(data: ProjectsV2Data): ProjectV2[] {

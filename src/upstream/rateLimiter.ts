@@ -41,7 +41,7 @@ export const RATE_WINDOW_MS = 1_000;
 export const DEFAULT_RATE_LIMIT_MARGIN_MS = 100;
 
 /** Limiter parameters; `now` and `sleep` are injectable so tests control time. */
-export interface RateLimiterOptions {
+interface RateLimiterOptions {
   /** Requests per window per key: a whole number >= 1. */
   readonly rate: number;
   /** Added to the one-second window; default DEFAULT_RATE_LIMIT_MARGIN_MS. */
@@ -64,7 +64,7 @@ export function usableRate(rate: number, marginMs: number): number {
  * was sent (it may have left unseen). Each is idempotent; a permit must be released, or grant n
  * + rate waits for it for ever.
  */
-export interface Permit {
+interface Permit {
   sent(): void;
   release(): void;
 }

@@ -20,14 +20,14 @@ export type Refusal = "key_refused" | "not_permitted" | "plan_refused";
  * The catalogue's permission refusals: 96012-96016 (96013 "Org owner or project owner is
  * needed", 96016 "Please check your Apikey scope") and 96027 (project, Apikey scope).
  */
-export const PERMISSION_API_CODES: ReadonlySet<number> = new Set([96012, 96013, 96014, 96015, 96016, 96027]);
+const PERMISSION_API_CODES: ReadonlySet<number> = new Set([96012, 96013, 96014, 96015, 96016, 96027]);
 
 /**
  * The catalogue's plan refusals: 96021 "Free cluster does not support this operation.", 96022
  * "Serverless cluster does not support this operation.", 96028 "Feature only supported for
  * enterprise plan clusters."
  */
-export const PLAN_API_CODES: ReadonlySet<number> = new Set([96021, 96022, 96028]);
+const PLAN_API_CODES: ReadonlySet<number> = new Set([96021, 96022, 96028]);
 
 const PERMISSION_MESSAGE =
   /\bpermission|\bforbidden\b|\bnot (?:allowed|authori[sz]ed)\b|\baccess denied\b|\bapi ?key scope\b|\b(?:owner|admin) is needed\b/i;

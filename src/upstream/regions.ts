@@ -6,7 +6,7 @@ import { defineEndpoint, V2 } from "./endpoint.js";
 import { ENDPOINT, type Region } from "./types.js";
 
 /** Arguments of List Cloud Regions; `cloudId` is sent only when given. */
-export interface ListRegionsArgs {
+interface ListRegionsArgs {
   readonly cloudId?: string;
 }
 
@@ -19,7 +19,7 @@ const regionSchema = z.object({
 /** The envelope's `data`: an array of regions. */
 export const regionsDataSchema = z.array(regionSchema);
 
-export type RegionsData = z.infer<typeof regionsDataSchema>;
+type RegionsData = z.infer<typeof regionsDataSchema>;
 
 /** Maps `data` to Region[]; a missing domain becomes "". */
 export function normalizeRegions(data: RegionsData): Region[] {

@@ -4,7 +4,7 @@
 import { abortReason } from "./sleep.js";
 
 /** Gives back the permit; calling it more than once has no further effect. */
-export type Release = () => void;
+type Release = () => void;
 
 /** FIFO, abortable counting semaphore. */
 export class Semaphore {

@@ -22,7 +22,7 @@ export interface Timers {
  * The global timers, looked up at each call (fake timers installed later still apply). The
  * timers are not unref'd: a pending request or retry keeps the process alive, as before.
  */
-export const globalTimers: Timers = {
+const globalTimers: Timers = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),

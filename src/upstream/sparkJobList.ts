@@ -14,7 +14,7 @@ import { ENDPOINT, type SparkJob, type SparkJobPage } from "./types.js";
 import { numeric, pageDataFields, pageInfoOf, pageQuery } from "./wire.js";
 
 /** Arguments of List Spark Jobs. Page numbers start at 1. */
-export interface ListSparkJobsArgs {
+interface ListSparkJobsArgs {
   readonly clusterId: string;
   readonly pageSize: number;
   readonly currentPage: number;
@@ -31,7 +31,7 @@ export const sparkJobListDataSchema = z.object({
   records: items,
 });
 
-export type SparkJobListData = z.infer<typeof sparkJobListDataSchema>;
+type SparkJobListData = z.infer<typeof sparkJobListDataSchema>;
 
 /**
  * Maps `data` to a page. Items without a usable status or job ID are left out; a listed item

@@ -20,7 +20,7 @@ import { segment } from "./urls.js";
 import { numeric, stringish } from "./wire.js";
 
 /** Arguments of Describe Spark Job. */
-export interface DescribeSparkJobArgs {
+interface DescribeSparkJobArgs {
   readonly projectId: string;
   readonly jobId: string;
 }
@@ -68,7 +68,7 @@ export const sparkJobDataSchema = z.object({
   durationSeconds: lenient(numeric),
 });
 
-export type SparkJobData = z.infer<typeof sparkJobDataSchema>;
+type SparkJobData = z.infer<typeof sparkJobDataSchema>;
 type PrecheckReportData = z.infer<typeof precheckReportSchema>;
 type PrecheckErrorData = z.infer<typeof precheckErrorSchema>;
 

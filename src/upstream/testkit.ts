@@ -17,7 +17,7 @@ import type {
 } from "./types.js";
 
 /** A clock that only moves when something sleeps on it (or `advance` is called). */
-export interface ManualClock {
+interface ManualClock {
   readonly now: () => number;
   readonly sleep: SleepFn;
   /** Every sleep requested, in order, in milliseconds. */
@@ -26,7 +26,7 @@ export interface ManualClock {
 }
 
 /** Creates a ManualClock starting at `startMs`. Sleeps resolve at once, after advancing time. */
-export function manualClock(startMs = 1_700_000_000_000): ManualClock {
+function manualClock(startMs = 1_700_000_000_000): ManualClock {
   let t = startMs;
   const sleeps: number[] = [];
   return {
@@ -45,19 +45,19 @@ export function manualClock(startMs = 1_700_000_000_000): ManualClock {
 }
 
 /** One observed event. */
-export type ObservedEvent =
+type ObservedEvent =
   | { readonly kind: "attempt"; readonly endpoint: EndpointTemplate; readonly outcome: CallOutcome }
   | { readonly kind: "retry"; readonly endpoint: EndpointTemplate; readonly delayMs: number }
   | { readonly kind: "rateLimited"; readonly endpoint: EndpointTemplate }
   | { readonly kind: "schemaError"; readonly endpoint: EndpointTemplate };
 
 /** An observer that appends every event to `events`. */
-export interface RecordingObserver extends ClientObserver {
+interface RecordingObserver extends ClientObserver {
   readonly events: ObservedEvent[];
 }
 
 /** Creates a RecordingObserver (durations are not recorded: tests must not depend on time). */
-export function recordingObserver(): RecordingObserver {
+function recordingObserver(): RecordingObserver {
   const events: ObservedEvent[] = [];
   return {
     events,
@@ -143,7 +143,7 @@ export async function closeTestClients(): Promise<void> {
 }
 
 /** The part of the current test's MockAgent the HTTP-level tests use. */
-export interface UpstreamDouble {
+interface UpstreamDouble {
   /** The interceptable pool for one origin (TEST_BASE_URL, a controller URL). */
   get(origin: string): Interceptable;
   assertNoPendingInterceptors(): void;

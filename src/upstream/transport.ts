@@ -29,7 +29,7 @@ export interface TransportOptions {
 }
 
 /** One resolved request. */
-export interface HttpRequest {
+interface HttpRequest {
   readonly endpoint: EndpointTemplate;
   readonly method: "GET" | "POST";
   readonly url: URL;
@@ -37,7 +37,7 @@ export interface HttpRequest {
 }
 
 /** A 2xx answer: its status, parsed JSON body, and Retry-After if it carried one. */
-export interface HttpResponse {
+interface HttpResponse {
   readonly status: number;
   readonly body: unknown;
   readonly retryAfterMs?: number;

@@ -23,7 +23,7 @@ type RequestMethod = (
 const requestMethod = load("undici/lib/api/api-request.js") as RequestMethod;
 
 /** Options of `request`: undici's request options without the parts taken from `url`. */
-export type RequestOptions = Omit<Dispatcher.RequestOptions, "origin" | "path">;
+type RequestOptions = Omit<Dispatcher.RequestOptions, "origin" | "path">;
 
 /**
  * Sends one request through `dispatcher` (any undici Dispatcher: a Pool, an Agent, a

@@ -55,7 +55,7 @@ export function summarizeIssues(error: z.ZodError, prefix: string, max = 3): str
 }
 
 /** The paging fields of one listing answer, as read (absent when the answer left them out). */
-export interface PageData {
+interface PageData {
   readonly count?: number | null | undefined;
   readonly currentPage?: number | null | undefined;
   readonly pageSize?: number | null | undefined;

@@ -14,7 +14,7 @@ import { type Backup, type BackupPage, type CloudApi, ENDPOINT } from "../../ups
 export const BACKUP_PAGE_SIZE = 100;
 
 /** How the rest of a cycle lists backups, after page 1 of the organisation-wide listing. */
-export type ListingMode = "organization" | "per_cluster";
+type ListingMode = "organization" | "per_cluster";
 
 /**
  * The cheaper way to finish: the remaining organisation pages, or one listing per cluster (at
@@ -55,7 +55,7 @@ function listAll(
 }
 
 /** What one listing cycle found, and how it listed. */
-export interface BackupListing {
+interface BackupListing {
   readonly backups: readonly Backup[];
   readonly mode: ListingMode;
 }

@@ -31,8 +31,8 @@ import { BackupsByCluster, mapBackups, mapPolicy } from "./mapping.js";
  * Both collectors report as `backups` (the `collector` label), so a credential without backup
  * permission is one collector to the operator, with one log line.
  */
-export const BACKUPS = "backups";
-export const BACKUP_POLICIES = "backup_policies";
+const BACKUPS = "backups";
+const BACKUP_POLICIES = "backup_policies";
 
 /** The store slot of each cluster's share of the listing (its policy is the "data" slot). */
 const LISTING_SLOT = "backups";
@@ -43,7 +43,7 @@ const MAP_CHUNK = 25;
 const GROUP_SLICE = 2_500;
 
 /** The listing task's target: the organisation as the credential sees it. */
-export function listingTarget(credential: string): string {
+function listingTarget(credential: string): string {
   return credential === "default" ? "organization" : `organization (${credential})`;
 }
 
@@ -60,7 +60,7 @@ function dedicated(env: CollectorEnv, clusters: readonly ClusterConfig[]): Clust
 }
 
 /** One List Backups task per credential (target: the credential's label). */
-export function backupListTasks(env: CollectorEnv): CollectorTask[] {
+function backupListTasks(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.backups;
   if (!cfg.enabled) return [];
   const byCredential = new Map<string, ClusterConfig[]>();
@@ -143,7 +143,7 @@ export function backupListTasks(env: CollectorEnv): CollectorTask[] {
  * backups is checked at each run, since plans are learnt (and change) after the tasks are made;
  * a refusal for the plan waits an hour, or until the plan changes (the refusal rule of runPoll).
  */
-export function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
+function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.backups;
   if (!cfg.enabled) return [];
   const kinds = env.state.get(CLUSTER_KINDS);

@@ -12,7 +12,7 @@ import type { DayUsage } from "./usage.js";
  * Complete days re-read at every poll besides today: the service corrects usage late, and
  * three days cover what its daily updates move.
  */
-export const RECENT_DAYS = 3;
+const RECENT_DAYS = 3;
 
 /** What the billing collector keeps across polls and reloads. */
 export interface BillingState {
@@ -31,7 +31,7 @@ export const BILLING_STATE = stateSlot<BillingState>("billing", () => ({
 }));
 
 /** One Query Daily Usage window: days `start`..`last` are read (`end` is what is sent). */
-export interface UsageWindow {
+interface UsageWindow {
   readonly start: string;
   /** The newest day wanted: today. */
   readonly last: string;

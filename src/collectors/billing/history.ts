@@ -13,7 +13,7 @@ import type { DayUsage } from "./usage.js";
 const HISTORY_FAMILIES: ReadonlySet<string> = new Set([B.dailyCost.name, B.dailyUsage.name]);
 
 /** One sample of a past day, stamped with the day's start. */
-export interface DaySample {
+interface DaySample {
   readonly family: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly value: number;
@@ -21,7 +21,7 @@ export interface DaySample {
 }
 
 /** Every day's samples in day order, the families they use, and what was dropped. */
-export interface CostHistory {
+interface CostHistory {
   readonly samples: DaySample[];
   readonly families: FamilyDef[];
   readonly dropped: Partial<Record<DropReason, number>>;

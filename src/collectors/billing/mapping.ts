@@ -16,7 +16,7 @@ import type { DayUsage } from "./usage.js";
 export type AmountUnit = "cents" | "major";
 
 /** Invoice statuses of the reference, in its order: the state set's known states. */
-export const INVOICE_STATUSES = [
+const INVOICE_STATUSES = [
   "unbilled",
   "unconfirmed",
   "disputed",
@@ -30,7 +30,7 @@ export const INVOICE_STATUSES = [
 const SETTLED: ReadonlySet<string> = new Set(["paid", "free"]);
 
 /** An amount in the currency's major unit, exactly; undefined when it is not a number. */
-export function majorAmount(text: string | null, unit: AmountUnit): Decimal | undefined {
+function majorAmount(text: string | null, unit: AmountUnit): Decimal | undefined {
   const d = text === null ? undefined : parseDecimal(text);
   return d === undefined ? undefined : unit === "cents" ? shift(d, 2) : d;
 }
@@ -116,7 +116,7 @@ function issuedMs(invoice: Invoice): number {
 }
 
 /** Whether an invoice still asks for money (any status but paid and free). */
-export function isOpen(invoice: Invoice): boolean {
+function isOpen(invoice: Invoice): boolean {
   return !SETTLED.has(invoice.status.trim().toLowerCase());
 }
 

@@ -22,7 +22,7 @@ export const USAGE_TARGET = "usage";
 export const INVOICES_TARGET = "invoices";
 
 /** Page size of List Invoices: an organization has about one invoice a month. */
-export const INVOICE_PAGE_SIZE = 100;
+const INVOICE_PAGE_SIZE = 100;
 
 /**
  * What a key the service refuses a billing call for lack of a role needs, for the one log line

@@ -9,7 +9,7 @@ import type { MetricResult } from "../../upstream/types.js";
 import { type MetricScope, mapClusterMetrics } from "./mapping.js";
 
 /** The window asked for: [startMs, endMs) in buckets of `granularityMs`, asked at `nowMs`. */
-export interface HistoryWindow {
+interface HistoryWindow {
   readonly startMs: number;
   readonly endMs: number;
   readonly granularityMs: number;

@@ -34,13 +34,13 @@ export interface ClusterMetricsInput {
   readonly window: QueryWindow;
 }
 
-export interface ClusterMetricsMapping extends MappingResult {
+interface ClusterMetricsMapping extends MappingResult {
   /** Newest usable bucket over all results (epoch ms), null when there was none. */
   readonly newestBucketMs: number | null;
 }
 
 /** A parsed upstream value, or why it cannot be used. */
-export type ParsedValue =
+type ParsedValue =
   | { readonly ok: true; readonly value: number }
   | { readonly ok: false; readonly reason: Extract<DropReason, "unparsable_value" | "non_finite_value"> };
 
@@ -62,20 +62,20 @@ export function parseMetricValue(raw: string): ParsedValue {
 }
 
 /** Why a point of a result cannot be the series' value. */
-export type PointProblem = Extract<
+type PointProblem = Extract<
   DropReason,
   "open_bucket" | "bad_timestamp" | "unparsable_value" | "non_finite_value"
 >;
 
 /** The point a series shows, and the problems of the newer points passed over to reach it. */
-export interface PointChoice {
+interface PointChoice {
   readonly point: { readonly timestampMs: number; readonly value: number } | undefined;
   /** One entry per skipped point newer than the chosen one (older ones never mattered). */
   readonly skipped: readonly PointProblem[];
 }
 
 /** Whether a bucket starting at `timestampMs` had ended when the request was made. */
-export function isClosedBucket(timestampMs: number, window: QueryWindow): boolean {
+function isClosedBucket(timestampMs: number, window: QueryWindow): boolean {
   return timestampMs < window.endMs && timestampMs + window.granularityMs <= window.nowMs;
 }
 

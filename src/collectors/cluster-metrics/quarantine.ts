@@ -21,7 +21,7 @@ export interface Quarantined {
 }
 
 /** What one cycle of a target sends. */
-export interface CyclePlan {
+interface CyclePlan {
   /** Queries to send in the target's batch(es), each in the form last accepted. */
   readonly active: readonly MetricQuery[];
   /** Quarantined queries whose period is over: each is asked once, alone (configured form). */

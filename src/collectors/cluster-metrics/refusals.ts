@@ -30,7 +30,7 @@ export function isRefusal(err: unknown): err is CloudError {
 }
 
 /** The outcome of one batch: what was answered, and which queries were refused. */
-export interface Settled {
+interface Settled {
   readonly results: MetricResult[];
   /** Queries answered, as sent. */
   readonly accepted: MetricQuery[];
@@ -38,7 +38,7 @@ export interface Settled {
 }
 
 /** The service's own words from a refusal (the client prefixes endpoint and code). */
-export function refusalMessage(err: CloudError): string {
+function refusalMessage(err: CloudError): string {
   const m = /upstream code -?\d+: (.*)$/s.exec(err.message);
   return (m?.[1] ?? err.message).replace(/ \(the request was rejected as invalid: .*\)$/s, "");
 }

@@ -47,7 +47,7 @@ const COLLECTOR = "cluster_metrics";
 const ENDPOINT = UPSTREAM.queryClusterMetrics;
 
 /** Raised when the service refused every query of a target: nothing is left to ask. */
-export class AllQueriesRefusedError extends Error {
+class AllQueriesRefusedError extends Error {
   override readonly name = "AllQueriesRefusedError";
   readonly code = "queries_refused";
 
@@ -105,7 +105,7 @@ async function askAll(p: Poll): Promise<MetricResult[]> {
  * configured: they must not mix), maps the results and replaces the target's samples. A query
  * the service refuses costs only itself: see refusals.ts and quarantine.ts.
  */
-export function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
+function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
   const { ctx, clients, clusters } = env;
   const cfg = env.config.metrics;
   const stalenessIntervals = env.config.stalenessIntervals;

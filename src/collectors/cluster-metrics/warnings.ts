@@ -15,7 +15,7 @@ export const WARNING_COALESCE_MS = 1000;
 type Affected = Map<string, { readonly stat: string | undefined; readonly message: string }>;
 
 /** What one warning says about a name; also what the tests read. */
-export interface NameWarning {
+interface NameWarning {
   readonly metric: string;
   /** Statistics refused, sorted ("" for a query without one). */
   readonly stats: readonly string[];

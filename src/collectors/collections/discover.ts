@@ -7,7 +7,7 @@ import type { CollectionRef, DataPlaneApi } from "../../upstream/dataPlane.js";
 import type { CloudApi } from "../../upstream/types.js";
 
 /** A cluster without a data-plane endpoint: none configured, and Describe Cluster gives none. */
-export class NoDataPlaneEndpointError extends Error {
+class NoDataPlaneEndpointError extends Error {
   override readonly name = "NoDataPlaneEndpointError";
   readonly code = "no_endpoint";
   constructor(clusterId: string) {

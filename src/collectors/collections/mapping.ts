@@ -28,7 +28,7 @@ export function loadStateValue(upstream: string): string {
 }
 
 /** What one poll of a cluster learned. */
-export interface CollectionsSnapshot {
+interface CollectionsSnapshot {
   readonly clusterId: string;
   /** Collections per database, before include/exclude. */
   readonly countsByDb: ReadonlyMap<string, number>;

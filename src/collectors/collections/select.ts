@@ -6,14 +6,14 @@
 import type { CollectionRef } from "../../upstream/dataPlane.js";
 
 /** The filter of the `collections:` section. */
-export interface CollectionFilter {
+interface CollectionFilter {
   readonly include: readonly string[];
   readonly exclude: readonly string[];
   readonly maxPerCluster: number;
 }
 
 /** The outcome: every collection passing the filters, split at the cap. */
-export interface Selection {
+interface Selection {
   /** Passing include/exclude, sorted by "<db>/<collection>". */
   readonly listed: readonly CollectionRef[];
   /** The first `maxPerCluster` of `listed`: these get load state, rows and metric scopes. */

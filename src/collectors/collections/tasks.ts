@@ -79,7 +79,7 @@ function callsOf(env: CollectorEnv, cluster: ClusterConfig): CallEstimate[] {
 }
 
 /** One task per cluster of this replica, when `collections.enabled`. */
-export function collectionsTasks(env: CollectorEnv): CollectorTask[] {
+function collectionsTasks(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.collections;
   if (!cfg.enabled) return [];
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;

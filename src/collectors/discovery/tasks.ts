@@ -70,7 +70,7 @@ export async function discoverClusters(
  * previous targets. It runs on every replica, whether or not inventory is enabled: each replica
  * needs the whole list to pick its own share of the clusters.
  */
-export function discoveryTask(env: CollectorEnv): CollectorTask[] {
+function discoveryTask(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.inventory;
   if (!cfg.discovery.enabled) return [];
   const client = env.clients.forCluster({});

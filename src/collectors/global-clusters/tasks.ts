@@ -21,7 +21,7 @@ const COLLECTOR = "global_clusters";
 const TARGET = "organization";
 
 /** The page size asked for: the documented maximum. */
-export const GLOBAL_PAGE_SIZE = 100;
+const GLOBAL_PAGE_SIZE = 100;
 
 /** Every global cluster, each once. */
 export function listAllGlobalClusters(client: CloudApi, signal?: AbortSignal): Promise<GlobalCluster[]> {
@@ -38,7 +38,7 @@ export function listAllGlobalClusters(client: CloudApi, signal?: AbortSignal): P
 }
 
 /** The one task (shard 0 only). */
-export function globalClusterTasks(env: CollectorEnv): CollectorTask[] {
+function globalClusterTasks(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.globalClusters;
   if (!cfg.enabled || !ownsGlobalCalls(env.shard)) return [];
   const client = env.clients.forCluster({});

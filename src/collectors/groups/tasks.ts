@@ -50,7 +50,7 @@ export async function countGroupMembers(
  * One task per group of `groups.ids` (target = the group ID). Groups are account-wide, so only
  * the replica that owns account-wide calls (shard 0) polls them, with the default credential.
  */
-export function groupTasks(env: CollectorEnv): CollectorTask[] {
+function groupTasks(env: CollectorEnv): CollectorTask[] {
   const { ctx } = env;
   const cfg = env.config.groups;
   if (cfg.ids.length === 0 || !ownsGlobalCalls(env.shard)) return [];

@@ -52,7 +52,7 @@ export function isTerminalImportState(state: string): boolean {
   return s === "completed" || s === "failed";
 }
 
-export interface ImportJobsInput {
+interface ImportJobsInput {
   readonly clusterId: string;
   /** The full list of the cluster's jobs (every page): unlisted jobs are forgotten. */
   readonly jobs: readonly ImportJob[];
@@ -141,7 +141,7 @@ export function isUnfinishedImportState(state: string): boolean {
   return s === "pending" || s === "running";
 }
 
-export interface ImportProgressInput {
+interface ImportProgressInput {
   readonly clusterId: string;
   /** The cluster's listing (every page). */
   readonly jobs: readonly ImportJob[];

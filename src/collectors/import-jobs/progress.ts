@@ -21,7 +21,7 @@ interface JobMemory {
 }
 
 /** The jobs to ask this cycle, in the order to ask them. */
-export interface ProgressPick {
+interface ProgressPick {
   /** Jobs that finished since the last listing and were not asked since (their final answer). */
   readonly finished: readonly ImportJob[];
   /** Unfinished jobs, newest first (listing order). */

@@ -52,7 +52,7 @@ export function listAllImportJobs(
 }
 
 /** Every page of List Import Jobs (V2) of a cluster, on the v2 control plane. */
-export function listAllImportJobsV2(
+function listAllImportJobsV2(
   client: CloudApi,
   clusterId: string,
   pageSize: number,
@@ -73,7 +73,7 @@ export function listAllImportJobsV2(
 const COLLECTOR = "import_jobs";
 
 /** The per-cluster choice between List Import Jobs V2 and v1 (import_jobs.api auto). */
-export const IMPORT_API_FALLBACK = apiFallbackSlot("import job api fallback");
+const IMPORT_API_FALLBACK = apiFallbackSlot("import job api fallback");
 
 /** What one listing gave: the jobs and which API served them. */
 interface Listing {

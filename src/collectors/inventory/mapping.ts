@@ -35,7 +35,7 @@ const FREE_CLUSTER_PREFIX = "in03-";
  * The cluster's plan: Free for an in03- cluster whatever the answer says (its `plan` is
  * unreliable there: absent in the reference's own in03- sample), else the answer's plan.
  */
-export function clusterPlan(desc: Pick<ClusterDescription, "clusterId" | "plan">): string {
+function clusterPlan(desc: Pick<ClusterDescription, "clusterId" | "plan">): string {
   if (desc.clusterId.startsWith(FREE_CLUSTER_PREFIX)) return "Free";
   return desc.plan ?? "";
 }

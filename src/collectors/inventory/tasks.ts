@@ -44,7 +44,7 @@ export function describeClusterTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The choice between List Projects V2 and v1 (target "global"). */
-export const PROJECTS_API_FALLBACK = apiFallbackSlot("projects api fallback");
+const PROJECTS_API_FALLBACK = apiFallbackSlot("projects api fallback");
 
 const GLOBAL = "global";
 

@@ -20,7 +20,7 @@ import { isTerminalJobStatus, mapCloudJob, normalizeJobStatus, normalizeJobType 
 const COLLECTOR = "jobs";
 
 /** Which jobs have settled, kept across polls and reloads. */
-export const JOB_WATCH = jobWatchSlot("job watch");
+const JOB_WATCH = jobWatchSlot("job watch");
 
 /** One task per job ID of this replica (target = the job ID). */
 export function jobTasks(env: CollectorEnv): CollectorTask[] {

@@ -10,7 +10,7 @@ import type { SparkJob } from "../../upstream/types.js";
 import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus, SPARK_JOB_STATUSES } from "./mapping.js";
 
 /** What `selectListedJobs` decides from. */
-export interface ListingSelection {
+interface ListingSelection {
   /** The cluster's listing, every page, each job once. */
   readonly jobs: readonly SparkJob[];
   readonly nowMs: number;
@@ -28,7 +28,7 @@ export interface ListingSelection {
 }
 
 /** The outcome: jobs with per-job series (in order), and how many more the cap left out. */
-export interface SelectedJobs {
+interface SelectedJobs {
   readonly exposed: readonly SparkJob[];
   readonly overCap: number;
 }
@@ -107,7 +107,7 @@ export function withDetail(listed: SparkJob, detail: SparkJob | undefined): Spar
 }
 
 /** One cluster's listing, ready to map. */
-export interface ListingInput {
+interface ListingInput {
   readonly clusterId: string;
   /** Every listed job (counted, capped or expired ones included). */
   readonly listed: readonly SparkJob[];

@@ -18,7 +18,7 @@ interface Remembered {
  * Bounded by the listings: a job no longer listed is forgotten at the cluster's next listing,
  * a cluster no longer polled by `retain`.
  */
-export class SparkListingMemory extends ClusterJobMemory<Remembered> {
+class SparkListingMemory extends ClusterJobMemory<Remembered> {
   /**
    * Records the full listing of `clusterId` at `nowMs`; returns, for each finished job of it,
    * when it was first seen finished (epoch ms).

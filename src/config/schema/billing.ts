@@ -10,7 +10,7 @@ import { always, section } from "../schemaKit.js";
 import { apiKeyFields, DAY, HOUR, keySource, MINUTE, type ResolvePath, rejectBothKeys } from "./common.js";
 
 /** How the service states amounts: `cents` (the reference) or `major` (one guide's example). */
-export const AMOUNT_UNITS = ["cents", "major"] as const;
+const AMOUNT_UNITS = ["cents", "major"] as const;
 
 export function billingSchema(resolvePath: ResolvePath) {
   return section({

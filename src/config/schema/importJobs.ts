@@ -7,7 +7,7 @@ import { section } from "../schemaKit.js";
 import { DAY, HOUR, MINUTE, SECOND } from "./common.js";
 
 /** Which List Import Jobs the collector calls: V2 (v1 where V2 is refused), V2 only, or v1 only. */
-export const IMPORT_JOB_APIS = ["auto", "v2", "v1"] as const;
+const IMPORT_JOB_APIS = ["auto", "v2", "v1"] as const;
 
 export const importJobsSchema = section({
   enabled: boolField().default(true),

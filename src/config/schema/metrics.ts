@@ -10,13 +10,13 @@ import { checkMetricNames } from "./names.js";
 import { queriesSchema } from "./queries.js";
 
 /** Smallest metric granularity the upstream accepts. */
-export const MIN_GRANULARITY_MS = 30 * SECOND;
+const MIN_GRANULARITY_MS = 30 * SECOND;
 
 /**
  * Default `metrics.lookback`: five minutes, and never less than two buckets, so the window
  * always holds a closed bucket before the newest one (which is often still empty upstream).
  */
-export function defaultLookbackMs(granularityMs: number): number {
+function defaultLookbackMs(granularityMs: number): number {
   return Math.max(5 * MINUTE, 2 * granularityMs);
 }
 

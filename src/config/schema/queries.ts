@@ -8,7 +8,7 @@ import { textField } from "../fields.js";
 import { METRIC_NAME, type QueryProblem, queryKey } from "../queries.js";
 import { type DeepReadonly, optional, sectionError, text, uniqueList } from "../schemaKit.js";
 
-export type QueryCheck = (q: { name: string; stat?: "AVG" | "P99" }) => QueryProblem[];
+type QueryCheck = (q: { name: string; stat?: "AVG" | "P99" }) => QueryProblem[];
 
 /** A metric query item; `check` applies the form rules (cluster-wide or per-scope ones). */
 function querySchema(check: QueryCheck) {

@@ -8,7 +8,7 @@ import { nullAsAbsent, optional, section, sectionError, text, uniqueList } from 
 import { DAY, HOUR, MINUTE, type ResolvePath, SECOND } from "./common.js";
 
 /** One Spark job reference; also the item shape of `spark_jobs.jobs_file`. */
-export const sparkJobSchema = z.strictObject(
+const sparkJobSchema = z.strictObject(
   {
     project_id: textField(),
     job_id: textField(),

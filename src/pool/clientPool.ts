@@ -25,7 +25,7 @@ export const FOREGROUND_CLOCK: Clock = {
 };
 
 /** What the pool builds clients from; `config()` is read at each build, so reloads apply. */
-export interface ClientPoolOptions {
+interface ClientPoolOptions {
   readonly config: () => Config;
   readonly version: string;
   readonly observer: ClientObserver;
