@@ -360,6 +360,23 @@ export const exporter: DashboardSpec = {
           { thresholds: steps(["red", 0.001]) },
         ),
         rateByLabel(
+          "Paging errors",
+          "Listings whose pages did not add up, per second, by endpoint and reason (repeated_page, " +
+            "empty_page, short_of_total, page_cap): each failed its poll rather than show part of a " +
+            "listing, or a row twice. Alert on any.",
+          "vdbcloud_api_paging_errors_total",
+          "endpoint, reason",
+          {
+            thresholds: steps(["red", 0.001]),
+            queries: [
+              {
+                expr: `sum by (endpoint, reason) (rate(vdbcloud_api_paging_errors_total{${I}}[$__rate_interval]))`,
+                legend: "{{endpoint}} {{reason}}",
+              },
+            ],
+          },
+        ),
+        rateByLabel(
           "Dropped samples",
           "Samples not exposed, per second, by reason (unknown unit, unparsable value, job cap, ...).",
           "vdbcloud_samples_dropped_total",

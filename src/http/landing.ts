@@ -8,6 +8,22 @@ interface TargetRow {
   readonly lastError: { readonly code: string; readonly message: string } | null;
   /** The credential label refused the collector's permission, if so (see HealthTracker). */
   readonly notPermitted?: string | null;
+  /** When the service last refused the collector for the cluster's plan, if it did. */
+  readonly planRefusedAtMs?: number | null;
+  /** Calls of the last complete poll that failed without failing it, if any. */
+  readonly partialError?: { readonly code: string; readonly message: string } | null;
+}
+
+/** What the "last error" column says of a target: its failure, else why it has less data. */
+function note(t: TargetRow, nowMs: number): string {
+  if (t.lastError) return `${t.lastError.code}: ${t.lastError.message}`;
+  if (t.notPermitted)
+    return `not permitted: credential ${t.notPermitted} lacks the permission this collector needs`;
+  if (t.planRefusedAtMs != null) {
+    return `refused for the cluster's plan ${ago(nowMs, t.planRefusedAtMs)}: asked again after an hour, or when its plan changes`;
+  }
+  if (t.partialError) return `partly: ${t.partialError.code}: ${t.partialError.message}`;
+  return "";
 }
 
 /** Everything the landing page shows. Nothing here may contain a secret. */
@@ -78,11 +94,7 @@ export function renderLanding(info: LandingInfo): string {
     )
     .map((t) => {
       const state = t.up === null ? "pending" : t.up ? "up" : "down";
-      const err = t.lastError
-        ? `${t.lastError.code}: ${t.lastError.message}`
-        : t.notPermitted
-          ? `not permitted: credential ${t.notPermitted} lacks the permission this collector needs`
-          : "";
+      const err = note(t, info.nowMs);
       return `<tr class="${state}"><td>${escapeHtml(t.collector)}</td><td>${escapeHtml(t.target)}</td><td>${state}</td><td>${ago(info.nowMs, t.lastSuccessMs)}</td><td>${t.consecutiveFailures}</td><td>${escapeHtml(err)}</td></tr>`;
     })
     .join("\n");

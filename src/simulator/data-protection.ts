@@ -112,9 +112,11 @@ export class DataProtection {
   readonly globalClusters: readonly SimGlobalCluster[];
   readonly #fixed: readonly SimBackup[];
 
+  /** `globalClusters`: how many global clusters at least (more than the world makes: listings longer than a page). */
   constructor(
     clusters: readonly SimCluster[],
     readonly startMs: number,
+    globalClusters = 0,
   ) {
     this.dedicated = clusters.filter(isDedicated);
     const policies = new Map<string, SimBackupPolicy>();
@@ -162,7 +164,7 @@ export class DataProtection {
     });
     this.policies = policies;
     this.#fixed = fixed;
-    this.globalClusters = globalClustersOf(this.dedicated);
+    this.globalClusters = withFiller(globalClustersOf(this.dedicated), this.dedicated, globalClusters);
   }
 
   private backup(
@@ -246,6 +248,25 @@ function globalClustersOf(dedicated: readonly SimCluster[]): SimGlobalCluster[] 
     );
   }
   if (d && e) out.push(globalCluster("global-rag", d, [[e, 100, 1_500, 7 * MINUTE_MS]]));
+  return out;
+}
+
+/**
+ * `made`, then global clusters on the dedicated clusters in turn (each with the next one as its
+ * secondary, a lag under a second) until there are `atLeast`: none without two dedicated clusters.
+ */
+function withFiller(
+  made: SimGlobalCluster[],
+  dedicated: readonly SimCluster[],
+  atLeast: number,
+): SimGlobalCluster[] {
+  const out = [...made];
+  for (let i = 0; out.length < atLeast && dedicated.length >= 2; i++) {
+    const primary = dedicated[i % dedicated.length] as SimCluster;
+    const secondary = dedicated[(i + 1) % dedicated.length] as SimCluster;
+    const g = globalCluster(`global-${i}`, primary, [[secondary, 100, 900, 5 * MINUTE_MS]]);
+    out.push({ ...g, globalClusterId: `glo-filler-${String(i).padStart(5, "0")}` });
+  }
   return out;
 }
 

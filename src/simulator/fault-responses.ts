@@ -48,6 +48,22 @@ function trickle(
  * Answers `res` as fault `hit` dictates. `normal` computes the reply the request would have
  * had; only the faults that damage a real body (truncated, slow_body) call it.
  */
+/**
+ * Messages of the reference's error catalogue (error-codes-v2) for the refusals a client must
+ * tell apart: permission (96012-96016, 96027) and plan (96021, 96022, 96028).
+ */
+const CATALOGUE_MESSAGES: Readonly<Record<number, string>> = {
+  96012: "Permission denied.",
+  96013: "Org owner or project owner is needed.",
+  96014: "Permission denied.",
+  96015: "Permission denied.",
+  96016: "Please check your Apikey scope.",
+  96021: "Free cluster does not support this operation.",
+  96022: "Serverless cluster does not support this operation.",
+  96027: "Please check your Apikey scope.",
+  96028: "Feature only supported for enterprise plan clusters.",
+};
+
 export function renderFault(
   hit: FaultHit,
   res: ServerResponse,
@@ -107,6 +123,15 @@ export function renderFault(
     case "invalid_key":
       sendReply(res, invalidTokenReply());
       return;
+    case "http_401":
+      // An expired or revoked key as an HTTP status, with no code the catalogue knows.
+      sendReply(res, failReply(401, "Unauthorized", 401));
+      return;
+    case "catalogue_refusal": {
+      const code = spec.code ?? 96027;
+      sendReply(res, failReply(code, CATALOGUE_MESSAGES[code] ?? "Request refused."));
+      return;
+    }
     case "illegal_token_code0":
       // The failure sample of Describe Cluster's reference, word for word: a success code, a
       // message, and no data.

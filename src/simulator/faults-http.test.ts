@@ -114,6 +114,25 @@ describe("faults", () => {
     expect(JSON.parse(v1.body).code).toBe(ApiCode.CLUSTER_NOT_FOUND_V1);
   });
 
+  it.each([
+    { code: undefined, want: { code: 96027, message: "Please check your Apikey scope." } },
+    { code: 96013, want: { code: 96013, message: "Org owner or project owner is needed." } },
+    { code: 96028, want: { code: 96028, message: "Feature only supported for enterprise plan clusters." } },
+  ])(
+    "catalogue_refusal answers the catalogue's code $code with its message, HTTP 200",
+    async ({ code, want }) => {
+      sim.faults.set("catalogue_refusal", { rate: 1, ...(code === undefined ? {} : { code }) });
+      const a = await text(describeUrl);
+      expect(a.status).toBe(200);
+      expect(JSON.parse(a.body)).toEqual(want);
+    },
+  );
+
+  it("http_401 answers HTTP 401", async () => {
+    sim.faults.set("http_401", { rate: 1 });
+    expect((await text(describeUrl)).status).toBe(401);
+  });
+
   it("illegal_token_code0 answers the reference's failure sample: code 0, a message, no data", async () => {
     sim.faults.set("illegal_token_code0", { rate: 1 });
     const a = await text(describeUrl);

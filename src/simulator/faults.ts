@@ -19,6 +19,8 @@ export const FAULT_KINDS = [
   "rate_limit_429",
   "rate_limit_code",
   "invalid_key",
+  "http_401",
+  "catalogue_refusal",
   "illegal_token_code0",
   "unknown_cluster",
 ] as const;
@@ -41,7 +43,10 @@ export interface FaultSpec {
   readonly chunks?: number;
   /** non_json: HTTP status of the HTML page (default 200, the case clients mishandle most). */
   readonly status?: number;
-  /** rate_limit_code: the envelope code (default ApiCode.RATE_LIMITED). */
+  /**
+   * rate_limit_code: the envelope code (default ApiCode.RATE_LIMITED); catalogue_refusal: the
+   * reference's error code to answer (default 96027), with the catalogue's message for it.
+   */
   readonly code?: number;
   /**
    * truncated: when true, Content-Length announces the whole body and the connection drops

@@ -123,7 +123,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
       startMs,
     }),
     dataPlanes: buildDataPlanes(world.clusters, o.seed, o.collectionChurnMs),
-    dataProtection: new DataProtection(world.clusters, startMs),
+    dataProtection: new DataProtection(world.clusters, startMs, o.globalClusters),
     retired: { retireV1: o.retireV1, removeV2ImportList: o.removeV2ImportList },
     nulledMetrics: new Set(),
   };

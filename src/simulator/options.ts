@@ -37,6 +37,11 @@ export interface SimulatorOptions {
   billingKeys?: string[];
   /** List Clusters `data` shape: the documented array, or the sampled object (default). */
   listClustersShape?: "array" | "object";
+  /**
+   * Global clusters at least, default 0: beyond the one or two the world makes, more are made on
+   * the dedicated clusters (a listing longer than a page).
+   */
+  globalClusters?: number;
   /** Spark jobs generated per project, default 6 (one per scenario). */
   sparkJobsPerProject?: number;
   /**
@@ -176,6 +181,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     backupDeniedKeys: opts.backupDeniedKeys ?? [],
     billingKeys: opts.billingKeys,
     listClustersShape: shape,
+    globalClusters: count("globalClusters", opts.globalClusters, 0, 100_000),
     sparkJobsPerProject: count("sparkJobsPerProject", opts.sparkJobsPerProject, 6, 1000),
     busyClusterSparkJobs: count("busyClusterSparkJobs", opts.busyClusterSparkJobs, 0, 100_000),
     importJobsPerCluster: count("importJobsPerCluster", opts.importJobsPerCluster, 8, 10_000),

@@ -28,8 +28,9 @@ describe("List Import Jobs over HTTP", () => {
         };
       });
     const { client } = testClient();
+    // v1's count is "the records listed in this response": never read as the listing's total.
     await expect(client.listImportJobs(args)).resolves.toStrictEqual({
-      total: 1,
+      total: null,
       currentPage: 1,
       pageSize: 100,
       listed: 1,

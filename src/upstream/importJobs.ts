@@ -44,9 +44,10 @@ export const importJobsDataSchema = z.object({
 export type ImportJobsData = z.infer<typeof importJobsDataSchema>;
 
 /**
- * Maps `data` to a page; paging fields an answer leaves out read as null. Jobs under `records`
- * and `tasks` are both taken (an empty `records` must not hide a full `tasks`), each job ID
- * once; the page listed as many items as the longer of the two lists, unusable ones included.
+ * Maps a V2 `data` to a page; paging fields an answer leaves out read as null. Jobs under
+ * `records` and `tasks` are both taken (an empty `records` must not hide a full `tasks`), each
+ * job ID once; the page listed as many items as the longer of the two lists, unusable ones
+ * included. V2's `count` is the listing's total (its sample: 1000 jobs, pages of 10).
  */
 export function normalizeImportJobs(data: ImportJobsData): ImportJobPage {
   const records = data.records ?? [];
@@ -56,6 +57,15 @@ export function normalizeImportJobs(data: ImportJobsData): ImportJobPage {
     if (j !== null && !byId.has(j.jobId)) byId.set(j.jobId, j);
   }
   return { ...pageInfoOf(data, Math.max(records.length, tasks.length)), jobs: [...byId.values()] };
+}
+
+/**
+ * Maps a v1 `data` to a page as `normalizeImportJobs` does, but with no total: v1 documents
+ * `count` as the "total records listed in this response", which may be the page's own length,
+ * so a v1 listing is read until a short page whatever its count says.
+ */
+export function normalizeImportJobsV1(data: ImportJobsData): ImportJobPage {
+  return { ...normalizeImportJobs(data), total: null };
 }
 
 /** List Import Jobs (v1, controller URL of `region`). */
@@ -71,6 +81,6 @@ export const listImportJobsEndpoint = defineEndpoint<ListImportJobsArgs, ImportJ
       },
     }),
     schema: importJobsDataSchema,
-    normalize: normalizeImportJobs,
+    normalize: normalizeImportJobsV1,
   },
 );
