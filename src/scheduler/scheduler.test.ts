@@ -282,6 +282,54 @@ describe("Scheduler.resetBackoff", () => {
     await s.stop();
   });
 
+  it.each([
+    {
+      tasks: [
+        ["m1", "metrics"],
+        ["m2", "metrics"],
+        ["m3", "metrics"],
+        ["i1", "imports"],
+        ["i2", "imports"],
+        ["v1", "inventory"],
+      ],
+      room: 64,
+      first: ["m1", "i1", "v1", "m2", "i2", "m3"],
+    },
+    {
+      tasks: [
+        ["m1", "metrics"],
+        ["m2", "metrics"],
+        ["m3", "metrics"],
+        ["i1", "imports"],
+        ["i2", "imports"],
+        ["v1", "inventory"],
+      ],
+      room: 1,
+      first: ["m1", "i1", "v1"],
+    },
+  ])("starts the first runs one collector at a time in turn (room $room)", async ({ tasks, room, first }) => {
+    const started: string[] = [];
+    const s = new Scheduler({ clock: fakeClock, startupConcurrency: room });
+    s.setTasks(
+      tasks.map(([key, collector]) => ({
+        key: key as string,
+        collector: collector as string,
+        intervalMs: 60_000,
+        run: async () => {
+          started.push(key as string);
+          await new Promise((r) => setTimeout(r, 100));
+          return "ok";
+        },
+      })),
+    );
+    s.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(started).toEqual(first);
+    const stopped = s.stop();
+    await vi.advanceTimersByTimeAsync(1_000);
+    await stopped;
+  });
+
   it("gates start-up runs per collector, in order, and keeps other collectors apart", async () => {
     const running = new Map<string, number>();
     const peak = new Map<string, number>();
@@ -307,11 +355,12 @@ describe("Scheduler.resetBackoff", () => {
       ready = true;
     });
     await vi.advanceTimersByTimeAsync(0);
-    expect(started).toEqual(["a", "b", "x"]);
+    // One of each collector in turn, each up to its room.
+    expect(started).toEqual(["a", "x", "b"]);
     await vi.advanceTimersByTimeAsync(100);
-    expect(started).toEqual(["a", "b", "x", "c", "d"]);
+    expect(started).toEqual(["a", "x", "b", "c", "d"]);
     await vi.advanceTimersByTimeAsync(100);
-    expect(started).toEqual(["a", "b", "x", "c", "d", "e"]);
+    expect(started).toEqual(["a", "x", "b", "c", "d", "e"]);
     expect(ready).toBe(false);
     await vi.advanceTimersByTimeAsync(100);
     expect(ready).toBe(true);

@@ -49,7 +49,9 @@ interface SchedulerOptions {
  * Why start-up runs are gated: thousands of targets started in one go would each build a
  * request and wait in the rate limiter, all in one event-loop turn and all live at once (a
  * stall and a heap spike), though the upstream serves only `rate_limit` per second anyway. 64
- * per collector keeps the limiter fed at any documented rate with ordinary latencies.
+ * per collector keeps the limiter fed at any documented rate with ordinary latencies. The
+ * collectors are admitted in turn, one run of each, so that every collector's first request,
+ * and with it every endpoint's, is asked for at once.
  */
 const DEFAULT_STARTUP_CONCURRENCY = 64;
 
@@ -144,15 +146,17 @@ export class Scheduler {
         removed: false,
       };
       this.states.set(task.key, fresh);
-      if (this.started) this.startUp(fresh);
+      if (this.started) this.queueStartup(fresh);
     }
+    if (this.started) this.admitInTurn();
     this.checkFirstCycle();
   }
 
   start(): void {
     if (this.started || this.stopped) return;
     this.started = true;
-    for (const st of this.states.values()) this.startUp(st);
+    for (const st of this.states.values()) this.queueStartup(st);
+    this.admitInTurn();
   }
 
   /**
@@ -204,27 +208,47 @@ export class Scheduler {
     }));
   }
 
-  /** Fires a task's start-up run now if its collector has room, else queues it. */
-  private startUp(st: TaskState): void {
+  /** Queues a task's start-up run behind its collector's (admitInTurn or startupDone fires it). */
+  private queueStartup(st: TaskState): void {
     const gate = this.startup.get(st.task.collector) ?? { running: 0, waiting: [] };
     this.startup.set(st.task.collector, gate);
     gate.waiting.push(st);
-    this.admitStartups(st.task.collector);
   }
 
-  private admitStartups(collector: string): void {
+  /**
+   * Fires queued start-up runs one collector at a time in turn (one run of each, then the
+   * next of each), each collector up to its room: the first runs of all collectors go out
+   * together instead of one collector's backlog before the next collector's first run.
+   */
+  private admitInTurn(): void {
+    let fired = true;
+    while (fired) {
+      fired = false;
+      for (const collector of [...this.startup.keys()]) if (this.admitOne(collector)) fired = true;
+    }
+    for (const collector of [...this.startup.keys()]) this.dropIdleGate(collector);
+  }
+
+  /** Fires the next queued start-up run of `collector` if it has room; true when one started. */
+  private admitOne(collector: string): boolean {
     const gate = this.startup.get(collector);
-    if (!gate) return;
+    if (!gate) return false;
     while (gate.running < this.startupConcurrency && !this.stopped) {
       const next = gate.waiting.shift();
-      if (next === undefined) break;
+      if (next === undefined) return false;
       if (next.removed) continue;
       gate.running++;
       this.fire(next);
       // fire() starts nothing for a stopped scheduler or a removed task.
-      if (next.inFlight === null) gate.running--;
+      if (next.inFlight !== null) return true;
+      gate.running--;
     }
-    if (gate.running === 0 && gate.waiting.length === 0) this.startup.delete(collector);
+    return false;
+  }
+
+  private dropIdleGate(collector: string): void {
+    const gate = this.startup.get(collector);
+    if (gate && gate.running === 0 && gate.waiting.length === 0) this.startup.delete(collector);
   }
 
   /** A start-up run ended (whatever its outcome): its collector's next may start. */
@@ -232,7 +256,8 @@ export class Scheduler {
     const gate = this.startup.get(collector);
     if (!gate) return;
     gate.running--;
-    this.admitStartups(collector);
+    this.admitOne(collector);
+    this.dropIdleGate(collector);
   }
 
   private fire(st: TaskState): void {

@@ -1,14 +1,14 @@
 /**
- * One logical upstream call, shared by every client (control plane and data plane): connection
- * slot -> rate-limit turn -> HTTP request -> envelope -> schema -> normalize; a failure goes through the retry
- * policy, and the last error is thrown. Every attempt, retry, rate-limit answer and schema
+ * One logical upstream call, shared by every client (control plane and data plane): rate-limit
+ * turn -> connection slot -> HTTP request -> envelope -> schema -> normalize; a failure goes
+ * through the retry policy, and the last error is thrown. Every attempt, retry, rate-limit answer and schema
  * error is reported to the observer. What differs between clients (where a request goes, which
  * limiter key it draws from) is passed in.
  */
 import type { EndpointDef, RequestSpec } from "./endpoint.js";
 import { unwrapEnvelope, unwrapOptionalEnvelope } from "./envelope.js";
 import { CloudError } from "./errors.js";
-import type { RateLimiter } from "./rateLimiter.js";
+import type { Permit, RateLimiter } from "./rateLimiter.js";
 import { type RetryPolicyOptions, retryDelayMs } from "./retry.js";
 import type { SleepFn } from "./sleep.js";
 import type { Transport } from "./transport.js";
@@ -55,8 +55,8 @@ export function createCaller(o: CallerOptions): Call {
   }
 
   /**
-   * One attempt: request, envelope, schema, normalize. The transport takes `turn` (the
-   * endpoint's rate-limit turn) only once it holds a connection slot.
+   * One attempt: request, envelope, schema, normalize. The transport calls `onSend` when the
+   * request leaves (a connection slot held).
    */
   async function attemptOnce<A, D, R>(
     def: EndpointDef<A, D, R>,
@@ -64,13 +64,13 @@ export function createCaller(o: CallerOptions): Call {
     spec: RequestSpec,
     url: URL,
     signal: AbortSignal | undefined,
-    turn: () => Promise<void>,
+    onSend: () => void,
   ): Promise<R> {
     const endpoint = def.endpoint;
     const res = await o.transport.send(
       { endpoint, method: spec.method, url, ...(spec.body === undefined ? {} : { body: spec.body }) },
       signal,
-      turn,
+      onSend,
     );
     // A bare payload is accepted only with a success status: an error page is never data.
     const optional = def.envelope === "optional" && res.status >= 200 && res.status < 300;
@@ -115,23 +115,32 @@ export function createCaller(o: CallerOptions): Call {
       });
     }
     for (let attempt = 0; ; attempt += 1) {
-      // The turn is taken with a connection slot held, so a granted turn is used at once: a
-      // turn spent waiting for a slot would bunch requests behind it past the budget.
+      // The endpoint's turn first, holding nothing: a request that waits for its endpoint's
+      // budget keeps no connection slot from another endpoint whose budget is free. The permit
+      // counts the request from when it leaves (a slot may still keep it waiting), so requests
+      // that left late never go out faster than the budget.
+      let permit: Permit;
+      try {
+        permit = await o.limiter.grant(key, signal);
+      } catch (error) {
+        // Aborted before its turn: nothing was sent, so there is no attempt to count.
+        throw aborted(endpoint, error);
+      }
       let started = o.now();
-      let turnTaken = false;
-      const turn = async (): Promise<void> => {
-        await o.limiter.acquire(key, signal);
-        turnTaken = true;
+      let sent = false;
+      const onSend = (): void => {
+        permit.sent();
+        sent = true;
         started = o.now();
       };
       let failure: CloudError;
       try {
-        const result = await attemptOnce(def, args, spec, url, signal, turn);
+        const result = await attemptOnce(def, args, spec, url, signal, onSend);
         o.observer.attempt(endpoint, "success", (o.now() - started) / 1000);
         return result;
       } catch (error) {
-        // Aborted before its turn: nothing was sent, so there is no attempt to count.
-        if (!turnTaken && signal?.aborted) throw aborted(endpoint, error);
+        // Aborted before it left: nothing was sent, so there is no attempt to count.
+        if (!sent && signal?.aborted) throw aborted(endpoint, error);
         failure =
           error instanceof CloudError
             ? (o.mapError?.(error) ?? error)
@@ -141,6 +150,8 @@ export function createCaller(o: CallerOptions): Call {
                   endpoint,
                   cause: error,
                 });
+      } finally {
+        permit.release();
       }
       o.observer.attempt(endpoint, failure.code, Math.max(0, o.now() - started) / 1000);
       if (failure.code === "rate_limited") {

@@ -366,42 +366,46 @@ describe("over a loopback socket", () => {
     ).toEqual(["timeout", "success"]);
   });
 
-  it("takes a request's turn only once it holds a slot: with one slot, after the first releases it", async () => {
+  it("holds no slot while a request waits for its endpoint's turn: another endpoint's request goes meanwhile", async () => {
     const events: string[] = [];
-    let requests = 0;
-    server = createServer((_req, res) => {
-      const n = ++requests;
-      events.push(`request ${n} arrives`);
-      // The first answer is slow: the second call waits for the only slot meanwhile.
-      setTimeout(
-        () => {
-          events.push(`response ${n} sent`);
-          res.setHeader("content-type", "application/json");
-          res.end(JSON.stringify(ok));
-        },
-        n === 1 ? 150 : 0,
-      );
+    server = createServer((req, res) => {
+      events.push(`request ${req.url}`);
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(req.url === "/v2/regions" ? ok : { code: 0, data: { clusterId: "c" } }));
     });
     await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The limiter's waits end only when the test says so: the second regions call waits for
+    // its turn (one per second) for as long as the test likes.
+    const turns: Array<() => void> = [];
     const { client, clock } = testClient({
       baseUrl: base,
       maxInFlight: 1,
-      // The second turn of the endpoint waits for the pacing (55 ms at 20/s with the 100 ms margin): the limiter's
-      // sleep marks when that turn is taken.
-      sleep: (ms, signal) => {
-        events.push(`limiter wait ${ms} ms`);
-        return clock.sleep(ms, signal);
-      },
+      rateLimit: 1,
+      rateLimitMarginMs: 0,
+      sleep: (ms) =>
+        new Promise<void>((resolve) => {
+          events.push(`limiter waits ${ms} ms`);
+          turns.push(() => {
+            clock.advance(ms);
+            resolve();
+          });
+        }),
     });
-    await Promise.all([client.listRegions({}), client.listRegions({})]);
-    expect(events).toEqual([
-      "request 1 arrives",
-      "response 1 sent",
-      "limiter wait 55 ms",
-      "request 2 arrives",
-      "response 2 sent",
+    const regions = Promise.all([client.listRegions({}), client.listRegions({})]);
+    for (let i = 0; i < 200 && turns.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    // With the only slot held by the waiting call, this would never resolve.
+    const cluster = await Promise.race([
+      client.describeCluster("c"),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("the other endpoint was held")), 2_000)),
     ]);
+    expect(cluster).toMatchObject({ clusterId: "c" });
+    const requests = () => events.filter((e) => e.startsWith("request"));
+    expect(requests()).toEqual(["request /v2/regions", "request /v2/clusters/c"]);
+    expect(events).toContain("limiter waits 1000 ms");
+    turns[0]?.();
+    await regions;
+    expect(requests()).toEqual(["request /v2/regions", "request /v2/clusters/c", "request /v2/regions"]);
   });
 });
 

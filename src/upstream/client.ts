@@ -1,6 +1,6 @@
 /**
- * The read-only control-plane client. Each call (caller.ts): rate-limit token -> HTTP request ->
- * envelope -> schema -> normalize, with retries; every attempt, retry, rate-limit answer and
+ * The read-only control-plane client. Each call (caller.ts): rate-limit turn -> connection slot ->
+ * HTTP request -> envelope -> schema -> normalize, with retries; every attempt, retry, rate-limit answer and
  * schema error is reported to the observer.
  *
  * There is deliberately no method for any mutating endpoint (drop, delete, create, update,
@@ -29,7 +29,7 @@ import { type SleepFn, sleep as timerSleep } from "./sleep.js";
 import { listSparkJobsEndpoint } from "./sparkJobList.js";
 import { describeSparkJobEndpoint } from "./sparkJobs.js";
 import { Transport } from "./transport.js";
-import type { ClientObserver, CloudApi } from "./types.js";
+import type { ClientObserver, CloudApi, EndpointTemplate } from "./types.js";
 import { controllerBaseUrl, joinUrl } from "./urls.js";
 
 /** Options of createCloudClient. One client per credential: its rate budget is its own. */
@@ -42,6 +42,11 @@ export interface CloudClientOptions {
   requestTimeoutMs: number;
   /** Requests per second per endpoint. */
   rateLimit: number;
+  /**
+   * Requests per second of the endpoints whose budget differs from `rateLimit` (a replica's
+   * share of a key several replicas use); whole numbers >= 1.
+   */
+  endpointRateLimits?: Readonly<Partial<Record<EndpointTemplate, number>>>;
   /**
    * Added to the limiter's one-second window, for network jitter. Default
    * DEFAULT_RATE_LIMIT_MARGIN_MS (rateLimiter.ts).
@@ -100,7 +105,14 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     maxRetries: opts.maxRetries,
   };
   const marginMs = opts.rateLimitMarginMs ?? DEFAULT_RATE_LIMIT_MARGIN_MS;
-  const limiter = new RateLimiter({ rate: opts.rateLimit, marginMs, now, sleep });
+  const rates: Readonly<Record<string, number | undefined>> = opts.endpointRateLimits ?? {};
+  const limiter = new RateLimiter({
+    rate: opts.rateLimit,
+    rateOf: (endpoint) => rates[endpoint] ?? opts.rateLimit,
+    marginMs,
+    now,
+    sleep,
+  });
   // Without Retry-After, one window (plus the margin) is what any window-counting server
   // needs to forget the requests that filled it; the limiter then resumes at full pace.
   const rateLimitPauseMs = RATE_WINDOW_MS + marginMs;

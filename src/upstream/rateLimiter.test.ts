@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RateLimiter, usableRate } from "./rateLimiter.js";
+import { Semaphore } from "./semaphore.js";
 
 const KEY = "GET /v2/regions";
 
@@ -421,5 +422,244 @@ describe("RateLimiter", () => {
 
   it("the default margin leaves at least 90% of the budget usable", () => {
     expect(usableRate(20, DEFAULT_RATE_LIMIT_MARGIN_MS) / 20).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+/**
+ * A clock the test drives, injected through `now` and `sleep`: a sleep is a timer on it, and
+ * `runUntil` fires the timers in order, letting the promises of each settle before the next.
+ */
+function virtualClock() {
+  let t = 0;
+  let seq = 0;
+  const timers = new Map<number, { at: number; fire: () => void }>();
+  const settle = async () => {
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+  };
+  const at = (ms: number, fn: () => void): void => {
+    timers.set(++seq, { at: t + Math.max(0, ms), fire: fn });
+  };
+  const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const id = seq + 1;
+      at(ms, resolve);
+      signal?.addEventListener("abort", () => {
+        timers.delete(id);
+        reject(signal.reason);
+      });
+    });
+  return {
+    now: () => t,
+    sleep,
+    /** Runs `fn` at `ms` from now on this clock. */
+    at,
+    async runUntil(end: number): Promise<void> {
+      await settle();
+      for (;;) {
+        let next: [number, { at: number; fire: () => void }] | undefined;
+        for (const e of timers) if (e[1].at <= end && (!next || e[1].at < next[1].at)) next = e;
+        if (next === undefined) break;
+        timers.delete(next[0]);
+        t = Math.max(t, next[1].at);
+        next[1].fire();
+        await settle();
+      }
+      t = end;
+      await settle();
+    },
+  };
+}
+
+describe("the turn before the slot, on an injected clock", () => {
+  beforeEach(() => {
+    vi.useRealTimers();
+  });
+
+  /**
+   * Requests as the client sends them: the endpoint's turn (a permit), then one of `slots`
+   * connection slots, then the request leaves and holds its slot for `answerMs(i)`. Returns
+   * when each request of each endpoint left. `order` "slot first" and `countAt` "grant" are
+   * the earlier designs, kept to show what each costs.
+   */
+  async function client(
+    requests: readonly { readonly endpoint: string; readonly at: number }[],
+    opts: {
+      readonly rateOf: (endpoint: string) => number;
+      readonly slots: number;
+      readonly answerMs: (i: number) => number;
+      readonly marginMs?: number;
+      readonly runMs: number;
+      readonly order?: "turn first" | "slot first";
+      readonly countAt?: "send" | "grant";
+    },
+  ): Promise<Map<string, number[]>> {
+    const clock = virtualClock();
+    const limiter = new RateLimiter({
+      rate: 1,
+      rateOf: opts.rateOf,
+      marginMs: opts.marginMs ?? 100,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    const slots = new Semaphore(opts.slots);
+    const left = new Map<string, number[]>();
+    const done: Promise<void>[] = [];
+    requests.forEach((r, i) => {
+      clock.at(r.at, () => {
+        done.push(
+          (async () => {
+            const slotFirst = opts.order === "slot first";
+            const early = slotFirst ? await slots.acquire() : undefined;
+            const permit = await limiter.grant(r.endpoint);
+            if (opts.countAt === "grant") permit.sent();
+            const release = early ?? (await slots.acquire());
+            permit.sent();
+            const times = left.get(r.endpoint) ?? [];
+            times.push(clock.now());
+            left.set(r.endpoint, times);
+            await clock.sleep(opts.answerMs(i));
+            release();
+            permit.release();
+          })(),
+        );
+      });
+    });
+    await clock.runUntil(opts.runMs);
+    await Promise.all(done);
+    return left;
+  }
+
+  const burst = (endpoint: string, n: number, at = 0) => Array.from({ length: n }, () => ({ endpoint, at }));
+
+  it("slot first (the earlier order): the other endpoint waits behind the whole backlog", async () => {
+    const left = await client([...burst("A", 40), ...burst("B", 1, 10)], {
+      rateOf: () => 20,
+      slots: 1,
+      answerMs: () => 5,
+      runMs: 10_000,
+      order: "slot first",
+    });
+    // A's 39 waiting requests held the slot in turn, each for its 55 ms turn.
+    expect(left.get("B")?.[0]).toBeGreaterThan(39 * 55);
+  });
+
+  it.each([
+    {
+      name: "a backlog of one endpoint, one slot: the other endpoint leaves at once",
+      requests: [...burst("A", 40), ...burst("B", 1, 10)],
+      slots: 1,
+      answerMs: () => 5,
+      // B waits for nothing A holds: it leaves when it asks.
+      firstLeaves: { A: 0, B: 10 },
+    },
+    {
+      name: "three endpoints' backlogs, four slots: each starts at once",
+      requests: [...burst("A", 60), ...burst("B", 60), ...burst("C", 60)],
+      slots: 4,
+      answerMs: () => 30,
+      firstLeaves: { A: 0, B: 0, C: 0 },
+    },
+  ])("$name", async ({ requests, slots, answerMs, firstLeaves }) => {
+    const left = await client(requests, { rateOf: () => 20, slots, answerMs, runMs: 10_000 });
+    for (const [endpoint, at] of Object.entries(firstLeaves)) expect(left.get(endpoint)?.[0]).toBe(at);
+    // Each endpoint drains at its own budget: 20 per 1.1 s, whatever the others do.
+    for (const times of left.values()) {
+      expect(maxInWindow(times, 1_100)).toBe(Math.min(20, times.length));
+      if (times.length > 20) expect(times.at(-1)).toBeLessThanOrEqual(Math.ceil((times.length / 20) * 1_100));
+    }
+  });
+
+  it("counted at the grant (the earlier count), a stall sends more than the budget in a second", async () => {
+    const left = await client(burst("A", 100), {
+      rateOf: () => 20,
+      slots: 1,
+      answerMs: (i) => (i === 0 ? 2_000 : 1),
+      runMs: 120_000,
+      countAt: "grant",
+    });
+    const times = left.get("A") ?? [];
+    expect(maxInWindow(times, 1_000)).toBeGreaterThan(20);
+    expect(strictSlidingRefusals(times, 20)).toBeGreaterThan(0);
+  });
+
+  it.each([
+    {
+      name: "every answer slow (one slot, 300 ms): requests wait for the slot after their turn",
+      slots: 1,
+      answerMs: () => 300,
+    },
+    {
+      name: "a stall: the first answer takes 2 s, the granted turns behind it leave together",
+      slots: 1,
+      answerMs: (i: number) => (i === 0 ? 2_000 : 1),
+    },
+    {
+      name: "every fifth answer slow (two slots, 900 ms)",
+      slots: 2,
+      answerMs: (i: number) => (i % 5 === 0 ? 900 : 10),
+    },
+    {
+      name: "answers slower than a window on every slot (four slots, 1.5 s)",
+      slots: 4,
+      answerMs: () => 1_500,
+    },
+  ])("late requests never leave faster than the budget: $name", async ({ slots, answerMs }) => {
+    const left = await client(burst("A", 100), { rateOf: () => 20, slots, answerMs, runMs: 120_000 });
+    const times = left.get("A") ?? [];
+    expect(times).toHaveLength(100);
+    // Counted from when each left: never more than 20 in 1.1 s, so a strict server counting
+    // a sliding second refuses none, even with each arrival up to the margin late.
+    expect(maxInWindow(times, 1_100)).toBeLessThanOrEqual(20);
+    const jitter = lcg(7);
+    expect(
+      strictSlidingRefusals(
+        times.map((t) => t + jitter() * 100),
+        20,
+      ),
+    ).toBe(0);
+  });
+
+  it.each([
+    { rates: { A: 20, B: 7 }, penalized: undefined },
+    { rates: { A: 7, B: 6, C: 7 }, penalized: undefined },
+    { rates: { A: 20, B: 20 }, penalized: "A" },
+  ])(
+    "keeps each endpoint to its own rate and queue: $rates, paused $penalized",
+    async ({ rates, penalized }) => {
+      const clock = virtualClock();
+      const rateOf = (key: string) => (rates as Record<string, number>)[key] ?? 1;
+      const limiter = new RateLimiter({ rate: 1, rateOf, now: clock.now, sleep: clock.sleep });
+      if (penalized !== undefined) limiter.penalize(penalized, 3_000);
+      const granted = new Map<string, number[]>();
+      const all = Object.keys(rates).flatMap((key) =>
+        Array.from({ length: 60 }, () =>
+          limiter.acquire(key).then(() => {
+            const times = granted.get(key) ?? [];
+            times.push(clock.now());
+            granted.set(key, times);
+          }),
+        ),
+      );
+      await clock.runUntil(30_000);
+      await Promise.all(all);
+      for (const [key, rate] of Object.entries(rates)) {
+        const times = granted.get(key) ?? [];
+        expect(maxInWindow(times, 1_100)).toBe(rate);
+        const start = key === penalized ? 3_000 : 0;
+        expect(times[0]).toBe(start);
+        // Its own pace: the 60th request one spacing short of 60 / rate windows, within a
+        // millisecond per grant (waits are rounded up).
+        const ideal = start + (59 * 1_100) / rate;
+        expect(times.at(-1)).toBeGreaterThanOrEqual(Math.floor(ideal));
+        expect(times.at(-1)).toBeLessThanOrEqual(ideal + 60);
+      }
+    },
+  );
+
+  it("rejects a key whose rate is not a whole number >= 1", () => {
+    const limiter = new RateLimiter({ rate: 20, rateOf: (key) => (key === "bad" ? 0 : 20) });
+    expect(() => limiter.grant("bad")).toThrow(
+      new RangeError("rate of bad must be a whole number >= 1, got 0"),
+    );
   });
 });

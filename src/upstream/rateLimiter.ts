@@ -1,26 +1,31 @@
 /**
  * Rate limiting keyed by endpoint. The upstream allows `rate` requests per second per user per
  * endpoint; one client (one credential) owns one limiter, so a key is effectively credential +
- * endpoint.
+ * endpoint. Each key has its own queue and its own rate (`rateOf`: a replica's share of a key
+ * that several replicas use), and a waiter of one key holds nothing another key needs.
  *
  * Grants are paced one per (1 s + margin) / rate, on slots, and grant n + rate comes a whole
  * window of 1 s + margin after request n left (below). That keeps every sliding window of
- * 1 s + margin at `rate` requests or fewer, which every window algorithm admits: fixed windows lie inside sliding ones, and a
- * bucket of `rate` tokens refilled at `rate` per second admits anything a sliding second
- * admits. A token bucket on our side would not: by allowing a burst it lets more than `rate`
- * requests into some sliding second, which a strict server refuses, and each refusal pauses the
- * endpoint and halves throughput. Even spacing also keeps requests from queueing together in
- * the connection pool and at the server, whose uneven delays are the jitter the margin covers.
- * It costs no throughput: no window allows more on average.
+ * 1 s + margin at `rate` requests or fewer, which every window algorithm admits: fixed windows
+ * lie inside sliding ones, and a bucket of `rate` tokens refilled at `rate` per second admits
+ * anything a sliding second admits. A token bucket on our side would not: by allowing a burst
+ * it lets more than `rate` requests into some sliding second, which a strict server refuses,
+ * and each refusal pauses the endpoint and halves throughput. Even spacing also keeps requests
+ * from queueing together in the connection pool and at the server, whose uneven delays are the
+ * jitter the margin covers. It costs no throughput: no window allows more on average.
  *
- * Pacing alone counts a request when it is granted, yet the server counts it when it
- * arrives. A request that waits after its grant (for a free in-flight slot while answers are
- * slow, or behind a busy event loop) leaves later than its grant, and the next `rate` grants
- * can then all land within one second of it: the server counts `rate` + 1. So a caller that
- * can (the client, through `grant`) reports when each request really leaves, and grant n +
- * rate also waits for a whole window after request n left, or until it has (a request still
- * waiting to leave may go at any moment). What remains, the delay between leaving and being
- * counted upstream, is what the margin covers.
+ * A request is counted from when it leaves, not from its grant: the server counts it when it
+ * arrives. The client takes the grant first (waiting for its endpoint's budget while holding no
+ * connection slot), then a connection slot, and reports through the permit when the request is
+ * written (`sent`). A request that waits after its grant (for a free slot while answers are
+ * slow, or behind a busy event loop) leaves later than its grant; were it counted at its grant,
+ * the next `rate` grants could all land within one second of it and the server would count
+ * `rate` + 1. So grant n + rate also waits for a whole window after request n left, or until it
+ * has (a request still waiting to leave may go at any moment). Late requests therefore never
+ * leave faster than the budget, however they bunched while waiting: the `rate` entries of the
+ * ring are `rate` chains whose consecutive sends are a window apart, so no window holds two
+ * sends of one chain. What remains, the delay between leaving and being counted upstream, is
+ * what the margin covers.
  *
  * A grant that comes less than a spacing late (its timer fired late on a busy event loop)
  * keeps its slot, so the lateness of one wake does not delay every later grant: paced from the
@@ -44,6 +49,11 @@ export const DEFAULT_RATE_LIMIT_MARGIN_MS = 100;
 interface RateLimiterOptions {
   /** Requests per window per key: a whole number >= 1. */
   readonly rate: number;
+  /**
+   * The rate of one key where it differs from `rate` (a whole number >= 1), read when the key
+   * is first used: a replica's share of an endpoint's budget that several replicas spend.
+   */
+  readonly rateOf?: (key: string) => number;
   /** Added to the one-second window; default DEFAULT_RATE_LIMIT_MARGIN_MS. */
   readonly marginMs?: number;
   readonly now?: () => number;
@@ -64,7 +74,7 @@ export function usableRate(rate: number, marginMs: number): number {
  * was sent (it may have left unseen). Each is idempotent; a permit must be released, or grant n
  * + rate waits for it for ever.
  */
-interface Permit {
+export interface Permit {
   sent(): void;
   release(): void;
 }
@@ -79,6 +89,9 @@ interface Waiter {
 }
 
 interface Log {
+  /** This key's requests per window, and the pace that spreads them over it. */
+  readonly rate: number;
+  readonly spacingMs: number;
   /** The slot of the latest grant: the next one is due a spacing later. */
   last: number;
   /**
@@ -95,13 +108,13 @@ interface Log {
 
 /**
  * FIFO limiter: grants per key one per (1 s + margin) / rate, and never more than `rate` sent
- * in any window of 1 s + margin (counted from when each left, for permits). Waiters of a key are served strictly in arrival order; each
- * key has at most one pending timer while anyone waits, and none when idle.
+ * in any window of 1 s + margin (counted from when each left, for permits). Waiters of a key
+ * are served strictly in arrival order, and keys independently of each other; each key has at
+ * most one pending timer while anyone waits, and none when idle.
  */
 export class RateLimiter {
-  private readonly spacingMs: number;
   private readonly windowMs: number;
-  private readonly rate: number;
+  private readonly rateOf: (key: string) => number;
   private readonly now: () => number;
   private readonly sleep: SleepFn;
   private readonly logs = new Map<string, Log>();
@@ -115,8 +128,8 @@ export class RateLimiter {
       throw new RangeError(`marginMs must be >= 0, got ${marginMs}`);
     }
     this.windowMs = RATE_WINDOW_MS + marginMs;
-    this.rate = opts.rate;
-    this.spacingMs = this.windowMs / opts.rate;
+    const rate = opts.rate;
+    this.rateOf = opts.rateOf ?? (() => rate);
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? timerSleep;
   }
@@ -171,7 +184,13 @@ export class RateLimiter {
   private logOf(key: string): Log {
     let log = this.logs.get(key);
     if (!log) {
+      const rate = this.rateOf(key);
+      if (!(Number.isSafeInteger(rate) && rate >= 1)) {
+        throw new RangeError(`rate of ${key} must be a whole number >= 1, got ${rate}`);
+      }
       log = {
+        rate,
+        spacingMs: this.windowMs / rate,
         last: Number.NEGATIVE_INFINITY,
         pausedUntil: Number.NEGATIVE_INFINITY,
         sends: [],
@@ -200,8 +219,8 @@ export class RateLimiter {
       }
     }
     // The request granted `rate` grants ago: this grant waits a window after it left.
-    const oldest = log.sends.length < this.rate ? Number.NEGATIVE_INFINITY : (log.sends[log.next] as number);
-    return Math.max(0, log.pausedUntil - now, log.last + this.spacingMs - now, oldest + this.windowMs - now);
+    const oldest = log.sends.length < log.rate ? Number.NEGATIVE_INFINITY : (log.sends[log.next] as number);
+    return Math.max(0, log.pausedUntil - now, log.last + log.spacingMs - now, oldest + this.windowMs - now);
   }
 
   private record(log: Log): Permit {
@@ -210,16 +229,16 @@ export class RateLimiter {
     // lateness does not add up and the pace stays at the usable rate; the window after each
     // send (the ring) still bounds every second. Later than that (idle, or after a pause), the
     // pace starts again from now.
-    const due = log.last + this.spacingMs;
-    log.last = now - due < this.spacingMs ? due : now;
+    const due = log.last + log.spacingMs;
+    log.last = now - due < log.spacingMs ? due : now;
     let index: number;
-    if (log.sends.length < this.rate) {
+    if (log.sends.length < log.rate) {
       index = log.sends.length;
       log.sends.push(PENDING);
     } else {
       index = log.next;
       log.sends[index] = PENDING;
-      log.next = (log.next + 1) % this.rate;
+      log.next = (log.next + 1) % log.rate;
     }
     // The entry is not reused before it is settled: the grant that would reuse it waits.
     let settled = false;

@@ -317,7 +317,7 @@ describe("Transport over a loopback socket", () => {
     const t = track(ownTransport({ maxInFlight: 1 }));
     const left: number[] = [];
     const send = () =>
-      t.send(GET(`${base}/x`), undefined, async () => {
+      t.send(GET(`${base}/x`), undefined, () => {
         left.push(Date.now());
       });
     const first = send();
@@ -332,30 +332,32 @@ describe("Transport over a loopback socket", () => {
   });
 });
 
-describe("Transport beforeSend (the client's rate-limit turn)", () => {
-  it("runs with the slot held, before the request, and its wait does not count against the timeout", async () => {
+describe("Transport onSend (the client's rate-limit permit)", () => {
+  it("is called with the slot held, just before the request is written", async () => {
     const order: string[] = [];
     on("GET", "/v2/x").reply(() => {
       order.push("request");
       return { statusCode: 200, data: { code: 0, data: [] } };
     });
-    const t = track(transport({ requestTimeoutMs: 30, maxInFlight: 1 }));
-    const res = await t.send(GET(`${ORIGIN}/v2/x`), undefined, async () => {
-      // Longer than the whole request timeout.
-      await new Promise((r) => setTimeout(r, 60));
-      order.push(`turn with ${t.freeSlots} slots free`);
+    const t = track(transport({ maxInFlight: 1 }));
+    const res = await t.send(GET(`${ORIGIN}/v2/x`), undefined, () => {
+      order.push(`sent with ${t.freeSlots} slots free`);
     });
     expect(res.status).toBe(200);
-    expect(order).toEqual(["turn with 0 slots free", "request"]);
+    expect(order).toEqual(["sent with 0 slots free", "request"]);
     expect(t.freeSlots).toBe(1);
   });
 
-  it("passes a rejection of beforeSend on as it is, sends nothing and frees the slot", async () => {
-    on("GET", "/v2/x").reply(200, { code: 0, data: [] });
+  it("is not called for a request aborted while it waits for a slot", async () => {
+    on("GET", "/v2/x").reply(200, { code: 0, data: [] }).delay(100);
     const t = track(transport({ maxInFlight: 1 }));
-    const reason = new Error("turn refused");
-    await expect(t.send(GET(`${ORIGIN}/v2/x`), undefined, () => Promise.reject(reason))).rejects.toBe(reason);
-    expect(upstream.pendingInterceptors()).toHaveLength(1);
-    expect(t.freeSlots).toBe(1);
+    const sent: string[] = [];
+    const first = t.send(GET(`${ORIGIN}/v2/x`), undefined, () => sent.push("first"));
+    const ctl = new AbortController();
+    const second = t.send(GET(`${ORIGIN}/v2/x`), ctl.signal, () => sent.push("second"));
+    ctl.abort();
+    expect((await failure(second)).code).toBe("aborted");
+    await first;
+    expect(sent).toEqual(["first"]);
   });
 });

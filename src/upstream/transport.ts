@@ -83,15 +83,10 @@ export class Transport {
    * `schema_error` for a body that is empty, not JSON or truncated (the connection failed
    * after the headers), and `network_error` for other connection failures.
    *
-   * `beforeSend` (the client's rate-limit turn) is awaited once the in-flight slot is held and
-   * before the request goes out, so a turn is never spent waiting for a slot; its wait does not
-   * count against the timeout, and its rejection is passed on as it is.
+   * `onSend` (the client's rate-limit permit) is called once the in-flight slot is held, just
+   * before the request is written: the moment the limiter counts the request from.
    */
-  async send(
-    req: HttpRequest,
-    signal?: AbortSignal,
-    beforeSend?: () => Promise<void>,
-  ): Promise<HttpResponse> {
+  async send(req: HttpRequest, signal?: AbortSignal, onSend?: () => void): Promise<HttpResponse> {
     // One controller for both causes; AbortSignal.any() is avoided because dependent signals
     // of a long-lived caller signal (the scheduler's) are retained on Node 20.
     const combined = new AbortController();
@@ -99,29 +94,18 @@ export class Transport {
     // Real time on purpose, unlike the client's waits: this bounds I/O, together with undici's
     // headersTimeout and bodyTimeout below, which cannot take an injected clock at all. A
     // test clock that jumps minutes ahead must not expire an answer still on its way.
-    const expire = (): void => {
+    const timer = setTimeout(() => {
       timedOut = true;
       combined.abort();
-    };
-    const deadline = performance.now() + this.opts.requestTimeoutMs;
-    let timer = setTimeout(expire, this.opts.requestTimeoutMs);
+    }, this.opts.requestTimeoutMs);
     const onAbort = (): void => combined.abort();
     if (signal?.aborted) combined.abort();
     else signal?.addEventListener("abort", onAbort, { once: true });
     let release: (() => void) | undefined;
     let readingBody = false;
-    let turnFailure: { readonly error: unknown } | undefined;
     try {
       release = await this.inFlight.acquire(combined.signal);
-      if (beforeSend !== undefined) {
-        clearTimeout(timer);
-        const remainingMs = deadline - performance.now();
-        await beforeSend().catch((error: unknown) => {
-          turnFailure = { error };
-          throw error;
-        });
-        timer = setTimeout(expire, Math.max(0, remainingMs));
-      }
+      onSend?.();
       const res = await request(this.dispatcherFor(req.url), req.url, {
         method: req.method,
         headers: this.headersFor(req),
@@ -153,7 +137,6 @@ export class Transport {
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       };
     } catch (error) {
-      if (turnFailure !== undefined) throw turnFailure.error;
       throw this.classify(error, req.endpoint, req.url.origin, {
         aborted: signal?.aborted === true,
         timedOut,
