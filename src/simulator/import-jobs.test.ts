@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IMPORT_STATES, ImportJobStore } from "./import-jobs.js";
+import { IMPORT_STATES, ImportJobStore, unfinishedImportJobs } from "./import-jobs.js";
 import { generateWorld } from "./world.js";
 
 const START = Date.UTC(2025, 0, 1, 12);
@@ -74,5 +74,27 @@ describe("import jobs", () => {
 
   it("lists nothing generated when perCluster is 0", () => {
     expect(store(0).list(cluster, START)).toEqual([]);
+  });
+});
+
+describe("unfinished imports (importing clusters)", () => {
+  it.each([
+    { every: 1, perCluster: 2, clusters: [0, 1, 2, 3] },
+    { every: 3, perCluster: 5, clusters: [0, 3] },
+    { every: 5, perCluster: 1, clusters: [0] },
+  ])("every $every-th cluster gets $perCluster jobs that never finish", ({ every, perCluster, clusters }) => {
+    const s = store();
+    for (const { clusterId, job } of unfinishedImportJobs(world.clusters, 1, every, perCluster)) {
+      s.add(clusterId, job);
+    }
+    world.clusters.forEach((c, i) => {
+      const extra = clusters.includes(i) ? perCluster : 0;
+      const later = s.list(c, START + 24 * 3_600_000);
+      expect(later).toHaveLength(8 + extra);
+      // Listed first (newest), and still unfinished a day later.
+      const unfinished = later.slice(0, extra);
+      expect(unfinished.every((j) => j.state === "ImportRunning" || j.state === "ImportPending")).toBe(true);
+      expect(new Set(later.map((j) => j.jobId)).size).toBe(later.length);
+    });
   });
 });

@@ -180,6 +180,32 @@ export class ImportJobStore {
   }
 }
 
+/**
+ * The import jobs of importing clusters (the `unfinishedImports` option): the first cluster and
+ * every `every`-th after it get `perCluster` jobs that stay running or pending, one per
+ * collection in turn.
+ */
+export function unfinishedImportJobs(
+  clusters: readonly SimCluster[],
+  seed: number,
+  every: number,
+  perCluster: number,
+): { readonly clusterId: string; readonly job: WireImportJob }[] {
+  return clusters
+    .filter((_, i) => i % every === 0)
+    .flatMap((cluster) =>
+      Array.from({ length: perCluster }, (_, j) => ({
+        clusterId: cluster.id,
+        job: {
+          collectionName:
+            cluster.collections[j % Math.max(1, cluster.collections.length)]?.collectionName ?? "docs",
+          jobId: `job-${hexFromHash(mix(mix(seed ^ 0x1e5, hashString(cluster.id)), j), 22)}`,
+          state: j % 2 === 0 ? "ImportRunning" : "ImportPending",
+        },
+      })),
+    );
+}
+
 /** The progress of a job a test added or whose state it set: by state only, until pinned. */
 function addedProgress(state: string): Pick<ImportJobDetail, "progress" | "totalRows" | "reason"> {
   if (state === "ImportCompleted") return { progress: 100, totalRows: 0, reason: "" };

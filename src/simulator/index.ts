@@ -15,7 +15,7 @@ import { buildDataPlanes, dataPlaneAuthorized } from "./data-plane.js";
 import { DataProtection } from "./data-protection.js";
 import { type FaultController, Faults } from "./faults.js";
 import { SIM_GROUPS, type SimGroupMember } from "./groups.js";
-import { ImportJobStore } from "./import-jobs.js";
+import { ImportJobStore, unfinishedImportJobs } from "./import-jobs.js";
 import { Lifecycle } from "./lifecycle.js";
 import { buildProfile } from "./metric-values.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
@@ -99,6 +99,17 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     ))
       spark.add(job);
   }
+  const imports = new ImportJobStore({
+    seed: o.seed,
+    perCluster: o.importJobsPerCluster,
+    timeScale: o.timeScale,
+    startMs,
+  });
+  if (o.unfinishedImports !== undefined) {
+    const { every, perCluster } = o.unfinishedImports;
+    for (const { clusterId, job } of unfinishedImportJobs(world.clusters, o.seed, every, perCluster))
+      imports.add(clusterId, job);
+  }
   const cloudJobs = new CloudJobStore();
   for (const job of generateCloudJobs(o.seed, startMs)) cloudJobs.add(job);
   const ctx: SimContext = {
@@ -116,12 +127,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     profiles: new Map(world.clusters.map((c) => [c.id, buildProfile(o.seed, c)])),
     spark,
     cloudJobs,
-    imports: new ImportJobStore({
-      seed: o.seed,
-      perCluster: o.importJobsPerCluster,
-      timeScale: o.timeScale,
-      startMs,
-    }),
+    imports,
     dataPlanes: buildDataPlanes(world.clusters, o.seed, o.collectionChurnMs),
     dataProtection: new DataProtection(world.clusters, startMs, o.globalClusters),
     retired: { retireV1: o.retireV1, removeV2ImportList: o.removeV2ImportList },

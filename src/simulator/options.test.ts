@@ -17,6 +17,7 @@ describe("resolveOptions", () => {
       rejectMixedMetricForms: false,
     });
     expect(o.now).toBe(Date.now);
+    expect(o.unfinishedImports).toBeUndefined();
   });
 
   it.each([
@@ -28,6 +29,8 @@ describe("resolveOptions", () => {
     [{ listClustersShape: "list" as "array" }, /listClustersShape/],
     [{ rateLimitMode: "leaky" as "fixed" }, /rateLimitMode must be one of fixed, sliding, token_bucket/],
     [{ apiKeys: [""] }, /apiKeys/],
+    [{ unfinishedImports: { every: 0, perCluster: 5 } }, /unfinishedImports.every must be at least 1/],
+    [{ unfinishedImports: { every: 3, perCluster: -1 } }, /unfinishedImports.perCluster/],
   ])("refuses %j", (opts, message) => {
     expect(() => resolveOptions(opts)).toThrow(
       expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringMatching(message) }),

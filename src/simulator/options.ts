@@ -51,6 +51,13 @@ export interface SimulatorOptions {
   busyClusterSparkJobs?: number;
   /** Import jobs listed per cluster, default 8. */
   importJobsPerCluster?: number;
+  /**
+   * Clusters that are importing: the first cluster and every `every`-th after it each list
+   * `perCluster` more import jobs that never finish (running or pending), on top of the
+   * generated ones, e.g. `{ every: 3, perCluster: 5 }` for a third of the clusters with five
+   * unfinished imports each. Default: none.
+   */
+  unfinishedImports?: { readonly every: number; readonly perCluster: number };
   /** Speeds up job timelines (the demo uses 10); default 1. */
   timeScale?: number;
   /** Collections per cluster (scopes of second-form queries), default 3, spread over two databases. */
@@ -108,7 +115,10 @@ export interface RequestDone {
 const DEFAULT_METRIC_RETENTION_MS = 30 * 86_400_000;
 
 /** Options with every default applied. */
-type ResolvedOptions = Required<Omit<SimulatorOptions, "apiKeys" | "billingKeys" | "quirks">> & {
+type ResolvedOptions = Required<
+  Omit<SimulatorOptions, "apiKeys" | "billingKeys" | "quirks" | "unfinishedImports">
+> & {
+  unfinishedImports: { readonly every: number; readonly perCluster: number } | undefined;
   apiKeys: string[] | undefined;
   billingKeys: string[] | undefined;
   quirks: SimQuirks;
@@ -134,6 +144,17 @@ function catalogMode(mode: MetricCatalogMode | undefined): MetricCatalogMode {
     );
   }
   return m;
+}
+
+function unfinishedImports(
+  opts: SimulatorOptions["unfinishedImports"],
+): ResolvedOptions["unfinishedImports"] {
+  if (opts === undefined) return undefined;
+  const every = count("unfinishedImports.every", opts.every, 1, 100_000);
+  if (every < 1) {
+    throw new SimulatorError("INVALID_OPTION", `unfinishedImports.every must be at least 1, got ${every}`);
+  }
+  return { every, perCluster: count("unfinishedImports.perCluster", opts.perCluster, 5, 1000) };
 }
 
 /** Applies defaults and checks ranges; throws `SimulatorError` (INVALID_OPTION). */
@@ -185,6 +206,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     sparkJobsPerProject: count("sparkJobsPerProject", opts.sparkJobsPerProject, 6, 1000),
     busyClusterSparkJobs: count("busyClusterSparkJobs", opts.busyClusterSparkJobs, 0, 100_000),
     importJobsPerCluster: count("importJobsPerCluster", opts.importJobsPerCluster, 8, 10_000),
+    unfinishedImports: unfinishedImports(opts.unfinishedImports),
     timeScale,
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
     collectionChurnMs: count("collectionChurnMs", opts.collectionChurnMs, 0, 86_400_000),

@@ -336,7 +336,7 @@ describe("RateLimiter", () => {
       expect(strictSlidingRefusals(left, 20)).toBe(0);
     });
 
-    it("waits for a granted request that has not left yet, then a window after it", async () => {
+    it("waits for a granted request until it is answered, then a window after it left", async () => {
       const limiter = new RateLimiter({ rate: 2, marginMs: 0 });
       const first = await limiter.grant(KEY);
       const second = limiter.acquire(KEY); // at 1_000_500 (spacing)
@@ -350,12 +350,43 @@ describe("RateLimiter", () => {
       // The first request still has not left: it may leave at any moment, so no third grant.
       expect(third).toBe(false);
       first.sent(); // leaves at 1_005_500
-      await vi.advanceTimersByTimeAsync(999);
+      await vi.advanceTimersByTimeAsync(300);
+      // Left, but not answered: the server may not have counted it yet.
+      expect(third).toBe(false);
+      // Answered after 300 ms, the key's only latency so far: nothing above the fastest.
+      first.release();
+      await vi.advanceTimersByTimeAsync(699);
       expect(third).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
       expect(third).toBe(true);
       expect(Date.now()).toBe(1_006_500);
     });
+
+    it.each([
+      { latencies: [20, 20, 20], late: 20, extra: 0 },
+      { latencies: [20, 20, 20], late: 420, extra: 400 },
+      { latencies: [300, 300, 300], late: 300, extra: 0 },
+      { latencies: [5, 5, 5], late: 3_000, extra: 1_000 },
+    ])(
+      "counts an answer $late ms late after answers of $latencies ms as leaving $extra ms later",
+      async ({ latencies, late, extra }) => {
+        // One request per window, so each grant waits for the one before it.
+        const limiter = new RateLimiter({ rate: 1, marginMs: 0 });
+        for (const ms of [...latencies, late]) {
+          const permit = await limiter.grant(KEY);
+          permit.sent();
+          await vi.advanceTimersByTimeAsync(ms);
+          permit.release();
+          await vi.advanceTimersByTimeAsync(Math.max(0, 1_000 - ms));
+        }
+        const sentLast = Date.now() - Math.max(late, 1_000);
+        const q = queue(limiter, 1);
+        await vi.advanceTimersByTimeAsync(3_000);
+        await q.all;
+        // A window after it left, plus what its latency had above the fastest answer.
+        expect(q.times).toEqual([Math.max(sentLast + 1_000 + extra, sentLast + late)]);
+      },
+    );
 
     it("counts a released, never-sent permit as leaving at its release", async () => {
       const limiter = new RateLimiter({ rate: 1, marginMs: 0 });
@@ -617,6 +648,51 @@ describe("the turn before the slot, on an injected clock", () => {
         20,
       ),
     ).toBe(0);
+  });
+
+  /**
+   * 200 requests at full budget on 16 slots to a server that stalls from `stallAt` for
+   * `stallMs`: what arrives meanwhile is counted (and answered 2 ms later) when it ends, as a
+   * single-threaded server catching up. Returns when the server counted each request.
+   */
+  async function throughStall(stallAt: number, stallMs: number, release: "at the answer" | "when sent") {
+    const clock = virtualClock();
+    const limiter = new RateLimiter({ rate: 20, now: clock.now, sleep: clock.sleep });
+    const slots = new Semaphore(16);
+    const counted: number[] = [];
+    const all = Array.from({ length: 200 }, async () => {
+      const permit = await limiter.grant(KEY);
+      const free = await slots.acquire();
+      permit.sent();
+      if (release === "when sent") permit.release();
+      const arrives = clock.now() + 1;
+      const at = arrives >= stallAt && arrives < stallAt + stallMs ? stallAt + stallMs : arrives;
+      counted.push(at);
+      await clock.sleep(at + 2 - clock.now());
+      free();
+      permit.release();
+    });
+    await clock.runUntil(60_000);
+    await Promise.all(all);
+    return counted;
+  }
+
+  it.each([
+    { stallAt: 3_000, stallMs: 150 },
+    { stallAt: 2_500, stallMs: 400 },
+    { stallAt: 4_000, stallMs: 900 },
+  ])("a server stalled $stallMs ms counts what waited for it late: still none refused", async ({
+    stallAt,
+    stallMs,
+  }) => {
+    const counted = await throughStall(stallAt, stallMs, "at the answer");
+    expect(counted).toHaveLength(200);
+    expect(strictSlidingRefusals(counted, 20)).toBe(0);
+  });
+
+  it("the same stall, the request counted from when it left alone (the cause): refused", async () => {
+    const counted = await throughStall(2_500, 400, "when sent");
+    expect(strictSlidingRefusals(counted, 20)).toBeGreaterThan(0);
   });
 
   it.each([

@@ -24,8 +24,17 @@
  * has (a request still waiting to leave may go at any moment). Late requests therefore never
  * leave faster than the budget, however they bunched while waiting: the `rate` entries of the
  * ring are `rate` chains whose consecutive sends are a window apart, so no window holds two
- * sends of one chain. What remains, the delay between leaving and being counted upstream, is
- * what the margin covers.
+ * sends of one chain.
+ *
+ * What remains is the delay between leaving and being counted upstream. The margin covers the
+ * network's share of it. A request can also wait at the server before it is counted (the
+ * server's own queue, or a stall of its process, or of ours before the answer is read): the
+ * earlier attempt at full budget on every endpoint drew rate-limit answers that way, the
+ * server counting a late request in the same second as a later one. Such a wait shows in the
+ * answer's latency, so a request stays in the ring until it is answered (`release`), and the
+ * part of its latency above the fastest of the key's last LATENCY_SAMPLES answers (at most a window) is
+ * added to when it left: a steady latency costs nothing, a request answered late is counted
+ * as late as the server may have counted it.
  *
  * A grant that comes less than a spacing late (its timer fired late on a busy event loop)
  * keeps its slot, so the lateness of one wake does not delay every later grant: paced from the
@@ -70,20 +79,28 @@ export function usableRate(rate: number, marginMs: number): number {
 
 /**
  * One granted request. `sent()` says it leaves now (call it just before the request is
- * written); `release()` says it is done with the grant, and counts it as leaving now if it never
- * was sent (it may have left unseen). Each is idempotent; a permit must be released, or grant n
- * + rate waits for it for ever.
+ * written); `release()` says its answer (or its failure) has come, or that it never left, and
+ * counts it as leaving now if it never was sent (it may have left unseen). Each is idempotent;
+ * a permit must be released, or grant n + rate waits for it for ever.
  */
 export interface Permit {
   sent(): void;
   release(): void;
 }
 
-// A granted request that has not left yet: the window after it cannot start.
+// A granted request that has not been answered yet: the window after it cannot start.
 const PENDING = Number.POSITIVE_INFINITY;
 
+/** Answers whose fastest latency is a key's base latency: enough to hold one unqueued answer. */
+const LATENCY_SAMPLES = 16;
+
+/** A permit that can also be settled as sent and answered at once, learning no latency. */
+interface RecordedPermit extends Permit {
+  leftNow(): void;
+}
+
 interface Waiter {
-  readonly resolve: (permit: Permit) => void;
+  readonly resolve: (permit: RecordedPermit) => void;
   readonly reject: (reason: unknown) => void;
   readonly detach: () => void;
 }
@@ -95,11 +112,15 @@ interface Log {
   /** The slot of the latest grant: the next one is due a spacing later. */
   last: number;
   /**
-   * When each of the last `rate` granted requests left (PENDING: not yet), a ring whose
-   * `next` entry is the oldest: grant n + rate waits until a window after request n left.
+   * When each of the last `rate` granted requests left, plus any latency above the key's
+   * fastest recent answer (PENDING: not answered yet), a ring whose `next` entry is the
+   * oldest: grant n + rate waits until a window after request n left.
    */
   readonly sends: number[];
   next: number;
+  /** The latencies of the last LATENCY_SAMPLES answers (a ring from `nextLatency`). */
+  readonly latencies: number[];
+  nextLatency: number;
   pausedUntil: number;
   readonly queue: Waiter[];
   pumping: boolean;
@@ -135,12 +156,13 @@ export class RateLimiter {
   }
 
   /**
-   * Resolves when the caller may send one request on `key`, counted as leaving at once. Rejects
-   * with the signal's reason if `signal` aborts first (nothing is recorded).
+   * Resolves when the caller may send one request on `key`, counted as leaving at once (and
+   * answered at once: nothing is learnt of its latency). Rejects with the signal's reason if
+   * `signal` aborts first (nothing is recorded).
    */
   async acquire(key: string, signal?: AbortSignal): Promise<void> {
-    const permit = await this.grant(key, signal);
-    permit.sent();
+    const permit = await this.grantRecorded(key, signal);
+    permit.leftNow();
   }
 
   /**
@@ -149,10 +171,14 @@ export class RateLimiter {
    * with the signal's reason if `signal` aborts first (nothing is recorded).
    */
   grant(key: string, signal?: AbortSignal): Promise<Permit> {
+    return this.grantRecorded(key, signal);
+  }
+
+  private grantRecorded(key: string, signal?: AbortSignal): Promise<RecordedPermit> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const log = this.logOf(key);
     if (log.queue.length === 0 && this.waitMs(log) === 0) return Promise.resolve(this.record(log));
-    return new Promise<Permit>((resolve, reject) => {
+    return new Promise<RecordedPermit>((resolve, reject) => {
       const onAbort = (): void => {
         const index = log.queue.indexOf(waiter);
         if (index >= 0) log.queue.splice(index, 1);
@@ -195,6 +221,8 @@ export class RateLimiter {
         pausedUntil: Number.NEGATIVE_INFINITY,
         sends: [],
         next: 0,
+        latencies: [],
+        nextLatency: 0,
         queue: [],
         pumping: false,
         wake: undefined,
@@ -223,7 +251,7 @@ export class RateLimiter {
     return Math.max(0, log.pausedUntil - now, log.last + log.spacingMs - now, oldest + this.windowMs - now);
   }
 
-  private record(log: Log): Permit {
+  private record(log: Log): RecordedPermit {
     const now = this.now();
     // A grant less than a spacing late (a timer firing late on a busy loop) keeps its slot, so
     // lateness does not add up and the pace stays at the usable rate; the window after each
@@ -241,15 +269,42 @@ export class RateLimiter {
       log.next = (log.next + 1) % log.rate;
     }
     // The entry is not reused before it is settled: the grant that would reuse it waits.
+    let sentAt: number | undefined;
     let settled = false;
-    const settle = (): void => {
-      if (settled) return;
+    const settle = (at: number): void => {
       settled = true;
-      log.sends[index] = Math.max(now, this.now());
+      log.sends[index] = at;
       // A waiter held by this pending request can be served now (or at its new time).
       log.wake?.abort();
     };
-    return { sent: settle, release: settle };
+    return {
+      sent: () => {
+        if (sentAt === undefined && !settled) sentAt = Math.max(now, this.now());
+      },
+      release: () => {
+        if (settled) return;
+        const answeredAt = Math.max(now, this.now());
+        const left = sentAt ?? answeredAt;
+        settle(left + this.lateness(log, answeredAt - left));
+      },
+      leftNow: () => {
+        if (!settled) settle(Math.max(now, this.now()));
+      },
+    };
+  }
+
+  /**
+   * Records an answer's latency, and returns how much of it is above the fastest of the key's
+   * last LATENCY_SAMPLES answers (this one included), at most a window: the time the request
+   * may have waited at the server before it was counted.
+   */
+  private lateness(log: Log, latencyMs: number): number {
+    if (log.latencies.length < LATENCY_SAMPLES) log.latencies.push(latencyMs);
+    else {
+      log.latencies[log.nextLatency] = latencyMs;
+      log.nextLatency = (log.nextLatency + 1) % LATENCY_SAMPLES;
+    }
+    return Math.min(this.windowMs, latencyMs - Math.min(...log.latencies));
   }
 
   private async pump(log: Log): Promise<void> {

@@ -43,6 +43,8 @@ export interface HarnessOptions {
   readonly simulator?: Simulator;
   /** The store's compressor (to make publishing fail). */
   readonly compress?: ExporterOptions["compress"];
+  /** The store's publish delay; default 10 ms (tests read fresh state), the exporter's own 1 s. */
+  readonly publishDelayMs?: number;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -60,7 +62,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     config,
     logger,
     version: "test",
-    publishDelayMs: 10,
+    publishDelayMs: opts.publishDelayMs ?? 10,
     defaultMetrics: false,
     ...(opts.clock ? { clock: opts.clock, clientClock: opts.clientClock ?? systemClock } : {}),
     ...(opts.shard ? { shard: opts.shard } : {}),
