@@ -681,14 +681,14 @@ describe("the turn before the slot, on an injected clock", () => {
     { stallAt: 3_000, stallMs: 150 },
     { stallAt: 2_500, stallMs: 400 },
     { stallAt: 4_000, stallMs: 900 },
-  ])("a server stalled $stallMs ms counts what waited for it late: still none refused", async ({
-    stallAt,
-    stallMs,
-  }) => {
-    const counted = await throughStall(stallAt, stallMs, "at the answer");
-    expect(counted).toHaveLength(200);
-    expect(strictSlidingRefusals(counted, 20)).toBe(0);
-  });
+  ])(
+    "a server stalled $stallMs ms counts what waited for it late: still none refused",
+    async ({ stallAt, stallMs }) => {
+      const counted = await throughStall(stallAt, stallMs, "at the answer");
+      expect(counted).toHaveLength(200);
+      expect(strictSlidingRefusals(counted, 20)).toBe(0);
+    },
+  );
 
   it("the same stall, the request counted from when it left alone (the cause): refused", async () => {
     const counted = await throughStall(2_500, 400, "when sent");
