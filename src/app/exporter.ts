@@ -81,6 +81,11 @@ export class Exporter {
   private sweeper: NodeJS.Timeout | undefined;
   private readyFlag = false;
   private readonly startedAtMs: number;
+  /** The clusters and credential labels of the last plan (the landing page's budget lines). */
+  private polledClusters: readonly ClusterConfig[] = [];
+  private credentialOf: (cluster: Pick<ClusterConfig, "apiKey">) => string = () => "default";
+  /** The budget problems last logged, so each is logged once per change. */
+  private budgetProblems = "";
 
   constructor(private readonly opts: ExporterOptions) {
     this.config = opts.config;
@@ -108,6 +113,7 @@ export class Exporter {
     this.ctx = { store: this.store, health: this.health, self: this.self, now, logger: this.logger };
     this.clients = new ClientPool({
       config: () => this.config,
+      shard: this.shard,
       version: opts.version,
       observer: this.self,
       clock: opts.clientClock ?? this.clock,
@@ -215,6 +221,7 @@ export class Exporter {
       publishedAtMs: published.builtAtMs,
       shard: this.shard,
       targets: this.health.list(),
+      budgets: this.clients.budgets().lines(this.polledClusters, this.credentialOf),
     };
   }
 
@@ -276,6 +283,9 @@ export class Exporter {
     }
     const clusters = this.clusters();
     const credentialOf = credentialLabeler(config.api.apiKey, clusters);
+    this.polledClusters = clusters;
+    this.credentialOf = credentialOf;
+    this.warnBudgetProblems();
     const tasks = tasksOf(COLLECTORS, {
       config,
       clusters,
@@ -287,6 +297,7 @@ export class Exporter {
       clients: {
         forCluster: this.clients.forCluster,
         credentialOf,
+        rateOf: this.clients.rateOf,
         billing: this.clients.forBilling,
         dataPlane: this.clients.dataPlane,
       },
@@ -299,6 +310,15 @@ export class Exporter {
     this.scheduler.setTasks(tasks);
     this.forgetRemovedTargets(tasks);
     this.clients.closeUnused(config, clusters);
+  }
+
+  /** Logs, once per change, replicas sharing a key that cannot get a whole request each. */
+  private warnBudgetProblems(): void {
+    const problems = this.clients.budgets().problems;
+    const text = problems.join("\n");
+    if (text === this.budgetProblems) return;
+    this.budgetProblems = text;
+    for (const problem of problems) this.logger.warn({ shard: this.shard }, problem);
   }
 
   private onDiscovered(found: ClusterDescription[]): void {

@@ -110,6 +110,8 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
   // The exporter's own clients: the same pacing, retries and data-plane credentials.
   const pool = new ClientPool({
     config: () => config,
+    // A one-shot command, not one of several replicas: each key's whole budget.
+    shard: { index: 0, total: 1 },
     version: io.version,
     observer: calls,
     clock: FOREGROUND_CLOCK,

@@ -38,6 +38,16 @@ export interface LandingInfo {
   readonly targets: readonly TargetRow[];
   /** The node flags and environment variables this process runs with, worded by the caller. */
   readonly runtime?: LandingRuntime;
+  /**
+   * Which share of each key's rate budget this replica spends, and why (per credential label,
+   * never a key): requests per second per endpoint on the endpoints named.
+   */
+  readonly budgets?: readonly {
+    readonly credential: string;
+    readonly endpoints: string;
+    readonly perSecond: number;
+    readonly why: string;
+  }[];
 }
 
 /** The runtime settings the landing page shows, in words: the page lays them out, nothing more. */

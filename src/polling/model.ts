@@ -71,6 +71,11 @@ interface Clients {
   /** The credential's label: clusters sharing a key share a label and a rate budget. */
   credentialOf(cluster: Pick<ClusterConfig, "apiKey">): string;
   /**
+   * Requests per second this replica may send on `endpoint` with the cluster's credential: its
+   * share of `api.rate_limit` when replicas share the key (polling/budgets.ts).
+   */
+  rateOf(cluster: Pick<ClusterConfig, "apiKey">, endpoint: EndpointTemplate): number;
+  /**
    * The client of the billing key (credential "billing"): the only one billing endpoints are
    * called with, and used for nothing else.
    */

@@ -6,28 +6,22 @@
  *
  * The calls are not estimated from the config: they are read off the very tasks the scheduler
  * would run (`tasksOf` the collectors the caller hands in, the registry's, with the same shard
- * filter and credentials as the exporter), so the plan and the runtime cannot disagree.
+ * filter and credentials as the exporter), so the plan and the runtime cannot disagree. Each
+ * row is judged against this replica's share of its key's budget (budgets.ts), which the plan
+ * states with its reason.
  */
-
-import type { DataPlaneApi } from "../upstream/dataPlane.js";
-import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../upstream/rateLimiter.js";
-import { type CloudApi, DATA_PLANE_ENDPOINT, ENDPOINT, type EndpointTemplate } from "../upstream/types.js";
-
-const DATA_PLANE_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(Object.values(DATA_PLANE_ENDPOINT));
 
 import { queriesForTarget } from "../config/queries.js";
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
-import { credentialLabeler } from "./credentials.js";
-import { type Collector, CollectorStates, type CollectorTask, tasksOf } from "./model.js";
-import type { PollContext } from "./runtime.js";
-import {
-  configuredSparkJobs,
-  replicaClusters,
-  replicaJobIds,
-  replicaSparkJobs,
-  withCollectionScopes,
-} from "./targets.js";
+import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../upstream/rateLimiter.js";
+import { DATA_PLANE_ENDPOINT, ENDPOINT, type EndpointTemplate } from "../upstream/types.js";
+import { type BudgetLine, replicaBudgets } from "./budgets.js";
+import { BILLING_CREDENTIAL, credentialLabeler } from "./credentials.js";
+import type { Collector, CollectorTask } from "./model.js";
+import { type PlanOptions, plannedTasks } from "./planTasks.js";
+
+const DATA_PLANE_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(Object.values(DATA_PLANE_ENDPOINT));
 
 const METRICS_ENDPOINT: EndpointTemplate = ENDPOINT.queryClusterMetrics;
 
@@ -74,7 +68,9 @@ export interface PlanRow {
   readonly intervalMs: number;
   /** callsPerCycle / interval in seconds. */
   readonly requestsPerSecond: number;
-  /** requestsPerSecond is within the plan's usable rate. */
+  /** The budget it is judged against: this replica's share of the key's, per second. */
+  readonly rateLimit: number;
+  /** requestsPerSecond is within the usable rate of that budget. */
   readonly fits: boolean;
   /** Smallest interval that fits the usable rate, in whole seconds. Only when it does not fit. */
   readonly minimumIntervalMs?: number;
@@ -107,6 +103,8 @@ export interface Plan {
   readonly rateLimitMarginMs: number;
   /** rateLimit requests per (1 s + margin): what the limiter sustains, per endpoint and credential. */
   readonly usableRate: number;
+  /** Which share of each key's budget this replica uses, and why (several replicas per key). */
+  readonly budgets: readonly BudgetLine[];
   readonly rows: readonly PlanRow[];
   /** Per cluster, when `collections` is enabled; budget `collections.rate_limit` per endpoint. */
   readonly dataPlaneRows: readonly DataPlaneRow[];
@@ -128,91 +126,6 @@ function describeScope(scope: ScopeConfig): string {
     .join(" ");
 }
 
-/** What a plan is for: this replica's shard, clusters discovery would add, the jobs file's jobs. */
-interface PlanOptions {
-  readonly shard?: Shard;
-  readonly discoveredClusters?: number;
-  readonly fileJobs?: readonly SparkJobRef[];
-  /** The job IDs of `jobs.ids_file`. */
-  readonly fileJobIds?: readonly string[];
-}
-
-/** A stand-in client: planning builds tasks but never runs them. */
-const NO_CLIENT = new Proxy({} as CloudApi, {
-  get: () => () => Promise.reject(new Error("planning only: no upstream calls")),
-});
-
-/** A stand-in data-plane client: planning never calls it. */
-const NO_DATA_PLANE = new Proxy({} as DataPlaneApi, {
-  get: () => () => Promise.reject(new Error("planning only: no data-plane calls")),
-});
-
-/** A stand-in poll context: planning never runs a task, so nothing is written. */
-const NO_CONTEXT = new Proxy({} as PollContext, {
-  get: () => {
-    throw new Error("planning only: no poll context");
-  },
-});
-
-/**
- * The tasks `collectors` would run on this replica: configured clusters and Spark jobs of its
- * shard (plus the jobs file's, when given), `discoveredClusters` stand-ins for what discovery
- * would find, and the credentials as the exporter labels them.
- */
-function plannedTasks(
-  collectors: readonly Collector[],
-  config: Config,
-  opts: PlanOptions,
-): {
-  readonly tasks: CollectorTask[];
-  readonly clusters: ClusterConfig[];
-  readonly sparkJobs: SparkJobRef[];
-  readonly jobIds: string[];
-} {
-  const shard = opts.shard ?? { index: 0, total: 1 };
-  const configured = replicaClusters(config, [], shard);
-  const discovered = Array.from(
-    { length: opts.discoveredClusters ?? 0 },
-    (_, i): ClusterConfig => ({ id: `discovered-${i + 1}`, region: "discovered", scopes: [] }),
-  );
-  const clusters = [...configured, ...discovered];
-  const sparkJobs = replicaSparkJobs(config, opts.fileJobs ?? [], shard);
-  const jobIds = replicaJobIds(config, opts.fileJobIds ?? [], shard);
-  const tasks = tasksOf(collectors, {
-    config,
-    clusters: withDiscoveredCollections(config, clusters),
-    sparkJobs,
-    configuredSparkJobs: configuredSparkJobs(config, opts.fileJobs ?? []),
-    jobIds,
-    shard,
-    ctx: NO_CONTEXT,
-    clients: {
-      forCluster: () => NO_CLIENT,
-      credentialOf: credentialLabeler(config.api.apiKey, clusters),
-      billing: () => NO_CLIENT,
-      dataPlane: () => NO_DATA_PLANE,
-    },
-    state: new CollectorStates(),
-    onDiscovered: () => {},
-    onCollections: () => {},
-  });
-  return { tasks, clusters: configured, sparkJobs, jobIds };
-}
-
-/**
- * Collections discovery finds its scopes at run time: the plan counts the most it may poll,
- * `max_per_cluster` stand-in scopes per cluster, so the metric calls are those at the cap.
- */
-function withDiscoveredCollections(config: Config, clusters: readonly ClusterConfig[]): ClusterConfig[] {
-  const cfg = config.collections;
-  if (!cfg.enabled || !cfg.scopes) return [...clusters];
-  const standIns = Array.from({ length: cfg.maxPerCluster }, (_, i) => ({
-    dbName: "discovered",
-    collectionName: `collection-${i + 1}`,
-  }));
-  return withCollectionScopes(clusters, new Map(clusters.map((c) => [c.id, standIns])), cfg.queries);
-}
-
 /**
  * Computes the plan of `collectors` (the registry's: the framework names none). `shard`
  * restricts clusters and Spark jobs to those this exporter owns (account-wide calls go to shard 0); `discoveredClusters` adds that many clusters found by
@@ -229,7 +142,13 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
   const windowMs = RATE_WINDOW_MS + marginMs;
   const { tasks, clusters, sparkJobs, jobIds } = plannedTasks(collectors, config, opts);
   const credentialOf = credentialLabeler(config.api.apiKey, clusters);
-  const notes: string[] = [];
+  const budgets = replicaBudgets(config, shard ?? { index: 0, total: 1 });
+  // A credential's budget, by its label: the key of the first cluster that carries it.
+  const byLabel = new Map<string, Pick<ClusterConfig, "apiKey">>([["default", {}]]);
+  for (const c of clusters) if (!byLabel.has(credentialOf(c))) byLabel.set(credentialOf(c), c);
+  const rateFor = (credential: string, endpoint: EndpointTemplate): number =>
+    credential === BILLING_CREDENTIAL ? rateLimit : budgets.rateOf(byLabel.get(credential) ?? {}, endpoint);
+  const notes: string[] = [...budgets.problems];
 
   // One row per endpoint, credential and interval: the calls of every task that shares them.
   const rowsByKey = new Map<
@@ -315,7 +234,8 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
   );
   for (const { endpoint, credential, intervalMs, calls: n, atLeast } of ordered) {
     if (n <= 0) continue;
-    const fits = n * windowMs <= rateLimit * intervalMs;
+    const rate = rateFor(credential, endpoint);
+    const fits = n * windowMs <= rate * intervalMs;
     const row: PlanRow = {
       endpoint,
       credential,
@@ -323,11 +243,12 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
       atLeast,
       intervalMs,
       requestsPerSecond: (n * 1000) / intervalMs,
+      rateLimit: rate,
       fits,
     };
     if (fits) rows.push(row);
     else {
-      const minimumIntervalMs = Math.ceil((n * windowMs) / rateLimit / 1000) * 1000;
+      const minimumIntervalMs = Math.ceil((n * windowMs) / rate / 1000) * 1000;
       const step = endpoint === METRICS_ENDPOINT ? config.metrics.granularityMs : 1000;
       rows.push({
         ...row,
@@ -378,10 +299,11 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     rateLimit,
     rateLimitMarginMs: marginMs,
     usableRate: usableRate(rateLimit, marginMs),
+    budgets: budgets.lines(clusters, credentialOf),
     rows,
     dataPlaneRows,
     dataPlaneRateLimit,
     notes,
-    fits: rows.every((r) => r.fits) && dataPlaneRows.every((r) => r.fits),
+    fits: rows.every((r) => r.fits) && dataPlaneRows.every((r) => r.fits) && budgets.problems.length === 0,
   };
 }

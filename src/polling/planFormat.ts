@@ -50,6 +50,15 @@ export function formatPlan(plan: Plan): string {
     }
   }
   lines.push("");
+  // Which share of each key's budget this replica spends, when replicas share a key.
+  const shared = (plan.shard?.total ?? 1) > 1 || plan.budgets.some((b) => b.perSecond !== plan.rateLimit);
+  if (shared) {
+    lines.push("Rate budget of this replica (requests/s per endpoint):");
+    for (const b of plan.budgets) {
+      lines.push(`  ${b.credential}: ${formatRate(b.perSecond)} on ${b.endpoints}: ${b.why}`);
+    }
+    lines.push("");
+  }
   lines.push(
     `API calls per cycle (budget: ${plan.rateLimit} requests/s per endpoint per credential; usable ` +
       `${formatRate(plan.usableRate)} req/s with the ${formatDuration(plan.rateLimitMarginMs)} margin):`,
@@ -64,8 +73,12 @@ export function formatPlan(plan: Plan): string {
         verdict += `, use ${formatDuration(r.suggestedIntervalMs ?? 0)} (whole granularity steps)`;
       }
     }
+    const share =
+      r.rateLimit === plan.rateLimit
+        ? ""
+        : ` (this replica's share: ${formatRate(r.rateLimit)} req/s, usable ${formatRate((r.rateLimit * plan.usableRate) / plan.rateLimit)})`;
     lines.push(
-      `  ${r.endpoint} [${r.credential}]: ${amount} every ${formatDuration(r.intervalMs)} = ${rate}: ${verdict}`,
+      `  ${r.endpoint} [${r.credential}]: ${amount} every ${formatDuration(r.intervalMs)} = ${rate}${share}: ${verdict}`,
     );
   }
   if (plan.rows.length === 0) lines.push("  (none)");

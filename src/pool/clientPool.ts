@@ -1,16 +1,20 @@
 /**
  * The exporter's API clients: one control-plane client per API key, one for the billing key,
- * one data-plane client per cluster endpoint and credential (each with its own rate budget). A client bakes in every `api`
- * setting, so a config whose settings differ retires them all; in-flight requests of a retired
- * client finish.
+ * one data-plane client per cluster endpoint and credential (each with its own rate budget). A
+ * control-plane client spends this replica's share of its key's budget (polling/budgets.ts). A
+ * client bakes in every `api` setting and its share, so a config whose settings or shares
+ * differ retires them all; in-flight requests of a retired client finish.
  */
 import type { Dispatcher } from "undici";
+import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config } from "../config/types.js";
+import { type ReplicaBudgets, replicaBudgets } from "../polling/budgets.js";
+import { fnv1a32 } from "../shared/hash.js";
 import type { Clock } from "../scheduler/scheduler.js";
 import { type CloudClient, createCloudClient } from "../upstream/client.js";
 import { createDataPlaneClient, type DataPlaneClient } from "../upstream/dataPlane.js";
 import { sleepOn } from "../upstream/sleep.js";
-import type { ClientObserver } from "../upstream/types.js";
+import type { ClientObserver, EndpointTemplate } from "../upstream/types.js";
 import { cloudClientOptions } from "./clientOptions.js";
 
 /**
@@ -27,6 +31,8 @@ export const FOREGROUND_CLOCK: Clock = {
 /** What the pool builds clients from; `config()` is read at each build, so reloads apply. */
 interface ClientPoolOptions {
   readonly config: () => Config;
+  /** This replica's shard: which share of each key's budget its clients spend. */
+  readonly shard: Shard;
   readonly version: string;
   readonly observer: ClientObserver;
   /** The clients' clock: rate-limit pacing, Retry-After and backoff waits. */
@@ -44,8 +50,23 @@ export class ClientPool {
   private readonly dataPlanes = new Map<string, DataPlaneClient>();
   /** The settings (keys aside) the pooled clients were built with. */
   private settings = "";
+  /** The budgets of the config they were computed for. */
+  private computed: { readonly config: Config; readonly budgets: ReplicaBudgets } | undefined;
 
   constructor(private readonly opts: ClientPoolOptions) {}
+
+  /** This replica's share of each key's budget under the current config. */
+  budgets(): ReplicaBudgets {
+    const config = this.opts.config();
+    if (this.computed?.config !== config) {
+      this.computed = { config, budgets: replicaBudgets(config, this.opts.shard) };
+    }
+    return this.computed.budgets;
+  }
+
+  /** Requests per second this replica may send on `endpoint` with the cluster's key. */
+  rateOf = (cluster: Pick<ClusterConfig, "apiKey">, endpoint: EndpointTemplate): number =>
+    this.budgets().rateOf(cluster, endpoint);
 
   /** The control-plane client of a cluster's credential (its own key, else the default). */
   forCluster = (cluster: Pick<ClusterConfig, "apiKey">): CloudClient => {
@@ -53,7 +74,7 @@ export class ClientPool {
     const key = cluster.apiKey ?? config.api.apiKey;
     let client = this.clients.get(key);
     if (!client) {
-      client = this.build(config, key);
+      client = this.build(config, key, this.budgets().endpointRates(cluster));
       this.clients.set(key, client);
     }
     return client;
@@ -69,15 +90,21 @@ export class ClientPool {
     const key = config.billing.apiKey;
     if (this.billingClient?.key !== key) {
       if (this.billingClient) this.close(this.billingClient.client);
-      this.billingClient = { key, client: this.build(config, key) };
+      // Billing runs on shard 0 only: its endpoints are its own, at the whole budget.
+      this.billingClient = { key, client: this.build(config, key, {}) };
     }
     return this.billingClient.client;
   };
 
-  private build(config: Config, key: string): CloudClient {
+  private build(
+    config: Config,
+    key: string,
+    endpointRateLimits: Partial<Record<EndpointTemplate, number>>,
+  ): CloudClient {
     const clock = this.opts.clock;
     return createCloudClient({
       ...cloudClientOptions(config.api, key, this.opts.version),
+      endpointRateLimits,
       observer: this.opts.observer,
       now: () => clock.now(),
       sleep: sleepOn(clock),
@@ -123,10 +150,14 @@ export class ClientPool {
    * its key is in use.
    */
   retireStale(config: Config): void {
+    const budgets = replicaBudgets(config, this.opts.shard);
+    const keys = new Set([config.api.apiKey, ...config.clusters.flatMap((c) => (c.apiKey ? [c.apiKey] : []))]);
     const settings = JSON.stringify({
       ...config.api,
       apiKey: undefined,
       dataPlane: config.collections.rateLimit,
+      // Each key's share (keys by their hash: a key is not kept in this string).
+      shares: [...keys].map((key) => [fnv1a32(key), budgets.endpointRates({ apiKey: key })]),
     });
     if (settings === this.settings) return;
     this.settings = settings;

@@ -43,6 +43,7 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
       ...config,
       api: { ...config.api, maxRetries: Math.min(config.api.maxRetries, PROBE_MAX_RETRIES) },
     }),
+    shard: opts.shard,
     version: opts.version,
     observer: SILENT,
     clock: FOREGROUND_CLOCK,

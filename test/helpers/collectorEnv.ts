@@ -30,6 +30,7 @@ export async function collectorEnv(opts: {
     clients: {
       forCluster: () => opts.client,
       credentialOf: () => "default",
+      rateOf: () => config.api.rateLimit,
       billing: () => opts.billingClient ?? opts.client,
       dataPlane: () => {
         throw new Error("no data plane in this test");

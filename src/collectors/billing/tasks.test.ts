@@ -71,6 +71,7 @@ async function env(raw: Record<string, unknown>, billing: CloudApi, states = new
     clients: {
       forCluster: () => monitoring,
       credentialOf: () => "default",
+      rateOf: () => config.api.rateLimit,
       billing: () => billing,
       dataPlane: () => {
         throw new Error("no data plane");

@@ -186,7 +186,8 @@ async function askProgress(
 /**
  * Get Import Job Progress calls per cluster per cycle: `progress_max`, lowered where many
  * clusters share a credential so that all their calls together stay within that endpoint's
- * usable rate over one interval (the upstream limits each endpoint per key). At least one per
+ * usable rate over one interval (the upstream limits each endpoint per key; `rateLimit` is this
+ * replica's share of it). At least one per
  * cluster while progress_max allows any: the newest unfinished job is always asked.
  */
 export function progressCallsPerCluster(
@@ -240,7 +241,8 @@ export function importJobTasks(env: CollectorEnv): CollectorTask[] {
       cfg.progressMax,
       perCredential.get(credential) ?? 1,
       cfg.intervalMs,
-      env.config.api.rateLimit,
+      // This replica's share of the key's budget, when replicas share the key.
+      clients.rateOf(cluster, ENDPOINT.describeImportJob),
       env.config.api.rateLimitMarginMs,
     );
     const calls: CallEstimate[] =

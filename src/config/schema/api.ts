@@ -22,6 +22,7 @@ export function apiSchema(resolvePath: ResolvePath) {
     max_response_bytes: intField(1024, 1024 ** 3).default(16 * 1024 ** 2),
     max_in_flight: intField(1, 1000).default(16),
     send_request_timeout_header: boolField().default(true),
+    replicas_per_key: intField(1, 1000).optional(),
   })
     .check(z.superRefine(rejectBothKeys, always))
     .transform((api) => ({
@@ -44,6 +45,11 @@ export function apiSchema(resolvePath: ResolvePath) {
         maxInFlight: api.max_in_flight,
         /** Send the documented `Request-Timeout` header (seconds) with each request. */
         sendRequestTimeoutHeader: api.send_request_timeout_header,
+        /**
+         * Replicas that use this key at once (absent: every replica, --total-shards); each
+         * spends its share of the per-endpoint budget (polling/budgets.ts).
+         */
+        ...(api.replicas_per_key === undefined ? {} : { replicasPerKey: api.replicas_per_key }),
       },
       key: keySource(api, resolvePath),
     }));
