@@ -9,8 +9,8 @@ import type { Dispatcher } from "undici";
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config } from "../config/types.js";
 import { type ReplicaBudgets, replicaBudgets } from "../polling/budgets.js";
-import { fnv1a32 } from "../shared/hash.js";
 import type { Clock } from "../scheduler/scheduler.js";
+import { fnv1a32 } from "../shared/hash.js";
 import { type CloudClient, createCloudClient } from "../upstream/client.js";
 import { createDataPlaneClient, type DataPlaneClient } from "../upstream/dataPlane.js";
 import { sleepOn } from "../upstream/sleep.js";
@@ -151,7 +151,10 @@ export class ClientPool {
    */
   retireStale(config: Config): void {
     const budgets = replicaBudgets(config, this.opts.shard);
-    const keys = new Set([config.api.apiKey, ...config.clusters.flatMap((c) => (c.apiKey ? [c.apiKey] : []))]);
+    const keys = new Set([
+      config.api.apiKey,
+      ...config.clusters.flatMap((c) => (c.apiKey ? [c.apiKey] : [])),
+    ]);
     const settings = JSON.stringify({
       ...config.api,
       apiKey: undefined,
