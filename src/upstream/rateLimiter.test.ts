@@ -353,38 +353,36 @@ describe("RateLimiter", () => {
       await vi.advanceTimersByTimeAsync(300);
       // Left, but not answered: the server may not have counted it yet.
       expect(third).toBe(false);
-      // Answered after 300 ms, the key's only latency so far: nothing above the fastest.
+      // Answered 300 ms after it left: a second after its answer (no margin here).
       first.release();
-      await vi.advanceTimersByTimeAsync(699);
+      await vi.advanceTimersByTimeAsync(999);
       expect(third).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
       expect(third).toBe(true);
-      expect(Date.now()).toBe(1_006_500);
+      expect(Date.now()).toBe(1_006_800);
     });
 
     it.each([
-      { latencies: [20, 20, 20], late: 20, extra: 0 },
-      { latencies: [20, 20, 20], late: 420, extra: 400 },
-      { latencies: [300, 300, 300], late: 300, extra: 0 },
-      { latencies: [5, 5, 5], late: 3_000, extra: 1_000 },
+      { marginMs: 100, latency: 20, next: 1_100 },
+      { marginMs: 100, latency: 100, next: 1_100 },
+      { marginMs: 100, latency: 420, next: 1_420 },
+      { marginMs: 40, latency: 300, next: 1_300 },
+      { marginMs: 100, latency: 3_000, next: 4_000 },
     ])(
-      "counts an answer $late ms late after answers of $latencies ms as leaving $extra ms later",
-      async ({ latencies, late, extra }) => {
-        // One request per window, so each grant waits for the one before it.
-        const limiter = new RateLimiter({ rate: 1, marginMs: 0 });
-        for (const ms of [...latencies, late]) {
-          const permit = await limiter.grant(KEY);
-          permit.sent();
-          await vi.advanceTimersByTimeAsync(ms);
-          permit.release();
-          await vi.advanceTimersByTimeAsync(Math.max(0, 1_000 - ms));
-        }
-        const sentLast = Date.now() - Math.max(late, 1_000);
+      "margin $marginMs ms, answered after $latency ms: its chain's next leaves $next ms after it",
+      async ({ marginMs, latency, next }) => {
+        // One request per window: the second waits for the first's chain.
+        const limiter = new RateLimiter({ rate: 1, marginMs });
+        const permit = await limiter.grant(KEY);
+        permit.sent();
         const q = queue(limiter, 1);
-        await vi.advanceTimersByTimeAsync(3_000);
+        await vi.advanceTimersByTimeAsync(latency);
+        expect(q.times).toEqual([]);
+        permit.release();
+        await vi.advanceTimersByTimeAsync(5_000);
         await q.all;
-        // A window after it left, plus what its latency had above the fastest answer.
-        expect(q.times).toEqual([Math.max(sentLast + 1_000 + extra, sentLast + late)]);
+        // A window after it left, and a second after its answer: the server counted it by then.
+        expect(q.times).toEqual([1_000_000 + next]);
       },
     );
 
@@ -542,7 +540,11 @@ describe("the turn before the slot, on an injected clock", () => {
             const slotFirst = opts.order === "slot first";
             const early = slotFirst ? await slots.acquire() : undefined;
             const permit = await limiter.grant(r.endpoint);
-            if (opts.countAt === "grant") permit.sent();
+            if (opts.countAt === "grant") {
+              // Counted when granted, done with at once (the earlier client's acquire).
+              permit.sent();
+              permit.release();
+            }
             const release = early ?? (await slots.acquire());
             permit.sent();
             const times = left.get(r.endpoint) ?? [];

@@ -28,13 +28,13 @@
  *
  * What remains is the delay between leaving and being counted upstream. The margin covers the
  * network's share of it. A request can also wait at the server before it is counted (the
- * server's own queue, or a stall of its process, or of ours before the answer is read): the
- * earlier attempt at full budget on every endpoint drew rate-limit answers that way, the
- * server counting a late request in the same second as a later one. Such a wait shows in the
- * answer's latency, so a request stays in the ring until it is answered (`release`), and the
- * part of its latency above the fastest of the key's last LATENCY_SAMPLES answers (at most a window) is
- * added to when it left: a steady latency costs nothing, a request answered late is counted
- * as late as the server may have counted it.
+ * server's own queue, or a stall of its process): the earlier attempt at full budget on every
+ * endpoint drew rate-limit answers that way, the server counting a late request in the same
+ * second as a later one. Whenever the server counted it, it had by its answer. So a request
+ * stays in the ring until it is answered (`release`), and the next request of its chain waits
+ * a window after it left, or a second after its answer when that is later. An answer quicker
+ * than the margin costs nothing; a slower one holds its chain until a second after it (at a
+ * steady latency L above the margin, an endpoint sends `rate` per 1 s + L).
  *
  * A grant that comes less than a spacing late (its timer fired late on a busy event loop)
  * keeps its slot, so the lateness of one wake does not delay every later grant: paced from the
@@ -91,10 +91,7 @@ export interface Permit {
 // A granted request that has not been answered yet: the window after it cannot start.
 const PENDING = Number.POSITIVE_INFINITY;
 
-/** Answers whose fastest latency is a key's base latency: enough to hold one unqueued answer. */
-const LATENCY_SAMPLES = 16;
-
-/** A permit that can also be settled as sent and answered at once, learning no latency. */
+/** A permit that can also be settled as sent and answered at once. */
 interface RecordedPermit extends Permit {
   leftNow(): void;
 }
@@ -112,15 +109,12 @@ interface Log {
   /** The slot of the latest grant: the next one is due a spacing later. */
   last: number;
   /**
-   * When each of the last `rate` granted requests left, plus any latency above the key's
-   * fastest recent answer (PENDING: not answered yet), a ring whose `next` entry is the
-   * oldest: grant n + rate waits until a window after request n left.
+   * When each of the last `rate` granted requests left, or its answer less the margin when
+   * that is later (PENDING: not answered yet), a ring whose `next` entry is the oldest: grant
+   * n + rate waits until a window after request n left, and a second after its answer.
    */
   readonly sends: number[];
   next: number;
-  /** The latencies of the last LATENCY_SAMPLES answers (a ring from `nextLatency`). */
-  readonly latencies: number[];
-  nextLatency: number;
   pausedUntil: number;
   readonly queue: Waiter[];
   pumping: boolean;
@@ -135,6 +129,7 @@ interface Log {
  */
 export class RateLimiter {
   private readonly windowMs: number;
+  private readonly marginMs: number;
   private readonly rateOf: (key: string) => number;
   private readonly now: () => number;
   private readonly sleep: SleepFn;
@@ -149,6 +144,7 @@ export class RateLimiter {
       throw new RangeError(`marginMs must be >= 0, got ${marginMs}`);
     }
     this.windowMs = RATE_WINDOW_MS + marginMs;
+    this.marginMs = marginMs;
     const rate = opts.rate;
     this.rateOf = opts.rateOf ?? (() => rate);
     this.now = opts.now ?? Date.now;
@@ -157,7 +153,7 @@ export class RateLimiter {
 
   /**
    * Resolves when the caller may send one request on `key`, counted as leaving at once (and
-   * answered at once: nothing is learnt of its latency). Rejects with the signal's reason if
+   * answered at once). Rejects with the signal's reason if
    * `signal` aborts first (nothing is recorded).
    */
   async acquire(key: string, signal?: AbortSignal): Promise<void> {
@@ -221,8 +217,6 @@ export class RateLimiter {
         pausedUntil: Number.NEGATIVE_INFINITY,
         sends: [],
         next: 0,
-        latencies: [],
-        nextLatency: 0,
         queue: [],
         pumping: false,
         wake: undefined,
@@ -284,27 +278,14 @@ export class RateLimiter {
       release: () => {
         if (settled) return;
         const answeredAt = Math.max(now, this.now());
-        const left = sentAt ?? answeredAt;
-        settle(left + this.lateness(log, answeredAt - left));
+        // A window (1 s + margin) after it left, and a second after its answer, by which the
+        // server had counted it however long it waited there.
+        settle(Math.max(sentAt ?? answeredAt, answeredAt - this.marginMs));
       },
       leftNow: () => {
         if (!settled) settle(Math.max(now, this.now()));
       },
     };
-  }
-
-  /**
-   * Records an answer's latency, and returns how much of it is above the fastest of the key's
-   * last LATENCY_SAMPLES answers (this one included), at most a window: the time the request
-   * may have waited at the server before it was counted.
-   */
-  private lateness(log: Log, latencyMs: number): number {
-    if (log.latencies.length < LATENCY_SAMPLES) log.latencies.push(latencyMs);
-    else {
-      log.latencies[log.nextLatency] = latencyMs;
-      log.nextLatency = (log.nextLatency + 1) % LATENCY_SAMPLES;
-    }
-    return Math.min(this.windowMs, latencyMs - Math.min(...log.latencies));
   }
 
   private async pump(log: Log): Promise<void> {
