@@ -158,6 +158,7 @@ async function run(args: BenchArgs): Promise<Results> {
       collectionsPerCluster,
       rateLimitPerSecond: RATE_LIMIT,
       recordMetricRequests: true,
+      countDistinctRequests: true,
     }),
     startSimProcess({
       clusters: PER_CYCLE_TARGETS,
@@ -213,7 +214,7 @@ async function run(args: BenchArgs): Promise<Results> {
     const atReady = await snapshot(simA.handle);
     const firstCycle: FirstCycle = {
       durationMs: firstCycleMs,
-      calls: atReady.byEndpoint,
+      calls: atReady.distinctByEndpoint,
       ratePerSecond: RATE_LIMIT,
       rateLimited: atReady.rateLimited,
     };

@@ -31,7 +31,7 @@ describe("the first cycle against its budget-bound minimum", () => {
 
   it("says the figures behind the verdict", () => {
     expect(describeFirstCycle({ durationMs: 52_100, calls, ratePerSecond: 20, rateLimited: 0 })).toBe(
-      "first cycle 52.1 s against a budget-bound minimum of 40.8 s (POST /v2/clusters/{id}/metrics/query: 816 calls at 20/s) = 1.28x, 0 rate-limit answers",
+      "first cycle 52.1 s against a budget-bound minimum of 40.8 s (POST /v2/clusters/{id}/metrics/query: 816 distinct calls at 20/s) = 1.28x, 0 rate-limit answers",
     );
   });
 

@@ -11,7 +11,11 @@ export const FIRST_CYCLE_LIMIT = 1.5;
 /** The first cycle as measured, and the calls the simulator answered by its end. */
 export interface FirstCycle {
   readonly durationMs: number;
-  /** Requests per endpoint the simulator counted until the exporter was ready (one key). */
+  /**
+   * Requests per endpoint the first pass needed: the distinct requests the simulator answered
+   * until the exporter was ready (one key; re-polls of targets whose slot came meanwhile, and
+   * retries, left out).
+   */
   readonly calls: Readonly<Record<string, number>>;
   /** Requests per second per endpoint and key. */
   readonly ratePerSecond: number;
@@ -44,7 +48,7 @@ export function describeFirstCycle(c: FirstCycle): string {
   const b = budgetBound(c);
   return (
     `first cycle ${(c.durationMs / 1000).toFixed(1)} s against a budget-bound minimum of ` +
-    `${(b.minimumMs / 1000).toFixed(1)} s (${b.endpoint}: ${b.calls} calls at ${c.ratePerSecond}/s) = ${b.ratio.toFixed(2)}x, ` +
+    `${(b.minimumMs / 1000).toFixed(1)} s (${b.endpoint}: ${b.calls} distinct calls at ${c.ratePerSecond}/s) = ${b.ratio.toFixed(2)}x, ` +
     `${c.rateLimited} rate-limit answers`
   );
 }

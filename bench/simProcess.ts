@@ -25,6 +25,8 @@ export interface SimStartArgs {
   readonly rateLimitMode?: RateLimitMode;
   /** Keep a log of Query Cluster Metrics requests (time, target, status) for cycle counting. */
   readonly recordMetricRequests: boolean;
+  /** Count distinct requests per endpoint (what a first pass needs, without re-polls and retries). */
+  readonly countDistinctRequests?: boolean;
 }
 
 /** What a config needs to know of the world. */
@@ -46,6 +48,8 @@ export interface SimInfo {
 export interface SimSnapshot {
   readonly requests: number;
   readonly byEndpoint: Readonly<Record<string, number>>;
+  /** Distinct requests per endpoint, when counted (SimStartArgs.countDistinctRequests). */
+  readonly distinctByEndpoint: Readonly<Record<string, number>>;
   readonly rateLimited: number;
   readonly faultsInjected: Readonly<Record<string, number>>;
   readonly mutatingCalls: number;
@@ -68,6 +72,7 @@ serveRpc({
       seed: args.seed,
       collectionsPerCluster: args.collectionsPerCluster,
       rateLimitPerSecond: args.rateLimitPerSecond,
+      countDistinctRequests: args.countDistinctRequests === true,
       ...(args.rateLimitMode === undefined ? {} : { rateLimitMode: args.rateLimitMode }),
       ...(args.recordMetricRequests
         ? {
@@ -98,6 +103,7 @@ serveRpc({
     return {
       requests: s.requests,
       byEndpoint: { ...s.byEndpoint },
+      distinctByEndpoint: { ...s.distinctByEndpoint },
       rateLimited: s.rateLimited,
       faultsInjected: { ...s.faultsInjected } as Record<string, number>,
       mutatingCalls: s.mutatingCalls.length,

@@ -22,7 +22,11 @@ export function inShard(key: string, shard: Shard | undefined): boolean {
   return shard === undefined || shardOf(key, shard.total) === shard.index;
 }
 
-/** Account-wide calls (List Projects, List Regions, List Clusters) belong to shard 0 only. */
+/**
+ * Account-wide calls (List Projects, List Regions, global clusters, groups, billing) belong to
+ * shard 0 only, which spends the whole budget on them (polling/budgets.ts); discovery's List
+ * Clusters runs on every replica, each needing the whole list.
+ */
 export function ownsGlobalCalls(shard: Shard | undefined): boolean {
   return shard === undefined || shard.index === 0;
 }

@@ -86,11 +86,11 @@ describe("replicaBudgets: the share of each key this replica spends", () => {
       regions: 20,
     },
     {
-      name: "one replica whose key another exporter uses too",
+      name: "one replica whose key two more exporters use (their shard 0 lists regions too)",
       shard: { index: 0, total: 1 },
       api: { replicas_per_key: 3 },
       metrics: 6,
-      regions: 20,
+      regions: 6,
     },
   ])("$name: metrics $metrics, regions $regions", async ({ shard, api, metrics, regions }) => {
     const budgets = replicaBudgets(await config({ api }), shard);

@@ -6,7 +6,8 @@
  *
  * The formula, per key and endpoint, for a replica that is shard I of N:
  * - an endpoint only shard 0 calls (SHARD_ZERO_ENDPOINTS: the account-wide listings of the
- *   collectors that run on shard 0 only) keeps the whole `rate_limit` on shard 0;
+ *   collectors that run on shard 0 only) keeps the whole `rate_limit` on shard 0 (unless
+ *   `api.replicas_per_key` says more processes use the default key than there are shards);
  * - every other endpoint is shared by the replicas that use the key: the default key by
  *   `api.replicas_per_key` replicas (default N, every replica), a cluster's own key by the
  *   shards its clusters hash to. Each takes `rate_limit` / sharers in whole requests, and when
@@ -144,9 +145,12 @@ export function replicaBudgets(config: Config, shard: Shard): ReplicaBudgets {
     }
     return found;
   };
-  // Only shard 0 calls these, so it spends the whole budget on them whoever shares the key.
+  // Only shard 0 calls these, so it spends the whole budget on them whoever shares the key;
+  // unless more processes use the key than this deployment has replicas (another exporter's
+  // shard 0 makes the same calls).
+  const othersUseKey = declared !== undefined && declared > total;
   const wholeOnShardZero = (endpoint: EndpointTemplate): boolean =>
-    shard.index === 0 && SHARD_ZERO_ENDPOINTS.has(endpoint);
+    shard.index === 0 && !othersUseKey && SHARD_ZERO_ENDPOINTS.has(endpoint);
   const keyOf = (cluster: Pick<ClusterConfig, "apiKey">): string => cluster.apiKey ?? defaultKey;
   budgetOf(defaultKey);
   for (const c of config.clusters)
@@ -181,7 +185,8 @@ export function replicaBudgets(config: Config, shard: Shard): ReplicaBudgets {
           });
           continue;
         }
-        if (key === defaultKey && shard.index === 0) {
+        const wholeListings = key === defaultKey && shard.index === 0 && !othersUseKey;
+        if (wholeListings) {
           lines.push({
             credential,
             endpoints: describeEndpoints(SHARD_ZERO_ENDPOINTS),
@@ -193,7 +198,7 @@ export function replicaBudgets(config: Config, shard: Shard): ReplicaBudgets {
           sharing.rank === undefined ? "" : `, the first ${rate % sharing.sharers} by shard taking one more`;
         lines.push({
           credential,
-          endpoints: key === defaultKey && shard.index === 0 ? "every other endpoint" : EVERY_ENDPOINT,
+          endpoints: wholeListings ? "every other endpoint" : EVERY_ENDPOINT,
           perSecond: share,
           why: `${sharing.why}: ${rate} / ${sharing.sharers} in whole requests${rate % sharing.sharers === 0 ? "" : remainder}`,
         });

@@ -333,6 +333,51 @@ describe("simulator endpoints", () => {
 });
 
 describe("onRequestDone", () => {
+  it.each([
+    {
+      countDistinctRequests: true,
+      distinct: { "POST /v2/clusters/{id}/metrics/query": 2, "GET /v2/clusters/{id}": 1 },
+    },
+    { countDistinctRequests: false, distinct: {} },
+  ])(
+    "counts distinct requests per endpoint when asked ($countDistinctRequests)",
+    async ({ countDistinctRequests, distinct }) => {
+      const sim = await startSimulator({ now: () => T0, rateLimitPerSecond: 0, countDistinctRequests });
+      try {
+        const c = sim.clusters[0];
+        if (!c) throw new Error("no cluster");
+        const query = (start: number, dbName?: string) =>
+          call(`${sim.baseUrl}/v2/clusters/${c.id}/metrics/query`, {
+            method: "POST",
+            body: {
+              start: new Date(start).toISOString(),
+              end: new Date(start + 300_000).toISOString(),
+              granularity: "PT1M",
+              ...(dbName === undefined ? {} : { dbName }),
+              metricQueries: [{ name: "CU_COMPUTATION", stat: "AVG" }],
+            },
+          });
+        // The same target asked in three cycles (its window moved), another target once, and
+        // one cluster described twice: a first pass needs three calls.
+        await query(T0 - 600_000);
+        await query(T0 - 540_000);
+        await query(T0 - 480_000);
+        await query(T0 - 600_000, "db1");
+        await call(`${sim.baseUrl}/v2/clusters/${c.id}`);
+        await call(`${sim.baseUrl}/v2/clusters/${c.id}`);
+        expect(sim.stats.byEndpoint).toEqual({
+          "POST /v2/clusters/{id}/metrics/query": 4,
+          "GET /v2/clusters/{id}": 2,
+        });
+        expect(sim.stats.distinctByEndpoint).toEqual(distinct);
+        sim.stats.reset();
+        expect(sim.stats.distinctByEndpoint).toEqual({});
+      } finally {
+        await sim.close();
+      }
+    },
+  );
+
   it("reports each answered request with its template, cluster, body and status", async () => {
     const done: RequestDone[] = [];
     const sim = await startSimulator({

@@ -133,7 +133,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     retired: { retireV1: o.retireV1, removeV2ImportList: o.removeV2ImportList },
     nulledMetrics: new Set(),
   };
-  const stats = new StatsRecorder();
+  const stats = new StatsRecorder(o.countDistinctRequests);
   const faults = new Faults(o.seed);
   const life = new Lifecycle();
   const app = createApp({

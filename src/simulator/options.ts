@@ -93,6 +93,11 @@ export interface SimulatorOptions {
   retireV1?: boolean;
   /** List Import Jobs (V2) answers as a removed endpoint (HTTP 404). Default false. */
   removeV2ImportList?: boolean;
+  /**
+   * Count distinct requests per endpoint too (`stats.distinctByEndpoint`: what a first pass
+   * needs, without re-polls and retries); each is remembered, so memory grows. Default false.
+   */
+  countDistinctRequests?: boolean;
   /** Upstream behaviours to imitate (see quirks.ts); default: none. */
   quirks?: Partial<SimQuirks>;
   /** Receives one line per request and any internal error. Default: silent. */
@@ -221,6 +226,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     maxMetricPoints: count("maxMetricPoints", opts.maxMetricPoints, 0, 2 ** 52),
     retireV1: opts.retireV1 ?? false,
     removeV2ImportList: opts.removeV2ImportList ?? false,
+    countDistinctRequests: opts.countDistinctRequests ?? false,
     quirks: resolveQuirks(opts.quirks),
     logger: opts.logger ?? (() => {}),
     onRequestDone: opts.onRequestDone ?? (() => {}),

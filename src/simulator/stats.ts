@@ -32,12 +32,25 @@ export interface SimStats {
   readonly lastRequest: Readonly<Record<string, RecordedRequest>>;
   /** Requests per endpoint template and Bearer key ("" without one): which key called what. */
   readonly byEndpointKey: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /**
+   * Requests per endpoint template counted once per distinct request (path, query and body, a
+   * metrics query's time window left out): the calls a first pass over every target needs,
+   * without its re-polls and retries. Empty unless the `countDistinctRequests` option is on.
+   */
+  readonly distinctByEndpoint: Readonly<Record<string, number>>;
   /** Zeroes every counter and forgets recorded requests. */
   reset(): void;
 }
 
 function emptyRecord<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
+}
+
+/** A request body without the time window a metrics query moves along each cycle. */
+function withoutWindow(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  const { start: _start, end: _end, ...rest } = body as Record<string, unknown>;
+  return rest;
 }
 
 /** The mutable implementation behind `SimStats`. */
@@ -51,8 +64,17 @@ export class StatsRecorder implements SimStats {
   mutatingCalls: string[] = [];
   lastRequest = emptyRecord<RecordedRequest>();
   byEndpointKey = emptyRecord<Record<string, number>>();
+  distinctByEndpoint = emptyRecord<number>();
+  readonly #seen: Set<string> | undefined;
+
+  /** `distinct`: count distinct requests too (each is remembered, so memory grows with them). */
+  constructor(distinct = false) {
+    this.#seen = distinct ? new Set() : undefined;
+  }
 
   reset(): void {
+    this.#seen?.clear();
+    this.distinctByEndpoint = emptyRecord();
     this.byEndpointKey = emptyRecord();
     this.requests = 0;
     this.byEndpoint = emptyRecord();
@@ -82,6 +104,13 @@ export class StatsRecorder implements SimStats {
       this.byEndpointCluster[endpoint] = perCluster;
     }
     this.lastRequest[endpoint] = req;
+    if (this.#seen !== undefined) {
+      const identity = `${endpoint} ${req.path} ${JSON.stringify(req.query)} ${JSON.stringify(withoutWindow(req.body))}`;
+      if (!this.#seen.has(identity)) {
+        this.#seen.add(identity);
+        this.distinctByEndpoint[endpoint] = (this.distinctByEndpoint[endpoint] ?? 0) + 1;
+      }
+    }
   }
 
   rateLimit(endpoint: string): void {
@@ -111,6 +140,7 @@ export class StatsRecorder implements SimStats {
       mutatingCalls: [...this.mutatingCalls],
       lastRequest: { ...this.lastRequest },
       byEndpointKey: Object.fromEntries(Object.entries(this.byEndpointKey).map(([k, v]) => [k, { ...v }])),
+      distinctByEndpoint: { ...this.distinctByEndpoint },
     };
   }
 }
