@@ -10,6 +10,7 @@
 import { get } from "node:http";
 import { afterEach, expect, it } from "vitest";
 import { type Harness, parseSamples, startHarness } from "./helpers/harness.js";
+import { userConfig } from "./helpers/simConfig.js";
 
 const CLUSTERS = 600;
 const RATE = 20;
@@ -61,15 +62,7 @@ it("600 clusters, every default collector, a third importing: every target polle
       unfinishedImports: { every: 3, perCluster: 5 },
     },
     // A user's config: the clusters and the key; every collector and interval at its default.
-    config: (raw) => {
-      for (const key of Object.keys(raw))
-        if (key !== "api" && key !== "clusters" && key !== "server") delete raw[key];
-      raw.clusters = (raw.clusters as Record<string, unknown>[]).map(({ id, region, project_id }) => ({
-        id,
-        region,
-        project_id,
-      }));
-    },
+    config: userConfig,
   });
   const harness = h;
   const startedAt = harness.exporter.landing().startedAtMs;

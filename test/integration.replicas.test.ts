@@ -8,6 +8,7 @@
 import { afterEach, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { type Harness, startHarness } from "./helpers/harness.js";
+import { userConfig } from "./helpers/simConfig.js";
 
 const CLUSTERS = 300;
 const REPLICAS = 3;
@@ -32,13 +33,7 @@ it("three replicas with one key and 300 clusters: no rate-limit answer, every cl
   sim = simulator;
   // One config for all three, as one ConfigMap: the clusters, one key, every collector at 30 s.
   const config = (raw: Record<string, unknown>) => {
-    for (const key of Object.keys(raw))
-      if (key !== "api" && key !== "clusters" && key !== "server") delete raw[key];
-    raw.clusters = (raw.clusters as Record<string, unknown>[]).map(({ id, region, project_id }) => ({
-      id,
-      region,
-      project_id,
-    }));
+    userConfig(raw);
     raw.metrics = { granularity: "PT30S", interval: "PT30S" };
     raw.import_jobs = { interval: "PT30S" };
     raw.inventory = { interval: "PT30S" };

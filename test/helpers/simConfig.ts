@@ -16,3 +16,18 @@ clusters:
 metrics: { granularity: PT30S }
 `;
 }
+
+/**
+ * Turns the harness's demo-shaped raw config into a user's: the key, the simulator's clusters
+ * (ID, region and project only) and the listen address; every collector and interval at its
+ * default.
+ */
+export function userConfig(raw: Record<string, unknown>): void {
+  for (const key of Object.keys(raw))
+    if (key !== "api" && key !== "clusters" && key !== "server") delete raw[key];
+  raw.clusters = (raw.clusters as Record<string, unknown>[]).map(({ id, region, project_id }) => ({
+    id,
+    region,
+    project_id,
+  }));
+}
