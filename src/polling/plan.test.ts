@@ -425,3 +425,59 @@ describe("computePlan", () => {
     ]);
   });
 });
+
+describe("replicas that share a key: each row against this replica's share", () => {
+  it.each([
+    { shard: { index: 0, total: 1 }, share: 20 },
+    { shard: { index: 0, total: 3 }, share: 7 },
+    { shard: { index: 2, total: 3 }, share: 6 },
+  ])(
+    "shard $shard.index of $shard.total: metrics judged against $share per second",
+    async ({ shard, share }) => {
+      // 2,000 clusters at PT30S: about 667 per replica of 3, over any share of 20 per second.
+      const cfg = await config({ clusters: manyClusters(2000), metrics: { granularity: "PT30S" } });
+      const plan = computePlan(COLLECTORS, cfg, { shard });
+      const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
+      expect(metrics?.rateLimit).toBe(share);
+      expect(metrics?.fits).toBe(false);
+      // The interval that fits this replica's share: its calls at share / 1.1 per second.
+      const calls = metrics?.callsPerCycle ?? 0;
+      expect(metrics?.minimumIntervalMs).toBe(Math.ceil((calls * 1_100) / share / 1_000) * 1_000);
+    },
+  );
+
+  it("lowers Get Import Job Progress to this replica's share of the key", async () => {
+    const cfg = await config({ clusters: manyClusters(300) });
+    const whole = computePlan(COLLECTORS, cfg);
+    const third = computePlan(COLLECTORS, cfg, { shard: { index: 1, total: 3 } });
+    // 300 clusters at PT1M with 20 per second: 3 per cluster; a replica of 3 (7 per second, about
+    // 100 clusters): 3 per cluster too, within its own share.
+    const progress = row(third.rows, "POST /v2/vectordb/jobs/import/describe");
+    const clusters = third.targets.length;
+    expect(row(whole.rows, "POST /v2/vectordb/jobs/import/describe")?.callsPerCycle).toBe(300 * 3);
+    expect(progress?.callsPerCycle).toBe(clusters * Math.floor((7 * 60_000) / (1_100 * clusters)));
+    expect(progress?.fits).toBe(true);
+  });
+
+  it("says which budget this replica uses and why, and each shared row's share", async () => {
+    const cfg = await config({ clusters: manyClusters(30) });
+    const text = formatPlan(computePlan(COLLECTORS, cfg, { shard: { index: 1, total: 3 } }));
+    expect(text).toContain(
+      "Rate budget of this replica (requests/s per endpoint):\n  default: 7 on every endpoint: --total-shards 3: every replica uses the key: 20 / 3 in whole requests, the first 2 by shard taking one more\n",
+    );
+    expect(text).toMatch(
+      /POST \/v2\/clusters\/\{id\}\/metrics\/query \[default\]: at least \d+ calls every PT1M = >= [\d.]+ req\/s \(this replica's share: 7 req\/s, usable 6\.364\): fits/,
+    );
+    // One replica: no budget section, rows as before.
+    expect(formatPlan(computePlan(COLLECTORS, cfg))).not.toContain("Rate budget of this replica");
+  });
+
+  it("does not fit when more replicas share the key than its rate", async () => {
+    const plan = computePlan(COLLECTORS, await config({ clusters: manyClusters(30) }), {
+      shard: { index: 0, total: 25 },
+    });
+    expect(plan.fits).toBe(false);
+    expect(plan.notes[0]).toMatch(/^25 replicas share one key's 20 requests per second/);
+    expect(formatPlan(plan)).toMatch(/Result: EXCEEDS the budget/);
+  });
+});
