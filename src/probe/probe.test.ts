@@ -135,6 +135,14 @@ function fakeApi(
       calls.push("listInvoices");
       return { total: 0, currentPage: 1, pageSize: 1, listed: 0, invoices: [] };
     },
+    listOnDemandClusters: async (args) => {
+      calls.push(`listOnDemandClusters ${args.projectId} ${args.regionId}`);
+      return [];
+    },
+    listAlertRules: async (args) => {
+      calls.push(`listAlertRules ${args.projectId}`);
+      return { total: 0, currentPage: 1, pageSize: 1, listed: 0, rules: [] };
+    },
   };
   return { api, calls };
 }
