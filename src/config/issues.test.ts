@@ -41,6 +41,7 @@ describe("knownKeysAt", () => {
         "groups",
         "backups",
         "global_clusters",
+        "alert_rules",
         "billing",
         "server",
         "staleness_intervals",

@@ -409,6 +409,7 @@ describe("good configs", () => {
         enabled: true,
         intervalMs: 60_000,
         discovery: { enabled: false, projectIds: [], regionIds: [] },
+        onDemand: true,
       },
       collections: {
         enabled: false,
@@ -424,6 +425,7 @@ describe("good configs", () => {
       groups: { ids: [], intervalMs: 3_600_000 },
       backups: { enabled: true, intervalMs: 900_000, policyIntervalMs: 3_600_000 },
       globalClusters: { enabled: true, intervalMs: 60_000 },
+      alertRules: { enabled: true, intervalMs: 900_000 },
       billing: {
         enabled: false,
         intervalMs: 3_600_000,

@@ -14,6 +14,7 @@ import { resolve } from "node:path";
 import * as z from "zod";
 import { intField } from "./fields.js";
 import { checkScopeQuery, scopeQueries } from "./queries.js";
+import { alertRulesSchema } from "./schema/alertRules.js";
 import { apiSchema } from "./schema/api.js";
 import { billingSchema } from "./schema/billing.js";
 import { clustersSchema } from "./schema/clusters.js";
@@ -60,6 +61,7 @@ export function configSchema(baseDir: string) {
             groups: groupsSchema,
             backups: backupsSchema,
             global_clusters: globalClustersSchema,
+            alert_rules: alertRulesSchema,
             billing: billingSchema(resolvePath),
             server: serverSchema(resolvePath),
             staleness_intervals: intField(2, 100).default(5),
@@ -98,6 +100,7 @@ export function configSchema(baseDir: string) {
         groups: file.groups,
         backups: file.backups,
         globalClusters: file.global_clusters,
+        alertRules: file.alert_rules,
         billing: file.billing.settings,
         server: file.server,
         /** A series older than this many intervals of its collector disappears. Default 5. */

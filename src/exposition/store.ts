@@ -171,6 +171,14 @@ export class SampleStore {
     return [...out];
   }
 
+  /** Lists the slots held for one target of a collector. */
+  slots(collector: string, target: string): string[] {
+    const prefix = `${collector}\u0000${target}\u0000`;
+    return [...this.entries.keys()]
+      .filter((id) => id.startsWith(prefix))
+      .map((id) => id.slice(prefix.length));
+  }
+
   /** Removes expired slices; returns how many series went away. */
   sweep(): number {
     const now = this.now();

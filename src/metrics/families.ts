@@ -11,6 +11,7 @@
 import { gauge } from "./define.js";
 
 export * from "./clusterFamilies.js";
+export { CONSOLE_ALERT_RULE_FAMILIES, ON_DEMAND_CLUSTER_FAMILIES } from "./consoleFamilies.js";
 export { BILLING_FAMILIES } from "./costFamilies.js";
 export { JOB_FAMILIES } from "./jobFamilies.js";
 export * from "./selfFamilies.js";

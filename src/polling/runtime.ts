@@ -31,7 +31,7 @@ export interface PollTarget {
 /**
  * What a poll may tell of itself while it runs: a call that failed without failing the poll
  * (one job's progress among many). Such a failure is shown on the target's health and logged,
- * never dropped.
+ * never dropped; a paging error among them is counted as a failed poll's is.
  */
 export interface PollRun {
   partialFailure(err: unknown): void;
@@ -62,6 +62,7 @@ export async function runPoll(
   let firstFailure: unknown;
   const progress: PollRun = {
     partialFailure: (err) => {
+      if (err instanceof PagingError) ctx.self.pagingError(err.endpoint, err.reason);
       if (failed++ === 0) firstFailure = err;
     },
   };

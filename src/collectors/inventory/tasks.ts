@@ -12,6 +12,7 @@ import { mergeMappings, type PollContext, putData, runPoll } from "../../polling
 import { type CloudApi, ENDPOINT } from "../../upstream/types.js";
 import { isUnknownEndpoint } from "../../upstream/unknownEndpoint.js";
 import { mapCluster, mapProjectInfo, mapProjects, mapRegions } from "./mapping.js";
+import { onDemandTask } from "./onDemand.js";
 
 const COLLECTOR = "inventory";
 
@@ -141,8 +142,12 @@ export function globalInventoryTask(env: CollectorEnv): CollectorTask[] {
   ];
 }
 
-/** The inventory collector: Describe Cluster per cluster, and the account-wide listings. */
+/**
+ * The inventory collector: Describe Cluster per cluster, and the account-wide listings (regions
+ * and projects; on-demand clusters per project and region).
+ */
 export const inventoryCollector = defineCollector(COLLECTOR, (env: CollectorEnv): CollectorTask[] => [
   ...describeClusterTasks(env),
   ...globalInventoryTask(env),
+  ...onDemandTask(env),
 ]);
