@@ -2,12 +2,14 @@
  * The simulator's shared, in-memory state: the world, the value profiles, the job stores and
  * the switches tests flip. Routes read it; `SimState` (state.ts) is the public way to change it.
  */
+import type { WireAlertRule } from "./alert-rules.js";
 import type { CloudJobStore } from "./cloud-jobs.js";
 import type { DataPlanes } from "./data-plane.js";
 import type { DataProtection } from "./data-protection.js";
 import type { ImportJobStore } from "./import-jobs.js";
 import type { MetricCatalogMode } from "./metric-catalog.js";
 import type { ClusterProfile } from "./metric-values.js";
+import type { SimOnDemandCluster } from "./on-demand.js";
 import type { SimQuirks } from "./quirks.js";
 import type { SparkJobStore } from "./spark-jobs.js";
 import type { MutableSimCluster, World } from "./world.js";
@@ -59,6 +61,10 @@ export interface SimContext {
   readonly dataPlanes: DataPlanes;
   /** Backups, backup policies and global clusters (data-protection.ts). */
   readonly dataProtection: DataProtection;
+  /** On-demand clusters of every project (on-demand.ts). */
+  readonly onDemand: readonly SimOnDemandCluster[];
+  /** The console's alert rules, by project ID (alert-rules.ts). */
+  readonly alertRules: ReadonlyMap<string, readonly WireAlertRule[]>;
   /** Endpoints that answer as removed ones (test switches). */
   readonly retired: RetiredEndpoints;
   /** Metrics forced all-null, keyed by `nulledKey`. */

@@ -7,6 +7,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { generateAlertRules, type WireAlertRule } from "./alert-rules.js";
 import { createApp } from "./app.js";
 import { type SimUsageRow, simInvoices, usageRows, type WireInvoice } from "./billing.js";
 import { CloudJobStore, generateCloudJobs } from "./cloud-jobs.js";
@@ -18,6 +19,7 @@ import { SIM_GROUPS, type SimGroupMember } from "./groups.js";
 import { ImportJobStore } from "./import-jobs.js";
 import { Lifecycle } from "./lifecycle.js";
 import { buildProfile } from "./metric-values.js";
+import { generateOnDemandClusters, type SimOnDemandCluster } from "./on-demand.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { generateSparkJobs, SparkJobStore } from "./spark-jobs.js";
@@ -26,6 +28,7 @@ import { type SimState, SimStateImpl } from "./state.js";
 import { type SimStats, StatsRecorder } from "./stats.js";
 import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
 
+export type { WireAlertRule } from "./alert-rules.js";
 export type { SimUsageRow } from "./billing.js";
 export {
   BACKUP_PERMISSION_MESSAGE,
@@ -37,6 +40,7 @@ export {
 export { ApiCode, RATE_LIMIT_MESSAGE } from "./errors.js";
 export type { FaultKind, FaultSpec } from "./faults.js";
 export { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
+export type { SimOnDemandCluster } from "./on-demand.js";
 export type { RequestDone, SimulatorOptions } from "./options.js";
 export { ALL_QUIRKS } from "./quirks.js";
 export { RATE_LIMIT_MODES, type RateLimitMode } from "./rate-limiter.js";
@@ -64,6 +68,10 @@ export interface Simulator {
   readonly billing: SimBilling;
   /** SCIM groups and their members, by group ID (List Group Members). */
   readonly groups: ReadonlyMap<string, readonly SimGroupMember[]>;
+  /** On-demand clusters of every project (List On-Demand Clusters). */
+  readonly onDemandClusters: readonly SimOnDemandCluster[];
+  /** The console's alert rules as List Alert Rules sends them, actions included, by project ID. */
+  readonly alertRules: ReadonlyMap<string, readonly WireAlertRule[]>;
   readonly stats: SimStats;
   readonly faults: FaultController;
   readonly state: SimState;
@@ -124,6 +132,8 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     }),
     dataPlanes: buildDataPlanes(world.clusters, o.seed, o.collectionChurnMs),
     dataProtection: new DataProtection(world.clusters, startMs, o.globalClusters),
+    onDemand: generateOnDemandClusters(world, o.seed, startMs),
+    alertRules: generateAlertRules(world, o.seed, o.alertRulesPerProject),
     retired: { retireV1: o.retireV1, removeV2ImportList: o.removeV2ImportList },
     nulledMetrics: new Set(),
   };
@@ -171,6 +181,8 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     projects: world.projects,
     regions: world.regions,
     groups: SIM_GROUPS,
+    onDemandClusters: ctx.onDemand,
+    alertRules: ctx.alertRules,
     dataProtection: ctx.dataProtection,
     billing: {
       usageRows: (start, end, nowMs = o.now()) => usageRows(o.seed, world.clusters, start, end, nowMs),

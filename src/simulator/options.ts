@@ -49,6 +49,11 @@ export interface SimulatorOptions {
    * finished, a third finished recently, a third in flight (spark-jobs.ts busyClusterSparkJobs).
    */
   busyClusterSparkJobs?: number;
+  /**
+   * The console's alert rules per project, default 4 (List Alert Rules): 112 make a listing of
+   * two pages of the largest size.
+   */
+  alertRulesPerProject?: number;
   /** Import jobs listed per cluster, default 8. */
   importJobsPerCluster?: number;
   /** Speeds up job timelines (the demo uses 10); default 1. */
@@ -185,6 +190,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     sparkJobsPerProject: count("sparkJobsPerProject", opts.sparkJobsPerProject, 6, 1000),
     busyClusterSparkJobs: count("busyClusterSparkJobs", opts.busyClusterSparkJobs, 0, 100_000),
     importJobsPerCluster: count("importJobsPerCluster", opts.importJobsPerCluster, 8, 10_000),
+    alertRulesPerProject: count("alertRulesPerProject", opts.alertRulesPerProject, 4, 100_000),
     timeScale,
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
     collectionChurnMs: count("collectionChurnMs", opts.collectionChurnMs, 0, 86_400_000),

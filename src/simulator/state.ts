@@ -109,6 +109,8 @@ export interface SimState {
   setRetired(switches: Partial<RetiredEndpoints>): void;
   /** Sets a cluster's status (any string). Throws UNKNOWN_CLUSTER. */
   setClusterStatus(clusterId: string, status: string): void;
+  /** Sets an on-demand cluster's status (any string). Throws UNKNOWN_CLUSTER. */
+  setOnDemandClusterStatus(clusterId: string, status: string): void;
   /** The credential a cluster's data plane takes instead of the API key, if any. */
   dataPlaneCredential(clusterId: string): string | undefined;
   /** The collections of a cluster's data plane now (every database). Throws UNKNOWN_CLUSTER. */
@@ -277,6 +279,12 @@ export class SimStateImpl implements SimState {
 
   setClusterStatus(clusterId: string, status: string): void {
     this.#cluster(clusterId).status = status;
+  }
+
+  setOnDemandClusterStatus(clusterId: string, status: string): void {
+    const cluster = this.#ctx.onDemand.find((c) => c.clusterId === clusterId);
+    if (!cluster) throw new SimulatorError("UNKNOWN_CLUSTER", `unknown on-demand cluster ${clusterId}`);
+    cluster.status = status;
   }
 
   importJobDetails(clusterId: string): ImportJobDetail[] {
