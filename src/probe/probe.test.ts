@@ -18,8 +18,38 @@ function fakeApi(
     v2Gone?: boolean;
     v1Gone?: boolean;
     noJobs?: boolean;
+    /** Projects of List Projects V2, by ID with their regions. */
+    projects?: Record<string, string[]>;
+    /** How List On-Demand Clusters and List Alert Rules answer. */
+    console?: "not_permitted" | "plan_refused" | "failed";
   } = {},
 ) {
+  const consoleFailure = (endpoint: "GET /v2/clusters/onDemandClusters" | "GET /v2/alertRules") => {
+    if (opts.console === "not_permitted")
+      return new CloudError(
+        "api_error",
+        `${endpoint}: upstream code 96013: Org owner or project owner is needed`,
+        {
+          endpoint,
+          apiCode: 96013,
+        },
+      );
+    if (opts.console === "plan_refused")
+      return new CloudError(
+        "api_error",
+        `${endpoint}: upstream code 96028: Feature only supported for enterprise plan clusters.`,
+        {
+          endpoint,
+          apiCode: 96028,
+        },
+      );
+    if (opts.console === "failed")
+      return new CloudError("http_error", `${endpoint}: HTTP 502: Bad Gateway`, {
+        endpoint,
+        httpStatus: 502,
+      });
+    return undefined;
+  };
   const gone = (endpoint: "POST /v2/vectordb/jobs/import/list" | "GET /v1/vector/collections/import/list") =>
     new CloudError("not_found", `${endpoint}: HTTP 404: upstream code 404: Not Found`, {
       endpoint,
@@ -77,7 +107,14 @@ function fakeApi(
     },
     listProjectsV2: async () => {
       calls.push("listProjectsV2");
-      return [];
+      return Object.entries(opts.projects ?? {}).map(([projectId, regionIds]) => ({
+        projectId,
+        projectName: projectId,
+        instanceCount: null,
+        regionIds,
+        plan: "Enterprise",
+        orgType: "SAAS",
+      }));
     },
     describeSparkJob: async () => {
       calls.push("describeSparkJob");
@@ -137,11 +174,15 @@ function fakeApi(
     },
     listOnDemandClusters: async (args) => {
       calls.push(`listOnDemandClusters ${args.projectId} ${args.regionId}`);
+      const err = consoleFailure("GET /v2/clusters/onDemandClusters");
+      if (err) throw err;
       return [];
     },
     listAlertRules: async (args) => {
-      calls.push(`listAlertRules ${args.projectId}`);
-      return { total: 0, currentPage: 1, pageSize: 1, listed: 0, rules: [] };
+      calls.push(`listAlertRules ${args.projectId} ${args.currentPage}/${args.pageSize}`);
+      const err = consoleFailure("GET /v2/alertRules");
+      if (err) throw err;
+      return { total: 7, currentPage: 1, pageSize: 1, listed: 0, rules: [] };
     },
   };
   return { api, calls };
@@ -350,5 +391,63 @@ describe("runProbe", () => {
     const report = await probe({ clusters: [TWO[0]] }, (await fakeApi()).api, billing.api);
     expect(report.billing).toBeUndefined();
     expect(billing.calls).toEqual([]);
+  });
+
+  it("probes the console's listings once, for the first known project (and region)", async () => {
+    const { api, calls } = fakeApi({
+      projects: { p1: ["aws-us-west-2", "az-eastus"], p2: ["gcp-us-west1"] },
+    });
+    const report = await probe({ clusters: [{ id: "in01-a", project_id: "p0", region: "az-eastus" }] }, api);
+    expect(
+      calls.filter((c) => c.startsWith("listOnDemandClusters") || c.startsWith("listAlertRules")),
+    ).toEqual(["listOnDemandClusters p1 aws-us-west-2", "listAlertRules p1 1/1"]);
+    expect(report.console).toEqual([
+      { what: "List On-Demand Clusters", where: "p1, aws-us-west-2", state: "ok", listed: 0 },
+      { what: "List Alert Rules", where: "p1", state: "ok", listed: 7 },
+    ]);
+    const text = formatProbe(report);
+    expect(text).toContain("List On-Demand Clusters (p1, aws-us-west-2): ok, 0 listed");
+    expect(text).toContain("List Alert Rules (p1): ok, 7 listed");
+  });
+
+  it("with no project known, the console's listings are skipped; while their collectors are off, absent", async () => {
+    const report = await probe({ clusters: [TWO[0]] }, fakeApi().api);
+    expect(report.console?.map((c) => [c.what, c.state, c.message])).toEqual([
+      ["List On-Demand Clusters", "skipped", "no project and region known"],
+      ["List Alert Rules", "skipped", "no project known"],
+    ]);
+    const off = fakeApi({ projects: { p1: ["aws-us-west-2"] } });
+    const none = await probe(
+      { clusters: [TWO[0]], inventory: { on_demand: false }, alert_rules: { enabled: false } },
+      off.api,
+    );
+    expect(none.console).toBeUndefined();
+    expect(off.calls.some((c) => c.startsWith("listOnDemand") || c.startsWith("listAlertRules"))).toBe(false);
+  });
+
+  it.each([
+    [
+      "not_permitted",
+      PROBE_OK,
+      /List Alert Rules \(p1\): NOT PERMITTED: the key is not a Project Admin there/,
+    ],
+    [
+      "plan_refused",
+      PROBE_OK,
+      /List On-Demand Clusters \(p1, aws-us-west-2\): refused for the project's plan/,
+    ],
+    [
+      "failed",
+      PROBE_FAILED,
+      /Failures:\n(?:.*\n)* {2}List Alert Rules \(p1\): GET \/v2\/alertRules: HTTP 502/,
+    ],
+  ] as const)("a console listing %s: exit %s", async (state, exit, line) => {
+    const report = await probe(
+      { clusters: [TWO[0]] },
+      fakeApi({ projects: { p1: ["aws-us-west-2"] }, console: state }).api,
+    );
+    expect(report.console?.map((c) => c.state)).toEqual([state, state]);
+    expect(probeExitCode(report)).toBe(exit);
+    expect(formatProbe(report)).toMatch(line);
   });
 });

@@ -4,8 +4,9 @@
  * Cluster, Query Cluster Metrics, List Import Jobs V2 page 1 and Get Import Job Progress of its
  * first job, List Import Jobs (v1) page 1, Describe Spark Job, List Projects V2, and List
  * Clusters when no cluster is configured, and List Backups page 1 per credential (whether the
- * key has backup permission), and Query Daily Usage with the billing key when billing is on. Calls are made one at a time,
- * far within the budget.
+ * key has backup permission), List On-Demand Clusters and List Alert Rules page 1 for the first
+ * known project (console.ts), and Query Daily Usage with the billing key when billing is on.
+ * Calls are made one at a time, far within the budget.
  */
 
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
@@ -16,7 +17,8 @@ import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
 import { BILLING_CREDENTIAL } from "../polling/credentials.js";
 import { CloudError } from "../upstream/errors.js";
 import { refusalOf } from "../upstream/refusals.js";
-import type { CloudApi } from "../upstream/types.js";
+import type { CloudApi, ProjectV2 } from "../upstream/types.js";
+import { probeConsole } from "./console.js";
 import type {
   BackupProbe,
   BillingProbe,
@@ -233,8 +235,11 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     discovery = { result, seen };
   }
   let projects: ProbeReport["projects"];
+  let listedProjects: ProjectV2[] = [];
   if (config.inventory.enabled && !keys.refused(defaultCredential)) {
-    projects = await call(() => deps.clientFor({}).listProjectsV2());
+    projects = await call(async () => {
+      listedProjects = await deps.clientFor({}).listProjectsV2();
+    });
     keys.note(defaultCredential, projects);
   }
   const sparkJobs: SparkJobProbe[] = [];
@@ -258,6 +263,9 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     jobs.push({ jobId, result });
   }
   const backups = await probeBackups(config, deps, keys);
+  const consoleListings = keys.refused(defaultCredential)
+    ? []
+    : await probeConsole(config, deps.clientFor({}), listedProjects, deps.clusters);
   const billing = config.billing.enabled ? await probeBilling(deps) : undefined;
   return {
     keys: keys.list(),
@@ -266,6 +274,7 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     jobs,
     ...(discovery ? { discovery } : {}),
     ...(backups.length > 0 ? { backups } : {}),
+    ...(consoleListings.length > 0 ? { console: consoleListings } : {}),
     ...(projects ? { projects } : {}),
     ...(billing ? { billing } : {}),
   };
