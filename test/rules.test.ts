@@ -98,6 +98,7 @@ const REQUIRED_ALERTS = [
   "VdbcloudSparkJobFailed",
   "VdbcloudSparkPrecheckFailed",
   "VdbcloudConfigReloadFailed",
+  "VdbcloudConsoleAlertRuleDisabled",
 ];
 
 const promtool = toolOrSkip("promtool");

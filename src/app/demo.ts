@@ -230,6 +230,8 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
     // Backups change by the hour upstream; the demo polls them every minute so a visitor sees them.
     backups: { interval: "PT1M", policy_interval: "PT1M" },
     global_clusters: { interval: "PT30S" },
+    // The console's rules change rarely (PT15M by default); the demo reads them every minute.
+    alert_rules: { interval: "PT1M" },
     ...(opts.billing
       ? { billing: { enabled: true, api_key: DEMO_BILLING_KEY, interval: "PT5M", invoices: { keep: 3 } } }
       : {}),

@@ -136,10 +136,11 @@ describe("computePlan", () => {
           ],
         },
         jobs: { ids: ["job-1", "job-2", "job-3"] },
-        inventory: { discovery: { enabled: true, project_ids: ["p1", "p2"] } },
         // Their rows have a test of their own below.
         backups: { enabled: false },
         global_clusters: { enabled: false },
+        inventory: { discovery: { enabled: true, project_ids: ["p1", "p2"] }, on_demand: false },
+        alert_rules: { enabled: false },
       }),
     );
     const summary = summarise(plan.rows);
@@ -390,6 +391,52 @@ describe("computePlan", () => {
     expect(row(none.rows, "GET /v2/groups/{groupId}/members")).toBeUndefined();
   });
 
+  it("counts the console's listings on shard 0 only: per project and region, and per project", async () => {
+    const cfg = await config({
+      clusters: [
+        { id: "in01-a", project_id: "p1", region: "aws-us-west-2" },
+        { id: "in01-b", project_id: "p1", region: "az-eastus" },
+        { id: "in01-c", project_id: "p2", region: "az-eastus" },
+        { id: "in01-d", region: "az-eastus" },
+      ],
+    });
+    const [first, second] = [0, 1].map((index) =>
+      computePlan(COLLECTORS, cfg, { shard: { index, total: 2 } }),
+    );
+    expect(first && row(first.rows, "GET /v2/clusters/onDemandClusters")).toMatchObject({
+      callsPerCycle: 3,
+      atLeast: true,
+      intervalMs: 60_000,
+    });
+    expect(first && row(first.rows, "GET /v2/alertRules")).toMatchObject({
+      callsPerCycle: 2,
+      atLeast: true,
+      intervalMs: 900_000,
+    });
+    const text = first ? formatPlan(first) : "";
+    expect(text).toContain("GET /v2/clusters/onDemandClusters [default]: at least 3 calls every PT1M");
+    expect(text).toContain("GET /v2/alertRules [default]: at least 2 calls every PT15M");
+    expect(
+      first?.notes.some((n) => n.startsWith("on-demand clusters: one List On-Demand Clusters call")),
+    ).toBe(true);
+    expect(
+      first?.notes.some((n) => n.startsWith("the console's alert rules: one List Alert Rules page")),
+    ).toBe(true);
+    for (const endpoint of ["GET /v2/clusters/onDemandClusters", "GET /v2/alertRules"]) {
+      expect(second && row(second.rows, endpoint)).toBeUndefined();
+      // No project configured: still one at least, every organisation has a project.
+      expect(row(computePlan(COLLECTORS, await config({}), {}).rows, endpoint)?.callsPerCycle).toBe(1);
+    }
+    const off = computePlan(
+      COLLECTORS,
+      await config({ inventory: { on_demand: false }, alert_rules: { enabled: false } }),
+      {},
+    );
+    expect(row(off.rows, "GET /v2/clusters/onDemandClusters")).toBeUndefined();
+    expect(row(off.rows, "GET /v2/alertRules")).toBeUndefined();
+    expect(off.notes.some((n) => n.includes("List Alert Rules") || n.includes("On-Demand"))).toBe(false);
+  });
+
   it("counts billing under its own credential, on shard 0 only, and nothing while it is off", async () => {
     const cfg = await config({ billing: { enabled: true, api_key: "billing-secret" } });
     const [first, second] = [0, 1].map((index) =>
@@ -420,6 +467,8 @@ describe("computePlan", () => {
     expect(plan.notes).toEqual([
       "Spark jobs listed in /cfg/jobs.yaml are read at run time and add one call each",
       "job IDs listed in /cfg/ids.yaml are read at run time and add one call each",
+      "on-demand clusters: one List On-Demand Clusters call per project and region that List Projects V2 lists (regionIds), counted here for the configured clusters' projects and regions",
+      "the console's alert rules: one List Alert Rules page per 100 rules of each project that List Projects V2 lists, counted here for the configured clusters' projects",
       "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
       "no clusters or Spark jobs to poll: list clusters, enable discovery, or add spark_jobs.jobs",
     ]);

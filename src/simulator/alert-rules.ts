@@ -11,7 +11,6 @@
  * leave the exporter: webhook URLs, recipients' e-mail addresses, PagerDuty and Opsgenie keys,
  * each unique to its rule so that a test can look for every one of them.
  */
-import type { SimContext } from "./context.js";
 import { ApiCode, SimApiError } from "./errors.js";
 import { hashString, hexFromHash, mix } from "./random.js";
 import { intParam, type RouteDef } from "./route.js";
@@ -103,8 +102,8 @@ export function generateAlertRules(
   return out;
 }
 
-/** The List Alert Rules route. */
-export function alertRuleRoutes(ctx: SimContext): RouteDef[] {
+/** The List Alert Rules route over `rules` (by project ID). */
+export function alertRuleRoutes(rules: ReadonlyMap<string, readonly WireAlertRule[]>): RouteDef[] {
   return [
     {
       method: "GET",
@@ -118,7 +117,7 @@ export function alertRuleRoutes(ctx: SimContext): RouteDef[] {
         if (!projectId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "projectId is required");
         const pageSize = intParam(r.query, "pageSize", 10, 1, 100);
         const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
-        const all = ctx.alertRules.get(projectId) ?? [];
+        const all = rules.get(projectId) ?? [];
         const alertRules = all.slice((currentPage - 1) * pageSize, currentPage * pageSize);
         return { count: all.length, currentPage, pageSize, alertRules };
       },

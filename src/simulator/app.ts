@@ -26,8 +26,8 @@ export function createApp(deps: PipelineDeps): Express {
   const billing = billingRoutes(deps.ctx.seed, deps.ctx.world.clusters);
   for (const route of [
     // Before Describe Cluster, whose /v2/clusters/:id would take "onDemandClusters" for an ID.
-    ...onDemandRoutes(deps.ctx),
-    ...alertRuleRoutes(deps.ctx),
+    ...onDemandRoutes(deps.ctx.onDemand),
+    ...alertRuleRoutes(deps.ctx.alertRules),
     ...readRoutes(deps.ctx),
     ...groupRoutes(),
     ...dataProtectionRoutes(deps.ctx),

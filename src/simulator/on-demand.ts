@@ -9,7 +9,6 @@
  * others cycle through the documented statuses. `createdBy` is an e-mail address and
  * `createTime` is ISO or an epoch number in turn, as the service's Terraform provider reads it.
  */
-import type { SimContext } from "./context.js";
 import { ApiCode, SimApiError } from "./errors.js";
 import { hashString, hexFromHash, mix } from "./random.js";
 import type { RouteDef } from "./route.js";
@@ -80,8 +79,8 @@ function onDemandView(c: SimOnDemandCluster, index: number): Record<string, unkn
   };
 }
 
-/** The List On-Demand Clusters route. */
-export function onDemandRoutes(ctx: SimContext): RouteDef[] {
+/** The List On-Demand Clusters route over `clusters`. */
+export function onDemandRoutes(clusters: readonly SimOnDemandCluster[]): RouteDef[] {
   return [
     {
       method: "GET",
@@ -95,7 +94,7 @@ export function onDemandRoutes(ctx: SimContext): RouteDef[] {
         if (!projectId || !regionId) {
           throw new SimApiError(ApiCode.INVALID_PARAMETER, "projectId and regionId are required");
         }
-        const listed = ctx.onDemand
+        const listed = clusters
           .filter((c) => c.projectId === projectId && c.regionId === regionId)
           .map(onDemandView);
         return { count: listed.length, onDemandClusters: listed };

@@ -61,8 +61,13 @@ function alertRuleTasks(env: CollectorEnv): CollectorTask[] {
       credential,
       calls: [
         { endpoint: ENDPOINT.listProjectsV2, count: 1, atLeast: false },
-        // A page per known project (more for a project of over 100 rules): the config's here.
-        { endpoint: ENDPOINT.listAlertRules, count: mergeKnownProjects([], places).length, atLeast: true },
+        // A page per known project (more for a project of over 100 rules): the config's here,
+        // and at least one, since every organisation has a project.
+        {
+          endpoint: ENDPOINT.listAlertRules,
+          count: Math.max(1, mergeKnownProjects([], places).length),
+          atLeast: true,
+        },
       ],
       intervalMs: cfg.intervalMs,
       run: (signal) =>

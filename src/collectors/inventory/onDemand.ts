@@ -28,7 +28,8 @@ export function onDemandTask(env: CollectorEnv): CollectorTask[] {
   const credential = env.clients.credentialOf({});
   // Every configured cluster (any shard's) and this replica's discovered ones.
   const places = [...env.config.clusters, ...env.clusters];
-  const planned = projectRegions(mergeKnownProjects([], places)).length;
+  // Every organisation has a project, and every project a region: at least one listing.
+  const planned = Math.max(1, projectRegions(mergeKnownProjects([], places)).length);
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
   return [
     collectorTask({
