@@ -489,9 +489,7 @@ export const overview: DashboardSpec = {
           title: "Disabled console rules",
           description:
             "Console alert rules that are disabled: each is a notification that will never come (VdbcloudConsoleAlertRuleDisabled, info).",
-          queries: [
-            { expr: `count(vdbcloud_console_alert_rule_enabled{${PROJECT_SEL}} == 0) or vector(0)` },
-          ],
+          queries: [{ expr: `count(vdbcloud_console_alert_rule_enabled{${PROJECT_SEL}} == 0) or vector(0)` }],
           unit: "none",
           thresholds: steps(["orange", 1]),
           colorMode: "background",
@@ -532,7 +530,12 @@ export const overview: DashboardSpec = {
             { field: "metric_name", displayName: "Metric" },
             { field: "level", displayName: "Level" },
             { field: "comparison", displayName: "Comparison" },
-            { field: "Value #A", displayName: "Enabled", mappings: upDown("enabled", "disabled"), colored: true },
+            {
+              field: "Value #A",
+              displayName: "Enabled",
+              mappings: upDown("enabled", "disabled"),
+              colored: true,
+            },
             { field: "Value #B", displayName: "Threshold", unit: "none" },
             { field: "Value #C", displayName: "Window", unit: "dtdurations" },
             { field: "Value #D", displayName: "Clusters", unit: "none" },
