@@ -189,6 +189,9 @@ describe("configSchema output", () => {
     ],
     [{ clusters: [{ id: "a", scopes: [{ db_name: "d" }, { db_name: "d" }] }] }, ["clusters", 0, "scopes", 1]],
     [{ clusters: [{ id: "a" }, { id: "a" }] }, ["clusters", 1, "id"]],
+    [{ alert_rules: { interval: "PT10S" } }, ["alert_rules", "interval"]],
+    [{ alert_rules: { webhook: "https://x" } }, ["alert_rules"]],
+    [{ inventory: { on_demand: "yes" } }, ["inventory", "on_demand"]],
   ])("reports problems at the file's own paths: %j", (raw, path) => {
     const result = configSchema("/").safeParse(raw);
     expect(result.success ? [] : result.error.issues.map((i) => i.path)).toEqual([path]);

@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { CloudError } from "../upstream/errors.js";
+import { projectV2 } from "../upstream/testkit.js";
 import type { CloudApi, ProjectV2 } from "../upstream/types.js";
 import { knownProjects, mergeKnownProjects, projectRegions } from "./projects.js";
 
-const v2 = (projectId: string, regionIds: string[]): ProjectV2 => ({
-  projectId,
-  projectName: projectId,
-  instanceCount: null,
-  regionIds,
-  plan: "",
-  orgType: "",
-});
+const v2 = projectV2;
 
 describe("mergeKnownProjects", () => {
   it.each([

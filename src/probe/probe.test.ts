@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildConfig } from "../config/load.js";
 import type { ClusterConfig } from "../config/types.js";
 import { CloudError } from "../upstream/errors.js";
+import { projectV2 } from "../upstream/testkit.js";
 import type { CloudApi, MetricQuery } from "../upstream/types.js";
 import { runProbe } from "./probe.js";
 import { formatProbe, PROBE_FAILED, PROBE_OK, probeExitCode } from "./report.js";
@@ -107,14 +108,9 @@ function fakeApi(
     },
     listProjectsV2: async () => {
       calls.push("listProjectsV2");
-      return Object.entries(opts.projects ?? {}).map(([projectId, regionIds]) => ({
-        projectId,
-        projectName: projectId,
-        instanceCount: null,
-        regionIds,
-        plan: "Enterprise",
-        orgType: "SAAS",
-      }));
+      return Object.entries(opts.projects ?? {}).map(([projectId, regionIds]) =>
+        projectV2(projectId, regionIds),
+      );
     },
     describeSparkJob: async () => {
       calls.push("describeSparkJob");

@@ -13,6 +13,7 @@ import type {
   ClientObserver,
   ClusterDescription,
   EndpointTemplate,
+  ProjectV2,
   SparkJob,
 } from "./types.js";
 
@@ -118,6 +119,18 @@ export const SAMPLE_BACKUP_POLICY: BackupPolicy = {
   retentionDays: 14,
   crossRegionCopies: 1,
 };
+
+/** A List Projects V2 project holding `regionIds`, named after its ID (Enterprise, SaaS). */
+export function projectV2(projectId: string, regionIds: readonly string[] = []): ProjectV2 {
+  return {
+    projectId,
+    projectName: projectId,
+    instanceCount: null,
+    regionIds,
+    plan: "Enterprise",
+    orgType: "SAAS",
+  };
+}
 
 const created: CloudClient[] = [];
 let upstream: MockAgent | undefined;

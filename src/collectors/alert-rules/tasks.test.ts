@@ -2,20 +2,14 @@ import { describe, expect, it } from "vitest";
 import { collectorEnv } from "../../../test/helpers/collectorEnv.js";
 import { storeContext } from "../../../test/helpers/storeContext.js";
 import { CloudError } from "../../upstream/errors.js";
+import { projectV2 } from "../../upstream/testkit.js";
 import type { AlertRule, AlertRulePage, CloudApi, ProjectV2 } from "../../upstream/types.js";
 import { ALERT_RULES_PAGE_SIZE, alertRulesCollector } from "./tasks.js";
 
 const T0 = Date.UTC(2025, 5, 1);
 const ENDPOINT = "GET /v2/alertRules";
 
-const project = (projectId: string): ProjectV2 => ({
-  projectId,
-  projectName: projectId,
-  instanceCount: null,
-  regionIds: ["aws-us-west-2"],
-  plan: "Enterprise",
-  orgType: "SAAS",
-});
+const project = (projectId: string): ProjectV2 => projectV2(projectId, ["aws-us-west-2"]);
 
 const rule = (projectId: string, i: number): AlertRule => ({
   ruleId: `${projectId}-rule-${i}`,

@@ -5,6 +5,7 @@ import { storeContext } from "../../../test/helpers/storeContext.js";
 import { REFERENCE_ON_DEMAND_CLUSTERS } from "../../upstream/consoleTestkit.js";
 import { CloudError } from "../../upstream/errors.js";
 import { normalizeOnDemandClusters, onDemandClustersDataSchema } from "../../upstream/onDemandClusters.js";
+import { projectV2 } from "../../upstream/testkit.js";
 import type { CloudApi, OnDemandCluster, ProjectV2 } from "../../upstream/types.js";
 import { mapOnDemandClusters, ON_DEMAND_STATUSES } from "./mapping.js";
 import { onDemandTask } from "./onDemand.js";
@@ -110,14 +111,7 @@ describe("mapOnDemandClusters", () => {
 });
 
 const T0 = Date.UTC(2025, 5, 1);
-const project = (projectId: string, regionIds: string[]): ProjectV2 => ({
-  projectId,
-  projectName: projectId,
-  instanceCount: null,
-  regionIds,
-  plan: "Enterprise",
-  orgType: "SAAS",
-});
+const project = projectV2;
 
 /** A fake service: List Projects V2 gives `projects`; a listing answers `refuse(pair)` or one cluster. */
 function fake(projects: ProjectV2[], refuse: (pair: string) => Error | undefined = () => undefined) {
