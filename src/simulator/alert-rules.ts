@@ -42,6 +42,8 @@ const COMPARISONS = [
   "EQUALS",
 ] as const;
 
+const RULE_SALT = 0xa1e7;
+
 /** Whether the `i`-th rule of a project is disabled: the second, and every seventh. */
 function disabled(i: number): boolean {
   return i === 1 || i % 7 === 6;
@@ -78,7 +80,8 @@ export function generateAlertRules(
     const clusters = world.clusters.filter((c) => c.projectId === project.id).map((c) => c.id);
     const rules: WireAlertRule[] = [];
     for (let i = 0; i < perProject; i++) {
-      const h = mix(mix(seed, hashString(project.id)), i);
+      // Salted, so that no rule ID shares its digits with an on-demand cluster's.
+      const h = mix(mix(mix(seed, RULE_SALT), hashString(project.id)), i);
       const metric = METRICS[i % METRICS.length] ?? "CU_COMPUTATION";
       const level = i % 3 === 0 ? "CRITICAL" : "WARNING";
       const targets = clusters.slice(0, 1 + (i % Math.max(1, clusters.length)));
