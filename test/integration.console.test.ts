@@ -93,8 +93,11 @@ describe("on-demand clusters against the simulator", () => {
     const suspended = harness.sim.onDemandClusters.find((c) => c.status === "SUSPENDED");
     if (!suspended) throw new Error("no suspended on-demand cluster");
     harness.sim.state.setOnDemandClusterStatus(suspended.clusterId, "RESUMING");
-    await clock.advance(30_000);
-    await harness.settle();
+    // The next slot is half an interval to an interval and a half after the start-up run.
+    for (let i = 0; i < 4; i++) {
+      await clock.advance(15_000);
+      await harness.settle();
+    }
     const text = await harness.metrics();
     const current = matching(parseSamples(text), "vdbcloud_on_demand_cluster_status", {
       cluster_id: suspended.clusterId,
