@@ -214,7 +214,7 @@ export class Exporter {
       series: this.store.seriesCount(),
       publishedAtMs: published.builtAtMs,
       shard: this.shard,
-      targets: this.health.list(),
+      targets: this.health.list(this.planned.map((t) => t.id)),
     };
   }
 

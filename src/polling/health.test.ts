@@ -178,6 +178,38 @@ describe("HealthTracker", () => {
   });
 });
 
+describe("HealthTracker for the landing page", () => {
+  it("lists each planned target no poll has ended for as pending, after the ones it knows", () => {
+    const { health } = setup();
+    health.success("inventory", "in01-a");
+    const planned = [
+      { collector: "inventory", target: "in01-a" },
+      { collector: "inventory", target: "in01-b" },
+      { collector: "backups", target: "in01-a" },
+    ];
+    expect(health.list(planned).map((h) => [h.collector, h.target, h.up])).toEqual([
+      ["inventory", "in01-a", true],
+      ["inventory", "in01-b", null],
+      ["backups", "in01-a", null],
+    ]);
+    // Listing does not make them known: their health series exist only once polled.
+    expect(health.list()).toHaveLength(1);
+  });
+
+  it("keeps how long the last poll took, and never brings back a forgotten target", () => {
+    const { health } = setup();
+    health.failure("inventory", "in01-a", notFound());
+    health.timed("inventory", "in01-a", 1.5);
+    health.success("inventory", "in01-a");
+    expect(health.list()[0]?.lastPollSeconds).toBe(1.5);
+    health.timed("inventory", "in01-a", 0.25);
+    expect(health.list()[0]?.lastPollSeconds).toBe(0.25);
+    health.remove("inventory", "in01-a");
+    health.timed("inventory", "in01-a", 3);
+    expect(health.list()).toEqual([]);
+  });
+});
+
 describe("collectorUpSamples", () => {
   it.each<[up: boolean, last: number | null, expected: [string, number][]]>([
     [

@@ -35,6 +35,8 @@ interface TargetHealth {
    * job's detail): shown, so that no failed call goes unseen; null when every call answered.
    */
   readonly partialError: { readonly code: string; readonly message: string } | null;
+  /** How long its last poll took, in seconds, retries and rate-limit waits included; null before one ended. */
+  readonly lastPollSeconds: number | null;
 }
 
 /** How long a target refused for its plan waits before it is asked again (unless its plan changes). */
@@ -143,6 +145,12 @@ export class HealthTracker {
       error === null ? null : { code: error.code, message: `${failed} call(s) failed: ${error.message}` };
   }
 
+  /** How long the poll that just ended took (see `lastPollSeconds`); a forgotten target stays forgotten. */
+  timed(collector: string, target: string, seconds: number): void {
+    const h = this.targets.get(key(collector, target));
+    if (h) h.lastPollSeconds = seconds;
+  }
+
   private anyNotPermitted(collector: string, credential: string): boolean {
     for (const h of this.targets.values()) {
       if (h.collector === collector && h.notPermitted === credential) return true;
@@ -217,26 +225,23 @@ export class HealthTracker {
     return removed;
   }
 
-  list(): TargetHealth[] {
-    return [...this.targets.values()].map((h) => ({ ...h }));
+  /**
+   * Every target's health. With `planned` (the tasks the scheduler runs), each planned target no
+   * poll has ended for yet comes too, pending (up null): at start-up, most of them.
+   */
+  list(planned: Iterable<TaskId> = []): TargetHealth[] {
+    const out: TargetHealth[] = [...this.targets.values()].map((h) => ({ ...h }));
+    for (const { collector, target } of planned) {
+      if (!this.targets.has(key(collector, target))) out.push(pending(collector, target));
+    }
+    return out;
   }
 
   private entry(collector: string, target: string): Mutable {
     const k = key(collector, target);
     let h = this.targets.get(k);
     if (!h) {
-      h = {
-        collector,
-        target,
-        up: null,
-        lastAttemptMs: null,
-        lastSuccessMs: null,
-        consecutiveFailures: 0,
-        lastError: null,
-        notPermitted: null,
-        planRefusedAtMs: null,
-        partialError: null,
-      };
+      h = pending(collector, target);
       this.targets.set(k, h);
     }
     return h;
@@ -252,6 +257,23 @@ export class HealthTracker {
     );
     this.store.put({ collector: h.collector, target: h.target, slot: "health" }, m.families, m.samples, null);
   }
+}
+
+/** A target no poll has ended for. */
+function pending(collector: string, target: string): Mutable {
+  return {
+    collector,
+    target,
+    up: null,
+    lastAttemptMs: null,
+    lastSuccessMs: null,
+    consecutiveFailures: 0,
+    lastError: null,
+    notPermitted: null,
+    planRefusedAtMs: null,
+    partialError: null,
+    lastPollSeconds: null,
+  };
 }
 
 function key(collector: string, target: string): string {
