@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type LandingQuery, NO_FILTER, parseLandingQuery } from "./landingQuery.js";
-import type { TargetRow } from "./landingRows.js";
+import { byTarget, type TargetRow } from "./landingRows.js";
 import {
   FAILING_ROWS,
   PAGE_ROWS,
@@ -172,6 +172,21 @@ describe("the target table", () => {
     expect(html).toContain('<option value="cluster_metrics" selected>');
     expect(html).toContain('<input name="q" value="in01"');
     expect(html).toContain('<form method="get" action="#targets">');
+  });
+
+  it("orders rows handed in by target as it orders rows in any order", () => {
+    const sorted = [...many].sort(byTarget);
+    const shuffled = [...many].reverse();
+    for (const page of [1, 2, pages]) {
+      const inOrder = names(table({ page }, sorted));
+      expect(inOrder).toEqual(names(table({ page }, shuffled)));
+      expect(inOrder).toEqual(names(table({ page }, many)));
+    }
+    // And failing first either way.
+    const failing = { ...sorted[500], up: false } as TargetRow;
+    const withFailing = [...sorted.slice(0, 500), failing, ...sorted.slice(501)];
+    expect(names(table({}, withFailing))[0]).toBe(`${failing.collector} ${failing.target}`);
+    expect(names(table({}, withFailing.reverse()))[0]).toBe(`${failing.collector} ${failing.target}`);
   });
 
   it("links no page that does not exist", () => {

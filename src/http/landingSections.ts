@@ -1,7 +1,7 @@
 import { ago, escapeHtml, seconds, table, tableRow } from "./html.js";
 import { hrefOf, type LandingQuery } from "./landingQuery.js";
 import {
-  byFailingFirst,
+  failingFirst,
   inState,
   note,
   STATE_WORDS,
@@ -145,7 +145,7 @@ const TARGET_HEADERS = [
 
 /** The failing targets (the first FAILING_ROWS), counted by error code, each code a link. */
 export function renderFailing(rows: readonly TargetRow[], nowMs: number): string {
-  const failing = rows.filter((t) => t.up === false).sort(byFailingFirst);
+  const failing = failingFirst(rows.filter((t) => t.up === false));
   if (failing.length === 0) {
     return `<h2 id="failing">Failing targets (0)</h2>\n<p>None: no target's last poll failed.</p>\n`;
   }
@@ -216,7 +216,7 @@ export function renderTargets(
   nowMs: number,
 ): string {
   const needle = query.q.toLowerCase();
-  const matching = rows.filter((t) => matches(t, query, needle, nowMs)).sort(byFailingFirst);
+  const matching = failingFirst(rows.filter((t) => matches(t, query, needle, nowMs)));
   const pages = Math.max(1, Math.ceil(matching.length / PAGE_ROWS));
   const page = Math.min(query.page, pages);
   const head = `<h2 id="targets">Targets (${rows.length})</h2>\n${filterForm(query, collectors)}`;

@@ -58,6 +58,9 @@ type Mutable = { -readonly [K in keyof TargetHealth]: TargetHealth[K] };
 export class HealthTracker {
   private readonly targets = new Map<string, Mutable>();
   private credentials = new Map<string, string>();
+  /** The planned targets in `setPlanned`'s order, each with its health once a poll ended. */
+  private planned: readonly PlannedSlot[] = [];
+  private plannedByKey = new Map<string, PlannedSlot>();
 
   constructor(
     private readonly store: SampleStore,
@@ -207,8 +210,11 @@ export class HealthTracker {
 
   /** Forgets a target (removed from the config, or a finished job past retention). */
   remove(collector: string, target: string): void {
-    this.causes.recovered(key(collector, target));
-    if (this.targets.delete(key(collector, target))) {
+    const k = key(collector, target);
+    this.causes.recovered(k);
+    if (this.targets.delete(k)) {
+      const slot = this.plannedByKey.get(k);
+      if (slot !== undefined) slot.health = undefined;
       this.store.delete({ collector, target, slot: "health" });
     }
   }
@@ -225,14 +231,43 @@ export class HealthTracker {
     return removed;
   }
 
+  /** Every known target's health, in no set order. */
+  list(): TargetHealth[] {
+    return [...this.targets.values()].map((h) => ({ ...h }));
+  }
+
   /**
-   * Every target's health. With `planned` (the tasks the scheduler runs), each planned target no
-   * poll has ended for yet comes too, pending (up null): at start-up, most of them.
+   * The targets the scheduler runs, in the order `listPlanned` gives them. Each is looked up
+   * here, once a plan, and kept up to date as targets become known or are forgotten, so that
+   * listing thousands of them takes no lookup.
    */
-  list(planned: Iterable<TaskId> = []): TargetHealth[] {
-    const out: TargetHealth[] = [...this.targets.values()].map((h) => ({ ...h }));
-    for (const { collector, target } of planned) {
-      if (!this.targets.has(key(collector, target))) out.push(pending(collector, target));
+  setPlanned(ids: readonly TaskId[]): void {
+    this.plannedByKey = new Map();
+    this.planned = ids.map(({ collector, target }) => {
+      const k = key(collector, target);
+      const slot: PlannedSlot = { collector, target, health: this.targets.get(k) };
+      this.plannedByKey.set(k, slot);
+      return slot;
+    });
+  }
+
+  /**
+   * The planned targets in `setPlanned`'s order, each no poll has ended for yet pending (up null;
+   * at start-up, most of them), then any target known but not planned.
+   */
+  listPlanned(): TargetHealth[] {
+    const out: TargetHealth[] = [];
+    let known = 0;
+    for (const slot of this.planned) {
+      if (slot.health === undefined) {
+        out.push(pending(slot.collector, slot.target));
+      } else {
+        known++;
+        out.push({ ...slot.health });
+      }
+    }
+    if (known < this.targets.size) {
+      for (const [k, h] of this.targets) if (!this.plannedByKey.has(k)) out.push({ ...h });
     }
     return out;
   }
@@ -243,6 +278,8 @@ export class HealthTracker {
     if (!h) {
       h = pending(collector, target);
       this.targets.set(k, h);
+      const slot = this.plannedByKey.get(k);
+      if (slot !== undefined) slot.health = h;
     }
     return h;
   }
@@ -257,6 +294,13 @@ export class HealthTracker {
     );
     this.store.put({ collector: h.collector, target: h.target, slot: "health" }, m.families, m.samples, null);
   }
+}
+
+/** A planned target, and its health once a poll of it ended. */
+interface PlannedSlot {
+  readonly collector: string;
+  readonly target: string;
+  health: Mutable | undefined;
 }
 
 /** A target no poll has ended for. */
