@@ -1,31 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type LandingInfo, renderLanding } from "./landing.js";
+import { renderLanding } from "./landing.js";
 import { parseLandingQuery } from "./landingQuery.js";
-import { landingAtScale, listedTargets, tableCells } from "./landingTestkit.js";
+import type { TargetRow } from "./landingRows.js";
+import { landingAtScale, landingOf, listedTargets, NOW, tableCells, targetRow } from "./landingTestkit.js";
 
-const NOW = 1_750_000_000_000;
-
-function page(target: Partial<LandingInfo["targets"][number]>): string {
-  return renderLanding({
-    version: "t",
-    startedAtMs: NOW,
-    nowMs: NOW,
-    ready: true,
-    series: 1,
-    publishedAtMs: NOW,
-    shard: { index: 0, total: 1 },
-    targets: [
-      {
-        collector: "backups",
-        target: "in01-a",
-        up: true,
-        lastSuccessMs: NOW,
-        consecutiveFailures: 0,
-        lastError: null,
-        ...target,
-      },
-    ],
-  });
+function page(target: Partial<TargetRow>): string {
+  return renderLanding(landingOf([targetRow("backups", "in01-a", { lastSuccessMs: NOW, ...target })]));
 }
 
 describe("the landing page's note on a target", () => {
@@ -88,36 +68,22 @@ describe("the landing page at 1,000 clusters", () => {
 
 describe("the landing page escapes everything it is handed", () => {
   const evil = `<script>alert("x")</script>&'`;
-  const info: LandingInfo = {
-    version: evil,
-    startedAtMs: NOW,
-    nowMs: NOW,
-    ready: true,
-    series: 1,
-    publishedAtMs: NOW,
-    shard: { index: 0, total: 1 },
-    targets: [
-      {
-        collector: evil,
-        target: evil,
+  const info = landingOf(
+    [
+      targetRow(evil, evil, {
         up: false,
         lastSuccessMs: null,
         consecutiveFailures: 1,
         lastError: { code: evil, message: evil },
-      },
-      {
-        collector: "backups",
-        target: "in01-a",
-        up: true,
-        lastSuccessMs: NOW,
-        consecutiveFailures: 0,
-        lastError: null,
-        notPermitted: evil,
-      },
+      }),
+      targetRow("backups", "in01-a", { notPermitted: evil }),
     ],
-    runtime: { control: evil, relaunched: false, settings: [{ kind: evil, setting: evil, from: evil }] },
-    budgets: [{ credential: evil, endpoints: evil, perSecond: 20 / 3, why: evil }],
-  };
+    {
+      version: evil,
+      runtime: { control: evil, relaunched: false, settings: [{ kind: evil, setting: evil, from: evil }] },
+      budgets: [{ credential: evil, endpoints: evil, perSecond: 20 / 3, why: evil }],
+    },
+  );
 
   it.each([
     "/",

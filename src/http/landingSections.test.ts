@@ -9,41 +9,27 @@ import {
   renderTargets,
   tallies,
 } from "./landingSections.js";
-import { landingAtScale, listedTargets, tableCells } from "./landingTestkit.js";
-
-const NOW = 1_750_000_000_000;
-
-function row(collector: string, target: string, more: Partial<TargetRow> = {}): TargetRow {
-  return {
-    collector,
-    target,
-    up: true,
-    lastSuccessMs: NOW - 5000,
-    consecutiveFailures: 0,
-    lastError: null,
-    ...more,
-  };
-}
+import { landingAtScale, listedTargets, NOW, tableCells, targetRow } from "./landingTestkit.js";
 
 const timeout = { code: "timeout", message: "no answer within 10000 ms" };
 
 /** Two collectors with a target in every state. */
 const ROWS: readonly TargetRow[] = [
-  row("cluster_metrics", "in01-a", { lastPollSeconds: 0.5 }),
-  row("cluster_metrics", "in01-b", {
+  targetRow("cluster_metrics", "in01-a", { lastPollSeconds: 0.5 }),
+  targetRow("cluster_metrics", "in01-b", {
     up: false,
     lastSuccessMs: null,
     consecutiveFailures: 3,
     lastError: timeout,
     lastPollSeconds: 2,
   }),
-  row("cluster_metrics", "in01-c", { up: null, lastSuccessMs: null }),
-  row("cluster_metrics", "in01-d", {
+  targetRow("cluster_metrics", "in01-c", { up: null, lastSuccessMs: null }),
+  targetRow("cluster_metrics", "in01-d", {
     partialError: { code: "http_error", message: "1 call(s) failed" },
     lastPollSeconds: 1,
   }),
-  row("backups", "in01-a", { notPermitted: "team-b", lastPollSeconds: 0.1 }),
-  row("backups", "in01-b", { planRefusedAtMs: NOW - 60_000, lastPollSeconds: 0.2 }),
+  targetRow("backups", "in01-a", { notPermitted: "team-b", lastPollSeconds: 0.1 }),
+  targetRow("backups", "in01-b", { planRefusedAtMs: NOW - 60_000, lastPollSeconds: 0.2 }),
 ];
 
 const SUMMARY = tallies(ROWS);
@@ -59,7 +45,7 @@ describe("the summary per collector", () => {
   });
 
   it("leaves the durations empty before any poll ended", () => {
-    const cells = tableCells(renderSummary(tallies([row("jobs", "j", { up: null })])), "collectors");
+    const cells = tableCells(renderSummary(tallies([targetRow("jobs", "j", { up: null })])), "collectors");
     expect(cells[0]?.slice(-2)).toEqual(["", ""]);
   });
 
@@ -87,7 +73,7 @@ describe("the failing targets", () => {
   });
 
   it("says so when none fails", () => {
-    expect(renderFailing([row("jobs", "j")], NOW)).toContain("Failing targets (0)</h2>\n<p>None");
+    expect(renderFailing([targetRow("jobs", "j")], NOW)).toContain("Failing targets (0)</h2>\n<p>None");
   });
 
   it(`shows the first ${FAILING_ROWS} and links to every one of them`, () => {

@@ -25,7 +25,36 @@ export interface ScaleShape {
   readonly nowMs?: number;
 }
 
-const NOW = 1_750_000_000_000;
+/** The instant every page of this kit is rendered at. */
+export const NOW = 1_750_000_000_000;
+
+/** A target up, last polled 5 s before NOW, with `more` over it. */
+export function targetRow(collector: string, target: string, more: Partial<TargetRow> = {}): TargetRow {
+  return {
+    collector,
+    target,
+    up: true,
+    lastSuccessMs: NOW - 5000,
+    consecutiveFailures: 0,
+    lastError: null,
+    ...more,
+  };
+}
+
+/** A page of `targets` at NOW, with `more` over it. */
+export function landingOf(targets: readonly TargetRow[], more: Partial<LandingInfo> = {}): LandingInfo {
+  return {
+    version: "t",
+    startedAtMs: NOW,
+    nowMs: NOW,
+    ready: true,
+    series: 1,
+    publishedAtMs: NOW,
+    shard: { index: 0, total: 1 },
+    targets,
+    ...more,
+  };
+}
 
 /** A cluster ID as the service makes them: in01- and 16 hex digits. */
 function clusterId(i: number): string {
