@@ -10,6 +10,7 @@ import type { DeflatedHead } from "../exposition/gzipJoin.js";
 import { type InternalErrorSite, SelfMetrics } from "../exposition/selfMetrics.js";
 import { SampleStore } from "../exposition/store.js";
 import type { LandingInfo } from "../http/landing.js";
+import { byTarget } from "../http/landingRows.js";
 import { credentialLabeler } from "../polling/credentials.js";
 import { describeError } from "../polling/errors.js";
 import { HealthTracker } from "../polling/health.js";
@@ -214,7 +215,7 @@ export class Exporter {
       series: this.store.seriesCount(),
       publishedAtMs: published.builtAtMs,
       shard: this.shard,
-      targets: this.health.list(),
+      targets: this.health.listPlanned(),
     };
   }
 
@@ -295,6 +296,8 @@ export class Exporter {
       onCollections: (clusterId, found) => this.onCollections(clusterId, found),
     });
     this.planned = tasks;
+    // In the landing page's order, sorted once a plan rather than on each request.
+    this.health.setPlanned(tasks.map((t) => t.id).sort(byTarget));
     this.health.setCredentials(tasks);
     this.scheduler.setTasks(tasks);
     this.forgetRemovedTargets(tasks);
