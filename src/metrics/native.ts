@@ -127,13 +127,19 @@ const QUANTILES = [
   [0.99, "p99"],
 ] as const;
 
+/** A value of the whole cluster only: one recording, `metricAndOperations` after the level. */
+function clusterOnly(
+  family: FamilyDef,
+  from: string,
+  metricAndOperations: string,
+  expr: string,
+): NativeSource {
+  return { family, from, rules: [{ record: `${NATIVE_LEVELS.cluster}:${metricAndOperations}`, expr }] };
+}
+
 /** Gauges of the whole cluster: the one series, without the labels the exporter's series lack. */
 function clusterGauge(family: FamilyDef, series: string, note: string): NativeSource {
-  return {
-    family,
-    from: `${series}, ${note}`,
-    rules: [{ record: `${NATIVE_LEVELS.cluster}:${series}:max`, expr: `max by (cluster_id) (${series})` }],
-  };
+  return clusterOnly(family, `${series}, ${note}`, `${series}:max`, `max by (cluster_id) (${series})`);
 }
 
 /** Entity counts: per collection as served, per cluster the cluster's own series or the collections' sum. */
@@ -154,17 +160,19 @@ const F = CLUSTER_FAMILIES;
 export const NATIVE_SOURCES: readonly NativeSource[] = [
   clusterGauge(F.cuComputation, "zilliz_cluster_computation", "a ratio 0..1 as the reference's sample shows"),
   clusterGauge(F.cuCapacity, "zilliz_cluster_capacity", "a ratio 0..1 as the reference's sample shows"),
+  clusterOnly(
+    TARGET_SELF_FAMILIES.newestBucket,
+    "the time of the newest zilliz_cluster_capacity sample (every plan has CU capacity): how old the native data is",
+    "zilliz_cluster_capacity:timestamp",
+    "max by (cluster_id) (timestamp(zilliz_cluster_capacity))",
+  ),
   clusterGauge(F.writeCapacity, "zilliz_cluster_write_capacity", "a ratio 0..1 like the other two"),
-  {
-    family: F.storage,
-    from: "zilliz_storage_bytes (the reference's table) or zilliz_cluster_storage_bytes (its sample)",
-    rules: [
-      {
-        record: `${NATIVE_LEVELS.cluster}:zilliz_storage_bytes:max`,
-        expr: "max by (cluster_id) (zilliz_storage_bytes) or max by (cluster_id) (zilliz_cluster_storage_bytes)",
-      },
-    ],
-  },
+  clusterOnly(
+    F.storage,
+    "zilliz_storage_bytes (the reference's table) or zilliz_cluster_storage_bytes (its sample)",
+    "zilliz_storage_bytes:max",
+    "max by (cluster_id) (zilliz_storage_bytes) or max by (cluster_id) (zilliz_cluster_storage_bytes)",
+  ),
   {
     family: F.requests,
     from: `rate() of ${REQUESTS}, every status, per request_type (flush included)`,
@@ -173,16 +181,12 @@ export const NATIVE_SOURCES: readonly NativeSource[] = [
       expr: of(["request_type"], rate(REQUESTS)),
     })),
   },
-  {
-    family: F.vectorRequests,
-    from: `rate() of ${VECTORS} per request_type`,
-    rules: [
-      {
-        record: `${NATIVE_LEVELS.cluster}:zilliz_request_vectors:rate${W}`,
-        expr: perCluster(["request_type"], rate(VECTORS)),
-      },
-    ],
-  },
+  clusterOnly(
+    F.vectorRequests,
+    `rate() of ${VECTORS} per request_type`,
+    `zilliz_request_vectors:rate${W}`,
+    perCluster(["request_type"], rate(VECTORS)),
+  ),
   {
     family: F.failure,
     from: `rate() of ${REQUESTS}{status="fail"} over every status, per request_type and over all (request_type="all")`,
@@ -198,16 +202,12 @@ export const NATIVE_SOURCES: readonly NativeSource[] = [
       },
     ],
   },
-  {
-    family: F.success,
-    from: `rate() of ${REQUESTS}{status="success"} over every status`,
-    rules: [
-      {
-        record: `${NATIVE_LEVELS.cluster}:zilliz_request_successes_per_requests:ratio_rate${W}`,
-        expr: ratio([], requestsWith("success")),
-      },
-    ],
-  },
+  clusterOnly(
+    F.success,
+    `rate() of ${REQUESTS}{status="success"} over every status`,
+    `zilliz_request_successes_per_requests:ratio_rate${W}`,
+    ratio([], requestsWith("success")),
+  ),
   {
     family: F.latency,
     from: `histogram_quantile over ${DURATION}_bucket (stat p50, p90, p99; per collection p99); stat avg from _sum / _count, only where the service serves them (its sample shows none)`,
@@ -228,41 +228,23 @@ export const NATIVE_SOURCES: readonly NativeSource[] = [
       },
     ],
   },
-  {
-    family: F.slowQueries,
-    from: "rate() of zilliz_slow_queries_total",
-    rules: [
-      {
-        record: `${NATIVE_LEVELS.cluster}:zilliz_slow_queries:rate${W}`,
-        expr: perCluster([], rate("zilliz_slow_queries_total")),
-      },
-    ],
-  },
-  {
-    family: F.flushes,
-    from: `rate() of ${REQUESTS}{request_type="flush"}, every status`,
-    rules: [
-      {
-        record: `${NATIVE_LEVELS.cluster}:zilliz_flushes:rate${W}`,
-        expr: perCluster([], rate(REQUESTS, 'request_type="flush"')),
-      },
-    ],
-  },
+  clusterOnly(
+    F.slowQueries,
+    "rate() of zilliz_slow_queries_total",
+    `zilliz_slow_queries:rate${W}`,
+    perCluster([], rate("zilliz_slow_queries_total")),
+  ),
+  clusterOnly(
+    F.flushes,
+    `rate() of ${REQUESTS}{request_type="flush"}, every status`,
+    `zilliz_flushes:rate${W}`,
+    perCluster([], rate(REQUESTS, 'request_type="flush"')),
+  ),
   entityGauge(F.entities, "zilliz_entities"),
   entityGauge(F.loadedEntities, "zilliz_loaded_entities"),
   entityGauge(F.indexedEntities, "zilliz_indexed_entities"),
   clusterGauge(F.collections, "zilliz_collections", "the cluster's collections"),
   clusterGauge(F.unloadedCollections, "zilliz_unloaded_collections", "the cluster's collections not loaded"),
-  {
-    family: TARGET_SELF_FAMILIES.newestBucket,
-    from: "the time of the newest zilliz_cluster_capacity sample (every plan has CU capacity): how old the native data is",
-    rules: [
-      {
-        record: `${NATIVE_LEVELS.cluster}:zilliz_cluster_capacity:timestamp`,
-        expr: "max by (cluster_id) (timestamp(zilliz_cluster_capacity))",
-      },
-    ],
-  },
 ];
 
 /** The distinct recorded names of a source, in table order. */
