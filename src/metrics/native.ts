@@ -23,7 +23,10 @@ import { TARGET_SELF_FAMILIES } from "./selfFamilies.js";
  */
 export const NATIVE_RATE_WINDOW = "5m";
 
-/** The rule groups of native.yml: per cluster, and per collection (the costly one, 10,000 collections at most). */
+/**
+ * The levels of the recorded names (level:metric:operations), each a rule group of native.yml:
+ * per cluster, and per collection (the costly one: up to 10,000 collections a cluster).
+ */
 export const NATIVE_LEVELS = {
   cluster: "vdbcloud_cluster",
   collection: "vdbcloud_collection",
