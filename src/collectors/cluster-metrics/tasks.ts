@@ -4,6 +4,7 @@ import {
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
+import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
 import { type MetricQuery, type MetricResult, ENDPOINT as UPSTREAM } from "../../upstream/types.js";
 import { buildMetricQueries } from "./batches.js";
@@ -185,4 +186,6 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The cluster metrics collector: Query Cluster Metrics per cluster and per scope. */
-export const clusterMetricsCollector = defineCollector(COLLECTOR, clusterMetricsTasks);
+export const clusterMetricsCollector = defineCollector(COLLECTOR, clusterMetricsTasks, {
+  families: clusterMetricFamilies,
+});

@@ -8,6 +8,7 @@
  */
 
 import type { ClusterConfig } from "../../config/types.js";
+import { CLUSTER_FAMILIES, COLLECTION_FAMILIES } from "../../metrics/families.js";
 import {
   type CallEstimate,
   type CollectorEnv,
@@ -15,6 +16,7 @@ import {
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
+import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import type { CollectionRef, DataPlaneApi, LoadState } from "../../upstream/dataPlane.js";
 import { CloudError } from "../../upstream/errors.js";
@@ -125,5 +127,15 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
   });
 }
 
-/** The collections collector: discovery through each cluster's data plane. */
-export const collectionsCollector = defineCollector(COLLECTOR, collectionsTasks);
+/**
+ * The collections collector: discovery through each cluster's data plane. Its listing also
+ * feeds the cluster metrics' per-collection scopes (`collections.scopes`), so it runs while
+ * those families are exposed, even when its own are all denied.
+ */
+export const collectionsCollector = defineCollector(COLLECTOR, collectionsTasks, {
+  families: (config) => [
+    ...Object.values(COLLECTION_FAMILIES),
+    CLUSTER_FAMILIES.collections,
+    ...(config.collections.scopes ? clusterMetricFamilies(config) : []),
+  ],
+});
