@@ -13,8 +13,8 @@ import { DEMO_CLUSTERS, demoConfig, demoRunOptions, startDemoSimulator } from ".
 import { COLLECTORS } from "../src/collectors/registry.js";
 import { buildConfig } from "../src/config/load.js";
 import { SampleStore } from "../src/exposition/store.js";
-import { wholeName } from "../src/metrics/familyFilter.js";
 import { HEALTH_FAMILY_NAMES } from "../src/metrics/families.js";
+import { wholeName } from "../src/metrics/familyFilter.js";
 import type { FamilyDef, Sample } from "../src/metrics/sample.js";
 import { ENDPOINT } from "../src/upstream/types.js";
 import { type Harness, startHarness, TEST_API_KEY } from "./helpers/harness.js";
@@ -60,7 +60,11 @@ describe("a deny list", () => {
     const before = familiesOf(await h.metrics());
     const removed = [...before].filter(denied);
     // Each rule removes something here, or the comparison below would prove nothing.
-    for (const rule of DENY) expect(removed.some((name) => wholeName(rule).test(name)), rule).toBe(true);
+    for (const rule of DENY)
+      expect(
+        removed.some((name) => wholeName(rule).test(name)),
+        rule,
+      ).toBe(true);
     expect(importCalls(h)).toBeGreaterThan(0);
     expect(await h.metrics()).toContain('vdbcloud_collector_up{collector="import_jobs"');
 

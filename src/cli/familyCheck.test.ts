@@ -23,7 +23,9 @@ describe("familyWarnings", () => {
       title: "a denied family an alert reads, naming the alert, its file, the family and the deny rule",
       allow: [],
       deny: ["vdbcloud_vcu", "vdbcloud_import_job.*"],
-      warnings: ["alert JobFailed (alerts.yml) reads vdbcloud_import_job_state, which families.deny[1] denies"],
+      warnings: [
+        "alert JobFailed (alerts.yml) reads vdbcloud_import_job_state, which families.deny[1] denies",
+      ],
     },
     {
       title: "a family read through a recorded series",

@@ -7,6 +7,7 @@ import { COLLECTORS } from "../collectors/registry.js";
 import { loadShippedRules, SHIPPED_RULES_DIR, type ShippedRule } from "../config/shippedRules.js";
 import type { Config } from "../config/types.js";
 import { SelfMetrics } from "../exposition/selfMetrics.js";
+import { HEALTH_FAMILY_NAMES, PROCESS_SELF_HISTOGRAMS } from "../metrics/families.js";
 import {
   type FamilyFilter,
   type FamilyLists,
@@ -14,7 +15,6 @@ import {
   familyListPath,
   unmatchedRules,
 } from "../metrics/familyFilter.js";
-import { HEALTH_FAMILY_NAMES, PROCESS_SELF_HISTOGRAMS } from "../metrics/families.js";
 
 /** What a denial is called in a warning: the deny rule that matches, or the allow list. */
 function deniedBy(filter: FamilyFilter, family: string): string | undefined {
@@ -46,7 +46,8 @@ export function familyWarnings(
       }
     }
   }
-  for (const problem of unmatchedRules(lists, known)) out.push(`${familyListPath(problem.path)}: ${problem.message}`);
+  for (const problem of unmatchedRules(lists, known))
+    out.push(`${familyListPath(problem.path)}: ${problem.message}`);
   return out;
 }
 
@@ -66,6 +67,7 @@ export async function familyCheckText(config: Config, version: string): Promise<
     ...new SelfMetrics({ version, defaultMetrics: true }).familyNames(),
   ]);
   const warnings = familyWarnings(lists, rules, known);
-  if (rules === undefined) warnings.push(`no shipped rules at ${SHIPPED_RULES_DIR}: not checked against the family lists`);
+  if (rules === undefined)
+    warnings.push(`no shipped rules at ${SHIPPED_RULES_DIR}: not checked against the family lists`);
   return warnings.length === 0 ? "" : `\nWarnings:\n${warnings.map((w) => `  - ${w}`).join("\n")}\n`;
 }

@@ -39,7 +39,9 @@ describe("families config", () => {
 
   it("defaults to no rule, and an empty key means the default", async () => {
     expect((await buildConfig(base, { env: {} })).families).toEqual({ allow: [], deny: [] });
-    expect((await buildConfig({ ...base, families: { allow: null, deny: null } }, { env: {} })).families).toEqual({
+    expect(
+      (await buildConfig({ ...base, families: { allow: null, deny: null } }, { env: {} })).families,
+    ).toEqual({
       allow: [],
       deny: [],
     });

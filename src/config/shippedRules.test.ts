@@ -22,7 +22,7 @@ describe("seriesRead", () => {
       ["vdbcloud_api_request_duration_seconds_bucket", "vdbcloud:x:sum"],
     ],
     ["each once", "vdbcloud_vcu + vdbcloud_vcu", ["vdbcloud_vcu"]],
-    ["other namespaces are not the exporter's", "up{job=\"vdbcloud\"} == 0 or my_vdbcloud_thing", []],
+    ["other namespaces are not the exporter's", 'up{job="vdbcloud"} == 0 or my_vdbcloud_thing', []],
   ])("%s", (_title, expr, series) => {
     expect(seriesRead(expr)).toEqual(series);
   });
@@ -48,7 +48,11 @@ describe("shippedRules", () => {
     const rules = shippedRules(new Map([["r.yml", doc]]), HISTOGRAMS);
     expect(rules.map((r) => [r.kind, r.name, r.reads])).toEqual([
       ["record", "vdbcloud:a:sum", [{ family: "vdbcloud_a" }]],
-      ["record", "vdbcloud:b:ratio", [{ family: "vdbcloud_a", via: "vdbcloud:a:sum" }, { family: "vdbcloud_b" }]],
+      [
+        "record",
+        "vdbcloud:b:ratio",
+        [{ family: "vdbcloud_a", via: "vdbcloud:a:sum" }, { family: "vdbcloud_b" }],
+      ],
       [
         "alert",
         "B",
@@ -70,7 +74,9 @@ describe("the shipped rules", () => {
     const rules = await loadShippedRules(HISTOGRAMS);
     expect(new Set(rules?.map((r) => r.file))).toEqual(new Set(["alerts.yml", "recording.yml"]));
     const byName = new Map(rules?.map((r) => [r.name, r]));
-    expect(byName.get("VdbcloudExporterNotPolling")?.reads).toEqual([{ family: "vdbcloud_api_requests_total" }]);
+    expect(byName.get("VdbcloudExporterNotPolling")?.reads).toEqual([
+      { family: "vdbcloud_api_requests_total" },
+    ]);
     expect(byName.get("vdbcloud:api_request_duration_seconds:p99_rate5m")?.reads).toEqual([
       { family: "vdbcloud_api_request_duration_seconds" },
     ]);
@@ -83,7 +89,9 @@ describe("the shipped rules", () => {
     const known = new Set([...STATIC_FAMILIES.map((f) => f.name), ...HISTOGRAMS]);
     const rules = (await loadShippedRules(HISTOGRAMS)) ?? [];
     expect(rules.length).toBeGreaterThan(20);
-    const unknown = rules.flatMap((r) => r.reads.filter((x) => !known.has(x.family)).map((x) => `${r.name}: ${x.family}`));
+    const unknown = rules.flatMap((r) =>
+      r.reads.filter((x) => !known.has(x.family)).map((x) => `${r.name}: ${x.family}`),
+    );
     expect(unknown).toEqual([]);
   });
 

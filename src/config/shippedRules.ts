@@ -69,7 +69,8 @@ function rulesOf(file: string, doc: unknown): RawRule[] {
     return rules.flatMap((rule: unknown): RawRule[] => {
       if (!isRecord(rule) || typeof rule.expr !== "string") return [];
       if (typeof rule.alert === "string") return [{ file, kind: "alert", name: rule.alert, expr: rule.expr }];
-      if (typeof rule.record === "string") return [{ file, kind: "record", name: rule.record, expr: rule.expr }];
+      if (typeof rule.record === "string")
+        return [{ file, kind: "record", name: rule.record, expr: rule.expr }];
       return [];
     });
   });

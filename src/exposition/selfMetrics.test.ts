@@ -142,7 +142,8 @@ describe("SelfMetrics.render", () => {
 });
 
 describe("SelfMetrics family selection", () => {
-  const families = (text: string) => new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
+  const families = (text: string) =>
+    new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1] as string));
 
   it("renders no denied family, its own or the process's, and renders it again once admitted", async () => {
     const m = new SelfMetrics({ version: "test", collectors: ["jobs"], defaultMetrics: true });

@@ -112,7 +112,10 @@ describe("FamilyFilter", () => {
   });
 
   it("names the rule that denies a family: the first deny rule that matches, else the allow list", () => {
-    const filter = new FamilyFilter({ allow: ["vdbcloud_a.*", HEALTH], deny: ["vdbcloud_x", "vdbcloud_a_.*"] });
+    const filter = new FamilyFilter({
+      allow: ["vdbcloud_a.*", HEALTH],
+      deny: ["vdbcloud_x", "vdbcloud_a_.*"],
+    });
     expect(filter.denial("vdbcloud_a_one")).toEqual({ list: "deny", index: 1 });
     expect(filter.denial("vdbcloud_b")).toEqual({ list: "allow" });
     expect(filter.denial("vdbcloud_ab")).toBeUndefined();
@@ -160,7 +163,11 @@ describe("healthProblems", () => {
     },
     {
       title: "an allow list admitting them all",
-      allow: ["vdbcloud_cluster_.*", "vdbcloud_collector_.*", "vdbcloud_config_.*|vdbcloud_exporter_build_info"],
+      allow: [
+        "vdbcloud_cluster_.*",
+        "vdbcloud_collector_.*",
+        "vdbcloud_config_.*|vdbcloud_exporter_build_info",
+      ],
       deny: [],
       problems: [],
     },
@@ -186,7 +193,12 @@ describe("unmatchedRules", () => {
   const known = ["vdbcloud_import_job_state", "vdbcloud_vcu", "nodejs_heap_size_used_bytes"];
   it.each<{ title: string; allow: string[]; deny: string[]; paths: string[] }>([
     { title: "rules that match", allow: [], deny: ["vdbcloud_import_job.*", "nodejs_.*"], paths: [] },
-    { title: "a name written as a prefix", allow: [], deny: ["vdbcloud_vcu", "vdbcloud_import_job"], paths: ["families.deny[1]"] },
+    {
+      title: "a name written as a prefix",
+      allow: [],
+      deny: ["vdbcloud_vcu", "vdbcloud_import_job"],
+      paths: ["families.deny[1]"],
+    },
     { title: "in the allow list too", allow: ["vdbcloud_nothing"], deny: [], paths: ["families.allow[0]"] },
   ])("$title", ({ allow, deny, paths }) => {
     const problems = unmatchedRules({ allow, deny }, known);

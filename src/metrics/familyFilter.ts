@@ -154,5 +154,8 @@ export function unmatchedRules(lists: FamilyLists, known: Iterable<string>): Fam
 
 /** "families.deny[2]", "families.allow": where a problem is, as the config names it. */
 export function familyListPath(path: FamilyListProblem["path"]): string {
-  return path.reduce<string>((at, part) => (typeof part === "number" ? `${at}[${part}]` : `${at}.${part}`), "families");
+  return path.reduce<string>(
+    (at, part) => (typeof part === "number" ? `${at}[${part}]` : `${at}.${part}`),
+    "families",
+  );
 }

@@ -63,7 +63,12 @@ describe("selectCollectors", () => {
 
   it.each([
     { title: "no rule: every collector runs", allow: [], deny: [], running: ["a", "feeder", "b"] },
-    { title: "one family of a left: a runs", allow: [], deny: ["vdbcloud_a_one"], running: ["a", "feeder", "b"] },
+    {
+      title: "one family of a left: a runs",
+      allow: [],
+      deny: ["vdbcloud_a_one"],
+      running: ["a", "feeder", "b"],
+    },
     { title: "every family of a denied", allow: [], deny: ["vdbcloud_a_.*"], running: ["feeder", "b"] },
     {
       title: "an allow list that admits none of b's",

@@ -431,7 +431,8 @@ describe("family lists in the plan", () => {
     { id: "in01-a", region: "aws-us-west-2" },
     { id: "in01-b", region: "aws-us-west-2" },
   ];
-  const collectorsOf = (plan: ReturnType<typeof computePlan>) => new Set(plan.tasks.map((t) => t.id.collector));
+  const collectorsOf = (plan: ReturnType<typeof computePlan>) =>
+    new Set(plan.tasks.map((t) => t.id.collector));
 
   it("plans no task for a collector whose every family is denied, and says so with the calls it spares", async () => {
     const open = computePlan(COLLECTORS, await config({ clusters }));
@@ -448,9 +449,9 @@ describe("family lists in the plan", () => {
     );
     expect(collectorsOf(plan).has("import_jobs")).toBe(false);
     // Backups are listed still (their own families are not denied); only the policies stop.
-    expect(plan.tasks.filter((t) => t.id.collector === "backups").flatMap((t) => t.calls.map((c) => c.endpoint))).toEqual([
-      "GET /v2/backups",
-    ]);
+    expect(
+      plan.tasks.filter((t) => t.id.collector === "backups").flatMap((t) => t.calls.map((c) => c.endpoint)),
+    ).toEqual(["GET /v2/backups"]);
     expect(row(plan.rows, "POST /v2/vectordb/jobs/import/list")).toBeUndefined();
     expect(row(plan.rows, "GET /v2/clusters/{id}/backups/policy")).toBeUndefined();
     expect(plan.families.silenced).toEqual([
@@ -458,12 +459,18 @@ describe("family lists in the plan", () => {
       { collector: "backup_policies", tasks: 2, callsPerCycle: 2, atLeast: false },
     ]);
     expect(plan.families.denied).toEqual(
-      expect.arrayContaining(["vdbcloud_import_job_state", "vdbcloud_import_jobs", "vdbcloud_backup_policy_enabled"]),
+      expect.arrayContaining([
+        "vdbcloud_import_job_state",
+        "vdbcloud_import_jobs",
+        "vdbcloud_backup_policy_enabled",
+      ]),
     );
     expect(plan.families.denied).toHaveLength(8);
 
     const text = formatPlan(plan);
-    expect(text).toContain(`Families (families.allow, families.deny): 8 of ${plan.families.known} denied, never exposed`);
+    expect(text).toContain(
+      `Families (families.allow, families.deny): 8 of ${plan.families.known} denied, never exposed`,
+    );
     expect(text).toContain(
       `  Collectors that make no call, every family they write being denied:\n    import_jobs: at least ${importCalls} calls per cycle spared\n    backup_policies: 2 calls per cycle spared\n`,
     );
@@ -480,15 +487,24 @@ describe("family lists in the plan", () => {
   });
 
   it("says a silenced collector had nothing to poll when it was off anyway", async () => {
-    const plan = computePlan(COLLECTORS, await config({ clusters, families: { deny: ["vdbcloud_group_members"] } }));
-    expect(plan.families.silenced).toEqual([{ collector: "groups", tasks: 0, callsPerCycle: 0, atLeast: false }]);
+    const plan = computePlan(
+      COLLECTORS,
+      await config({ clusters, families: { deny: ["vdbcloud_group_members"] } }),
+    );
+    expect(plan.families.silenced).toEqual([
+      { collector: "groups", tasks: 0, callsPerCycle: 0, atLeast: false },
+    ]);
     expect(formatPlan(plan)).toContain("    groups: nothing to poll in this config anyway\n");
   });
 
   it("runs discovery while a collector that writes families runs, and stops it with the last one", async () => {
-    const health = "vdbcloud_collector_.*|vdbcloud_config_last_reload_successful|vdbcloud_exporter_build_info";
+    const health =
+      "vdbcloud_collector_.*|vdbcloud_config_last_reload_successful|vdbcloud_exporter_build_info";
     const discovering = { clusters, inventory: { discovery: { enabled: true } } };
-    const some = computePlan(COLLECTORS, await config({ ...discovering, families: { allow: [health, "vdbcloud_cluster_info"] } }));
+    const some = computePlan(
+      COLLECTORS,
+      await config({ ...discovering, families: { allow: [health, "vdbcloud_cluster_info"] } }),
+    );
     // Only the inventory writes an admitted family; discovery keeps finding its clusters.
     expect([...collectorsOf(some)]).toEqual(["inventory"]);
     expect(some.tasks.map((t) => t.id)).toContainEqual({ collector: "inventory", target: "discovery" });

@@ -3,8 +3,9 @@
  * many families they deny, and which collectors make no call because every family they write is
  * denied, with the calls that spares.
  */
-import { familyFilter } from "../metrics/familyFilter.js";
+
 import { HEALTH_FAMILY_NAMES, PROCESS_SELF_FAMILIES, PROCESS_SELF_HISTOGRAMS } from "../metrics/families.js";
+import { familyFilter } from "../metrics/familyFilter.js";
 import { type Collector, type CollectorEnv, selectCollectors } from "./model.js";
 
 /** A collector that makes no call: every family it writes is denied by `families`. */

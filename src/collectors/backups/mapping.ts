@@ -6,7 +6,12 @@ import type { Backup, BackupPolicy } from "../../upstream/types.js";
 import { DAY_SECONDS, maxGapSeconds } from "./schedule.js";
 
 /** The families `mapBackups` writes. */
-export const BACKUP_FAMILIES: readonly FamilyDef[] = [D.backups, D.backupSize, D.backupLastSuccess, D.backupCreatingSince];
+export const BACKUP_FAMILIES: readonly FamilyDef[] = [
+  D.backups,
+  D.backupSize,
+  D.backupLastSuccess,
+  D.backupCreatingSince,
+];
 
 /** The families `mapPolicy` writes. */
 export const BACKUP_POLICY_FAMILIES: readonly FamilyDef[] = [

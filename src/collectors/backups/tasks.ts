@@ -25,7 +25,13 @@ import { nextTurn } from "../../shared/nextTurn.js";
 import { refusalOf } from "../../upstream/refusals.js";
 import { ENDPOINT } from "../../upstream/types.js";
 import { listBackupsOf } from "./listing.js";
-import { BACKUP_FAMILIES, BACKUP_POLICY_FAMILIES, BackupsByCluster, mapBackups, mapPolicy } from "./mapping.js";
+import {
+  BACKUP_FAMILIES,
+  BACKUP_POLICY_FAMILIES,
+  BackupsByCluster,
+  mapBackups,
+  mapPolicy,
+} from "./mapping.js";
 
 /**
  * Both collectors report as `backups` (the `collector` label), so a credential without backup

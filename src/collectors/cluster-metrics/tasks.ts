@@ -1,10 +1,10 @@
+import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import {
   type CollectorEnv,
   type CollectorTask,
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
-import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
 import { type MetricQuery, type MetricResult, ENDPOINT as UPSTREAM } from "../../upstream/types.js";
 import { buildMetricQueries } from "./batches.js";

@@ -9,6 +9,7 @@
 
 import type { ClusterConfig } from "../../config/types.js";
 import { CLUSTER_FAMILIES, COLLECTION_FAMILIES } from "../../metrics/families.js";
+import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import {
   type CallEstimate,
   type CollectorEnv,
@@ -16,7 +17,6 @@ import {
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
-import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import type { CollectionRef, DataPlaneApi, LoadState } from "../../upstream/dataPlane.js";
 import { CloudError } from "../../upstream/errors.js";

@@ -80,4 +80,6 @@ function groupTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The group collector: List Group Members per configured SCIM group, for access audits. */
-export const groupsCollector = defineCollector(COLLECTOR, groupTasks, { families: Object.values(GROUP_FAMILIES) });
+export const groupsCollector = defineCollector(COLLECTOR, groupTasks, {
+  families: Object.values(GROUP_FAMILIES),
+});

@@ -6,13 +6,13 @@
  * Reports under the `spark_jobs` collector label, target = cluster ID.
  */
 
+import { JOB_FAMILIES } from "../../metrics/families.js";
 import {
   type CollectorEnv,
   type CollectorTask,
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
-import { JOB_FAMILIES } from "../../metrics/families.js";
 import { listEveryPage } from "../../polling/pager.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import { sparkTargetName } from "../../polling/targets.js";
