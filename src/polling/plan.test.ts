@@ -516,6 +516,41 @@ describe("family lists in the plan", () => {
     expect(formatPlan(none)).toMatch(/\n {4}discovery: at least 1 call per cycle spared\n/);
   });
 
+  it("stops the cluster metrics once every family they can write is denied, those of unknown names included", async () => {
+    const clusterDeny = [
+      "vdbcloud_(cu|write|storage|vcu|request|vector|slow|flushes|entit|indexed|loaded|collections|unloaded).*",
+    ];
+    const selfDeny = ["vdbcloud_metrics_newest_bucket_timestamp_seconds", "vdbcloud_metric_query_rejected"];
+    const known = computePlan(
+      COLLECTORS,
+      await config({ clusters, families: { deny: [...clusterDeny, ...selfDeny] } }),
+    );
+    expect(collectorsOf(known).has("cluster_metrics")).toBe(false);
+    expect(row(known.rows, "POST /v2/clusters/{id}/metrics/query")).toBeUndefined();
+    // Without the freshness family denied, the collector still has something to write.
+    const fresh = computePlan(COLLECTORS, await config({ clusters, families: { deny: clusterDeny } }));
+    expect(collectorsOf(fresh).has("cluster_metrics")).toBe(true);
+
+    // A name outside the catalog lands in a family named after it: denied too, or it runs.
+    const unknown = {
+      clusters,
+      metrics: { queries: [{ name: "NEW_THING_RATE", stat: "AVG" }], allow_unknown_names: true },
+    };
+    const running = computePlan(
+      COLLECTORS,
+      await config({ ...unknown, families: { deny: [...clusterDeny, ...selfDeny] } }),
+    );
+    expect(collectorsOf(running).has("cluster_metrics")).toBe(true);
+    const stopped = computePlan(
+      COLLECTORS,
+      await config({
+        ...unknown,
+        families: { deny: [...clusterDeny, ...selfDeny, "vdbcloud_new_thing_.*"] },
+      }),
+    );
+    expect(collectorsOf(stopped).has("cluster_metrics")).toBe(false);
+  });
+
   it("keeps the collections listing while the per-collection metrics it feeds are exposed", async () => {
     const collections = { clusters, collections: { enabled: true } };
     const own = ["vdbcloud_collection_.*", "vdbcloud_collections", "vdbcloud_collections_not_polled"];
