@@ -11,6 +11,7 @@ import { type InternalErrorSite, SelfMetrics } from "../exposition/selfMetrics.j
 import { SampleStore } from "../exposition/store.js";
 import type { LandingInfo } from "../http/landing.js";
 import { byTarget } from "../http/landingRows.js";
+import { familyFilter } from "../metrics/familyFilter.js";
 import { credentialLabeler } from "../polling/credentials.js";
 import { describeError } from "../polling/errors.js";
 import { HealthTracker } from "../polling/health.js";
@@ -102,6 +103,7 @@ export class Exporter {
       collectors: COLLECTOR_LABELS,
       defaultMetrics: opts.defaultMetrics ?? true,
     });
+    this.applyFamilyLists();
     this.self.shard(this.shard.index, this.shard.total);
     this.self.configLoaded(true, now());
     this.health = new HealthTracker(this.store, this.logger, now);
@@ -178,10 +180,23 @@ export class Exporter {
   async applyConfig(config: Config): Promise<void> {
     this.config = config;
     await this.followListFiles();
+    this.applyFamilyLists();
     this.replan();
     // A reload may have fixed what failed permanently (a rotated key, a corrected cluster ID).
     this.scheduler.resetBackoff();
     this.self.configLoaded(true, this.clock.now());
+  }
+
+  /**
+   * Applies the config's family lists where they cost nothing per scrape: the store leaves out
+   * denied families as polls land (and drops the ones a reload newly denies at once), the
+   * self-metrics unregister them; `tasksOf` then plans no task for a collector whose families
+   * are all denied.
+   */
+  private applyFamilyLists(): void {
+    const selection = familyFilter(this.config.families);
+    this.store.setFamilySelection(selection);
+    this.self.setFamilySelection(selection);
   }
 
   /** Records a rejected reload (the running configuration stays). */
