@@ -21,6 +21,7 @@ import { clustersSchema } from "./schema/clusters.js";
 import { collectionsSchema } from "./schema/collections.js";
 import type { ResolvePath } from "./schema/common.js";
 import { backupsSchema, globalClustersSchema } from "./schema/dataProtection.js";
+import { familiesSchema } from "./schema/families.js";
 import { groupsSchema } from "./schema/groups.js";
 import { importJobsSchema } from "./schema/importJobs.js";
 import { inventorySchema } from "./schema/inventory.js";
@@ -63,6 +64,7 @@ export function configSchema(baseDir: string) {
             global_clusters: globalClustersSchema,
             alert_rules: alertRulesSchema,
             billing: billingSchema(resolvePath),
+            families: familiesSchema,
             server: serverSchema(resolvePath),
             staleness_intervals: intField(2, 100).default(5),
           },
@@ -102,6 +104,7 @@ export function configSchema(baseDir: string) {
         globalClusters: file.global_clusters,
         alertRules: file.alert_rules,
         billing: file.billing.settings,
+        families: file.families,
         server: file.server,
         /** A series older than this many intervals of its collector disappears. Default 5. */
         stalenessIntervals: file.staleness_intervals,

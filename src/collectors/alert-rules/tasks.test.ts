@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { collectorEnv } from "../../../test/helpers/collectorEnv.js";
 import { storeContext } from "../../../test/helpers/storeContext.js";
+import { tasksOf } from "../../polling/model.js";
 import { CloudError } from "../../upstream/errors.js";
 import { projectV2 } from "../../upstream/testkit.js";
 import type { AlertRule, AlertRulePage, CloudApi, ProjectV2 } from "../../upstream/types.js";
@@ -106,6 +107,24 @@ describe("the alert rules collector", () => {
     ]);
     expect((await taskOf(client, {}, { index: 1, total: 3 })).tasks).toEqual([]);
     expect((await taskOf(client, { alert_rules: { enabled: false } })).tasks).toEqual([]);
+  });
+
+  it("declares its families, so a deny list of them all spares every call", async () => {
+    const { client } = fake({ p1: 2 });
+    const s = storeContext(T0);
+    const env = await collectorEnv({
+      ctx: s.ctx,
+      client,
+      raw: { families: { deny: ["vdbcloud_console_alert_rule_.*"] } },
+    });
+    expect(alertRulesCollector.families(env.config)).toEqual([
+      "vdbcloud_console_alert_rule_info",
+      "vdbcloud_console_alert_rule_enabled",
+      "vdbcloud_console_alert_rule_threshold",
+      "vdbcloud_console_alert_rule_window_seconds",
+      "vdbcloud_console_alert_rule_clusters",
+    ]);
+    expect(tasksOf([alertRulesCollector], env)).toEqual([]);
   });
 
   it("plans List Projects V2 and a page per configured project, more at run time", async () => {

@@ -6,6 +6,7 @@
  * last good series and is shown on the target's health. A key that is a project admin nowhere is
  * "not permitted" (the one refusal rule of runPoll), one line.
  */
+import { CONSOLE_ALERT_RULE_FAMILIES } from "../../metrics/families.js";
 import { type CollectorEnv, type CollectorTask, defineCollector } from "../../polling/model.js";
 import { listEveryPage } from "../../polling/pager.js";
 import { projectListingTask } from "../../polling/projectTask.js";
@@ -55,4 +56,6 @@ function alertRuleTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The console's own alert rules, per known project, to compare with the exporter's alerts. */
-export const alertRulesCollector = defineCollector(COLLECTOR, alertRuleTasks);
+export const alertRulesCollector = defineCollector(COLLECTOR, alertRuleTasks, {
+  families: Object.values(CONSOLE_ALERT_RULE_FAMILIES),
+});

@@ -148,6 +148,15 @@ describe("the on-demand task", () => {
     expect((await taskOf(client, { inventory: { enabled: false } })).tasks).toEqual([]);
   });
 
+  it("is not planned while families denies every on-demand family; one denied family is not enough", async () => {
+    const { client } = fake([]);
+    expect((await taskOf(client, { families: { deny: ["vdbcloud_on_demand_cluster_.*"] } })).tasks).toEqual(
+      [],
+    );
+    const some = await taskOf(client, { families: { deny: ["vdbcloud_on_demand_cluster_cu_size"] } });
+    expect(some.tasks).toHaveLength(1);
+  });
+
   it("plans one listing per project and region of the configured clusters, more at run time", async () => {
     const { client } = fake([]);
     const raw = {

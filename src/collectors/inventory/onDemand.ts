@@ -6,6 +6,8 @@
  * Each project and region is a part of the poll (polling/parts.ts): one that fails keeps its
  * last good series and is shown on the target's health, the others are unaffected.
  */
+import { ON_DEMAND_CLUSTER_FAMILIES } from "../../metrics/families.js";
+import { familyFilter } from "../../metrics/familyFilter.js";
 import type { CollectorEnv, CollectorTask } from "../../polling/model.js";
 import { projectRegions } from "../../polling/projects.js";
 import { projectListingTask } from "../../polling/projectTask.js";
@@ -15,10 +17,15 @@ import { mapOnDemandClusters } from "./mapping.js";
 /** The task's target: the health series `vdbcloud_collector_up{collector="inventory",target="on_demand"}`. */
 export const ON_DEMAND_TARGET = "on_demand";
 
-/** The one task (shard 0, `inventory.on_demand`), or none. */
+/**
+ * The one task (shard 0, `inventory.on_demand`), or none; none either while `families` denies
+ * every on-demand family, so that its listings are spared as a denied collector's are.
+ */
 export function onDemandTask(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.inventory;
   if (!cfg.enabled || !cfg.onDemand) return [];
+  const filter = familyFilter(env.config.families);
+  if (!Object.values(ON_DEMAND_CLUSTER_FAMILIES).some((f) => filter.exposes(f.name))) return [];
   return projectListingTask(env, {
     collector: "inventory",
     target: ON_DEMAND_TARGET,

@@ -1,4 +1,5 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
+import { INVENTORY_FAMILIES, ON_DEMAND_CLUSTER_FAMILIES } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { CLUSTER_KINDS, learnPlans } from "../../polling/clusterKinds.js";
 import { type ApiFallback, apiFallbackSlot } from "../../polling/fallback.js";
@@ -146,8 +147,12 @@ export function globalInventoryTask(env: CollectorEnv): CollectorTask[] {
  * The inventory collector: Describe Cluster per cluster, and the account-wide listings (regions
  * and projects; on-demand clusters per project and region).
  */
-export const inventoryCollector = defineCollector(COLLECTOR, (env: CollectorEnv): CollectorTask[] => [
-  ...describeClusterTasks(env),
-  ...globalInventoryTask(env),
-  ...onDemandTask(env),
-]);
+export const inventoryCollector = defineCollector(
+  COLLECTOR,
+  (env: CollectorEnv): CollectorTask[] => [
+    ...describeClusterTasks(env),
+    ...globalInventoryTask(env),
+    ...onDemandTask(env),
+  ],
+  { families: [...Object.values(INVENTORY_FAMILIES), ...Object.values(ON_DEMAND_CLUSTER_FAMILIES)] },
+);
