@@ -21,6 +21,7 @@ import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef
 import { credentialLabeler } from "./credentials.js";
 import { type Collector, type CollectorEnv, CollectorStates, type CollectorTask, tasksOf } from "./model.js";
 import { type FamilyPlan, familyPlan } from "./planFamilies.js";
+import { RUN_TIME_COUNTS } from "./planNotes.js";
 import type { PollContext } from "./runtime.js";
 import {
   configuredSparkJobs,
@@ -307,16 +308,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     notes.push(`job IDs listed in ${config.jobs.idsFile} are read at run time and add one call each`);
   }
   const planned = new Set([...rowsByKey.values()].map((r) => r.endpoint));
-  if (planned.has(ENDPOINT.listOnDemandClusters)) {
-    notes.push(
-      "on-demand clusters: one List On-Demand Clusters call per project and region that List Projects V2 lists (regionIds), counted here for the configured clusters' projects and regions",
-    );
-  }
-  if (planned.has(ENDPOINT.listAlertRules)) {
-    notes.push(
-      "the console's alert rules: one List Alert Rules page per 100 rules of each project that List Projects V2 lists, counted here for the configured clusters' projects",
-    );
-  }
+  for (const [endpoint, note] of RUN_TIME_COUNTS) if (planned.has(endpoint)) notes.push(note);
   if (config.sparkJobs.discovery.enabled) {
     notes.push(
       "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
