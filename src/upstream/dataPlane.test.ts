@@ -36,10 +36,12 @@ describe("data-plane client", () => {
   it("has only read methods", () => {
     expect(Object.keys(client()).sort()).toEqual([
       "close",
+      "describeIndex",
       "getLoadState",
       "getRowCount",
       "listCollections",
       "listDatabases",
+      "listIndexes",
     ]);
   });
 
