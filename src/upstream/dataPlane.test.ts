@@ -95,6 +95,7 @@ describe("data-plane client", () => {
     ["refused credential (1800)", 1800, "auth_error"],
     ["unknown database (800)", 800, "not_found"],
     ["unknown collection (100)", 100, "not_found"],
+    ["unknown index (700)", 700, "not_found"],
     ["control-plane invalid token (80001)", 80001, "auth_error"],
     ["other engine code", 65535, "api_error"],
   ])("%s maps to %s, without the credential in the message", async (_n, apiCode, code) => {

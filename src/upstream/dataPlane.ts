@@ -158,7 +158,8 @@ const getStatsDef = postDef<CollectionRef, number | null, number | null>(
 /**
  * The engine's own error codes, which the data plane answers with HTTP 200: 1800 (not
  * authenticated) and 1801-1803 (credential checks) refuse the credential; 800 (database not
- * found) and 100 (collection not found) name something that does not exist.
+ * found), 100 (collection not found) and 700 (index not found) name something that does not
+ * exist.
  */
 const DATA_PLANE_CODES: ReadonlyMap<number, CloudErrorCode> = new Map([
   [1800, "auth_error"],
@@ -167,6 +168,7 @@ const DATA_PLANE_CODES: ReadonlyMap<number, CloudErrorCode> = new Map([
   [1803, "auth_error"],
   [800, "not_found"],
   [100, "not_found"],
+  [700, "not_found"],
 ]);
 
 /** Reclassifies an engine code the control-plane mapping does not know. */

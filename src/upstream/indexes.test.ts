@@ -30,7 +30,7 @@ function client(): DataPlaneClient {
 }
 
 /** Answers `path` once with `body` (as the service sends it: HTTP 200), recording the request body. */
-function answer(path: string, body: unknown, seen: unknown[] = []): unknown[] {
+function answer(path: string, body: object, seen: unknown[] = []): unknown[] {
   upstream
     .get(ENDPOINT)
     .intercept({ method: "POST", path, headers: { authorization: `Bearer ${TOKEN}` } })
@@ -69,7 +69,7 @@ const REFERENCE_SAMPLE = {
   ],
 };
 
-/** design.md section 7's sample item (the fuller one), with the fields the exporter does not read. */
+/** docs/design.md section 7: the sample item (the fuller one), with the fields the exporter does not read. */
 const EMBEDDING_IDX = {
   indexName: "embedding_idx",
   fieldName: "embedding",
@@ -178,7 +178,7 @@ describe("normalizeDescribeIndex", () => {
       pendingRows: null,
       failReason: "",
       ...over,
-    }) as Parameters<typeof normalizeDescribeIndex>[0] & object;
+    }) as Exclude<Parameters<typeof normalizeDescribeIndex>[0], readonly unknown[]>;
 
   it.each([
     {
