@@ -288,6 +288,7 @@ describe("plan and budget", () => {
       [DATA_PLANE_ENDPOINT.describeIndex]: [40, true],
     });
     const plan = computePlan([collectionsCollector], on.env.config);
+    expect(plan.notes.filter((n) => n.includes("a Describe Index per index"))).toHaveLength(1);
     // Databases 1 + collections 1 + load states 40 + List Indexes 40 + Describe Index 40.
     expect(plan.dataPlaneRows).toEqual([
       expect.objectContaining({ clusterId: CLUSTER, callsPerCycle: 122, atLeast: true }),
@@ -295,7 +296,9 @@ describe("plan and budget", () => {
     const off = await setup(plane.api, { max_per_cluster: 40, indexes: false });
     expect(calls(off.task)[DATA_PLANE_ENDPOINT.listIndexes]).toBeUndefined();
     expect(calls(off.task)[DATA_PLANE_ENDPOINT.describeIndex]).toBeUndefined();
-    expect(computePlan([collectionsCollector], off.env.config).dataPlaneRows[0]?.callsPerCycle).toBe(42);
+    const offPlan = computePlan([collectionsCollector], off.env.config);
+    expect(offPlan.dataPlaneRows[0]?.callsPerCycle).toBe(42);
+    expect(offPlan.notes.filter((n) => n.includes("Describe Index"))).toEqual([]);
     await off.run();
     expect(plane.calls).toEqual([]);
   });
