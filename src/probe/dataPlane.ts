@@ -44,7 +44,7 @@ export async function probeDataPlane(
     const collectionName = (await dp.listCollections(dbName, signal))[0];
     if (collectionName !== undefined) first = { dbName, collectionName };
   } catch (err) {
-    const skipped = { skipped: "data plane not reachable" };
+    const skipped = { skipped: "data plane failed" };
     return { collections: failed(err), listIndexes: skipped, describeIndex: skipped };
   }
   const collections: CallResult = { ok: true };

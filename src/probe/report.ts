@@ -289,7 +289,7 @@ export function formatProbe(report: ProbeReport): string {
         ["Get Import Job Progress", c.importProgress ?? SKIPPED],
         ["List Spark Jobs", c.sparkList],
         ["Query Cluster Metrics", c.metrics],
-        ["List Collections (data plane)", c.dataPlane?.collections ?? SKIPPED],
+        ["Data plane (collections)", c.dataPlane?.collections ?? SKIPPED],
         ["List Indexes", c.dataPlane?.listIndexes ?? SKIPPED],
         ["Describe Index", c.dataPlane?.describeIndex ?? SKIPPED],
       ] as const
