@@ -16,13 +16,10 @@ import { ManualClock } from "./helpers/manualClock.js";
 const INTERVAL_MS = 30_000;
 const RATE_LIMIT = 20;
 let h: Harness | undefined;
-let sim: Simulator | undefined;
 
 afterEach(async () => {
   await h?.close();
-  await sim?.close();
   h = undefined;
-  sim = undefined;
 });
 
 type Raw = Record<string, unknown>;
@@ -43,25 +40,22 @@ async function start(logs: string[]) {
   const clock = new ManualClock(Math.floor(Date.now() / INTERVAL_MS) * INTERVAL_MS);
   let simNow = clock.now();
   const answered: Answered[] = [];
-  const { startSimulator } = await import("../src/simulator/index.js");
-  const s = await startSimulator({
-    clusters: 4,
-    collectionsPerCluster: 6,
-    timeScale: 20,
-    now: () => simNow,
-    // Its limiter would count every request of a step in one frozen second.
-    rateLimitPerSecond: 0,
-    onRequestDone: (d) => {
-      if (d.template.includes("/vectordb/") && d.clusterId !== undefined)
-        answered.push({ clusterId: d.clusterId, template: d.template, atMs: Date.now() });
-    },
-  });
-  sim = s;
   h = await startHarness({
-    simulator: s,
     clock,
     logs,
-    config: (raw: Raw) => {
+    sim: {
+      clusters: 4,
+      collectionsPerCluster: 6,
+      timeScale: 20,
+      now: () => simNow,
+      // Its limiter would count every request of a step in one frozen second.
+      rateLimitPerSecond: 0,
+      onRequestDone: (d) => {
+        if (d.template.includes("/vectordb/") && d.clusterId !== undefined)
+          answered.push({ clusterId: d.clusterId, template: d.template, atMs: Date.now() });
+      },
+    },
+    config: (raw: Raw, sim) => {
       raw.metrics = { enabled: false };
       raw.import_jobs = { enabled: false };
       raw.inventory = { enabled: false };
@@ -70,7 +64,7 @@ async function start(logs: string[]) {
       raw.backups = { enabled: false };
       raw.global_clusters = { enabled: false };
       raw.collections = { enabled: true, interval: "PT30S", row_count: true, rate_limit: RATE_LIMIT };
-      withDataPlaneTokens(s, raw);
+      withDataPlaneTokens(sim, raw);
     },
   });
   const harness = h;
@@ -82,7 +76,7 @@ async function start(logs: string[]) {
   };
   await harness.exporter.scheduler.firstCycle();
   const initial = parseSamples(await harness.metrics());
-  return { harness, sim: s, step, initial, answered };
+  return { harness, sim: harness.sim, step, initial, answered };
 }
 
 const key = (l: Record<string, string | undefined>) => `${l.db_name}/${l.collection_name}/${l.index_name}`;

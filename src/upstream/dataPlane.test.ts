@@ -1,34 +1,20 @@
 import type { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createDataPlaneClient, type DataPlaneClient } from "./dataPlane.js";
-import { closeTestClients, failure, mockUpstream } from "./testkit.js";
+import {
+  testDataPlaneClient as client,
+  closeTestClients,
+  TEST_DATA_PLANE_ENDPOINT as ENDPOINT,
+  failure,
+  mockUpstream,
+  TEST_DATA_PLANE_TOKEN as TOKEN,
+} from "./testkit.js";
 
-const ENDPOINT = "https://in01-abc.aws-us-west-2.vectordb.example.com:19530";
-const TOKEN = "db_admin:s3cret-Passw0rd";
-const clients: DataPlaneClient[] = [];
 let upstream: MockAgent;
-
-/** A data-plane client answered by the mock upstream (it takes its own dispatcher option). */
-function client(): DataPlaneClient {
-  const c = createDataPlaneClient({
-    endpoint: ENDPOINT,
-    token: TOKEN,
-    rateLimit: 100,
-    requestTimeoutMs: 2000,
-    maxRetries: 0,
-    maxResponseBytes: 1 << 20,
-    maxInFlight: 4,
-    dispatcher: upstream,
-  });
-  clients.push(c);
-  return c;
-}
 
 beforeEach(() => {
   upstream = mockUpstream();
 });
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
   await closeTestClients();
 });
 

@@ -5,29 +5,20 @@
  */
 import type { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createDataPlaneClient, type DataPlaneClient } from "./dataPlane.js";
-import { type IndexDescription, normalizeDescribeIndex } from "./indexes.js";
-import { closeTestClients, failure, mockUpstream } from "./testkit.js";
+import { normalizeDescribeIndex } from "./indexes.js";
+import {
+  testDataPlaneClient as client,
+  closeTestClients,
+  TEST_DATA_PLANE_ENDPOINT as ENDPOINT,
+  failure,
+  mockUpstream,
+  REFERENCE_DESCRIBE_INDEX_SAMPLE,
+  SAMPLE_INDEX_DESCRIPTION,
+  SAMPLE_INDEX_ITEM,
+  TEST_DATA_PLANE_TOKEN as TOKEN,
+} from "./testkit.js";
 
-const ENDPOINT = "https://in01-abc.aws-us-west-2.vectordb.example.com:19530";
-const TOKEN = "db_admin:s3cret-Passw0rd";
-const clients: DataPlaneClient[] = [];
 let upstream: MockAgent;
-
-function client(): DataPlaneClient {
-  const c = createDataPlaneClient({
-    endpoint: ENDPOINT,
-    token: TOKEN,
-    rateLimit: 100,
-    requestTimeoutMs: 2000,
-    maxRetries: 0,
-    maxResponseBytes: 1 << 20,
-    maxInFlight: 4,
-    dispatcher: upstream,
-  });
-  clients.push(c);
-  return c;
-}
 
 /** Answers `path` once with `body` (as the service sends it: HTTP 200), recording the request body. */
 function answer(path: string, body: object, seen: unknown[] = []): unknown[] {
@@ -45,60 +36,10 @@ beforeEach(() => {
   upstream = mockUpstream();
 });
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
   await closeTestClients();
 });
 
 const REF = { dbName: "default", collectionName: "quick_setup", indexName: "vector" };
-
-/** The reference's Describe Index sample, verbatim. */
-const REFERENCE_SAMPLE = {
-  code: 0,
-  data: [
-    {
-      failReason: "",
-      fieldName: "vector",
-      indexName: "vector",
-      indexState: "Finished",
-      indexType: "",
-      indexedRows: 0,
-      metricType: "COSINE",
-      pendingRows: 0,
-      totalRows: 0,
-    },
-  ],
-};
-
-/** docs/design.md section 7: the sample item (the fuller one), with the fields the exporter does not read. */
-const EMBEDDING_IDX = {
-  indexName: "embedding_idx",
-  fieldName: "embedding",
-  indexType: "AUTOINDEX",
-  metricType: "COSINE",
-  "mmap.enabled": false,
-  "indexoffsetcache.enabled": false,
-  warmup: "sync",
-  totalRows: 10000,
-  pendingRows: 0,
-  indexedRows: 10000,
-  indexState: "Finished",
-  failReason: "",
-  minIndexVersion: 5,
-  maxIndexVersion: 6,
-  indexParams: [{ key: "index_type", value: "AUTOINDEX" }],
-};
-
-const EMBEDDING_DESCRIPTION: IndexDescription = {
-  indexName: "embedding_idx",
-  fieldName: "embedding",
-  indexType: "AUTOINDEX",
-  metricType: "COSINE",
-  state: "Finished",
-  totalRows: 10000,
-  indexedRows: 10000,
-  pendingRows: 0,
-  failReason: "",
-};
 
 describe("List Indexes", () => {
   it("sends the collection and reads the reference's sample", async () => {
@@ -120,7 +61,7 @@ describe("List Indexes", () => {
 
 describe("Describe Index", () => {
   it("reads the reference's sample verbatim (data a one-item array) and sends the documented body", async () => {
-    const seen = answer("/v2/vectordb/indexes/describe", REFERENCE_SAMPLE);
+    const seen = answer("/v2/vectordb/indexes/describe", REFERENCE_DESCRIBE_INDEX_SAMPLE);
     expect(await client().describeIndex(REF)).toEqual({
       indexName: "vector",
       fieldName: "vector",
@@ -136,12 +77,12 @@ describe("Describe Index", () => {
   });
 
   it.each([
-    ["the samples' one-item array", [EMBEDDING_IDX]],
-    ["the schema's object", EMBEDDING_IDX],
+    ["the samples' one-item array", [SAMPLE_INDEX_ITEM]],
+    ["the schema's object", SAMPLE_INDEX_ITEM],
   ])("reads %s", async (_name, data) => {
     answer("/v2/vectordb/indexes/describe", { code: 0, data });
     expect(await client().describeIndex({ ...REF, indexName: "embedding_idx" })).toEqual(
-      EMBEDDING_DESCRIPTION,
+      SAMPLE_INDEX_DESCRIPTION,
     );
   });
 

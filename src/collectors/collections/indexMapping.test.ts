@@ -6,6 +6,11 @@ import {
   type IndexRef,
   normalizeDescribeIndex,
 } from "../../upstream/indexes.js";
+import {
+  REFERENCE_DESCRIBE_INDEX_SAMPLE,
+  SAMPLE_INDEX_DESCRIPTION,
+  SAMPLE_INDEX_ITEM,
+} from "../../upstream/testkit.js";
 import { INDEX_STATES, indexStateValue, mapIndexes } from "./indexMapping.js";
 
 const REF: IndexRef = { dbName: "default", collectionName: "docs", indexName: "embedding_idx" };
@@ -16,20 +21,20 @@ const LABELS = {
   index_name: "embedding_idx",
 };
 
+/** The sample of docs/design.md section 7, changed by `over`. */
 function description(over: Partial<IndexDescription> = {}): IndexDescription {
-  return {
-    indexName: "embedding_idx",
-    fieldName: "embedding",
-    indexType: "AUTOINDEX",
-    metricType: "COSINE",
-    state: "Finished",
-    totalRows: 10000,
-    indexedRows: 10000,
-    pendingRows: 0,
-    failReason: "",
-    ...over,
-  };
+  return { ...SAMPLE_INDEX_DESCRIPTION, ...over };
 }
+
+/** The engine's index states (docs/design.md section 7) and their state-set values. */
+const ENGINE_STATES = [
+  ["IndexStateNone", "none"],
+  ["Unissued", "unissued"],
+  ["InProgress", "in_progress"],
+  ["Finished", "finished"],
+  ["Failed", "failed"],
+  ["Retry", "retry"],
+] as const;
 
 const first = (samples: readonly Sample[], family: string): number | undefined =>
   samples.find((s) => s.family === family)?.value;
@@ -44,14 +49,9 @@ function states(samples: readonly Sample[]): { current: string[]; all: string[] 
 }
 
 describe("indexStateValue", () => {
-  it.each([
-    // The engine's names (docs/design.md section 7), as the service sends them.
-    ["IndexStateNone", "none"],
-    ["Unissued", "unissued"],
-    ["InProgress", "in_progress"],
-    ["Finished", "finished"],
-    ["Failed", "failed"],
-    ["Retry", "retry"],
+  it.each<readonly [string, string]>([
+    // The engine's names, as the service sends them.
+    ...ENGINE_STATES,
     // The same with the engine's prefix, in capitals, or spaced.
     ["IndexStateInProgress", "in_progress"],
     ["IN_PROGRESS", "in_progress"],
@@ -67,14 +67,7 @@ describe("indexStateValue", () => {
 });
 
 describe("mapIndexes", () => {
-  it.each([
-    ["IndexStateNone", "none"],
-    ["Unissued", "unissued"],
-    ["InProgress", "in_progress"],
-    ["Finished", "finished"],
-    ["Failed", "failed"],
-    ["Retry", "retry"],
-  ])("%s: one series per known state, 1 for %s", (upstream, want) => {
+  it.each(ENGINE_STATES)("%s: one series per known state, 1 for %s", (upstream, want) => {
     const { samples } = mapIndexes("in01-a", [{ ref: REF, description: description({ state: upstream }) }]);
     expect(states(samples)).toEqual({ current: [want], all: [...INDEX_STATES] });
     for (const s of samples.filter((x) => x.family === "vdbcloud_index_state"))
@@ -152,32 +145,6 @@ describe("mapIndexes", () => {
 });
 
 describe("Describe Index answers to samples", () => {
-  /** The reference's success sample's `data`, verbatim. */
-  const REFERENCE_DATA = [
-    {
-      failReason: "",
-      fieldName: "vector",
-      indexName: "vector",
-      indexState: "Finished",
-      indexType: "",
-      indexedRows: 0,
-      metricType: "COSINE",
-      pendingRows: 0,
-      totalRows: 0,
-    },
-  ];
-  const DESIGN_ITEM = {
-    indexName: "embedding_idx",
-    fieldName: "embedding",
-    indexType: "AUTOINDEX",
-    metricType: "COSINE",
-    totalRows: 10000,
-    pendingRows: 0,
-    indexedRows: 10000,
-    indexState: "Finished",
-    failReason: "",
-  };
-
   const toSamples = (data: unknown, ref: IndexRef) => {
     const d = normalizeDescribeIndex(describeIndexDataSchema.parse(data), ref);
     return d === null ? [] : mapIndexes("in01-a", [{ ref, description: d }]).samples;
@@ -185,7 +152,7 @@ describe("Describe Index answers to samples", () => {
 
   it("the reference's sample verbatim", () => {
     const ref = { dbName: "default", collectionName: "quick_setup", indexName: "vector" };
-    const samples = toSamples(REFERENCE_DATA, ref);
+    const samples = toSamples(REFERENCE_DESCRIBE_INDEX_SAMPLE.data, ref);
     const labels = {
       cluster_id: "in01-a",
       db_name: "default",
@@ -206,8 +173,8 @@ describe("Describe Index answers to samples", () => {
   });
 
   it.each([
-    ["a one-item array (every sample)", [DESIGN_ITEM]],
-    ["an object (the schema)", DESIGN_ITEM],
+    ["a one-item array (every sample)", [SAMPLE_INDEX_ITEM]],
+    ["an object (the schema)", SAMPLE_INDEX_ITEM],
   ])("%s gives the same samples", (_name, data) => {
     expect(toSamples(data, REF)).toEqual(
       mapIndexes("in01-a", [{ ref: REF, description: description() }]).samples,
