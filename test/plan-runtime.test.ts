@@ -64,6 +64,10 @@ const CASES: { name: string; raw: Record<string, unknown> }[] = [
       spark_jobs: { jobs: [{ project_id: "proj-a", job_id: "job-1" }], jobs_file: jobsFile },
     },
   },
+  {
+    name: "families denying import jobs and backup policies",
+    raw: { families: { deny: ["vdbcloud_import_job.*", "vdbcloud_backup_policy_.*"] } },
+  },
 ];
 const SHARDS = [
   { index: 0, total: 1 },

@@ -42,6 +42,7 @@ describe("knownKeysAt", () => {
         "backups",
         "global_clusters",
         "billing",
+        "families",
         "server",
         "staleness_intervals",
       ],
@@ -50,6 +51,7 @@ describe("knownKeysAt", () => {
       ["clusters", 0, "data_plane"],
       ["endpoint", "token_file"],
     ],
+    [["families"], ["allow", "deny"]],
     [
       ["inventory", "discovery"],
       ["enabled", "project_ids", "region_ids"],

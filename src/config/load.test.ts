@@ -438,6 +438,7 @@ describe("good configs", () => {
         invoices: { enabled: true, keep: 3 },
         apiKey: "env-key",
       },
+      families: { allow: [], deny: [] },
       server: { host: "0.0.0.0", port: 9474 },
       stalenessIntervals: 5,
     };

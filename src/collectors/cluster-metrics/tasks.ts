@@ -1,3 +1,4 @@
+import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import {
   type CollectorEnv,
   type CollectorTask,
@@ -185,4 +186,6 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The cluster metrics collector: Query Cluster Metrics per cluster and per scope. */
-export const clusterMetricsCollector = defineCollector(COLLECTOR, clusterMetricsTasks);
+export const clusterMetricsCollector = defineCollector(COLLECTOR, clusterMetricsTasks, {
+  families: clusterMetricFamilies,
+});
