@@ -304,6 +304,32 @@ describe("plan and budget", () => {
   });
 });
 
+describe("family lists", () => {
+  it.each([
+    { deny: ["vdbcloud_index_.*"], calls: 0 },
+    { deny: ["vdbcloud_index_info|vdbcloud_index_state"], calls: 2 },
+    { deny: [], calls: 2 },
+  ])("deny $deny: $calls index calls, as the plan counts", async ({ deny, calls }) => {
+    const plane = fakePlane({ docs: new Map([["vec", index("vec")]]) });
+    const s = await setup(plane.api);
+    const env = await collectorEnv({
+      ctx: s.spy.ctx,
+      client: {} as never,
+      dataPlane: plane.api,
+      raw: {
+        clusters: [{ id: CLUSTER, data_plane: { endpoint: DP } }],
+        collections: { enabled: true, interval: "PT5M" },
+        families: { deny },
+      },
+    });
+    const [task] = collectionsCollector.tasks(env);
+    await task?.run(new AbortController().signal);
+    expect(plane.calls).toHaveLength(calls);
+    const planned = task?.calls.filter((c) => c.endpoint.includes("/indexes/")) ?? [];
+    expect(planned.length).toBe(calls);
+  });
+});
+
 describe("collections.rate_limit", () => {
   let agent: MockAgent | undefined;
   let client: DataPlaneClient | undefined;

@@ -7,8 +7,9 @@
  * credential, unknown database) sets only that target down.
  */
 
-import type { ClusterConfig } from "../../config/types.js";
-import { CLUSTER_FAMILIES, COLLECTION_FAMILIES } from "../../metrics/families.js";
+import type { ClusterConfig, Config } from "../../config/types.js";
+import { CLUSTER_FAMILIES, COLLECTION_FAMILIES, INDEX_FAMILIES } from "../../metrics/families.js";
+import { familyFilter } from "../../metrics/familyFilter.js";
 import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import {
   type CallEstimate,
@@ -29,6 +30,15 @@ import { mapCollections } from "./mapping.js";
 import { collectionPath, selectCollections } from "./select.js";
 
 const COLLECTOR = "collections";
+
+/**
+ * Whether a run asks for indexes: collections.indexes, and one index family exposed (the family
+ * lists spare the calls of families that are all denied).
+ */
+function asksIndexes(config: Config): boolean {
+  const filter = familyFilter(config.families);
+  return config.collections.indexes && Object.values(INDEX_FAMILIES).some((f) => filter.exposes(f.name));
+}
 
 /** Reads the load state, or not_exist when the collection vanished since it was listed. */
 async function loadStateOf(dp: DataPlaneApi, ref: CollectionRef, signal: AbortSignal): Promise<LoadState> {
@@ -81,7 +91,7 @@ function callsOf(env: CollectorEnv, cluster: ClusterConfig): CallEstimate[] {
           },
         ]
       : []),
-    ...(cfg.indexes
+    ...(asksIndexes(env.config)
       ? [
           { endpoint: DATA_PLANE_ENDPOINT.listIndexes, count: cfg.maxPerCluster, atLeast: false },
           { endpoint: DATA_PLANE_ENDPOINT.describeIndex, count: cfg.maxPerCluster, atLeast: true },
@@ -93,8 +103,9 @@ function callsOf(env: CollectorEnv, cluster: ClusterConfig): CallEstimate[] {
 /** One task per cluster of this replica, when `collections.enabled`. */
 function collectionsTasks(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.collections;
+  const indexes = asksIndexes(env.config);
   const indexMemory = env.state.get(INDEX_MEMORY);
-  indexMemory.retain(new Set(cfg.enabled && cfg.indexes ? env.clusters.map((c) => c.id) : []));
+  indexMemory.retain(new Set(cfg.enabled && indexes ? env.clusters.map((c) => c.id) : []));
   if (!cfg.enabled) return [];
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
   return env.clusters.map((cluster) => {
@@ -119,7 +130,7 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
               if (cfg.loadState) loadStates.set(collectionPath(ref), await loadStateOf(dp, ref, signal));
               if (cfg.rowCount) rows.set(collectionPath(ref), await rowCountOf(dp, ref, signal));
             }
-            const indexes = cfg.indexes
+            const described = indexes
               ? await pollIndexes({
                   dp,
                   clusterId: cluster.id,
@@ -146,7 +157,7 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
               env.ctx,
               COLLECTOR,
               cluster.id,
-              mergeMappings(collections, mapIndexes(cluster.id, indexes)),
+              mergeMappings(collections, mapIndexes(cluster.id, described)),
               ttlMs,
             );
             env.onCollections(cluster.id, { polled: selection.polled, notPolled: selection.notPolled });
@@ -165,6 +176,7 @@ export const collectionsCollector = defineCollector(COLLECTOR, collectionsTasks,
   families: (config) => [
     ...Object.values(COLLECTION_FAMILIES),
     CLUSTER_FAMILIES.collections,
+    ...(config.collections.indexes ? Object.values(INDEX_FAMILIES) : []),
     ...(config.collections.scopes ? clusterMetricFamilies(config) : []),
   ],
 });
