@@ -38,6 +38,7 @@ const UPSTREAM_TITLES: Readonly<Record<string, string>> = {
   INVENTORY_FAMILIES: "Inventory",
   ON_DEMAND_CLUSTER_FAMILIES: "On-demand clusters",
   COLLECTION_FAMILIES: "Collections",
+  INDEX_FAMILIES: "Indexes",
   GROUP_FAMILIES: "Groups",
 };
 const SELF_TITLES: Readonly<Record<string, string>> = {

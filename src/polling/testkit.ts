@@ -36,6 +36,7 @@ export function spyContext(nowMs: number): SpyContext {
       partial: (_c: string, target: string, failed: number, err: unknown) => {
         if (failed > 0) partials.push({ target, failed, err });
       },
+      timed: () => {},
       waitsForPlan: () => false,
       planChanged: () => {},
       remove: () => {},

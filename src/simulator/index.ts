@@ -130,7 +130,12 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
       timeScale: o.timeScale,
       startMs,
     }),
-    dataPlanes: buildDataPlanes(world.clusters, o.seed, o.collectionChurnMs),
+    dataPlanes: buildDataPlanes(world.clusters, {
+      seed: o.seed,
+      churnMs: o.collectionChurnMs,
+      startMs,
+      timeScale: o.timeScale,
+    }),
     dataProtection: new DataProtection(world.clusters, startMs, o.globalClusters),
     onDemand: generateOnDemandClusters(world, o.seed, startMs),
     alertRules: generateAlertRules(world, o.seed, o.alertRulesPerProject),
