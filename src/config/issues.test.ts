@@ -42,6 +42,7 @@ describe("knownKeysAt", () => {
         "backups",
         "global_clusters",
         "billing",
+        "native_export",
         "server",
         "staleness_intervals",
       ],

@@ -431,6 +431,7 @@ describe("good configs", () => {
         invoices: { enabled: true, keep: 3 },
         apiKey: "env-key",
       },
+      nativeExport: { enabled: false, clusters: "auto", skipMetricQueries: true },
       server: { host: "0.0.0.0", port: 9474 },
       stalenessIntervals: 5,
     };

@@ -26,6 +26,7 @@ import { inventorySchema } from "./schema/inventory.js";
 import { jobsSchema } from "./schema/jobs.js";
 import { metricsSchema } from "./schema/metrics.js";
 import { checkScopeMetricNames } from "./schema/names.js";
+import { checkNativeExport, nativeExportSchema } from "./schema/nativeExport.js";
 import { queriesSchema } from "./schema/queries.js";
 import { serverSchema } from "./schema/server.js";
 import { sparkJobsSchema } from "./schema/sparkJobs.js";
@@ -61,12 +62,14 @@ export function configSchema(baseDir: string) {
             backups: backupsSchema,
             global_clusters: globalClustersSchema,
             billing: billingSchema(resolvePath),
+            native_export: nativeExportSchema,
             server: serverSchema(resolvePath),
             staleness_intervals: intField(2, 100).default(5),
           },
           { error: sectionError },
         )
-        .check(z.superRefine(checkScopeMetricNames, always)),
+        .check(z.superRefine(checkScopeMetricNames, always))
+        .check(z.superRefine(checkNativeExport, always)),
     )
     .transform((file) => ({
       config: {
@@ -99,6 +102,7 @@ export function configSchema(baseDir: string) {
         backups: file.backups,
         globalClusters: file.global_clusters,
         billing: file.billing.settings,
+        nativeExport: file.native_export,
         server: file.server,
         /** A series older than this many intervals of its collector disappears. Default 5. */
         stalenessIntervals: file.staleness_intervals,
