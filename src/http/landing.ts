@@ -12,6 +12,8 @@ interface TargetRow {
   readonly planRefusedAtMs?: number | null;
   /** Calls of the last complete poll that failed without failing it, if any. */
   readonly partialError?: { readonly code: string; readonly message: string } | null;
+  /** Why the last poll asked the service nothing on purpose, if it did not ask. */
+  readonly skipped?: string | null;
 }
 
 /** What the "last error" column says of a target: its failure, else why it has less data. */
@@ -23,6 +25,7 @@ function note(t: TargetRow, nowMs: number): string {
     return `refused for the cluster's plan ${ago(nowMs, t.planRefusedAtMs)}: asked again after an hour, or when its plan changes`;
   }
   if (t.partialError) return `partly: ${t.partialError.code}: ${t.partialError.message}`;
+  if (t.skipped) return `not asked: ${t.skipped}`;
   return "";
 }
 

@@ -35,6 +35,11 @@ interface TargetHealth {
    * job's detail): shown, so that no failed call goes unseen; null when every call answered.
    */
   readonly partialError: { readonly code: string; readonly message: string } | null;
+  /**
+   * Why the last poll asked the service nothing on purpose (its data comes from elsewhere), in
+   * words for the landing page; null when it asked.
+   */
+  readonly skipped: string | null;
 }
 
 /** How long a target refused for its plan waits before it is asked again (unless its plan changes). */
@@ -143,6 +148,17 @@ export class HealthTracker {
       error === null ? null : { code: error.code, message: `${failed} call(s) failed: ${error.message}` };
   }
 
+  /**
+   * Why the last complete poll asked nothing (`reason`), or null when it asked: shown on the
+   * landing page, logged at info when it starts or its reason changes.
+   */
+  skipped(collector: string, target: string, reason: string | null): void {
+    const h = this.entry(collector, target);
+    if (reason !== null && h.skipped !== reason)
+      this.logger.info({ collector, target, reason }, "poll skipped");
+    h.skipped = reason;
+  }
+
   private anyNotPermitted(collector: string, credential: string): boolean {
     for (const h of this.targets.values()) {
       if (h.collector === collector && h.notPermitted === credential) return true;
@@ -194,6 +210,7 @@ export class HealthTracker {
     h.notPermitted = null;
     h.planRefusedAtMs = null;
     h.partialError = null;
+    h.skipped = null;
     this.write(h);
   }
 
@@ -236,6 +253,7 @@ export class HealthTracker {
         notPermitted: null,
         planRefusedAtMs: null,
         partialError: null,
+        skipped: null,
       };
       this.targets.set(k, h);
     }
