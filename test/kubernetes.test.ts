@@ -250,6 +250,9 @@ describe.skipIf(kubectl.skip)("kustomizations (kubectl kustomize)", () => {
       },
       ready: () => ready,
       reload: () => Promise.resolve({ ok: true, problems: [] }),
+      nativeTargets: () => {
+        throw new Error("not used");
+      },
     });
     const server = app.listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));

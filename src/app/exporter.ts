@@ -10,6 +10,7 @@ import type { DeflatedHead } from "../exposition/gzipJoin.js";
 import { type InternalErrorSite, SelfMetrics } from "../exposition/selfMetrics.js";
 import { SampleStore } from "../exposition/store.js";
 import type { LandingInfo } from "../http/landing.js";
+import { CLUSTER_KINDS } from "../polling/clusterKinds.js";
 import { credentialLabeler } from "../polling/credentials.js";
 import { describeError } from "../polling/errors.js";
 import { HealthTracker } from "../polling/health.js";
@@ -27,6 +28,7 @@ import { ClientPool } from "../pool/clientPool.js";
 import { type Clock, Scheduler, systemClock } from "../scheduler/scheduler.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClusterDescription } from "../upstream/types.js";
+import { NativeDiscovery, type NativeTargetsAnswer } from "./nativeDiscovery.js";
 import { WatchedList } from "./watchedList.js";
 
 export interface ExporterOptions {
@@ -78,6 +80,7 @@ export class Exporter {
   private discovered: readonly ClusterDescription[] = [];
   private readonly sparkJobsFile: WatchedList<SparkJobRef>;
   private readonly jobIdsFile: WatchedList<string>;
+  private readonly native: NativeDiscovery;
   private sweeper: NodeJS.Timeout | undefined;
   private readyFlag = false;
   private readonly startedAtMs: number;
@@ -113,6 +116,11 @@ export class Exporter {
       clock: opts.clientClock ?? this.clock,
       dispatcher: opts.dispatcher,
       onCloseError: (err) => this.internalError("client_close", err),
+    });
+    this.native = new NativeDiscovery({
+      config: () => this.config,
+      clusters: () => replicaClusters(this.config, this.discovered, this.shard),
+      known: this.state.get(CLUSTER_KINDS),
     });
     const listFile = { pollMs: opts.jobsFilePollMs ?? 5000, logger: this.logger };
     const onError = (err: unknown) => this.internalError("jobs_file", err);
@@ -197,6 +205,11 @@ export class Exporter {
     return this.readyFlag;
   }
 
+  /** GET /sd/native-export: the natively served clusters of this replica, made ahead of requests. */
+  nativeTargets(): NativeTargetsAnswer {
+    return this.native.answer();
+  }
+
   metrics(headers: {
     accept?: string | undefined;
     acceptEncoding?: string | undefined;
@@ -220,6 +233,7 @@ export class Exporter {
 
   async stop(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
+    this.native.close();
     this.sparkJobsFile.stop();
     this.jobIdsFile.stop();
     await this.scheduler.stop();
@@ -299,6 +313,7 @@ export class Exporter {
     this.scheduler.setTasks(tasks);
     this.forgetRemovedTargets(tasks);
     this.clients.closeUnused(config, clusters);
+    this.native.refresh();
   }
 
   private onDiscovered(found: ClusterDescription[]): void {

@@ -283,6 +283,7 @@ function createServer(
     metrics: (h) => exporter.metrics(h),
     landing: () => ({ ...exporter.landing(), ...(runtime ? { runtime } : {}) }),
     ready: () => exporter.ready(),
+    nativeTargets: () => exporter.nativeTargets(),
     reload,
     ...(web && web.basicAuthUsers.size > 0 ? { auth: new BasicAuth(web.basicAuthUsers) } : {}),
     ...(web ? { headers: web.headers } : {}),
