@@ -20,6 +20,7 @@ import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
 import { credentialLabeler } from "./credentials.js";
 import { type Collector, CollectorStates, type CollectorTask, tasksOf } from "./model.js";
+import { type NativePlan, nativePlan, nativeSaves, type PlannedTask } from "./planNative.js";
 import type { PollContext } from "./runtime.js";
 import {
   configuredSparkJobs,
@@ -102,7 +103,7 @@ export interface Plan {
   /** The jobs by ID this replica polls (jobs.ids, and the IDs file's when given). */
   readonly jobIds: readonly string[];
   /** Every task the scheduler would run, with its calls: what the rows add up. */
-  readonly tasks: readonly Pick<CollectorTask, "id" | "credential" | "intervalMs" | "calls">[];
+  readonly tasks: readonly PlannedTask[];
   readonly rateLimit: number;
   readonly rateLimitMarginMs: number;
   /** rateLimit requests per (1 s + margin): what the limiter sustains, per endpoint and credential. */
@@ -112,6 +113,8 @@ export interface Plan {
   readonly dataPlaneRows: readonly DataPlaneRow[];
   readonly dataPlaneRateLimit: number;
   readonly notes: readonly string[];
+  /** native_export: the clusters the service's own endpoint serves, and the calls that saves. */
+  readonly native: NativePlan;
   readonly fits: boolean;
 }
 
@@ -237,8 +240,11 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     { endpoint: EndpointTemplate; credential: string; intervalMs: number; calls: number; atLeast: boolean }
   >();
   const dataPlane = new Map<string, { calls: number; atLeast: boolean; intervalMs: number }>();
+  const saved = nativeSaves(config);
   for (const task of tasks) {
     for (const call of task.calls) {
+      // Shown apart, as calls the service's own endpoint saves (planNative.ts).
+      if (saved(task, call.endpoint)) continue;
       if (DATA_PLANE_ENDPOINTS.has(call.endpoint)) {
         const row = dataPlane.get(task.id.target) ?? {
           calls: 0,
@@ -374,6 +380,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
       credential: t.credential,
       intervalMs: t.intervalMs,
       calls: t.calls,
+      ...(t.nativeCluster === undefined ? {} : { nativeCluster: t.nativeCluster }),
     })),
     rateLimit,
     rateLimitMarginMs: marginMs,
@@ -382,6 +389,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     dataPlaneRows,
     dataPlaneRateLimit,
     notes,
+    native: nativePlan(config, tasks, clusters),
     fits: rows.every((r) => r.fits) && dataPlaneRows.every((r) => r.fits),
   };
 }

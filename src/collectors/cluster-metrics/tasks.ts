@@ -145,6 +145,7 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
         credential: clients.credentialOf(cluster),
         // More calls when the service refuses a query: halving, the other form, retrials.
         calls: [{ endpoint: ENDPOINT, count: batches.length, atLeast: true }],
+        nativeCluster: cluster.id,
         intervalMs: cfg.intervalMs,
         run: (signal) =>
           runPoll(
