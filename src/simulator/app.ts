@@ -9,6 +9,7 @@ import { dataPlaneRoutes } from "./data-plane.js";
 import { dataProtectionRoutes } from "./data-protection-routes.js";
 import { ApiCode } from "./errors.js";
 import { groupRoutes } from "./groups.js";
+import { nativeExportRoutes } from "./native-export.js";
 import { mountRoute, type PipelineDeps } from "./pipeline.js";
 import { mutatingRoutes } from "./routes-mutating.js";
 import { readRoutes } from "./routes-read.js";
@@ -24,6 +25,7 @@ export function createApp(deps: PipelineDeps): Express {
   const billing = billingRoutes(deps.ctx.seed, deps.ctx.world.clusters);
   for (const route of [
     ...readRoutes(deps.ctx),
+    ...nativeExportRoutes(deps.ctx),
     ...groupRoutes(),
     ...dataProtectionRoutes(deps.ctx),
     ...billing,

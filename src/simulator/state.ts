@@ -9,10 +9,11 @@ import {
   type WireCloudJob,
 } from "./cloud-jobs.js";
 import { nulledKey, type RetiredEndpoints, type SimContext } from "./context.js";
-import { collectionKey, collectionsAt, type SimDataCollection } from "./data-plane.js";
+import { buildDataPlanes, collectionKey, collectionsAt, type SimDataCollection } from "./data-plane.js";
 import { SimulatorError } from "./errors.js";
 import type { ImportJobDetail, ImportProgressOverride, WireImportJob } from "./import-jobs.js";
 import { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
+import { buildProfile } from "./metric-values.js";
 import { hexFromHash, mix } from "./random.js";
 import {
   SPARK_STATUSES,
@@ -22,7 +23,7 @@ import {
   sparkJobView,
   type WireSparkJob,
 } from "./spark-jobs.js";
-import type { MutableSimCluster } from "./world.js";
+import { collectionsFor, type MutableSimCluster } from "./world.js";
 
 /** A Spark job to add. Defaults: a generated ID, scenario "succeeded", created now. */
 interface AddSparkJobInput {
@@ -73,6 +74,19 @@ interface AddCollectionInput {
   readonly rows?: number;
 }
 
+/** A cluster to add. Defaults: a generated in01- ID, plan Enterprise, running, the first project and region. */
+interface AddClusterInput {
+  readonly id?: string;
+  readonly name?: string;
+  /** Describe Cluster `plan`: Free, Serverless, Standard or Enterprise. */
+  readonly plan?: string;
+  readonly status?: string;
+  readonly projectId?: string;
+  readonly regionId?: string;
+  /** Collections of its one or two databases; default 3. */
+  readonly collections?: number;
+}
+
 /** Test hooks of a running simulator; changes apply to the next request. */
 export interface SimState {
   /** Every Spark job, e.g. for the demo's `spark_jobs.jobs` configuration. */
@@ -119,6 +133,14 @@ export interface SimState {
   dropCollection(clusterId: string, dbName: string, collectionName: string): void;
   /** Makes every bucket of one metric of one cluster null (or undoes it). Throws UNKNOWN_*. */
   setMetricNull(clusterId: string, metricName: string, allNull?: boolean): void;
+  /**
+   * Adds a cluster, created a day ago, with its metrics, collections and data plane (no backups,
+   * jobs or backup policy), listed by List Clusters from now on; returns its ID. Throws
+   * INVALID_OPTION for an ID in use.
+   */
+  addCluster(input?: AddClusterInput): string;
+  /** Removes a cluster: Describe Cluster answers "not found" and List Clusters leaves it out. Throws UNKNOWN_CLUSTER. */
+  removeCluster(clusterId: string): void;
 }
 
 const KNOWN_METRICS = new Set([...FIRST_FORM_NAMES, ...SECOND_FORM_NAMES]);
@@ -298,6 +320,49 @@ export class SimStateImpl implements SimState {
     if (switches.retireV1 !== undefined) this.#ctx.retired.retireV1 = switches.retireV1;
     if (switches.removeV2ImportList !== undefined)
       this.#ctx.retired.removeV2ImportList = switches.removeV2ImportList;
+  }
+
+  addCluster(input: AddClusterInput = {}): string {
+    const ctx = this.#ctx;
+    const id = input.id ?? this.#nextId("in01-", 16);
+    if (ctx.clusterById.has(id)) throw new SimulatorError("INVALID_OPTION", `cluster exists: ${id}`);
+    const plan = input.plan ?? "Enterprise";
+    const dedicated = plan !== "Free" && plan !== "Serverless";
+    const cluster: MutableSimCluster = {
+      id,
+      name: input.name ?? `added-${ctx.world.clusters.length + 1}`,
+      projectId: input.projectId ?? ctx.world.projects[0]?.id ?? "",
+      regionId: input.regionId ?? ctx.world.clusters[0]?.regionId ?? "aws-us-west-2",
+      plan,
+      cuType: dedicated ? "Performance-optimized" : "",
+      cuSize: dedicated ? 2 : 0,
+      status: input.status ?? "RUNNING",
+      snapshotNumber: 0,
+      createProgress: 100,
+      replica: dedicated ? 1 : undefined,
+      autoscalingCu: undefined,
+      createTimeMs: ctx.now() - 86_400_000,
+      connectAddress: `${ctx.server.baseUrl}/dp/${id}`,
+      collections: collectionsFor(input.collections ?? 3),
+      importListKey: "records",
+      hot: false,
+    };
+    // The routes hold the world's list itself: it changes in place.
+    ctx.world.clusters.push(cluster);
+    ctx.clusterById.set(id, cluster);
+    ctx.profiles.set(id, buildProfile(ctx.seed, cluster));
+    const plane = buildDataPlanes([cluster], ctx.seed, 0).collections.get(id);
+    if (plane !== undefined) ctx.dataPlanes.collections.set(id, plane);
+    return id;
+  }
+
+  removeCluster(clusterId: string): void {
+    const cluster = this.#cluster(clusterId);
+    const clusters = this.#ctx.world.clusters;
+    clusters.splice(clusters.indexOf(cluster), 1);
+    this.#ctx.clusterById.delete(clusterId);
+    this.#ctx.profiles.delete(clusterId);
+    this.#ctx.dataPlanes.collections.delete(clusterId);
   }
 
   setMetricNull(clusterId: string, metricName: string, allNull = true): void {
