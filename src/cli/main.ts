@@ -208,7 +208,11 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
   try {
     if (args.mode === "demo") {
       const metricCatalog = args.demoMetricCatalog ?? "strict";
-      const sim = await startDemoSimulator({ clusters: DEMO_CLUSTERS, metricCatalog });
+      const sim = await startDemoSimulator({
+        clusters: DEMO_CLUSTERS,
+        metricCatalog,
+        ...(args.demoSimulatorListen === undefined ? {} : { listen: parseListen(args.demoSimulatorListen) }),
+      });
       closeDemo = () => sim.close();
       // The data planes' demo credentials go to token files, as a user's would; the directory
       // goes with the simulator, so repeated demo runs leave nothing behind.
