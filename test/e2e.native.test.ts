@@ -8,13 +8,13 @@
  * Needs the `prometheus` binary (skipped with a notice without it; CI fails instead).
  */
 import { type ChildProcess, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import type { TargetGroup } from "../src/polling/nativeExport.js";
 import { type Harness, startHarness, TEST_API_KEY } from "./helpers/harness.js";
-import { freePort, spawnLogged, stop, waitFor } from "./helpers/processes.js";
+import { freePort, spawnPrometheus, stop, waitFor } from "./helpers/processes.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
@@ -126,20 +126,12 @@ describe("the shipped native-export job in a real Prometheus", () => {
       const keyFile = join(tmp, "api-key");
       writeFileSync(keyFile, `${TEST_API_KEY}\n`);
       const shipped = shippedWith(keyFile, `${harness.url}/sd/native-export`);
-      const configPath = join(tmp, "prometheus.yml");
-      writeFileSync(configPath, stringify(shipped));
-      mkdirSync(join(tmp, "data"));
       const promPort = await freePort();
       const promUrl = `http://127.0.0.1:${promPort}`;
-      prometheus = spawnLogged(
+      prometheus = spawnPrometheus(
         ROOT,
         toolPath(prometheusTool),
-        [
-          `--config.file=${configPath}`,
-          `--storage.tsdb.path=${join(tmp, "data")}`,
-          `--web.listen-address=127.0.0.1:${promPort}`,
-          "--log.level=warn",
-        ],
+        { dir: tmp, config: stringify(shipped), port: promPort },
         logs,
       );
       const query = async (q: string): Promise<VectorSample[]> => {
