@@ -11,6 +11,7 @@ import { COLLECTOR_LABELS } from "../src/collectors/registry.js";
 import { SPARK_JOB_STATUSES } from "../src/collectors/spark-jobs/mapping.js";
 import { INTERNAL_ERROR_SITES } from "../src/exposition/selfMetrics.js";
 import { lookupFamily } from "../src/metrics/catalog.js";
+import { HEALTH_FAMILY_NAMES } from "../src/metrics/families.js";
 import { familyReference, type ReferenceArea, type ReferenceFamily } from "../src/metrics/reference.js";
 import { DROP_REASONS } from "../src/metrics/sample.js";
 import { UPSTREAM_METRICS } from "../src/upstream/catalog.js";
@@ -49,6 +50,8 @@ Conventions:
 - Upstream names marked * are not in the service's public API reference and may be refused: they
   are asked only when \`metrics.queries\` lists them, and a refusal costs only them.
 - Standard \`process_*\` and \`nodejs_*\` metrics are exposed too.
+- \`families.allow\` and \`families.deny\` ([configuration](configuration.md#family-allow-and-deny-lists)) trim what is
+  exposed, by whole family name; the health families marked "always exposed" cannot be denied.
 `;
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as dashes. */
@@ -141,6 +144,11 @@ function entry(f: ReferenceFamily): string[] {
   if (values.length > 0) lines.push(`- Label values: ${values.join("; ")}`);
   lines.push(`- HELP: ${f.help}`);
   lines.push(`- Absent: ${doc?.absent ?? "not documented"}`);
+  if (HEALTH_FAMILY_NAMES.includes(f.name)) {
+    lines.push(
+      "- Always exposed: the exporter's health, which `families.allow` and `families.deny` cannot remove.",
+    );
+  }
   return [...lines, ""];
 }
 

@@ -177,7 +177,7 @@ describe("the shipped native-export job in a real Prometheus", () => {
       // honor_labels: the series' own cluster_id wins, no exported_ copy.
       expect(await query('{__name__=~"zilliz_.+", exported_cluster_id!=""}')).toEqual([]);
       process.stderr.write(
-        `e2e.native: two scrapes at 60 s took ${Math.round((Date.now() - started) / 1000)} s\n`,
+        `e2e.nativediscovery: two scrapes at 60 s took ${Math.round((Date.now() - started) / 1000)} s\n`,
       );
     },
     180_000,

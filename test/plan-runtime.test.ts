@@ -70,6 +70,10 @@ const CASES: { name: string; raw: Record<string, unknown> }[] = [
     name: "native export, two clusters listed",
     raw: { native_export: { enabled: true, clusters: [clusters[1]?.id, clusters[4]?.id] } },
   },
+  {
+    name: "families denying import jobs and backup policies",
+    raw: { families: { deny: ["vdbcloud_import_job.*", "vdbcloud_backup_policy_.*"] } },
+  },
 ];
 const SHARDS = [
   { index: 0, total: 1 },

@@ -10,6 +10,8 @@ import type { DeflatedHead } from "../exposition/gzipJoin.js";
 import { type InternalErrorSite, SelfMetrics } from "../exposition/selfMetrics.js";
 import { SampleStore } from "../exposition/store.js";
 import type { LandingInfo } from "../http/landing.js";
+import { byTarget } from "../http/landingRows.js";
+import { familyFilter } from "../metrics/familyFilter.js";
 import { CLUSTER_KINDS } from "../polling/clusterKinds.js";
 import { credentialLabeler } from "../polling/credentials.js";
 import { describeError } from "../polling/errors.js";
@@ -104,6 +106,7 @@ export class Exporter {
       collectors: COLLECTOR_LABELS,
       defaultMetrics: opts.defaultMetrics ?? true,
     });
+    this.applyFamilyLists();
     this.self.shard(this.shard.index, this.shard.total);
     this.self.configLoaded(true, now());
     this.health = new HealthTracker(this.store, this.logger, now);
@@ -185,10 +188,23 @@ export class Exporter {
   async applyConfig(config: Config): Promise<void> {
     this.config = config;
     await this.followListFiles();
+    this.applyFamilyLists();
     this.replan();
     // A reload may have fixed what failed permanently (a rotated key, a corrected cluster ID).
     this.scheduler.resetBackoff();
     this.self.configLoaded(true, this.clock.now());
+  }
+
+  /**
+   * Applies the config's family lists where they cost nothing per scrape: the store leaves out
+   * denied families as polls land (and drops the ones a reload newly denies at once), the
+   * self-metrics unregister them; `tasksOf` then plans no task for a collector whose families
+   * are all denied.
+   */
+  private applyFamilyLists(): void {
+    const selection = familyFilter(this.config.families);
+    this.store.setFamilySelection(selection);
+    this.self.setFamilySelection(selection);
   }
 
   /** Records a rejected reload (the running configuration stays). */
@@ -227,7 +243,7 @@ export class Exporter {
       series: this.store.seriesCount(),
       publishedAtMs: published.builtAtMs,
       shard: this.shard,
-      targets: this.health.list(),
+      targets: this.health.listPlanned(),
     };
   }
 
@@ -309,6 +325,8 @@ export class Exporter {
       onCollections: (clusterId, found) => this.onCollections(clusterId, found),
     });
     this.planned = tasks;
+    // In the landing page's order, sorted once a plan rather than on each request.
+    this.health.setPlanned(tasks.map((t) => t.id).sort(byTarget));
     this.health.setCredentials(tasks);
     this.scheduler.setTasks(tasks);
     this.forgetRemovedTargets(tasks);

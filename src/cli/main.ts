@@ -169,6 +169,8 @@ async function checkConfig(args: CliArgs, start: ProcessStartSnapshot): Promise<
       ...(fileJobIds ? { fileJobIds } : {}),
     });
     process.stdout.write(`${formatPlan(plan)}\n`);
+    const { familyCheckText } = await import("./familyCheck.js");
+    process.stdout.write(await familyCheckText(config, version()));
   } catch (err) {
     return reportConfigError(err);
   }

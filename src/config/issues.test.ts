@@ -43,6 +43,7 @@ describe("knownKeysAt", () => {
         "global_clusters",
         "billing",
         "native_export",
+        "families",
         "server",
         "staleness_intervals",
       ],
@@ -51,6 +52,7 @@ describe("knownKeysAt", () => {
       ["clusters", 0, "data_plane"],
       ["endpoint", "token_file"],
     ],
+    [["families"], ["allow", "deny"]],
     [
       ["inventory", "discovery"],
       ["enabled", "project_ids", "region_ids"],

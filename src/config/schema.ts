@@ -20,6 +20,7 @@ import { clustersSchema } from "./schema/clusters.js";
 import { collectionsSchema } from "./schema/collections.js";
 import type { ResolvePath } from "./schema/common.js";
 import { backupsSchema, globalClustersSchema } from "./schema/dataProtection.js";
+import { familiesSchema } from "./schema/families.js";
 import { groupsSchema } from "./schema/groups.js";
 import { importJobsSchema } from "./schema/importJobs.js";
 import { inventorySchema } from "./schema/inventory.js";
@@ -63,6 +64,7 @@ export function configSchema(baseDir: string) {
             global_clusters: globalClustersSchema,
             billing: billingSchema(resolvePath),
             native_export: nativeExportSchema,
+            families: familiesSchema,
             server: serverSchema(resolvePath),
             staleness_intervals: intField(2, 100).default(5),
           },
@@ -103,6 +105,7 @@ export function configSchema(baseDir: string) {
         globalClusters: file.global_clusters,
         billing: file.billing.settings,
         nativeExport: file.native_export,
+        families: file.families,
         server: file.server,
         /** A series older than this many intervals of its collector disappears. Default 5. */
         stalenessIntervals: file.staleness_intervals,

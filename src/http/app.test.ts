@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { MetricsResponse } from "../exposition/exposition.js";
 import { createApp, type HttpDeps } from "./app.js";
 import { BasicAuth } from "./basicAuth.js";
+import { tableCells } from "./landingTestkit.js";
 
 let server: Server | undefined;
 
@@ -153,6 +154,20 @@ describe("http app", () => {
     const off = await fetch(`${base}/sd/native-export`);
     expect(off.status).toBe(404);
     expect(await off.text()).toBe("404 native_export is disabled\n");
+  });
+
+  it.each([
+    { query: "", want: ["<script>x</script>", "in01-a"] },
+    { query: "?state=failing", want: ["<script>x</script>"] },
+    { query: "?collector=cluster_metrics&q=IN01", want: ["in01-a"] },
+    { query: "?state=pending", want: [] },
+  ])("landing page filters its table by the query $query", async ({ query, want }) => {
+    const base = await serve();
+    const res = await fetch(`${base}/${query}`);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const html = await res.text();
+    const listed = tableCells(html, "target-table").map((cells) => cells[1] ?? "");
+    expect(listed.map((t) => t.replaceAll("&#60;", "<").replaceAll("&#62;", ">"))).toEqual(want);
   });
 
   it("basic auth protects /metrics and / but not the health probes", async () => {

@@ -4,6 +4,7 @@ import type { MetricsResponse } from "../exposition/exposition.js";
 import type { BasicAuth } from "./basicAuth.js";
 import { clientCertMiddleware, type SoftClientCertPolicy } from "./clientCert.js";
 import { type LandingInfo, renderLanding } from "./landing.js";
+import { parseLandingQuery } from "./landingQuery.js";
 
 /** Result of a reload request: the new config is applied, or rejected with its problems. */
 export interface ReloadResult {
@@ -136,8 +137,10 @@ export function createApp(deps: HttpDeps): express.Express {
     res.send(out.body);
   });
 
-  app.get("/", (_req, res) => {
-    res.type("html").send(renderLanding(deps.landing()));
+  // The query string is read here, by the page's own rules (the app's query parser is off).
+  app.get("/", (req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.type("html").send(renderLanding(deps.landing(), parseLandingQuery(req.url)));
   });
 
   app.post("/-/reload", async (_req, res, next) => {

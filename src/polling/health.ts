@@ -40,6 +40,8 @@ interface TargetHealth {
    * words for the landing page; null when it asked.
    */
   readonly skipped: string | null;
+  /** How long its last poll took, in seconds, retries and rate-limit waits included; null before one ended. */
+  readonly lastPollSeconds: number | null;
 }
 
 /** How long a target refused for its plan waits before it is asked again (unless its plan changes). */
@@ -61,6 +63,9 @@ type Mutable = { -readonly [K in keyof TargetHealth]: TargetHealth[K] };
 export class HealthTracker {
   private readonly targets = new Map<string, Mutable>();
   private credentials = new Map<string, string>();
+  /** The planned targets in `setPlanned`'s order, each with its health once a poll ended. */
+  private planned: readonly PlannedSlot[] = [];
+  private plannedByKey = new Map<string, PlannedSlot>();
 
   constructor(
     private readonly store: SampleStore,
@@ -159,6 +164,12 @@ export class HealthTracker {
     h.skipped = reason;
   }
 
+  /** How long the poll that just ended took (see `lastPollSeconds`); a forgotten target stays forgotten. */
+  timed(collector: string, target: string, seconds: number): void {
+    const h = this.targets.get(key(collector, target));
+    if (h) h.lastPollSeconds = seconds;
+  }
+
   private anyNotPermitted(collector: string, credential: string): boolean {
     for (const h of this.targets.values()) {
       if (h.collector === collector && h.notPermitted === credential) return true;
@@ -216,8 +227,11 @@ export class HealthTracker {
 
   /** Forgets a target (removed from the config, or a finished job past retention). */
   remove(collector: string, target: string): void {
-    this.causes.recovered(key(collector, target));
-    if (this.targets.delete(key(collector, target))) {
+    const k = key(collector, target);
+    this.causes.recovered(k);
+    if (this.targets.delete(k)) {
+      const slot = this.plannedByKey.get(k);
+      if (slot !== undefined) slot.health = undefined;
       this.store.delete({ collector, target, slot: "health" });
     }
   }
@@ -234,28 +248,55 @@ export class HealthTracker {
     return removed;
   }
 
+  /** Every known target's health, in no set order. */
   list(): TargetHealth[] {
     return [...this.targets.values()].map((h) => ({ ...h }));
+  }
+
+  /**
+   * The targets the scheduler runs, in the order `listPlanned` gives them. Each is looked up
+   * here, once a plan, and kept up to date as targets become known or are forgotten, so that
+   * listing thousands of them takes no lookup.
+   */
+  setPlanned(ids: readonly TaskId[]): void {
+    this.plannedByKey = new Map();
+    this.planned = ids.map(({ collector, target }) => {
+      const k = key(collector, target);
+      const slot: PlannedSlot = { collector, target, health: this.targets.get(k) };
+      this.plannedByKey.set(k, slot);
+      return slot;
+    });
+  }
+
+  /**
+   * The planned targets in `setPlanned`'s order, each no poll has ended for yet pending (up null;
+   * at start-up, most of them), then any target known but not planned.
+   */
+  listPlanned(): TargetHealth[] {
+    const out: TargetHealth[] = [];
+    let known = 0;
+    for (const slot of this.planned) {
+      if (slot.health === undefined) {
+        out.push(pending(slot.collector, slot.target));
+      } else {
+        known++;
+        out.push({ ...slot.health });
+      }
+    }
+    if (known < this.targets.size) {
+      for (const [k, h] of this.targets) if (!this.plannedByKey.has(k)) out.push({ ...h });
+    }
+    return out;
   }
 
   private entry(collector: string, target: string): Mutable {
     const k = key(collector, target);
     let h = this.targets.get(k);
     if (!h) {
-      h = {
-        collector,
-        target,
-        up: null,
-        lastAttemptMs: null,
-        lastSuccessMs: null,
-        consecutiveFailures: 0,
-        lastError: null,
-        notPermitted: null,
-        planRefusedAtMs: null,
-        partialError: null,
-        skipped: null,
-      };
+      h = pending(collector, target);
       this.targets.set(k, h);
+      const slot = this.plannedByKey.get(k);
+      if (slot !== undefined) slot.health = h;
     }
     return h;
   }
@@ -270,6 +311,31 @@ export class HealthTracker {
     );
     this.store.put({ collector: h.collector, target: h.target, slot: "health" }, m.families, m.samples, null);
   }
+}
+
+/** A planned target, and its health once a poll of it ended. */
+interface PlannedSlot {
+  readonly collector: string;
+  readonly target: string;
+  health: Mutable | undefined;
+}
+
+/** A target no poll has ended for. */
+function pending(collector: string, target: string): Mutable {
+  return {
+    collector,
+    target,
+    up: null,
+    lastAttemptMs: null,
+    lastSuccessMs: null,
+    consecutiveFailures: 0,
+    lastError: null,
+    notPermitted: null,
+    planRefusedAtMs: null,
+    partialError: null,
+    lastPollSeconds: null,
+    skipped: null,
+  };
 }
 
 function key(collector: string, target: string): string {

@@ -504,3 +504,146 @@ describe("native_export in the plan", () => {
     }
   });
 });
+
+describe("family lists in the plan", () => {
+  const clusters = [
+    { id: "in01-a", region: "aws-us-west-2" },
+    { id: "in01-b", region: "aws-us-west-2" },
+  ];
+  const collectorsOf = (plan: ReturnType<typeof computePlan>) =>
+    new Set(plan.tasks.map((t) => t.id.collector));
+
+  it("plans no task for a collector whose every family is denied, and says so with the calls it spares", async () => {
+    const open = computePlan(COLLECTORS, await config({ clusters }));
+    const importCalls = open.tasks
+      .filter((t) => t.id.collector === "import_jobs")
+      .flatMap((t) => t.calls)
+      .reduce((n, c) => n + c.count, 0);
+    expect(importCalls).toBeGreaterThan(0);
+    expect(open.families).toMatchObject({ denied: [], silenced: [] });
+
+    const plan = computePlan(
+      COLLECTORS,
+      await config({ clusters, families: { deny: ["vdbcloud_import_job.*", "vdbcloud_backup_policy_.*"] } }),
+    );
+    expect(collectorsOf(plan).has("import_jobs")).toBe(false);
+    // Backups are listed still (their own families are not denied); only the policies stop.
+    expect(
+      plan.tasks.filter((t) => t.id.collector === "backups").flatMap((t) => t.calls.map((c) => c.endpoint)),
+    ).toEqual(["GET /v2/backups"]);
+    expect(row(plan.rows, "POST /v2/vectordb/jobs/import/list")).toBeUndefined();
+    expect(row(plan.rows, "GET /v2/clusters/{id}/backups/policy")).toBeUndefined();
+    expect(plan.families.silenced).toEqual([
+      { collector: "import_jobs", tasks: 2, callsPerCycle: importCalls, atLeast: true },
+      { collector: "backup_policies", tasks: 2, callsPerCycle: 2, atLeast: false },
+    ]);
+    expect(plan.families.denied).toEqual(
+      expect.arrayContaining([
+        "vdbcloud_import_job_state",
+        "vdbcloud_import_jobs",
+        "vdbcloud_backup_policy_enabled",
+      ]),
+    );
+    expect(plan.families.denied).toHaveLength(8);
+
+    const text = formatPlan(plan);
+    expect(text).toContain(
+      `Families (families.allow, families.deny): 8 of ${plan.families.known} denied, never exposed`,
+    );
+    expect(text).toContain(
+      `  Collectors that make no call, every family they write being denied:\n    import_jobs: at least ${importCalls} calls per cycle spared\n    backup_policies: 2 calls per cycle spared\n`,
+    );
+    expect(formatPlan(open)).not.toContain("Families (families.allow");
+  });
+
+  it("keeps a collector while one of its families is exposed", async () => {
+    const plan = computePlan(
+      COLLECTORS,
+      await config({ clusters, families: { deny: ["vdbcloud_import_job_state", "vdbcloud_import_jobs"] } }),
+    );
+    expect(collectorsOf(plan).has("import_jobs")).toBe(true);
+    expect(plan.families.silenced).toEqual([]);
+  });
+
+  it("says a silenced collector had nothing to poll when it was off anyway", async () => {
+    const plan = computePlan(
+      COLLECTORS,
+      await config({ clusters, families: { deny: ["vdbcloud_group_members"] } }),
+    );
+    expect(plan.families.silenced).toEqual([
+      { collector: "groups", tasks: 0, callsPerCycle: 0, atLeast: false },
+    ]);
+    expect(formatPlan(plan)).toContain("    groups: nothing to poll in this config anyway\n");
+  });
+
+  it("runs discovery while a collector that writes families runs, and stops it with the last one", async () => {
+    const health =
+      "vdbcloud_collector_.*|vdbcloud_config_last_reload_successful|vdbcloud_exporter_build_info";
+    const discovering = { clusters, inventory: { discovery: { enabled: true } } };
+    const some = computePlan(
+      COLLECTORS,
+      await config({ ...discovering, families: { allow: [health, "vdbcloud_cluster_info"] } }),
+    );
+    // Only the inventory writes an admitted family; discovery keeps finding its clusters.
+    expect([...collectorsOf(some)]).toEqual(["inventory"]);
+    expect(some.tasks.map((t) => t.id)).toContainEqual({ collector: "inventory", target: "discovery" });
+    expect(some.families.silenced.map((s) => s.collector)).not.toContain("discovery");
+
+    const none = computePlan(COLLECTORS, await config({ ...discovering, families: { allow: [health] } }));
+    expect(none.tasks).toEqual([]);
+    expect(none.families.silenced.map((s) => s.collector)).toContain("discovery");
+    expect(formatPlan(none)).toMatch(/\n {4}discovery: at least 1 call per cycle spared\n/);
+  });
+
+  it("stops the cluster metrics once every family they can write is denied, those of unknown names included", async () => {
+    const clusterDeny = [
+      "vdbcloud_(cu|write|storage|vcu|request|vector|slow|flushes|entit|indexed|loaded|collections|unloaded).*",
+    ];
+    const selfDeny = ["vdbcloud_metrics_newest_bucket_timestamp_seconds", "vdbcloud_metric_query_rejected"];
+    const known = computePlan(
+      COLLECTORS,
+      await config({ clusters, families: { deny: [...clusterDeny, ...selfDeny] } }),
+    );
+    expect(collectorsOf(known).has("cluster_metrics")).toBe(false);
+    expect(row(known.rows, "POST /v2/clusters/{id}/metrics/query")).toBeUndefined();
+    // Without the freshness family denied, the collector still has something to write.
+    const fresh = computePlan(COLLECTORS, await config({ clusters, families: { deny: clusterDeny } }));
+    expect(collectorsOf(fresh).has("cluster_metrics")).toBe(true);
+
+    // A name outside the catalog lands in a family named after it: denied too, or it runs.
+    const unknown = {
+      clusters,
+      metrics: { queries: [{ name: "NEW_THING_RATE", stat: "AVG" }], allow_unknown_names: true },
+    };
+    const running = computePlan(
+      COLLECTORS,
+      await config({ ...unknown, families: { deny: [...clusterDeny, ...selfDeny] } }),
+    );
+    expect(collectorsOf(running).has("cluster_metrics")).toBe(true);
+    const stopped = computePlan(
+      COLLECTORS,
+      await config({
+        ...unknown,
+        families: { deny: [...clusterDeny, ...selfDeny, "vdbcloud_new_thing_.*"] },
+      }),
+    );
+    expect(collectorsOf(stopped).has("cluster_metrics")).toBe(false);
+  });
+
+  it("keeps the collections listing while the per-collection metrics it feeds are exposed", async () => {
+    const collections = { clusters, collections: { enabled: true } };
+    const own = ["vdbcloud_collection_.*", "vdbcloud_collections", "vdbcloud_collections_not_polled"];
+    const fed = computePlan(COLLECTORS, await config({ ...collections, families: { deny: own } }));
+    expect(collectorsOf(fed).has("collections")).toBe(true);
+    const notFed = computePlan(
+      COLLECTORS,
+      await config({
+        ...collections,
+        collections: { enabled: true, scopes: false },
+        families: { deny: own },
+      }),
+    );
+    expect(collectorsOf(notFed).has("collections")).toBe(false);
+    expect(notFed.families.silenced.map((s) => s.collector)).toEqual(["collections"]);
+  });
+});

@@ -19,7 +19,8 @@ import { queriesForTarget } from "../config/queries.js";
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
 import { credentialLabeler } from "./credentials.js";
-import { type Collector, CollectorStates, type CollectorTask, tasksOf } from "./model.js";
+import { type Collector, type CollectorEnv, CollectorStates, type CollectorTask, tasksOf } from "./model.js";
+import { type FamilyPlan, familyPlan } from "./planFamilies.js";
 import { type NativePlan, nativePlan, nativeSaves, type PlannedTask } from "./planNative.js";
 import type { PollContext } from "./runtime.js";
 import {
@@ -112,6 +113,7 @@ export interface Plan {
   /** Per cluster, when `collections` is enabled; budget `collections.rate_limit` per endpoint. */
   readonly dataPlaneRows: readonly DataPlaneRow[];
   readonly dataPlaneRateLimit: number;
+  readonly families: FamilyPlan;
   readonly notes: readonly string[];
   /** native_export: the clusters the service's own endpoint serves, and the calls that saves. */
   readonly native: NativePlan;
@@ -168,6 +170,7 @@ function plannedTasks(
   opts: PlanOptions,
 ): {
   readonly tasks: CollectorTask[];
+  readonly env: CollectorEnv;
   readonly clusters: ClusterConfig[];
   readonly sparkJobs: SparkJobRef[];
   readonly jobIds: string[];
@@ -181,7 +184,7 @@ function plannedTasks(
   const clusters = [...configured, ...discovered];
   const sparkJobs = replicaSparkJobs(config, opts.fileJobs ?? [], shard);
   const jobIds = replicaJobIds(config, opts.fileJobIds ?? [], shard);
-  const tasks = tasksOf(collectors, {
+  const env: CollectorEnv = {
     config,
     clusters: withDiscoveredCollections(config, clusters),
     sparkJobs,
@@ -198,8 +201,8 @@ function plannedTasks(
     state: new CollectorStates(),
     onDiscovered: () => {},
     onCollections: () => {},
-  });
-  return { tasks, clusters: configured, sparkJobs, jobIds };
+  };
+  return { tasks: tasksOf(collectors, env), env, clusters: configured, sparkJobs, jobIds };
 }
 
 /**
@@ -230,7 +233,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
   // The limiter grants rateLimit per window of this length; integer arithmetic below keeps
   // "exactly at the usable rate" a fit, without float noise.
   const windowMs = RATE_WINDOW_MS + marginMs;
-  const { tasks, clusters, sparkJobs, jobIds } = plannedTasks(collectors, config, opts);
+  const { tasks, env, clusters, sparkJobs, jobIds } = plannedTasks(collectors, config, opts);
   const credentialOf = credentialLabeler(config.api.apiKey, clusters);
   const notes: string[] = [];
 
@@ -388,6 +391,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     rows,
     dataPlaneRows,
     dataPlaneRateLimit,
+    families: familyPlan(collectors, env),
     notes,
     native: nativePlan(config, tasks, clusters),
     fits: rows.every((r) => r.fits) && dataPlaneRows.every((r) => r.fits),

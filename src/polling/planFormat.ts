@@ -6,6 +6,32 @@ function formatRate(perSecond: number): string {
   return perSecond.toFixed(3).replace(/\.?0+$/, "");
 }
 
+/** Denied family names printed at most; the rest are counted. */
+const DENIED_SHOWN = 30;
+
+/** The family lists' part: what they deny, and the collectors that make no call for it. */
+function familyLines(families: Plan["families"]): string[] {
+  if (families.denied.length === 0) return [];
+  const denied = [...families.denied].sort();
+  const more = denied.length - DENIED_SHOWN;
+  const lines = [
+    "",
+    `Families (families.allow, families.deny): ${denied.length} of ${families.known} denied, never exposed`,
+    `  ${denied.slice(0, DENIED_SHOWN).join(", ")}${more > 0 ? `, and ${more} more` : ""}`,
+  ];
+  if (families.silenced.length > 0) {
+    lines.push("  Collectors that make no call, every family they write being denied:");
+    for (const s of families.silenced) {
+      const spared =
+        s.tasks === 0
+          ? "nothing to poll in this config anyway"
+          : `${s.atLeast ? "at least " : ""}${s.callsPerCycle} ${s.callsPerCycle === 1 ? "call" : "calls"} per cycle spared`;
+      lines.push(`    ${s.collector}: ${spared}`);
+    }
+  }
+  return lines;
+}
+
 /** Renders the plan for humans: targets, one line per endpoint and credential, notes, verdict. */
 export function formatPlan(plan: Plan): string {
   const lines: string[] = [];
@@ -99,6 +125,7 @@ export function formatPlan(plan: Plan): string {
       );
     }
   }
+  lines.push(...familyLines(plan.families));
   const notes = [...plan.notes, ...plan.native.notes];
   if (notes.length > 0) {
     lines.push("");

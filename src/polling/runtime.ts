@@ -94,7 +94,9 @@ export async function runPoll(
         return isPermanent(err) ? "permanent_failure" : "failed";
     }
   } finally {
-    ctx.self.collectorRun(collector, (performance.now() - started) / 1000);
+    const seconds = (performance.now() - started) / 1000;
+    ctx.self.collectorRun(collector, seconds);
+    ctx.health.timed(collector, target, seconds);
   }
 }
 

@@ -1,4 +1,5 @@
 import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
+import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import {
   type CollectorEnv,
   type CollectorTask,
@@ -202,4 +203,6 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The cluster metrics collector: Query Cluster Metrics per cluster and per scope. */
-export const clusterMetricsCollector = defineCollector(COLLECTOR, clusterMetricsTasks);
+export const clusterMetricsCollector = defineCollector(COLLECTOR, clusterMetricsTasks, {
+  families: clusterMetricFamilies,
+});

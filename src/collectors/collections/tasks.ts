@@ -8,6 +8,8 @@
  */
 
 import type { ClusterConfig } from "../../config/types.js";
+import { CLUSTER_FAMILIES, COLLECTION_FAMILIES } from "../../metrics/families.js";
+import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import {
   type CallEstimate,
   type CollectorEnv,
@@ -125,5 +127,15 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
   });
 }
 
-/** The collections collector: discovery through each cluster's data plane. */
-export const collectionsCollector = defineCollector(COLLECTOR, collectionsTasks);
+/**
+ * The collections collector: discovery through each cluster's data plane. Its listing also
+ * feeds the cluster metrics' per-collection scopes (`collections.scopes`), so it runs while
+ * those families are exposed, even when its own are all denied.
+ */
+export const collectionsCollector = defineCollector(COLLECTOR, collectionsTasks, {
+  families: (config) => [
+    ...Object.values(COLLECTION_FAMILIES),
+    CLUSTER_FAMILIES.collections,
+    ...(config.collections.scopes ? clusterMetricFamilies(config) : []),
+  ],
+});

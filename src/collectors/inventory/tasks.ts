@@ -1,4 +1,5 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
+import { INVENTORY_FAMILIES } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { CLUSTER_KINDS, learnPlans } from "../../polling/clusterKinds.js";
 import { type ApiFallback, apiFallbackSlot } from "../../polling/fallback.js";
@@ -142,7 +143,8 @@ export function globalInventoryTask(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The inventory collector: Describe Cluster per cluster, and the account-wide listings. */
-export const inventoryCollector = defineCollector(COLLECTOR, (env: CollectorEnv): CollectorTask[] => [
-  ...describeClusterTasks(env),
-  ...globalInventoryTask(env),
-]);
+export const inventoryCollector = defineCollector(
+  COLLECTOR,
+  (env: CollectorEnv): CollectorTask[] => [...describeClusterTasks(env), ...globalInventoryTask(env)],
+  { families: Object.values(INVENTORY_FAMILIES) },
+);

@@ -6,28 +6,13 @@
  */
 import type * as z from "zod";
 import { DEFAULT_DATA_PLANE_RATE_LIMIT } from "../../upstream/dataPlane.js";
-import { boolField, durationField, httpUrlField, intField, textField } from "../fields.js";
+import { boolField, durationField, httpUrlField, intField, regexField, textField } from "../fields.js";
 import { list, nullAsAbsent, optional, section } from "../schemaKit.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-
-/** A regular expression (JavaScript syntax), checked to compile. */
-function regexField() {
-  return textField().superRefine((source, ctx) => {
-    try {
-      new RegExp(source);
-    } catch (err) {
-      ctx.addIssue({
-        code: "custom",
-        message: `is not a valid regular expression (${(err as Error).message})`,
-        input: source,
-      });
-    }
-  });
-}
 
 /** `clusters[].data_plane`: where the cluster's own endpoint is and which credential it takes. */
 export const dataPlaneSchema = section({
