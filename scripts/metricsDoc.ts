@@ -4,6 +4,7 @@
  * `npm run generate` writes it (scripts/generate-metrics-doc.ts); a test fails when the file
  * differs from this rendering, or when the demo exposes a family the file lacks.
  */
+import { INDEX_STATES } from "../src/collectors/collections/indexMapping.js";
 import { LOAD_STATES } from "../src/collectors/collections/mapping.js";
 import { IMPORT_JOB_STATES } from "../src/collectors/import-jobs/mapping.js";
 import { CLUSTER_STATUSES } from "../src/collectors/inventory/mapping.js";
@@ -106,6 +107,12 @@ const STATES: Readonly<Record<string, readonly string[]>> = {
   vdbcloud_spark_job_status: SPARK_JOB_STATUSES,
   vdbcloud_cluster_status: CLUSTER_STATUSES,
   vdbcloud_collection_load_state: LOAD_STATES,
+  vdbcloud_index_state: INDEX_STATES,
+};
+
+/** How a state set names an upstream state it does not know, where not lower-cased. */
+const UNKNOWN_STATES: Readonly<Record<string, string>> = {
+  vdbcloud_index_state: "others added in snake case",
 };
 
 /** The values each label of a family takes, where the code or the metric catalog fixes them. */
@@ -125,7 +132,9 @@ function labelValues(f: ReferenceFamily): string[] {
     const states = label === "state" || label === "status" ? STATES[f.name] : undefined;
     const values = states ?? VALUES_BY_LABEL[label] ?? [...(fromCatalog.get(label) ?? [])];
     if (values.length > 0)
-      out.push(`${code(label)}: ${values.join(", ")}${states ? " (others added lower-cased)" : ""}`);
+      out.push(
+        `${code(label)}: ${values.join(", ")}${states ? ` (${UNKNOWN_STATES[f.name] ?? "others added lower-cased"})` : ""}`,
+      );
   }
   return out;
 }

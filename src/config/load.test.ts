@@ -190,6 +190,12 @@ describe("broken configs", () => {
     badValue("request_timeout zero", "api.request_timeout", "PT0S", "must be at least PT0.1S"),
     badValue("page_size 3", "import_jobs.page_size", "3", "must be an integer from 5 to 100"),
     badValue("page_size 101", "import_jobs.page_size", "101", "must be an integer from 5 to 100"),
+    badValue(
+      "collections.indexes not a boolean",
+      "collections.indexes",
+      "sometimes",
+      "must be true or false",
+    ),
     [
       "both api_key and api_key_file",
       "api:\n  api_key: k\n  api_key_file: k.txt\n",
@@ -419,6 +425,7 @@ describe("good configs", () => {
         scopes: true,
         loadState: true,
         rowCount: false,
+        indexes: true,
         rateLimit: 10,
       },
       groups: { ids: [], intervalMs: 3_600_000 },

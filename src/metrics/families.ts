@@ -156,6 +156,7 @@ export const GROUP_FAMILIES = {
 } as const;
 
 export { DATA_PROTECTION_FAMILIES } from "./dataProtectionFamilies.js";
+export { INDEX_FAMILIES } from "./indexFamilies.js";
 
 /** The labels of a per-collection family. */
 const COLLECTION_LABELS = ["cluster_id", "db_name", "collection_name"] as const;

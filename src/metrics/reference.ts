@@ -37,6 +37,7 @@ const UPSTREAM_TITLES: Readonly<Record<string, string>> = {
   JOB_FAMILIES: "Import and Spark jobs",
   INVENTORY_FAMILIES: "Inventory",
   COLLECTION_FAMILIES: "Collections",
+  INDEX_FAMILIES: "Indexes",
   GROUP_FAMILIES: "Groups",
 };
 const SELF_TITLES: Readonly<Record<string, string>> = {

@@ -632,9 +632,24 @@ describe("family lists in the plan", () => {
 
   it("keeps the collections listing while the per-collection metrics it feeds are exposed", async () => {
     const collections = { clusters, collections: { enabled: true } };
-    const own = ["vdbcloud_collection_.*", "vdbcloud_collections", "vdbcloud_collections_not_polled"];
+    const own = [
+      "vdbcloud_collection_.*",
+      "vdbcloud_collections",
+      "vdbcloud_collections_not_polled",
+      "vdbcloud_index_.*",
+    ];
     const fed = computePlan(COLLECTORS, await config({ ...collections, families: { deny: own } }));
     expect(collectorsOf(fed).has("collections")).toBe(true);
+    // Its index families alone keep it running.
+    const indexed = computePlan(
+      COLLECTORS,
+      await config({
+        ...collections,
+        collections: { enabled: true, scopes: false },
+        families: { deny: own.slice(0, -1) },
+      }),
+    );
+    expect(collectorsOf(indexed).has("collections")).toBe(true);
     const notFed = computePlan(
       COLLECTORS,
       await config({

@@ -359,6 +359,11 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
       `collections: each cluster's metric calls are counted at max_per_cluster (${config.collections.maxPerCluster}) discovered collections`,
     );
   }
+  if (config.collections.enabled && config.collections.indexes) {
+    notes.push(
+      `collections: data-plane calls count a List Indexes per polled collection and a Describe Index per index, at one index per collection (more indexes, more calls; a finished index at rest is described at most once per collections.interval)`,
+    );
+  }
   if (clusters.length + discovered === 0 && sparkJobs.length === 0) {
     notes.push("no clusters or Spark jobs to poll: list clusters, enable discovery, or add spark_jobs.jobs");
   }

@@ -40,6 +40,7 @@ export function spyContext(nowMs: number): SpyContext {
         if (failed > 0) partials.push({ target, failed, err });
       },
       skipped: (_c: string, target: string, reason: string | null) => skipped.set(target, reason),
+      timed: () => {},
       waitsForPlan: () => false,
       planChanged: () => {},
       remove: () => {},

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { buildConfig } from "../config/load.js";
 import type { ClusterConfig } from "../config/types.js";
+import type { DataPlaneApi } from "../upstream/dataPlane.js";
 import { CloudError } from "../upstream/errors.js";
 import type { CloudApi, MetricQuery } from "../upstream/types.js";
+import type { DataPlaneFactory } from "./dataPlane.js";
 import { runProbe } from "./probe.js";
 import { formatProbe, PROBE_FAILED, PROBE_OK, probeExitCode } from "./report.js";
 
@@ -139,11 +141,17 @@ function fakeApi(
   return { api, calls };
 }
 
-async function probe(raw: Record<string, unknown>, api: CloudApi, billingClient?: CloudApi) {
+async function probe(
+  raw: Record<string, unknown>,
+  api: CloudApi,
+  billingClient?: CloudApi,
+  dataPlane?: DataPlaneFactory,
+) {
   const config = await buildConfig({ api: { api_key: "k" }, ...raw });
   const clusters = config.clusters as ClusterConfig[];
   return runProbe(config, {
     ...(billingClient ? { billingClient } : {}),
+    ...(dataPlane ? { dataPlane } : {}),
     clientFor: () => api,
     credentialOf: () => "default",
     clusters,
@@ -342,5 +350,137 @@ describe("runProbe", () => {
     const report = await probe({ clusters: [TWO[0]] }, (await fakeApi()).api, billing.api);
     expect(report.billing).toBeUndefined();
     expect(billing.calls).toEqual([]);
+  });
+
+  describe("data planes, with collections on", () => {
+    const refused = (endpoint: "POST /v2/vectordb/indexes/describe" | "POST /v2/vectordb/indexes/list") =>
+      new CloudError("auth_error", `${endpoint}: upstream code 1800: User hasn't authenticated`, {
+        endpoint,
+        apiCode: 1800,
+      });
+    /** A data plane of one collection with one index; `fail` refuses one of the index calls. */
+    function plane(opts: { fail?: "list" | "describe"; collections?: string[]; indexes?: string[] } = {}) {
+      const calls: string[] = [];
+      const factory: DataPlaneFactory = (endpoint) => {
+        calls.push(`plane ${endpoint}`);
+        const api: Partial<DataPlaneApi> = {
+          listDatabases: async () => ["analytics", "default"],
+          listCollections: async (db) => {
+            calls.push(`listCollections ${db}`);
+            return opts.collections ?? ["docs"];
+          },
+          listIndexes: async (c) => {
+            calls.push(`listIndexes ${c.dbName}/${c.collectionName}`);
+            if (opts.fail === "list") throw refused("POST /v2/vectordb/indexes/list");
+            return opts.indexes ?? ["embedding_idx"];
+          },
+          describeIndex: async (r) => {
+            calls.push(`describeIndex ${r.collectionName}/${r.indexName}`);
+            if (opts.fail === "describe") throw refused("POST /v2/vectordb/indexes/describe");
+            return null;
+          },
+        };
+        return api as DataPlaneApi;
+      };
+      return { factory, calls };
+    }
+    const WITH_PLANE = { clusters: [{ id: "in01-a", data_plane: { endpoint: "https://dp.example.test" } }] };
+
+    it("lists collections, then List Indexes of the first and Describe Index of its first index", async () => {
+      const p = plane();
+      const report = await probe(
+        { ...WITH_PLANE, collections: { enabled: true } },
+        fakeApi().api,
+        undefined,
+        p.factory,
+      );
+      expect(report.clusters[0]?.dataPlane).toEqual({
+        collections: { ok: true },
+        listIndexes: { ok: true },
+        describeIndex: { ok: true },
+      });
+      expect(p.calls).toEqual([
+        "plane https://dp.example.test",
+        "listCollections default",
+        "listIndexes default/docs",
+        "describeIndex docs/embedding_idx",
+      ]);
+      expect(probeExitCode(report)).toBe(PROBE_OK);
+      expect(formatProbe(report)).toMatch(
+        /DATA PLANE \(LIST COLLECTIONS\)\s+LIST INDEXES\s+DESCRIBE INDEX\nin01-a\s+ok\s+ok\s+ok\n/,
+      );
+    });
+
+    it.each([
+      ["describe", { ok: true }, { ok: false, code: "auth_error" }, "Describe Index"],
+      ["list", { ok: false, code: "auth_error" }, { skipped: "no index listing" }, "List Indexes"],
+    ] as const)(
+      "a refused %s fails the probe, with the service's message",
+      async (fail, list, describe, what) => {
+        const p = plane({ fail });
+        const report = await probe(
+          { ...WITH_PLANE, collections: { enabled: true } },
+          fakeApi().api,
+          undefined,
+          p.factory,
+        );
+        expect(report.clusters[0]?.dataPlane).toMatchObject({
+          collections: { ok: true },
+          listIndexes: list,
+          describeIndex: describe,
+        });
+        expect(probeExitCode(report)).toBe(PROBE_FAILED);
+        expect(formatProbe(report)).toContain(`in01-a ${what}: POST /v2/vectordb/indexes/`);
+        expect(formatProbe(report)).toContain("User hasn't authenticated");
+      },
+    );
+
+    it.each([
+      [{ collections: { enabled: true, indexes: false } }, {}, { skipped: "collections.indexes false" }],
+      [{ collections: { enabled: true } }, { collections: [] }, { skipped: "no collection listed" }],
+      [{ collections: { enabled: true } }, { indexes: [] }, { ok: true }],
+    ])("%j with %j: List Indexes %j", async (raw, shape, listIndexes) => {
+      const p = plane(shape);
+      const report = await probe({ ...WITH_PLANE, ...raw }, fakeApi().api, undefined, p.factory);
+      expect(report.clusters[0]?.dataPlane?.listIndexes).toEqual(listIndexes);
+      expect(probeExitCode(report)).toBe(PROBE_OK);
+      expect(p.calls.some((c) => c.startsWith("describeIndex"))).toBe(false);
+    });
+
+    it("without a configured endpoint, uses Describe Cluster's connectAddress; nothing with collections off", async () => {
+      const { api } = fakeApi();
+      const withAddress: CloudApi = {
+        ...api,
+        describeCluster: async () => ({ connectAddress: "https://in01-a.example.test:19530" }) as never,
+      };
+      const p = plane();
+      await probe(
+        { clusters: [{ id: "in01-a" }], collections: { enabled: true } },
+        withAddress,
+        undefined,
+        p.factory,
+      );
+      expect(p.calls[0]).toBe("plane https://in01-a.example.test:19530");
+      const off = plane();
+      const report = await probe(WITH_PLANE, api, undefined, off.factory);
+      expect(report.clusters[0]?.dataPlane).toBeUndefined();
+      expect(off.calls).toEqual([]);
+    });
+
+    it("a cluster without any endpoint fails its data plane with no_endpoint", async () => {
+      const p = plane();
+      const noAddress: CloudApi = {
+        ...fakeApi().api,
+        describeCluster: async () => ({ connectAddress: null }) as never,
+      };
+      const report = await probe(
+        { clusters: [{ id: "in01-a" }], collections: { enabled: true } },
+        noAddress,
+        undefined,
+        p.factory,
+      );
+      expect(report.clusters[0]?.dataPlane?.collections).toMatchObject({ ok: false, code: "no_endpoint" });
+      expect(probeExitCode(report)).toBe(PROBE_FAILED);
+    });
   });
 });

@@ -22,6 +22,16 @@ export interface MetricsProbe {
   readonly refused: readonly { readonly query: MetricQuery; readonly message: string }[];
 }
 
+/**
+ * A cluster's data plane (collections enabled): List Collections of its first database (List
+ * Databases first), List Indexes of the first collection, Describe Index of its first index.
+ */
+export interface DataPlaneProbe {
+  readonly collections: CallResult;
+  readonly listIndexes: CallResult | Skipped;
+  readonly describeIndex: CallResult | Skipped;
+}
+
 /** One configured cluster. */
 export interface ClusterProbe {
   readonly clusterId: string;
@@ -39,6 +49,8 @@ export interface ClusterProbe {
   readonly metrics: MetricsProbe | CallResult | Skipped;
   /** List Spark Jobs page 1 (Spark job discovery). */
   readonly sparkList: CallResult | Skipped;
+  /** The cluster's data plane, when collections are enabled and the cluster answered. */
+  readonly dataPlane?: DataPlaneProbe;
 }
 
 /** One Spark job of the config (or its jobs file): Describe Spark Job. */
@@ -132,8 +144,9 @@ function importsFailed(c: ClusterProbe): boolean {
 /**
  * 0 when every key is accepted and every call answered (refused metric queries are listed, not
  * fatal); 1 when a key is refused or not confirmed, or a cluster, its import listing (V2 or
- * the v1 controller), its Spark job listing, List Projects V2, a Spark job, a job by ID or List
- * Backups failed (a key without backup permission is reported, not a failure).
+ * the v1 controller), its Spark job listing, its data plane (collections or indexes), List
+ * Projects V2, a Spark job, a job by ID or List Backups failed (a key without backup permission
+ * is reported, not a failure).
  */
 export function probeExitCode(report: ProbeReport): number {
   if (report.keys.some((k) => k.state !== "accepted")) return PROBE_FAILED;
@@ -145,7 +158,8 @@ export function probeExitCode(report: ProbeReport): number {
       failed(c.describe) ||
       importsFailed(c) ||
       failed(c.metrics) ||
-      failed(c.sparkList)
+      failed(c.sparkList) ||
+      (c.dataPlane !== undefined && Object.values(c.dataPlane).some(failed))
     ) {
       return PROBE_FAILED;
     }
@@ -238,6 +252,18 @@ export function formatProbe(report: ProbeReport): string {
         ]),
       );
     }
+    const planes = report.clusters.flatMap((c) =>
+      c.dataPlane === undefined ? [] : [[c.clusterId, c.dataPlane] as const],
+    );
+    if (planes.length > 0) {
+      out.push(
+        "",
+        ...table([
+          ["CLUSTER", "DATA PLANE (LIST COLLECTIONS)", "LIST INDEXES", "DESCRIBE INDEX"],
+          ...planes.map(([id, p]) => [id, cell(p.collections), cell(p.listIndexes), cell(p.describeIndex)]),
+        ]),
+      );
+    }
   }
   if (report.projects !== undefined) out.push("", `List Projects V2: ${cell(report.projects)}`);
   const refused = report.clusters.flatMap((c) =>
@@ -263,6 +289,9 @@ export function formatProbe(report: ProbeReport): string {
         ["Get Import Job Progress", c.importProgress ?? SKIPPED],
         ["List Spark Jobs", c.sparkList],
         ["Query Cluster Metrics", c.metrics],
+        ["Data plane (collections)", c.dataPlane?.collections ?? SKIPPED],
+        ["List Indexes", c.dataPlane?.listIndexes ?? SKIPPED],
+        ["Describe Index", c.dataPlane?.describeIndex ?? SKIPPED],
       ] as const
     ).flatMap(([what, x]) => ("ok" in x && !x.ok ? [`  ${c.clusterId} ${what}: ${x.message}`] : [])),
   );

@@ -125,7 +125,12 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
       timeScale: o.timeScale,
       startMs,
     }),
-    dataPlanes: buildDataPlanes(world.clusters, o.seed, o.collectionChurnMs),
+    dataPlanes: buildDataPlanes(world.clusters, {
+      seed: o.seed,
+      churnMs: o.collectionChurnMs,
+      startMs,
+      timeScale: o.timeScale,
+    }),
     dataProtection: new DataProtection(world.clusters, startMs, o.globalClusters),
     retired: { retireV1: o.retireV1, removeV2ImportList: o.removeV2ImportList },
     nulledMetrics: new Set(),

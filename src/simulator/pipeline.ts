@@ -117,7 +117,7 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
     const apiKeyOk = key !== undefined && (deps.apiKeys === undefined || deps.apiKeys.has(key) || billingKey);
     if (route.dataPlane) {
       if (key === undefined || !deps.dataPlaneAuthorized?.(clusterId ?? "", key, apiKeyOk)) {
-        return failReply(DataPlaneCode.NOT_AUTHENTICATED, "user hasn't authenticated");
+        return failReply(DataPlaneCode.NOT_AUTHENTICATED, "User hasn't authenticated");
       }
     } else if (!apiKeyOk) return invalidTokenReply();
     if (route.permission === "backup" && key !== undefined && deps.backupDeniedKeys?.has(key)) {

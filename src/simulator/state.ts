@@ -12,6 +12,7 @@ import { nulledKey, type RetiredEndpoints, type SimContext } from "./context.js"
 import { buildDataPlanes, collectionKey, collectionsAt, type SimDataCollection } from "./data-plane.js";
 import { SimulatorError } from "./errors.js";
 import type { ImportJobDetail, ImportProgressOverride, WireImportJob } from "./import-jobs.js";
+import { indexView, pinnedIndex, type SetIndexInput, type SimIndex, type SimIndexView } from "./indexes.js";
 import { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
 import { buildProfile } from "./metric-values.js";
 import { hexFromHash, mix } from "./random.js";
@@ -131,6 +132,15 @@ export interface SimState {
   addCollection(clusterId: string, c: AddCollectionInput): void;
   /** Drops a collection from a cluster's data plane (nothing if absent). Throws UNKNOWN_CLUSTER. */
   dropCollection(clusterId: string, dbName: string, collectionName: string): void;
+  /**
+   * What Describe Index answers now for every index of the cluster's collections (every
+   * database), with the collection it belongs to. Throws UNKNOWN_CLUSTER.
+   */
+  dataIndexes(
+    clusterId: string,
+  ): Array<SimIndexView & { readonly dbName: string; readonly collectionName: string }>;
+  /** Adds (or replaces) an index of a collection, pinned to what `index` says. Throws UNKNOWN_CLUSTER. */
+  setIndex(clusterId: string, dbName: string, collectionName: string, index: SetIndexInput): void;
   /** Makes every bucket of one metric of one cluster null (or undoes it). Throws UNKNOWN_*. */
   setMetricNull(clusterId: string, metricName: string, allNull?: boolean): void;
   /**
@@ -181,6 +191,34 @@ export class SimStateImpl implements SimState {
   dropCollection(clusterId: string, dbName: string, collectionName: string): void {
     this.#cluster(clusterId);
     this.#ctx.dataPlanes.collections.get(clusterId)?.delete(collectionKey(dbName, collectionName));
+  }
+
+  dataIndexes(clusterId: string) {
+    const planes = this.#ctx.dataPlanes;
+    const byKey = planes.indexes.get(this.#cluster(clusterId).id);
+    return this.dataCollections(clusterId).flatMap((c) =>
+      (byKey?.get(collectionKey(c.dbName, c.collectionName)) ?? []).map((index) => ({
+        dbName: c.dbName,
+        collectionName: c.collectionName,
+        ...indexView(index, c.rows, this.#ctx.now(), planes.timeScale),
+      })),
+    );
+  }
+
+  setIndex(clusterId: string, dbName: string, collectionName: string, input: SetIndexInput): void {
+    this.#cluster(clusterId);
+    const key = collectionKey(dbName, collectionName);
+    const rows = this.#ctx.dataPlanes.collections.get(clusterId)?.get(key)?.rows ?? 0;
+    const byKey = this.#ctx.dataPlanes.indexes.get(clusterId) ?? new Map<string, SimIndex[]>();
+    this.#ctx.dataPlanes.indexes.set(clusterId, byKey);
+    const pinned = pinnedIndex(input, rows);
+    const known = byKey.get(key) ?? [];
+    byKey.set(
+      key,
+      known.some((i) => i.indexName === input.indexName)
+        ? known.map((i) => (i.indexName === input.indexName ? pinned : i))
+        : [...known, pinned],
+    );
   }
 
   get sparkJobRefs(): readonly SparkJobRef[] {

@@ -240,6 +240,8 @@ export const DATA_PLANE_ENDPOINT = {
   listCollectionsV1: "GET /v1/vector/collections",
   getLoadState: "POST /v2/vectordb/collections/get_load_state",
   getStats: "POST /v2/vectordb/collections/get_stats",
+  listIndexes: "POST /v2/vectordb/indexes/list",
+  describeIndex: "POST /v2/vectordb/indexes/describe",
 } as const;
 
 /**

@@ -35,6 +35,7 @@ export function collectionsSchema<Q extends z.ZodType>(queries: Q) {
     queries: nullAsAbsent(queries.optional()),
     load_state: boolField().default(true),
     row_count: boolField().default(false),
+    indexes: boolField().default(true),
     rate_limit: intField(1, 1000).default(DEFAULT_DATA_PLANE_RATE_LIMIT),
   }).transform((c) => ({
     enabled: c.enabled,
@@ -50,6 +51,8 @@ export function collectionsSchema<Q extends z.ZodType>(queries: Q) {
     ...optional("queries", c.queries as z.output<Q> | undefined),
     loadState: c.load_state,
     rowCount: c.row_count,
+    /** List Indexes, then Describe Index per index, per polled collection. */
+    indexes: c.indexes,
     /** Data-plane requests per second per cluster endpoint (the data plane documents no limit). */
     rateLimit: c.rate_limit,
   }));
