@@ -389,8 +389,17 @@ export class SimStateImpl implements SimState {
     ctx.world.clusters.push(cluster);
     ctx.clusterById.set(id, cluster);
     ctx.profiles.set(id, buildProfile(ctx.seed, cluster));
-    const plane = buildDataPlanes([cluster], ctx.seed, 0).collections.get(id);
-    if (plane !== undefined) ctx.dataPlanes.collections.set(id, plane);
+    // Its data plane as it would be at its place in the world (the first cluster's is scripted).
+    const planes = buildDataPlanes(ctx.world.clusters, {
+      seed: ctx.seed,
+      churnMs: 0,
+      startMs: ctx.now(),
+      timeScale: ctx.timeScale,
+    });
+    const collections = planes.collections.get(id);
+    const indexes = planes.indexes.get(id);
+    if (collections !== undefined) ctx.dataPlanes.collections.set(id, collections);
+    if (indexes !== undefined) ctx.dataPlanes.indexes.set(id, indexes);
     return id;
   }
 
@@ -401,6 +410,7 @@ export class SimStateImpl implements SimState {
     this.#ctx.clusterById.delete(clusterId);
     this.#ctx.profiles.delete(clusterId);
     this.#ctx.dataPlanes.collections.delete(clusterId);
+    this.#ctx.dataPlanes.indexes.delete(clusterId);
   }
 
   setMetricNull(clusterId: string, metricName: string, allNull = true): void {
