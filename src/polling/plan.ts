@@ -21,7 +21,7 @@ import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef
 import { credentialLabeler } from "./credentials.js";
 import { type Collector, type CollectorEnv, CollectorStates, type CollectorTask, tasksOf } from "./model.js";
 import { type FamilyPlan, familyPlan } from "./planFamilies.js";
-import { type NativePlan, nativePlan, nativeSaves, type PlannedTask } from "./planNative.js";
+import { type NativePlan, nativePlan, nativeSaves, type PlannedTask, plannedTask } from "./planNative.js";
 import type { PollContext } from "./runtime.js";
 import {
   configuredSparkJobs,
@@ -383,13 +383,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     discoveredClusters: discovered,
     sparkJobs,
     jobIds,
-    tasks: tasks.map((t) => ({
-      id: t.id,
-      credential: t.credential,
-      intervalMs: t.intervalMs,
-      calls: t.calls,
-      ...(t.nativeCluster === undefined ? {} : { nativeCluster: t.nativeCluster }),
-    })),
+    tasks: tasks.map(plannedTask),
     rateLimit,
     rateLimitMarginMs: marginMs,
     usableRate: usableRate(rateLimit, marginMs),

@@ -32,6 +32,17 @@ export interface NativePlan {
 /** A task as the plan keeps it: what it calls, not how. */
 export type PlannedTask = Pick<CollectorTask, "id" | "credential" | "intervalMs" | "calls" | "nativeCluster">;
 
+/** What the plan keeps of a task. */
+export function plannedTask(t: PlannedTask): PlannedTask {
+  return {
+    id: t.id,
+    credential: t.credential,
+    intervalMs: t.intervalMs,
+    calls: t.calls,
+    ...(t.nativeCluster === undefined ? {} : { nativeCluster: t.nativeCluster }),
+  };
+}
+
 /**
  * Whether a call of a task is saved by the service's own endpoint: a Query Cluster Metrics call
  * of a cluster `native_export` lists by ID (with skip_metric_queries).

@@ -9,12 +9,11 @@ import {
   type WireCloudJob,
 } from "./cloud-jobs.js";
 import { nulledKey, type RetiredEndpoints, type SimContext } from "./context.js";
-import { buildDataPlanes, collectionKey, collectionsAt, type SimDataCollection } from "./data-plane.js";
+import { collectionKey, collectionsAt, type SimDataCollection } from "./data-plane.js";
 import { SimulatorError } from "./errors.js";
 import type { ImportJobDetail, ImportProgressOverride, WireImportJob } from "./import-jobs.js";
 import { indexView, pinnedIndex, type SetIndexInput, type SimIndex, type SimIndexView } from "./indexes.js";
 import { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
-import { buildProfile } from "./metric-values.js";
 import { hexFromHash, mix } from "./random.js";
 import {
   SPARK_STATUSES,
@@ -24,7 +23,8 @@ import {
   sparkJobView,
   type WireSparkJob,
 } from "./spark-jobs.js";
-import { collectionsFor, type MutableSimCluster } from "./world.js";
+import type { MutableSimCluster } from "./world.js";
+import { type AddClusterInput, addSimCluster, removeSimCluster } from "./world-changes.js";
 
 /** A Spark job to add. Defaults: a generated ID, scenario "succeeded", created now. */
 interface AddSparkJobInput {
@@ -73,19 +73,6 @@ interface AddCollectionInput {
   readonly loadState?: string;
   readonly loadProgress?: number;
   readonly rows?: number;
-}
-
-/** A cluster to add. Defaults: a generated in01- ID, plan Enterprise, running, the first project and region. */
-interface AddClusterInput {
-  readonly id?: string;
-  readonly name?: string;
-  /** Describe Cluster `plan`: Free, Serverless, Standard or Enterprise. */
-  readonly plan?: string;
-  readonly status?: string;
-  readonly projectId?: string;
-  readonly regionId?: string;
-  /** Collections of its one or two databases; default 3. */
-  readonly collections?: number;
 }
 
 /** Test hooks of a running simulator; changes apply to the next request. */
@@ -361,56 +348,14 @@ export class SimStateImpl implements SimState {
   }
 
   addCluster(input: AddClusterInput = {}): string {
-    const ctx = this.#ctx;
     const id = input.id ?? this.#nextId("in01-", 16);
-    if (ctx.clusterById.has(id)) throw new SimulatorError("INVALID_OPTION", `cluster exists: ${id}`);
-    const plan = input.plan ?? "Enterprise";
-    const dedicated = plan !== "Free" && plan !== "Serverless";
-    const cluster: MutableSimCluster = {
-      id,
-      name: input.name ?? `added-${ctx.world.clusters.length + 1}`,
-      projectId: input.projectId ?? ctx.world.projects[0]?.id ?? "",
-      regionId: input.regionId ?? ctx.world.clusters[0]?.regionId ?? "aws-us-west-2",
-      plan,
-      cuType: dedicated ? "Performance-optimized" : "",
-      cuSize: dedicated ? 2 : 0,
-      status: input.status ?? "RUNNING",
-      snapshotNumber: 0,
-      createProgress: 100,
-      replica: dedicated ? 1 : undefined,
-      autoscalingCu: undefined,
-      createTimeMs: ctx.now() - 86_400_000,
-      connectAddress: `${ctx.server.baseUrl}/dp/${id}`,
-      collections: collectionsFor(input.collections ?? 3),
-      importListKey: "records",
-      hot: false,
-    };
-    // The routes hold the world's list itself: it changes in place.
-    ctx.world.clusters.push(cluster);
-    ctx.clusterById.set(id, cluster);
-    ctx.profiles.set(id, buildProfile(ctx.seed, cluster));
-    // Its data plane as it would be at its place in the world (the first cluster's is scripted).
-    const planes = buildDataPlanes(ctx.world.clusters, {
-      seed: ctx.seed,
-      churnMs: 0,
-      startMs: ctx.now(),
-      timeScale: ctx.timeScale,
-    });
-    const collections = planes.collections.get(id);
-    const indexes = planes.indexes.get(id);
-    if (collections !== undefined) ctx.dataPlanes.collections.set(id, collections);
-    if (indexes !== undefined) ctx.dataPlanes.indexes.set(id, indexes);
+    if (this.#ctx.clusterById.has(id)) throw new SimulatorError("INVALID_OPTION", `cluster exists: ${id}`);
+    addSimCluster(this.#ctx, id, input);
     return id;
   }
 
   removeCluster(clusterId: string): void {
-    const cluster = this.#cluster(clusterId);
-    const clusters = this.#ctx.world.clusters;
-    clusters.splice(clusters.indexOf(cluster), 1);
-    this.#ctx.clusterById.delete(clusterId);
-    this.#ctx.profiles.delete(clusterId);
-    this.#ctx.dataPlanes.collections.delete(clusterId);
-    this.#ctx.dataPlanes.indexes.delete(clusterId);
+    removeSimCluster(this.#ctx, this.#cluster(clusterId));
   }
 
   setMetricNull(clusterId: string, metricName: string, allNull = true): void {
