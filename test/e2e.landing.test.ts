@@ -38,6 +38,9 @@ describe.skipIf(browserTool.skip)("the landing page in a headless browser, at 1,
       landing: () => INFO,
       ready: () => true,
       reload: async () => ({ ok: true, problems: [] }),
+      nativeTargets: () => {
+        throw new Error("not used");
+      },
     }).listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;

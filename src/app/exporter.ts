@@ -12,6 +12,7 @@ import { SampleStore } from "../exposition/store.js";
 import type { LandingInfo } from "../http/landing.js";
 import { byTarget } from "../http/landingRows.js";
 import { familyFilter } from "../metrics/familyFilter.js";
+import { CLUSTER_KINDS } from "../polling/clusterKinds.js";
 import { credentialLabeler } from "../polling/credentials.js";
 import { describeError } from "../polling/errors.js";
 import { HealthTracker } from "../polling/health.js";
@@ -29,6 +30,7 @@ import { ClientPool } from "../pool/clientPool.js";
 import { type Clock, Scheduler, systemClock } from "../scheduler/scheduler.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClusterDescription } from "../upstream/types.js";
+import { NativeDiscovery, type NativeTargetsAnswer } from "./nativeDiscovery.js";
 import { WatchedList } from "./watchedList.js";
 
 export interface ExporterOptions {
@@ -80,6 +82,7 @@ export class Exporter {
   private discovered: readonly ClusterDescription[] = [];
   private readonly sparkJobsFile: WatchedList<SparkJobRef>;
   private readonly jobIdsFile: WatchedList<string>;
+  private readonly native: NativeDiscovery;
   private sweeper: NodeJS.Timeout | undefined;
   private readyFlag = false;
   private readonly startedAtMs: number;
@@ -116,6 +119,11 @@ export class Exporter {
       clock: opts.clientClock ?? this.clock,
       dispatcher: opts.dispatcher,
       onCloseError: (err) => this.internalError("client_close", err),
+    });
+    this.native = new NativeDiscovery({
+      config: () => this.config,
+      clusters: () => replicaClusters(this.config, this.discovered, this.shard),
+      known: this.state.get(CLUSTER_KINDS),
     });
     const listFile = { pollMs: opts.jobsFilePollMs ?? 5000, logger: this.logger };
     const onError = (err: unknown) => this.internalError("jobs_file", err);
@@ -213,6 +221,11 @@ export class Exporter {
     return this.readyFlag;
   }
 
+  /** GET /sd/native-export: the natively served clusters of this replica, made ahead of requests. */
+  nativeTargets(): NativeTargetsAnswer {
+    return this.native.answer();
+  }
+
   metrics(headers: {
     accept?: string | undefined;
     acceptEncoding?: string | undefined;
@@ -236,6 +249,7 @@ export class Exporter {
 
   async stop(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
+    this.native.close();
     this.sparkJobsFile.stop();
     this.jobIdsFile.stop();
     await this.scheduler.stop();
@@ -317,6 +331,7 @@ export class Exporter {
     this.scheduler.setTasks(tasks);
     this.forgetRemovedTargets(tasks);
     this.clients.closeUnused(config, clusters);
+    this.native.refresh();
   }
 
   private onDiscovered(found: ClusterDescription[]): void {

@@ -210,7 +210,11 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
   try {
     if (args.mode === "demo") {
       const metricCatalog = args.demoMetricCatalog ?? "strict";
-      const sim = await startDemoSimulator({ clusters: DEMO_CLUSTERS, metricCatalog });
+      const sim = await startDemoSimulator({
+        clusters: DEMO_CLUSTERS,
+        metricCatalog,
+        ...(args.demoSimulatorListen === undefined ? {} : { listen: parseListen(args.demoSimulatorListen) }),
+      });
       closeDemo = () => sim.close();
       // The data planes' demo credentials go to token files, as a user's would; the directory
       // goes with the simulator, so repeated demo runs leave nothing behind.
@@ -285,6 +289,7 @@ function createServer(
     metrics: (h) => exporter.metrics(h),
     landing: () => ({ ...exporter.landing(), ...(runtime ? { runtime } : {}) }),
     ready: () => exporter.ready(),
+    nativeTargets: () => exporter.nativeTargets(),
     reload,
     ...(web && web.basicAuthUsers.size > 0 ? { auth: new BasicAuth(web.basicAuthUsers) } : {}),
     ...(web ? { headers: web.headers } : {}),

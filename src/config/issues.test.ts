@@ -43,6 +43,7 @@ describe("knownKeysAt", () => {
         "global_clusters",
         "alert_rules",
         "billing",
+        "native_export",
         "families",
         "server",
         "staleness_intervals",

@@ -440,6 +440,7 @@ describe("good configs", () => {
         invoices: { enabled: true, keep: 3 },
         apiKey: "env-key",
       },
+      nativeExport: { enabled: false, clusters: "auto", skipMetricQueries: true },
       families: { allow: [], deny: [] },
       server: { host: "0.0.0.0", port: 9474 },
       stalenessIntervals: 5,

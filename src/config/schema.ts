@@ -28,6 +28,7 @@ import { inventorySchema } from "./schema/inventory.js";
 import { jobsSchema } from "./schema/jobs.js";
 import { metricsSchema } from "./schema/metrics.js";
 import { checkScopeMetricNames } from "./schema/names.js";
+import { checkNativeExport, nativeExportSchema } from "./schema/nativeExport.js";
 import { queriesSchema } from "./schema/queries.js";
 import { serverSchema } from "./schema/server.js";
 import { sparkJobsSchema } from "./schema/sparkJobs.js";
@@ -64,13 +65,15 @@ export function configSchema(baseDir: string) {
             global_clusters: globalClustersSchema,
             alert_rules: alertRulesSchema,
             billing: billingSchema(resolvePath),
+            native_export: nativeExportSchema,
             families: familiesSchema,
             server: serverSchema(resolvePath),
             staleness_intervals: intField(2, 100).default(5),
           },
           { error: sectionError },
         )
-        .check(z.superRefine(checkScopeMetricNames, always)),
+        .check(z.superRefine(checkScopeMetricNames, always))
+        .check(z.superRefine(checkNativeExport, always)),
     )
     .transform((file) => ({
       config: {
@@ -104,6 +107,7 @@ export function configSchema(baseDir: string) {
         globalClusters: file.global_clusters,
         alertRules: file.alert_rules,
         billing: file.billing.settings,
+        nativeExport: file.native_export,
         families: file.families,
         server: file.server,
         /** A series older than this many intervals of its collector disappears. Default 5. */

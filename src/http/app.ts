@@ -12,6 +12,13 @@ export interface ReloadResult {
   readonly problems: readonly string[];
 }
 
+/** A body made ahead of requests (GET /sd/native-export), served as it is. */
+export interface PreparedAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+}
+
 /** What the HTTP layer needs from the exporter. The app holds no logic of its own. */
 export interface HttpDeps {
   metrics(headers: {
@@ -21,6 +28,11 @@ export interface HttpDeps {
   landing(): LandingInfo;
   ready(): boolean;
   reload(): Promise<ReloadResult>;
+  /**
+   * GET /sd/native-export: Prometheus http_sd_configs JSON of the clusters the service's own
+   * endpoint serves (or 404 with the reason), behind the same auth as /metrics.
+   */
+  nativeTargets(): PreparedAnswer;
   /** When set, every route but the health probes (/healthz, /readyz, /-/healthy, /-/ready) requires these credentials. */
   auth?: BasicAuth;
   /** A client certificate policy the TLS layer cannot enforce alone (see clientCert.ts). */
@@ -40,12 +52,13 @@ const ROUTES: Record<string, readonly string[]> = {
   "/-/healthy": ["GET", "HEAD"],
   "/-/ready": ["GET", "HEAD"],
   "/-/reload": ["POST"],
+  "/sd/native-export": ["GET", "HEAD"],
 };
 
 /**
  * The express app: GET /metrics, /, /healthz, /readyz (and their Prometheus-style names
- * /-/healthy, /-/ready) and POST /-/reload; every other path is 404 and every other method 405
- * (with Allow). No framework banner, no body parsing.
+ * /-/healthy, /-/ready), /sd/native-export and POST /-/reload; every other path is 404 and every
+ * other method 405 (with Allow). No framework banner, no body parsing.
  */
 export function createApp(deps: HttpDeps): express.Express {
   const app = express();
@@ -115,6 +128,13 @@ export function createApp(deps: HttpDeps): express.Express {
     } catch (err) {
       next(err);
     }
+  });
+
+  app.get("/sd/native-export", (_req, res) => {
+    const out = deps.nativeTargets();
+    res.status(out.status).setHeader("Content-Type", out.contentType);
+    res.setHeader("Cache-Control", "no-store");
+    res.send(out.body);
   });
 
   // The query string is read here, by the page's own rules (the app's query parser is off).

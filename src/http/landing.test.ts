@@ -30,6 +30,11 @@ describe("the landing page's note on a target", () => {
       row: { partialError: { code: "timeout", message: "1 call(s) failed: no answer" } },
       want: "partly: timeout: 1 call(s) failed: no answer",
     },
+    {
+      name: "a poll that asked nothing on purpose",
+      row: { skipped: "served by the service's own Prometheus endpoint" },
+      want: "not asked: served by the service&#39;s own Prometheus endpoint",
+    },
     { name: "nothing", row: {}, want: "<td>0</td><td></td></tr>" },
   ])("$name", ({ row, want }) => {
     expect(page(row)).toContain(want);

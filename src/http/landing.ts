@@ -77,7 +77,7 @@ export function renderLanding(info: LandingInfo, query: LandingQuery = NO_FILTER
 </head><body>
 <h1>vdbcloud-exporter</h1>
 <p>Version ${escapeHtml(info.version)} &middot; ${info.ready ? "ready" : "starting (first cycle not complete)"} &middot; ${info.series} series &middot; snapshot published ${ago(info.nowMs, info.publishedAtMs)} &middot; shard ${info.shard.index + 1} of ${info.shard.total}</p>
-<ul><li><a href="metrics">/metrics</a></li><li><a href="healthz">/healthz</a></li><li><a href="readyz">/readyz</a></li><li><a href="-/healthy">/-/healthy</a></li><li><a href="-/ready">/-/ready</a></li></ul>
+<ul><li><a href="metrics">/metrics</a></li><li><a href="healthz">/healthz</a></li><li><a href="readyz">/readyz</a></li><li><a href="-/healthy">/-/healthy</a></li><li><a href="-/ready">/-/ready</a></li><li><a href="sd/native-export">/sd/native-export</a> (the clusters the service&#39;s own Prometheus endpoint serves)</li></ul>
 ${renderSummary(counted)}${renderFailing(info.targets, info.nowMs)}${renderTargets(info.targets, query, collectors, info.nowMs)}${renderBudgets(info.budgets)}${renderRuntime(info.runtime)}</body></html>
 `;
 }

@@ -15,6 +15,8 @@ export interface TargetRow {
   readonly planRefusedAtMs?: number | null;
   /** Calls of the last complete poll that failed without failing it, if any. */
   readonly partialError?: { readonly code: string; readonly message: string } | null;
+  /** Why its last poll asked the service nothing on purpose (its data comes from elsewhere), if so. */
+  readonly skipped?: string | null;
   /** How long its last poll took, in seconds (retries and rate-limit waits included). */
   readonly lastPollSeconds?: number | null;
 }
@@ -71,6 +73,7 @@ export function note(t: TargetRow, nowMs: number): string {
     return `refused for the cluster's plan ${ago(nowMs, t.planRefusedAtMs)}: asked again after an hour, or when its plan changes`;
   }
   if (t.partialError) return `partly: ${t.partialError.code}: ${t.partialError.message}`;
+  if (t.skipped) return `not asked: ${t.skipped}`;
   return "";
 }
 

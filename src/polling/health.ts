@@ -35,6 +35,11 @@ interface TargetHealth {
    * job's detail): shown, so that no failed call goes unseen; null when every call answered.
    */
   readonly partialError: { readonly code: string; readonly message: string } | null;
+  /**
+   * Why the last poll asked the service nothing on purpose (its data comes from elsewhere), in
+   * words for the landing page; null when it asked.
+   */
+  readonly skipped: string | null;
   /** How long its last poll took, in seconds, retries and rate-limit waits included; null before one ended. */
   readonly lastPollSeconds: number | null;
 }
@@ -148,6 +153,17 @@ export class HealthTracker {
       error === null ? null : { code: error.code, message: `${failed} call(s) failed: ${error.message}` };
   }
 
+  /**
+   * Why the last complete poll asked nothing (`reason`), or null when it asked: shown on the
+   * landing page, logged at info when it starts or its reason changes.
+   */
+  skipped(collector: string, target: string, reason: string | null): void {
+    const h = this.entry(collector, target);
+    if (reason !== null && h.skipped !== reason)
+      this.logger.info({ collector, target, reason }, "poll skipped");
+    h.skipped = reason;
+  }
+
   /** How long the poll that just ended took (see `lastPollSeconds`); a forgotten target stays forgotten. */
   timed(collector: string, target: string, seconds: number): void {
     const h = this.targets.get(key(collector, target));
@@ -205,6 +221,7 @@ export class HealthTracker {
     h.notPermitted = null;
     h.planRefusedAtMs = null;
     h.partialError = null;
+    h.skipped = null;
     this.write(h);
   }
 
@@ -317,6 +334,7 @@ function pending(collector: string, target: string): Mutable {
     planRefusedAtMs: null,
     partialError: null,
     lastPollSeconds: null,
+    skipped: null,
   };
 }
 

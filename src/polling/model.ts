@@ -41,6 +41,12 @@ export interface CollectorTask extends ScheduledTask {
   /** Label of the credential its client uses ("default", "cluster key #1"), never the key. */
   readonly credential: string;
   readonly calls: readonly CallEstimate[];
+  /**
+   * The cluster whose metrics the service's own Prometheus endpoint can serve instead of this
+   * task's Query Cluster Metrics calls (native_export): `--check-config` counts them as saved for
+   * a cluster the config lists by ID. Absent for every other task.
+   */
+  readonly nativeCluster?: string;
 }
 
 /** One kind of state a collector keeps across polls and reloads, declared by that collector. */

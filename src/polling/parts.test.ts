@@ -126,7 +126,7 @@ describe("pollParts", () => {
     const asked: string[] = [];
     const err = await pollParts(
       s.ctx,
-      { partialFailure: () => {} },
+      { partialFailure: () => {}, skip: () => {} },
       {
         collector: "c",
         target: "t",

@@ -475,6 +475,85 @@ describe("computePlan", () => {
   });
 });
 
+describe("native_export in the plan", () => {
+  const METRICS = "POST /v2/clusters/{id}/metrics/query";
+  const clusters = [
+    { id: "in01-ent", region: "aws-us-west-2", scopes: [{ db_name: "default", collection_name: "docs" }] },
+    { id: "in01-std", region: "aws-us-west-2" },
+    { id: "in01-team", region: "aws-us-west-2", api_key: TEAM_KEY },
+  ];
+
+  it("shows the clusters listed by ID as native and their metric calls as saved, not in the budget", async () => {
+    const plan = computePlan(
+      COLLECTORS,
+      await config({ clusters, native_export: { enabled: true, clusters: ["in01-ent", "in01-team"] } }),
+    );
+    // The cluster and its scope, under the default key; the team key's cluster under its own.
+    expect(row(plan.rows, METRICS)?.callsPerCycle).toBe(1);
+    expect(row(plan.rows, METRICS, "cluster key #1")).toBeUndefined();
+    expect(plan.native.saved.map((r) => [r.credential, r.callsPerCycle, r.intervalMs])).toEqual([
+      ["default", 2, 60_000],
+      ["cluster key #1", 1, 60_000],
+    ]);
+    // Every other call stays, the saved clusters' Describe Cluster among them.
+    expect(row(plan.rows, "GET /v2/clusters/{id}")?.callsPerCycle).toBe(2);
+    const text = formatPlan(plan);
+    expect(text).toMatch(
+      /cluster in01-ent .* native \(the service's own endpoint, if Enterprise: metric calls saved\)/,
+    );
+    expect(text).not.toMatch(/cluster in01-std .*native/);
+    expect(text).toContain(
+      "Calls saved by the service's own Prometheus endpoint (native_export, the clusters listed by ID):",
+    );
+    expect(text).toContain(`${METRICS} [default]: 2 calls every PT1M = 0.033 req/s not made`);
+    expect(text).toContain("Free, Serverless and Standard clusters are polled as before, even when listed");
+    expect(text).not.toContain(TEAM_KEY);
+  });
+
+  it("auto: no plan is known offline, so every call is counted, with a note that they stop at run time", async () => {
+    const plan = computePlan(COLLECTORS, await config({ clusters, native_export: { enabled: true } }));
+    expect(row(plan.rows, METRICS)?.callsPerCycle).toBe(3);
+    expect(plan.native.saved).toEqual([]);
+    expect(plan.native.notes).toContainEqual(
+      expect.stringContaining("clusters: auto: which clusters are Enterprise is learnt at run time"),
+    );
+    expect(formatPlan(plan)).not.toContain("native (");
+  });
+
+  it.each([
+    [
+      "metric queries kept",
+      { enabled: true, clusters: ["in01-ent"], skip_metric_queries: false },
+      3,
+      "still made",
+    ],
+    ["disabled", { enabled: false, clusters: ["in01-ent"] }, 3, undefined],
+  ])("%s: the calls stay in the budget", async (_name, native, calls, note) => {
+    const plan = computePlan(COLLECTORS, await config({ clusters, native_export: native }));
+    expect(row(plan.rows, METRICS)?.callsPerCycle).toBe(calls);
+    expect(plan.native.saved).toEqual([]);
+    if (note === undefined) expect(plan.native.notes).toEqual([]);
+    else expect(plan.native.notes.join("\n")).toContain(note);
+  });
+
+  it("names a listed cluster this replica does not poll from its config (another shard's, or discovery's)", async () => {
+    const cfg = await config({
+      clusters,
+      inventory: { discovery: { enabled: true } },
+      native_export: { enabled: true, clusters: ["in01-ent", "in01-elsewhere"] },
+    });
+    const shards = [0, 1].map((index) => computePlan(COLLECTORS, cfg, { shard: { index, total: 2 } }));
+    const owner = shards.find((p) => p.targets.some((t) => t.clusterId === "in01-ent"));
+    expect(owner?.native.clusters).toEqual(["in01-ent"]);
+    for (const p of shards) {
+      const mine = p.targets.some((t) => t.clusterId === "in01-ent");
+      expect(p.native.notes.join("\n")).toContain(
+        `does not poll from its config (another shard's, or found by discovery): ${mine ? "" : "in01-ent, "}in01-elsewhere`,
+      );
+    }
+  });
+});
+
 describe("family lists in the plan", () => {
   const clusters = [
     { id: "in01-a", region: "aws-us-west-2" },

@@ -9,18 +9,16 @@
  * filter and credentials as the exporter), so the plan and the runtime cannot disagree.
  */
 
-import type { DataPlaneApi } from "../upstream/dataPlane.js";
-import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../upstream/rateLimiter.js";
-import { type CloudApi, DATA_PLANE_ENDPOINT, ENDPOINT, type EndpointTemplate } from "../upstream/types.js";
-
-const DATA_PLANE_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(Object.values(DATA_PLANE_ENDPOINT));
-
 import { queriesForTarget } from "../config/queries.js";
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
+import type { DataPlaneApi } from "../upstream/dataPlane.js";
+import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../upstream/rateLimiter.js";
+import { type CloudApi, DATA_PLANE_ENDPOINT, ENDPOINT, type EndpointTemplate } from "../upstream/types.js";
 import { credentialLabeler } from "./credentials.js";
 import { type Collector, type CollectorEnv, CollectorStates, type CollectorTask, tasksOf } from "./model.js";
 import { type FamilyPlan, familyPlan } from "./planFamilies.js";
+import { type NativePlan, nativePlan, nativeSaves, type PlannedTask, plannedTask } from "./planNative.js";
 import { RUN_TIME_COUNTS } from "./planNotes.js";
 import type { PollContext } from "./runtime.js";
 import {
@@ -31,6 +29,7 @@ import {
   withCollectionScopes,
 } from "./targets.js";
 
+const DATA_PLANE_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(Object.values(DATA_PLANE_ENDPOINT));
 const METRICS_ENDPOINT: EndpointTemplate = ENDPOINT.queryClusterMetrics;
 
 // Rows are printed in this order (then by credential in order of first use).
@@ -104,7 +103,7 @@ export interface Plan {
   /** The jobs by ID this replica polls (jobs.ids, and the IDs file's when given). */
   readonly jobIds: readonly string[];
   /** Every task the scheduler would run, with its calls: what the rows add up. */
-  readonly tasks: readonly Pick<CollectorTask, "id" | "credential" | "intervalMs" | "calls">[];
+  readonly tasks: readonly PlannedTask[];
   readonly rateLimit: number;
   readonly rateLimitMarginMs: number;
   /** rateLimit requests per (1 s + margin): what the limiter sustains, per endpoint and credential. */
@@ -115,6 +114,8 @@ export interface Plan {
   readonly dataPlaneRateLimit: number;
   readonly families: FamilyPlan;
   readonly notes: readonly string[];
+  /** native_export: the clusters the service's own endpoint serves, and the calls that saves. */
+  readonly native: NativePlan;
   readonly fits: boolean;
 }
 
@@ -241,8 +242,11 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     { endpoint: EndpointTemplate; credential: string; intervalMs: number; calls: number; atLeast: boolean }
   >();
   const dataPlane = new Map<string, { calls: number; atLeast: boolean; intervalMs: number }>();
+  const saved = nativeSaves(config);
   for (const task of tasks) {
     for (const call of task.calls) {
+      // Shown apart, as calls the service's own endpoint saves (planNative.ts).
+      if (saved(task, call.endpoint)) continue;
       if (DATA_PLANE_ENDPOINTS.has(call.endpoint)) {
         const row = dataPlane.get(task.id.target) ?? {
           calls: 0,
@@ -380,12 +384,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     discoveredClusters: discovered,
     sparkJobs,
     jobIds,
-    tasks: tasks.map((t) => ({
-      id: t.id,
-      credential: t.credential,
-      intervalMs: t.intervalMs,
-      calls: t.calls,
-    })),
+    tasks: tasks.map(plannedTask),
     rateLimit,
     rateLimitMarginMs: marginMs,
     usableRate: usableRate(rateLimit, marginMs),
@@ -394,6 +393,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     dataPlaneRateLimit,
     families: familyPlan(collectors, env),
     notes,
+    native: nativePlan(config, tasks, clusters),
     fits: rows.every((r) => r.fits) && dataPlaneRows.every((r) => r.fits),
   };
 }

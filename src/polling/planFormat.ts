@@ -54,13 +54,19 @@ export function formatPlan(plan: Plan): string {
     return name;
   };
   const targetLines: string[] = [];
+  const native = new Set(plan.native.clusters);
   for (const t of plan.targets) {
     const details = [
       t.region === undefined ? undefined : `region=${t.region}`,
       t.projectId === undefined ? undefined : `project=${t.projectId}`,
       `credential=${t.credential}`,
     ].filter((d) => d !== undefined);
-    targetLines.push(`  cluster ${t.clusterId} ${details.join(" ")} queries=${setOf(t.queries)}`);
+    const served = native.has(t.clusterId)
+      ? plan.native.saved.length > 0
+        ? " native (the service's own endpoint, if Enterprise: metric calls saved)"
+        : " native (the service's own endpoint, if Enterprise)"
+      : "";
+    targetLines.push(`  cluster ${t.clusterId} ${details.join(" ")} queries=${setOf(t.queries)}${served}`);
     t.scopes.forEach((scope, i) => {
       targetLines.push(`    scope ${scope} queries=${setOf(t.scopeQueries[i] ?? [])}`);
     });
@@ -95,6 +101,17 @@ export function formatPlan(plan: Plan): string {
     );
   }
   if (plan.rows.length === 0) lines.push("  (none)");
+  if (plan.native.saved.length > 0) {
+    lines.push("");
+    lines.push(
+      "Calls saved by the service's own Prometheus endpoint (native_export, the clusters listed by ID):",
+    );
+    for (const r of plan.native.saved) {
+      lines.push(
+        `  ${r.endpoint} [${r.credential}]: ${r.callsPerCycle} ${r.callsPerCycle === 1 ? "call" : "calls"} every ${formatDuration(r.intervalMs)} = ${formatRate(r.requestsPerSecond)} req/s not made`,
+      );
+    }
+  }
   if (plan.dataPlaneRows.length > 0) {
     lines.push("");
     lines.push(
@@ -109,10 +126,11 @@ export function formatPlan(plan: Plan): string {
     }
   }
   lines.push(...familyLines(plan.families));
-  if (plan.notes.length > 0) {
+  const notes = [...plan.notes, ...plan.native.notes];
+  if (notes.length > 0) {
     lines.push("");
     lines.push("Notes:");
-    for (const note of plan.notes) lines.push(`  - ${note}`);
+    for (const note of notes) lines.push(`  - ${note}`);
   }
   lines.push("");
   lines.push(plan.fits ? "Result: fits the rate budget" : "Result: EXCEEDS the budget (see above)");

@@ -158,6 +158,18 @@ describe("runPoll: the one refusal rule", () => {
     c.store.close();
   });
 
+  it("shows why a complete poll asked nothing, until a poll asks again or fails", async () => {
+    const c = ctx();
+    await runPoll(c, POLL, async (run) => run.skip("served elsewhere"));
+    expect(c.health.list()[0]).toMatchObject({ up: true, skipped: "served elsewhere" });
+    await runPoll(c, POLL, async () => {});
+    expect(c.health.list()[0]?.skipped).toBeNull();
+    await runPoll(c, POLL, async (run) => run.skip("served elsewhere"));
+    await runPoll(c, POLL, async () => Promise.reject(new Error("down")));
+    expect(c.health.list()[0]).toMatchObject({ up: false, skipped: null });
+    c.store.close();
+  });
+
   it.each([
     { name: "a success", poll: () => new Promise<void>((r) => setTimeout(r, 30)) },
     {

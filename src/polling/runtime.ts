@@ -35,6 +35,11 @@ export interface PollTarget {
  */
 export interface PollRun {
   partialFailure(err: unknown): void;
+  /**
+   * The poll asks the service nothing on purpose: `reason` says why, in words (the landing
+   * page shows it). The poll is complete, and up.
+   */
+  skip(reason: string): void;
 }
 
 /**
@@ -60,16 +65,21 @@ export async function runPoll(
   const started = performance.now();
   let failed = 0;
   let firstFailure: unknown;
+  let skipped: string | null = null;
   const progress: PollRun = {
     partialFailure: (err) => {
       if (err instanceof PagingError) ctx.self.pagingError(err.endpoint, err.reason);
       if (failed++ === 0) firstFailure = err;
+    },
+    skip: (reason) => {
+      skipped = reason;
     },
   };
   try {
     await run(progress);
     ctx.health.success(collector, target);
     ctx.health.partial(collector, target, failed, firstFailure);
+    ctx.health.skipped(collector, target, skipped);
     return "ok";
   } catch (err) {
     if (err instanceof PagingError) ctx.self.pagingError(err.endpoint, err.reason);

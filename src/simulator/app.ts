@@ -10,6 +10,7 @@ import { dataPlaneRoutes } from "./data-plane.js";
 import { dataProtectionRoutes } from "./data-protection-routes.js";
 import { ApiCode } from "./errors.js";
 import { groupRoutes } from "./groups.js";
+import { nativeExportRoutes } from "./native-export.js";
 import { onDemandRoutes } from "./on-demand.js";
 import { mountRoute, type PipelineDeps } from "./pipeline.js";
 import { mutatingRoutes } from "./routes-mutating.js";
@@ -29,6 +30,7 @@ export function createApp(deps: PipelineDeps): Express {
     ...onDemandRoutes(deps.ctx.onDemand),
     ...alertRuleRoutes(deps.ctx.alertRules),
     ...readRoutes(deps.ctx),
+    ...nativeExportRoutes(deps.ctx),
     ...groupRoutes(),
     ...dataProtectionRoutes(deps.ctx),
     ...billing,

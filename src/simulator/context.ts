@@ -9,6 +9,7 @@ import type { DataProtection } from "./data-protection.js";
 import type { ImportJobStore } from "./import-jobs.js";
 import type { MetricCatalogMode } from "./metric-catalog.js";
 import type { ClusterProfile } from "./metric-values.js";
+import type { NativeExportOptions, NativeScrapeGuard } from "./native-guard.js";
 import type { SimOnDemandCluster } from "./on-demand.js";
 import type { SimQuirks } from "./quirks.js";
 import type { SparkJobStore } from "./spark-jobs.js";
@@ -51,8 +52,9 @@ export interface SimContext {
   /** Upstream behaviours switched on (quirks.ts). */
   readonly quirks: SimQuirks;
   readonly world: World;
-  readonly clusterById: ReadonlyMap<string, MutableSimCluster>;
-  readonly profiles: ReadonlyMap<string, ClusterProfile>;
+  /** Every cluster by ID (clusters added or removed by `SimState` too). */
+  readonly clusterById: Map<string, MutableSimCluster>;
+  readonly profiles: Map<string, ClusterProfile>;
   readonly spark: SparkJobStore;
   /** Jobs of Describe Job (migrations, backups, restores, ...). */
   readonly cloudJobs: CloudJobStore;
@@ -69,6 +71,10 @@ export interface SimContext {
   readonly retired: RetiredEndpoints;
   /** Metrics forced all-null, keyed by `nulledKey`. */
   readonly nulledMetrics: Set<string>;
+  /** The service's own Prometheus endpoint (native-export.ts): its org, options and scrape guard. */
+  readonly native: NativeExportOptions & { readonly guard: NativeScrapeGuard };
+  /** Where the simulator listens: its base URL, known once it listens (a cluster's data plane is under it). */
+  readonly server: { baseUrl: string };
 }
 
 /** Key of a (cluster, metric name) pair in `SimContext.nulledMetrics`. */

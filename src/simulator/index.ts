@@ -19,8 +19,10 @@ import { SIM_GROUPS, type SimGroupMember } from "./groups.js";
 import { ImportJobStore } from "./import-jobs.js";
 import { Lifecycle } from "./lifecycle.js";
 import { buildProfile } from "./metric-values.js";
+import { NativeScrapeGuard } from "./native-guard.js";
 import { generateOnDemandClusters, type SimOnDemandCluster } from "./on-demand.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
+import { hexFromHash, mix } from "./random.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { generateSparkJobs, SparkJobStore } from "./spark-jobs.js";
 import { busyClusterSparkJobs } from "./spark-listing.js";
@@ -109,6 +111,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
   }
   const cloudJobs = new CloudJobStore();
   for (const job of generateCloudJobs(o.seed, startMs)) cloudJobs.add(job);
+  const stats = new StatsRecorder();
   const ctx: SimContext = {
     seed: o.seed,
     now: o.now,
@@ -141,8 +144,13 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     alertRules: generateAlertRules(world, o.seed, o.alertRulesPerProject),
     retired: { retireV1: o.retireV1, removeV2ImportList: o.removeV2ImportList },
     nulledMetrics: new Set(),
+    native: {
+      orgId: `org-${hexFromHash(mix(o.seed, 0x0a9), 16)}`,
+      sumAndCount: o.nativeHistogramSumCount,
+      guard: new NativeScrapeGuard((clusterId) => stats.nativeScrapeRefused(clusterId)),
+    },
+    server: { baseUrl: "" },
   };
-  const stats = new StatsRecorder();
   const faults = new Faults(o.seed);
   const life = new Lifecycle();
   const app = createApp({
@@ -175,6 +183,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
   const { port } = server.address() as AddressInfo;
   const host = o.host.includes(":") ? `[${o.host}]` : o.host;
   const baseUrl = `http://${host}:${port}`;
+  ctx.server.baseUrl = baseUrl;
   for (const region of world.regions) region.domain = `${host}:${port}`;
   for (const cluster of world.clusters) cluster.connectAddress = `${baseUrl}/dp/${cluster.id}`;
 

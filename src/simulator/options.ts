@@ -91,6 +91,11 @@ export interface SimulatorOptions {
   retireV1?: boolean;
   /** List Import Jobs (V2) answers as a removed endpoint (HTTP 404). Default false. */
   removeV2ImportList?: boolean;
+  /**
+   * The service's own Prometheus endpoint also sends _sum and _count of its latency histogram,
+   * which its documentation's sample does not show. Default false.
+   */
+  nativeHistogramSumCount?: boolean;
   /** Upstream behaviours to imitate (see quirks.ts); default: none. */
   quirks?: Partial<SimQuirks>;
   /** Receives one line per request and any internal error. Default: silent. */
@@ -205,6 +210,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     maxMetricPoints: count("maxMetricPoints", opts.maxMetricPoints, 0, 2 ** 52),
     retireV1: opts.retireV1 ?? false,
     removeV2ImportList: opts.removeV2ImportList ?? false,
+    nativeHistogramSumCount: opts.nativeHistogramSumCount ?? false,
     quirks: resolveQuirks(opts.quirks),
     logger: opts.logger ?? (() => {}),
     onRequestDone: opts.onRequestDone ?? (() => {}),

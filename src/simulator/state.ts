@@ -24,6 +24,7 @@ import {
   type WireSparkJob,
 } from "./spark-jobs.js";
 import type { MutableSimCluster } from "./world.js";
+import { type AddClusterInput, addSimCluster, removeSimCluster } from "./world-changes.js";
 
 /** A Spark job to add. Defaults: a generated ID, scenario "succeeded", created now. */
 interface AddSparkJobInput {
@@ -131,6 +132,14 @@ export interface SimState {
   setIndex(clusterId: string, dbName: string, collectionName: string, index: SetIndexInput): void;
   /** Makes every bucket of one metric of one cluster null (or undoes it). Throws UNKNOWN_*. */
   setMetricNull(clusterId: string, metricName: string, allNull?: boolean): void;
+  /**
+   * Adds a cluster, created a day ago, with its metrics, collections and data plane (no backups,
+   * jobs or backup policy), listed by List Clusters from now on; returns its ID. Throws
+   * INVALID_OPTION for an ID in use.
+   */
+  addCluster(input?: AddClusterInput): string;
+  /** Removes a cluster: Describe Cluster answers "not found" and List Clusters leaves it out. Throws UNKNOWN_CLUSTER. */
+  removeCluster(clusterId: string): void;
 }
 
 const KNOWN_METRICS = new Set([...FIRST_FORM_NAMES, ...SECOND_FORM_NAMES]);
@@ -344,6 +353,17 @@ export class SimStateImpl implements SimState {
     if (switches.retireV1 !== undefined) this.#ctx.retired.retireV1 = switches.retireV1;
     if (switches.removeV2ImportList !== undefined)
       this.#ctx.retired.removeV2ImportList = switches.removeV2ImportList;
+  }
+
+  addCluster(input: AddClusterInput = {}): string {
+    const id = input.id ?? this.#nextId("in01-", 16);
+    if (this.#ctx.clusterById.has(id)) throw new SimulatorError("INVALID_OPTION", `cluster exists: ${id}`);
+    addSimCluster(this.#ctx, id, input);
+    return id;
+  }
+
+  removeCluster(clusterId: string): void {
+    removeSimCluster(this.#ctx, this.#cluster(clusterId));
   }
 
   setMetricNull(clusterId: string, metricName: string, allNull = true): void {

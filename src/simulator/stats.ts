@@ -32,6 +32,11 @@ export interface SimStats {
   readonly lastRequest: Readonly<Record<string, RecordedRequest>>;
   /** Requests per endpoint template and Bearer key ("" without one): which key called what. */
   readonly byEndpointKey: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /**
+   * Scrapes of the service's own Prometheus endpoint refused (HTTP 429) as closer than the 60 s
+   * minimum to the last one served for the same cluster and key, per cluster ID.
+   */
+  readonly nativeScrapesRefused: Readonly<Record<string, number>>;
   /** Zeroes every counter and forgets recorded requests. */
   reset(): void;
 }
@@ -51,8 +56,10 @@ export class StatsRecorder implements SimStats {
   mutatingCalls: string[] = [];
   lastRequest = emptyRecord<RecordedRequest>();
   byEndpointKey = emptyRecord<Record<string, number>>();
+  nativeScrapesRefused = emptyRecord<number>();
 
   reset(): void {
+    this.nativeScrapesRefused = emptyRecord();
     this.byEndpointKey = emptyRecord();
     this.requests = 0;
     this.byEndpoint = emptyRecord();
@@ -93,6 +100,10 @@ export class StatsRecorder implements SimStats {
     this.faultsInjected[kind] = (this.faultsInjected[kind] ?? 0) + 1;
   }
 
+  nativeScrapeRefused(clusterId: string): void {
+    this.nativeScrapesRefused[clusterId] = (this.nativeScrapesRefused[clusterId] ?? 0) + 1;
+  }
+
   mutating(call: string): void {
     this.mutatingCalls.push(call);
   }
@@ -111,6 +122,7 @@ export class StatsRecorder implements SimStats {
       mutatingCalls: [...this.mutatingCalls],
       lastRequest: { ...this.lastRequest },
       byEndpointKey: Object.fromEntries(Object.entries(this.byEndpointKey).map(([k, v]) => [k, { ...v }])),
+      nativeScrapesRefused: { ...this.nativeScrapesRefused },
     };
   }
 }

@@ -71,6 +71,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     metrics: (h) => exporter.metrics(h),
     landing: () => exporter.landing(),
     ready: () => exporter.ready(),
+    nativeTargets: () => exporter.nativeTargets(),
     reload: async () => ({ ok: false, problems: ["not in tests"] }),
   }).listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
