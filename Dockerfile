@@ -15,6 +15,8 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY config/example.yaml /etc/vdbcloud/config.yaml
+# The shipped Prometheus rules: --check-config warns when the family lists deny a family they read.
+COPY config/prometheus/rules ./config/prometheus/rules
 USER node
 EXPOSE 9474
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \

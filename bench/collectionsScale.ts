@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- --collections CxN`: C clusters with N collections each, every collection
  * discovered through its cluster's data plane and polled as a per-collection metrics scope
- * (load state and row count on), with every other collector on. Measured once the first
+ * (load state, row count and indexes on), with every other collector on. Measured once the first
  * metrics cycle covered every target: series exposed, the exporter's RSS, scrape p50/p99 per
  * variant, upstream calls of the first cycle (control plane) and of one collections cycle
  * (data plane), 429 answers and mutating calls.
@@ -199,7 +199,7 @@ export function renderCollections(r: CollectionsResult, machine: string): { text
   const lines = [
     "vdbcloud-exporter collections scale",
     machine,
-    `${r.shape.clusters} clusters x ${r.shape.perCluster} collections (load state, row count, a metrics scope ` +
+    `${r.shape.clusters} clusters x ${r.shape.perCluster} collections (load state, row count, indexes, a metrics scope ` +
       `each), every collector on; ${r.metricTargets} metric targets at ${isoDuration(r.metricsIntervalMs)}, ` +
       `collections at ${isoDuration(COLLECTIONS_INTERVAL_MS)}`,
     `every collection's load state read after ${(r.discoveredMs / 1000).toFixed(1)} s; every metric target ` +

@@ -33,8 +33,21 @@ describe("seriesKind", () => {
       labels: { cloud_id: "aws", region_id: "r", domain: "d" },
       want: "global",
     },
+    // Organisation-wide families that carry a cluster_id of a cluster nobody polls.
+    { name: "vdbcloud_on_demand_cluster_cu_size", labels: { cluster_id: "od-1" }, want: "global" },
+    {
+      name: "vdbcloud_collector_up",
+      labels: { collector: "backups", target: "organization" },
+      want: "global",
+    },
+    { name: "vdbcloud_collector_up", labels: { collector: "alert_rules", target: "proj-1" }, want: "global" },
+    {
+      name: "vdbcloud_console_alert_rule_enabled",
+      labels: { project_id: "p", rule_id: "r" },
+      want: "global",
+    },
   ])("$name $labels is $want", ({ name, labels, want }) => {
-    expect(seriesKind({ name, labels })).toBe(want);
+    expect(seriesKind({ name, labels }, new Set(["c"]))).toBe(want);
   });
 });
 
@@ -49,7 +62,12 @@ describe("estimateFrom", () => {
       'vdbcloud_collector_up{collector="cluster_metrics",target="a/d/x"} 1',
       'vdbcloud_region_info{cloud_id="aws",region_id="r",domain="h"} 1',
     ].join("\n");
-    expect(estimateFrom(text, 2, 1)).toEqual({ perCluster: 2, perScope: 2, global: 1, sampledClusters: 2 });
+    expect(estimateFrom(text, new Set(["a", "b"]), 1)).toEqual({
+      perCluster: 2,
+      perScope: 2,
+      global: 1,
+      sampledClusters: 2,
+    });
   });
 });
 

@@ -22,30 +22,40 @@ export interface SeriesEstimate {
 }
 
 const HEALTH = new Set(["vdbcloud_collector_up", "vdbcloud_collector_last_success_timestamp_seconds"]);
-const GLOBAL_FAMILIES = new Set(["vdbcloud_project_clusters", "vdbcloud_region_info"]);
 
-/** Which part of the estimate a store series belongs to. */
-export function seriesKind(s: Pick<ParsedSample, "name" | "labels">): "cluster" | "scope" | "global" {
+/**
+ * Which part of the estimate a store series belongs to: a polled cluster's own (its
+ * `cluster_id`, or a health series whose target is that cluster), one of its scopes (a
+ * `db_name` too, or a health target under the cluster), or the organisation's (everything
+ * else: projects, regions, Spark jobs, on-demand clusters, the console's rules, listings'
+ * health), which does not grow with the polled clusters.
+ */
+export function seriesKind(
+  s: Pick<ParsedSample, "name" | "labels">,
+  polled: ReadonlySet<string>,
+): "cluster" | "scope" | "global" {
   if (HEALTH.has(s.name)) {
-    const { collector = "", target = "" } = s.labels;
-    if (collector === "cluster_metrics" && target.includes("/")) return "scope";
-    if (collector === "spark_jobs" || target === "global") return "global";
-    return "cluster";
+    const [cluster = "", ...rest] = (s.labels.target ?? "").split("/");
+    if (!polled.has(cluster)) return "global";
+    return s.labels.collector === "cluster_metrics" && rest.length > 0 ? "scope" : "cluster";
   }
-  if (s.labels.db_name !== undefined) return "scope";
-  if (s.name.startsWith("vdbcloud_spark_job") || GLOBAL_FAMILIES.has(s.name)) return "global";
-  return "cluster";
+  if (!polled.has(s.labels.cluster_id ?? "")) return "global";
+  return s.labels.db_name !== undefined ? "scope" : "cluster";
 }
 
 /** Counts the sample lines of an exposition by kind and divides per sampled cluster/scope. */
-export function estimateFrom(text: string, sampledClusters: number, sampledScopes: number): SeriesEstimate {
+export function estimateFrom(
+  text: string,
+  polled: ReadonlySet<string>,
+  sampledScopes: number,
+): SeriesEstimate {
   const n = { cluster: 0, scope: 0, global: 0 };
-  for (const s of parseExposition(text).samples) n[seriesKind(s)]++;
+  for (const s of parseExposition(text).samples) n[seriesKind(s, polled)]++;
   return {
-    perCluster: n.cluster / sampledClusters,
+    perCluster: n.cluster / polled.size,
     perScope: sampledScopes > 0 ? n.scope / sampledScopes : 0,
     global: n.global,
-    sampledClusters,
+    sampledClusters: polled.size,
   };
 }
 
@@ -123,7 +133,8 @@ export async function runPilot(opts: {
     }
     const published = await exporter.store.publishNow();
     const scopeCount = [...scopes.values()].reduce((n, s) => n + s.length, 0);
-    return estimateFrom(published.text.toString("utf8"), sampled.length, scopeCount);
+    const polled = new Set(sampled.map((c) => c.id));
+    return estimateFrom(published.text.toString("utf8"), polled, scopeCount);
   } finally {
     await exporter?.stop();
     await sim.close();

@@ -1,12 +1,31 @@
 /**
- * Applies config/prometheus/thresholds.yml to config/prometheus/rules/alerts.yml (see
- * scripts/rules.ts): `npm run rules`.
+ * Applies config/prometheus/thresholds.yml to config/prometheus/rules/alerts.yml, makes it and
+ * recording.yml read either source, and renders native.yml and its table in docs/monitoring.md
+ * from src/metrics/native.ts (see scripts/rules.ts): `npm run rules`.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ALERTS_FILE, renderAlerts, THRESHOLDS_FILE } from "./rules.js";
+import {
+  ALERTS_FILE,
+  MONITORING_DOC_FILE,
+  NATIVE_FILE,
+  RECORDING_FILE,
+  renderAlerts,
+  renderMonitoringDoc,
+  renderNativeRules,
+  renderRecording,
+  THRESHOLDS_FILE,
+} from "./rules.js";
 
 const root = join(import.meta.dirname, "..");
 const read = (path: string) => readFileSync(join(root, path), "utf8");
-writeFileSync(join(root, ALERTS_FILE), renderAlerts(read(ALERTS_FILE), read(THRESHOLDS_FILE)));
-process.stdout.write(`wrote ${ALERTS_FILE}\n`);
+const written: Array<readonly [string, string]> = [
+  [ALERTS_FILE, renderAlerts(read(ALERTS_FILE), read(THRESHOLDS_FILE))],
+  [RECORDING_FILE, renderRecording(read(RECORDING_FILE))],
+  [NATIVE_FILE, renderNativeRules()],
+  [MONITORING_DOC_FILE, renderMonitoringDoc(read(MONITORING_DOC_FILE))],
+];
+for (const [path, text] of written) {
+  writeFileSync(join(root, path), text);
+  process.stdout.write(`wrote ${path}\n`);
+}

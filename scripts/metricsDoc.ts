@@ -4,6 +4,7 @@
  * `npm run generate` writes it (scripts/generate-metrics-doc.ts); a test fails when the file
  * differs from this rendering, or when the demo exposes a family the file lacks.
  */
+import { INDEX_STATES } from "../src/collectors/collections/indexMapping.js";
 import { LOAD_STATES } from "../src/collectors/collections/mapping.js";
 import { IMPORT_JOB_STATES } from "../src/collectors/import-jobs/mapping.js";
 import { CLUSTER_STATUSES } from "../src/collectors/inventory/mapping.js";
@@ -11,6 +12,7 @@ import { COLLECTOR_LABELS } from "../src/collectors/registry.js";
 import { SPARK_JOB_STATUSES } from "../src/collectors/spark-jobs/mapping.js";
 import { INTERNAL_ERROR_SITES } from "../src/exposition/selfMetrics.js";
 import { lookupFamily } from "../src/metrics/catalog.js";
+import { HEALTH_FAMILY_NAMES } from "../src/metrics/families.js";
 import { familyReference, type ReferenceArea, type ReferenceFamily } from "../src/metrics/reference.js";
 import { DROP_REASONS } from "../src/metrics/sample.js";
 import { UPSTREAM_METRICS } from "../src/upstream/catalog.js";
@@ -49,6 +51,8 @@ Conventions:
 - Upstream names marked * are not in the service's public API reference and may be refused: they
   are asked only when \`metrics.queries\` lists them, and a refusal costs only them.
 - Standard \`process_*\` and \`nodejs_*\` metrics are exposed too.
+- \`families.allow\` and \`families.deny\` ([configuration](configuration.md#family-allow-and-deny-lists)) trim what is
+  exposed, by whole family name; the health families marked "always exposed" cannot be denied.
 `;
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as dashes. */
@@ -103,6 +107,12 @@ const STATES: Readonly<Record<string, readonly string[]>> = {
   vdbcloud_spark_job_status: SPARK_JOB_STATUSES,
   vdbcloud_cluster_status: CLUSTER_STATUSES,
   vdbcloud_collection_load_state: LOAD_STATES,
+  vdbcloud_index_state: INDEX_STATES,
+};
+
+/** How a state set names an upstream state it does not know, where not lower-cased. */
+const UNKNOWN_STATES: Readonly<Record<string, string>> = {
+  vdbcloud_index_state: "others added in snake case",
 };
 
 /** The values each label of a family takes, where the code or the metric catalog fixes them. */
@@ -122,7 +132,9 @@ function labelValues(f: ReferenceFamily): string[] {
     const states = label === "state" || label === "status" ? STATES[f.name] : undefined;
     const values = states ?? VALUES_BY_LABEL[label] ?? [...(fromCatalog.get(label) ?? [])];
     if (values.length > 0)
-      out.push(`${code(label)}: ${values.join(", ")}${states ? " (others added lower-cased)" : ""}`);
+      out.push(
+        `${code(label)}: ${values.join(", ")}${states ? ` (${UNKNOWN_STATES[f.name] ?? "others added lower-cased"})` : ""}`,
+      );
   }
   return out;
 }
@@ -141,6 +153,11 @@ function entry(f: ReferenceFamily): string[] {
   if (values.length > 0) lines.push(`- Label values: ${values.join("; ")}`);
   lines.push(`- HELP: ${f.help}`);
   lines.push(`- Absent: ${doc?.absent ?? "not documented"}`);
+  if (HEALTH_FAMILY_NAMES.includes(f.name)) {
+    lines.push(
+      "- Always exposed: the exporter's health, which `families.allow` and `families.deny` cannot remove.",
+    );
+  }
   return [...lines, ""];
 }
 

@@ -1,15 +1,27 @@
 /**
  * Applies config/prometheus/thresholds.yml to the alerting rules: each listed alert's threshold
  * (the right operand of its expression's final comparison), its `for`, the figures its summary
- * and description quote, and every alert's runbook_url. The rules file stays hand-written YAML
- * (comments, order and quoting kept); only those values are rewritten, so `npm run rules` is
- * idempotent and a test can prove alerts.yml is up to date by rendering it again.
+ * and description quote, and every alert's runbook_url. Every alert and recording rule over a
+ * cluster metric family reads "the exporter's family, or its native recording"
+ * (src/metrics/native.ts withNativeSources), and native.yml, those recordings, is rendered from
+ * the same table. The rules files stay hand-written YAML (comments, order and quoting kept);
+ * only those values are rewritten, so `npm run rules` is idempotent and a test can prove the
+ * files are up to date by rendering them again.
  */
-import { isMap, isScalar, isSeq, parse, parseDocument, type Scalar, type YAMLMap } from "yaml";
+import { Document, isMap, isScalar, isSeq, parse, parseDocument, type Scalar, type YAMLMap } from "yaml";
 import { z } from "zod";
+import {
+  NATIVE_RATE_WINDOW,
+  NATIVE_SOURCES,
+  type NativeRule,
+  nativeRuleGroups,
+  recordsOf,
+  withNativeSources,
+} from "../src/metrics/native.js";
 
 export const ALERTS_FILE = "config/prometheus/rules/alerts.yml";
 export const RECORDING_FILE = "config/prometheus/rules/recording.yml";
+export const NATIVE_FILE = "config/prometheus/rules/native.yml";
 export const THRESHOLDS_FILE = "config/prometheus/thresholds.yml";
 
 /** The thresholds file disagrees with the rules, or is malformed: names the alert or field. */
@@ -113,34 +125,120 @@ function applyThreshold(rule: YAMLMap, alert: string, t: Thresholds["alerts"][st
   }
 }
 
-/** alerts.yml with the thresholds applied and every alert's runbook_url set. */
+/** Every rule (a map) of a rules document, group by group. */
+function rulesIn(doc: ReturnType<typeof parseDocument>, file: string): YAMLMap[] {
+  const groups = doc.get("groups");
+  if (!isSeq(groups)) throw new RulesRenderError(`${file}: no groups`);
+  return groups.items.flatMap((group) => {
+    const rules = isMap(group) ? group.get("rules") : undefined;
+    return isSeq(rules) ? rules.items.filter((rule): rule is YAMLMap => isMap(rule)) : [];
+  });
+}
+
+/** Rewrites a rule's expr to read either source; leaves the node alone when nothing changes. */
+function readEitherSource(rule: YAMLMap, file: string): void {
+  const expr = scalarAt(rule, "expr");
+  if (typeof expr?.value !== "string") return;
+  let text: string;
+  try {
+    text = withNativeSources(expr.value);
+  } catch (error) {
+    const name = String(rule.get("alert") ?? rule.get("record"));
+    throw new RulesRenderError(`${file}: ${name}: ${(error as Error).message}`, { cause: error });
+  }
+  if (text !== expr.value) expr.value = text;
+}
+
+/** alerts.yml with the thresholds applied, every alert's runbook_url set, reading either source. */
 export function renderAlerts(alertsText: string, thresholdsText: string): string {
   const thresholds = parseThresholds(thresholdsText);
   const doc = parseDocument(alertsText);
-  const groups = doc.get("groups");
-  if (!isSeq(groups)) throw new RulesRenderError(`${ALERTS_FILE}: no groups`);
   const seen = new Set<string>();
-  for (const group of groups.items) {
-    const rules = isMap(group) ? group.get("rules") : undefined;
-    if (!isSeq(rules)) continue;
-    for (const rule of rules.items) {
-      if (!isMap(rule)) continue;
-      const alert = rule.get("alert");
-      if (typeof alert !== "string") continue;
-      seen.add(alert);
-      const t = thresholds.alerts[alert];
-      if (t) applyThreshold(rule, alert, t);
-      let annotations = rule.get("annotations");
-      if (!isMap(annotations)) {
-        annotations = doc.createNode({});
-        rule.set("annotations", annotations);
-      }
-      (annotations as YAMLMap).set("runbook_url", `${thresholds.runbook_base_url}#${runbookAnchor(alert)}`);
+  for (const rule of rulesIn(doc, ALERTS_FILE)) {
+    const alert = rule.get("alert");
+    if (typeof alert !== "string") continue;
+    seen.add(alert);
+    readEitherSource(rule, ALERTS_FILE);
+    const t = thresholds.alerts[alert];
+    if (t) applyThreshold(rule, alert, t);
+    let annotations = rule.get("annotations");
+    if (!isMap(annotations)) {
+      annotations = doc.createNode({});
+      rule.set("annotations", annotations);
     }
+    (annotations as YAMLMap).set("runbook_url", `${thresholds.runbook_base_url}#${runbookAnchor(alert)}`);
   }
   const unknown = Object.keys(thresholds.alerts).filter((a) => !seen.has(a));
   if (unknown.length > 0) {
     throw new RulesRenderError(`${THRESHOLDS_FILE}: alerts.${unknown[0]}: no such alert in ${ALERTS_FILE}`);
   }
   return doc.toString({ lineWidth: 0 });
+}
+
+/** recording.yml with every rule over a cluster metric family reading either source. */
+export function renderRecording(recordingText: string): string {
+  const doc = parseDocument(recordingText);
+  for (const rule of rulesIn(doc, RECORDING_FILE)) readEitherSource(rule, RECORDING_FILE);
+  return doc.toString({ lineWidth: 0 });
+}
+
+const NATIVE_HEADER = `Generated by \`npm run rules\` from src/metrics/native.ts: do not edit.
+
+Recording rules for clusters Prometheus scrapes through the service's own endpoint
+(GET {base_url}/v2/clusters/{id}/metrics/export, config/prometheus/native-export.yml): each
+gives, from the native zilliz_* series, the value of one exporter family with exactly that
+family's labels, so the dashboards and alerts read "the exporter's family, or this recording"
+(docs/monitoring.md, "Either source"). Rates are over ${NATIVE_RATE_WINDOW}: at least four scrapes
+at the endpoint's 60 s minimum.`;
+
+/** config/prometheus/rules/native.yml, from the table of src/metrics/native.ts. */
+export function renderNativeRules(): string {
+  const doc = new Document({ groups: [] as unknown[] });
+  doc.commentBefore = NATIVE_HEADER.split("\n")
+    .map((l) => (l === "" ? "" : ` ${l}`))
+    .join("\n");
+  const groups = doc.get("groups") as { add(node: unknown): void };
+  const familyOf = new Map(NATIVE_SOURCES.flatMap((s) => s.rules.map((r) => [r, s] as const)));
+  for (const group of nativeRuleGroups()) {
+    const rules = group.rules.map((rule: NativeRule, i) => {
+      const node = doc.createNode(
+        rule.labels === undefined
+          ? { record: rule.record, expr: rule.expr }
+          : { record: rule.record, expr: rule.expr, labels: rule.labels },
+      ) as YAMLMap;
+      const source = familyOf.get(rule);
+      const previous = group.rules[i - 1];
+      if (source !== undefined && (previous === undefined || familyOf.get(previous) !== source)) {
+        node.commentBefore = ` ${source.family.name}: ${source.from}`;
+      }
+      return node;
+    });
+    groups.add(doc.createNode({ name: group.name, rules }));
+  }
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** The rules documentation of docs/monitoring.md between these markers is rendered from the table. */
+export const MONITORING_DOC_FILE = "docs/monitoring.md";
+export const NATIVE_DOC_BEGIN =
+  "<!-- BEGIN generated: native recordings (npm run rules; edit src/metrics/native.ts) -->";
+export const NATIVE_DOC_END = "<!-- END generated: native recordings -->";
+
+/** docs/monitoring.md with its table of native recordings rendered from the table. */
+export function renderMonitoringDoc(docText: string): string {
+  const begin = docText.indexOf(NATIVE_DOC_BEGIN);
+  const end = docText.indexOf(NATIVE_DOC_END);
+  if (begin < 0 || end < begin) {
+    throw new RulesRenderError(
+      `${MONITORING_DOC_FILE}: the markers of the native recordings table are missing`,
+    );
+  }
+  const rows = NATIVE_SOURCES.map((s) => {
+    const records = recordsOf(s)
+      .map((r) => `\`${r}\``)
+      .join(", ");
+    return `| \`${s.family.name}\` | ${records} | ${s.from.replaceAll("|", "\\|")} |`;
+  });
+  const table = ["| exporter family | native recording(s) | from |", "|---|---|---|", ...rows].join("\n");
+  return `${docText.slice(0, begin)}${NATIVE_DOC_BEGIN}\n${table}\n${docText.slice(end)}`;
 }

@@ -96,6 +96,22 @@ describe("command line", () => {
     expect(r.stdout + r.stderr).not.toContain(TEST_API_KEY);
   });
 
+  it("--check-config names the collectors a deny list silences and the shipped rules it leaves blind", () => {
+    const path = write("denied.yaml", goodConfig(sim, 'families: { deny: ["vdbcloud_import_job.*"] }\n'));
+    const r = run(["--config", path, "--check-config"], { VDBCLOUD_API_KEY: TEST_API_KEY });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Families (families.allow, families.deny): 4 of ");
+    expect(r.stdout).toMatch(
+      /Collectors that make no call, every family they write being denied:\n {4}import_jobs: at least \d+ calls per cycle spared\n/,
+    );
+    expect(r.stdout).not.toContain("POST /v2/vectordb/jobs/import/list");
+    // The built exporter finds the rules shipped beside it (config/prometheus/rules).
+    expect(r.stdout).toContain(
+      "  - alert VdbcloudImportJobFailed (alerts.yml) reads vdbcloud_import_job_state, which families.deny[0] denies\n",
+    );
+  });
+
   it("--check-config says when the rate budget does not fit and what interval would", () => {
     const many = Array.from(
       { length: 700 },
@@ -164,6 +180,11 @@ describe("command line", () => {
       name: "a misspelt metric name in a scope",
       yaml: "api: { api_key: k }\nclusters: [{ id: in01-a, scopes: [{ db_name: d, queries: [{ name: ENTITIES_CONT }] }] }]\n",
       want: "clusters[0].scopes[0].queries[0].name: unknown metric ENTITIES_CONT (did you mean ENTITIES_COUNT?",
+    },
+    {
+      name: "a deny rule that would hide a health family",
+      yaml: 'api: { api_key: k }\nfamilies: { deny: [vdbcloud_import_jobs, "vdbcloud_collector_.*"] }\n',
+      want: 'families.deny[1]: "vdbcloud_collector_.*" would deny vdbcloud_collector_up',
     },
     { name: "missing api key", yaml: "clusters: [{ id: in01-a }]\n", want: "api.api_key" },
     {

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { DEMO_API_KEY } from "../src/app/demo.js";
 import { formatSetting, planRuntime } from "../src/runtime/resolve.js";
 import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS } from "../src/runtime/settings.js";
 import { imageStart } from "./helpers/image.js";
@@ -144,7 +145,7 @@ describe("prometheus service and config/prometheus/prometheus.yml agree", () => 
   });
 
   it("loads rule files that exist, relative to the config file as Prometheus resolves them", () => {
-    expect(config.rule_files.sort()).toEqual(["rules/alerts.yml", "rules/recording.yml"]);
+    expect(config.rule_files.sort()).toEqual(["rules/alerts.yml", "rules/native.yml", "rules/recording.yml"]);
     for (const f of config.rule_files) {
       const inContainer = posix.join(posix.dirname(configFile), f);
       const host = hostPathOf(prometheus, inContainer) ?? "";
@@ -157,6 +158,53 @@ describe("prometheus service and config/prometheus/prometheus.yml agree", () => 
     const targets = job?.static_configs.flatMap((s) => s.targets) ?? [];
     const listen = flagValue(service("exporter").command ?? [], "--listen") ?? "";
     expect(targets).toEqual([`exporter:${listen.split(":")[1]}`]);
+  });
+});
+
+describe("the demo's native-export job and the exporter agree", () => {
+  const prometheus = service("prometheus");
+  const configFile = flagValue(prometheus.command ?? [], "--config.file") ?? "";
+  const config = parse(readFileSync(hostPathOf(prometheus, configFile) ?? "", "utf8")) as {
+    scrape_configs: Array<Record<string, unknown> & { job_name: string }>;
+  };
+  const shipped = (
+    parse(readFileSync(join(ROOT, "config", "prometheus", "native-export.yml"), "utf8")) as {
+      scrape_configs: Array<Record<string, unknown>>;
+    }
+  ).scrape_configs[0];
+  const job = config.scrape_configs.find((c) => c.job_name === shipped?.job_name) as
+    | { authorization: { credentials_file: string }; http_sd_configs: { url: string }[] }
+    | undefined;
+  const command = service("exporter").command ?? [];
+
+  it("is the shipped job with only its discovery URL and key file set", () => {
+    const without = (j: unknown) => {
+      const { authorization, http_sd_configs, ...rest } = j as {
+        authorization: Record<string, unknown>;
+        http_sd_configs: Record<string, unknown>[];
+      };
+      const { credentials_file: _file, ...auth } = authorization;
+      return {
+        ...rest,
+        authorization: auth,
+        http_sd_configs: http_sd_configs.map(({ url: _url, ...sd }) => sd),
+      };
+    };
+    expect(job).toBeDefined();
+    expect(without(job)).toEqual(without(shipped));
+  });
+
+  it("discovers from the exporter service's /sd/native-export, with the demo's key", () => {
+    const url = new URL(job?.http_sd_configs[0]?.url ?? "");
+    const listen = flagValue(command, "--listen") ?? "";
+    expect(`${url.hostname}:${url.port}`).toBe(`exporter:${listen.split(":")[1]}`);
+    expect(url.pathname).toBe("/sd/native-export");
+    const keyFile = posix.join(posix.dirname(configFile), job?.authorization.credentials_file ?? "");
+    expect(readFileSync(hostPathOf(prometheus, keyFile) ?? "", "utf8").trim()).toBe(DEMO_API_KEY);
+  });
+
+  it("runs the demo's simulator where Prometheus reaches it: the exporter service's own name", () => {
+    expect(flagValue(command, "--demo-simulator-listen")?.split(":")[0]).toBe("exporter");
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The committed dashboards: up to date with their generator, structurally importable by
  * Grafana 10+, every query valid PromQL (checked by the real promtool) over families the
- * exporter exposes or rules recording.yml defines.
+ * exporter exposes or rules recording.yml and native.yml define, every query over a cluster
+ * metric family reading either source.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -26,6 +27,7 @@ import {
   variablesIn,
   variablesOutsideRegexMatchers,
 } from "../grafana/lib/queries.js";
+import { withNativeSources } from "../src/metrics/native.js";
 import { EXPOSED_FAMILIES, PROMETHEUS_SERIES, seriesNamesOf } from "./helpers/families.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
@@ -46,11 +48,18 @@ const dashboards = new Map<string, Obj>(
 );
 const queries = [...dashboards].flatMap(([file, d]) => dashboardQueries(d, file));
 
-const recordingRules = (
-  parse(readFileSync(join(ROOT, "config", "prometheus", "rules", "recording.yml"), "utf8")) as {
-    groups: Array<{ rules: Array<{ record: string }> }>;
-  }
-).groups.flatMap((g) => g.rules.map((r) => r.record));
+/** The recorded names of recording.yml and native.yml (a natively scraped cluster's families). */
+const recordingRules = [
+  ...new Set(
+    ["recording.yml", "native.yml"].flatMap((file) =>
+      (
+        parse(readFileSync(join(ROOT, "config", "prometheus", "rules", file), "utf8")) as {
+          groups: Array<{ rules: Array<{ record: string }> }>;
+        }
+      ).groups.flatMap((g) => g.rules.map((r) => r.record)),
+    ),
+  ),
+];
 
 const KNOWN_SERIES = new Set([
   ...EXPOSED_FAMILIES.flatMap(seriesNamesOf),
@@ -162,7 +171,7 @@ describe("dashboard contents", () => {
     }
   });
 
-  it("only reads families the exporter exposes or recording.yml defines", () => {
+  it("only reads families the exporter exposes or recording.yml and native.yml define", () => {
     const unknown = queries.flatMap((q) =>
       metricNamesIn(expandVariables(q.expr))
         .filter((m) => !KNOWN_SERIES.has(m))
@@ -176,6 +185,18 @@ describe("dashboard contents", () => {
     const unshown = EXPOSED_FAMILIES.filter((f) => !seriesNamesOf(f).some((s) => used.has(s)));
     expect(unshown).toEqual([]);
     expect(recordingRules.filter((r) => !used.has(r))).toEqual([]);
+  });
+
+  it("reads the exporter's family or its native recording in every query over a cluster family", () => {
+    const either = queries.filter((q) => / or on \(/.test(q.expr) && /vdbcloud_cluster:/.test(q.expr));
+    expect(either.length).toBeGreaterThan(30);
+    for (const q of queries) {
+      const where = `${q.dashboard} ${q.where}: ${q.expr}`;
+      // The exporter's own dashboard: the data age of its polls, not of the native scrapes.
+      if (q.dashboard === "vdbcloud-exporter.json")
+        expect(q.expr, where).not.toMatch(/vdbcloud_(cluster|collection):/);
+      else expect(withNativeSources(q.expr), where).toBe(q.expr);
+    }
   });
 
   it("shows every cluster metric family on the cluster dashboard", () => {

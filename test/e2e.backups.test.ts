@@ -49,6 +49,7 @@ describe("VdbcloudBackupOverdue in a real Prometheus", () => {
         raw.spark_jobs = { jobs: [] };
         raw.backups = { interval: "PT30S", policy_interval: "PT30S" };
         raw.global_clusters = { enabled: false };
+        raw.alert_rules = { enabled: false };
       },
     });
     await h.exporter.scheduler.firstCycle();

@@ -9,7 +9,7 @@
  * Needs `npm run build` first (`npm test` does it) and the `prometheus` binary.
  */
 import type { ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
@@ -18,7 +18,7 @@ import { familyFor } from "../src/metrics/catalog.js";
 import { UPSTREAM_METRICS } from "../src/upstream/catalog.js";
 import { EXPOSED_FAMILIES, seriesNamesOf } from "./helpers/families.js";
 import { parseSamples } from "./helpers/harness.js";
-import { exporterReady, freePort, spawnDemo, spawnLogged, stop, waitFor } from "./helpers/processes.js";
+import { exporterReady, freePort, spawnDemo, spawnPrometheus, stop, waitFor } from "./helpers/processes.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
@@ -99,18 +99,10 @@ describe("exporter demo scraped by a real Prometheus", () => {
         { job_name: "vdbcloud", static_configs: [{ targets: [`127.0.0.1:${exporterPort}`] }] },
       ],
     };
-    const configPath = join(tmp, "prometheus.yml");
-    writeFileSync(configPath, stringify(config));
-    mkdirSync(join(tmp, "data"));
-    prometheus = spawnLogged(
+    prometheus = spawnPrometheus(
       ROOT,
       toolPath(prometheusTool),
-      [
-        `--config.file=${configPath}`,
-        `--storage.tsdb.path=${join(tmp, "data")}`,
-        `--web.listen-address=127.0.0.1:${promPort}`,
-        "--log.level=warn",
-      ],
+      { dir: tmp, config: stringify(config), port: promPort },
       prometheusLogs,
     );
     await waitFor("Prometheus to be ready", 20_000, async () => {

@@ -55,6 +55,7 @@ async function start(
       raw.inventory = { enabled: false };
       raw.backups = { enabled: false };
       raw.global_clusters = { enabled: false };
+      raw.alert_rules = { enabled: false };
       raw.jobs = { ids: [] };
       // The other collector beside billing: one call an hour, with the monitoring key.
       raw.groups = { ids: ["grp-admins"], interval: "PT1H" };

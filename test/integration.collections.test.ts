@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadStateValue } from "../src/collectors/collections/mapping.js";
-import type { Simulator } from "../src/simulator/index.js";
+import { withDataPlaneTokens } from "./helpers/dataPlaneTokens.js";
 import { type Harness, parseSamples, startHarness, TEST_API_KEY } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
 import { tempDir } from "./helpers/tempDir.js";
@@ -16,19 +16,6 @@ afterEach(async () => {
 });
 
 type Raw = Record<string, unknown>;
-
-/** Token files for the clusters whose data plane takes a user credential (or `override`). */
-function withTokens(sim: Simulator, raw: Raw, override: Record<string, string> = {}): void {
-  const dir = tempDir("vdbcloud-collections-");
-  raw.clusters = (raw.clusters as Raw[]).map((c) => {
-    const id = c.id as string;
-    const token = override[id] ?? sim.state.dataPlaneCredential(id);
-    if (token === undefined) return c;
-    const file = join(dir, `${id}.token`);
-    writeFileSync(file, `${token}\n`);
-    return { ...c, data_plane: { ...((c.data_plane as Raw | undefined) ?? {}), token_file: file } };
-  });
-}
 
 function baseConfig(raw: Raw, collections: Raw): void {
   raw.metrics = { granularity: "PT30S", interval: "PT30S", lookback: "PT5M" };
@@ -53,7 +40,7 @@ async function start(
     ...(opts.logs ? { logs: opts.logs } : {}),
     config: (raw) => {
       baseConfig(raw, collections);
-      withTokens(sim, raw, opts.tokens);
+      withDataPlaneTokens(sim, raw, opts.tokens);
       opts.edit?.(raw);
     },
   });

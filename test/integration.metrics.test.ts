@@ -130,6 +130,24 @@ describe("cluster metrics against the simulator", () => {
     );
   });
 
+  it("lists every planned target on the landing page, pending until polled, then with its poll's duration", async () => {
+    h = await startHarness();
+    const planned = h.exporter.plannedTasks().map((t) => `${t.id.collector} ${t.id.target}`);
+    const listed = () => h?.exporter.landing().targets ?? [];
+    expect(planned.length).toBeGreaterThan(10);
+    expect(
+      listed()
+        .map((t) => `${t.collector} ${t.target}`)
+        .sort(),
+    ).toEqual([...planned].sort());
+    await h.exporter.scheduler.firstCycle();
+    expect(listed()).toHaveLength(h.exporter.plannedTasks().length);
+    for (const t of listed()) {
+      expect(t.up, `${t.collector} ${t.target}`).not.toBeNull();
+      expect(t.lastPollSeconds, `${t.collector} ${t.target}`).toBeGreaterThan(0);
+    }
+  });
+
   it("never shows the API key on /metrics or the landing page", async () => {
     h = await startHarness();
     await h.exporter.scheduler.firstCycle();

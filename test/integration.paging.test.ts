@@ -27,6 +27,7 @@ function only(raw: Record<string, unknown>, enable: Record<string, unknown>): vo
   raw.inventory = { enabled: false };
   raw.backups = { enabled: false };
   raw.global_clusters = { enabled: false };
+  raw.alert_rules = { enabled: false };
   raw.jobs = { ids: [] };
   Object.assign(raw, enable);
 }

@@ -67,6 +67,8 @@ describe("read-only by construction", () => {
         "GET /v2/clusters/{id}/backups/policy",
         "GET /v2/globalClusters",
         "GET /v2/globalClusters/{id}/replicationLag",
+        "GET /v2/clusters/onDemandClusters",
+        "GET /v2/alertRules",
         "POST /v2/vectordb/jobs/import/describe",
         "POST /v2/vectordb/jobs/import/list",
       ].sort(),
@@ -112,6 +114,8 @@ describe("sharding", () => {
       for (const j of sim.state.cloudJobRefs) expect(owners.get(`jobs/${j.jobId}`)?.length, j.jobId).toBe(1);
       // Account-wide listings run on shard 0 only.
       expect(owners.get("inventory/global")).toEqual([0]);
+      expect(owners.get("inventory/on_demand")).toEqual([0]);
+      expect(owners.get("alert_rules/organization")).toEqual([0]);
       // The upstream saw each cluster's metrics queried once, and no replica idles.
       const perCluster = sim.stats.byEndpointCluster["POST /v2/clusters/{id}/metrics/query"] ?? {};
       const first = sim.clusters[0]?.id;

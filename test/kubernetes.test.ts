@@ -13,6 +13,7 @@ import {
   PrometheusRule,
   ServiceMonitor,
 } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1";
+import { ScrapeConfig } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1alpha1";
 import { Deployment, StatefulSet } from "kubernetes-models/apps/v1";
 import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { ConfigMap, Service, ServiceAccount } from "kubernetes-models/v1";
@@ -52,6 +53,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   "networking.k8s.io/v1/NetworkPolicy": NetworkPolicy,
   "monitoring.coreos.com/v1/ServiceMonitor": ServiceMonitor,
   "monitoring.coreos.com/v1/PrometheusRule": PrometheusRule,
+  "monitoring.coreos.com/v1alpha1/ScrapeConfig": ScrapeConfig,
 };
 
 function kustomize(dir: string): K8sObject[] {
@@ -111,7 +113,7 @@ describe.skipIf(kubectl.skip)("kustomizations (kubectl kustomize)", () => {
   const rendered = new Map(
     kubectl.skip
       ? []
-      : ["base", "overlays/sharded", "overlays/prometheus-operator"].map((d) => [
+      : ["base", "overlays/sharded", "overlays/prometheus-operator", "overlays/native-export"].map((d) => [
           d,
           kustomize(join(ROOT, KUSTOMIZE_DIR, d)),
         ]),
@@ -250,6 +252,9 @@ describe.skipIf(kubectl.skip)("kustomizations (kubectl kustomize)", () => {
       },
       ready: () => ready,
       reload: () => Promise.resolve({ ok: true, problems: [] }),
+      nativeTargets: () => {
+        throw new Error("not used");
+      },
     });
     const server = app.listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));
@@ -348,6 +353,57 @@ describe.skipIf(kubectl.skip)("kustomizations (kubectl kustomize)", () => {
       // Client-side apply stores the whole object in an annotation, limited to 256 KiB.
       expect(Buffer.byteLength(JSON.stringify(b))).toBeLessThan(256 * 1024);
     }
+  });
+});
+
+describe.skipIf(kubectl.skip)("native-export (kubectl kustomize)", () => {
+  const objects = kubectl.skip ? [] : kustomize(join(ROOT, KUSTOMIZE_DIR, "overlays", "native-export"));
+
+  it("scrapes the service's own endpoint as the shipped job does, discovering from the exporter's Service", async () => {
+    const scrape = find(objects, "ScrapeConfig");
+    const shipped = parse(readFileSync(join(ROOT, "config", "prometheus", "native-export.yml"), "utf8"))
+      .scrape_configs[0];
+    expect(scrape.spec).toMatchObject({
+      scrapeInterval: shipped.scrape_interval,
+      scrapeTimeout: shipped.scrape_timeout,
+      honorLabels: shipped.honor_labels,
+      authorization: { type: shipped.authorization.type },
+    });
+    expect(scrape.spec.relabelings).toContainEqual({
+      action: "replace",
+      targetLabel: "job",
+      replacement: shipped.job_name,
+    });
+    // The key: the Secret (and its key) the exporter itself reads.
+    const w = workload(objects);
+    const key = volumeAt(w, exporterContainer(w), POD_PATHS.apiKeyFile);
+    expect(scrape.spec.authorization.credentials).toEqual({
+      name: key.volume.secret.secretName,
+      key: key.key,
+    });
+    // The discovery: the exporter's Service, on its port, at /sd/native-export.
+    const [sd, ...more] = scrape.spec.httpSDConfigs;
+    expect(more).toEqual([]);
+    const url = new URL(sd.url);
+    const service = find(objects, "Service", "vdbcloud-exporter");
+    expect(url.hostname).toMatch(new RegExp(`^${service.metadata.name}\\.[a-z0-9-]+\\.svc$`));
+    expect(Number(url.port)).toBe(service.spec.ports.find((p: K8sObject) => p.name === "http").port);
+    expect(url.pathname).toBe("/sd/native-export");
+    // The exporter's config enables what it discovers.
+    const config = volumeAt(w, exporterContainer(w), POD_PATHS.config);
+    const text = find(objects, "ConfigMap", config.volume.configMap.name).data[config.key];
+    const tmp = tempDir("vdbcloud-k8s-native-");
+    writeFileSync(join(tmp, "api-key"), "test-key\n");
+    writeFileSync(join(tmp, "config.yaml"), text.replace(POD_PATHS.apiKeyFile, join(tmp, "api-key")));
+    expect((await loadConfig(join(tmp, "config.yaml"))).nativeExport).toEqual({
+      enabled: true,
+      clusters: "auto",
+      skipMetricQueries: true,
+    });
+    // One exporter config only: the component replaces the base's.
+    expect(
+      objects.filter((o) => o.kind === "ConfigMap" && o.metadata.name === config.volume.configMap.name),
+    ).toHaveLength(1);
   });
 });
 

@@ -11,11 +11,18 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import {
   ALERTS_FILE,
+  MONITORING_DOC_FILE,
+  NATIVE_FILE,
   parseThresholds,
+  RECORDING_FILE,
   renderAlerts,
+  renderMonitoringDoc,
+  renderNativeRules,
+  renderRecording,
   runbookAnchor,
   THRESHOLDS_FILE,
 } from "../scripts/rules.js";
+import { NATIVE_LEVELS, NATIVE_SOURCES, recordsOf } from "../src/metrics/native.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
@@ -60,6 +67,7 @@ function rulesOf(file: string): Rule[] {
 
 const alerts = rulesOf("alerts.yml");
 const recordings = rulesOf("recording.yml");
+const nativeRecordings = rulesOf("native.yml");
 const testFiles = readdirSync(TESTS_DIR)
   .filter((f) => f.endsWith(".yml"))
   .map((f) => join(TESTS_DIR, f));
@@ -98,6 +106,7 @@ const REQUIRED_ALERTS = [
   "VdbcloudSparkJobFailed",
   "VdbcloudSparkPrecheckFailed",
   "VdbcloudConfigReloadFailed",
+  "VdbcloudConsoleAlertRuleDisabled",
 ];
 
 const promtool = toolOrSkip("promtool");
@@ -109,16 +118,18 @@ function runPromtool(...args: string[]): { status: number | null; output: string
 
 describe("promtool", () => {
   // These run the real promtool; without it they are skipped with a printed notice (CI fails instead).
-  it.skipIf(promtool.skip)("check rules accepts alerts.yml and recording.yml", () => {
+  it.skipIf(promtool.skip)("check rules accepts alerts.yml, recording.yml and native.yml", () => {
     const { status, output } = runPromtool(
       "check",
       "rules",
       join(RULES_DIR, "alerts.yml"),
       join(RULES_DIR, "recording.yml"),
+      join(RULES_DIR, "native.yml"),
     );
     expect(output).toContain(`SUCCESS: ${alerts.length} rules found`);
     expect(output).toContain(`SUCCESS: ${recordings.length} rules found`);
-    expect(status).toBe(0);
+    expect(output).toContain(`SUCCESS: ${nativeRecordings.length} rules found`);
+    expect(status, output).toBe(0);
   });
 
   it.skipIf(promtool.skip)("test rules passes every unit test", () => {
@@ -150,7 +161,7 @@ describe("promtool", () => {
 
   it.skipIf(promtool.skip)("check config accepts the example prometheus.yml and its rule files", () => {
     const { status, output } = runPromtool("check", "config", join(PROMETHEUS_DIR, "prometheus.yml"));
-    expect(output).toContain("SUCCESS: 2 rule files found");
+    expect(output).toContain("SUCCESS: 3 rule files found");
     expect(status, output).toBe(0);
   });
 });
@@ -207,12 +218,52 @@ describe("recording rules", () => {
     },
   );
 
-  it("unit test files load both rule files", () => {
+  it("unit test files load the rule files, and some load each", () => {
+    const files = ["../rules/alerts.yml", "../rules/recording.yml", "../rules/native.yml"];
     for (const t of ruleTests) {
-      for (const f of t.rule_files) expect(["../rules/alerts.yml", "../rules/recording.yml"]).toContain(f);
+      for (const f of t.rule_files) expect(files).toContain(f);
     }
-    expect(ruleTests.flatMap((t) => t.rule_files)).toEqual(
-      expect.arrayContaining(["../rules/alerts.yml", "../rules/recording.yml"]),
-    );
+    expect(ruleTests.flatMap((t) => t.rule_files)).toEqual(expect.arrayContaining(files));
+  });
+
+  it("recording.yml is what `npm run rules` makes of it (rules over cluster families read either source)", () => {
+    const current = readFileSync(join(ROOT, RECORDING_FILE), "utf8");
+    expect(renderRecording(current), "run `npm run rules`").toBe(current);
+  });
+});
+
+describe("native recording rules (native.yml, from src/metrics/native.ts)", () => {
+  it("native.yml is what `npm run rules` renders from the table", () => {
+    expect(readFileSync(join(ROOT, NATIVE_FILE), "utf8"), "run `npm run rules`").toBe(renderNativeRules());
+  });
+
+  it("docs/monitoring.md lists them as the table has them", () => {
+    const doc = readFileSync(join(ROOT, MONITORING_DOC_FILE), "utf8");
+    expect(renderMonitoringDoc(doc), "run `npm run rules`").toBe(doc);
+    for (const s of NATIVE_SOURCES) for (const r of recordsOf(s)) expect(doc).toContain(`\`${r}\``);
+  });
+
+  const levels = Object.values(NATIVE_LEVELS).join("|");
+  it.each([...new Set(nativeRecordings.map((r) => r.record ?? "(unnamed)"))].map((n) => [n] as const))(
+    "%s is named level:metric:operations after a native family, and unit tested",
+    (name) => {
+      expect(name).toMatch(new RegExp(`^(${levels}):zilliz_[a-z0-9_]+:[a-z0-9_]+$`));
+      expect(exprTests.some((t) => t.expr === name || t.expr.startsWith(`${name}{`))).toBe(true);
+    },
+  );
+
+  it("keep exactly the labels of the exporter's family they stand in for", () => {
+    for (const rule of nativeRecordings) {
+      const source = NATIVE_SOURCES.find((s) => recordsOf(s).includes(rule.record ?? ""));
+      const labels = source?.family.doc?.labels ?? [];
+      for (const kept of rule.expr.matchAll(/\bby \(([^)]*)\)/g)) {
+        const names = (kept[1] ?? "").split(",").map((l) => l.trim());
+        expect(labels, `${rule.record}: ${rule.expr}`).toEqual(
+          expect.arrayContaining(names.filter((l) => l !== "le")),
+        );
+      }
+      for (const label of Object.keys(rule.labels ?? {}))
+        expect(labels, String(rule.record)).toContain(label);
+    }
   });
 });

@@ -116,9 +116,10 @@ function imageWay(): Way {
   };
   const exporter = compose.services.exporter;
   expect(exporter.entrypoint).toBeUndefined();
-  // The port: a free one instead of the container's 9474.
+  // The addresses: free loopback ones instead of the container's (9474, and the demo simulator's
+  // compose service name, which only resolves inside compose).
   const command = exporter.command.map((a, i) =>
-    exporter.command[i - 1] === "--listen" ? "127.0.0.1:0" : a,
+    ["--listen", "--demo-simulator-listen"].includes(exporter.command[i - 1] ?? "") ? "127.0.0.1:0" : a,
   );
   expect(image.workdir).toBe("/app");
   return {

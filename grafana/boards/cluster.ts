@@ -249,9 +249,10 @@ export const cluster: DashboardSpec = {
           { unit: "reqps", stack: true },
         ),
         graph(
-          "P99 latency per type",
-          "99th percentile latency per request type. Alert above 1 s for 15m.",
-          [[`vdbcloud_request_latency_seconds{${SEL}, stat="p99"}`, "{{request_type}}"]],
+          "Latency percentiles per type",
+          "99th percentile latency per request type; a cluster scraped through the service's own endpoint " +
+            "also shows P50 and P90, from its latency histogram. Alert above 1 s (P99) for 10m.",
+          [[`vdbcloud_request_latency_seconds{${SEL}, stat=~"p50|p90|p99"}`, "{{request_type}} {{stat}}"]],
           { unit: "s", thresholds: LIMITS.p99Latency },
         ),
         graph(
@@ -287,8 +288,13 @@ export const cluster: DashboardSpec = {
       panels: [
         graph(
           "Entities per collection",
-          "Entities stored per configured collection scope (clusters[].scopes in the config).",
-          [[`vdbcloud_entities{${SCOPED}}`, COLLECTION]],
+          "Entities stored, loaded and indexed per configured collection scope (clusters[].scopes in the " +
+            "config), or per collection of a cluster scraped through the service's own endpoint.",
+          [
+            [`vdbcloud_entities{${SCOPED}}`, COLLECTION],
+            [`vdbcloud_loaded_entities{${SCOPED}}`, `${COLLECTION} loaded`],
+            [`vdbcloud_indexed_entities{${SCOPED}}`, `${COLLECTION} indexed`],
+          ],
           { unit: "short" },
         ),
         graph(

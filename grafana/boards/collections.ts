@@ -1,4 +1,7 @@
-/** Collections: what each cluster's data plane lists, load states, rows, and the hottest collections. */
+/**
+ * Collections: what each cluster's data plane lists, load states, rows, the state and backlog of
+ * each index, and the hottest collections.
+ */
 import type { DashboardSpec } from "../lib/panels.js";
 import { CLUSTER_DETAIL_LINK, DATASOURCE_VARIABLE, LIMITS, steps, TAG, UID } from "./common.js";
 
@@ -12,6 +15,31 @@ const LOAD_STATE_COLORS = [
   { value: "not_loaded", color: "red" },
   { value: ".*", color: "orange", regex: true },
 ];
+
+const INDEX_STATE_COLORS = [
+  { value: "finished", color: "green" },
+  { value: "in_progress", color: "blue" },
+  { value: "unissued", color: "blue" },
+  { value: "retry", color: "orange" },
+  { value: "failed", color: "red" },
+  { value: ".*", color: "orange", regex: true },
+];
+
+/** An index's identity, on which the table's rows join. */
+const INDEX = "cluster_id, db_name, collection_name, index_name";
+
+/** Every index with its field, type, metric and current state: the table's first column set. */
+const INDEX_INFO =
+  `max by (${INDEX}, field_name, index_type, metric_type, state) (vdbcloud_index_info{${SEL}}` +
+  ` * on (${INDEX}) group_left (state) max by (${INDEX}, state) (vdbcloud_index_state{${SEL}} == 1))`;
+
+/** One per-index value with the labels of {@link INDEX_INFO}, so the table merges rows per index. */
+function indexColumn(family: string): string {
+  return (
+    `max by (${INDEX}) (${family}{${SEL}})` +
+    ` * on (${INDEX}) group_left (field_name, index_type, metric_type, state) ${INDEX_INFO}`
+  );
+}
 
 /** The collections dashboard (uid vdbcloud-collections). */
 export const collections: DashboardSpec = {
@@ -35,9 +63,9 @@ export const collections: DashboardSpec = {
   annotations: [
     {
       name: "Collection alerts",
-      expr: 'ALERTS{alertname="VdbcloudCollectionNotLoaded", alertstate="firing"}',
+      expr: 'ALERTS{alertname=~"VdbcloudCollectionNotLoaded|VdbcloudIndexBuildFailed|VdbcloudIndexBuildStalled", alertstate="firing"}',
       titleFormat: "{{alertname}}",
-      textFormat: "{{cluster_id}} {{db_name}}/{{collection_name}}",
+      textFormat: "{{cluster_id}} {{db_name}}/{{collection_name}} {{index_name}}",
       iconColor: "red",
     },
   ],
@@ -103,6 +131,90 @@ export const collections: DashboardSpec = {
           ],
           hide: ["Value #A"],
           columns: [{ field: "state", colored: true, mappings: LOAD_STATE_COLORS }],
+          links: [CLUSTER_DETAIL_LINK],
+        },
+      ],
+    },
+    {
+      title: "Indexes",
+      panels: [
+        {
+          kind: "stat",
+          title: "Index builds failed",
+          description:
+            'Indexes whose build state is failed (Describe Index). Each raises VdbcloudIndexBuildFailed; the exporter logged the service\'s reason once ("index build failed").',
+          queries: [{ expr: `count(vdbcloud_index_state{${SEL}, state="failed"} == 1) or vector(0)` }],
+          unit: "none",
+          thresholds: LIMITS.anyIsBad,
+          colorMode: "background",
+          w: 6,
+        },
+        {
+          kind: "stat",
+          title: "Indexes building",
+          description: "Indexes whose build is unissued, in progress or being retried.",
+          queries: [
+            {
+              expr: `count(vdbcloud_index_state{${SEL}, state=~"unissued|in_progress|retry"} == 1) or vector(0)`,
+            },
+          ],
+          unit: "none",
+          thresholds: steps(),
+          w: 6,
+        },
+        {
+          kind: "stat",
+          title: "Rows pending indexing",
+          description:
+            "Rows of every polled collection that their indexes do not cover yet, summed over indexes (Describe Index pendingRows).",
+          queries: [{ expr: `sum(vdbcloud_index_pending_rows{${SEL}}) or vector(0)` }],
+          unit: "short",
+          thresholds: steps(),
+          w: 6,
+        },
+        {
+          kind: "stat",
+          title: "Indexes",
+          description: "Indexes of the polled collections (List Indexes).",
+          queries: [{ expr: `count(vdbcloud_index_info{${SEL}}) or vector(0)` }],
+          unit: "none",
+          thresholds: steps(),
+          w: 6,
+        },
+        {
+          kind: "timeseries",
+          title: "Pending rows per index",
+          description:
+            "Rows waiting to be indexed, per index (the 20 largest backlogs). A backlog whose indexed rows do not move for 30 minutes raises VdbcloudIndexBuildStalled.",
+          queries: [
+            {
+              expr: `topk(20, vdbcloud_index_pending_rows{${SEL}})`,
+              legend: "{{cluster_id}} {{db_name}}/{{collection_name}} {{index_name}}",
+            },
+          ],
+          unit: "short",
+          min: 0,
+          w: 24,
+        },
+        {
+          kind: "table",
+          title: "State of each index",
+          description:
+            "Every index of the polled collections: its field, type and metric, its build state, and its total, indexed and pending rows (Describe Index).",
+          h: 9,
+          queries: [
+            { expr: INDEX_INFO },
+            { expr: indexColumn("vdbcloud_index_rows") },
+            { expr: indexColumn("vdbcloud_index_indexed_rows") },
+            { expr: indexColumn("vdbcloud_index_pending_rows") },
+          ],
+          hide: ["Value #A"],
+          columns: [
+            { field: "state", colored: true, mappings: INDEX_STATE_COLORS },
+            { field: "Value #B", displayName: "Rows", unit: "short" },
+            { field: "Value #C", displayName: "Indexed", unit: "short" },
+            { field: "Value #D", displayName: "Pending", unit: "short" },
+          ],
           links: [CLUSTER_DETAIL_LINK],
         },
       ],

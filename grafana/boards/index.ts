@@ -1,4 +1,5 @@
 /** The dashboards this project ships, and the file each one is written to. */
+import { withNativeSources } from "../../src/metrics/native.js";
 import { type DashboardSpec, renderDashboard } from "../lib/panels.js";
 import { cluster } from "./cluster.js";
 import { collections } from "./collections.js";
@@ -14,14 +15,36 @@ export interface DashboardFile {
   readonly spec: DashboardSpec;
 }
 
-/** Every shipped dashboard, in menu order. */
+/**
+ * `spec` with every panel query reading "the exporter's family, or its native recording"
+ * (src/metrics/native.ts, the one place that writes it), so a cluster Prometheus scrapes through
+ * the service's own endpoint looks like a polled one. Boards are written over the exporter's
+ * families only.
+ */
+export function readingEitherSource(spec: DashboardSpec): DashboardSpec {
+  return {
+    ...spec,
+    rows: spec.rows.map((row) => ({
+      ...row,
+      panels: row.panels.map((panel) => ({
+        ...panel,
+        queries: panel.queries.map((q) => ({ ...q, expr: withNativeSources(q.expr) })),
+      })),
+    })),
+  };
+}
+
+/**
+ * Every shipped dashboard, in menu order. The exporter's own dashboard reads the exporter alone:
+ * its data age is that of the exporter's polls.
+ */
 export const DASHBOARD_FILES: readonly DashboardFile[] = [
-  { file: "vdbcloud-overview.json", spec: overview },
-  { file: "vdbcloud-cluster.json", spec: cluster },
-  { file: "vdbcloud-collections.json", spec: collections },
-  { file: "vdbcloud-jobs.json", spec: jobs },
-  { file: "vdbcloud-data-protection.json", spec: dataProtection },
-  { file: "vdbcloud-cost.json", spec: cost },
+  { file: "vdbcloud-overview.json", spec: readingEitherSource(overview) },
+  { file: "vdbcloud-cluster.json", spec: readingEitherSource(cluster) },
+  { file: "vdbcloud-collections.json", spec: readingEitherSource(collections) },
+  { file: "vdbcloud-jobs.json", spec: readingEitherSource(jobs) },
+  { file: "vdbcloud-data-protection.json", spec: readingEitherSource(dataProtection) },
+  { file: "vdbcloud-cost.json", spec: readingEitherSource(cost) },
   { file: "vdbcloud-exporter.json", spec: exporter },
 ];
 

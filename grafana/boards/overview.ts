@@ -1,5 +1,5 @@
 /** Overview: every selected cluster at a glance, made for a wall screen. */
-import type { DashboardSpec } from "../lib/panels.js";
+import type { DashboardSpec, ValueMapping } from "../lib/panels.js";
 import {
   CLUSTER_DETAIL_LINK,
   CLUSTER_SCOPE,
@@ -11,6 +11,7 @@ import {
   steps,
   TAG,
   UID,
+  upDown,
   withClusterName,
 } from "./common.js";
 
@@ -18,12 +19,36 @@ const SEL = `cluster_id=~"$cluster", ${CLUSTER_SCOPE}`;
 const INFO_SEL = 'cluster_id=~"$cluster"';
 const LEGEND = "{{cluster_name}} ({{cluster_id}})";
 const LEGEND_TYPE = "{{cluster_name}} {{request_type}}";
+const PROJECT_SEL = 'project_id=~"$project"';
+
+/** On-demand clusters of the selected projects with their current status as a label (value 1). */
+const ON_DEMAND_INFO =
+  `max by (cluster_id, cluster_name, project_id, region_id, status) (vdbcloud_on_demand_cluster_info{${PROJECT_SEL}}` +
+  " * on (cluster_id) group_left (status) max by (cluster_id, status) (vdbcloud_on_demand_cluster_status == 1))";
+/** One value per on-demand cluster with every descriptive label, so the table merges one row per cluster. */
+const onDemandColumn = (family: string) =>
+  `max by (cluster_id) (${family}) * on (cluster_id) group_left (cluster_name, project_id, region_id, status) ${ON_DEMAND_INFO}`;
+
+/** The console's alert rules of the selected projects, described in labels (value 1). */
+const RULE_INFO = `max by (project_id, rule_id, rule_name, metric_name, level, comparison) (vdbcloud_console_alert_rule_info{${PROJECT_SEL}})`;
+/** One value per console rule with every descriptive label, so the table merges one row per rule. */
+const ruleColumn = (family: string) =>
+  `max by (project_id, rule_id) (${family}{${PROJECT_SEL}}) * on (project_id, rule_id) group_left (rule_name, metric_name, level, comparison) ${RULE_INFO}`;
+
+/** On-demand cluster status colours: running green, transitions blue, suspended grey, anything else orange. */
+const ON_DEMAND_STATUS_COLORS: ValueMapping[] = [
+  { value: "running", color: "green" },
+  { value: "suspended", color: "text" },
+  { value: "creating|resuming|suspending", color: "blue", regex: true },
+  { value: ".*", color: "orange", regex: true },
+];
 
 /** The overview dashboard (uid vdbcloud-overview). */
 export const overview: DashboardSpec = {
   uid: UID.overview,
   title: "Vector DB Cloud / Overview",
-  description: "Every cluster at a glance: status, CU load, storage, traffic, latency and failures.",
+  description:
+    "Every cluster at a glance: status, CU load, storage, traffic, latency and failures; the inventory with on-demand clusters; the console's own alert rules.",
   tags: [TAG],
   variables: clusterVariables(true),
   annotations: [
@@ -411,6 +436,28 @@ export const overview: DashboardSpec = {
         },
         {
           kind: "table",
+          title: "On-demand clusters",
+          description:
+            "On-demand clusters of the selected projects (List On-Demand Clusters, per project and region): billed compute that List Clusters does not show. Status (a suspended cluster costs no compute), CU size and the idle time after which it suspends itself.",
+          w: 24,
+          queries: [
+            { expr: ON_DEMAND_INFO },
+            { expr: onDemandColumn("vdbcloud_on_demand_cluster_cu_size") },
+            { expr: onDemandColumn("vdbcloud_on_demand_cluster_auto_suspend_seconds") },
+          ],
+          hide: ["Value #A"],
+          columns: [
+            { field: "cluster_id", displayName: "Cluster ID" },
+            { field: "cluster_name", displayName: "Name" },
+            { field: "project_id", displayName: "Project" },
+            { field: "region_id", displayName: "Region" },
+            { field: "status", displayName: "Status", colored: true, mappings: ON_DEMAND_STATUS_COLORS },
+            { field: "Value #B", displayName: "CU size", unit: "none" },
+            { field: "Value #C", displayName: "Auto-suspend after", unit: "dtdurations" },
+          ],
+        },
+        {
+          kind: "table",
           title: "Group members",
           description:
             "Members of each SCIM group of groups.ids, for access audits (List Group Members count).",
@@ -419,6 +466,79 @@ export const overview: DashboardSpec = {
           columns: [
             { field: "group_id", displayName: "Group ID" },
             { field: "Value", displayName: "Members", unit: "none" },
+          ],
+        },
+      ],
+    },
+    {
+      title: "Console alert rules",
+      panels: [
+        {
+          kind: "stat",
+          title: "Console alert rules",
+          description:
+            "Alert rules the service's console holds for the selected projects (List Alert Rules), beside these dashboards' Prometheus alerts.",
+          queries: [{ expr: `count(vdbcloud_console_alert_rule_info{${PROJECT_SEL}}) or vector(0)` }],
+          unit: "none",
+          thresholds: steps(),
+          colorMode: "value",
+          w: 6,
+        },
+        {
+          kind: "stat",
+          title: "Disabled console rules",
+          description:
+            "Console alert rules that are disabled: each is a notification that will never come (VdbcloudConsoleAlertRuleDisabled, info).",
+          queries: [{ expr: `count(vdbcloud_console_alert_rule_enabled{${PROJECT_SEL}} == 0) or vector(0)` }],
+          unit: "none",
+          thresholds: steps(["orange", 1]),
+          colorMode: "background",
+          w: 6,
+        },
+        {
+          kind: "stat",
+          title: "Keys not project admin",
+          description:
+            "Credentials the service refuses the console's alert rules or on-demand clusters for lack of the Project Admin role (vdbcloud_collector_not_permitted): those are not collected.",
+          queries: [
+            {
+              expr: 'count(vdbcloud_collector_not_permitted{collector="alert_rules"} or vdbcloud_collector_not_permitted{collector="inventory", target="on_demand"}) or vector(0)',
+            },
+          ],
+          unit: "none",
+          thresholds: steps(["orange", 1]),
+          colorMode: "background",
+          w: 12,
+        },
+        {
+          kind: "table",
+          title: "Console alert rules",
+          description:
+            "One row per alert rule of the service's console (List Alert Rules): the metric it watches, its level and comparison, enabled or disabled, its threshold (in the metric's console unit), how long the condition must hold, and how many clusters it targets. Its actions (webhook URLs, recipients, keys) are never collected.",
+          w: 24,
+          h: 10,
+          queries: [
+            { expr: ruleColumn("vdbcloud_console_alert_rule_enabled") },
+            { expr: ruleColumn("vdbcloud_console_alert_rule_threshold") },
+            { expr: ruleColumn("vdbcloud_console_alert_rule_window_seconds") },
+            { expr: ruleColumn("vdbcloud_console_alert_rule_clusters") },
+          ],
+          columns: [
+            { field: "project_id", displayName: "Project" },
+            { field: "rule_id", displayName: "Rule ID" },
+            { field: "rule_name", displayName: "Name" },
+            { field: "metric_name", displayName: "Metric" },
+            { field: "level", displayName: "Level" },
+            { field: "comparison", displayName: "Comparison" },
+            {
+              field: "Value #A",
+              displayName: "Enabled",
+              mappings: upDown("enabled", "disabled"),
+              colored: true,
+            },
+            { field: "Value #B", displayName: "Threshold", unit: "none" },
+            { field: "Value #C", displayName: "Window", unit: "dtdurations" },
+            { field: "Value #D", displayName: "Clusters", unit: "none" },
           ],
         },
       ],

@@ -58,7 +58,10 @@ export const DEMO_METRIC_CATALOGS = ["strict", "permissive"] as const;
 /** One of DEMO_METRIC_CATALOGS. */
 export type DemoMetricCatalog = (typeof DEMO_METRIC_CATALOGS)[number];
 
-/** The demo's billing key: the simulator lets it read billing only (the monitoring key is "demo-key"). */
+/** The demo's monitoring key (config/prometheus/demo-api-key holds it for the compose Prometheus). */
+export const DEMO_API_KEY = "demo-key";
+
+/** The demo's billing key: the simulator lets it read billing only (the monitoring key is DEMO_API_KEY). */
 const DEMO_BILLING_KEY = "demo-billing-key";
 
 /** Options of the embedded demo. */
@@ -88,6 +91,12 @@ interface DemoOptions {
    * the default list plus one name outside the reference (and the unknown one), refused.
    */
   readonly metricCatalog?: DemoMetricCatalog;
+  /**
+   * Serve one Enterprise cluster (not the hot first one, whose CU alerts the demo shows) through
+   * the service's own Prometheus endpoint (`--demo` does): /sd/native-export lists it, and its
+   * metric queries are saved.
+   */
+  readonly nativeExport?: boolean;
 }
 
 /** The key the demo's simulator accepts for everything but backups (see `showNotPermitted`). */
@@ -114,7 +123,14 @@ export function demoRunOptions(
     metricCatalog,
     groups: true,
     billing: true,
+    nativeExport: true,
   };
+}
+
+/** The cluster the demo serves natively: a running Enterprise one after the first, else the first Enterprise one. */
+export function demoNativeCluster(sim: Pick<Simulator, "clusters">): string | undefined {
+  const enterprise = sim.clusters.filter((c) => c.plan === "Enterprise");
+  return (enterprise.find((c) => c !== sim.clusters[0] && c.status === "RUNNING") ?? enterprise[0])?.id;
 }
 
 /**
@@ -125,13 +141,15 @@ export function demoRunOptions(
 export async function startDemoSimulator(opts: {
   clusters: number;
   metricCatalog?: DemoMetricCatalog;
+  /** Where the simulator listens (`--demo-simulator-listen`); default a free loopback port. */
+  listen?: { host: string; port: number };
 }): Promise<Simulator> {
   const { startSimulator } = await import("../simulator/index.js");
   // Time runs 10x faster for jobs so that a visitor sees import and Spark jobs change state.
   // Six collections per cluster show every load state; one appears and vanishes every 2 minutes.
   return startSimulator({
-    host: "127.0.0.1",
-    port: 0,
+    host: opts.listen?.host ?? "127.0.0.1",
+    port: opts.listen?.port ?? 0,
     clusters: opts.clusters,
     seed: 1,
     timeScale: 10,
@@ -172,6 +190,7 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
   // configured and discovered scopes on the cluster-wide list, as a user's config would).
   const scoped = refused || strict ? { queries: scopeQueries(queries) } : {};
   const busy = new Set(sim.state.busySparkJobRefs.map((j) => `${j.projectId}/${j.jobId}`));
+  const native = opts.nativeExport === true ? demoNativeCluster(sim) : undefined;
   const tokenDir = opts.collections?.tokenDir;
   const dataPlane = (clusterId: string): Record<string, unknown> => {
     const credential = sim.state.dataPlaneCredential(clusterId);
@@ -181,7 +200,7 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
     return { data_plane: { token_file: file } };
   };
   return {
-    api: { base_url: sim.baseUrl, controller_url: sim.controllerUrlTemplate, api_key: "demo-key" },
+    api: { base_url: sim.baseUrl, controller_url: sim.controllerUrlTemplate, api_key: DEMO_API_KEY },
     clusters: sim.clusters.map((c) => ({
       id: c.id,
       region: c.regionId,
@@ -230,9 +249,12 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
     // Backups change by the hour upstream; the demo polls them every minute so a visitor sees them.
     backups: { interval: "PT1M", policy_interval: "PT1M" },
     global_clusters: { interval: "PT30S" },
+    // The console's rules change rarely (PT15M by default); the demo reads them every minute.
+    alert_rules: { interval: "PT1M" },
     ...(opts.billing
       ? { billing: { enabled: true, api_key: DEMO_BILLING_KEY, interval: "PT5M", invoices: { keep: 3 } } }
       : {}),
+    ...(native === undefined ? {} : { native_export: { enabled: true, clusters: [native] } }),
     server: { listen: opts.listen },
   };
 }

@@ -10,6 +10,9 @@ import type { DeflatedHead } from "../exposition/gzipJoin.js";
 import { type InternalErrorSite, SelfMetrics } from "../exposition/selfMetrics.js";
 import { SampleStore } from "../exposition/store.js";
 import type { LandingInfo } from "../http/landing.js";
+import { byTarget } from "../http/landingRows.js";
+import { familyFilter } from "../metrics/familyFilter.js";
+import { CLUSTER_KINDS } from "../polling/clusterKinds.js";
 import { credentialLabeler } from "../polling/credentials.js";
 import { describeError } from "../polling/errors.js";
 import { HealthTracker } from "../polling/health.js";
@@ -27,6 +30,7 @@ import { ClientPool } from "../pool/clientPool.js";
 import { type Clock, Scheduler, systemClock } from "../scheduler/scheduler.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClusterDescription } from "../upstream/types.js";
+import { NativeDiscovery, type NativeTargetsAnswer } from "./nativeDiscovery.js";
 import { WatchedList } from "./watchedList.js";
 
 export interface ExporterOptions {
@@ -78,6 +82,7 @@ export class Exporter {
   private discovered: readonly ClusterDescription[] = [];
   private readonly sparkJobsFile: WatchedList<SparkJobRef>;
   private readonly jobIdsFile: WatchedList<string>;
+  private readonly native: NativeDiscovery;
   private sweeper: NodeJS.Timeout | undefined;
   private readyFlag = false;
   private readonly startedAtMs: number;
@@ -106,6 +111,7 @@ export class Exporter {
       collectors: COLLECTOR_LABELS,
       defaultMetrics: opts.defaultMetrics ?? true,
     });
+    this.applyFamilyLists();
     this.self.shard(this.shard.index, this.shard.total);
     this.self.configLoaded(true, now());
     this.health = new HealthTracker(this.store, this.logger, now);
@@ -119,6 +125,11 @@ export class Exporter {
       clock: opts.clientClock ?? this.clock,
       dispatcher: opts.dispatcher,
       onCloseError: (err) => this.internalError("client_close", err),
+    });
+    this.native = new NativeDiscovery({
+      config: () => this.config,
+      clusters: () => replicaClusters(this.config, this.discovered, this.shard),
+      known: this.state.get(CLUSTER_KINDS),
     });
     const listFile = { pollMs: opts.jobsFilePollMs ?? 5000, logger: this.logger };
     const onError = (err: unknown) => this.internalError("jobs_file", err);
@@ -183,10 +194,23 @@ export class Exporter {
   async applyConfig(config: Config): Promise<void> {
     this.config = config;
     await this.followListFiles();
+    this.applyFamilyLists();
     this.replan();
     // A reload may have fixed what failed permanently (a rotated key, a corrected cluster ID).
     this.scheduler.resetBackoff();
     this.self.configLoaded(true, this.clock.now());
+  }
+
+  /**
+   * Applies the config's family lists where they cost nothing per scrape: the store leaves out
+   * denied families as polls land (and drops the ones a reload newly denies at once), the
+   * self-metrics unregister them; `tasksOf` then plans no task for a collector whose families
+   * are all denied.
+   */
+  private applyFamilyLists(): void {
+    const selection = familyFilter(this.config.families);
+    this.store.setFamilySelection(selection);
+    this.self.setFamilySelection(selection);
   }
 
   /** Records a rejected reload (the running configuration stays). */
@@ -201,6 +225,11 @@ export class Exporter {
 
   ready(): boolean {
     return this.readyFlag;
+  }
+
+  /** GET /sd/native-export: the natively served clusters of this replica, made ahead of requests. */
+  nativeTargets(): NativeTargetsAnswer {
+    return this.native.answer();
   }
 
   metrics(headers: {
@@ -220,13 +249,14 @@ export class Exporter {
       series: this.store.seriesCount(),
       publishedAtMs: published.builtAtMs,
       shard: this.shard,
-      targets: this.health.list(),
+      targets: this.health.listPlanned(),
       budgets: this.clients.budgets().lines(this.polledClusters, this.credentialOf),
     };
   }
 
   async stop(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
+    this.native.close();
     this.sparkJobsFile.stop();
     this.jobIdsFile.stop();
     await this.scheduler.stop();
@@ -306,10 +336,13 @@ export class Exporter {
       onCollections: (clusterId, found) => this.onCollections(clusterId, found),
     });
     this.planned = tasks;
+    // In the landing page's order, sorted once a plan rather than on each request.
+    this.health.setPlanned(tasks.map((t) => t.id).sort(byTarget));
     this.health.setCredentials(tasks);
     this.scheduler.setTasks(tasks);
     this.forgetRemovedTargets(tasks);
     this.clients.closeUnused(config, clusters);
+    this.native.refresh();
   }
 
   /** Logs, once per change, replicas sharing a key that cannot get a whole request each. */

@@ -18,19 +18,23 @@ async function put(out: Writable, data: string | Uint8Array): Promise<void> {
  * Writes the OpenMetrics text of the finished chunks `targets` (per target, its chunk keys in
  * time order; keys of unfinished chunks are skipped) to `out`. Families come sorted by name,
  * then within each family the targets in order, each target's series sorted, each series'
- * chunks in time order. Returns the number of sample lines' bytes written.
+ * chunks in time order; a family `exposes` denies (the config's family lists) is left out.
+ * Returns the number of sample lines' bytes written.
  */
 export async function writeOpenMetrics(
   spool: ChunkSpool,
   targets: readonly (readonly string[])[],
   out: Writable,
+  exposes: (family: string) => boolean = () => true,
 ): Promise<number> {
   const done = targets.map((keys) => keys.filter((k) => spool.isDone(k)));
   const families = new Map<string, FamilyDef>();
   for (const keys of done) {
     for (const key of keys) {
       for (const f of (await spool.readIndex(key)).families) {
-        if (!families.has(f.name)) families.set(f.name, { name: f.name, help: f.help, type: f.type });
+        if (!families.has(f.name) && exposes(f.name)) {
+          families.set(f.name, { name: f.name, help: f.help, type: f.type });
+        }
       }
     }
   }

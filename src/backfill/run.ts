@@ -15,6 +15,7 @@ import { discoverClusters } from "../collectors/discovery/tasks.js";
 import { ConfigError } from "../config/errors.js";
 import { loadConfig } from "../config/load.js";
 import type { ClusterConfig, Config } from "../config/types.js";
+import { familyFilter } from "../metrics/familyFilter.js";
 import { describeError } from "../polling/errors.js";
 import { replicaClusters, withCollectionScopes } from "../polling/targets.js";
 import { ClientPool, FOREGROUND_CLOCK } from "../pool/clientPool.js";
@@ -180,7 +181,10 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
     const keys = plan.map((spans, t) => spans.map((span) => chunkKey(targets[t] as MetricsTarget, g, span)));
     // Cost is one more target: its months in order.
     keys.push(costs.map((c) => c.key));
-    await writeOutput(args.output, io.stdout, (out) => writeOpenMetrics(spool, keys, out));
+    const filter = familyFilter(config.families);
+    await writeOutput(args.output, io.stdout, (out) =>
+      writeOpenMetrics(spool, keys, out, (family) => filter.exposes(family)),
+    );
     if (!args.quiet) {
       io.stderr.write(
         `backfill: wrote ${args.output === "-" ? "standard output" : args.output}: ${targets.length} targets, ${calls.attempts} API attempts, ${calls.retries} retries, ${calls.rateLimitAnswers} rate-limit answers\n`,

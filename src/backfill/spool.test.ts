@@ -22,11 +22,15 @@ function mapping(samples: TimedSample[]): HistoryMapping {
   return { samples, families: [CU, LAT], dropped: {} };
 }
 
-async function text(spool: ChunkSpool, targets: string[][]): Promise<string> {
+async function text(
+  spool: ChunkSpool,
+  targets: string[][],
+  exposes?: (family: string) => boolean,
+): Promise<string> {
   const out = new PassThrough();
   const parts: Buffer[] = [];
   out.on("data", (b: Buffer) => parts.push(b));
-  await writeOpenMetrics(spool, targets, out);
+  await writeOpenMetrics(spool, targets, out, exposes);
   return Buffer.concat(parts).toString("utf8");
 }
 
@@ -100,6 +104,18 @@ describe("ChunkSpool and writeOpenMetrics", () => {
     expect(spool.isDone("empty")).toBe(true);
     expect(readdirSync(spool.dir).sort()).toEqual(["empty.json", "empty.om"]);
     expect(await text(spool, [["empty"]])).toBe("# EOF\n");
+  });
+
+  it("leaves out the families the config's family lists deny", async () => {
+    const spool = newSpool();
+    await spool.write(
+      "x",
+      mapping([sample(CU, { cluster_id: "a" }, 0.1, 30_000), sample(LAT, { cluster_id: "a" }, 0.2, 30_000)]),
+    );
+    const out = await text(spool, [["x"]], (family) => family !== CU.name);
+    expect(out).not.toContain(CU.name);
+    expect(out).toContain('vdbcloud_request_latency_seconds{cluster_id="a"} 0.2 30.000\n');
+    expect(out.endsWith("# EOF\n")).toBe(true);
   });
 
   it("escapes label values as the live exposition does", async () => {

@@ -14,6 +14,10 @@ describe("parseCli", () => {
       want: { mode: "demo", demoMetricCatalog: "permissive" },
     },
     { argv: ["--demo"], want: { mode: "demo" } },
+    {
+      argv: ["--demo", "--demo-simulator-listen", "exporter:9475"],
+      want: { mode: "demo", demoSimulatorListen: "exporter:9475" },
+    },
     { argv: ["--demo", "--listen", "127.0.0.1:0"], want: { mode: "demo", listen: "127.0.0.1:0" } },
     {
       argv: ["--config", "c", "--shard", "2", "--total-shards", "3"],
@@ -44,6 +48,11 @@ describe("parseCli", () => {
       argv: ["--demo", "--demo-metric-catalog", "lenient"],
       message: "--demo-metric-catalog: must be one of strict, permissive",
     },
+    {
+      argv: ["--config", "c.yaml", "--demo-simulator-listen", "127.0.0.1:9475"],
+      message: "--demo-simulator-listen: only with --demo",
+    },
+    { argv: ["--demo", "--demo-simulator-listen", "nowhere"], message: "--demo-simulator-listen: " },
     { argv: ["--probe"], message: "--config: required" },
     {
       argv: ["--config", "c.yaml", "--probe", "--check-config"],

@@ -13,6 +13,9 @@ export const USAGE = `Usage:
       [--demo-metric-catalog strict|permissive]   the simulator accepts only the public reference's metric names
                                                   (strict, the default: the others are shown refused), or every
                                                   name the exporter knows (permissive: every panel has data)
+      [--demo-simulator-listen HOST:PORT]         where the demo's simulator listens (default: a free loopback
+                                                  port); the exporter, and the Prometheus its /sd/native-export
+                                                  sends to the simulated endpoint, reach it there
   vdbcloud-exporter backfill --config FILE --from TIME [--to TIME] [--granularity DURATION] --output FILE|-
                                                   past windows as OpenMetrics for promtool (backfill --help)
 
@@ -45,6 +48,8 @@ export interface CliArgs {
   readonly logLevel: string;
   /** `--demo-metric-catalog`: which names the demo's simulator accepts (demo mode only). */
   readonly demoMetricCatalog?: DemoMetricCatalog;
+  /** `--demo-simulator-listen`: where the demo's simulator listens (demo mode only). */
+  readonly demoSimulatorListen?: string;
   readonly shard: { readonly index: number; readonly total: number };
 }
 
@@ -132,6 +137,16 @@ export function parseCli(argv: readonly string[], from: CliEnvironment = {}): Cl
       `--demo-metric-catalog: must be one of ${DEMO_METRIC_CATALOGS.join(", ")}, got "${catalog}"`,
     );
   }
+  const simulatorListen = values["demo-simulator-listen"];
+  if (simulatorListen !== undefined) {
+    if (!values.demo) throw new ArgsError("--demo-simulator-listen: only with --demo");
+    try {
+      parseListen(simulatorListen);
+    } catch (err) {
+      if (!(err instanceof ListenAddressError)) throw err;
+      throw new ArgsError(`--demo-simulator-listen: ${err.message}`, { cause: err });
+    }
+  }
   if (values.demo) {
     if (values["check-config"]) throw new ArgsError("--check-config: needs --config, not --demo");
     if (values.probe) throw new ArgsError("--probe: needs --config, not --demo");
@@ -145,6 +160,7 @@ export function parseCli(argv: readonly string[], from: CliEnvironment = {}): Cl
     ...(config !== undefined && mode !== "demo" ? { configPath: config.value } : {}),
     ...(listen !== undefined ? { listen: listen.value } : {}),
     ...(catalog !== undefined ? { demoMetricCatalog: catalog as DemoMetricCatalog } : {}),
+    ...(simulatorListen !== undefined ? { demoSimulatorListen: simulatorListen } : {}),
     logLevel,
     shard,
   };
@@ -194,6 +210,7 @@ function parse(argv: readonly string[]) {
     probe: { type: "boolean" },
     demo: { type: "boolean" },
     "demo-metric-catalog": { type: "string" },
+    "demo-simulator-listen": { type: "string" },
     listen: { type: "string" },
     "log-level": { type: "string" },
     shard: { type: "string" },

@@ -169,6 +169,8 @@ async function checkConfig(args: CliArgs, start: ProcessStartSnapshot): Promise<
       ...(fileJobIds ? { fileJobIds } : {}),
     });
     process.stdout.write(`${formatPlan(plan)}\n`);
+    const { familyCheckText } = await import("./familyCheck.js");
+    process.stdout.write(await familyCheckText(config, version()));
   } catch (err) {
     return reportConfigError(err);
   }
@@ -208,7 +210,11 @@ async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunCon
   try {
     if (args.mode === "demo") {
       const metricCatalog = args.demoMetricCatalog ?? "strict";
-      const sim = await startDemoSimulator({ clusters: DEMO_CLUSTERS, metricCatalog });
+      const sim = await startDemoSimulator({
+        clusters: DEMO_CLUSTERS,
+        metricCatalog,
+        ...(args.demoSimulatorListen === undefined ? {} : { listen: parseListen(args.demoSimulatorListen) }),
+      });
       closeDemo = () => sim.close();
       // The data planes' demo credentials go to token files, as a user's would; the directory
       // goes with the simulator, so repeated demo runs leave nothing behind.
@@ -283,6 +289,7 @@ function createServer(
     metrics: (h) => exporter.metrics(h),
     landing: () => ({ ...exporter.landing(), ...(runtime ? { runtime } : {}) }),
     ready: () => exporter.ready(),
+    nativeTargets: () => exporter.nativeTargets(),
     reload,
     ...(web && web.basicAuthUsers.size > 0 ? { auth: new BasicAuth(web.basicAuthUsers) } : {}),
     ...(web ? { headers: web.headers } : {}),

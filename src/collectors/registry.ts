@@ -5,6 +5,7 @@
  * the framework, which names no collector).
  */
 
+import { alertRulesCollector } from "./alert-rules/tasks.js";
 import { backupPoliciesCollector, backupsCollector } from "./backups/tasks.js";
 import { billingCollector } from "./billing/tasks.js";
 import { clusterMetricsCollector } from "./cluster-metrics/tasks.js";
@@ -31,6 +32,7 @@ export const COLLECTORS = [
   backupsCollector,
   backupPoliciesCollector,
   globalClustersCollector,
+  alertRulesCollector,
   billingCollector,
 ] as const;
 

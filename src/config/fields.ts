@@ -43,6 +43,21 @@ export function textField(pattern?: { readonly regex: RegExp; readonly descripti
   return pattern ? base.regex(pattern.regex, { error: `must be ${pattern.description}` }) : base;
 }
 
+/** A regular expression (JavaScript syntax), checked to compile. */
+export function regexField() {
+  return textField().superRefine((source, ctx) => {
+    try {
+      new RegExp(source);
+    } catch (err) {
+      ctx.addIssue({
+        code: "custom",
+        message: `is not a valid regular expression (${(err as Error).message})`,
+        input: source,
+      });
+    }
+  });
+}
+
 /** Bounds of a duration field, in milliseconds. */
 interface DurationBounds {
   readonly min: number;

@@ -41,7 +41,10 @@ describe("knownKeysAt", () => {
         "groups",
         "backups",
         "global_clusters",
+        "alert_rules",
         "billing",
+        "native_export",
+        "families",
         "server",
         "staleness_intervals",
       ],
@@ -50,6 +53,7 @@ describe("knownKeysAt", () => {
       ["clusters", 0, "data_plane"],
       ["endpoint", "token_file"],
     ],
+    [["families"], ["allow", "deny"]],
     [
       ["inventory", "discovery"],
       ["enabled", "project_ids", "region_ids"],

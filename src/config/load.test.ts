@@ -190,6 +190,12 @@ describe("broken configs", () => {
     badValue("request_timeout zero", "api.request_timeout", "PT0S", "must be at least PT0.1S"),
     badValue("page_size 3", "import_jobs.page_size", "3", "must be an integer from 5 to 100"),
     badValue("page_size 101", "import_jobs.page_size", "101", "must be an integer from 5 to 100"),
+    badValue(
+      "collections.indexes not a boolean",
+      "collections.indexes",
+      "sometimes",
+      "must be true or false",
+    ),
     [
       "both api_key and api_key_file",
       "api:\n  api_key: k\n  api_key_file: k.txt\n",
@@ -409,6 +415,7 @@ describe("good configs", () => {
         enabled: true,
         intervalMs: 60_000,
         discovery: { enabled: false, projectIds: [], regionIds: [] },
+        onDemand: true,
       },
       collections: {
         enabled: false,
@@ -419,11 +426,13 @@ describe("good configs", () => {
         scopes: true,
         loadState: true,
         rowCount: false,
+        indexes: true,
         rateLimit: 10,
       },
       groups: { ids: [], intervalMs: 3_600_000 },
       backups: { enabled: true, intervalMs: 900_000, policyIntervalMs: 3_600_000 },
       globalClusters: { enabled: true, intervalMs: 60_000 },
+      alertRules: { enabled: true, intervalMs: 900_000 },
       billing: {
         enabled: false,
         intervalMs: 3_600_000,
@@ -431,6 +440,8 @@ describe("good configs", () => {
         invoices: { enabled: true, keep: 3 },
         apiKey: "env-key",
       },
+      nativeExport: { enabled: false, clusters: "auto", skipMetricQueries: true },
+      families: { allow: [], deny: [] },
       server: { host: "0.0.0.0", port: 9474 },
       stalenessIntervals: 5,
     };

@@ -161,3 +161,23 @@ export function queriesForTarget(
   if (scope === undefined) return metricQueries;
   return scope.queries ?? scopeQueries(metricQueries, undefined);
 }
+
+/** Where a config lists metric queries (structural, as `ScopeQueries`). */
+interface QueryLists {
+  readonly metrics: { readonly queries: readonly MetricQueryConfig[] };
+  readonly clusters: readonly { readonly scopes: readonly ScopeQueries[] }[];
+  readonly collections: { readonly queries?: readonly MetricQueryConfig[] | undefined };
+}
+
+/**
+ * Every metric name a config asks for, wherever it lists it: `metrics.queries`, each configured
+ * scope's own list and `collections.queries` (scopes without a list ask the first's names).
+ */
+export function configuredMetricNames(config: QueryLists): Set<string> {
+  const lists = [
+    config.metrics.queries,
+    ...config.clusters.flatMap((c) => c.scopes.map((s) => s.queries ?? [])),
+    config.collections.queries ?? [],
+  ];
+  return new Set(lists.flatMap((list) => list.map((q) => q.name)));
+}

@@ -117,7 +117,8 @@ describe("configSchema output", () => {
           discovery: { interval: "PT2M", max_per_cluster: 20 },
         },
         jobs: { ids: ["job-1"], ids_file: "jobs/ids.yaml", retention: "PT10M" },
-        inventory: { discovery: { enabled: true, project_ids: ["p"] } },
+        inventory: { discovery: { enabled: true, project_ids: ["p"] }, on_demand: false },
+        alert_rules: { interval: "PT1H" },
         server: { listen: "127.0.0.1:9000" },
         staleness_intervals: 3,
       },
@@ -154,7 +155,9 @@ describe("configSchema output", () => {
       enabled: true,
       intervalMs: 60_000,
       discovery: { enabled: true, projectIds: ["p"], regionIds: [] },
+      onDemand: false,
     });
+    expect(config.alertRules).toEqual({ enabled: true, intervalMs: 3_600_000 });
     expect(config.server).toEqual({ host: "127.0.0.1", port: 9000 });
     expect(config.stalenessIntervals).toBe(3);
     expect(Object.keys(draftOf({}, "/").config.sparkJobs)).toEqual([
@@ -186,6 +189,9 @@ describe("configSchema output", () => {
     ],
     [{ clusters: [{ id: "a", scopes: [{ db_name: "d" }, { db_name: "d" }] }] }, ["clusters", 0, "scopes", 1]],
     [{ clusters: [{ id: "a" }, { id: "a" }] }, ["clusters", 1, "id"]],
+    [{ alert_rules: { interval: "PT10S" } }, ["alert_rules", "interval"]],
+    [{ alert_rules: { webhook: "https://x" } }, ["alert_rules"]],
+    [{ inventory: { on_demand: "yes" } }, ["inventory", "on_demand"]],
   ])("reports problems at the file's own paths: %j", (raw, path) => {
     const result = configSchema("/").safeParse(raw);
     expect(result.success ? [] : result.error.issues.map((i) => i.path)).toEqual([path]);

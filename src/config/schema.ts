@@ -14,18 +14,21 @@ import { resolve } from "node:path";
 import * as z from "zod";
 import { intField } from "./fields.js";
 import { checkScopeQuery, scopeQueries } from "./queries.js";
+import { alertRulesSchema } from "./schema/alertRules.js";
 import { apiSchema } from "./schema/api.js";
 import { billingSchema } from "./schema/billing.js";
 import { clustersSchema } from "./schema/clusters.js";
 import { collectionsSchema } from "./schema/collections.js";
 import type { ResolvePath } from "./schema/common.js";
 import { backupsSchema, globalClustersSchema } from "./schema/dataProtection.js";
+import { familiesSchema } from "./schema/families.js";
 import { groupsSchema } from "./schema/groups.js";
 import { importJobsSchema } from "./schema/importJobs.js";
 import { inventorySchema } from "./schema/inventory.js";
 import { jobsSchema } from "./schema/jobs.js";
 import { metricsSchema } from "./schema/metrics.js";
 import { checkScopeMetricNames } from "./schema/names.js";
+import { checkNativeExport, nativeExportSchema } from "./schema/nativeExport.js";
 import { queriesSchema } from "./schema/queries.js";
 import { serverSchema } from "./schema/server.js";
 import { sparkJobsSchema } from "./schema/sparkJobs.js";
@@ -60,13 +63,17 @@ export function configSchema(baseDir: string) {
             groups: groupsSchema,
             backups: backupsSchema,
             global_clusters: globalClustersSchema,
+            alert_rules: alertRulesSchema,
             billing: billingSchema(resolvePath),
+            native_export: nativeExportSchema,
+            families: familiesSchema,
             server: serverSchema(resolvePath),
             staleness_intervals: intField(2, 100).default(5),
           },
           { error: sectionError },
         )
-        .check(z.superRefine(checkScopeMetricNames, always)),
+        .check(z.superRefine(checkScopeMetricNames, always))
+        .check(z.superRefine(checkNativeExport, always)),
     )
     .transform((file) => ({
       config: {
@@ -98,7 +105,10 @@ export function configSchema(baseDir: string) {
         groups: file.groups,
         backups: file.backups,
         globalClusters: file.global_clusters,
+        alertRules: file.alert_rules,
         billing: file.billing.settings,
+        nativeExport: file.native_export,
+        families: file.families,
         server: file.server,
         /** A series older than this many intervals of its collector disappears. Default 5. */
         stalenessIntervals: file.staleness_intervals,

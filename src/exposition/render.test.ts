@@ -46,6 +46,6 @@ describe("renderSample and renderHeader", () => {
         { family: "a", labels: { k: "2" }, value: 2 },
       ],
     );
-    expect([...chunks.entries()]).toEqual([["a", 'a{k="1"} 1\na{k="2"} 2\n']]);
+    expect([...chunks.entries()]).toEqual([["a", { text: 'a{k="1"} 1\na{k="2"} 2\n', series: 2 }]]);
   });
 });

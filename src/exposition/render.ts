@@ -41,14 +41,21 @@ export function renderHeader(def: FamilyDef, openMetrics: boolean): string {
   return `# HELP ${name} ${escapeHelp(def.help, openMetrics)}\n# TYPE ${name} ${def.type}\n`;
 }
 
+/** The sample lines of one family, and how many samples (series) they are. */
+export interface RenderedFamily {
+  readonly text: string;
+  readonly series: number;
+}
+
 /**
  * Renders samples grouped by family: returns, per family name, the concatenated sample lines.
- * Samples of a family not in `families` are skipped (a mapping bug must not break exposition).
+ * Samples of a family not in `families` are skipped (a mapping bug must not break exposition,
+ * and the store leaves out the families the config denies this way).
  */
 export function renderChunks(
   families: readonly FamilyDef[],
   samples: readonly Sample[],
-): Map<string, string> {
+): Map<string, RenderedFamily> {
   const known = new Set(families.map((f) => f.name));
   // Lines are collected and joined once: appending to a string per sample builds a rope of
   // cons-strings that costs several times the text's size until it is flattened.
@@ -59,7 +66,7 @@ export function renderChunks(
     if (list) list.push(renderSample(s));
     else lines.set(s.family, [renderSample(s)]);
   }
-  const out = new Map<string, string>();
-  for (const [family, list] of lines) out.set(family, list.join(""));
+  const out = new Map<string, RenderedFamily>();
+  for (const [family, list] of lines) out.set(family, { text: list.join(""), series: list.length });
   return out;
 }

@@ -140,3 +140,37 @@ describe("SelfMetrics.render", () => {
     expect(out).toContain("vdbcloud_api_requests_total");
   });
 });
+
+describe("SelfMetrics family selection", () => {
+  const families = (text: string) =>
+    new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1] as string));
+
+  it("renders no denied family, its own or the process's, and renders it again once admitted", async () => {
+    const m = new SelfMetrics({ version: "test", collectors: ["jobs"], defaultMetrics: true });
+    m.attempt(EP, "success", 0.01);
+    const all = families((await m.render(false)).toString());
+    expect(all.has("vdbcloud_api_requests_total")).toBe(true);
+    expect(all.has("vdbcloud_api_request_duration_seconds")).toBe(true);
+    expect(all.has("nodejs_heap_size_used_bytes")).toBe(true);
+    // What familyNames() lists is what it can render.
+    expect(new Set(m.familyNames())).toEqual(all);
+
+    const denied = ["vdbcloud_api_requests_total", "vdbcloud_api_request_duration_seconds"];
+    m.setFamilySelection({ exposes: (name) => !denied.includes(name) && !name.startsWith("nodejs_") });
+    const text = (await m.render(false)).toString();
+    const left = families(text);
+    for (const name of denied) expect(left.has(name)).toBe(false);
+    expect([...left].filter((name) => name.startsWith("nodejs_"))).toEqual([]);
+    expect(text).not.toContain("vdbcloud_api_request_duration_seconds_bucket");
+    expect(left.has("vdbcloud_api_retries_total")).toBe(true);
+    expect(left.has("process_cpu_seconds_total")).toBe(true);
+    expect((await m.render(true)).toString()).not.toContain("vdbcloud_api_requests");
+
+    // Denied, it kept counting: admitted again, it shows every attempt.
+    m.attempt(EP, "success", 0.01);
+    m.setFamilySelection({ exposes: () => true });
+    const again = (await m.render(false)).toString();
+    expect(families(again)).toEqual(all);
+    expect(sampleValue(again, apiSeries("requests", ',outcome="success"'))).toBe(2);
+  });
+});

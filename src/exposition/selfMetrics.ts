@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type Metric, Registry } from "prom-client";
 import { PROCESS_SELF_FAMILIES as F, PROCESS_SELF_HISTOGRAMS as H } from "../metrics/families.js";
 import { DROP_REASONS, type DropReason } from "../metrics/sample.js";
 import {
@@ -16,6 +16,31 @@ import { textToOpenMetrics } from "./openMetrics.js";
 /** Where background work can fail; each is a `where` label value of vdbcloud_internal_errors_total. */
 export const INTERNAL_ERROR_SITES = ["publish", "first_cycle", "jobs_file", "client_close"] as const;
 export type InternalErrorSite = (typeof INTERNAL_ERROR_SITES)[number];
+
+/** Which families are rendered: the config's family lists (metrics/familyFilter.ts). */
+interface FamilySelection {
+  exposes(name: string): boolean;
+}
+
+/** A registered metric and its family name. */
+interface Named {
+  readonly name: string;
+  readonly metric: Metric;
+}
+
+/** Every metric of `registry`, in registration order. */
+function metricsOf(registry: Registry): Named[] {
+  return registry.getMetricsAsArray().flatMap(({ name }) => {
+    const metric = registry.getSingleMetric(name);
+    return metric === undefined ? [] : [{ name, metric }];
+  });
+}
+
+/** Registers in `registry` those of `metrics` that `selection` exposes, in their order, and no other. */
+function keepOnly(registry: Registry, metrics: readonly Named[], selection: FamilySelection): void {
+  registry.clear();
+  for (const { name, metric } of metrics) if (selection.exposes(name)) registry.registerMetric(metric);
+}
 
 /** How long one rendering of the process metrics is served (well under any scrape interval). */
 export const PROCESS_RENDER_TTL_MS = 1000;
@@ -63,6 +88,9 @@ export class SelfMetrics implements ClientObserver {
   private readonly totalShards: Gauge;
   private readonly seriesGauge: Gauge;
   private seriesValue: number | undefined;
+  /** Every metric of each registry, denied or not: a change of the family lists may bring one back. */
+  private readonly ownMetrics: readonly Named[];
+  private readonly processMetrics: readonly Named[];
 
   /** `now` (monotonic milliseconds) times the process-metrics reuse; tests inject it. */
   /**
@@ -191,6 +219,25 @@ export class SelfMetrics implements ClientObserver {
     }
     this.processRegistry = opts.defaultMetrics === false ? null : new Registry();
     if (this.processRegistry) collectDefaultMetrics({ register: this.processRegistry });
+    this.ownMetrics = metricsOf(this.registry);
+    this.processMetrics = this.processRegistry ? metricsOf(this.processRegistry) : [];
+  }
+
+  /** The name of every family it can render: its own, then the process's (prom-client's). */
+  familyNames(): string[] {
+    return [...this.ownMetrics, ...this.processMetrics].map((m) => m.name);
+  }
+
+  /**
+   * Renders from now on only the families `selection` exposes (the config's family lists): the
+   * denied metrics leave the registries, so a scrape renders nothing it would then drop. They
+   * keep counting, and show their totals again if a later selection admits them.
+   */
+  setFamilySelection(selection: FamilySelection): void {
+    keepOnly(this.registry, this.ownMetrics, selection);
+    if (this.processRegistry) keepOnly(this.processRegistry, this.processMetrics, selection);
+    this.changes++;
+    this.processCache = null;
   }
 
   attempt(endpoint: EndpointTemplate, outcome: CallOutcome, durationSeconds: number): void {

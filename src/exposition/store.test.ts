@@ -257,3 +257,64 @@ describe("SampleStore", () => {
     store.close();
   });
 });
+
+describe("SampleStore family selection", () => {
+  const families = (text: string) => [...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]);
+  const denying = (...names: string[]) => ({
+    everything: false,
+    exposes: (name: string) => !names.includes(name),
+  });
+
+  it("leaves out the samples of denied families when they are put, and does not count them", async () => {
+    const store = new SampleStore();
+    store.setFamilySelection(denying(st.name));
+    store.put(key("a"), [up, st], [s(up.name, "a", 0.5), s(st.name, "a", 10), s(st.name, "b", 11)], null);
+    const text = (await store.publishNow()).text.toString();
+    expect(families(text)).toEqual([up.name]);
+    expect(text).not.toContain(st.name);
+    expect(store.seriesCount()).toBe(1);
+    store.close();
+  });
+
+  it("drops the series of a newly denied family at once, and takes it back at the next put once admitted", async () => {
+    const store = new SampleStore();
+    store.put(key("a"), [up, st], [s(up.name, "a", 0.5), s(st.name, "a", 10)], null);
+    store.put(key("b"), [up, st], [s(up.name, "b", 0.25), s(st.name, "b", 20)], null);
+    store.put(key("c"), [st], [s(st.name, "c", 30)], null);
+    expect(families((await store.publishNow()).text.toString())).toEqual([up.name, st.name]);
+    expect(store.seriesCount()).toBe(5);
+
+    // A reload denies storage: gone from the next publish, and from the count, with no poll.
+    store.setFamilySelection(denying(st.name));
+    const denied = (await store.publishNow()).text.toString();
+    expect(families(denied)).toEqual([up.name]);
+    expect(denied.split("\n").filter((l) => l.startsWith("vdbcloud_"))).toEqual([
+      'vdbcloud_cu_computation_ratio{cluster_id="a"} 0.5',
+      'vdbcloud_cu_computation_ratio{cluster_id="b"} 0.25',
+    ]);
+    expect(store.seriesCount()).toBe(2);
+    // The slice whose every family went is still held (its target is still polled).
+    expect(store.has(key("c"))).toBe(true);
+
+    // Admitted again: back with the poll that writes it, not before.
+    store.setFamilySelection({ everything: true, exposes: () => true });
+    expect(families((await store.publishNow()).text.toString())).toEqual([up.name]);
+    store.put(key("a"), [up, st], [s(up.name, "a", 0.5), s(st.name, "a", 12)], null);
+    const back = (await store.publishNow()).text.toString();
+    expect(families(back)).toEqual([up.name, st.name]);
+    expect(back).toContain('vdbcloud_storage_bytes{cluster_id="a"} 12');
+    expect(store.seriesCount()).toBe(3);
+    store.close();
+  });
+
+  it("sweeps an expired slice whose family was denied since, counting only what it held", () => {
+    let now = 0;
+    const store = new SampleStore({ now: () => now });
+    store.put(key("a"), [up, st], [s(up.name, "a", 1), s(st.name, "a", 2)], 1000);
+    store.setFamilySelection(denying(st.name));
+    now = 2000;
+    expect(store.sweep()).toBe(1);
+    expect(store.seriesCount()).toBe(0);
+    store.close();
+  });
+});

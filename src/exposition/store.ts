@@ -2,7 +2,7 @@ import type { FamilyDef, Sample } from "../metrics/sample.js";
 import { FamilyBody } from "./familyBody.js";
 import { GzipCache } from "./gzipCache.js";
 import { type DeflatedHead, deflateParts } from "./gzipJoin.js";
-import { renderChunks, renderHeader } from "./render.js";
+import { type RenderedFamily, renderChunks, renderHeader } from "./render.js";
 import { type Published, Snapshot, type SnapshotFamily } from "./snapshot.js";
 
 /** Identifies one slice of the store: the samples of one collector for one target. */
@@ -33,8 +33,22 @@ interface StoreOptions {
   gzipEveryMs?: number;
 }
 
+/**
+ * Which families the store keeps: the config's family lists (metrics/familyFilter.ts). A denied
+ * family is left out when a poll's samples are put, so a scrape never filters anything.
+ */
+interface FamilySelection {
+  /** Every family is kept: nothing to ask. */
+  readonly everything: boolean;
+  exposes(name: string): boolean;
+}
+
+const EVERY_FAMILY: FamilySelection = { everything: true, exposes: () => true };
+
 interface Entry {
+  /** The families the slice holds lines of, and the series of each (same order). */
   readonly families: readonly string[];
+  readonly familySeries: readonly number[];
   readonly series: number;
   /** Epoch ms after which the entry disappears; null: never (health slots). */
   expiresAtMs: number | null;
@@ -87,6 +101,7 @@ export class SampleStore {
   private readonly now: () => number;
   private readonly publishDelayMs: number;
   private readonly gzip: GzipCache;
+  private selection: FamilySelection = EVERY_FAMILY;
   private version = 0;
   private published: Published;
   private timer: NodeJS.Timeout | undefined;
@@ -108,10 +123,16 @@ export class SampleStore {
     this.published = new Snapshot(0, [], 0, this.now(), 0);
   }
 
-  /** Replaces the slice `key` with `samples`. `ttlMs` null means the slice never goes stale. */
+  /**
+   * Replaces the slice `key` with `samples`, less those of families the selection denies.
+   * `ttlMs` null means the slice never goes stale.
+   */
   put(key: EntryKey, families: readonly FamilyDef[], samples: readonly Sample[], ttlMs: number | null): void {
     const id = entryId(key);
-    const chunks = encodeChunks(renderChunks(families, samples));
+    const { selection } = this;
+    const kept = selection.everything ? families : families.filter((f) => selection.exposes(f.name));
+    const rendered = renderChunks(kept, samples);
+    const chunks = encodeChunks(rendered);
     this.removeChunks(id);
     for (const def of families) {
       const chunk = chunks.get(def.name);
@@ -128,11 +149,39 @@ export class SampleStore {
       }
       fam.body.set(id, chunk);
     }
+    const names = [...chunks.keys()];
+    const familySeries = names.map((name) => rendered.get(name)?.series ?? 0);
     this.entries.set(id, {
-      families: [...chunks.keys()],
-      series: samples.length,
+      families: names,
+      familySeries,
+      series: familySeries.reduce((a, b) => a + b, 0),
       expiresAtMs: ttlMs === null ? null : this.now() + ttlMs,
     });
+    this.changed();
+  }
+
+  /**
+   * Keeps from now on only the families `selection` exposes (a reload's new family lists). The
+   * series of the families it denies go at once, so the next publish no longer shows them; a
+   * family it admits again comes back with the next poll that writes it.
+   */
+  setFamilySelection(selection: FamilySelection): void {
+    this.selection = selection;
+    const denied = new Set([...this.families.keys()].filter((name) => !selection.exposes(name)));
+    if (denied.size === 0) return;
+    for (const name of denied) this.families.delete(name);
+    for (const [id, entry] of this.entries) {
+      if (!entry.families.some((name) => denied.has(name))) continue;
+      const families: string[] = [];
+      const familySeries: number[] = [];
+      entry.families.forEach((name, i) => {
+        if (denied.has(name)) return;
+        families.push(name);
+        familySeries.push(entry.familySeries[i] ?? 0);
+      });
+      const series = familySeries.reduce((a, b) => a + b, 0);
+      this.entries.set(id, { families, familySeries, series, expiresAtMs: entry.expiresAtMs });
+    }
     this.changed();
   }
 
@@ -169,6 +218,14 @@ export class SampleStore {
       if (id.startsWith(prefix)) out.add(id.slice(prefix.length, id.indexOf("\u0000", prefix.length)));
     }
     return [...out];
+  }
+
+  /** Lists the slots held for one target of a collector. */
+  slots(collector: string, target: string): string[] {
+    const prefix = `${collector}\u0000${target}\u0000`;
+    return [...this.entries.keys()]
+      .filter((id) => id.startsWith(prefix))
+      .map((id) => id.slice(prefix.length));
   }
 
   /** Removes expired slices; returns how many series went away. */
@@ -298,13 +355,13 @@ export class SampleStore {
  * pool, which one long-lived slice would keep whole (entries are replaced at different times,
  * so pools fill with dead slack).
  */
-function encodeChunks(chunks: ReadonlyMap<string, string>): Map<string, Buffer> {
+function encodeChunks(chunks: ReadonlyMap<string, RenderedFamily>): Map<string, Buffer> {
   let total = 0;
-  for (const text of chunks.values()) total += Buffer.byteLength(text, "utf8");
+  for (const { text } of chunks.values()) total += Buffer.byteLength(text, "utf8");
   const buf = Buffer.allocUnsafeSlow(total);
   const out = new Map<string, Buffer>();
   let offset = 0;
-  for (const [name, text] of chunks) {
+  for (const [name, { text }] of chunks) {
     const n = buf.write(text, offset, "utf8");
     out.set(name, buf.subarray(offset, offset + n));
     offset += n;

@@ -5,8 +5,20 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { MetricsResponse } from "../exposition/exposition.js";
 import { createApp, type HttpDeps } from "./app.js";
 import { BasicAuth } from "./basicAuth.js";
+import { tableCells } from "./landingTestkit.js";
 
 let server: Server | undefined;
+
+const SD_BODY = JSON.stringify([
+  {
+    targets: ["api.cloud.zilliz.com:443"],
+    labels: {
+      __scheme__: "https",
+      __metrics_path__: "/v2/clusters/in01-a/metrics/export",
+      cluster_id: "in01-a",
+    },
+  },
+]);
 
 async function serve(overrides: Partial<HttpDeps> = {}): Promise<string> {
   const deps: HttpDeps = {
@@ -44,6 +56,7 @@ async function serve(overrides: Partial<HttpDeps> = {}): Promise<string> {
     }),
     ready: () => true,
     reload: async () => ({ ok: true, problems: [] }),
+    nativeTargets: () => ({ status: 200, contentType: "application/json; charset=utf-8", body: SD_BODY }),
     ...overrides,
   };
   server = createApp(deps).listen(0, "127.0.0.1");
@@ -72,6 +85,7 @@ describe("http app", () => {
     { path: "/metrics", method: "DELETE", status: 405 },
     { path: "/-/reload", method: "GET", status: 405 },
     { path: "/healthz", method: "PUT", status: 405 },
+    { path: "/sd/native-export", method: "POST", status: 405 },
   ])("$method $path -> $status", async ({ path, method, status }) => {
     const base = await serve();
     const res = await fetch(`${base}${path}`, { method });
@@ -114,7 +128,7 @@ describe("http app", () => {
     const base = await serve();
     const html = await (await fetch(`${base}/`)).text();
     expect(html).toContain('href="metrics"');
-    for (const probe of ["healthz", "readyz", "-/healthy", "-/ready"])
+    for (const probe of ["healthz", "readyz", "-/healthy", "-/ready", "sd/native-export"])
       expect(html).toContain(`href="${probe}"`);
     expect(html).toContain("in01-a");
     expect(html).toContain("not_found: cluster not found");
@@ -122,6 +136,38 @@ describe("http app", () => {
     expect(html).toContain("&#60;script&#62;");
     // The failing target is listed before the healthy one.
     expect(html.indexOf("not_found: cluster not found")).toBeLessThan(html.indexOf("in01-a"));
+  });
+
+  it("serves /sd/native-export as prepared: the JSON target groups, or the 404 with its reason", async () => {
+    let answer = { status: 200, contentType: "application/json; charset=utf-8", body: SD_BODY };
+    const base = await serve({ nativeTargets: () => answer });
+    const res = await fetch(`${base}/sd/native-export`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await res.json()).toEqual(JSON.parse(SD_BODY));
+    expect((await fetch(`${base}/sd/native-export`, { method: "HEAD" })).status).toBe(200);
+    answer = {
+      status: 404,
+      contentType: "text/plain; charset=utf-8",
+      body: "404 native_export is disabled\n",
+    };
+    const off = await fetch(`${base}/sd/native-export`);
+    expect(off.status).toBe(404);
+    expect(await off.text()).toBe("404 native_export is disabled\n");
+  });
+
+  it.each([
+    { query: "", want: ["<script>x</script>", "in01-a"] },
+    { query: "?state=failing", want: ["<script>x</script>"] },
+    { query: "?collector=cluster_metrics&q=IN01", want: ["in01-a"] },
+    { query: "?state=pending", want: [] },
+  ])("landing page filters its table by the query $query", async ({ query, want }) => {
+    const base = await serve();
+    const res = await fetch(`${base}/${query}`);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const html = await res.text();
+    const listed = tableCells(html, "target-table").map((cells) => cells[1] ?? "");
+    expect(listed.map((t) => t.replaceAll("&#60;", "<").replaceAll("&#62;", ">"))).toEqual(want);
   });
 
   it("basic auth protects /metrics and / but not the health probes", async () => {
@@ -134,6 +180,8 @@ describe("http app", () => {
     expect((await fetch(`${base}/`)).headers.get("www-authenticate")).toContain("Basic");
     expect((await fetch(`${base}/metrics`, { headers: { authorization: good } })).status).toBe(200);
     expect((await fetch(`${base}/-/reload`, { method: "POST" })).status).toBe(401);
+    expect((await fetch(`${base}/sd/native-export`)).status).toBe(401);
+    expect((await fetch(`${base}/sd/native-export`, { headers: { authorization: good } })).status).toBe(200);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     expect((await fetch(`${base}/-/healthy`)).status).toBe(200);

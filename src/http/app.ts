@@ -4,11 +4,19 @@ import type { MetricsResponse } from "../exposition/exposition.js";
 import type { BasicAuth } from "./basicAuth.js";
 import { clientCertMiddleware, type SoftClientCertPolicy } from "./clientCert.js";
 import { type LandingInfo, renderLanding } from "./landing.js";
+import { parseLandingQuery } from "./landingQuery.js";
 
 /** Result of a reload request: the new config is applied, or rejected with its problems. */
 export interface ReloadResult {
   readonly ok: boolean;
   readonly problems: readonly string[];
+}
+
+/** A body made ahead of requests (GET /sd/native-export), served as it is. */
+export interface PreparedAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
 }
 
 /** What the HTTP layer needs from the exporter. The app holds no logic of its own. */
@@ -20,6 +28,11 @@ export interface HttpDeps {
   landing(): LandingInfo;
   ready(): boolean;
   reload(): Promise<ReloadResult>;
+  /**
+   * GET /sd/native-export: Prometheus http_sd_configs JSON of the clusters the service's own
+   * endpoint serves (or 404 with the reason), behind the same auth as /metrics.
+   */
+  nativeTargets(): PreparedAnswer;
   /** When set, every route but the health probes (/healthz, /readyz, /-/healthy, /-/ready) requires these credentials. */
   auth?: BasicAuth;
   /** A client certificate policy the TLS layer cannot enforce alone (see clientCert.ts). */
@@ -39,12 +52,13 @@ const ROUTES: Record<string, readonly string[]> = {
   "/-/healthy": ["GET", "HEAD"],
   "/-/ready": ["GET", "HEAD"],
   "/-/reload": ["POST"],
+  "/sd/native-export": ["GET", "HEAD"],
 };
 
 /**
  * The express app: GET /metrics, /, /healthz, /readyz (and their Prometheus-style names
- * /-/healthy, /-/ready) and POST /-/reload; every other path is 404 and every other method 405
- * (with Allow). No framework banner, no body parsing.
+ * /-/healthy, /-/ready), /sd/native-export and POST /-/reload; every other path is 404 and every
+ * other method 405 (with Allow). No framework banner, no body parsing.
  */
 export function createApp(deps: HttpDeps): express.Express {
   const app = express();
@@ -116,8 +130,17 @@ export function createApp(deps: HttpDeps): express.Express {
     }
   });
 
-  app.get("/", (_req, res) => {
-    res.type("html").send(renderLanding(deps.landing()));
+  app.get("/sd/native-export", (_req, res) => {
+    const out = deps.nativeTargets();
+    res.status(out.status).setHeader("Content-Type", out.contentType);
+    res.setHeader("Cache-Control", "no-store");
+    res.send(out.body);
+  });
+
+  // The query string is read here, by the page's own rules (the app's query parser is off).
+  app.get("/", (req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.type("html").send(renderLanding(deps.landing(), parseLandingQuery(req.url)));
   });
 
   app.post("/-/reload", async (_req, res, next) => {

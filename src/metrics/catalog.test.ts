@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DESIGN_REQUEST_TYPES, DESIGN_SECOND_FORM_NAMES } from "../upstream/namesTestkit.js";
-import { familyFor, lookupFamily, STATIC_FAMILIES, type Stat } from "./catalog.js";
+import { familyFor, lookupFamily, metricQueryFamilies, STATIC_FAMILIES, type Stat } from "./catalog.js";
+import { CLUSTER_FAMILIES } from "./families.js";
 import type { UnitKind } from "./units.js";
 
 type Row = [
@@ -244,5 +245,33 @@ describe("STATIC_FAMILIES", () => {
   it("includes every family of the catalog table", () => {
     const names = new Set(STATIC_FAMILIES.map((f) => f.name));
     for (const [, , family] of ROWS) expect(names).toContain(family);
+  });
+});
+
+describe("metricQueryFamilies", () => {
+  const cluster = Object.values(CLUSTER_FAMILIES).map((f) => f.name);
+
+  it("is every cluster family for catalog names, whatever is asked", () => {
+    expect(metricQueryFamilies(["CU_COMPUTATION", "REQ_SEARCH_LATENCY_P99"]).sort()).toEqual(
+      [...cluster].sort(),
+    );
+    expect(metricQueryFamilies([]).sort()).toEqual([...cluster].sort());
+  });
+
+  // The family a name outside the catalog lands in depends on the answer's unit and statistic:
+  // every one the mapping can give must be listed, or denying "all" would miss it.
+  it.each<[name: string, stat: Stat | undefined, unit: string]>([
+    ["NEW_THING_RATE", "AVG", "percent"],
+    ["NEW_THING_RATE", undefined, "count"],
+    ["NEW_THING_SIZE", "AVG", "GB"],
+    ["NEW_THING_LATENCY", "P99", "ms"],
+    ["NEW_THING_COUNT", undefined, "count/min"],
+  ])("holds the family of %s (stat %s, unit %s)", (name, stat, unit) => {
+    const found = lookupFamily(name, stat, unit);
+    expect(found.ok).toBe(true);
+    if (!found.ok) return;
+    const listed = metricQueryFamilies([name.toLowerCase()]);
+    expect(listed).toContain(found.entry.family.name);
+    expect(listed.length).toBeGreaterThan(cluster.length);
   });
 });

@@ -14,10 +14,13 @@ import {
   BILLING_FAMILIES,
   CLUSTER_FAMILIES as C,
   COLLECTION_FAMILIES,
+  CONSOLE_ALERT_RULE_FAMILIES,
   DATA_PROTECTION_FAMILIES,
   GROUP_FAMILIES,
+  INDEX_FAMILIES,
   INVENTORY_FAMILIES,
   JOB_FAMILIES,
+  ON_DEMAND_CLUSTER_FAMILIES,
   PROCESS_SELF_FAMILIES,
   TARGET_SELF_FAMILIES,
 } from "./families.js";
@@ -49,9 +52,12 @@ export const STATIC_FAMILIES: readonly FamilyDef[] = [
   JOB_FAMILIES,
   INVENTORY_FAMILIES,
   COLLECTION_FAMILIES,
+  INDEX_FAMILIES,
   DATA_PROTECTION_FAMILIES,
   GROUP_FAMILIES,
   BILLING_FAMILIES,
+  ON_DEMAND_CLUSTER_FAMILIES,
+  CONSOLE_ALERT_RULE_FAMILIES,
   TARGET_SELF_FAMILIES,
   PROCESS_SELF_FAMILIES,
 ].flatMap((group) => Object.values(group));
@@ -99,6 +105,24 @@ function snake(name: string): string {
 }
 
 /**
+ * The family name of an upstream metric the catalog does not know (see `derivedEntry`), or
+ * undefined when none can be made: an empty name, or one equal to a fixed family, which would
+ * mix two meanings in one family.
+ */
+function derivedName(name: string, stat: Stat | undefined, kind: UnitKind): string | undefined {
+  let base = snake(name);
+  for (let prev = ""; prev !== base; ) {
+    prev = base;
+    base = base.replace(/(^|_)(total|count)$/, "");
+  }
+  if (base === "") return undefined;
+  if (stat === "P99") base += "_p99";
+  if (!base.endsWith(SUFFIX[kind])) base += SUFFIX[kind];
+  const familyName = `vdbcloud_${base}`;
+  return STATIC_NAMES.has(familyName) ? undefined : familyName;
+}
+
+/**
  * Family of an upstream metric the catalog does not know: vdbcloud_<snake name> + the suffix of
  * the unit's kind. A trailing _total or _count is dropped: _total is reserved for counters and
  * _count for histograms and summaries, and these are gauges (the known ENTITIES_COUNT ->
@@ -109,17 +133,8 @@ function derivedEntry(name: string, stat: Stat | undefined, unit: string): Catal
   const unitScale = parseUnit(unit);
   if (unitScale === undefined) return { ok: false, reason: "unknown_unit" };
   const kind = unitScale.kind;
-  let base = snake(name);
-  for (let prev = ""; prev !== base; ) {
-    prev = base;
-    base = base.replace(/(^|_)(total|count)$/, "");
-  }
-  if (base === "") return { ok: false, reason: "unknown_metric_name" };
-  if (stat === "P99") base += "_p99";
-  if (!base.endsWith(SUFFIX[kind])) base += SUFFIX[kind];
-  const familyName = `vdbcloud_${base}`;
-  // A derived name equal to a fixed family would mix two meanings in one family.
-  if (STATIC_NAMES.has(familyName)) return { ok: false, reason: "unknown_metric_name" };
+  const familyName = derivedName(name, stat, kind);
+  if (familyName === undefined) return { ok: false, reason: "unknown_metric_name" };
   const statNote = stat === "P99" ? " stat P99" : "";
   const help =
     `Upstream metric ${name}${statNote} over the newest closed bucket (metrics.granularity), ` +
@@ -164,4 +179,28 @@ export function lookupFamily(name: string, stat?: Stat, unit = ""): CatalogLooku
 export function familyFor(name: string, stat?: Stat, unit = ""): CatalogEntry | undefined {
   const found = lookupFamily(name, stat, unit);
   return found.ok ? found.entry : undefined;
+}
+
+const UNIT_KINDS = Object.keys(SUFFIX) as UnitKind[];
+
+/**
+ * Every family answers to `names` (configured metric names) can land in: each cluster family,
+ * since an answer names its own metrics and the catalog places them, plus, for each name outside
+ * the catalog (sent only with metrics.allow_unknown_names), the family it would be given for
+ * each unit kind and statistic an answer may carry. A finite list, so that the family lists can
+ * tell whether every family of the cluster metrics is denied.
+ */
+export function metricQueryFamilies(names: Iterable<string>): string[] {
+  const out = new Set(Object.values(C).map((f) => f.name));
+  for (const raw of names) {
+    const name = raw.trim().toUpperCase();
+    if (placeMetric(name, undefined) !== undefined) continue;
+    for (const kind of UNIT_KINDS) {
+      for (const stat of [undefined, "P99"] as const) {
+        const derived = derivedName(name, stat, kind);
+        if (derived !== undefined) out.add(derived);
+      }
+    }
+  }
+  return [...out];
 }

@@ -11,6 +11,7 @@
 import { gauge } from "./define.js";
 
 export * from "./clusterFamilies.js";
+export { CONSOLE_ALERT_RULE_FAMILIES, ON_DEMAND_CLUSTER_FAMILIES } from "./consoleFamilies.js";
 export { BILLING_FAMILIES } from "./costFamilies.js";
 export { JOB_FAMILIES } from "./jobFamilies.js";
 export * from "./selfFamilies.js";
@@ -156,6 +157,7 @@ export const GROUP_FAMILIES = {
 } as const;
 
 export { DATA_PROTECTION_FAMILIES } from "./dataProtectionFamilies.js";
+export { INDEX_FAMILIES } from "./indexFamilies.js";
 
 /** The labels of a per-collection family. */
 const COLLECTION_LABELS = ["cluster_id", "db_name", "collection_name"] as const;

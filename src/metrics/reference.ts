@@ -36,7 +36,9 @@ const UPSTREAM_TITLES: Readonly<Record<string, string>> = {
   CLUSTER_FAMILIES: "Cluster metrics",
   JOB_FAMILIES: "Import and Spark jobs",
   INVENTORY_FAMILIES: "Inventory",
+  ON_DEMAND_CLUSTER_FAMILIES: "On-demand clusters",
   COLLECTION_FAMILIES: "Collections",
+  INDEX_FAMILIES: "Indexes",
   GROUP_FAMILIES: "Groups",
 };
 const SELF_TITLES: Readonly<Record<string, string>> = {
@@ -44,7 +46,11 @@ const SELF_TITLES: Readonly<Record<string, string>> = {
   PROCESS_SELF_FAMILIES: "Exporter process",
   PROCESS_SELF_HISTOGRAMS: "Exporter process histograms",
 };
-const TITLES: Readonly<Record<string, string>> = { ...UPSTREAM_TITLES, ...SELF_TITLES };
+/** Titles of groups placed by their export's name among the later upstream areas. */
+const OTHER_TITLES: Readonly<Record<string, string>> = {
+  CONSOLE_ALERT_RULE_FAMILIES: "Console alert rules",
+};
+const TITLES: Readonly<Record<string, string>> = { ...UPSTREAM_TITLES, ...OTHER_TITLES, ...SELF_TITLES };
 
 function rank(key: string): number {
   const upstream = Object.keys(UPSTREAM_TITLES).indexOf(key);

@@ -251,3 +251,18 @@ export const PROCESS_SELF_HISTOGRAMS = {
     },
   },
 } as const satisfies Record<string, HistogramDef>;
+
+/**
+ * The exporter's health families: `families.allow` and `families.deny` cannot remove them (the
+ * config check refuses a rule that would). Per target, whether each poll works, when it last did
+ * and whether the key lacks a permission; per process, whether the running config is the file's
+ * and which build runs. Each is small (one series per target or per process), and without them
+ * nobody could tell a trimmed exporter from a broken one, or see that a reload was refused.
+ */
+export const HEALTH_FAMILY_NAMES: readonly string[] = [
+  TARGET_SELF_FAMILIES.collectorUp.name,
+  TARGET_SELF_FAMILIES.collectorLastSuccess.name,
+  TARGET_SELF_FAMILIES.collectorNotPermitted.name,
+  PROCESS_SELF_FAMILIES.configLastReloadSuccessful.name,
+  PROCESS_SELF_FAMILIES.buildInfo.name,
+];

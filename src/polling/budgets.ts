@@ -27,7 +27,8 @@ import { BILLING_CREDENTIAL } from "./credentials.js";
 /**
  * The endpoints only shard 0 calls: account-wide listings of the collectors that own the
  * account's global calls (`ownsGlobalCalls`): inventory's regions and projects, global
- * clusters and their replication lag, group members, and billing. Every other endpoint is
+ * clusters and their replication lag, group members, billing, the on-demand clusters and the
+ * console's alert rules. Every other endpoint is
  * called by every replica: per-cluster calls for its own clusters, and the listings each
  * replica needs whole (List Clusters for discovery, List Backups per credential).
  */
@@ -40,6 +41,8 @@ export const SHARD_ZERO_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set<Endpo
   ENDPOINT.listGroupMembers,
   ENDPOINT.queryDailyUsage,
   ENDPOINT.listInvoices,
+  ENDPOINT.listOnDemandClusters,
+  ENDPOINT.listAlertRules,
 ]);
 
 /** One line of "which budget this replica uses, and why": never a key, only its label. */

@@ -178,6 +178,64 @@ describe("HealthTracker", () => {
   });
 });
 
+describe("HealthTracker for the landing page", () => {
+  it("lists the planned targets in their order, pending until a poll ends, then the known ones not planned", () => {
+    const { health } = setup();
+    health.success("inventory", "in01-z");
+    health.success("inventory", "in01-a");
+    const planned = [
+      { collector: "backups", target: "in01-a" },
+      { collector: "inventory", target: "in01-a" },
+      { collector: "inventory", target: "in01-b" },
+    ];
+    health.setPlanned(planned);
+    expect(health.listPlanned().map((h) => [h.collector, h.target, h.up])).toEqual([
+      ["backups", "in01-a", null],
+      ["inventory", "in01-a", true],
+      ["inventory", "in01-b", null],
+      ["inventory", "in01-z", true],
+    ]);
+    // Listing does not make them known: their health series exist only once polled.
+    expect(health.list()).toHaveLength(2);
+    health.setPlanned(planned.slice(1, 2));
+    expect(health.listPlanned().map((h) => h.target)).toEqual(["in01-a", "in01-z"]);
+  });
+
+  it("follows planned targets as they become known, are forgotten and come back", () => {
+    const { health } = setup();
+    health.setPlanned([
+      { collector: "jobs", target: "j1" },
+      { collector: "jobs", target: "j2" },
+    ]);
+    const states = () => health.listPlanned().map((h) => `${h.target}:${h.up}:${h.consecutiveFailures}`);
+    expect(states()).toEqual(["j1:null:0", "j2:null:0"]);
+    health.failure("jobs", "j2", notFound());
+    expect(states()).toEqual(["j1:null:0", "j2:false:1"]);
+    health.remove("jobs", "j2");
+    expect(states()).toEqual(["j1:null:0", "j2:null:0"]);
+    health.success("jobs", "j2");
+    health.success("jobs", "j1");
+    expect(states()).toEqual(["j1:true:0", "j2:true:0"]);
+    // A copy: what was listed does not change with later polls.
+    const listed = health.listPlanned();
+    health.failure("jobs", "j1", notFound());
+    expect(listed[0]?.up).toBe(true);
+  });
+
+  it("keeps how long the last poll took, and never brings back a forgotten target", () => {
+    const { health } = setup();
+    health.failure("inventory", "in01-a", notFound());
+    health.timed("inventory", "in01-a", 1.5);
+    health.success("inventory", "in01-a");
+    expect(health.list()[0]?.lastPollSeconds).toBe(1.5);
+    health.timed("inventory", "in01-a", 0.25);
+    expect(health.list()[0]?.lastPollSeconds).toBe(0.25);
+    health.remove("inventory", "in01-a");
+    health.timed("inventory", "in01-a", 3);
+    expect(health.list()).toEqual([]);
+  });
+});
+
 describe("collectorUpSamples", () => {
   it.each<[up: boolean, last: number | null, expected: [string, number][]]>([
     [

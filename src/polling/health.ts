@@ -35,6 +35,13 @@ interface TargetHealth {
    * job's detail): shown, so that no failed call goes unseen; null when every call answered.
    */
   readonly partialError: { readonly code: string; readonly message: string } | null;
+  /**
+   * Why the last poll asked the service nothing on purpose (its data comes from elsewhere), in
+   * words for the landing page; null when it asked.
+   */
+  readonly skipped: string | null;
+  /** How long its last poll took, in seconds, retries and rate-limit waits included; null before one ended. */
+  readonly lastPollSeconds: number | null;
 }
 
 /** How long a target refused for its plan waits before it is asked again (unless its plan changes). */
@@ -56,6 +63,9 @@ type Mutable = { -readonly [K in keyof TargetHealth]: TargetHealth[K] };
 export class HealthTracker {
   private readonly targets = new Map<string, Mutable>();
   private credentials = new Map<string, string>();
+  /** The planned targets in `setPlanned`'s order, each with its health once a poll ended. */
+  private planned: readonly PlannedSlot[] = [];
+  private plannedByKey = new Map<string, PlannedSlot>();
 
   constructor(
     private readonly store: SampleStore,
@@ -143,6 +153,23 @@ export class HealthTracker {
       error === null ? null : { code: error.code, message: `${failed} call(s) failed: ${error.message}` };
   }
 
+  /**
+   * Why the last complete poll asked nothing (`reason`), or null when it asked: shown on the
+   * landing page, logged at info when it starts or its reason changes.
+   */
+  skipped(collector: string, target: string, reason: string | null): void {
+    const h = this.entry(collector, target);
+    if (reason !== null && h.skipped !== reason)
+      this.logger.info({ collector, target, reason }, "poll skipped");
+    h.skipped = reason;
+  }
+
+  /** How long the poll that just ended took (see `lastPollSeconds`); a forgotten target stays forgotten. */
+  timed(collector: string, target: string, seconds: number): void {
+    const h = this.targets.get(key(collector, target));
+    if (h) h.lastPollSeconds = seconds;
+  }
+
   private anyNotPermitted(collector: string, credential: string): boolean {
     for (const h of this.targets.values()) {
       if (h.collector === collector && h.notPermitted === credential) return true;
@@ -194,13 +221,17 @@ export class HealthTracker {
     h.notPermitted = null;
     h.planRefusedAtMs = null;
     h.partialError = null;
+    h.skipped = null;
     this.write(h);
   }
 
   /** Forgets a target (removed from the config, or a finished job past retention). */
   remove(collector: string, target: string): void {
-    this.causes.recovered(key(collector, target));
-    if (this.targets.delete(key(collector, target))) {
+    const k = key(collector, target);
+    this.causes.recovered(k);
+    if (this.targets.delete(k)) {
+      const slot = this.plannedByKey.get(k);
+      if (slot !== undefined) slot.health = undefined;
       this.store.delete({ collector, target, slot: "health" });
     }
   }
@@ -217,27 +248,55 @@ export class HealthTracker {
     return removed;
   }
 
+  /** Every known target's health, in no set order. */
   list(): TargetHealth[] {
     return [...this.targets.values()].map((h) => ({ ...h }));
+  }
+
+  /**
+   * The targets the scheduler runs, in the order `listPlanned` gives them. Each is looked up
+   * here, once a plan, and kept up to date as targets become known or are forgotten, so that
+   * listing thousands of them takes no lookup.
+   */
+  setPlanned(ids: readonly TaskId[]): void {
+    this.plannedByKey = new Map();
+    this.planned = ids.map(({ collector, target }) => {
+      const k = key(collector, target);
+      const slot: PlannedSlot = { collector, target, health: this.targets.get(k) };
+      this.plannedByKey.set(k, slot);
+      return slot;
+    });
+  }
+
+  /**
+   * The planned targets in `setPlanned`'s order, each no poll has ended for yet pending (up null;
+   * at start-up, most of them), then any target known but not planned.
+   */
+  listPlanned(): TargetHealth[] {
+    const out: TargetHealth[] = [];
+    let known = 0;
+    for (const slot of this.planned) {
+      if (slot.health === undefined) {
+        out.push(pending(slot.collector, slot.target));
+      } else {
+        known++;
+        out.push({ ...slot.health });
+      }
+    }
+    if (known < this.targets.size) {
+      for (const [k, h] of this.targets) if (!this.plannedByKey.has(k)) out.push({ ...h });
+    }
+    return out;
   }
 
   private entry(collector: string, target: string): Mutable {
     const k = key(collector, target);
     let h = this.targets.get(k);
     if (!h) {
-      h = {
-        collector,
-        target,
-        up: null,
-        lastAttemptMs: null,
-        lastSuccessMs: null,
-        consecutiveFailures: 0,
-        lastError: null,
-        notPermitted: null,
-        planRefusedAtMs: null,
-        partialError: null,
-      };
+      h = pending(collector, target);
       this.targets.set(k, h);
+      const slot = this.plannedByKey.get(k);
+      if (slot !== undefined) slot.health = h;
     }
     return h;
   }
@@ -252,6 +311,31 @@ export class HealthTracker {
     );
     this.store.put({ collector: h.collector, target: h.target, slot: "health" }, m.families, m.samples, null);
   }
+}
+
+/** A planned target, and its health once a poll of it ended. */
+interface PlannedSlot {
+  readonly collector: string;
+  readonly target: string;
+  health: Mutable | undefined;
+}
+
+/** A target no poll has ended for. */
+function pending(collector: string, target: string): Mutable {
+  return {
+    collector,
+    target,
+    up: null,
+    lastAttemptMs: null,
+    lastSuccessMs: null,
+    consecutiveFailures: 0,
+    lastError: null,
+    notPermitted: null,
+    planRefusedAtMs: null,
+    partialError: null,
+    lastPollSeconds: null,
+    skipped: null,
+  };
 }
 
 function key(collector: string, target: string): string {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { CollectorStates, defineCollector, stateSlot } from "./model.js";
+import { buildConfig } from "../config/load.js";
+import { HEALTH_FAMILY_NAMES } from "../metrics/families.js";
+import { CollectorStates, defineCollector, selectCollectors, stateSlot } from "./model.js";
+
+/** An allow rule admitting every health family, which an allow list must. */
+const HEALTH = HEALTH_FAMILY_NAMES.join("|");
 
 describe("CollectorStates", () => {
   it("makes a slot's state on first use and returns that same object afterwards", () => {
@@ -30,7 +35,57 @@ describe("defineCollector", () => {
     { name: "jobs", label: undefined, want: "jobs" },
     { name: "discovery", label: "inventory", want: "inventory" },
   ])("$name reports under the label $want", ({ name, label, want }) => {
-    const c = defineCollector(name, tasks, label);
-    expect(c).toEqual({ name, label: want, tasks });
+    const c = defineCollector(name, tasks, { families: [], ...(label === undefined ? {} : { label }) });
+    expect(c).toMatchObject({ name, label: want, tasks, feedsOthers: false });
+  });
+
+  it("names the families it declares, fixed or from the config", async () => {
+    const config = await buildConfig({ api: { api_key: "k" } }, { env: {} });
+    const fixed = defineCollector("a", tasks, { families: [{ name: "vdbcloud_a" }, "vdbcloud_b"] });
+    expect(fixed.families(config)).toEqual(["vdbcloud_a", "vdbcloud_b"]);
+    const byConfig = defineCollector("b", tasks, {
+      families: (c) => [`vdbcloud_${c.metrics.enabled ? "on" : "off"}`],
+    });
+    expect(byConfig.families(config)).toEqual(["vdbcloud_on"]);
+    const feeder = defineCollector("c", tasks, { feedsOthers: true });
+    expect(feeder).toMatchObject({ feedsOthers: true });
+    expect(feeder.families(config)).toEqual([]);
+  });
+});
+
+describe("selectCollectors", () => {
+  const tasks = () => [];
+  const a = defineCollector("a", tasks, { families: ["vdbcloud_a_one", "vdbcloud_a_two"] });
+  const b = defineCollector("b", tasks, { families: ["vdbcloud_b_one"] });
+  const feeder = defineCollector("feeder", tasks, { feedsOthers: true });
+  const all = [a, feeder, b];
+  const names = (list: readonly { name: string }[]) => list.map((c) => c.name);
+
+  it.each([
+    { title: "no rule: every collector runs", allow: [], deny: [], running: ["a", "feeder", "b"] },
+    {
+      title: "one family of a left: a runs",
+      allow: [],
+      deny: ["vdbcloud_a_one"],
+      running: ["a", "feeder", "b"],
+    },
+    { title: "every family of a denied", allow: [], deny: ["vdbcloud_a_.*"], running: ["feeder", "b"] },
+    {
+      title: "an allow list that admits none of b's",
+      allow: ["vdbcloud_a_one", HEALTH],
+      deny: [],
+      running: ["a", "feeder"],
+    },
+    {
+      title: "every family denied: the feeder stops too",
+      allow: [],
+      deny: ["vdbcloud_a_.*", "vdbcloud_b_.*"],
+      running: [],
+    },
+  ])("$title", async ({ allow, deny, running }) => {
+    const config = await buildConfig({ api: { api_key: "k" }, families: { allow, deny } }, { env: {} });
+    const selection = selectCollectors(all, config);
+    expect(names(selection.running)).toEqual(running);
+    expect(names(selection.silenced)).toEqual(names(all.filter((c) => !running.includes(c.name))));
   });
 });

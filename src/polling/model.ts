@@ -3,13 +3,16 @@
  * under src/collectors (its task builder in tasks.ts, its pure mapping to samples in
  * mapping.ts, any state it keeps across polls beside them) and is listed once in registry.ts.
  * This framework (model, runtime, targets, health, plan) names no collector: a collector
- * declares its own state with `stateSlot` and reads it from `CollectorEnv.state`.
+ * declares its own state with `stateSlot` and reads it from `CollectorEnv.state`, and the
+ * families it writes with `defineCollector`, so that `families.allow` / `families.deny` can
+ * spare every call of a collector whose families are all denied.
  * The scheduler runs the tasks; `--check-config` prints a plan computed from the very same
  * tasks, so the two cannot disagree.
  */
 
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
+import { familyFilter } from "../metrics/familyFilter.js";
 import type { ScheduledTask } from "../scheduler/scheduler.js";
 import type { CollectionRef, DataPlaneApi } from "../upstream/dataPlane.js";
 import type { CloudApi, ClusterDescription, EndpointTemplate } from "../upstream/types.js";
@@ -38,6 +41,12 @@ export interface CollectorTask extends ScheduledTask {
   /** Label of the credential its client uses ("default", "cluster key #1"), never the key. */
   readonly credential: string;
   readonly calls: readonly CallEstimate[];
+  /**
+   * The cluster whose metrics the service's own Prometheus endpoint can serve instead of this
+   * task's Query Cluster Metrics calls (native_export): `--check-config` counts them as saved for
+   * a cluster the config lists by ID. Absent for every other task.
+   */
+  readonly nativeCluster?: string;
 }
 
 /** One kind of state a collector keeps across polls and reloads, declared by that collector. */
@@ -111,6 +120,30 @@ export interface CollectorEnv {
   readonly onCollections: (clusterId: string, found: CollectionsFound) => void;
 }
 
+/** A family as a collector declares it: a FamilyDef of metrics/families.ts, or its name alone. */
+type FamilyRef = string | { readonly name: string };
+
+const nameOf = (f: FamilyRef): string => (typeof f === "string" ? f : f.name);
+
+/**
+ * The families a collector's polls can write, for the config it runs with: a fixed list (the
+ * family groups of metrics/families.ts), or a function of the config for a collector whose
+ * families follow it (cluster metrics: the names of configured metrics outside the catalog).
+ * The health families are not listed: the framework writes them, and they cannot be denied.
+ */
+type FamilyList = readonly FamilyRef[] | ((config: Config) => readonly FamilyRef[]);
+
+/**
+ * What `defineCollector` is told besides the name and tasks: `families`, every family its polls
+ * can write (a test runs the collectors against the simulator and fails on a family missing
+ * here), or `feedsOthers` for a collector that writes none of its own but finds the targets the
+ * others poll (discovery); and `label` when it reports under another collector's name.
+ */
+type CollectorDeclaration<L extends string> = { readonly label?: L } & (
+  | { readonly families: FamilyList }
+  | { readonly feedsOthers: true }
+);
+
 /**
  * One collector. `name` is its registry name; `label` is the value of the `collector` label of
  * its self-metrics (discovery reports under "inventory", as it always has).
@@ -118,6 +151,13 @@ export interface CollectorEnv {
 export interface Collector<N extends string = string, L extends string = string> {
   readonly name: N;
   readonly label: L;
+  /** Every family its polls can write for `config`, by name (none for a collector that feeds others). */
+  families(config: Config): readonly string[];
+  /**
+   * It writes no family of its own but finds the targets the others poll (discovery): it runs
+   * while any collector that writes families runs, and makes no call once none does.
+   */
+  readonly feedsOthers: boolean;
   tasks(env: CollectorEnv): CollectorTask[];
 }
 
@@ -129,14 +169,45 @@ export interface Collector<N extends string = string, L extends string = string>
 export function defineCollector<const N extends string, const L extends string = N>(
   name: N,
   tasks: (env: CollectorEnv) => CollectorTask[],
-  label?: L,
+  declaration: CollectorDeclaration<L>,
 ): Collector<N, L> {
-  return { name, label: (label ?? name) as L, tasks };
+  const label = (declaration.label ?? name) as L;
+  if ("feedsOthers" in declaration) return { name, label, families: () => [], feedsOthers: true, tasks };
+  const list = declaration.families;
+  const families =
+    typeof list === "function" ? (config: Config) => list(config).map(nameOf) : () => list.map(nameOf);
+  return { name, label, families, feedsOthers: false, tasks };
 }
 
-/** Every task of `collectors` for this environment, in their order. */
+/** Which collectors run under a config's family lists. */
+export interface CollectorSelection {
+  /** The collectors whose tasks are built, in their order. */
+  readonly running: readonly Collector[];
+  /**
+   * Those that make no upstream call: every family they write is denied (or, for a collector
+   * that feeds others, no collector that writes families runs).
+   */
+  readonly silenced: readonly Collector[];
+}
+
+/**
+ * Splits `collectors` by `config.families`: a collector runs while one family it declares is
+ * exposed; one that feeds others (discovery) runs while any of those runs. Without a rule in
+ * either list every collector runs.
+ */
+export function selectCollectors(collectors: readonly Collector[], config: Config): CollectorSelection {
+  const filter = familyFilter(config.families);
+  if (filter.everything) return { running: collectors, silenced: [] };
+  const writes = new Set(
+    collectors.filter((c) => !c.feedsOthers && c.families(config).some((name) => filter.exposes(name))),
+  );
+  const runs = (c: Collector): boolean => (c.feedsOthers ? writes.size > 0 : writes.has(c));
+  return { running: collectors.filter(runs), silenced: collectors.filter((c) => !runs(c)) };
+}
+
+/** Every task of the collectors that run under `env.config`'s family lists, in their order. */
 export function tasksOf(collectors: readonly Collector[], env: CollectorEnv): CollectorTask[] {
-  return collectors.flatMap((c) => c.tasks(env));
+  return selectCollectors(collectors, env.config).running.flatMap((c) => c.tasks(env));
 }
 
 /** The scheduler's key of a task: stable across reloads, and the input of its slot hash. */

@@ -136,10 +136,11 @@ describe("computePlan", () => {
           ],
         },
         jobs: { ids: ["job-1", "job-2", "job-3"] },
-        inventory: { discovery: { enabled: true, project_ids: ["p1", "p2"] } },
         // Their rows have a test of their own below.
         backups: { enabled: false },
         global_clusters: { enabled: false },
+        inventory: { discovery: { enabled: true, project_ids: ["p1", "p2"] }, on_demand: false },
+        alert_rules: { enabled: false },
       }),
     );
     const summary = summarise(plan.rows);
@@ -390,6 +391,52 @@ describe("computePlan", () => {
     expect(row(none.rows, "GET /v2/groups/{groupId}/members")).toBeUndefined();
   });
 
+  it("counts the console's listings on shard 0 only: per project and region, and per project", async () => {
+    const cfg = await config({
+      clusters: [
+        { id: "in01-a", project_id: "p1", region: "aws-us-west-2" },
+        { id: "in01-b", project_id: "p1", region: "az-eastus" },
+        { id: "in01-c", project_id: "p2", region: "az-eastus" },
+        { id: "in01-d", region: "az-eastus" },
+      ],
+    });
+    const [first, second] = [0, 1].map((index) =>
+      computePlan(COLLECTORS, cfg, { shard: { index, total: 2 } }),
+    );
+    expect(first && row(first.rows, "GET /v2/clusters/onDemandClusters")).toMatchObject({
+      callsPerCycle: 3,
+      atLeast: true,
+      intervalMs: 60_000,
+    });
+    expect(first && row(first.rows, "GET /v2/alertRules")).toMatchObject({
+      callsPerCycle: 2,
+      atLeast: true,
+      intervalMs: 900_000,
+    });
+    const text = first ? formatPlan(first) : "";
+    expect(text).toContain("GET /v2/clusters/onDemandClusters [default]: at least 3 calls every PT1M");
+    expect(text).toContain("GET /v2/alertRules [default]: at least 2 calls every PT15M");
+    expect(
+      first?.notes.some((n) => n.startsWith("on-demand clusters: one List On-Demand Clusters call")),
+    ).toBe(true);
+    expect(
+      first?.notes.some((n) => n.startsWith("the console's alert rules: one List Alert Rules page")),
+    ).toBe(true);
+    for (const endpoint of ["GET /v2/clusters/onDemandClusters", "GET /v2/alertRules"]) {
+      expect(second && row(second.rows, endpoint)).toBeUndefined();
+      // No project configured: still one at least, every organisation has a project.
+      expect(row(computePlan(COLLECTORS, await config({}), {}).rows, endpoint)?.callsPerCycle).toBe(1);
+    }
+    const off = computePlan(
+      COLLECTORS,
+      await config({ inventory: { on_demand: false }, alert_rules: { enabled: false } }),
+      {},
+    );
+    expect(row(off.rows, "GET /v2/clusters/onDemandClusters")).toBeUndefined();
+    expect(row(off.rows, "GET /v2/alertRules")).toBeUndefined();
+    expect(off.notes.some((n) => n.includes("List Alert Rules") || n.includes("On-Demand"))).toBe(false);
+  });
+
   it("counts billing under its own credential, on shard 0 only, and nothing while it is off", async () => {
     const cfg = await config({ billing: { enabled: true, api_key: "billing-secret" } });
     const [first, second] = [0, 1].map((index) =>
@@ -420,6 +467,8 @@ describe("computePlan", () => {
     expect(plan.notes).toEqual([
       "Spark jobs listed in /cfg/jobs.yaml are read at run time and add one call each",
       "job IDs listed in /cfg/ids.yaml are read at run time and add one call each",
+      "on-demand clusters: one List On-Demand Clusters call per project and region that List Projects V2 lists (regionIds), counted here for the configured clusters' projects and regions",
+      "the console's alert rules: one List Alert Rules page per 100 rules of each project that List Projects V2 lists, counted here for the configured clusters' projects",
       "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
       "no clusters or Spark jobs to poll: list clusters, enable discovery, or add spark_jobs.jobs",
     ]);
@@ -479,5 +528,242 @@ describe("replicas that share a key: each row against this replica's share", () 
     expect(plan.fits).toBe(false);
     expect(plan.notes[0]).toMatch(/^25 replicas share one key's 20 requests per second/);
     expect(formatPlan(plan)).toMatch(/Result: EXCEEDS the budget/);
+  });
+});
+
+describe("native_export in the plan", () => {
+  const METRICS = "POST /v2/clusters/{id}/metrics/query";
+  const clusters = [
+    { id: "in01-ent", region: "aws-us-west-2", scopes: [{ db_name: "default", collection_name: "docs" }] },
+    { id: "in01-std", region: "aws-us-west-2" },
+    { id: "in01-team", region: "aws-us-west-2", api_key: TEAM_KEY },
+  ];
+
+  it("shows the clusters listed by ID as native and their metric calls as saved, not in the budget", async () => {
+    const plan = computePlan(
+      COLLECTORS,
+      await config({ clusters, native_export: { enabled: true, clusters: ["in01-ent", "in01-team"] } }),
+    );
+    // The cluster and its scope, under the default key; the team key's cluster under its own.
+    expect(row(plan.rows, METRICS)?.callsPerCycle).toBe(1);
+    expect(row(plan.rows, METRICS, "cluster key #1")).toBeUndefined();
+    expect(plan.native.saved.map((r) => [r.credential, r.callsPerCycle, r.intervalMs])).toEqual([
+      ["default", 2, 60_000],
+      ["cluster key #1", 1, 60_000],
+    ]);
+    // Every other call stays, the saved clusters' Describe Cluster among them.
+    expect(row(plan.rows, "GET /v2/clusters/{id}")?.callsPerCycle).toBe(2);
+    const text = formatPlan(plan);
+    expect(text).toMatch(
+      /cluster in01-ent .* native \(the service's own endpoint, if Enterprise: metric calls saved\)/,
+    );
+    expect(text).not.toMatch(/cluster in01-std .*native/);
+    expect(text).toContain(
+      "Calls saved by the service's own Prometheus endpoint (native_export, the clusters listed by ID):",
+    );
+    expect(text).toContain(`${METRICS} [default]: 2 calls every PT1M = 0.033 req/s not made`);
+    expect(text).toContain("Free, Serverless and Standard clusters are polled as before, even when listed");
+    expect(text).not.toContain(TEAM_KEY);
+  });
+
+  it("auto: no plan is known offline, so every call is counted, with a note that they stop at run time", async () => {
+    const plan = computePlan(COLLECTORS, await config({ clusters, native_export: { enabled: true } }));
+    expect(row(plan.rows, METRICS)?.callsPerCycle).toBe(3);
+    expect(plan.native.saved).toEqual([]);
+    expect(plan.native.notes).toContainEqual(
+      expect.stringContaining("clusters: auto: which clusters are Enterprise is learnt at run time"),
+    );
+    expect(formatPlan(plan)).not.toContain("native (");
+  });
+
+  it.each([
+    [
+      "metric queries kept",
+      { enabled: true, clusters: ["in01-ent"], skip_metric_queries: false },
+      3,
+      "still made",
+    ],
+    ["disabled", { enabled: false, clusters: ["in01-ent"] }, 3, undefined],
+  ])("%s: the calls stay in the budget", async (_name, native, calls, note) => {
+    const plan = computePlan(COLLECTORS, await config({ clusters, native_export: native }));
+    expect(row(plan.rows, METRICS)?.callsPerCycle).toBe(calls);
+    expect(plan.native.saved).toEqual([]);
+    if (note === undefined) expect(plan.native.notes).toEqual([]);
+    else expect(plan.native.notes.join("\n")).toContain(note);
+  });
+
+  it("names a listed cluster this replica does not poll from its config (another shard's, or discovery's)", async () => {
+    const cfg = await config({
+      clusters,
+      inventory: { discovery: { enabled: true } },
+      native_export: { enabled: true, clusters: ["in01-ent", "in01-elsewhere"] },
+    });
+    const shards = [0, 1].map((index) => computePlan(COLLECTORS, cfg, { shard: { index, total: 2 } }));
+    const owner = shards.find((p) => p.targets.some((t) => t.clusterId === "in01-ent"));
+    expect(owner?.native.clusters).toEqual(["in01-ent"]);
+    for (const p of shards) {
+      const mine = p.targets.some((t) => t.clusterId === "in01-ent");
+      expect(p.native.notes.join("\n")).toContain(
+        `does not poll from its config (another shard's, or found by discovery): ${mine ? "" : "in01-ent, "}in01-elsewhere`,
+      );
+    }
+  });
+});
+
+describe("family lists in the plan", () => {
+  const clusters = [
+    { id: "in01-a", region: "aws-us-west-2" },
+    { id: "in01-b", region: "aws-us-west-2" },
+  ];
+  const collectorsOf = (plan: ReturnType<typeof computePlan>) =>
+    new Set(plan.tasks.map((t) => t.id.collector));
+
+  it("plans no task for a collector whose every family is denied, and says so with the calls it spares", async () => {
+    const open = computePlan(COLLECTORS, await config({ clusters }));
+    const importCalls = open.tasks
+      .filter((t) => t.id.collector === "import_jobs")
+      .flatMap((t) => t.calls)
+      .reduce((n, c) => n + c.count, 0);
+    expect(importCalls).toBeGreaterThan(0);
+    expect(open.families).toMatchObject({ denied: [], silenced: [] });
+
+    const plan = computePlan(
+      COLLECTORS,
+      await config({ clusters, families: { deny: ["vdbcloud_import_job.*", "vdbcloud_backup_policy_.*"] } }),
+    );
+    expect(collectorsOf(plan).has("import_jobs")).toBe(false);
+    // Backups are listed still (their own families are not denied); only the policies stop.
+    expect(
+      plan.tasks.filter((t) => t.id.collector === "backups").flatMap((t) => t.calls.map((c) => c.endpoint)),
+    ).toEqual(["GET /v2/backups"]);
+    expect(row(plan.rows, "POST /v2/vectordb/jobs/import/list")).toBeUndefined();
+    expect(row(plan.rows, "GET /v2/clusters/{id}/backups/policy")).toBeUndefined();
+    expect(plan.families.silenced).toEqual([
+      { collector: "import_jobs", tasks: 2, callsPerCycle: importCalls, atLeast: true },
+      { collector: "backup_policies", tasks: 2, callsPerCycle: 2, atLeast: false },
+    ]);
+    expect(plan.families.denied).toEqual(
+      expect.arrayContaining([
+        "vdbcloud_import_job_state",
+        "vdbcloud_import_jobs",
+        "vdbcloud_backup_policy_enabled",
+      ]),
+    );
+    expect(plan.families.denied).toHaveLength(8);
+
+    const text = formatPlan(plan);
+    expect(text).toContain(
+      `Families (families.allow, families.deny): 8 of ${plan.families.known} denied, never exposed`,
+    );
+    expect(text).toContain(
+      `  Collectors that make no call, every family they write being denied:\n    import_jobs: at least ${importCalls} calls per cycle spared\n    backup_policies: 2 calls per cycle spared\n`,
+    );
+    expect(formatPlan(open)).not.toContain("Families (families.allow");
+  });
+
+  it("keeps a collector while one of its families is exposed", async () => {
+    const plan = computePlan(
+      COLLECTORS,
+      await config({ clusters, families: { deny: ["vdbcloud_import_job_state", "vdbcloud_import_jobs"] } }),
+    );
+    expect(collectorsOf(plan).has("import_jobs")).toBe(true);
+    expect(plan.families.silenced).toEqual([]);
+  });
+
+  it("says a silenced collector had nothing to poll when it was off anyway", async () => {
+    const plan = computePlan(
+      COLLECTORS,
+      await config({ clusters, families: { deny: ["vdbcloud_group_members"] } }),
+    );
+    expect(plan.families.silenced).toEqual([
+      { collector: "groups", tasks: 0, callsPerCycle: 0, atLeast: false },
+    ]);
+    expect(formatPlan(plan)).toContain("    groups: nothing to poll in this config anyway\n");
+  });
+
+  it("runs discovery while a collector that writes families runs, and stops it with the last one", async () => {
+    const health =
+      "vdbcloud_collector_.*|vdbcloud_config_last_reload_successful|vdbcloud_exporter_build_info";
+    const discovering = { clusters, inventory: { discovery: { enabled: true } } };
+    const some = computePlan(
+      COLLECTORS,
+      await config({ ...discovering, families: { allow: [health, "vdbcloud_cluster_info"] } }),
+    );
+    // Only the inventory writes an admitted family; discovery keeps finding its clusters.
+    expect([...collectorsOf(some)]).toEqual(["inventory"]);
+    expect(some.tasks.map((t) => t.id)).toContainEqual({ collector: "inventory", target: "discovery" });
+    expect(some.families.silenced.map((s) => s.collector)).not.toContain("discovery");
+
+    const none = computePlan(COLLECTORS, await config({ ...discovering, families: { allow: [health] } }));
+    expect(none.tasks).toEqual([]);
+    expect(none.families.silenced.map((s) => s.collector)).toContain("discovery");
+    expect(formatPlan(none)).toMatch(/\n {4}discovery: at least 1 call per cycle spared\n/);
+  });
+
+  it("stops the cluster metrics once every family they can write is denied, those of unknown names included", async () => {
+    const clusterDeny = [
+      "vdbcloud_(cu|write|storage|vcu|request|vector|slow|flushes|entit|indexed|loaded|collections|unloaded).*",
+    ];
+    const selfDeny = ["vdbcloud_metrics_newest_bucket_timestamp_seconds", "vdbcloud_metric_query_rejected"];
+    const known = computePlan(
+      COLLECTORS,
+      await config({ clusters, families: { deny: [...clusterDeny, ...selfDeny] } }),
+    );
+    expect(collectorsOf(known).has("cluster_metrics")).toBe(false);
+    expect(row(known.rows, "POST /v2/clusters/{id}/metrics/query")).toBeUndefined();
+    // Without the freshness family denied, the collector still has something to write.
+    const fresh = computePlan(COLLECTORS, await config({ clusters, families: { deny: clusterDeny } }));
+    expect(collectorsOf(fresh).has("cluster_metrics")).toBe(true);
+
+    // A name outside the catalog lands in a family named after it: denied too, or it runs.
+    const unknown = {
+      clusters,
+      metrics: { queries: [{ name: "NEW_THING_RATE", stat: "AVG" }], allow_unknown_names: true },
+    };
+    const running = computePlan(
+      COLLECTORS,
+      await config({ ...unknown, families: { deny: [...clusterDeny, ...selfDeny] } }),
+    );
+    expect(collectorsOf(running).has("cluster_metrics")).toBe(true);
+    const stopped = computePlan(
+      COLLECTORS,
+      await config({
+        ...unknown,
+        families: { deny: [...clusterDeny, ...selfDeny, "vdbcloud_new_thing_.*"] },
+      }),
+    );
+    expect(collectorsOf(stopped).has("cluster_metrics")).toBe(false);
+  });
+
+  it("keeps the collections listing while the per-collection metrics it feeds are exposed", async () => {
+    const collections = { clusters, collections: { enabled: true } };
+    const own = [
+      "vdbcloud_collection_.*",
+      "vdbcloud_collections",
+      "vdbcloud_collections_not_polled",
+      "vdbcloud_index_.*",
+    ];
+    const fed = computePlan(COLLECTORS, await config({ ...collections, families: { deny: own } }));
+    expect(collectorsOf(fed).has("collections")).toBe(true);
+    // Its index families alone keep it running.
+    const indexed = computePlan(
+      COLLECTORS,
+      await config({
+        ...collections,
+        collections: { enabled: true, scopes: false },
+        families: { deny: own.slice(0, -1) },
+      }),
+    );
+    expect(collectorsOf(indexed).has("collections")).toBe(true);
+    const notFed = computePlan(
+      COLLECTORS,
+      await config({
+        ...collections,
+        collections: { enabled: true, scopes: false },
+        families: { deny: own },
+      }),
+    );
+    expect(collectorsOf(notFed).has("collections")).toBe(false);
+    expect(notFed.families.silenced.map((s) => s.collector)).toEqual(["collections"]);
   });
 });

@@ -18,11 +18,13 @@ import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../ups
 import { DATA_PLANE_ENDPOINT, ENDPOINT, type EndpointTemplate } from "../upstream/types.js";
 import { type BudgetLine, replicaBudgets } from "./budgets.js";
 import { BILLING_CREDENTIAL, credentialLabeler } from "./credentials.js";
-import type { Collector, CollectorTask } from "./model.js";
+import type { Collector } from "./model.js";
+import { type FamilyPlan, familyPlan } from "./planFamilies.js";
+import { type NativePlan, nativePlan, nativeSaves, type PlannedTask, plannedTask } from "./planNative.js";
+import { RUN_TIME_COUNTS } from "./planNotes.js";
 import { type PlanOptions, plannedTasks } from "./planTasks.js";
 
 const DATA_PLANE_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(Object.values(DATA_PLANE_ENDPOINT));
-
 const METRICS_ENDPOINT: EndpointTemplate = ENDPOINT.queryClusterMetrics;
 
 // Rows are printed in this order (then by credential in order of first use).
@@ -98,7 +100,7 @@ export interface Plan {
   /** The jobs by ID this replica polls (jobs.ids, and the IDs file's when given). */
   readonly jobIds: readonly string[];
   /** Every task the scheduler would run, with its calls: what the rows add up. */
-  readonly tasks: readonly Pick<CollectorTask, "id" | "credential" | "intervalMs" | "calls">[];
+  readonly tasks: readonly PlannedTask[];
   readonly rateLimit: number;
   readonly rateLimitMarginMs: number;
   /** rateLimit requests per (1 s + margin): what the limiter sustains, per endpoint and credential. */
@@ -109,7 +111,10 @@ export interface Plan {
   /** Per cluster, when `collections` is enabled; budget `collections.rate_limit` per endpoint. */
   readonly dataPlaneRows: readonly DataPlaneRow[];
   readonly dataPlaneRateLimit: number;
+  readonly families: FamilyPlan;
   readonly notes: readonly string[];
+  /** native_export: the clusters the service's own endpoint serves, and the calls that saves. */
+  readonly native: NativePlan;
   readonly fits: boolean;
 }
 
@@ -140,7 +145,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
   // The limiter grants rateLimit per window of this length; integer arithmetic below keeps
   // "exactly at the usable rate" a fit, without float noise.
   const windowMs = RATE_WINDOW_MS + marginMs;
-  const { tasks, clusters, sparkJobs, jobIds } = plannedTasks(collectors, config, opts);
+  const { tasks, env, clusters, sparkJobs, jobIds } = plannedTasks(collectors, config, opts);
   const credentialOf = credentialLabeler(config.api.apiKey, clusters);
   const budgets = replicaBudgets(config, shard ?? { index: 0, total: 1 });
   // A credential's budget, by its label: the key of the first cluster that carries it.
@@ -156,8 +161,11 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     { endpoint: EndpointTemplate; credential: string; intervalMs: number; calls: number; atLeast: boolean }
   >();
   const dataPlane = new Map<string, { calls: number; atLeast: boolean; intervalMs: number }>();
+  const saved = nativeSaves(config);
   for (const task of tasks) {
     for (const call of task.calls) {
+      // Shown apart, as calls the service's own endpoint saves (planNative.ts).
+      if (saved(task, call.endpoint)) continue;
       if (DATA_PLANE_ENDPOINTS.has(call.endpoint)) {
         const row = dataPlane.get(task.id.target) ?? {
           calls: 0,
@@ -222,6 +230,8 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
   if (config.jobs.idsFile !== undefined && opts.fileJobIds === undefined) {
     notes.push(`job IDs listed in ${config.jobs.idsFile} are read at run time and add one call each`);
   }
+  const planned = new Set([...rowsByKey.values()].map((r) => r.endpoint));
+  for (const [endpoint, note] of RUN_TIME_COUNTS) if (planned.has(endpoint)) notes.push(note);
   if (config.sparkJobs.discovery.enabled) {
     notes.push(
       "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
@@ -271,6 +281,11 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
       `collections: each cluster's metric calls are counted at max_per_cluster (${config.collections.maxPerCluster}) discovered collections`,
     );
   }
+  if (config.collections.enabled && config.collections.indexes) {
+    notes.push(
+      `collections: data-plane calls count a List Indexes per polled collection and a Describe Index per index, at one index per collection (more indexes, more calls; a finished index at rest is described at most once per collections.interval)`,
+    );
+  }
   if (clusters.length + discovered === 0 && sparkJobs.length === 0) {
     notes.push("no clusters or Spark jobs to poll: list clusters, enable discovery, or add spark_jobs.jobs");
   }
@@ -290,12 +305,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     discoveredClusters: discovered,
     sparkJobs,
     jobIds,
-    tasks: tasks.map((t) => ({
-      id: t.id,
-      credential: t.credential,
-      intervalMs: t.intervalMs,
-      calls: t.calls,
-    })),
+    tasks: tasks.map(plannedTask),
     rateLimit,
     rateLimitMarginMs: marginMs,
     usableRate: usableRate(rateLimit, marginMs),
@@ -303,7 +313,9 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     rows,
     dataPlaneRows,
     dataPlaneRateLimit,
+    families: familyPlan(collectors, env),
     notes,
+    native: nativePlan(config, tasks, clusters),
     fits: rows.every((r) => r.fits) && dataPlaneRows.every((r) => r.fits) && budgets.problems.length === 0,
   };
 }

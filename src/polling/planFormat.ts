@@ -6,6 +6,32 @@ function formatRate(perSecond: number): string {
   return perSecond.toFixed(3).replace(/\.?0+$/, "");
 }
 
+/** Denied family names printed at most; the rest are counted. */
+const DENIED_SHOWN = 30;
+
+/** The family lists' part: what they deny, and the collectors that make no call for it. */
+function familyLines(families: Plan["families"]): string[] {
+  if (families.denied.length === 0) return [];
+  const denied = [...families.denied].sort();
+  const more = denied.length - DENIED_SHOWN;
+  const lines = [
+    "",
+    `Families (families.allow, families.deny): ${denied.length} of ${families.known} denied, never exposed`,
+    `  ${denied.slice(0, DENIED_SHOWN).join(", ")}${more > 0 ? `, and ${more} more` : ""}`,
+  ];
+  if (families.silenced.length > 0) {
+    lines.push("  Collectors that make no call, every family they write being denied:");
+    for (const s of families.silenced) {
+      const spared =
+        s.tasks === 0
+          ? "nothing to poll in this config anyway"
+          : `${s.atLeast ? "at least " : ""}${s.callsPerCycle} ${s.callsPerCycle === 1 ? "call" : "calls"} per cycle spared`;
+      lines.push(`    ${s.collector}: ${spared}`);
+    }
+  }
+  return lines;
+}
+
 /** Renders the plan for humans: targets, one line per endpoint and credential, notes, verdict. */
 export function formatPlan(plan: Plan): string {
   const lines: string[] = [];
@@ -28,13 +54,19 @@ export function formatPlan(plan: Plan): string {
     return name;
   };
   const targetLines: string[] = [];
+  const native = new Set(plan.native.clusters);
   for (const t of plan.targets) {
     const details = [
       t.region === undefined ? undefined : `region=${t.region}`,
       t.projectId === undefined ? undefined : `project=${t.projectId}`,
       `credential=${t.credential}`,
     ].filter((d) => d !== undefined);
-    targetLines.push(`  cluster ${t.clusterId} ${details.join(" ")} queries=${setOf(t.queries)}`);
+    const served = native.has(t.clusterId)
+      ? plan.native.saved.length > 0
+        ? " native (the service's own endpoint, if Enterprise: metric calls saved)"
+        : " native (the service's own endpoint, if Enterprise)"
+      : "";
+    targetLines.push(`  cluster ${t.clusterId} ${details.join(" ")} queries=${setOf(t.queries)}${served}`);
     t.scopes.forEach((scope, i) => {
       targetLines.push(`    scope ${scope} queries=${setOf(t.scopeQueries[i] ?? [])}`);
     });
@@ -82,6 +114,17 @@ export function formatPlan(plan: Plan): string {
     );
   }
   if (plan.rows.length === 0) lines.push("  (none)");
+  if (plan.native.saved.length > 0) {
+    lines.push("");
+    lines.push(
+      "Calls saved by the service's own Prometheus endpoint (native_export, the clusters listed by ID):",
+    );
+    for (const r of plan.native.saved) {
+      lines.push(
+        `  ${r.endpoint} [${r.credential}]: ${r.callsPerCycle} ${r.callsPerCycle === 1 ? "call" : "calls"} every ${formatDuration(r.intervalMs)} = ${formatRate(r.requestsPerSecond)} req/s not made`,
+      );
+    }
+  }
   if (plan.dataPlaneRows.length > 0) {
     lines.push("");
     lines.push(
@@ -95,10 +138,12 @@ export function formatPlan(plan: Plan): string {
       );
     }
   }
-  if (plan.notes.length > 0) {
+  lines.push(...familyLines(plan.families));
+  const notes = [...plan.notes, ...plan.native.notes];
+  if (notes.length > 0) {
     lines.push("");
     lines.push("Notes:");
-    for (const note of plan.notes) lines.push(`  - ${note}`);
+    for (const note of notes) lines.push(`  - ${note}`);
   }
   lines.push("");
   lines.push(plan.fits ? "Result: fits the rate budget" : "Result: EXCEEDS the budget (see above)");

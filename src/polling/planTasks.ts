@@ -8,7 +8,7 @@ import type { DataPlaneApi } from "../upstream/dataPlane.js";
 import type { CloudApi } from "../upstream/types.js";
 import { replicaBudgets } from "./budgets.js";
 import { credentialLabeler } from "./credentials.js";
-import { type Collector, CollectorStates, type CollectorTask, tasksOf } from "./model.js";
+import { type Collector, type CollectorEnv, CollectorStates, type CollectorTask, tasksOf } from "./model.js";
 import type { PollContext } from "./runtime.js";
 import {
   configuredSparkJobs,
@@ -55,6 +55,7 @@ export function plannedTasks(
   opts: PlanOptions,
 ): {
   readonly tasks: CollectorTask[];
+  readonly env: CollectorEnv;
   readonly clusters: ClusterConfig[];
   readonly sparkJobs: SparkJobRef[];
   readonly jobIds: string[];
@@ -68,7 +69,7 @@ export function plannedTasks(
   const clusters = [...configured, ...discovered];
   const sparkJobs = replicaSparkJobs(config, opts.fileJobs ?? [], shard);
   const jobIds = replicaJobIds(config, opts.fileJobIds ?? [], shard);
-  const tasks = tasksOf(collectors, {
+  const env: CollectorEnv = {
     config,
     clusters: withDiscoveredCollections(config, clusters),
     sparkJobs,
@@ -86,8 +87,8 @@ export function plannedTasks(
     state: new CollectorStates(),
     onDiscovered: () => {},
     onCollections: () => {},
-  });
-  return { tasks, clusters: configured, sparkJobs, jobIds };
+  };
+  return { tasks: tasksOf(collectors, env), env, clusters: configured, sparkJobs, jobIds };
 }
 
 /**

@@ -157,6 +157,34 @@ describe("runPoll: the one refusal rule", () => {
     expect(c.health.list()[0]?.partialError).toBeNull();
     c.store.close();
   });
+
+  it("shows why a complete poll asked nothing, until a poll asks again or fails", async () => {
+    const c = ctx();
+    await runPoll(c, POLL, async (run) => run.skip("served elsewhere"));
+    expect(c.health.list()[0]).toMatchObject({ up: true, skipped: "served elsewhere" });
+    await runPoll(c, POLL, async () => {});
+    expect(c.health.list()[0]?.skipped).toBeNull();
+    await runPoll(c, POLL, async (run) => run.skip("served elsewhere"));
+    await runPoll(c, POLL, async () => Promise.reject(new Error("down")));
+    expect(c.health.list()[0]).toMatchObject({ up: false, skipped: null });
+    c.store.close();
+  });
+
+  it.each([
+    { name: "a success", poll: () => new Promise<void>((r) => setTimeout(r, 30)) },
+    {
+      name: "a failure",
+      poll: () =>
+        new Promise<void>((_, reject) => setTimeout(() => reject(upstream("timeout", {}, "no answer")), 30)),
+    },
+  ])("keeps how long $name took on the target's health", async ({ poll }) => {
+    const c = ctx();
+    await runPoll(c, POLL, poll);
+    const took = c.health.list()[0]?.lastPollSeconds ?? 0;
+    expect(took).toBeGreaterThanOrEqual(0.025);
+    expect(took).toBeLessThan(5);
+    c.store.close();
+  });
 });
 
 describe("mergeMappings", () => {

@@ -31,10 +31,15 @@ export interface PollTarget {
 /**
  * What a poll may tell of itself while it runs: a call that failed without failing the poll
  * (one job's progress among many). Such a failure is shown on the target's health and logged,
- * never dropped.
+ * never dropped; a paging error among them is counted as a failed poll's is.
  */
 export interface PollRun {
   partialFailure(err: unknown): void;
+  /**
+   * The poll asks the service nothing on purpose: `reason` says why, in words (the landing
+   * page shows it). The poll is complete, and up.
+   */
+  skip(reason: string): void;
 }
 
 /**
@@ -60,15 +65,21 @@ export async function runPoll(
   const started = performance.now();
   let failed = 0;
   let firstFailure: unknown;
+  let skipped: string | null = null;
   const progress: PollRun = {
     partialFailure: (err) => {
+      if (err instanceof PagingError) ctx.self.pagingError(err.endpoint, err.reason);
       if (failed++ === 0) firstFailure = err;
+    },
+    skip: (reason) => {
+      skipped = reason;
     },
   };
   try {
     await run(progress);
     ctx.health.success(collector, target);
     ctx.health.partial(collector, target, failed, firstFailure);
+    ctx.health.skipped(collector, target, skipped);
     return "ok";
   } catch (err) {
     if (err instanceof PagingError) ctx.self.pagingError(err.endpoint, err.reason);
@@ -84,7 +95,9 @@ export async function runPoll(
         return isPermanent(err) ? "permanent_failure" : "failed";
     }
   } finally {
-    ctx.self.collectorRun(collector, (performance.now() - started) / 1000);
+    const seconds = (performance.now() - started) / 1000;
+    ctx.self.collectorRun(collector, seconds);
+    ctx.health.timed(collector, target, seconds);
   }
 }
 

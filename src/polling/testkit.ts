@@ -14,6 +14,8 @@ interface SpyContext {
   /** Calls that failed without failing their poll, as runPoll reported them (count, first error). */
   readonly partials: { readonly target: string; readonly failed: number; readonly err: unknown }[];
   readonly warnings: { readonly fields: unknown; readonly message: string }[];
+  /** Why each target's last poll asked nothing, as runPoll reported it (null: it asked). */
+  readonly skipped: Map<string, string | null>;
   setNow(ms: number): void;
 }
 
@@ -24,6 +26,7 @@ export function spyContext(nowMs: number): SpyContext {
   const failures: unknown[] = [];
   const partials: SpyContext["partials"] = [];
   const warnings: SpyContext["warnings"] = [];
+  const skipped: SpyContext["skipped"] = new Map();
   const ctx = {
     store: {
       put: (key: { target: string }, _families: unknown, samples: readonly Sample[], ttlMs: number | null) =>
@@ -36,6 +39,8 @@ export function spyContext(nowMs: number): SpyContext {
       partial: (_c: string, target: string, failed: number, err: unknown) => {
         if (failed > 0) partials.push({ target, failed, err });
       },
+      skipped: (_c: string, target: string, reason: string | null) => skipped.set(target, reason),
+      timed: () => {},
       waitsForPlan: () => false,
       planChanged: () => {},
       remove: () => {},
@@ -53,6 +58,7 @@ export function spyContext(nowMs: number): SpyContext {
     failures,
     partials,
     warnings,
+    skipped,
     setNow: (ms) => {
       now = ms;
     },

@@ -58,12 +58,14 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
       jobIds: replicaJobIds(config, fileJobIds, opts.shard),
       now: Date.now,
       ...(config.billing.enabled ? { billingClient: pool.forBilling() } : {}),
+      dataPlane: pool.dataPlane,
     });
     // The client redacts keys from the service's messages already; this is the last guard.
     const keys = [
       config.api.apiKey,
       config.billing.apiKey,
       ...clusters.flatMap((c) => (c.apiKey ? [c.apiKey] : [])),
+      ...clusters.flatMap((c) => (c.dataPlaneToken ? [c.dataPlaneToken] : [])),
     ];
     opts.write(keys.reduce((text, key) => redactSecret(text, key), formatProbe(report)));
     return probeExitCode(report);

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { buildConfig } from "../config/load.js";
 import type { ClusterConfig } from "../config/types.js";
+import type { DataPlaneApi } from "../upstream/dataPlane.js";
 import { CloudError } from "../upstream/errors.js";
+import { projectV2 } from "../upstream/testkit.js";
 import type { CloudApi, MetricQuery } from "../upstream/types.js";
+import type { DataPlaneFactory } from "./dataPlane.js";
 import { runProbe } from "./probe.js";
 import { formatProbe, PROBE_FAILED, PROBE_OK, probeExitCode } from "./report.js";
 
@@ -18,8 +21,38 @@ function fakeApi(
     v2Gone?: boolean;
     v1Gone?: boolean;
     noJobs?: boolean;
+    /** Projects of List Projects V2, by ID with their regions. */
+    projects?: Record<string, string[]>;
+    /** How List On-Demand Clusters and List Alert Rules answer. */
+    console?: "not_permitted" | "plan_refused" | "failed";
   } = {},
 ) {
+  const consoleFailure = (endpoint: "GET /v2/clusters/onDemandClusters" | "GET /v2/alertRules") => {
+    if (opts.console === "not_permitted")
+      return new CloudError(
+        "api_error",
+        `${endpoint}: upstream code 96013: Org owner or project owner is needed`,
+        {
+          endpoint,
+          apiCode: 96013,
+        },
+      );
+    if (opts.console === "plan_refused")
+      return new CloudError(
+        "api_error",
+        `${endpoint}: upstream code 96028: Feature only supported for enterprise plan clusters.`,
+        {
+          endpoint,
+          apiCode: 96028,
+        },
+      );
+    if (opts.console === "failed")
+      return new CloudError("http_error", `${endpoint}: HTTP 502: Bad Gateway`, {
+        endpoint,
+        httpStatus: 502,
+      });
+    return undefined;
+  };
   const gone = (endpoint: "POST /v2/vectordb/jobs/import/list" | "GET /v1/vector/collections/import/list") =>
     new CloudError("not_found", `${endpoint}: HTTP 404: upstream code 404: Not Found`, {
       endpoint,
@@ -77,7 +110,9 @@ function fakeApi(
     },
     listProjectsV2: async () => {
       calls.push("listProjectsV2");
-      return [];
+      return Object.entries(opts.projects ?? {}).map(([projectId, regionIds]) =>
+        projectV2(projectId, regionIds),
+      );
     },
     describeSparkJob: async () => {
       calls.push("describeSparkJob");
@@ -135,15 +170,33 @@ function fakeApi(
       calls.push("listInvoices");
       return { total: 0, currentPage: 1, pageSize: 1, listed: 0, invoices: [] };
     },
+    listOnDemandClusters: async (args) => {
+      calls.push(`listOnDemandClusters ${args.projectId} ${args.regionId}`);
+      const err = consoleFailure("GET /v2/clusters/onDemandClusters");
+      if (err) throw err;
+      return [];
+    },
+    listAlertRules: async (args) => {
+      calls.push(`listAlertRules ${args.projectId} ${args.currentPage}/${args.pageSize}`);
+      const err = consoleFailure("GET /v2/alertRules");
+      if (err) throw err;
+      return { total: 7, currentPage: 1, pageSize: 1, listed: 0, rules: [] };
+    },
   };
   return { api, calls };
 }
 
-async function probe(raw: Record<string, unknown>, api: CloudApi, billingClient?: CloudApi) {
+async function probe(
+  raw: Record<string, unknown>,
+  api: CloudApi,
+  billingClient?: CloudApi,
+  dataPlane?: DataPlaneFactory,
+) {
   const config = await buildConfig({ api: { api_key: "k" }, ...raw });
   const clusters = config.clusters as ClusterConfig[];
   return runProbe(config, {
     ...(billingClient ? { billingClient } : {}),
+    ...(dataPlane ? { dataPlane } : {}),
     clientFor: () => api,
     credentialOf: () => "default",
     clusters,
@@ -342,5 +395,195 @@ describe("runProbe", () => {
     const report = await probe({ clusters: [TWO[0]] }, (await fakeApi()).api, billing.api);
     expect(report.billing).toBeUndefined();
     expect(billing.calls).toEqual([]);
+  });
+
+  it("probes the console's listings once, for the first known project (and region)", async () => {
+    const { api, calls } = fakeApi({
+      projects: { p1: ["aws-us-west-2", "az-eastus"], p2: ["gcp-us-west1"] },
+    });
+    const report = await probe({ clusters: [{ id: "in01-a", project_id: "p0", region: "az-eastus" }] }, api);
+    expect(
+      calls.filter((c) => c.startsWith("listOnDemandClusters") || c.startsWith("listAlertRules")),
+    ).toEqual(["listOnDemandClusters p1 aws-us-west-2", "listAlertRules p1 1/1"]);
+    expect(report.console).toEqual([
+      { what: "List On-Demand Clusters", where: "p1, aws-us-west-2", state: "ok", listed: 0 },
+      { what: "List Alert Rules", where: "p1", state: "ok", listed: 7 },
+    ]);
+    const text = formatProbe(report);
+    expect(text).toContain("List On-Demand Clusters (p1, aws-us-west-2): ok, 0 listed");
+    expect(text).toContain("List Alert Rules (p1): ok, 7 listed");
+  });
+
+  it("with no project known, the console's listings are skipped; while their collectors are off, absent", async () => {
+    const report = await probe({ clusters: [TWO[0]] }, fakeApi().api);
+    expect(report.console?.map((c) => [c.what, c.state, c.message])).toEqual([
+      ["List On-Demand Clusters", "skipped", "no project and region known"],
+      ["List Alert Rules", "skipped", "no project known"],
+    ]);
+    const off = fakeApi({ projects: { p1: ["aws-us-west-2"] } });
+    const none = await probe(
+      { clusters: [TWO[0]], inventory: { on_demand: false }, alert_rules: { enabled: false } },
+      off.api,
+    );
+    expect(none.console).toBeUndefined();
+    expect(off.calls.some((c) => c.startsWith("listOnDemand") || c.startsWith("listAlertRules"))).toBe(false);
+  });
+
+  it.each([
+    [
+      "not_permitted",
+      PROBE_OK,
+      /List Alert Rules \(p1\): NOT PERMITTED: the key is not a Project Admin there/,
+    ],
+    [
+      "plan_refused",
+      PROBE_OK,
+      /List On-Demand Clusters \(p1, aws-us-west-2\): refused for the project's plan/,
+    ],
+    [
+      "failed",
+      PROBE_FAILED,
+      /Failures:\n(?:.*\n)* {2}List Alert Rules \(p1\): GET \/v2\/alertRules: HTTP 502/,
+    ],
+  ] as const)("a console listing %s: exit %s", async (state, exit, line) => {
+    const report = await probe(
+      { clusters: [TWO[0]] },
+      fakeApi({ projects: { p1: ["aws-us-west-2"] }, console: state }).api,
+    );
+    expect(report.console?.map((c) => c.state)).toEqual([state, state]);
+    expect(probeExitCode(report)).toBe(exit);
+    expect(formatProbe(report)).toMatch(line);
+  });
+
+  describe("data planes, with collections on", () => {
+    const refused = (endpoint: "POST /v2/vectordb/indexes/describe" | "POST /v2/vectordb/indexes/list") =>
+      new CloudError("auth_error", `${endpoint}: upstream code 1800: User hasn't authenticated`, {
+        endpoint,
+        apiCode: 1800,
+      });
+    /** A data plane of one collection with one index; `fail` refuses one of the index calls. */
+    function plane(opts: { fail?: "list" | "describe"; collections?: string[]; indexes?: string[] } = {}) {
+      const calls: string[] = [];
+      const factory: DataPlaneFactory = (endpoint) => {
+        calls.push(`plane ${endpoint}`);
+        const api: Partial<DataPlaneApi> = {
+          listDatabases: async () => ["analytics", "default"],
+          listCollections: async (db) => {
+            calls.push(`listCollections ${db}`);
+            return opts.collections ?? ["docs"];
+          },
+          listIndexes: async (c) => {
+            calls.push(`listIndexes ${c.dbName}/${c.collectionName}`);
+            if (opts.fail === "list") throw refused("POST /v2/vectordb/indexes/list");
+            return opts.indexes ?? ["embedding_idx"];
+          },
+          describeIndex: async (r) => {
+            calls.push(`describeIndex ${r.collectionName}/${r.indexName}`);
+            if (opts.fail === "describe") throw refused("POST /v2/vectordb/indexes/describe");
+            return null;
+          },
+        };
+        return api as DataPlaneApi;
+      };
+      return { factory, calls };
+    }
+    const WITH_PLANE = { clusters: [{ id: "in01-a", data_plane: { endpoint: "https://dp.example.test" } }] };
+
+    it("lists collections, then List Indexes of the first and Describe Index of its first index", async () => {
+      const p = plane();
+      const report = await probe(
+        { ...WITH_PLANE, collections: { enabled: true } },
+        fakeApi().api,
+        undefined,
+        p.factory,
+      );
+      expect(report.clusters[0]?.dataPlane).toEqual({
+        collections: { ok: true },
+        listIndexes: { ok: true },
+        describeIndex: { ok: true },
+      });
+      expect(p.calls).toEqual([
+        "plane https://dp.example.test",
+        "listCollections default",
+        "listIndexes default/docs",
+        "describeIndex docs/embedding_idx",
+      ]);
+      expect(probeExitCode(report)).toBe(PROBE_OK);
+      expect(formatProbe(report)).toMatch(
+        /DATA PLANE \(LIST COLLECTIONS\)\s+LIST INDEXES\s+DESCRIBE INDEX\nin01-a\s+ok\s+ok\s+ok\n/,
+      );
+    });
+
+    it.each([
+      ["describe", { ok: true }, { ok: false, code: "auth_error" }, "Describe Index"],
+      ["list", { ok: false, code: "auth_error" }, { skipped: "no index listing" }, "List Indexes"],
+    ] as const)(
+      "a refused %s fails the probe, with the service's message",
+      async (fail, list, describe, what) => {
+        const p = plane({ fail });
+        const report = await probe(
+          { ...WITH_PLANE, collections: { enabled: true } },
+          fakeApi().api,
+          undefined,
+          p.factory,
+        );
+        expect(report.clusters[0]?.dataPlane).toMatchObject({
+          collections: { ok: true },
+          listIndexes: list,
+          describeIndex: describe,
+        });
+        expect(probeExitCode(report)).toBe(PROBE_FAILED);
+        expect(formatProbe(report)).toContain(`in01-a ${what}: POST /v2/vectordb/indexes/`);
+        expect(formatProbe(report)).toContain("User hasn't authenticated");
+      },
+    );
+
+    it.each([
+      [{ collections: { enabled: true, indexes: false } }, {}, { skipped: "collections.indexes false" }],
+      [{ collections: { enabled: true } }, { collections: [] }, { skipped: "no collection listed" }],
+      [{ collections: { enabled: true } }, { indexes: [] }, { ok: true }],
+    ])("%j with %j: List Indexes %j", async (raw, shape, listIndexes) => {
+      const p = plane(shape);
+      const report = await probe({ ...WITH_PLANE, ...raw }, fakeApi().api, undefined, p.factory);
+      expect(report.clusters[0]?.dataPlane?.listIndexes).toEqual(listIndexes);
+      expect(probeExitCode(report)).toBe(PROBE_OK);
+      expect(p.calls.some((c) => c.startsWith("describeIndex"))).toBe(false);
+    });
+
+    it("without a configured endpoint, uses Describe Cluster's connectAddress; nothing with collections off", async () => {
+      const { api } = fakeApi();
+      const withAddress: CloudApi = {
+        ...api,
+        describeCluster: async () => ({ connectAddress: "https://in01-a.example.test:19530" }) as never,
+      };
+      const p = plane();
+      await probe(
+        { clusters: [{ id: "in01-a" }], collections: { enabled: true } },
+        withAddress,
+        undefined,
+        p.factory,
+      );
+      expect(p.calls[0]).toBe("plane https://in01-a.example.test:19530");
+      const off = plane();
+      const report = await probe(WITH_PLANE, api, undefined, off.factory);
+      expect(report.clusters[0]?.dataPlane).toBeUndefined();
+      expect(off.calls).toEqual([]);
+    });
+
+    it("a cluster without any endpoint fails its data plane with no_endpoint", async () => {
+      const p = plane();
+      const noAddress: CloudApi = {
+        ...fakeApi().api,
+        describeCluster: async () => ({ connectAddress: null }) as never,
+      };
+      const report = await probe(
+        { clusters: [{ id: "in01-a" }], collections: { enabled: true } },
+        noAddress,
+        undefined,
+        p.factory,
+      );
+      expect(report.clusters[0]?.dataPlane?.collections).toMatchObject({ ok: false, code: "no_endpoint" });
+      expect(probeExitCode(report)).toBe(PROBE_FAILED);
+    });
   });
 });

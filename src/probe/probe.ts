@@ -4,8 +4,10 @@
  * Cluster, Query Cluster Metrics, List Import Jobs V2 page 1 and Get Import Job Progress of its
  * first job, List Import Jobs (v1) page 1, Describe Spark Job, List Projects V2, and List
  * Clusters when no cluster is configured, and List Backups page 1 per credential (whether the
- * key has backup permission), and Query Daily Usage with the billing key when billing is on. Calls are made one at a time,
- * far within the budget.
+ * key has backup permission), List On-Demand Clusters and List Alert Rules page 1 for the first
+ * known project (console.ts), and Query Daily Usage with the billing key when billing is on;
+ * with collections on, each cluster's data plane (dataPlane.ts: collections, List Indexes,
+ * Describe Index). Calls are made one at a time, far within the budget.
  */
 
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
@@ -16,7 +18,9 @@ import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
 import { BILLING_CREDENTIAL } from "../polling/credentials.js";
 import { CloudError } from "../upstream/errors.js";
 import { refusalOf } from "../upstream/refusals.js";
-import type { CloudApi } from "../upstream/types.js";
+import type { CloudApi, ClusterDescription, ProjectV2 } from "../upstream/types.js";
+import { probeConsole } from "./console.js";
+import { type DataPlaneFactory, probeDataPlane } from "./dataPlane.js";
 import type {
   BackupProbe,
   BillingProbe,
@@ -42,6 +46,8 @@ interface ProbeDeps {
   readonly now: () => number;
   /** The billing key's client (credential "billing"); used only when billing is enabled. */
   readonly billingClient?: CloudApi;
+  /** Each cluster's data-plane client; the data planes are probed when collections are enabled. */
+  readonly dataPlane?: DataPlaneFactory;
 }
 
 /** Turns a call's failure into its code and message; anything but a CloudError is a bug. */
@@ -129,7 +135,10 @@ async function probeCluster(config: Config, deps: ProbeDeps, keys: KeyBook, clus
       sparkList: skipped,
     } satisfies ClusterProbe;
   }
-  const describe = await call(() => client.describeCluster(cluster.id));
+  let described: ClusterDescription | undefined;
+  const describe = await call(async () => {
+    described = await client.describeCluster(cluster.id);
+  });
   keys.note(credential, describe);
   if (!describe.ok) {
     // The other calls would fail alike (a wrong key, an unknown cluster): not worth the budget.
@@ -177,7 +186,19 @@ async function probeCluster(config: Config, deps: ProbeDeps, keys: KeyBook, clus
     );
     keys.note(credential, sparkList);
   }
-  return { ...base, describe, controller, ...imports, metrics, sparkList } satisfies ClusterProbe;
+  const dataPlane =
+    config.collections.enabled && deps.dataPlane !== undefined && described !== undefined
+      ? await probeDataPlane(config, cluster, described, deps.dataPlane)
+      : undefined;
+  return {
+    ...base,
+    describe,
+    controller,
+    ...imports,
+    metrics,
+    sparkList,
+    ...(dataPlane === undefined ? {} : { dataPlane }),
+  } satisfies ClusterProbe;
 }
 
 /**
@@ -233,8 +254,11 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     discovery = { result, seen };
   }
   let projects: ProbeReport["projects"];
+  let listedProjects: ProjectV2[] = [];
   if (config.inventory.enabled && !keys.refused(defaultCredential)) {
-    projects = await call(() => deps.clientFor({}).listProjectsV2());
+    projects = await call(async () => {
+      listedProjects = await deps.clientFor({}).listProjectsV2();
+    });
     keys.note(defaultCredential, projects);
   }
   const sparkJobs: SparkJobProbe[] = [];
@@ -258,6 +282,9 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     jobs.push({ jobId, result });
   }
   const backups = await probeBackups(config, deps, keys);
+  const consoleListings = keys.refused(defaultCredential)
+    ? []
+    : await probeConsole(config, deps.clientFor({}), listedProjects, deps.clusters);
   const billing = config.billing.enabled ? await probeBilling(deps) : undefined;
   return {
     keys: keys.list(),
@@ -266,6 +293,7 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     jobs,
     ...(discovery ? { discovery } : {}),
     ...(backups.length > 0 ? { backups } : {}),
+    ...(consoleListings.length > 0 ? { console: consoleListings } : {}),
     ...(projects ? { projects } : {}),
     ...(billing ? { billing } : {}),
   };

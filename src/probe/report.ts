@@ -22,6 +22,16 @@ export interface MetricsProbe {
   readonly refused: readonly { readonly query: MetricQuery; readonly message: string }[];
 }
 
+/**
+ * A cluster's data plane (collections enabled): List Collections of its first database (List
+ * Databases first), List Indexes of the first collection, Describe Index of its first index.
+ */
+export interface DataPlaneProbe {
+  readonly collections: CallResult;
+  readonly listIndexes: CallResult | Skipped;
+  readonly describeIndex: CallResult | Skipped;
+}
+
 /** One configured cluster. */
 export interface ClusterProbe {
   readonly clusterId: string;
@@ -39,6 +49,8 @@ export interface ClusterProbe {
   readonly metrics: MetricsProbe | CallResult | Skipped;
   /** List Spark Jobs page 1 (Spark job discovery). */
   readonly sparkList: CallResult | Skipped;
+  /** The cluster's data plane, when collections are enabled and the cluster answered. */
+  readonly dataPlane?: DataPlaneProbe;
 }
 
 /** One Spark job of the config (or its jobs file): Describe Spark Job. */
@@ -83,6 +95,22 @@ export interface BillingProbe {
   readonly result: CallResult | Skipped;
 }
 
+/**
+ * One console listing (List On-Demand Clusters, List Alert Rules) for the first known project
+ * (and region): answered (with how many it listed), not permitted (the key is not a project
+ * admin there), refused for the project's plan, failed, or skipped (nothing known to ask).
+ */
+export interface ConsoleProbe {
+  readonly what: "List On-Demand Clusters" | "List Alert Rules";
+  /** The project (and region) asked. */
+  readonly where?: string;
+  readonly state: "ok" | "not_permitted" | "plan_refused" | "failed" | "skipped";
+  readonly listed?: number;
+  readonly code?: string;
+  /** The service's message when refused or failed, or why it was skipped. */
+  readonly message?: string;
+}
+
 /** Everything `--probe` found. */
 export interface ProbeReport {
   /** Present when billing is enabled. */
@@ -97,6 +125,8 @@ export interface ProbeReport {
   readonly discovery?: { readonly result: CallResult; readonly seen: number };
   /** List Backups per credential of the polled clusters, when `backups` is enabled. */
   readonly backups?: readonly BackupProbe[];
+  /** The console listings whose collectors are on (absent in reports made before they were probed). */
+  readonly console?: readonly ConsoleProbe[];
 }
 
 export const PROBE_OK = 0;
@@ -132,8 +162,9 @@ function importsFailed(c: ClusterProbe): boolean {
 /**
  * 0 when every key is accepted and every call answered (refused metric queries are listed, not
  * fatal); 1 when a key is refused or not confirmed, or a cluster, its import listing (V2 or
- * the v1 controller), its Spark job listing, List Projects V2, a Spark job, a job by ID or List
- * Backups failed (a key without backup permission is reported, not a failure).
+ * the v1 controller), its Spark job listing, its data plane (collections or indexes), List
+ * Projects V2, a Spark job, a job by ID, List Backups or a console listing failed (a key without
+ * backup permission, or one that is not a project admin, is reported, not a failure).
  */
 export function probeExitCode(report: ProbeReport): number {
   if (report.keys.some((k) => k.state !== "accepted")) return PROBE_FAILED;
@@ -145,7 +176,8 @@ export function probeExitCode(report: ProbeReport): number {
       failed(c.describe) ||
       importsFailed(c) ||
       failed(c.metrics) ||
-      failed(c.sparkList)
+      failed(c.sparkList) ||
+      (c.dataPlane !== undefined && Object.values(c.dataPlane).some(failed))
     ) {
       return PROBE_FAILED;
     }
@@ -154,6 +186,7 @@ export function probeExitCode(report: ProbeReport): number {
   // Not permitted is a setting the report names, not a failure: the other collectors work.
   if (report.backups?.some((b) => b.state === "failed")) return PROBE_FAILED;
   if (report.billing !== undefined && failed(report.billing.result)) return PROBE_FAILED;
+  if (report.console?.some((c) => c.state === "failed")) return PROBE_FAILED;
   return report.sparkJobs.some((j) => failed(j.result)) ? PROBE_FAILED : PROBE_OK;
 }
 
@@ -198,6 +231,24 @@ function billingLine(b: BillingProbe): string {
   return `Billing (key ${b.credential}): ${why}: ${r.message}`;
 }
 
+/** A console listing in one line: what a user needs to know of it, and what is not collected. */
+function consoleLine(c: ConsoleProbe): string {
+  const head = `${c.what}${c.where === undefined ? "" : ` (${c.where})`}`;
+  const what = c.what === "List Alert Rules" ? "the console's alert rules are" : "on-demand clusters are";
+  switch (c.state) {
+    case "ok":
+      return `${head}: ok, ${c.listed ?? 0} listed`;
+    case "skipped":
+      return `${head}: not probed (${c.message ?? ""})`;
+    case "not_permitted":
+      return `${head}: NOT PERMITTED: the key is not a Project Admin there; ${what} not collected there, the other collectors are unaffected: ${c.message ?? ""}`;
+    case "plan_refused":
+      return `${head}: refused for the project's plan; ${what} not collected there: ${c.message ?? ""}`;
+    default:
+      return `${head}: failed (see above)`;
+  }
+}
+
 /**
  * The printed report. When every key is refused it is those lines alone (nothing else could
  * be probed); otherwise the keys, a table per cluster, the refused metric queries with the
@@ -238,6 +289,18 @@ export function formatProbe(report: ProbeReport): string {
         ]),
       );
     }
+    const planes = report.clusters.flatMap((c) =>
+      c.dataPlane === undefined ? [] : [[c.clusterId, c.dataPlane] as const],
+    );
+    if (planes.length > 0) {
+      out.push(
+        "",
+        ...table([
+          ["CLUSTER", "DATA PLANE (LIST COLLECTIONS)", "LIST INDEXES", "DESCRIBE INDEX"],
+          ...planes.map(([id, p]) => [id, cell(p.collections), cell(p.listIndexes), cell(p.describeIndex)]),
+        ]),
+      );
+    }
   }
   if (report.projects !== undefined) out.push("", `List Projects V2: ${cell(report.projects)}`);
   const refused = report.clusters.flatMap((c) =>
@@ -263,6 +326,9 @@ export function formatProbe(report: ProbeReport): string {
         ["Get Import Job Progress", c.importProgress ?? SKIPPED],
         ["List Spark Jobs", c.sparkList],
         ["Query Cluster Metrics", c.metrics],
+        ["Data plane (collections)", c.dataPlane?.collections ?? SKIPPED],
+        ["List Indexes", c.dataPlane?.listIndexes ?? SKIPPED],
+        ["Describe Index", c.dataPlane?.describeIndex ?? SKIPPED],
       ] as const
     ).flatMap(([what, x]) => ("ok" in x && !x.ok ? [`  ${c.clusterId} ${what}: ${x.message}`] : [])),
   );
@@ -283,6 +349,9 @@ export function formatProbe(report: ProbeReport): string {
     const r = j.result;
     if ("ok" in r && !r.ok) problems.push(`  Job ${j.jobId}: ${r.message}`);
   }
+  for (const c of report.console ?? []) {
+    if (c.state === "failed") problems.push(`  ${c.what} (${c.where ?? ""}): ${c.message ?? ""}`);
+  }
   if (problems.length > 0) out.push("", "Failures:", ...problems);
   if (report.backups !== undefined && report.backups.length > 0) {
     out.push(
@@ -295,6 +364,9 @@ export function formatProbe(report: ProbeReport): string {
             : `Backups (key ${b.credential}): failed (see above)`,
       ),
     );
+  }
+  if (report.console !== undefined && report.console.length > 0) {
+    out.push("", ...report.console.map(consoleLine));
   }
   if (report.sparkJobs.length > 0) {
     const answered = report.sparkJobs.filter((j) => "ok" in j.result && j.result.ok).length;

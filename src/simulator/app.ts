@@ -4,11 +4,14 @@
  */
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { mountAdmin } from "./admin.js";
+import { alertRuleRoutes } from "./alert-rules.js";
 import { billingRoutes } from "./billing.js";
 import { dataPlaneRoutes } from "./data-plane.js";
 import { dataProtectionRoutes } from "./data-protection-routes.js";
 import { ApiCode } from "./errors.js";
 import { groupRoutes } from "./groups.js";
+import { nativeExportRoutes } from "./native-export.js";
+import { onDemandRoutes } from "./on-demand.js";
 import { mountRoute, type PipelineDeps } from "./pipeline.js";
 import { mutatingRoutes } from "./routes-mutating.js";
 import { readRoutes } from "./routes-read.js";
@@ -23,7 +26,11 @@ export function createApp(deps: PipelineDeps): Express {
   const planes = dataPlaneRoutes(deps.ctx.dataPlanes, deps.ctx.world.clusters);
   const billing = billingRoutes(deps.ctx.seed, deps.ctx.world.clusters);
   for (const route of [
+    // Before Describe Cluster, whose /v2/clusters/:id would take "onDemandClusters" for an ID.
+    ...onDemandRoutes(deps.ctx.onDemand),
+    ...alertRuleRoutes(deps.ctx.alertRules),
     ...readRoutes(deps.ctx),
+    ...nativeExportRoutes(deps.ctx),
     ...groupRoutes(),
     ...dataProtectionRoutes(deps.ctx),
     ...billing,

@@ -41,6 +41,7 @@ describe("parseCliArgs", () => {
 
   it.each([
     { argv: ["--retire-v1"], want: { retireV1: true } },
+    { argv: ["--native-histogram-sum-count"], want: { nativeHistogramSumCount: true } },
     { argv: ["--remove-v2-import-list"], want: { removeV2ImportList: true } },
     { argv: ["--retire-v1", "--remove-v2-import-list"], want: { retireV1: true, removeV2ImportList: true } },
   ])("switches removed endpoints: $argv", ({ argv, want }) => {

@@ -39,6 +39,8 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
   --retire-v1                      the v1 control-plane endpoints (List Import Jobs, List
                                    Projects) answer HTTP 404, as removed endpoints
   --remove-v2-import-list          List Import Jobs (V2) answers HTTP 404 (the v1 fallback serves)
+  --native-histogram-sum-count     the service's own Prometheus endpoint also sends _sum and _count
+                                   of its latency histogram (its documented sample has neither)
   --verbose                        log every request to stderr
   --help`;
 
@@ -119,6 +121,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         "metric-catalog": { type: "string" },
         "retire-v1": { type: "boolean" },
         "remove-v2-import-list": { type: "boolean" },
+        "native-histogram-sum-count": { type: "boolean" },
         verbose: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -162,6 +165,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ["metricCatalog", str("metric-catalog")],
     ["retireV1", values["retire-v1"] === true ? true : undefined],
     ["removeV2ImportList", values["remove-v2-import-list"] === true ? true : undefined],
+    ["nativeHistogramSumCount", values["native-histogram-sum-count"] === true ? true : undefined],
   ];
   const options = Object.fromEntries(entries.filter(([, v]) => v !== undefined)) as SimulatorOptions;
   return { help: false, verbose: values.verbose === true, options };

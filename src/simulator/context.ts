@@ -2,12 +2,15 @@
  * The simulator's shared, in-memory state: the world, the value profiles, the job stores and
  * the switches tests flip. Routes read it; `SimState` (state.ts) is the public way to change it.
  */
+import type { WireAlertRule } from "./alert-rules.js";
 import type { CloudJobStore } from "./cloud-jobs.js";
 import type { DataPlanes } from "./data-plane.js";
 import type { DataProtection } from "./data-protection.js";
 import type { ImportJobStore } from "./import-jobs.js";
 import type { MetricCatalogMode } from "./metric-catalog.js";
 import type { ClusterProfile } from "./metric-values.js";
+import type { NativeExportOptions, NativeScrapeGuard } from "./native-guard.js";
+import type { SimOnDemandCluster } from "./on-demand.js";
 import type { SimQuirks } from "./quirks.js";
 import type { SparkJobStore } from "./spark-jobs.js";
 import type { MutableSimCluster, World } from "./world.js";
@@ -49,8 +52,9 @@ export interface SimContext {
   /** Upstream behaviours switched on (quirks.ts). */
   readonly quirks: SimQuirks;
   readonly world: World;
-  readonly clusterById: ReadonlyMap<string, MutableSimCluster>;
-  readonly profiles: ReadonlyMap<string, ClusterProfile>;
+  /** Every cluster by ID (clusters added or removed by `SimState` too). */
+  readonly clusterById: Map<string, MutableSimCluster>;
+  readonly profiles: Map<string, ClusterProfile>;
   readonly spark: SparkJobStore;
   /** Jobs of Describe Job (migrations, backups, restores, ...). */
   readonly cloudJobs: CloudJobStore;
@@ -59,10 +63,18 @@ export interface SimContext {
   readonly dataPlanes: DataPlanes;
   /** Backups, backup policies and global clusters (data-protection.ts). */
   readonly dataProtection: DataProtection;
+  /** On-demand clusters of every project (on-demand.ts). */
+  readonly onDemand: readonly SimOnDemandCluster[];
+  /** The console's alert rules, by project ID (alert-rules.ts). */
+  readonly alertRules: ReadonlyMap<string, readonly WireAlertRule[]>;
   /** Endpoints that answer as removed ones (test switches). */
   readonly retired: RetiredEndpoints;
   /** Metrics forced all-null, keyed by `nulledKey`. */
   readonly nulledMetrics: Set<string>;
+  /** The service's own Prometheus endpoint (native-export.ts): its org, options and scrape guard. */
+  readonly native: NativeExportOptions & { readonly guard: NativeScrapeGuard };
+  /** Where the simulator listens: its base URL, known once it listens (a cluster's data plane is under it). */
+  readonly server: { baseUrl: string };
 }
 
 /** Key of a (cluster, metric name) pair in `SimContext.nulledMetrics`. */

@@ -1,8 +1,9 @@
 /**
  * Each cluster's data plane, served under /dp/{clusterId} (the cluster's connectAddress once the
  * simulator listens): List Databases, List Collections (V2, and the deprecated V1 GET), Get Load
- * State and Get Collection Stats, with the engine's answers (code 0, or 1800 for a refused
- * credential, 800 for an unknown database, 100 for an unknown collection).
+ * State, Get Collection Stats, List Indexes and Describe Index (indexes.ts), with the engine's
+ * answers (code 0, or 1800 for a refused credential, 800 for an unknown database, 100 for an
+ * unknown collection, 700 for an unknown index).
  *
  * Every third cluster (the second, fifth, ...) takes only its own `username:password`
  * credential; the others take the API key and refuse user credentials. The third cluster is an
@@ -12,6 +13,7 @@
  * world's has no metrics: Query Cluster Metrics refuses it as unknown).
  */
 import { SimApiError } from "./errors.js";
+import { describeIndexData, describeShapeOf, generatedIndexes, indexView, type SimIndex } from "./indexes.js";
 import type { RouteDef, RouteRequest } from "./route.js";
 import type { SimCluster } from "./world.js";
 
@@ -31,11 +33,16 @@ export const DataPlaneCode = {
   NOT_AUTHENTICATED: 1800,
   DATABASE_NOT_FOUND: 800,
   COLLECTION_NOT_FOUND: 100,
+  INDEX_NOT_FOUND: 700,
 } as const;
 
 /** The data plane of every cluster (mutable: SimState adds and drops collections). */
 export interface DataPlanes {
   readonly collections: Map<string, Map<string, SimDataCollection>>;
+  /** Per cluster, per collection key, its indexes (SimState pins others). */
+  readonly indexes: Map<string, Map<string, SimIndex[]>>;
+  /** Index builds move this many times faster than real time. */
+  readonly timeScale: number;
   /** The credential a cluster takes instead of the API key, if any. */
   readonly userCredentials: ReadonlyMap<string, string>;
   /** Clusters without the V2 collection listing. */
@@ -48,14 +55,27 @@ export function collectionKey(dbName: string, collectionName: string): string {
   return `${dbName}/${collectionName}`;
 }
 
-/** The generated data planes: load states and row counts derive from the position. */
-export function buildDataPlanes(clusters: readonly SimCluster[], seed: number, churnMs: number): DataPlanes {
+/** What the generated data planes follow besides the clusters. */
+interface DataPlaneOptions {
+  readonly seed: number;
+  readonly churnMs: number;
+  /** The simulator's start: the demo's index build starts then. */
+  readonly startMs: number;
+  readonly timeScale: number;
+}
+
+/** The generated data planes: load states, row counts and indexes derive from the position. */
+export function buildDataPlanes(clusters: readonly SimCluster[], o: DataPlaneOptions): DataPlanes {
+  const { seed, churnMs } = o;
   const collections = new Map<string, Map<string, SimDataCollection>>();
+  const indexes = new Map<string, Map<string, SimIndex[]>>();
   const userCredentials = new Map<string, string>();
   const v1Only = new Set<string>();
   clusters.forEach((cluster, ci) => {
     const byKey = new Map<string, SimDataCollection>();
+    const indexesByKey = new Map<string, SimIndex[]>();
     cluster.collections.forEach((c, i) => {
+      indexesByKey.set(collectionKey(c.dbName, c.collectionName), generatedIndexes(ci, i, o.startMs));
       const state = i % 5 === 3 ? "LoadStateNotLoad" : i % 5 === 4 ? "LoadStateLoading" : "LoadStateLoaded";
       byKey.set(collectionKey(c.dbName, c.collectionName), {
         dbName: c.dbName,
@@ -66,10 +86,11 @@ export function buildDataPlanes(clusters: readonly SimCluster[], seed: number, c
       });
     });
     collections.set(cluster.id, byKey);
+    indexes.set(cluster.id, indexesByKey);
     if (ci % 3 === 1) userCredentials.set(cluster.id, `db_admin_${ci}:pw-${seed}-${cluster.id.slice(-6)}`);
     if (ci === 2) v1Only.add(cluster.id);
   });
-  return { collections, userCredentials, v1Only, churnMs };
+  return { collections, indexes, userCredentials, v1Only, churnMs, timeScale: o.timeScale };
 }
 
 /** The churning collection of a cluster: the first cluster's last one, when churn is on. */
@@ -141,6 +162,8 @@ export function dataPlaneRoutes(planes: DataPlanes, clusters: readonly SimCluste
     }
     return found;
   };
+  const indexesOf = (r: RouteRequest, c: SimDataCollection): SimIndex[] =>
+    planes.indexes.get(known(r))?.get(collectionKey(c.dbName, c.collectionName)) ?? [];
   const route = (method: "GET" | "POST", path: string, handle: RouteDef["handle"]): RouteDef => ({
     method,
     path: `/dp/:cluster${path}`,
@@ -168,6 +191,16 @@ export function dataPlaneRoutes(planes: DataPlanes, clusters: readonly SimCluste
         : { loadState: c.loadState, loadProgress: c.loadProgress };
     }),
     route("POST", "/v2/vectordb/collections/get_stats", (r) => ({ rowCount: one(r).rows })),
+    route("POST", "/v2/vectordb/indexes/list", (r) => indexesOf(r, one(r)).map((i) => i.indexName)),
+    route("POST", "/v2/vectordb/indexes/describe", (r) => {
+      const c = one(r);
+      const name = body(r).indexName;
+      const index = indexesOf(r, c).find((i) => i.indexName === name);
+      if (!index)
+        throw new SimApiError(DataPlaneCode.INDEX_NOT_FOUND, `index not found[indexName=${String(name)}]`);
+      const view = indexView(index, c.rows, r.nowMs, planes.timeScale);
+      return describeIndexData(view, describeShapeOf(clusters, known(r)));
+    }),
     // Anything else written to a data plane (create, drop, insert, load, release...) is recorded.
     ...(["POST", "PUT", "DELETE"] as const).map(
       (method): RouteDef => ({

@@ -7,6 +7,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { generateAlertRules, type WireAlertRule } from "./alert-rules.js";
 import { createApp } from "./app.js";
 import { type SimUsageRow, simInvoices, usageRows, type WireInvoice } from "./billing.js";
 import { CloudJobStore, generateCloudJobs } from "./cloud-jobs.js";
@@ -18,7 +19,10 @@ import { SIM_GROUPS, type SimGroupMember } from "./groups.js";
 import { ImportJobStore, unfinishedImportJobs } from "./import-jobs.js";
 import { Lifecycle } from "./lifecycle.js";
 import { buildProfile } from "./metric-values.js";
+import { NativeScrapeGuard } from "./native-guard.js";
+import { generateOnDemandClusters, type SimOnDemandCluster } from "./on-demand.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
+import { hexFromHash, mix } from "./random.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { generateSparkJobs, SparkJobStore } from "./spark-jobs.js";
 import { busyClusterSparkJobs } from "./spark-listing.js";
@@ -26,6 +30,7 @@ import { type SimState, SimStateImpl } from "./state.js";
 import { type SimStats, StatsRecorder } from "./stats.js";
 import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
 
+export type { WireAlertRule } from "./alert-rules.js";
 export type { SimUsageRow } from "./billing.js";
 export {
   BACKUP_PERMISSION_MESSAGE,
@@ -37,6 +42,7 @@ export {
 export { ApiCode, RATE_LIMIT_MESSAGE } from "./errors.js";
 export type { FaultKind, FaultSpec } from "./faults.js";
 export { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
+export type { SimOnDemandCluster } from "./on-demand.js";
 export type { RequestDone, SimulatorOptions } from "./options.js";
 export { ALL_QUIRKS } from "./quirks.js";
 export { RATE_LIMIT_MODES, type RateLimitMode } from "./rate-limiter.js";
@@ -64,6 +70,10 @@ export interface Simulator {
   readonly billing: SimBilling;
   /** SCIM groups and their members, by group ID (List Group Members). */
   readonly groups: ReadonlyMap<string, readonly SimGroupMember[]>;
+  /** On-demand clusters of every project (List On-Demand Clusters). */
+  readonly onDemandClusters: readonly SimOnDemandCluster[];
+  /** The console's alert rules as List Alert Rules sends them, actions included, by project ID. */
+  readonly alertRules: ReadonlyMap<string, readonly WireAlertRule[]>;
   readonly stats: SimStats;
   readonly faults: FaultController;
   readonly state: SimState;
@@ -112,6 +122,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
   }
   const cloudJobs = new CloudJobStore();
   for (const job of generateCloudJobs(o.seed, startMs)) cloudJobs.add(job);
+  const stats = new StatsRecorder(o.countDistinctRequests);
   const ctx: SimContext = {
     seed: o.seed,
     now: o.now,
@@ -128,12 +139,24 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     spark,
     cloudJobs,
     imports,
-    dataPlanes: buildDataPlanes(world.clusters, o.seed, o.collectionChurnMs),
+    dataPlanes: buildDataPlanes(world.clusters, {
+      seed: o.seed,
+      churnMs: o.collectionChurnMs,
+      startMs,
+      timeScale: o.timeScale,
+    }),
     dataProtection: new DataProtection(world.clusters, startMs, o.globalClusters),
+    onDemand: generateOnDemandClusters(world, o.seed, startMs),
+    alertRules: generateAlertRules(world, o.seed, o.alertRulesPerProject),
     retired: { retireV1: o.retireV1, removeV2ImportList: o.removeV2ImportList },
     nulledMetrics: new Set(),
+    native: {
+      orgId: `org-${hexFromHash(mix(o.seed, 0x0a9), 16)}`,
+      sumAndCount: o.nativeHistogramSumCount,
+      guard: new NativeScrapeGuard((clusterId) => stats.nativeScrapeRefused(clusterId)),
+    },
+    server: { baseUrl: "" },
   };
-  const stats = new StatsRecorder(o.countDistinctRequests);
   const faults = new Faults(o.seed);
   const life = new Lifecycle();
   const app = createApp({
@@ -166,6 +189,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
   const { port } = server.address() as AddressInfo;
   const host = o.host.includes(":") ? `[${o.host}]` : o.host;
   const baseUrl = `http://${host}:${port}`;
+  ctx.server.baseUrl = baseUrl;
   for (const region of world.regions) region.domain = `${host}:${port}`;
   for (const cluster of world.clusters) cluster.connectAddress = `${baseUrl}/dp/${cluster.id}`;
 
@@ -177,6 +201,8 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     projects: world.projects,
     regions: world.regions,
     groups: SIM_GROUPS,
+    onDemandClusters: ctx.onDemand,
+    alertRules: ctx.alertRules,
     dataProtection: ctx.dataProtection,
     billing: {
       usageRows: (start, end, nowMs = o.now()) => usageRows(o.seed, world.clusters, start, end, nowMs),

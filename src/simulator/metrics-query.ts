@@ -29,7 +29,7 @@ export interface WireMetricResult {
 }
 
 /** Statuses in which a cluster reports metrics; any other status yields all-null values. */
-const REPORTING_STATUSES = new Set(["RUNNING", "ABNORMAL", "MODIFYING", "RESUMING"]);
+export const REPORTING_STATUSES = new Set(["RUNNING", "ABNORMAL", "MODIFYING", "RESUMING"]);
 
 /** What answering one metrics query needs besides the body. */
 export interface MetricsQueryContext {

@@ -49,6 +49,11 @@ export interface SimulatorOptions {
    * finished, a third finished recently, a third in flight (spark-jobs.ts busyClusterSparkJobs).
    */
   busyClusterSparkJobs?: number;
+  /**
+   * The console's alert rules per project, default 4 (List Alert Rules): 112 make a listing of
+   * two pages of the largest size.
+   */
+  alertRulesPerProject?: number;
   /** Import jobs listed per cluster, default 8. */
   importJobsPerCluster?: number;
   /**
@@ -98,6 +103,11 @@ export interface SimulatorOptions {
    * needs, without re-polls and retries); each is remembered, so memory grows. Default false.
    */
   countDistinctRequests?: boolean;
+  /**
+   * The service's own Prometheus endpoint also sends _sum and _count of its latency histogram,
+   * which its documentation's sample does not show. Default false.
+   */
+  nativeHistogramSumCount?: boolean;
   /** Upstream behaviours to imitate (see quirks.ts); default: none. */
   quirks?: Partial<SimQuirks>;
   /** Receives one line per request and any internal error. Default: silent. */
@@ -212,6 +222,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     busyClusterSparkJobs: count("busyClusterSparkJobs", opts.busyClusterSparkJobs, 0, 100_000),
     importJobsPerCluster: count("importJobsPerCluster", opts.importJobsPerCluster, 8, 10_000),
     unfinishedImports: unfinishedImports(opts.unfinishedImports),
+    alertRulesPerProject: count("alertRulesPerProject", opts.alertRulesPerProject, 4, 100_000),
     timeScale,
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
     collectionChurnMs: count("collectionChurnMs", opts.collectionChurnMs, 0, 86_400_000),
@@ -227,6 +238,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     retireV1: opts.retireV1 ?? false,
     removeV2ImportList: opts.removeV2ImportList ?? false,
     countDistinctRequests: opts.countDistinctRequests ?? false,
+    nativeHistogramSumCount: opts.nativeHistogramSumCount ?? false,
     quirks: resolveQuirks(opts.quirks),
     logger: opts.logger ?? (() => {}),
     onRequestDone: opts.onRequestDone ?? (() => {}),

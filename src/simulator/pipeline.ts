@@ -40,6 +40,9 @@ export interface PipelineDeps {
   readonly dataPlaneAuthorized?: (clusterId: string, key: string, apiKeyOk: boolean) => boolean;
 }
 
+/** The content type of Prometheus text exposition (the service's own Prometheus endpoint). */
+const EXPOSITION_TYPE = { "content-type": "text/plain; version=0.0.4; charset=utf-8" };
+
 /** The key of an `Authorization: Bearer <key>` header, or undefined. */
 export function bearerKey(header: string | undefined): string | undefined {
   const m = header === undefined ? null : /^Bearer\s+(.+)$/i.exec(header.trim());
@@ -82,12 +85,14 @@ function answer(route: RouteDef, quirks: SimQuirks, input: RouteRequest): unknow
 function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response): void {
   const nowMs = deps.ctx.now();
   const params = req.params as Record<string, string | undefined>;
+  const bearer = bearerKey(req.headers.authorization);
   const input: RouteRequest = {
     params,
     query: firstValues(req.query),
     body: req.body as unknown,
     region: params.region,
     nowMs,
+    ...(bearer === undefined ? {} : { key: bearer }),
   };
   const clusterId = route.clusterId?.(input);
   deps.stats.request(route.template, clusterId, bearerKey(req.headers.authorization), {
@@ -112,7 +117,7 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
     const apiKeyOk = key !== undefined && (deps.apiKeys === undefined || deps.apiKeys.has(key) || billingKey);
     if (route.dataPlane) {
       if (key === undefined || !deps.dataPlaneAuthorized?.(clusterId ?? "", key, apiKeyOk)) {
-        return failReply(DataPlaneCode.NOT_AUTHENTICATED, "user hasn't authenticated");
+        return failReply(DataPlaneCode.NOT_AUTHENTICATED, "User hasn't authenticated");
       }
     } else if (!apiKeyOk) return invalidTokenReply();
     if (route.permission === "backup" && key !== undefined && deps.backupDeniedKeys?.has(key)) {
@@ -134,6 +139,7 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
     }
     try {
       const data = answer(route, deps.ctx.quirks, input);
+      if (route.exposition === true) return { status: 200, headers: EXPOSITION_TYPE, body: String(data) };
       if (route.bare?.() === true) return jsonReply(200, data);
       return jsonReply(200, { code: successCode(route.version), data });
     } catch (err) {

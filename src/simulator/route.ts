@@ -14,6 +14,8 @@ export interface RouteRequest {
   /** The {region} of a version 1 call made through the controller URL, else undefined. */
   readonly region: string | undefined;
   readonly nowMs: number;
+  /** The request's Bearer key, already accepted (absent in requests built by tests). */
+  readonly key?: string;
 }
 
 /** One endpoint of the simulated API. */
@@ -46,6 +48,11 @@ export interface RouteDef {
    * they are let in nowhere else (a key with the billing role is not the monitoring key).
    */
   readonly billing?: boolean;
+  /**
+   * The success answer is Prometheus text exposition (the handler returns the text), not a JSON
+   * envelope: the service's own Prometheus endpoint. Failures keep the envelope.
+   */
+  readonly exposition?: boolean;
   /** Returns the success `data`; throws SimApiError for an upstream-style failure. */
   readonly handle: (req: RouteRequest) => unknown;
 }

@@ -44,7 +44,7 @@ function describeCluster(c: SimCluster): Record<string, unknown> {
   };
 }
 
-function v2Cluster(ctx: SimContext, id: string | undefined): MutableSimCluster {
+export function v2Cluster(ctx: SimContext, id: string | undefined): MutableSimCluster {
   const cluster = id === undefined ? undefined : ctx.clusterById.get(id);
   if (!cluster) {
     throw new SimApiError(ApiCode.CLUSTER_NOT_FOUND_V2, "Cluster not exist or you don't have permission.");

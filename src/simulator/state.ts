@@ -12,6 +12,7 @@ import { nulledKey, type RetiredEndpoints, type SimContext } from "./context.js"
 import { collectionKey, collectionsAt, type SimDataCollection } from "./data-plane.js";
 import { SimulatorError } from "./errors.js";
 import type { ImportJobDetail, ImportProgressOverride, WireImportJob } from "./import-jobs.js";
+import { indexView, pinnedIndex, type SetIndexInput, type SimIndex, type SimIndexView } from "./indexes.js";
 import { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
 import { hexFromHash, mix } from "./random.js";
 import {
@@ -23,6 +24,7 @@ import {
   type WireSparkJob,
 } from "./spark-jobs.js";
 import type { MutableSimCluster } from "./world.js";
+import { type AddClusterInput, addSimCluster, removeSimCluster } from "./world-changes.js";
 
 /** A Spark job to add. Defaults: a generated ID, scenario "succeeded", created now. */
 interface AddSparkJobInput {
@@ -109,6 +111,8 @@ export interface SimState {
   setRetired(switches: Partial<RetiredEndpoints>): void;
   /** Sets a cluster's status (any string). Throws UNKNOWN_CLUSTER. */
   setClusterStatus(clusterId: string, status: string): void;
+  /** Sets an on-demand cluster's status (any string). Throws UNKNOWN_CLUSTER. */
+  setOnDemandClusterStatus(clusterId: string, status: string): void;
   /** The credential a cluster's data plane takes instead of the API key, if any. */
   dataPlaneCredential(clusterId: string): string | undefined;
   /** The collections of a cluster's data plane now (every database). Throws UNKNOWN_CLUSTER. */
@@ -117,8 +121,25 @@ export interface SimState {
   addCollection(clusterId: string, c: AddCollectionInput): void;
   /** Drops a collection from a cluster's data plane (nothing if absent). Throws UNKNOWN_CLUSTER. */
   dropCollection(clusterId: string, dbName: string, collectionName: string): void;
+  /**
+   * What Describe Index answers now for every index of the cluster's collections (every
+   * database), with the collection it belongs to. Throws UNKNOWN_CLUSTER.
+   */
+  dataIndexes(
+    clusterId: string,
+  ): Array<SimIndexView & { readonly dbName: string; readonly collectionName: string }>;
+  /** Adds (or replaces) an index of a collection, pinned to what `index` says. Throws UNKNOWN_CLUSTER. */
+  setIndex(clusterId: string, dbName: string, collectionName: string, index: SetIndexInput): void;
   /** Makes every bucket of one metric of one cluster null (or undoes it). Throws UNKNOWN_*. */
   setMetricNull(clusterId: string, metricName: string, allNull?: boolean): void;
+  /**
+   * Adds a cluster, created a day ago, with its metrics, collections and data plane (no backups,
+   * jobs or backup policy), listed by List Clusters from now on; returns its ID. Throws
+   * INVALID_OPTION for an ID in use.
+   */
+  addCluster(input?: AddClusterInput): string;
+  /** Removes a cluster: Describe Cluster answers "not found" and List Clusters leaves it out. Throws UNKNOWN_CLUSTER. */
+  removeCluster(clusterId: string): void;
 }
 
 const KNOWN_METRICS = new Set([...FIRST_FORM_NAMES, ...SECOND_FORM_NAMES]);
@@ -159,6 +180,34 @@ export class SimStateImpl implements SimState {
   dropCollection(clusterId: string, dbName: string, collectionName: string): void {
     this.#cluster(clusterId);
     this.#ctx.dataPlanes.collections.get(clusterId)?.delete(collectionKey(dbName, collectionName));
+  }
+
+  dataIndexes(clusterId: string) {
+    const planes = this.#ctx.dataPlanes;
+    const byKey = planes.indexes.get(this.#cluster(clusterId).id);
+    return this.dataCollections(clusterId).flatMap((c) =>
+      (byKey?.get(collectionKey(c.dbName, c.collectionName)) ?? []).map((index) => ({
+        dbName: c.dbName,
+        collectionName: c.collectionName,
+        ...indexView(index, c.rows, this.#ctx.now(), planes.timeScale),
+      })),
+    );
+  }
+
+  setIndex(clusterId: string, dbName: string, collectionName: string, input: SetIndexInput): void {
+    this.#cluster(clusterId);
+    const key = collectionKey(dbName, collectionName);
+    const rows = this.#ctx.dataPlanes.collections.get(clusterId)?.get(key)?.rows ?? 0;
+    const byKey = this.#ctx.dataPlanes.indexes.get(clusterId) ?? new Map<string, SimIndex[]>();
+    this.#ctx.dataPlanes.indexes.set(clusterId, byKey);
+    const pinned = pinnedIndex(input, rows);
+    const known = byKey.get(key) ?? [];
+    byKey.set(
+      key,
+      known.some((i) => i.indexName === input.indexName)
+        ? known.map((i) => (i.indexName === input.indexName ? pinned : i))
+        : [...known, pinned],
+    );
   }
 
   get sparkJobRefs(): readonly SparkJobRef[] {
@@ -279,6 +328,12 @@ export class SimStateImpl implements SimState {
     this.#cluster(clusterId).status = status;
   }
 
+  setOnDemandClusterStatus(clusterId: string, status: string): void {
+    const cluster = this.#ctx.onDemand.find((c) => c.clusterId === clusterId);
+    if (!cluster) throw new SimulatorError("UNKNOWN_CLUSTER", `unknown on-demand cluster ${clusterId}`);
+    cluster.status = status;
+  }
+
   importJobDetails(clusterId: string): ImportJobDetail[] {
     return this.#ctx.imports.details(this.#cluster(clusterId), this.#ctx.now());
   }
@@ -298,6 +353,17 @@ export class SimStateImpl implements SimState {
     if (switches.retireV1 !== undefined) this.#ctx.retired.retireV1 = switches.retireV1;
     if (switches.removeV2ImportList !== undefined)
       this.#ctx.retired.removeV2ImportList = switches.removeV2ImportList;
+  }
+
+  addCluster(input: AddClusterInput = {}): string {
+    const id = input.id ?? this.#nextId("in01-", 16);
+    if (this.#ctx.clusterById.has(id)) throw new SimulatorError("INVALID_OPTION", `cluster exists: ${id}`);
+    addSimCluster(this.#ctx, id, input);
+    return id;
+  }
+
+  removeCluster(clusterId: string): void {
+    removeSimCluster(this.#ctx, this.#cluster(clusterId));
   }
 
   setMetricNull(clusterId: string, metricName: string, allNull = true): void {

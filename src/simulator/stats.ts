@@ -38,6 +38,11 @@ export interface SimStats {
    * without its re-polls and retries. Empty unless the `countDistinctRequests` option is on.
    */
   readonly distinctByEndpoint: Readonly<Record<string, number>>;
+  /**
+   * Scrapes of the service's own Prometheus endpoint refused (HTTP 429) as closer than the 60 s
+   * minimum to the last one served for the same cluster and key, per cluster ID.
+   */
+  readonly nativeScrapesRefused: Readonly<Record<string, number>>;
   /** Zeroes every counter and forgets recorded requests. */
   reset(): void;
 }
@@ -65,6 +70,7 @@ export class StatsRecorder implements SimStats {
   lastRequest = emptyRecord<RecordedRequest>();
   byEndpointKey = emptyRecord<Record<string, number>>();
   distinctByEndpoint = emptyRecord<number>();
+  nativeScrapesRefused = emptyRecord<number>();
   readonly #seen: Set<string> | undefined;
 
   /** `distinct`: count distinct requests too (each is remembered, so memory grows with them). */
@@ -75,6 +81,7 @@ export class StatsRecorder implements SimStats {
   reset(): void {
     this.#seen?.clear();
     this.distinctByEndpoint = emptyRecord();
+    this.nativeScrapesRefused = emptyRecord();
     this.byEndpointKey = emptyRecord();
     this.requests = 0;
     this.byEndpoint = emptyRecord();
@@ -122,6 +129,10 @@ export class StatsRecorder implements SimStats {
     this.faultsInjected[kind] = (this.faultsInjected[kind] ?? 0) + 1;
   }
 
+  nativeScrapeRefused(clusterId: string): void {
+    this.nativeScrapesRefused[clusterId] = (this.nativeScrapesRefused[clusterId] ?? 0) + 1;
+  }
+
   mutating(call: string): void {
     this.mutatingCalls.push(call);
   }
@@ -141,6 +152,7 @@ export class StatsRecorder implements SimStats {
       lastRequest: { ...this.lastRequest },
       byEndpointKey: Object.fromEntries(Object.entries(this.byEndpointKey).map(([k, v]) => [k, { ...v }])),
       distinctByEndpoint: { ...this.distinctByEndpoint },
+      nativeScrapesRefused: { ...this.nativeScrapesRefused },
     };
   }
 }

@@ -117,7 +117,8 @@ function pick<T>(items: readonly T[], r: number): T {
   return item;
 }
 
-function collectionsFor(count: number): SimCollection[] {
+/** `count` collections, named in turn, every third in a second database. */
+export function collectionsFor(count: number): SimCollection[] {
   const out: SimCollection[] = [];
   for (let i = 0; i < count; i++) {
     const base = COLLECTION_NAMES[i % COLLECTION_NAMES.length] ?? "collection";
@@ -205,6 +206,14 @@ export function generateWorld(opts: WorldOptions): World {
       importListKey: i % 2 === 0 ? "records" : "tasks",
       hot: i === 0,
     });
+  }
+
+  // The service's own Prometheus endpoint serves Enterprise clusters only: a world with a dedicated
+  // cluster always has one, even when no draw gave it (the first dedicated cluster then is).
+  const dedicatedAt = clusters.findIndex((c) => c.cuSize > 0);
+  const first = clusters[dedicatedAt];
+  if (first !== undefined && !clusters.some((c) => c.plan === "Enterprise")) {
+    clusters[dedicatedAt] = { ...first, plan: "Enterprise" };
   }
 
   const projects: SimProject[] = projectIds.map((id, p) => ({

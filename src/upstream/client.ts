@@ -7,6 +7,7 @@
  * migrate, release): an exporter must not be able to change what it observes.
  */
 import type { Dispatcher } from "undici";
+import { listAlertRulesEndpoint } from "./alertRules.js";
 import { getBackupPolicyEndpoint, listBackupsEndpoint } from "./backups.js";
 import { listInvoicesEndpoint, queryDailyUsageEndpoint } from "./billing.js";
 import { createCaller } from "./caller.js";
@@ -20,6 +21,7 @@ import { describeImportJobEndpoint, listImportJobsV2Endpoint } from "./importJob
 import { describeJobEndpoint } from "./jobs.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { safeObserver } from "./observer.js";
+import { listOnDemandClustersEndpoint } from "./onDemandClusters.js";
 import { listProjectsEndpoint } from "./projects.js";
 import { listProjectsV2Endpoint } from "./projectsV2.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
@@ -167,6 +169,8 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     describeJob: (jobId, signal) => call(describeJobEndpoint, jobId, signal),
     queryDailyUsage: (args, signal) => call(queryDailyUsageEndpoint, args, signal),
     listInvoices: (args, signal) => call(listInvoicesEndpoint, args, signal),
+    listOnDemandClusters: (args, signal) => call(listOnDemandClustersEndpoint, args, signal),
+    listAlertRules: (args, signal) => call(listAlertRulesEndpoint, args, signal),
     close: () => transport.close(),
   };
   return Object.freeze(client);

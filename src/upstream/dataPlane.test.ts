@@ -1,34 +1,20 @@
 import type { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createDataPlaneClient, type DataPlaneClient } from "./dataPlane.js";
-import { closeTestClients, failure, mockUpstream } from "./testkit.js";
+import {
+  testDataPlaneClient as client,
+  closeTestClients,
+  TEST_DATA_PLANE_ENDPOINT as ENDPOINT,
+  failure,
+  mockUpstream,
+  TEST_DATA_PLANE_TOKEN as TOKEN,
+} from "./testkit.js";
 
-const ENDPOINT = "https://in01-abc.aws-us-west-2.vectordb.example.com:19530";
-const TOKEN = "db_admin:s3cret-Passw0rd";
-const clients: DataPlaneClient[] = [];
 let upstream: MockAgent;
-
-/** A data-plane client answered by the mock upstream (it takes its own dispatcher option). */
-function client(): DataPlaneClient {
-  const c = createDataPlaneClient({
-    endpoint: ENDPOINT,
-    token: TOKEN,
-    rateLimit: 100,
-    requestTimeoutMs: 2000,
-    maxRetries: 0,
-    maxResponseBytes: 1 << 20,
-    maxInFlight: 4,
-    dispatcher: upstream,
-  });
-  clients.push(c);
-  return c;
-}
 
 beforeEach(() => {
   upstream = mockUpstream();
 });
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
   await closeTestClients();
 });
 
@@ -36,10 +22,12 @@ describe("data-plane client", () => {
   it("has only read methods", () => {
     expect(Object.keys(client()).sort()).toEqual([
       "close",
+      "describeIndex",
       "getLoadState",
       "getRowCount",
       "listCollections",
       "listDatabases",
+      "listIndexes",
     ]);
   });
 
@@ -93,6 +81,7 @@ describe("data-plane client", () => {
     ["refused credential (1800)", 1800, "auth_error"],
     ["unknown database (800)", 800, "not_found"],
     ["unknown collection (100)", 100, "not_found"],
+    ["unknown index (700)", 700, "not_found"],
     ["control-plane invalid token (80001)", 80001, "auth_error"],
     ["other engine code", 65535, "api_error"],
   ])("%s maps to %s, without the credential in the message", async (_n, apiCode, code) => {

@@ -1,7 +1,8 @@
 /**
  * The read-only client of one cluster's data plane (its own endpoint, connectAddress by
  * default): List Databases, List Collections (V2, falling back to the deprecated V1 GET when the
- * V2 listing is refused as unknown with HTTP 404), Get Load State and Get Collection Stats. It
+ * V2 listing is refused as unknown with HTTP 404), Get Load State, Get Collection Stats, List
+ * Indexes and Describe Index (declared in indexes.ts). It
  * authenticates with a Bearer token that is either an API key or `username:password`, and has
  * its own limiter: the data plane documents no rate limit, so every call to the endpoint shares
  * one evenly spaced budget (default 10 per second), whatever the path.
@@ -14,6 +15,12 @@ import { createCaller, MAX_RATE_LIMIT_PAUSE_MS } from "./caller.js";
 import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS } from "./client.js";
 import type { EndpointDef } from "./endpoint.js";
 import { CloudError, type CloudErrorCode, redactSecret } from "./errors.js";
+import {
+  describeIndexEndpoint,
+  type IndexDescription,
+  type IndexRef,
+  listIndexesEndpoint,
+} from "./indexes.js";
 import { safeObserver } from "./observer.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
 import { type SleepFn, sleep as timerSleep } from "./sleep.js";
@@ -46,6 +53,10 @@ export interface DataPlaneApi {
   getLoadState(args: CollectionRef, signal?: AbortSignal): Promise<LoadState>;
   /** Row count, or null when the answer has none. */
   getRowCount(args: CollectionRef, signal?: AbortSignal): Promise<number | null>;
+  /** The collection's index names, each once. */
+  listIndexes(args: CollectionRef, signal?: AbortSignal): Promise<string[]>;
+  /** One index's field, type, build state and rows; null when the answer holds no index. */
+  describeIndex(args: IndexRef, signal?: AbortSignal): Promise<IndexDescription | null>;
 }
 
 /** A collection of one database. */
@@ -147,7 +158,8 @@ const getStatsDef = postDef<CollectionRef, number | null, number | null>(
 /**
  * The engine's own error codes, which the data plane answers with HTTP 200: 1800 (not
  * authenticated) and 1801-1803 (credential checks) refuse the credential; 800 (database not
- * found) and 100 (collection not found) name something that does not exist.
+ * found), 100 (collection not found) and 700 (index not found) name something that does not
+ * exist.
  */
 const DATA_PLANE_CODES: ReadonlyMap<number, CloudErrorCode> = new Map([
   [1800, "auth_error"],
@@ -156,6 +168,7 @@ const DATA_PLANE_CODES: ReadonlyMap<number, CloudErrorCode> = new Map([
   [1803, "auth_error"],
   [800, "not_found"],
   [100, "not_found"],
+  [700, "not_found"],
 ]);
 
 /** Reclassifies an engine code the control-plane mapping does not know. */
@@ -229,6 +242,8 @@ export function createDataPlaneClient(opts: DataPlaneClientOptions): DataPlaneCl
     },
     getLoadState: (args: CollectionRef, signal?: AbortSignal) => call(getLoadStateDef, args, signal),
     getRowCount: (args: CollectionRef, signal?: AbortSignal) => call(getStatsDef, args, signal),
+    listIndexes: (args: CollectionRef, signal?: AbortSignal) => call(listIndexesEndpoint, args, signal),
+    describeIndex: (args: IndexRef, signal?: AbortSignal) => call(describeIndexEndpoint, args, signal),
     close: () => transport.close(),
   });
 }

@@ -210,7 +210,7 @@ describe("Get Import Job Progress (V2)", () => {
 });
 
 describe("List Projects (V2)", () => {
-  it("GETs /v2/projects and reads plan, org type and instanceCount as a number or a string", async () => {
+  it("GETs /v2/projects and reads regions, plan, org type and instanceCount as a number or a string", async () => {
     upstream
       .get(TEST_BASE_URL)
       .intercept({ method: "GET", path: "/v2/projects" })
@@ -236,10 +236,18 @@ describe("List Projects (V2)", () => {
         projectId: "proj-1",
         projectName: "Default Project",
         instanceCount: 2,
+        regionIds: ["aws-us-west-2"],
         plan: "Enterprise",
         orgType: "SAAS",
       },
-      { projectId: "proj-2", projectName: "B", instanceCount: 5, plan: "Standard", orgType: "BYOC" },
+      {
+        projectId: "proj-2",
+        projectName: "B",
+        instanceCount: 5,
+        regionIds: [],
+        plan: "Standard",
+        orgType: "BYOC",
+      },
     ]);
   });
 
@@ -247,12 +255,30 @@ describe("List Projects (V2)", () => {
     {
       name: "a project without plan, org type or count",
       data: [{ projectId: "p" }],
-      want: [{ projectId: "p", projectName: "", instanceCount: null, plan: "", orgType: "" }],
+      want: [{ projectId: "p", projectName: "", instanceCount: null, regionIds: [], plan: "", orgType: "" }],
+    },
+    {
+      name: "regions listed twice, empty or not a list",
+      data: [
+        { projectId: "a", regionIds: ["aws-us-west-2", "", "aws-us-west-2", "az-eastus"] },
+        { projectId: "b", regionIds: "aws-us-west-2" },
+      ],
+      want: [
+        {
+          projectId: "a",
+          projectName: "",
+          instanceCount: null,
+          regionIds: ["aws-us-west-2", "az-eastus"],
+          plan: "",
+          orgType: "",
+        },
+        { projectId: "b", projectName: "", instanceCount: null, regionIds: [], plan: "", orgType: "" },
+      ],
     },
     {
       name: "the list wrapped in {projects}",
       data: { projects: [{ projectId: 9, projectName: "n", instanceCount: "0" }] },
-      want: [{ projectId: "9", projectName: "n", instanceCount: 0, plan: "", orgType: "" }],
+      want: [{ projectId: "9", projectName: "n", instanceCount: 0, regionIds: [], plan: "", orgType: "" }],
     },
   ])("reads $name", ({ data, want }) => {
     expect(normalizeProjectsV2(projectsV2DataSchema.parse(data))).toEqual(want);

@@ -14,6 +14,7 @@ const projectSchema = z.object({
   projectId: stringish,
   projectName: text,
   instanceCount: lenient(numeric),
+  regionIds: lenient(z.array(stringish)),
   plan: text,
   orgType: text,
 });
@@ -26,12 +27,13 @@ export const projectsV2DataSchema = z.union([
 
 type ProjectsV2Data = z.infer<typeof projectsV2DataSchema>;
 
-/** Maps `data` to ProjectV2[]; a missing name, plan or org type becomes "". */
+/** Maps `data` to ProjectV2[]; a missing name, plan or org type becomes "", missing regions none. */
 export function normalizeProjectsV2(data: ProjectsV2Data): ProjectV2[] {
   return data.map((p) => ({
     projectId: p.projectId,
     projectName: p.projectName ?? "",
     instanceCount: p.instanceCount,
+    regionIds: [...new Set((p.regionIds ?? []).filter((r) => r !== ""))],
     plan: p.plan ?? "",
     orgType: p.orgType ?? "",
   }));

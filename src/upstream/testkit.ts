@@ -5,7 +5,9 @@
 import { type Interceptable, MockAgent } from "undici";
 import { afterEach, beforeEach } from "vitest";
 import { type CloudClient, type CloudClientOptions, createCloudClient } from "./client.js";
+import { createDataPlaneClient, type DataPlaneClient } from "./dataPlane.js";
 import { CloudError } from "./errors.js";
+import type { IndexDescription } from "./indexes.js";
 import type { SleepFn } from "./sleep.js";
 import type {
   BackupPolicy,
@@ -13,6 +15,7 @@ import type {
   ClientObserver,
   ClusterDescription,
   EndpointTemplate,
+  ProjectV2,
   SparkJob,
 } from "./types.js";
 
@@ -119,7 +122,19 @@ export const SAMPLE_BACKUP_POLICY: BackupPolicy = {
   crossRegionCopies: 1,
 };
 
-const created: CloudClient[] = [];
+/** A List Projects V2 project holding `regionIds`, named after its ID (Enterprise, SaaS). */
+export function projectV2(projectId: string, regionIds: readonly string[] = []): ProjectV2 {
+  return {
+    projectId,
+    projectName: projectId,
+    instanceCount: null,
+    regionIds,
+    plan: "Enterprise",
+    orgType: "SAAS",
+  };
+}
+
+const created: Array<CloudClient | DataPlaneClient> = [];
 let upstream: MockAgent | undefined;
 
 /**
@@ -202,6 +217,83 @@ export function testClient(overrides: Partial<CloudClientOptions> = {}): {
   });
   created.push(client);
   return { client, clock, observer };
+}
+
+/** The success sample of the reference's Describe Index page, verbatim (`data` a one-item array). */
+export const REFERENCE_DESCRIBE_INDEX_SAMPLE = {
+  code: 0,
+  data: [
+    {
+      failReason: "",
+      fieldName: "vector",
+      indexName: "vector",
+      indexState: "Finished",
+      indexType: "",
+      indexedRows: 0,
+      metricType: "COSINE",
+      pendingRows: 0,
+      totalRows: 0,
+    },
+  ],
+} as const;
+
+/**
+ * docs/design.md section 7: the sample item of Describe Index, with the fields the exporter does
+ * not read.
+ */
+export const SAMPLE_INDEX_ITEM = {
+  indexName: "embedding_idx",
+  fieldName: "embedding",
+  indexType: "AUTOINDEX",
+  metricType: "COSINE",
+  "mmap.enabled": false,
+  "indexoffsetcache.enabled": false,
+  warmup: "sync",
+  totalRows: 10000,
+  pendingRows: 0,
+  indexedRows: 10000,
+  indexState: "Finished",
+  failReason: "",
+  minIndexVersion: 5,
+  maxIndexVersion: 6,
+  indexParams: [{ key: "index_type", value: "AUTOINDEX" }],
+} as const;
+
+/** SAMPLE_INDEX_ITEM as Describe Index reads it. */
+export const SAMPLE_INDEX_DESCRIPTION: IndexDescription = {
+  indexName: "embedding_idx",
+  fieldName: "embedding",
+  indexType: "AUTOINDEX",
+  metricType: "COSINE",
+  state: "Finished",
+  totalRows: 10000,
+  indexedRows: 10000,
+  pendingRows: 0,
+  failReason: "",
+};
+
+/** A cluster's data-plane endpoint, for testDataPlaneClient(). */
+export const TEST_DATA_PLANE_ENDPOINT = "https://in01-abc.aws-us-west-2.vectordb.example.com:19530";
+/** A `username:password` data-plane token: its password must never show, on its own either. */
+export const TEST_DATA_PLANE_TOKEN = "db_admin:s3cret-Passw0rd";
+
+/**
+ * A data-plane client of TEST_DATA_PLANE_ENDPOINT with TEST_DATA_PLANE_TOKEN, answered by the
+ * current mockUpstream() (no retries, a budget no test reaches); closeTestClients() closes it.
+ */
+export function testDataPlaneClient(): DataPlaneClient {
+  const client = createDataPlaneClient({
+    endpoint: TEST_DATA_PLANE_ENDPOINT,
+    token: TEST_DATA_PLANE_TOKEN,
+    rateLimit: 100,
+    requestTimeoutMs: 2000,
+    maxRetries: 0,
+    maxResponseBytes: 1 << 20,
+    maxInFlight: 4,
+    ...(upstream === undefined ? {} : { dispatcher: upstream }),
+  });
+  created.push(client);
+  return client;
 }
 
 /** The CloudError `p` rejects with; fails when it resolves or rejects with anything else. */

@@ -6,10 +6,12 @@
  */
 
 import type { InvoicePage, UsagePage } from "./billingTypes.js";
+import type { AlertRulePage, OnDemandCluster } from "./consoleTypes.js";
 import type { BackupPage, BackupPolicy, GlobalClusterPage, ReplicationLag } from "./dataProtectionTypes.js";
 import type { PageInfo } from "./pageTypes.js";
 
 export type { Invoice, InvoicePage, UsageDay, UsageItem, UsagePage } from "./billingTypes.js";
+export type { AlertRule, AlertRulePage, OnDemandCluster } from "./consoleTypes.js";
 export type {
   Backup,
   BackupPage,
@@ -179,11 +181,16 @@ export interface Project {
   readonly createTimeMs: number | null;
 }
 
-/** List Projects (V2): the v1 fields that are still there, plus plan and org type ("" when absent). */
+/**
+ * List Projects (V2): the v1 fields that are still there, plus the project's regions, plan and
+ * org type ("" when absent).
+ */
 export interface ProjectV2 {
   readonly projectId: string;
   readonly projectName: string;
   readonly instanceCount: number | null;
+  /** The regions the project holds (regionIds), each once; empty when the answer gave none. */
+  readonly regionIds: readonly string[];
   /** Standard, Enterprise, BusinessCritical. */
   readonly plan: string;
   /** SAAS, BYOC. */
@@ -231,6 +238,8 @@ export const ENDPOINT = {
   describeJob: "GET /v2/jobs/{jobId}",
   queryDailyUsage: "POST /v2/usage/query",
   listInvoices: "GET /v2/invoices",
+  listOnDemandClusters: "GET /v2/clusters/onDemandClusters",
+  listAlertRules: "GET /v2/alertRules",
 } as const satisfies Record<keyof CloudApi, string>;
 
 /** Every data-plane endpoint template (a cluster's own endpoint), each declared once. */
@@ -240,6 +249,8 @@ export const DATA_PLANE_ENDPOINT = {
   listCollectionsV1: "GET /v1/vector/collections",
   getLoadState: "POST /v2/vectordb/collections/get_load_state",
   getStats: "POST /v2/vectordb/collections/get_stats",
+  listIndexes: "POST /v2/vectordb/indexes/list",
+  describeIndex: "POST /v2/vectordb/indexes/describe",
 } as const;
 
 /**
@@ -261,6 +272,7 @@ export const PAGED_ENDPOINTS: readonly EndpointTemplate[] = [
   ENDPOINT.listGroupMembers,
   ENDPOINT.listInvoices,
   ENDPOINT.queryDailyUsage,
+  ENDPOINT.listAlertRules,
 ];
 
 /** Every endpoint template, in the order of `ENDPOINT`. */
@@ -372,4 +384,17 @@ export interface CloudApi {
   ): Promise<UsagePage>;
   /** One page of invoices (page numbers start at 1). Same role as queryDailyUsage. */
   listInvoices(args: { pageSize: number; currentPage: number }, signal?: AbortSignal): Promise<InvoicePage>;
+  /** The on-demand clusters of one project in one region (both required; no paging). */
+  listOnDemandClusters(
+    args: { projectId: string; regionId: string },
+    signal?: AbortSignal,
+  ): Promise<OnDemandCluster[]>;
+  /**
+   * One page of a project's alert rules as the console defines them (page numbers start at 1).
+   * Needs a project admin. The rules' actions (webhook URLs, recipients, keys) never come back.
+   */
+  listAlertRules(
+    args: { projectId: string; pageSize: number; currentPage: number },
+    signal?: AbortSignal,
+  ): Promise<AlertRulePage>;
 }

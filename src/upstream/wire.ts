@@ -37,6 +37,36 @@ export const timestampMs = z.union([z.string(), z.number()]).transform((value, c
   return ms;
 });
 
+const UNIT_SECONDS: Readonly<Record<string, number>> = { h: 3600, m: 60, s: 1 };
+/** "1h30m", "5m", "90s", "0.5h": a Go-style duration, as the console's examples write them. */
+const GO_DURATION = /^(?:\d+(?:\.\d+)?[hms])+$/;
+
+/**
+ * A span of time in seconds from what the upstream sends for it: a number or a numeric string
+ * in `unitSeconds` (the documented form: minutes for an alert rule's window, seconds for an
+ * auto-suspend timeout), or a duration with units ("5m", "1h30m", as the console's examples
+ * send). Negative or unreadable values are rejected (wrap it in `lenient` to read them as null).
+ */
+export function secondsIn(unitSeconds: number) {
+  return z.union([z.number(), z.string()]).transform((value, ctx) => {
+    const text = typeof value === "number" ? "" : value.trim().toLowerCase();
+    let seconds: number | undefined;
+    if (typeof value === "number") seconds = value * unitSeconds;
+    else if (NUMERIC_STRING.test(text)) seconds = Number(text) * unitSeconds;
+    else if (GO_DURATION.test(text)) {
+      seconds = 0;
+      for (const m of text.matchAll(/(\d+(?:\.\d+)?)([hms])/g)) {
+        seconds += Number(m[1]) * (UNIT_SECONDS[m[2] as string] ?? Number.NaN);
+      }
+    }
+    if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) {
+      ctx.addIssue({ code: "custom", message: "expected a non-negative duration" });
+      return z.NEVER;
+    }
+    return seconds;
+  });
+}
+
 /**
  * A one-line summary of the first few validation issues with their paths, e.g.
  * `data.results[0].unit: Invalid input: expected string, received number`. Zod messages name

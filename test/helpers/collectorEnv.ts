@@ -2,6 +2,7 @@ import { buildConfig } from "../../src/config/load.js";
 import type { ClusterConfig, SparkJobRef } from "../../src/config/types.js";
 import { type CollectorEnv, CollectorStates } from "../../src/polling/model.js";
 import type { PollContext } from "../../src/polling/runtime.js";
+import type { DataPlaneApi } from "../../src/upstream/dataPlane.js";
 import type { CloudApi } from "../../src/upstream/types.js";
 
 /**
@@ -17,6 +18,8 @@ export async function collectorEnv(opts: {
   readonly clusters?: readonly ClusterConfig[];
   readonly sparkJobs?: readonly SparkJobRef[];
   readonly jobIds?: readonly string[];
+  /** Every cluster's data plane; default: none (a call fails the test). */
+  readonly dataPlane?: DataPlaneApi;
 }): Promise<CollectorEnv> {
   const config = await buildConfig({ api: { api_key: "test-key" }, ...opts.raw }, { env: {} });
   return {
@@ -33,7 +36,8 @@ export async function collectorEnv(opts: {
       rateOf: () => config.api.rateLimit,
       billing: () => opts.billingClient ?? opts.client,
       dataPlane: () => {
-        throw new Error("no data plane in this test");
+        if (opts.dataPlane === undefined) throw new Error("no data plane in this test");
+        return opts.dataPlane;
       },
     },
     state: new CollectorStates(),

@@ -27,8 +27,8 @@ export interface Harness {
 
 export interface HarnessOptions {
   readonly sim?: SimulatorOptions;
-  /** Edits the demo-shaped raw config before it is validated. */
-  readonly config?: (raw: Record<string, unknown>) => void;
+  /** Edits the demo-shaped raw config before it is validated; `sim` is the simulator polled. */
+  readonly config?: (raw: Record<string, unknown>, sim: Simulator) => void;
   /**
    * Scheduling and store clock. The cloud client keeps real time unless `clientClock` says
    * otherwise: a manual step would otherwise strand the retries and paced calls that start
@@ -51,7 +51,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const sim = opts.simulator ?? (await startSimulator({ clusters: 4, ...opts.sim }));
   const raw = demoConfig(sim, { listen: "127.0.0.1:0" });
   (raw.api as Record<string, unknown>).api_key = TEST_API_KEY;
-  opts.config?.(raw);
+  opts.config?.(raw, sim);
   const config = await buildConfig(raw);
   const logs = opts.logs;
   const logger = pino(
@@ -73,6 +73,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     metrics: (h) => exporter.metrics(h),
     landing: () => exporter.landing(),
     ready: () => exporter.ready(),
+    nativeTargets: () => exporter.nativeTargets(),
     reload: async () => ({ ok: false, problems: ["not in tests"] }),
   }).listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));

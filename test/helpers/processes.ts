@@ -3,6 +3,7 @@
  * polling until a condition holds, bounded log capture, and a stop that cannot hang.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -65,6 +66,32 @@ export function spawnDemo(
 ): ChildProcess {
   const args = [join(root, "dist", "main.js"), "--demo", ...extra, "--listen", `127.0.0.1:${port}`];
   return spawnLogged(root, process.execPath, args, logs);
+}
+
+/**
+ * Starts the Prometheus binary `prometheus` with `config` (YAML text) written into `dir`, its data
+ * in `dir`/data, listening on 127.0.0.1:`port`, warnings and errors to `logs`.
+ */
+export function spawnPrometheus(
+  root: string,
+  prometheus: string,
+  opts: { readonly dir: string; readonly config: string; readonly port: number },
+  logs: string[],
+): ChildProcess {
+  const configPath = join(opts.dir, "prometheus.yml");
+  writeFileSync(configPath, opts.config);
+  mkdirSync(join(opts.dir, "data"));
+  return spawnLogged(
+    root,
+    prometheus,
+    [
+      `--config.file=${configPath}`,
+      `--storage.tsdb.path=${join(opts.dir, "data")}`,
+      `--web.listen-address=127.0.0.1:${opts.port}`,
+      "--log.level=warn",
+    ],
+    logs,
+  );
 }
 
 /** Waits until the exporter on 127.0.0.1:`port` is ready: its first collection cycle is published. */

@@ -7,7 +7,13 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
 /** The external tools the test suite knows how to install. */
-export type ToolName = "promtool" | "prometheus" | "prometheus-alertmanager" | "amtool" | "kubectl";
+export type ToolName =
+  | "promtool"
+  | "prometheus"
+  | "prometheus-alertmanager"
+  | "amtool"
+  | "kubectl"
+  | "chromium";
 
 /** How to get each tool on the Debian-based machines this project runs on. */
 const INSTALL_HINT: Readonly<Record<ToolName, string>> = {
@@ -18,6 +24,8 @@ const INSTALL_HINT: Readonly<Record<ToolName, string>> = {
   amtool: "apt-get install -y --no-install-recommends prometheus-alertmanager",
   // Debian's kubernetes-client (1.20) bundles a kustomize too old for components and replacements.
   kubectl: "kubectl 1.27 or later, which bundles kustomize 5; see kubernetes.io/docs/tasks/tools",
+  // The page test drives it through playwright-core, which downloads no browser of its own.
+  chromium: "apt-get install -y --no-install-recommends chromium",
 };
 
 /** Result of {@link toolOrSkip}: the tool's path, or a skip marker when it is missing. */

@@ -1,9 +1,25 @@
 /** Pure mapping of List Backups and Get Backup Policy answers to samples. */
 import { MappingBuilder } from "../../metrics/builder.js";
 import { DATA_PROTECTION_FAMILIES as D } from "../../metrics/families.js";
-import type { MappingResult } from "../../metrics/sample.js";
+import type { FamilyDef, MappingResult } from "../../metrics/sample.js";
 import type { Backup, BackupPolicy } from "../../upstream/types.js";
 import { DAY_SECONDS, maxGapSeconds } from "./schedule.js";
+
+/** The families `mapBackups` writes. */
+export const BACKUP_FAMILIES: readonly FamilyDef[] = [
+  D.backups,
+  D.backupSize,
+  D.backupLastSuccess,
+  D.backupCreatingSince,
+];
+
+/** The families `mapPolicy` writes. */
+export const BACKUP_POLICY_FAMILIES: readonly FamilyDef[] = [
+  D.policyEnabled,
+  D.policyRetention,
+  D.policyCrossRegionCopies,
+  D.policyMaxGap,
+];
 
 /** The creation methods and statuses every cluster has a count for (0 when none). */
 const METHODS = ["auto", "manual"] as const;

@@ -25,7 +25,13 @@ import { nextTurn } from "../../shared/nextTurn.js";
 import { refusalOf } from "../../upstream/refusals.js";
 import { ENDPOINT } from "../../upstream/types.js";
 import { listBackupsOf } from "./listing.js";
-import { BackupsByCluster, mapBackups, mapPolicy } from "./mapping.js";
+import {
+  BACKUP_FAMILIES,
+  BACKUP_POLICY_FAMILIES,
+  BackupsByCluster,
+  mapBackups,
+  mapPolicy,
+} from "./mapping.js";
 
 /**
  * Both collectors report as `backups` (the `collector` label), so a credential without backup
@@ -174,7 +180,10 @@ function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** List Backups per credential: backup counts, sizes, newest success, oldest still creating. */
-export const backupsCollector = defineCollector(BACKUPS, backupListTasks);
+export const backupsCollector = defineCollector(BACKUPS, backupListTasks, { families: BACKUP_FAMILIES });
 
 /** Get Backup Policy per dedicated cluster: enabled, retention, copies, the longest gap. */
-export const backupPoliciesCollector = defineCollector(BACKUP_POLICIES, backupPolicyTasks, BACKUPS);
+export const backupPoliciesCollector = defineCollector(BACKUP_POLICIES, backupPolicyTasks, {
+  label: BACKUPS,
+  families: BACKUP_POLICY_FAMILIES,
+});

@@ -1,4 +1,5 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
+import { BILLING_FAMILIES } from "../../metrics/families.js";
 import { BILLING_CREDENTIAL } from "../../polling/credentials.js";
 import {
   type CollectorEnv,
@@ -115,4 +116,6 @@ export function billingTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The billing collector: daily cost and usage, month to date, and invoices (docs/cost.md). */
-export const billingCollector = defineCollector(COLLECTOR, billingTasks);
+export const billingCollector = defineCollector(COLLECTOR, billingTasks, {
+  families: Object.values(BILLING_FAMILIES),
+});

@@ -1,9 +1,12 @@
+import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
+import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import {
   type CollectorEnv,
   type CollectorTask,
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
+import { skipsMetricQueries } from "../../polling/nativeExport.js";
 import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
 import { type MetricQuery, type MetricResult, ENDPOINT as UPSTREAM } from "../../upstream/types.js";
 import { buildMetricQueries } from "./batches.js";
@@ -45,6 +48,10 @@ export function alignedWindow(
 
 const COLLECTOR = "cluster_metrics";
 const ENDPOINT = UPSTREAM.queryClusterMetrics;
+
+/** Why a natively served cluster's targets ask nothing (the landing page's note). */
+export const SERVED_NATIVELY =
+  "served by the service's own Prometheus endpoint (native_export, /sd/native-export): its metric queries are saved";
 
 /** Raised when the service refused every query of a target: nothing is left to ask. */
 class AllQueriesRefusedError extends Error {
@@ -115,6 +122,9 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
   const book = env.state.get(METRIC_REFUSALS);
   const warnings = env.state.get(METRIC_REFUSAL_WARNINGS);
   const suspects = env.state.get(METRIC_REFUSAL_SUSPECTS);
+  // Plans are learnt after the tasks are made (and change): each run asks whether its cluster
+  // is served natively now.
+  const kinds = env.state.get(CLUSTER_KINDS);
   const targets = new Set<string>();
   for (const t of metricsTargets(cfg, clusters)) {
     const { cluster, scope, batches } = t;
@@ -136,12 +146,20 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
         credential: clients.credentialOf(cluster),
         // More calls when the service refuses a query: halving, the other form, retrials.
         calls: [{ endpoint: ENDPOINT, count: batches.length, atLeast: true }],
+        nativeCluster: cluster.id,
         intervalMs: cfg.intervalMs,
         run: (signal) =>
           runPoll(
             ctx,
             { collector: COLLECTOR, target, credential: clients.credentialOf(cluster) },
-            async () => {
+            async (run) => {
+              if (skipsMetricQueries(env.config.nativeExport, kinds, cluster.id)) {
+                // Its series go at once: Prometheus scrapes the service's own families instead.
+                ctx.store.delete({ collector: COLLECTOR, target, slot: "data" });
+                ctx.store.delete({ collector: COLLECTOR, target, slot: "rejected" });
+                run.skip(SERVED_NATIVELY);
+                return;
+              }
               const nowMs = ctx.now();
               const { startMs, endMs } = alignedWindow(nowMs, cfg.granularityMs, cfg.lookbackMs, cfg.delayMs);
               const window = { startMs, endMs, granularityMs: cfg.granularityMs };
@@ -185,4 +203,6 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The cluster metrics collector: Query Cluster Metrics per cluster and per scope. */
-export const clusterMetricsCollector = defineCollector(COLLECTOR, clusterMetricsTasks);
+export const clusterMetricsCollector = defineCollector(COLLECTOR, clusterMetricsTasks, {
+  families: clusterMetricFamilies,
+});

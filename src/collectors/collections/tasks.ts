@@ -1,13 +1,16 @@
 /**
  * Collections: per cluster, list its databases and collections through the cluster's own data
- * plane, read the load state and row count of the collections it keeps (include/exclude, at
- * most max_per_cluster, sorted), and hand those collections to the exporter, which makes each a
- * per-collection metrics scope of the cluster metrics collector. One task per cluster (target
- * = cluster ID); its failure (unreachable data plane, refused credential, unknown database)
- * sets only that target down.
+ * plane, read the load state, row count and indexes of the collections it keeps
+ * (include/exclude, at most max_per_cluster, sorted), and hand those collections to the
+ * exporter, which makes each a per-collection metrics scope of the cluster metrics collector.
+ * One task per cluster (target = cluster ID); its failure (unreachable data plane, refused
+ * credential, unknown database) sets only that target down.
  */
 
-import type { ClusterConfig } from "../../config/types.js";
+import type { ClusterConfig, Config } from "../../config/types.js";
+import { CLUSTER_FAMILIES, COLLECTION_FAMILIES, INDEX_FAMILIES } from "../../metrics/families.js";
+import { familyFilter } from "../../metrics/familyFilter.js";
+import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import {
   type CallEstimate,
   type CollectorEnv,
@@ -15,17 +18,27 @@ import {
   collectorTask,
   defineCollector,
 } from "../../polling/model.js";
-import { putData, runPoll } from "../../polling/runtime.js";
+import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
 import type { CollectionRef, DataPlaneApi, LoadState } from "../../upstream/dataPlane.js";
 import { CloudError } from "../../upstream/errors.js";
 import { DATA_PLANE_ENDPOINT, ENDPOINT } from "../../upstream/types.js";
 import { dataPlaneOf, listAllCollections } from "./discover.js";
+import { pollIndexes } from "./indexes.js";
+import { mapIndexes } from "./indexMapping.js";
+import { INDEX_MEMORY } from "./indexMemory.js";
 import { mapCollections } from "./mapping.js";
 import { collectionPath, selectCollections } from "./select.js";
 
 const COLLECTOR = "collections";
 
-/** What one poll found for a cluster: the collections it polls, and how many it left out. */
+/**
+ * Whether a run asks for indexes: collections.indexes, and one index family exposed (the family
+ * lists spare the calls of families that are all denied).
+ */
+function asksIndexes(config: Config): boolean {
+  const filter = familyFilter(config.families);
+  return config.collections.indexes && Object.values(INDEX_FAMILIES).some((f) => filter.exposes(f.name));
+}
 
 /** Reads the load state, or not_exist when the collection vanished since it was listed. */
 async function loadStateOf(dp: DataPlaneApi, ref: CollectionRef, signal: AbortSignal): Promise<LoadState> {
@@ -48,7 +61,10 @@ async function rowCountOf(dp: DataPlaneApi, ref: CollectionRef, signal: AbortSig
   }
 }
 
-/** The calls one run makes, for the plan: listings are per database, so "at least". */
+/**
+ * The calls one run makes, for the plan: listings are per database and Describe Index per index,
+ * so "at least" (one index per collection is counted).
+ */
 function callsOf(env: CollectorEnv, cluster: ClusterConfig): CallEstimate[] {
   const cfg = env.config.collections;
   return [
@@ -75,12 +91,21 @@ function callsOf(env: CollectorEnv, cluster: ClusterConfig): CallEstimate[] {
           },
         ]
       : []),
+    ...(asksIndexes(env.config)
+      ? [
+          { endpoint: DATA_PLANE_ENDPOINT.listIndexes, count: cfg.maxPerCluster, atLeast: false },
+          { endpoint: DATA_PLANE_ENDPOINT.describeIndex, count: cfg.maxPerCluster, atLeast: true },
+        ]
+      : []),
   ];
 }
 
 /** One task per cluster of this replica, when `collections.enabled`. */
 function collectionsTasks(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.collections;
+  const indexes = asksIndexes(env.config);
+  const indexMemory = env.state.get(INDEX_MEMORY);
+  indexMemory.retain(new Set(cfg.enabled && indexes ? env.clusters.map((c) => c.id) : []));
   if (!cfg.enabled) return [];
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
   return env.clusters.map((cluster) => {
@@ -94,7 +119,8 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
         runPoll(
           env.ctx,
           { collector: COLLECTOR, target: cluster.id, credential: env.clients.credentialOf(cluster) },
-          async () => {
+          async (run) => {
+            const runMs = env.ctx.now();
             const dp = await dataPlaneOf(cluster, control, env.clients.dataPlane, signal);
             const { all, countsByDb } = await listAllCollections(dp, signal);
             const selection = selectCollections(all, cfg);
@@ -104,18 +130,34 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
               if (cfg.loadState) loadStates.set(collectionPath(ref), await loadStateOf(dp, ref, signal));
               if (cfg.rowCount) rows.set(collectionPath(ref), await rowCountOf(dp, ref, signal));
             }
+            const described = indexes
+              ? await pollIndexes({
+                  dp,
+                  clusterId: cluster.id,
+                  collections: selection.polled,
+                  rows,
+                  memory: indexMemory,
+                  runMs,
+                  intervalMs: cfg.intervalMs,
+                  keepMs: ttlMs,
+                  run,
+                  logger: env.ctx.logger,
+                  signal,
+                })
+              : [];
+            const collections = mapCollections({
+              clusterId: cluster.id,
+              countsByDb,
+              listed: selection.listed,
+              notPolled: selection.notPolled,
+              loadStates,
+              rows,
+            });
             putData(
               env.ctx,
               COLLECTOR,
               cluster.id,
-              mapCollections({
-                clusterId: cluster.id,
-                countsByDb,
-                listed: selection.listed,
-                notPolled: selection.notPolled,
-                loadStates,
-                rows,
-              }),
+              mergeMappings(collections, mapIndexes(cluster.id, described)),
               ttlMs,
             );
             env.onCollections(cluster.id, { polled: selection.polled, notPolled: selection.notPolled });
@@ -125,5 +167,16 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
   });
 }
 
-/** The collections collector: discovery through each cluster's data plane. */
-export const collectionsCollector = defineCollector(COLLECTOR, collectionsTasks);
+/**
+ * The collections collector: discovery through each cluster's data plane. Its listing also
+ * feeds the cluster metrics' per-collection scopes (`collections.scopes`), so it runs while
+ * those families are exposed, even when its own are all denied.
+ */
+export const collectionsCollector = defineCollector(COLLECTOR, collectionsTasks, {
+  families: (config) => [
+    ...Object.values(COLLECTION_FAMILIES),
+    CLUSTER_FAMILIES.collections,
+    ...(config.collections.indexes ? Object.values(INDEX_FAMILIES) : []),
+    ...(config.collections.scopes ? clusterMetricFamilies(config) : []),
+  ],
+});

@@ -96,5 +96,11 @@ function discoveryTask(env: CollectorEnv): CollectorTask[] {
   ];
 }
 
-/** Discovery: List Clusters, feeding the other collectors; reports as the inventory collector. */
-export const discoveryCollector = defineCollector("discovery", discoveryTask, LABEL);
+/**
+ * Discovery writes no family of its own: it finds the clusters every per-cluster collector polls,
+ * so it runs while any collector that writes families runs (docs/configuration.md, families).
+ */
+export const discoveryCollector = defineCollector("discovery", discoveryTask, {
+  label: LABEL,
+  feedsOthers: true,
+});

@@ -1,8 +1,11 @@
 /** Pure mapping of List Global Clusters and Get Global Cluster Replication Lag to samples. */
 import { MappingBuilder } from "../../metrics/builder.js";
 import { DATA_PROTECTION_FAMILIES as D } from "../../metrics/families.js";
-import type { MappingResult } from "../../metrics/sample.js";
+import type { FamilyDef, MappingResult } from "../../metrics/sample.js";
 import type { GlobalCluster, ReplicationLag } from "../../upstream/types.js";
+
+/** The families `mapGlobalClusters` writes. */
+export const GLOBAL_CLUSTER_FAMILIES: readonly FamilyDef[] = [D.globalClusterInfo, D.replicationLag];
 
 /**
  * vdbcloud_global_cluster_info{global_cluster_id,global_cluster_name,project_id} 1 per global

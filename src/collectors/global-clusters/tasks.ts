@@ -15,7 +15,7 @@ import { listEveryPage } from "../../polling/pager.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import type { CloudApi, GlobalCluster, ReplicationLag } from "../../upstream/types.js";
 import { ENDPOINT } from "../../upstream/types.js";
-import { mapGlobalClusters } from "./mapping.js";
+import { GLOBAL_CLUSTER_FAMILIES, mapGlobalClusters } from "./mapping.js";
 
 const COLLECTOR = "global_clusters";
 const TARGET = "organization";
@@ -74,4 +74,6 @@ function globalClusterTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** List Global Clusters and each one's replication lag per secondary. */
-export const globalClustersCollector = defineCollector(COLLECTOR, globalClusterTasks);
+export const globalClustersCollector = defineCollector(COLLECTOR, globalClusterTasks, {
+  families: GLOBAL_CLUSTER_FAMILIES,
+});

@@ -1,4 +1,5 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
+import { GROUP_FAMILIES } from "../../metrics/families.js";
 import {
   type CollectorEnv,
   type CollectorTask,
@@ -79,4 +80,6 @@ function groupTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The group collector: List Group Members per configured SCIM group, for access audits. */
-export const groupsCollector = defineCollector(COLLECTOR, groupTasks);
+export const groupsCollector = defineCollector(COLLECTOR, groupTasks, {
+  families: Object.values(GROUP_FAMILIES),
+});

@@ -8,10 +8,18 @@
 
 import { MappingBuilder } from "../../metrics/builder.js";
 import { JOB_FAMILIES } from "../../metrics/families.js";
-import type { MappingResult } from "../../metrics/sample.js";
+import type { FamilyDef, MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
 import { scaleDecimal } from "../../metrics/units.js";
 import type { ImportJob, ImportJobProgress } from "../../upstream/types.js";
+
+/** The families this mapping writes: job states, counts per state, progress and rows. */
+export const IMPORT_JOB_FAMILIES: readonly FamilyDef[] = [
+  JOB_FAMILIES.importJobState,
+  JOB_FAMILIES.importJobs,
+  JOB_FAMILIES.importJobProgress,
+  JOB_FAMILIES.importJobImportedRows,
+];
 
 /** Known import job states, as exposed. */
 export const IMPORT_JOB_STATES: readonly string[] = ["pending", "running", "completed", "failed"];

@@ -20,6 +20,7 @@ import {
 } from "../../upstream/types.js";
 import { isUnknownEndpoint } from "../../upstream/unknownEndpoint.js";
 import {
+  IMPORT_JOB_FAMILIES,
   isTerminalImportState,
   mapImportJobProgress,
   mapImportJobs,
@@ -306,4 +307,6 @@ export function importJobTasks(env: CollectorEnv): CollectorTask[] {
  * The import job collector: List Import Jobs (V2, or v1 per import_jobs.api and fallback; every
  * page) per cluster, and Get Import Job Progress (V2) for its newest unfinished jobs.
  */
-export const importJobsCollector = defineCollector(COLLECTOR, importJobTasks);
+export const importJobsCollector = defineCollector(COLLECTOR, importJobTasks, {
+  families: IMPORT_JOB_FAMILIES,
+});

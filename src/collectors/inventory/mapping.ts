@@ -1,11 +1,17 @@
 /** Pure mapping of inventory answers (clusters, projects, regions) to samples. */
 
 import { MappingBuilder } from "../../metrics/builder.js";
-import { INVENTORY_FAMILIES as I } from "../../metrics/families.js";
+import { INVENTORY_FAMILIES as I, ON_DEMAND_CLUSTER_FAMILIES as OD } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
 import { scaleDecimal } from "../../metrics/units.js";
-import type { ClusterDescription, Project, ProjectV2, Region } from "../../upstream/types.js";
+import type {
+  ClusterDescription,
+  OnDemandCluster,
+  Project,
+  ProjectV2,
+  Region,
+} from "../../upstream/types.js";
 
 /**
  * Known cluster statuses, lowercased as every state set here: those of Describe Cluster v2's
@@ -111,6 +117,51 @@ export function mapRegions(regions: readonly Region[]): MappingResult {
   const out = new MappingBuilder();
   for (const r of regions) {
     out.add(I.regionInfo, { cloud_id: r.cloudId, region_id: r.regionId, domain: r.domain }, 1);
+  }
+  return out.result();
+}
+
+/** On-demand cluster statuses, lowercased: those List On-Demand Clusters documents. */
+export const ON_DEMAND_STATUSES: readonly string[] = [
+  "creating",
+  "suspended",
+  "resuming",
+  "running",
+  "suspending",
+];
+
+/** A count or a time span as given, when it is one (never a guess). */
+const isAmount = (n: number | null): n is number => n !== null && Number.isFinite(n) && n >= 0;
+
+/**
+ * Maps the on-demand clusters listed for one project and region (`asked`) to
+ * vdbcloud_on_demand_cluster_info{cluster_id,cluster_name,project_id,region_id} 1, the
+ * vdbcloud_on_demand_cluster_status state set (an unknown status added lowercased; none
+ * without a status), and, when given, vdbcloud_on_demand_cluster_cu_size and
+ * vdbcloud_on_demand_cluster_auto_suspend_seconds. A cluster of another project or region (a
+ * server that ignored the filter) is left to that listing, and a cluster listed twice is shown
+ * as first listed, so no cluster is exposed twice.
+ */
+export function mapOnDemandClusters(
+  clusters: readonly OnDemandCluster[],
+  asked: { readonly projectId: string; readonly regionId: string },
+): MappingResult {
+  const out = new MappingBuilder();
+  const seen = new Set<string>();
+  for (const c of clusters) {
+    if (c.projectId !== asked.projectId || c.regionId !== asked.regionId || seen.has(c.clusterId)) continue;
+    seen.add(c.clusterId);
+    const id = { cluster_id: c.clusterId };
+    out.add(
+      OD.info,
+      { ...id, cluster_name: c.clusterName ?? "", project_id: asked.projectId, region_id: asked.regionId },
+      1,
+    );
+    const status = c.status?.trim() ?? "";
+    if (status !== "")
+      out.addSamples(OD.status, stateSet(OD.status, id, "status", ON_DEMAND_STATUSES, status));
+    if (isAmount(c.cuSize)) out.add(OD.cuSize, id, c.cuSize);
+    if (isAmount(c.autoSuspendSeconds)) out.add(OD.autoSuspend, id, c.autoSuspendSeconds);
   }
   return out.result();
 }

@@ -16,8 +16,15 @@ const T0 = Date.UTC(2025, 0, 1);
 describe("mapProjectInfo", () => {
   it('gives one info series per project with plan and org type, "" where absent', () => {
     const projects: ProjectV2[] = [
-      { projectId: "p1", projectName: "One", instanceCount: 3, plan: "Enterprise", orgType: "SAAS" },
-      { projectId: "p2", projectName: "Two", instanceCount: null, plan: "", orgType: "BYOC" },
+      {
+        projectId: "p1",
+        projectName: "One",
+        instanceCount: 3,
+        regionIds: ["aws-us-west-2"],
+        plan: "Enterprise",
+        orgType: "SAAS",
+      },
+      { projectId: "p2", projectName: "Two", instanceCount: null, regionIds: [], plan: "", orgType: "BYOC" },
     ];
     expect(mapProjectInfo(projects).samples).toEqual([
       {

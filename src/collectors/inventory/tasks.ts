@@ -1,4 +1,5 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
+import { INVENTORY_FAMILIES, ON_DEMAND_CLUSTER_FAMILIES } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { CLUSTER_KINDS, learnPlans } from "../../polling/clusterKinds.js";
 import { type ApiFallback, apiFallbackSlot } from "../../polling/fallback.js";
@@ -12,6 +13,7 @@ import { mergeMappings, type PollContext, putData, runPoll } from "../../polling
 import { type CloudApi, ENDPOINT } from "../../upstream/types.js";
 import { isUnknownEndpoint } from "../../upstream/unknownEndpoint.js";
 import { mapCluster, mapProjectInfo, mapProjects, mapRegions } from "./mapping.js";
+import { onDemandTask } from "./onDemand.js";
 
 const COLLECTOR = "inventory";
 
@@ -141,8 +143,16 @@ export function globalInventoryTask(env: CollectorEnv): CollectorTask[] {
   ];
 }
 
-/** The inventory collector: Describe Cluster per cluster, and the account-wide listings. */
-export const inventoryCollector = defineCollector(COLLECTOR, (env: CollectorEnv): CollectorTask[] => [
-  ...describeClusterTasks(env),
-  ...globalInventoryTask(env),
-]);
+/**
+ * The inventory collector: Describe Cluster per cluster, and the account-wide listings (regions
+ * and projects; on-demand clusters per project and region).
+ */
+export const inventoryCollector = defineCollector(
+  COLLECTOR,
+  (env: CollectorEnv): CollectorTask[] => [
+    ...describeClusterTasks(env),
+    ...globalInventoryTask(env),
+    ...onDemandTask(env),
+  ],
+  { families: [...Object.values(INVENTORY_FAMILIES), ...Object.values(ON_DEMAND_CLUSTER_FAMILIES)] },
+);

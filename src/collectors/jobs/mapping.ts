@@ -1,7 +1,7 @@
 /** Pure mapping of one Describe Job (v2) answer to samples. */
 import { MappingBuilder } from "../../metrics/builder.js";
 import { JOB_FAMILIES as J } from "../../metrics/families.js";
-import type { MappingResult } from "../../metrics/sample.js";
+import type { FamilyDef, MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
 import type { CloudJob } from "../../upstream/types.js";
 
@@ -50,6 +50,9 @@ export function normalizeJobType(raw: string): string {
   const s = raw.trim().toLowerCase();
   return s === "" ? "unknown" : s;
 }
+
+/** The families `mapCloudJob` writes. */
+export const CLOUD_JOB_FAMILIES: readonly FamilyDef[] = [J.jobStatus, J.jobProgress, J.jobStart, J.jobEnd];
 
 /**
  * Maps a job to: vdbcloud_job_status{job_id,type,status}, a state set of the known statuses

@@ -15,7 +15,13 @@ import {
 } from "../../polling/model.js";
 import { jobWatchSlot, runSettling } from "../../polling/settle.js";
 import { type CloudJob, ENDPOINT } from "../../upstream/types.js";
-import { isTerminalJobStatus, mapCloudJob, normalizeJobStatus, normalizeJobType } from "./mapping.js";
+import {
+  CLOUD_JOB_FAMILIES,
+  isTerminalJobStatus,
+  mapCloudJob,
+  normalizeJobStatus,
+  normalizeJobType,
+} from "./mapping.js";
 
 const COLLECTOR = "jobs";
 
@@ -64,4 +70,4 @@ export function jobTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The jobs-by-ID collector: Describe Job per configured job ID, until it settles. */
-export const jobsCollector = defineCollector(COLLECTOR, jobTasks);
+export const jobsCollector = defineCollector(COLLECTOR, jobTasks, { families: CLOUD_JOB_FAMILIES });

@@ -6,6 +6,7 @@
  * Reports under the `spark_jobs` collector label, target = cluster ID.
  */
 
+import { JOB_FAMILIES } from "../../metrics/families.js";
 import {
   type CollectorEnv,
   type CollectorTask,
@@ -19,7 +20,7 @@ import { CloudError } from "../../upstream/errors.js";
 import { type CloudApi, ENDPOINT, type SparkJob } from "../../upstream/types.js";
 import { mapSparkListing, needsDescribe, selectListedJobs, withDetail } from "./listing.js";
 import { SPARK_LISTING_MEMORY } from "./listingMemory.js";
-import { normalizeSparkStatus } from "./mapping.js";
+import { normalizeSparkStatus, SPARK_JOB_FAMILIES } from "./mapping.js";
 
 const LABEL = "spark_jobs";
 
@@ -116,4 +117,7 @@ export function sparkDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** Spark job discovery: List Spark Jobs per polled cluster; reports as the spark_jobs collector. */
-export const sparkDiscoveryCollector = defineCollector("spark_job_discovery", sparkDiscoveryTasks, LABEL);
+export const sparkDiscoveryCollector = defineCollector("spark_job_discovery", sparkDiscoveryTasks, {
+  label: LABEL,
+  families: [JOB_FAMILIES.sparkJobs, ...SPARK_JOB_FAMILIES],
+});

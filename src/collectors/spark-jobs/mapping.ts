@@ -39,6 +39,21 @@ export function isTerminalSparkStatus(status: string): boolean {
   return TERMINAL.has(normalizeSparkStatus(status));
 }
 
+/** The families `mapSparkJob` writes: every per-job family of a Spark job. */
+export const SPARK_JOB_FAMILIES: readonly FamilyDef[] = [
+  J.sparkStatus,
+  J.sparkInfo,
+  J.sparkDuration,
+  J.sparkCreated,
+  J.sparkSubmitted,
+  J.sparkStarted,
+  J.sparkFinished,
+  J.sparkPrecheckPassed,
+  J.sparkPrecheckErrors,
+  J.sparkPrecheckCheckedRows,
+  J.sparkFailureInfo,
+];
+
 /**
  * Maps a Spark job to: its status state set; vdbcloud_spark_job_info (cluster_id "" when the
  * job has none); duration, the four timestamps in Unix seconds, precheck passed (1/0), precheck

@@ -7,7 +7,7 @@ import {
 import { runSettling } from "../../polling/settle.js";
 import { sparkTargetName } from "../../polling/targets.js";
 import { ENDPOINT } from "../../upstream/types.js";
-import { isTerminalSparkStatus, mapSparkJob } from "./mapping.js";
+import { isTerminalSparkStatus, mapSparkJob, SPARK_JOB_FAMILIES } from "./mapping.js";
 import { SPARK_JOB_WATCH } from "./watch.js";
 
 const COLLECTOR = "spark_jobs";
@@ -52,4 +52,4 @@ export function sparkJobTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The Spark job collector: Describe Spark Job per watched job, until it settles. */
-export const sparkJobsCollector = defineCollector(COLLECTOR, sparkJobTasks);
+export const sparkJobsCollector = defineCollector(COLLECTOR, sparkJobTasks, { families: SPARK_JOB_FAMILIES });

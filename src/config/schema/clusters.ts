@@ -57,7 +57,7 @@ const scopesSchema = nullAsAbsent(
     .default([]),
 );
 
-const CLUSTER_ID = /^[A-Za-z0-9-]+$/;
+export const CLUSTER_ID = /^[A-Za-z0-9-]+$/;
 
 const clusterSchema = z
   .strictObject(

@@ -6,28 +6,13 @@
  */
 import type * as z from "zod";
 import { DEFAULT_DATA_PLANE_RATE_LIMIT } from "../../upstream/dataPlane.js";
-import { boolField, durationField, httpUrlField, intField, textField } from "../fields.js";
+import { boolField, durationField, httpUrlField, intField, regexField, textField } from "../fields.js";
 import { list, nullAsAbsent, optional, section } from "../schemaKit.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-
-/** A regular expression (JavaScript syntax), checked to compile. */
-function regexField() {
-  return textField().superRefine((source, ctx) => {
-    try {
-      new RegExp(source);
-    } catch (err) {
-      ctx.addIssue({
-        code: "custom",
-        message: `is not a valid regular expression (${(err as Error).message})`,
-        input: source,
-      });
-    }
-  });
-}
 
 /** `clusters[].data_plane`: where the cluster's own endpoint is and which credential it takes. */
 export const dataPlaneSchema = section({
@@ -50,6 +35,7 @@ export function collectionsSchema<Q extends z.ZodType>(queries: Q) {
     queries: nullAsAbsent(queries.optional()),
     load_state: boolField().default(true),
     row_count: boolField().default(false),
+    indexes: boolField().default(true),
     rate_limit: intField(1, 1000).default(DEFAULT_DATA_PLANE_RATE_LIMIT),
   }).transform((c) => ({
     enabled: c.enabled,
@@ -65,6 +51,8 @@ export function collectionsSchema<Q extends z.ZodType>(queries: Q) {
     ...optional("queries", c.queries as z.output<Q> | undefined),
     loadState: c.load_state,
     rowCount: c.row_count,
+    /** List Indexes, then Describe Index per index, per polled collection. */
+    indexes: c.indexes,
     /** Data-plane requests per second per cluster endpoint (the data plane documents no limit). */
     rateLimit: c.rate_limit,
   }));

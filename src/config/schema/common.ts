@@ -52,11 +52,12 @@ export const REGION = {
 };
 
 /**
- * A list of IDs (`groups.ids`, `jobs.ids`, the job IDs file), each non-empty and listed once; a
- * repeat names the first occurrence as `where[i]`.
+ * A list of IDs (`groups.ids`, `jobs.ids`, the job IDs file, `native_export.clusters`), each
+ * non-empty (and of `pattern`, when given) and listed once; a repeat names the first occurrence
+ * as `where[i]`.
  */
-export function idList(where: string) {
-  return list(textField()).check(
+export function idList(where: string, pattern?: Parameters<typeof textField>[0]) {
+  return list(textField(pattern)).check(
     z.superRefine((ids: unknown, ctx) => {
       if (!Array.isArray(ids)) return;
       const first = new Map<string, number>();

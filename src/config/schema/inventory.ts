@@ -1,5 +1,5 @@
 /**
- * The `inventory` section, with cluster discovery.
+ * The `inventory` section, with cluster discovery and the on-demand clusters.
  */
 import { boolField, durationField, textField } from "../fields.js";
 import { list, nullAsAbsent, section } from "../schemaKit.js";
@@ -17,8 +17,11 @@ export const inventorySchema = section({
     projectIds: discovery.project_ids,
     regionIds: discovery.region_ids,
   })),
+  on_demand: boolField().default(true),
 }).transform((inventory) => ({
   enabled: inventory.enabled,
   intervalMs: inventory.interval,
   discovery: inventory.discovery,
+  /** List On-Demand Clusters per known project and region (shard 0), every interval. */
+  onDemand: inventory.on_demand,
 }));

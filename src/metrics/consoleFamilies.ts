@@ -1,0 +1,116 @@
+/**
+ * The families of what a project's console holds beside its clusters (docs/design.md section
+ * 5): on-demand clusters (billed compute that List Clusters does not show) and the console's own
+ * alert rules. Kept beside families.ts, which re-exports them, so that each file holds one idea;
+ * the HELP conventions are the same. No family carries a rule's actions or a creator's address.
+ */
+import { gauge } from "./define.js";
+
+/** When no on-demand family has a series, whatever else its own entry adds. */
+const NO_ON_DEMAND =
+  'no series with inventory.enabled or inventory.on_demand false, on shards other than 0, or before the first listing of the cluster\'s project and region answers (see vdbcloud_collector_up{collector="inventory",target="on_demand"}); a cluster no longer listed loses its series at the next listing';
+
+/** On-demand clusters: List On-Demand Clusters per known project and region (shard 0). */
+export const ON_DEMAND_CLUSTER_FAMILIES = {
+  info: gauge(
+    "vdbcloud_on_demand_cluster_info",
+    "On-demand cluster description in labels, always 1 (upstream List On-Demand Clusters).",
+    {
+      labels: ["cluster_id", "cluster_name", "project_id", "region_id"],
+      unit: "1 (info)",
+      source: "GET /v2/clusters/onDemandClusters clusterId, clusterName, projectId, regionId",
+      absent: NO_ON_DEMAND,
+    },
+  ),
+  status: gauge(
+    "vdbcloud_on_demand_cluster_status",
+    "On-demand cluster status, one series per known status (creating, suspended, resuming, running, suspending; another is added lowercased), 1 for the current one (upstream List On-Demand Clusters status).",
+    {
+      labels: ["cluster_id", "status"],
+      unit: "1 (state set)",
+      source: "GET /v2/clusters/onDemandClusters status",
+      absent: `${NO_ON_DEMAND}; no series while the answer carries no status`,
+    },
+  ),
+  cuSize: gauge(
+    "vdbcloud_on_demand_cluster_cu_size",
+    "Size of the on-demand cluster in CUs while it runs (upstream List On-Demand Clusters cuSize, count).",
+    {
+      labels: ["cluster_id"],
+      unit: "count (CUs)",
+      source: "GET /v2/clusters/onDemandClusters cuSize",
+      absent: `${NO_ON_DEMAND}; none while the answer carries no cuSize`,
+    },
+  ),
+  autoSuspend: gauge(
+    "vdbcloud_on_demand_cluster_auto_suspend_seconds",
+    "Idle time after which the on-demand cluster suspends itself and stops costing compute, in seconds (upstream List On-Demand Clusters autoSuspend).",
+    {
+      labels: ["cluster_id"],
+      unit: "seconds",
+      source: 'GET /v2/clusters/onDemandClusters autoSuspend (seconds; "5m" read as 300)',
+      absent: `${NO_ON_DEMAND}; none while the answer carries no readable autoSuspend`,
+    },
+  ),
+} as const;
+
+/** The labels of a console alert rule's value families. */
+const RULE_LABELS = ["project_id", "rule_id"] as const;
+/** When no console alert rule family has a series, whatever else its own entry adds. */
+const NO_RULES =
+  'no series with alert_rules.enabled false, on shards other than 0, or for a project whose listing has not answered yet; none while the key is not a project admin there (vdbcloud_collector_not_permitted{collector="alert_rules"}); a rule no longer listed loses its series at the next listing';
+
+/** The console's own alert rules: List Alert Rules per known project (shard 0). */
+export const CONSOLE_ALERT_RULE_FAMILIES = {
+  info: gauge(
+    "vdbcloud_console_alert_rule_info",
+    "An alert rule of the service's console in labels, always 1: its name, the metric it watches, its level and comparison in lower snake case; never its actions (upstream List Alert Rules).",
+    {
+      labels: [...RULE_LABELS, "rule_name", "metric_name", "level", "comparison"],
+      unit: "1 (info)",
+      source:
+        "GET /v2/alertRules id, ruleName, metricName, level (critical, warning), comparisonMethod or comparisonOperator (greater_than, equals, less_than, greater_than_or_equals, less_than_or_equals)",
+      absent: NO_RULES,
+    },
+  ),
+  enabled: gauge(
+    "vdbcloud_console_alert_rule_enabled",
+    "1 when the console's alert rule is enabled, 0 when it is disabled and will never notify (upstream List Alert Rules enabled).",
+    {
+      labels: RULE_LABELS,
+      unit: "1 or 0",
+      source: "GET /v2/alertRules enabled",
+      absent: `${NO_RULES}; none while the answer carries no enabled flag`,
+    },
+  ),
+  threshold: gauge(
+    "vdbcloud_console_alert_rule_threshold",
+    "The threshold of the console's alert rule, as the console holds it, in the unit of its metric (upstream List Alert Rules threshold, a string).",
+    {
+      labels: RULE_LABELS,
+      unit: "the rule's metric's unit, as the console shows it (percent for CU rules, ms for latency)",
+      source: "GET /v2/alertRules threshold (a string)",
+      absent: `${NO_RULES}; none while the threshold is absent or not a number`,
+    },
+  ),
+  window: gauge(
+    "vdbcloud_console_alert_rule_window_seconds",
+    "How long the console's alert rule's condition must hold before it fires, in seconds (upstream List Alert Rules windowSize, minutes x 60).",
+    {
+      labels: RULE_LABELS,
+      unit: "seconds",
+      source: "GET /v2/alertRules windowSize (minutes, a string)",
+      absent: `${NO_RULES}; none while the window is absent or unreadable`,
+    },
+  ),
+  clusters: gauge(
+    "vdbcloud_console_alert_rule_clusters",
+    "Clusters the console's alert rule watches, a count (upstream List Alert Rules targetInstanceIds or targetClusterIds).",
+    {
+      labels: RULE_LABELS,
+      unit: "count",
+      source: "GET /v2/alertRules targetInstanceIds (targetClusterIds in the create examples)",
+      absent: `${NO_RULES}; none while the rule names no target list`,
+    },
+  ),
+} as const;

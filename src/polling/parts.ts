@@ -1,0 +1,76 @@
+/**
+ * A poll made of parts: listings of one target that each stand alone (the alert rules of each
+ * project, the on-demand clusters of each project and region), whose answers must not cost one
+ * another. Each part's samples are a slice of the target's own, so that:
+ * - a part that answers replaces its slice;
+ * - a part that fails keeps its last good slice until the staleness bound (as a failed poll
+ *   does), and is reported to the poll as a partial failure (shown on the target's health and
+ *   logged, a paging error counted);
+ * - a part no longer asked loses its slice;
+ * - when every part fails, the poll fails with the first part's error, so that `runPoll`
+ *   applies the one refusal rule to it: a key that is refused everywhere for lack of a role is
+ *   "not permitted", one line, as any poll's.
+ * An aborted poll stops at once. Parts are asked one after another, in the order given.
+ */
+import type { MappingResult } from "../metrics/sample.js";
+import { CloudError } from "../upstream/errors.js";
+import type { PollContext, PollRun } from "./runtime.js";
+
+/** The slot prefix of part slices; the target's other slots ("data", "health") never start so. */
+const PART_SLOT = "part ";
+
+/** One target's parts, how to poll one and how long its samples live. */
+export interface PartedPoll<P> {
+  readonly collector: string;
+  readonly target: string;
+  /** A part's identity, stable across polls (a project ID, "project/region"). */
+  readonly key: (part: P) => string;
+  /** Lists one part and maps it; rejects when its call failed. */
+  readonly poll: (part: P, signal?: AbortSignal) => Promise<MappingResult>;
+  /** The staleness bound of a part's slice. */
+  readonly ttlMs: number;
+}
+
+function aborted(err: unknown, signal?: AbortSignal): boolean {
+  return signal?.aborted === true || (err instanceof CloudError && err.code === "aborted");
+}
+
+/** Polls every part of `parts` by the rules of the module comment. */
+export async function pollParts<P>(
+  ctx: PollContext,
+  run: PollRun,
+  poll: PartedPoll<P>,
+  parts: readonly P[],
+  signal?: AbortSignal,
+): Promise<void> {
+  const { collector, target } = poll;
+  const asked = new Set<string>();
+  const failures: unknown[] = [];
+  for (const part of parts) {
+    const key = poll.key(part);
+    if (asked.has(key)) continue;
+    asked.add(key);
+    let mapping: MappingResult;
+    try {
+      mapping = await poll.poll(part, signal);
+    } catch (err) {
+      if (aborted(err, signal)) throw err;
+      failures.push(err);
+      continue;
+    }
+    ctx.store.put(
+      { collector, target, slot: `${PART_SLOT}${key}` },
+      mapping.families,
+      mapping.samples,
+      poll.ttlMs,
+    );
+    ctx.self.dropped(mapping.dropped);
+  }
+  if (failures.length > 0 && failures.length === asked.size) throw failures[0];
+  for (const err of failures) run.partialFailure(err);
+  for (const slot of ctx.store.slots(collector, target)) {
+    if (slot.startsWith(PART_SLOT) && !asked.has(slot.slice(PART_SLOT.length))) {
+      ctx.store.delete({ collector, target, slot });
+    }
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * A task that lists something of each known project (the console's alert rules) or of each
+ * known project and region (on-demand clusters): the account-wide listings only the replica
+ * that owns account-wide calls makes, with the default credential. One run asks List Projects
+ * V2 for the known projects (polling/projects.ts), then each part through `pollParts`
+ * (polling/parts.ts), inside `runPoll`, so the one refusal rule decides what a refused key is.
+ */
+import { ownsGlobalCalls } from "../config/shard.js";
+import type { MappingResult } from "../metrics/sample.js";
+import type { CloudApi, EndpointTemplate } from "../upstream/types.js";
+import { ENDPOINT } from "../upstream/types.js";
+import type { RoleHint } from "./health.js";
+import { type CollectorEnv, type CollectorTask, collectorTask } from "./model.js";
+import { pollParts } from "./parts.js";
+import { type KnownProject, knownProjects, mergeKnownProjects } from "./projects.js";
+import { runPoll } from "./runtime.js";
+
+/** What one such task lists, and how. */
+export interface ProjectListing<P> {
+  readonly collector: string;
+  readonly target: string;
+  /** What the key needs, for the one log line of a refusal. */
+  readonly role: RoleHint;
+  readonly intervalMs: number;
+  /** The endpoint each part calls (once a part at least: the plan counts it so). */
+  readonly endpoint: EndpointTemplate;
+  /** The parts of the known projects: the projects themselves, or each project and region. */
+  readonly parts: (projects: readonly KnownProject[]) => readonly P[];
+  readonly key: (part: P) => string;
+  /** Lists one part and maps it. */
+  readonly poll: (client: CloudApi, part: P, signal?: AbortSignal) => Promise<MappingResult>;
+}
+
+/**
+ * The task of `listing`, or none on a replica that does not own account-wide calls. Its plan
+ * counts List Projects V2 and one call a part of the configured clusters' projects, at least one
+ * (every organisation has a project, and every project a region), more at run time.
+ */
+export function projectListingTask<P>(env: CollectorEnv, listing: ProjectListing<P>): CollectorTask[] {
+  if (!ownsGlobalCalls(env.shard)) return [];
+  const { collector, target } = listing;
+  const client = env.clients.forCluster({});
+  const credential = env.clients.credentialOf({});
+  // Every configured cluster (any shard's) and this replica's discovered ones.
+  const places = [...env.config.clusters, ...env.clusters];
+  const planned = Math.max(1, listing.parts(mergeKnownProjects([], places)).length);
+  const ttlMs = env.config.stalenessIntervals * listing.intervalMs;
+  return [
+    collectorTask({
+      id: { collector, target },
+      credential,
+      calls: [
+        { endpoint: ENDPOINT.listProjectsV2, count: 1, atLeast: false },
+        { endpoint: listing.endpoint, count: planned, atLeast: true },
+      ],
+      intervalMs: listing.intervalMs,
+      run: (signal) =>
+        runPoll(env.ctx, { collector, target, credential, role: listing.role }, async (run) => {
+          const parts = listing.parts(await knownProjects(client, places, signal));
+          await pollParts(
+            env.ctx,
+            run,
+            { collector, target, key: listing.key, poll: (p, s) => listing.poll(client, p, s), ttlMs },
+            parts,
+            signal,
+          );
+        }),
+    }),
+  ];
+}

@@ -1,0 +1,71 @@
+/**
+ * `--probe` of what a project's console holds: List On-Demand Clusters for the first known
+ * project and region, and List Alert Rules page 1 for the first known project (both need a
+ * project admin). The known projects are those List Projects V2 gave the probe, and the
+ * configured clusters' (polling/projects.ts), as a run would ask them.
+ */
+import type { ClusterConfig, Config } from "../config/types.js";
+import { type KnownProject, mergeKnownProjects, projectRegions } from "../polling/projects.js";
+import { CloudError } from "../upstream/errors.js";
+import { refusalOf } from "../upstream/refusals.js";
+import type { CloudApi } from "../upstream/types.js";
+import type { ConsoleProbe } from "./report.js";
+
+/** One call's outcome as the report names it; anything but a CloudError is a bug. */
+async function outcome(
+  what: ConsoleProbe["what"],
+  where: string,
+  call: () => Promise<number>,
+): Promise<ConsoleProbe> {
+  try {
+    return { what, where, state: "ok", listed: await call() };
+  } catch (err) {
+    if (!(err instanceof CloudError)) throw err;
+    const refusal = refusalOf(err);
+    const state =
+      refusal === "not_permitted" ? "not_permitted" : refusal === "plan_refused" ? "plan_refused" : "failed";
+    return { what, where, state, code: err.code, message: err.message };
+  }
+}
+
+/**
+ * Probes each console listing a run would make (none when its collector is off); a listing with
+ * no project (or region) to ask is reported as skipped. `listed` are the projects List Projects
+ * V2 gave, if it was asked.
+ */
+export async function probeConsole(
+  config: Config,
+  client: CloudApi,
+  listed: readonly KnownProject[],
+  clusters: readonly ClusterConfig[],
+): Promise<ConsoleProbe[]> {
+  const known = mergeKnownProjects(listed, clusters);
+  const out: ConsoleProbe[] = [];
+  if (config.inventory.enabled && config.inventory.onDemand) {
+    const pair = projectRegions(known)[0];
+    out.push(
+      pair === undefined
+        ? { what: "List On-Demand Clusters", state: "skipped", message: "no project and region known" }
+        : await outcome(
+            "List On-Demand Clusters",
+            `${pair.projectId}, ${pair.regionId}`,
+            async () => (await client.listOnDemandClusters(pair)).length,
+          ),
+    );
+  }
+  if (config.alertRules.enabled) {
+    const project = known[0];
+    out.push(
+      project === undefined
+        ? { what: "List Alert Rules", state: "skipped", message: "no project known" }
+        : await outcome(
+            "List Alert Rules",
+            project.projectId,
+            async () =>
+              (await client.listAlertRules({ projectId: project.projectId, pageSize: 1, currentPage: 1 }))
+                .total ?? 0,
+          ),
+    );
+  }
+  return out;
+}

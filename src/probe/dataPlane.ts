@@ -1,0 +1,75 @@
+/**
+ * `--probe` of a cluster's data plane, when collections are on: List Databases and List
+ * Collections of the first database (the plane answers the cluster's credential), then, with
+ * collections.indexes, List Indexes of the first collection and Describe Index of its first
+ * index. One call at a time on the cluster's own data-plane client, as the collector makes them.
+ */
+import { dataPlaneOf } from "../collectors/collections/discover.js";
+import type { ClusterConfig, Config } from "../config/types.js";
+import type { CollectionRef, DataPlaneApi } from "../upstream/dataPlane.js";
+import { CloudError } from "../upstream/errors.js";
+import type { ClusterDescription } from "../upstream/types.js";
+import type { CallResult, DataPlaneProbe } from "./report.js";
+
+/** The data-plane client of an endpoint for a cluster's credential (the exporter's pool). */
+export type DataPlaneFactory = (
+  endpoint: string,
+  cluster: Pick<ClusterConfig, "apiKey" | "dataPlaneToken">,
+) => DataPlaneApi;
+
+/** A failure as the report shows it: a CloudError's code, or another error's own (no endpoint). */
+function failed(err: unknown): CallResult {
+  if (err instanceof CloudError) return { ok: false, code: err.code, message: err.message };
+  const code = (err as { code?: unknown }).code;
+  if (err instanceof Error && typeof code === "string") return { ok: false, code, message: err.message };
+  throw err;
+}
+
+/** Probes the data plane of `cluster`, whose Describe Cluster answered `described`. */
+export async function probeDataPlane(
+  config: Config,
+  cluster: ClusterConfig,
+  described: ClusterDescription,
+  dataPlane: DataPlaneFactory,
+): Promise<DataPlaneProbe> {
+  const signal = new AbortController().signal;
+  let dp: DataPlaneApi;
+  let first: CollectionRef | undefined;
+  try {
+    // Describe Cluster answered already: its connectAddress is the endpoint unless one is configured.
+    const control = { describeCluster: async () => described };
+    dp = await dataPlaneOf(cluster, control, dataPlane, signal);
+    const databases = await dp.listDatabases(signal);
+    const dbName = databases.includes("default") ? "default" : (databases[0] ?? "default");
+    const collectionName = (await dp.listCollections(dbName, signal))[0];
+    if (collectionName !== undefined) first = { dbName, collectionName };
+  } catch (err) {
+    const skipped = { skipped: "data plane failed" };
+    return { collections: failed(err), listIndexes: skipped, describeIndex: skipped };
+  }
+  const collections: CallResult = { ok: true };
+  if (!config.collections.indexes) {
+    const skipped = { skipped: "collections.indexes false" };
+    return { collections, listIndexes: skipped, describeIndex: skipped };
+  }
+  if (first === undefined) {
+    const skipped = { skipped: "no collection listed" };
+    return { collections, listIndexes: skipped, describeIndex: skipped };
+  }
+  const ref = first;
+  let indexName: string | undefined;
+  try {
+    indexName = (await dp.listIndexes(ref, signal))[0];
+  } catch (err) {
+    return { collections, listIndexes: failed(err), describeIndex: { skipped: "no index listing" } };
+  }
+  const listIndexes: CallResult = { ok: true };
+  if (indexName === undefined)
+    return { collections, listIndexes, describeIndex: { skipped: "no index listed" } };
+  try {
+    await dp.describeIndex({ ...ref, indexName }, signal);
+    return { collections, listIndexes, describeIndex: { ok: true } };
+  } catch (err) {
+    return { collections, listIndexes, describeIndex: failed(err) };
+  }
+}
