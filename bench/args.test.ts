@@ -17,6 +17,7 @@ describe("parseBenchArgs", () => {
       cycles: 3,
       startupStall: false,
       runtime: DEPLOYED_RUNTIME,
+      steady: false,
     });
   });
 
@@ -26,6 +27,7 @@ describe("parseBenchArgs", () => {
     { argv: ["--scrapes", "20"], want: { scrapes: 20, baselineScrapes: 100 } },
     { argv: ["--scrapes", "300", "--baseline-scrapes", "50"], want: { scrapes: 300, baselineScrapes: 50 } },
     { argv: ["--series", "5000", "--metrics-only"], want: { series: 5000, metricsOnly: true } },
+    { argv: ["--steady", "--scrapes", "100"], want: { steady: true, scrapes: 100 } },
     { argv: ["--help"], want: { help: true } },
     { argv: ["--budget", "90,95, 100,110"], want: { budget: [90, 95, 100, 110] } },
     {

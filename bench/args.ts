@@ -41,6 +41,8 @@ export interface BenchArgs {
   readonly runtime: Runtime;
   /** `CxN`: instead, C clusters x N collections discovered through the data plane; absent: not run. */
   readonly collections?: CollectionsShape;
+  /** Instead: the steady state of 1,000 clusters polled hard, scraped on fresh connections. */
+  readonly steady: boolean;
 }
 
 export interface SoakArgs {
@@ -58,6 +60,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N]
        npm run bench -- --budget P[,P...] [--rate-limit-mode M[,M...]] [--cycles N]
        npm run bench -- --startup-stall
        npm run bench -- --collections CxN [--scrapes N]
+       npm run bench -- --steady [--scrapes N]
   --clusters N           clusters of the scale scenario (default: up to 1000, fewer where every
                          collector's own series would pass --series)
   --scrapes N            timed scrapes per variant, exporter and static floor (default 200, at least 1)
@@ -74,7 +77,10 @@ export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N]
   --startup-stall        instead: the longest event-loop stall and /healthz wait while the first cycle of
                          2,000 metric targets (1,000 clusters + one scope each) lands
   --collections CxN      instead: C clusters x N collections discovered through the data plane, each a
-                         metrics scope (e.g. 100x50): series, RSS, scrape p50/p99, calls per cycle`;
+                         metrics scope (e.g. 100x50): series, RSS, scrape p50/p99, calls per cycle
+  --steady               instead: 1,000 clusters with a scope each at PT30S and rate_limit 1000, import
+                         jobs off: steady RSS, and scrapes on fresh connections against the floor, the
+                         slow ones lined up with GC, publishes, puts and stalls of the exporter`;
 
 export const SOAK_USAGE = `usage: npm run soak -- [--minutes N] [--clusters N] [--series N] [--reload-every M] [--runtime R]
   --minutes N       how long to run, faults included (default 3, at least 2; fractions allowed)
@@ -175,6 +181,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     "startup-stall": { type: "boolean" },
     runtime: { type: "string" },
     collections: { type: "string" },
+    steady: { type: "boolean" },
     help: { type: "boolean" },
   });
   const budget = list(v.budget, "--budget", [], (p) => number(p, "--budget", 0, 1, 300));
@@ -197,6 +204,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     startupStall,
     runtime: runtime(v.runtime),
     ...(typeof v.collections === "string" ? { collections: parseCollectionsShape(v.collections) } : {}),
+    steady: v.steady === true,
   };
 }
 

@@ -55,6 +55,7 @@ import { delta, readSelfCounters, scrapeSelfCounters, total } from "./selfCounte
 import type { SimSnapshot } from "./simProcess.js";
 import { renderStall, runStartupStall } from "./startupStall.js";
 import { type Summary, summarize } from "./stats.js";
+import { renderSteady, runSteady } from "./steady.js";
 
 const SEED = 1;
 const RATE_LIMIT = 20;
@@ -556,7 +557,9 @@ runEntry({
                 await runCollectionsScale(args.collections, Math.min(args.scrapes, 100), progress),
                 machineLine(),
               )
-            : withCostCalls(render(await run(args)), await renderCostCalls(progress));
+            : args.steady
+              ? renderSteady(await runSteady(args.scrapes, progress), machineLine())
+              : withCostCalls(render(await run(args)), await renderCostCalls(progress));
     progress(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     return report;
   },

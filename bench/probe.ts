@@ -9,6 +9,7 @@ import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS } from "../src/runt
 import { serveRpc } from "./ipc.js";
 import { restingMemory } from "./resident.js";
 import { StallMeter, type Stalls, threadCpuWaitReader } from "./stallMeter.js";
+import { Timeline } from "./timeline.js";
 
 /** The tick of the stall meter: 200 reads a second of a 100-byte proc file, ~0.2% of a core. */
 const STALL_TICK_MS = 5;
@@ -115,8 +116,12 @@ const started = {
 
 if (process.send) {
   const lap = createLapper();
+  const timeline = new Timeline();
   serveRpc({
     lap: () => lap(),
+    // What held the thread between the two calls: GC, the store's puts and publishes, stalls.
+    timelineStart: () => timeline.start(),
+    timelineStop: () => timeline.stop(),
     runtime: () => started,
     // Memory as it is (no collection): the soak's RSS samples.
     rss: () => process.memoryUsage(),

@@ -44,6 +44,8 @@ export const VARIANTS: readonly Variant[] = [
 export interface Scrape {
   readonly status: number;
   readonly ms: number;
+  /** When the request started (its connect, for a fresh connection), epoch milliseconds. */
+  readonly startMs: number;
   /** The body, or empty when the scrape was made with `keepBody: false`. */
   readonly body: Buffer;
   /** Body bytes received, kept or not. */
@@ -51,7 +53,11 @@ export interface Scrape {
   readonly contentEncoding: string | undefined;
 }
 
-/** A keep-alive client of one origin (scheme, host and port). Close it when done. */
+/**
+ * A client of one origin (scheme, host and port): keep-alive by default, as Prometheus scrapes;
+ * with `fresh`, a new connection for every request, its connect timed with it (as a scraper
+ * behind a proxy that closes connections does). Close it when done.
+ */
 export class Scraper {
   private readonly host: string;
   private readonly port: number;
@@ -63,7 +69,10 @@ export class Scraper {
   /** The response being read, with what to do when it completes or fails. */
   private pending: { reader: ResponseReader; done: () => void; fail: (err: Error) => void } | undefined;
 
-  constructor(origin: string) {
+  constructor(
+    origin: string,
+    private readonly opts: { readonly fresh?: boolean } = {},
+  ) {
     const url = new URL(origin);
     if (url.protocol !== "http:") throw new BenchError("bad_arguments", `${origin}: only http:// is scraped`);
     this.host = url.hostname;
@@ -75,13 +84,15 @@ export class Scraper {
    * `timeoutMs` (code `scrape_timeout`). The body is kept unless `keepBody` is false.
    */
   async get(path: string, variant: Variant, timeoutMs = 30_000, keepBody = true): Promise<Scrape> {
+    const connecting = performance.now();
+    if (this.opts.fresh === true) this.drop();
     const socket = await this.connection();
     const reader = new ResponseReader(keepBody);
     const request =
       `GET ${path} HTTP/1.1\r\nhost: ${this.host}:${this.port}\r\naccept: ${variant.accept}\r\n` +
       `${variant.gzip ? "accept-encoding: gzip\r\n" : ""}\r\n`;
     let timer: NodeJS.Timeout | undefined;
-    const started = performance.now();
+    const started = this.opts.fresh === true ? connecting : performance.now();
     try {
       await new Promise<void>((resolve, reject) => {
         this.pending = { reader, done: resolve, fail: reject };
@@ -102,6 +113,7 @@ export class Scraper {
     return {
       status: reader.status,
       ms,
+      startMs: performance.timeOrigin + started,
       body: reader.body(),
       bytes: reader.bodyBytes,
       contentEncoding: reader.headers.get("content-encoding"),

@@ -1,9 +1,24 @@
+import { channel } from "node:diagnostics_channel";
 import type { FamilyDef, Sample } from "../metrics/sample.js";
 import { FamilyBody } from "./familyBody.js";
 import { GzipCache } from "./gzipCache.js";
 import { type DeflatedHead, deflateParts } from "./gzipJoin.js";
 import { type RenderedFamily, renderChunks, renderHeader } from "./render.js";
 import { type Published, Snapshot, type SnapshotFamily } from "./snapshot.js";
+
+/**
+ * The store's work as it happens, for a measurement harness that subscribes (the bench's
+ * probe): `{ kind: "put" | "publish", startMs, ms }`, start in epoch milliseconds. Costs one
+ * check per put or publish while nobody listens.
+ */
+export const STORE_WORK_CHANNEL = "vdbcloud:store:work";
+const work = channel(STORE_WORK_CHANNEL);
+
+function reportWork(kind: "put" | "publish", started: number): void {
+  if (work.hasSubscribers) {
+    work.publish({ kind, startMs: performance.timeOrigin + started, ms: performance.now() - started });
+  }
+}
 
 /** Identifies one slice of the store: the samples of one collector for one target. */
 interface EntryKey {
@@ -128,6 +143,7 @@ export class SampleStore {
    * `ttlMs` null means the slice never goes stale.
    */
   put(key: EntryKey, families: readonly FamilyDef[], samples: readonly Sample[], ttlMs: number | null): void {
+    const started = performance.now();
     const id = entryId(key);
     const { selection } = this;
     const kept = selection.everything ? families : families.filter((f) => selection.exposes(f.name));
@@ -158,6 +174,7 @@ export class SampleStore {
       expiresAtMs: ttlMs === null ? null : this.now() + ttlMs,
     });
     this.changed();
+    reportWork("put", started);
   }
 
   /**
@@ -324,6 +341,7 @@ export class SampleStore {
     for (const e of this.entries.values()) series += e.series;
     this.published = new Snapshot(this.version, families, series, this.now(), performance.now() - started);
     this.gzip.published();
+    reportWork("publish", started);
     return this.published;
   }
 

@@ -1,0 +1,90 @@
+/**
+ * What the exporter's process was doing, and when: garbage-collection pauses, the store's puts
+ * and publishes (its diagnostics channel), and event-loop stalls, each with its start in epoch
+ * milliseconds, so the harness can line them up with the scrapes it timed and say where a slow
+ * scrape's time went. Recorded in the probe (the exporter's own process) only while asked.
+ */
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { PerformanceObserver } from "node:perf_hooks";
+import { STORE_WORK_CHANNEL } from "../src/exposition/store.js";
+
+/** One thing that held the exporter's thread (or, for a stall, held it without being named). */
+export interface TimelineEvent {
+  readonly kind: "gc" | "put" | "publish" | "stall";
+  /** Start, epoch milliseconds. */
+  readonly startMs: number;
+  readonly ms: number;
+}
+
+/** A stall this much longer than the tick is recorded: shorter ones are the timer's jitter. */
+const STALL_MIN_MS = 5;
+const TICK_MS = 2;
+/** Bound of the events kept: a recording of a few minutes holds far fewer. */
+const MAX_EVENTS = 200_000;
+
+/** Records the process's events from `start()` until `stop()`, which returns them in order. */
+export class Timeline {
+  private events: TimelineEvent[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private observer: PerformanceObserver | undefined;
+  private readonly onWork = (message: unknown): void => {
+    const m = message as TimelineEvent;
+    this.add({ kind: m.kind, startMs: m.startMs, ms: m.ms });
+  };
+
+  start(): void {
+    this.stop();
+    this.events = [];
+    this.observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        this.add({ kind: "gc", startMs: performance.timeOrigin + e.startTime, ms: e.duration });
+      }
+    });
+    this.observer.observe({ entryTypes: ["gc"] });
+    subscribe(STORE_WORK_CHANNEL, this.onWork);
+    let last = performance.now();
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      const gap = now - last - TICK_MS;
+      if (gap >= STALL_MIN_MS) this.add({ kind: "stall", startMs: performance.timeOrigin + last, ms: gap });
+      last = now;
+    }, TICK_MS);
+    this.timer.unref();
+  }
+
+  stop(): TimelineEvent[] {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    this.observer?.disconnect();
+    this.observer = undefined;
+    unsubscribe(STORE_WORK_CHANNEL, this.onWork);
+    const out = this.events.sort((a, b) => a.startMs - b.startMs);
+    this.events = [];
+    return out;
+  }
+
+  private add(e: TimelineEvent): void {
+    if (this.events.length < MAX_EVENTS) this.events.push(e);
+  }
+}
+
+/** A timed request of the harness: its start and end in epoch milliseconds. */
+export interface TimedSpan {
+  readonly startMs: number;
+  readonly ms: number;
+}
+
+/** How much of `span` each kind of event covered (overlaps of several events of a kind add up). */
+export function overlapByKind(
+  span: TimedSpan,
+  events: readonly TimelineEvent[],
+): Record<TimelineEvent["kind"], number> {
+  const out = { gc: 0, put: 0, publish: 0, stall: 0 };
+  const end = span.startMs + span.ms;
+  for (const e of events) {
+    if (e.startMs >= end) break;
+    const overlap = Math.min(end, e.startMs + e.ms) - Math.max(span.startMs, e.startMs);
+    if (overlap > 0) out[e.kind] += overlap;
+  }
+  return out;
+}
