@@ -30,4 +30,4 @@ ENV VDBCLOUD_CONFIG=/etc/vdbcloud/config.yaml
 # change them (its launcher then starts node once more).
 ENV MALLOC_ARENA_MAX=2 \
     MALLOC_MMAP_THRESHOLD_=131072
-ENTRYPOINT ["node", "--max-semi-space-size=2", "--heap-growing-percent=25", "dist/main.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=2", "--heap-growing-percent=25", "--optimize-for-size", "dist/main.js"]

@@ -43,6 +43,8 @@ export interface BenchArgs {
   readonly collections?: CollectionsShape;
   /** Instead: the steady state of 1,000 clusters polled hard, scraped on fresh connections. */
   readonly steady: boolean;
+  /** With --steady: a CPU profile of the exporter over the measured cycle, written here. */
+  readonly profile?: string;
 }
 
 export interface SoakArgs {
@@ -60,7 +62,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N]
        npm run bench -- --budget P[,P...] [--rate-limit-mode M[,M...]] [--cycles N]
        npm run bench -- --startup-stall
        npm run bench -- --collections CxN [--scrapes N]
-       npm run bench -- --steady [--scrapes N]
+       npm run bench -- --steady [--scrapes N] [--profile FILE]
   --clusters N           clusters of the scale scenario (default: up to 1000, fewer where every
                          collector's own series would pass --series)
   --scrapes N            timed scrapes per variant, exporter and static floor (default 200, at least 1)
@@ -80,7 +82,9 @@ export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N]
                          metrics scope (e.g. 100x50): series, RSS, scrape p50/p99, calls per cycle
   --steady               instead: 1,000 clusters with a scope each at PT30S and rate_limit 1000, import
                          jobs off: steady RSS, and scrapes on fresh connections against the floor, the
-                         slow ones lined up with GC, publishes, puts and stalls of the exporter`;
+                         slow ones lined up with GC, publishes, puts and stalls of the exporter
+  --profile FILE         with --steady: a CPU profile of the exporter over the measured cycle (a
+                         .cpuprofile for Chrome's DevTools), its heaviest functions in the report`;
 
 export const SOAK_USAGE = `usage: npm run soak -- [--minutes N] [--clusters N] [--series N] [--reload-every M] [--runtime R]
   --minutes N       how long to run, faults included (default 3, at least 2; fractions allowed)
@@ -182,6 +186,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     runtime: { type: "string" },
     collections: { type: "string" },
     steady: { type: "boolean" },
+    profile: { type: "string" },
     help: { type: "boolean" },
   });
   const budget = list(v.budget, "--budget", [], (p) => number(p, "--budget", 0, 1, 300));
@@ -205,6 +210,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     runtime: runtime(v.runtime),
     ...(typeof v.collections === "string" ? { collections: parseCollectionsShape(v.collections) } : {}),
     steady: v.steady === true,
+    ...(typeof v.profile === "string" ? { profile: v.profile } : {}),
   };
 }
 

@@ -4,6 +4,8 @@
  * event-loop delay, CPU time and memory. Commands arrive over the IPC channel; without one
  * (not started by the harness) the probe does nothing.
  */
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS } from "../src/runtime/settings.js";
 import { serveRpc } from "./ipc.js";
@@ -114,14 +116,59 @@ const started = {
   ),
 };
 
+/** The V8 CPU profiler of this process, through the inspector (nothing else of it is opened). */
+class Profiler {
+  private session: Session | undefined;
+
+  async start(): Promise<void> {
+    this.session?.disconnect();
+    const session = new Session();
+    session.connect();
+    this.session = session;
+    await post(session, "Profiler.enable");
+    await post(session, "Profiler.setSamplingInterval", { interval: 200 });
+    await post(session, "Profiler.start");
+    // Allocations too, garbage included: what the collector has to clear is what it costs.
+    await post(session, "HeapProfiler.enable");
+    await post(session, "HeapProfiler.startSampling", {
+      samplingInterval: 16384,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
+
+  /** Stops, writes the profile (Chrome's .cpuprofile format) to `path`, and returns the path. */
+  async stop(path: string): Promise<string> {
+    const session = this.session;
+    if (!session) throw new Error("profileStop without profileStart");
+    const { profile } = (await post(session, "Profiler.stop")) as { profile: unknown };
+    const heap = (await post(session, "HeapProfiler.stopSampling")) as { profile: unknown };
+    writeFileSync(path.replace(/(\.cpuprofile)?$/, ".heapprofile"), JSON.stringify(heap.profile));
+    session.disconnect();
+    this.session = undefined;
+    writeFileSync(path, JSON.stringify(profile));
+    return path;
+  }
+}
+
+function post(session: Session, method: string, params?: object): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    session.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
 if (process.send) {
   const lap = createLapper();
   const timeline = new Timeline();
+  const profiler = new Profiler();
   serveRpc({
     lap: () => lap(),
     // What held the thread between the two calls: GC, the store's puts and publishes, stalls.
     timelineStart: () => timeline.start(),
     timelineStop: () => timeline.stop(),
+    // A CPU profile of the process between the two calls, written where the harness says.
+    profileStart: () => profiler.start(),
+    profileStop: (path: unknown) => profiler.stop(String(path)),
     runtime: () => started,
     // Memory as it is (no collection): the soak's RSS samples.
     rss: () => process.memoryUsage(),

@@ -9,12 +9,15 @@
  * meanwhile (bench/timeline.ts): garbage collection, the store's puts and publishes, or a stall
  * the store did not cause (a listing's parsing or mapping), which says where the tail comes from.
  */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { BaselineInfo } from "./baselineProcess.js";
 import { forkChild, startExporterProcess, startSimProcess, stopSimProcess, waitFor200 } from "./children.js";
 import { chooseScopes, scenarioConfig, writeConfigFile } from "./config.js";
 import { sleep } from "./entry.js";
 import { parseExposition } from "./exposition.js";
 import type { Lap } from "./probe.js";
+import { type CpuProfile, type HotFunction, hotFunctions } from "./profileSummary.js";
 import { type Check, describeStall, formatChecks, mb, ms, table } from "./report.js";
 import { Scraper, VARIANTS, type Variant } from "./scrape.js";
 import type { SimSnapshot } from "./simProcess.js";
@@ -28,6 +31,7 @@ const RATE_LIMIT = 1000;
 const RSS_GOAL_BYTES = 150 * 1024 * 1024;
 const P99_FLOOR_FACTOR = 2;
 const P99_ABSOLUTE_MS = 50;
+const HOT_FUNCTIONS = 25;
 
 /** Where the time of the tail scrapes went, per kind of event of the exporter's process. */
 interface TailCause {
@@ -49,6 +53,8 @@ export interface SteadyResult {
   readonly floor: ReadonlyMap<string, Summary>;
   readonly tail: ReadonlyMap<string, TailCause>;
   readonly rateLimited: number;
+  /** The exporter's heaviest functions over the measured cycle (with --profile). */
+  readonly hot: readonly HotFunction[];
 }
 
 /** Tail scrapes (slower than `threshold`) and what of the timeline they overlapped. */
@@ -62,6 +68,7 @@ export function tailCause(
     put: { scrapes: 0, ms: 0 },
     publish: { scrapes: 0, ms: 0 },
     stall: { scrapes: 0, ms: 0 },
+    wait: { scrapes: 0, ms: 0 },
   };
   let scrapes = 0;
   let total = 0;
@@ -70,7 +77,8 @@ export function tailCause(
     scrapes++;
     total += span.ms;
     const o = overlapByKind(span, events);
-    // A stall is the loop held by anything: what GC, a put or a publish explains is theirs.
+    // A stall is the thread's own time holding the loop (its wait for a CPU is apart): what
+    // GC, a put or a publish explains is theirs.
     o.stall = Math.max(0, o.stall - o.gc - o.put - o.publish);
     for (const kind of Object.keys(by) as TimelineEvent["kind"][]) {
       if (o[kind] > 0) {
@@ -83,7 +91,11 @@ export function tailCause(
 }
 
 /** Runs the scenario; `scrapes` timed scrapes per variant, of the exporter and of the floor each. */
-export async function runSteady(scrapes: number, progress: (message: string) => void): Promise<SteadyResult> {
+export async function runSteady(
+  scrapes: number,
+  progress: (message: string) => void,
+  profilePath?: string,
+): Promise<SteadyResult> {
   const sim = await startSimProcess({
     clusters: CLUSTERS,
     seed: 1,
@@ -112,8 +124,16 @@ export async function runSteady(scrapes: number, progress: (message: string) => 
     progress(`steady: ready after ${(readyMs / 1000).toFixed(0)} s; two cycles to settle, one to measure`);
     await sleep(2 * INTERVAL_MS);
     await lap();
+    if (profilePath) await exporter.handle.rpc.call("profileStart");
     await sleep(INTERVAL_MS);
     const steady = await lap();
+    let hot: HotFunction[] = [];
+    if (profilePath) {
+      const path = resolve(profilePath);
+      await exporter.handle.rpc.call("profileStop", path, 60_000);
+      hot = hotFunctions(JSON.parse(readFileSync(path, "utf8")) as CpuProfile, HOT_FUNCTIONS);
+      progress(`steady: CPU profile of the measured cycle written to ${path}`);
+    }
 
     const probe = new Scraper(exporter.url);
     const bodies: Record<string, Buffer> = {};
@@ -161,6 +181,7 @@ export async function runSteady(scrapes: number, progress: (message: string) => 
       floor: floorLat,
       tail,
       rateLimited: (await snap()).rateLimited,
+      hot,
     };
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
@@ -174,6 +195,7 @@ async function timed(scraper: Scraper, v: Variant): Promise<TimedSpan> {
 }
 
 const pct = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(0)}%` : "-");
+const cpuShare = (l: Lap) => pct(l.cpuUserMs + l.cpuSystemMs, l.wallMs);
 
 /** The report of the steady scenario, with its checks. */
 export function renderSteady(r: SteadyResult, machine: string): { text: string; ok: boolean } {
@@ -202,6 +224,8 @@ export function renderSteady(r: SteadyResult, machine: string): { text: string; 
     `RSS: steady ${mb(r.steady.rssMinBytes)} - ${mb(r.steady.rssPeakBytes)}; while scraped ` +
       `${mb(r.scraping.rssMinBytes)} - ${mb(r.scraping.rssPeakBytes)}; GC max ${ms(r.scraping.gcMaxMs)} ms, ` +
       `longest stall while scraped ${describeStall(r.scraping.stalls)}`,
+    `steady cycle: heap used ${mb(r.steady.heapUsedBytes)} of ${mb(r.steady.heapTotalBytes)}, external ` +
+      `${mb(r.steady.externalBytes)}; CPU ${cpuShare(r.steady)} of a core, GC ${ms(r.steady.gcTotalMs)} ms in all`,
     "",
     table([
       ["variant (fresh connections)", "exporter p50", "p99", "max", "floor p50", "p99", "max"],
@@ -216,14 +240,32 @@ export function renderSteady(r: SteadyResult, machine: string): { text: string; 
     "the tail: exporter scrapes slower than the floor's p99, and what its process did meanwhile",
     "(scrapes overlapping each kind, and the overlapping time as a share of those scrapes' time)",
     table([
-      ["variant", "tail scrapes", "GC", "publish", "put", "other stall"],
+      ["variant", "tail scrapes", "GC", "publish", "put", "other stall", "waiting for a CPU"],
       ...VARIANTS.map((v) => {
         const t = r.tail.get(v.name);
-        if (!t) return [v.name, "-", "-", "-", "-", "-"];
+        if (!t) return [v.name, "-", "-", "-", "-", "-", "-"];
         const cell = (k: TimelineEvent["kind"]) => `${t.by[k].scrapes} (${pct(t.by[k].ms, t.ms)})`;
-        return [v.name, String(t.scrapes), cell("gc"), cell("publish"), cell("put"), cell("stall")];
+        return [
+          v.name,
+          String(t.scrapes),
+          cell("gc"),
+          cell("publish"),
+          cell("put"),
+          cell("stall"),
+          cell("wait"),
+        ];
       }),
     ]),
+    ...(r.hot.length === 0
+      ? []
+      : [
+          "",
+          "the exporter's heaviest functions over the measured cycle (self time)",
+          table([
+            ["function", "where", "ms", "share"],
+            ...r.hot.map((f) => [f.name, f.where, ms(f.selfMs), pct(f.share, 1)]),
+          ]),
+        ]),
     "",
     "targets",
     formatChecks(checks),

@@ -6,11 +6,16 @@
  */
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { PerformanceObserver } from "node:perf_hooks";
-import { STORE_WORK_CHANNEL } from "../src/exposition/store.js";
+import { STORE_WORK_CHANNEL } from "../src/exposition/storeWork.js";
+import { threadCpuWaitReader } from "./stallMeter.js";
 
-/** One thing that held the exporter's thread (or, for a stall, held it without being named). */
+/**
+ * One thing that held the exporter's thread: a collection, a put, a publish, a stall (held
+ * without being named, the thread's own time) or a wait for a CPU (runnable, another process
+ * on the core: /proc/thread-self/schedstat, where the kernel has it).
+ */
 export interface TimelineEvent {
-  readonly kind: "gc" | "put" | "publish" | "stall";
+  readonly kind: "gc" | "put" | "publish" | "stall" | "wait";
   /** Start, epoch milliseconds. */
   readonly startMs: number;
   readonly ms: number;
@@ -19,6 +24,8 @@ export interface TimelineEvent {
 /** A stall this much longer than the tick is recorded: shorter ones are the timer's jitter. */
 const STALL_MIN_MS = 5;
 const TICK_MS = 2;
+/** A wait for a CPU this long within one tick is recorded. */
+const WAIT_MIN_MS = 1;
 /** Bound of the events kept: a recording of a few minutes holds far fewer. */
 const MAX_EVENTS = 200_000;
 
@@ -42,12 +49,19 @@ export class Timeline {
     });
     this.observer.observe({ entryTypes: ["gc"] });
     subscribe(STORE_WORK_CHANNEL, this.onWork);
+    const cpuWait = threadCpuWaitReader();
     let last = performance.now();
+    let waited = cpuWait?.() ?? 0;
     this.timer = setInterval(() => {
       const now = performance.now();
+      const nowWaited = cpuWait?.() ?? 0;
+      const wait = Number.isFinite(nowWaited - waited) ? nowWaited - waited : 0;
       const gap = now - last - TICK_MS;
-      if (gap >= STALL_MIN_MS) this.add({ kind: "stall", startMs: performance.timeOrigin + last, ms: gap });
+      const startMs = performance.timeOrigin + last;
+      if (wait >= WAIT_MIN_MS) this.add({ kind: "wait", startMs, ms: wait });
+      if (gap - wait >= STALL_MIN_MS) this.add({ kind: "stall", startMs, ms: gap - wait });
       last = now;
+      waited = nowWaited;
     }, TICK_MS);
     this.timer.unref();
   }
@@ -79,7 +93,7 @@ export function overlapByKind(
   span: TimedSpan,
   events: readonly TimelineEvent[],
 ): Record<TimelineEvent["kind"], number> {
-  const out = { gc: 0, put: 0, publish: 0, stall: 0 };
+  const out = { gc: 0, put: 0, publish: 0, stall: 0, wait: 0 };
   const end = span.startMs + span.ms;
   for (const e of events) {
     if (e.startMs >= end) break;

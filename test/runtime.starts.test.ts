@@ -338,6 +338,7 @@ describe("the documented changes reach the exporter", () => {
     expect(inForce(run.exporter)).toEqual([
       "--max-semi-space-size (not set)",
       "--heap-growing-percent (not set)",
+      "--optimize-for-size (not set)",
       "MALLOC_ARENA_MAX (not set)",
       "MALLOC_MMAP_THRESHOLD_ (not set)",
     ]);
@@ -364,6 +365,7 @@ describe("the documented changes reach the exporter", () => {
     expect(inForce(run.exporter)).toEqual([
       "--max-semi-space-size=4",
       "--heap-growing-percent (not set)",
+      "--optimize-for-size (not set)",
       "MALLOC_ARENA_MAX=4",
       "MALLOC_MMAP_THRESHOLD_ (not set)",
     ]);
@@ -383,6 +385,7 @@ describe("the documented changes reach the exporter", () => {
     expect(inForce(run.exporter)).toEqual([
       "--max-semi-space-size=2",
       "--heap-growing-percent=50",
+      "--optimize-for-size",
       "MALLOC_ARENA_MAX=4",
       "MALLOC_MMAP_THRESHOLD_=131072",
     ]);

@@ -28,6 +28,7 @@ import {
 } from "../polling/targets.js";
 import { ClientPool } from "../pool/clientPool.js";
 import { type Clock, Scheduler, systemClock } from "../scheduler/scheduler.js";
+import { Foreground } from "../shared/foreground.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClusterDescription } from "../upstream/types.js";
 import { NativeDiscovery, type NativeTargetsAnswer } from "./nativeDiscovery.js";
@@ -68,6 +69,8 @@ export class Exporter {
   readonly self: SelfMetrics;
   readonly health: HealthTracker;
   readonly scheduler: Scheduler;
+  /** Scrapes being answered: the clients' work waits for them (shared/foreground.ts). */
+  readonly foreground = new Foreground();
   private readonly logger: Logger;
   private readonly version: string;
   private readonly shard: Shard;
@@ -105,6 +108,7 @@ export class Exporter {
       ...(opts.publishDelayMs !== undefined ? { publishDelayMs: opts.publishDelayMs } : {}),
       ...(opts.compress !== undefined ? { compress: opts.compress } : {}),
       onError: (where, err) => this.internalError(where, err),
+      turn: () => this.foreground.turn(),
     });
     this.self = new SelfMetrics({
       version: opts.version,
@@ -124,6 +128,7 @@ export class Exporter {
       observer: this.self,
       clock: opts.clientClock ?? this.clock,
       dispatcher: opts.dispatcher,
+      turn: () => this.foreground.turn(),
       onCloseError: (err) => this.internalError("client_close", err),
     });
     this.native = new NativeDiscovery({

@@ -290,6 +290,7 @@ function createServer(
     landing: () => ({ ...exporter.landing(), ...(runtime ? { runtime } : {}) }),
     ready: () => exporter.ready(),
     nativeTargets: () => exporter.nativeTargets(),
+    answering: () => exporter.foreground.enter(),
     reload,
     ...(web && web.basicAuthUsers.size > 0 ? { auth: new BasicAuth(web.basicAuthUsers) } : {}),
     ...(web ? { headers: web.headers } : {}),

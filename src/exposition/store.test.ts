@@ -233,6 +233,32 @@ describe("SampleStore", () => {
     store.close();
   });
 
+  it("waits its turn before a timed publish (a scrape being answered goes first), then publishes once", async () => {
+    let give: (() => void) | undefined;
+    let asked = 0;
+    const store = new SampleStore({
+      publishDelayMs: 5,
+      turn: () => {
+        asked++;
+        return new Promise<void>((resolve) => {
+          give = resolve;
+        });
+      },
+    });
+    store.put(key("a"), [up], [s(up.name, "a", 1)], null);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(asked).toBe(1);
+    expect(store.latest().series).toBe(0);
+    // Changes while it waits join that publish: no second timer, no second turn.
+    store.put(key("b"), [up], [s(up.name, "b", 2)], null);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(asked).toBe(1);
+    give?.();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(store.latest().series).toBe(2);
+    store.close();
+  });
+
   it("deletes one target's slots and lists targets per collector", async () => {
     const store = new SampleStore();
     store.put(key("a"), [up], [s(up.name, "a", 1)], null);

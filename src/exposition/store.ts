@@ -1,24 +1,10 @@
-import { channel } from "node:diagnostics_channel";
 import type { FamilyDef, Sample } from "../metrics/sample.js";
 import { FamilyBody } from "./familyBody.js";
 import { GzipCache } from "./gzipCache.js";
 import { type DeflatedHead, deflateParts } from "./gzipJoin.js";
 import { type RenderedFamily, renderChunks, renderHeader } from "./render.js";
 import { type Published, Snapshot, type SnapshotFamily } from "./snapshot.js";
-
-/**
- * The store's work as it happens, for a measurement harness that subscribes (the bench's
- * probe): `{ kind: "put" | "publish", startMs, ms }`, start in epoch milliseconds. Costs one
- * check per put or publish while nobody listens.
- */
-export const STORE_WORK_CHANNEL = "vdbcloud:store:work";
-const work = channel(STORE_WORK_CHANNEL);
-
-function reportWork(kind: "put" | "publish", started: number): void {
-  if (work.hasSubscribers) {
-    work.publish({ kind, startMs: performance.timeOrigin + started, ms: performance.now() - started });
-  }
-}
+import { reportWork } from "./storeWork.js";
 
 /** Identifies one slice of the store: the samples of one collector for one target. */
 interface EntryKey {
@@ -46,6 +32,8 @@ interface StoreOptions {
   gzipIdleMs?: number;
   /** Background compressions of a format start at most this often. */
   gzipEveryMs?: number;
+  /** Awaited before a timed publish, so a scrape being answered goes first (shared/foreground.ts). */
+  turn?: () => Promise<void> | undefined;
 }
 
 /**
@@ -115,6 +103,7 @@ export class SampleStore {
   private readonly entries = new Map<string, Entry>();
   private readonly now: () => number;
   private readonly publishDelayMs: number;
+  private readonly turn: () => Promise<void> | undefined;
   private readonly gzip: GzipCache;
   private selection: FamilySelection = EVERY_FAMILY;
   private version = 0;
@@ -125,6 +114,7 @@ export class SampleStore {
   constructor(opts: StoreOptions = {}) {
     this.now = opts.now ?? Date.now;
     this.publishDelayMs = opts.publishDelayMs ?? 1000;
+    this.turn = opts.turn ?? (() => undefined);
     const onError = opts.onError ?? (() => {});
     this.gzip = new GzipCache({
       now: this.now,
@@ -314,14 +304,22 @@ export class SampleStore {
     return true;
   }
 
+  // The timer stays set while the publish waits its turn, so changes meanwhile add no timer.
+  private publishDue(timer: NodeJS.Timeout): void {
+    if (this.timer === timer) this.timer = undefined;
+    if (!this.closed && this.published.version !== this.version) this.build();
+  }
+
   private changed(): void {
     this.version++;
     if (this.timer || this.closed) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.build();
+    const timer = setTimeout(() => {
+      const wait = this.turn();
+      if (wait) void wait.then(() => this.publishDue(timer));
+      else this.publishDue(timer);
     }, this.publishDelayMs);
-    this.timer.unref();
+    timer.unref();
+    this.timer = timer;
   }
 
   /**

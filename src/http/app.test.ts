@@ -80,6 +80,39 @@ describe("http app", () => {
   });
 
   it.each([
+    { name: "a GET", method: "GET", fails: false },
+    { name: "a HEAD", method: "HEAD", fails: false },
+    { name: "a failing answer", method: "GET", fails: true },
+  ])(
+    "marks /metrics as answered in the foreground until its last byte, for $name",
+    async ({ method, fails }) => {
+      const log: string[] = [];
+      const base = await serve({
+        metrics: async () => {
+          log.push("metrics");
+          if (fails) throw new Error("boom");
+          return {
+            contentType: "text/plain; version=0.0.4; charset=utf-8",
+            body: [[Buffer.from("m 1\n")]],
+            length: 4,
+          };
+        },
+        answering: () => {
+          log.push("enter");
+          return () => log.push("end");
+        },
+      });
+      const res = await fetch(`${base}/metrics`, { method });
+      await res.arrayBuffer();
+      expect(res.status).toBe(fails ? 500 : 200);
+      // "finish" and "close" both end it; the span counts one end.
+      expect(log.slice(0, 3)).toEqual(["enter", "metrics", "end"]);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      expect(log.filter((l) => l === "enter")).toHaveLength(1);
+    },
+  );
+
+  it.each([
     { path: "/nope", method: "GET", status: 404 },
     { path: "/metrics", method: "POST", status: 405 },
     { path: "/metrics", method: "DELETE", status: 405 },

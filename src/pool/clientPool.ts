@@ -38,6 +38,8 @@ interface ClientPoolOptions {
   /** The clients' clock: rate-limit pacing, Retry-After and backoff waits. */
   readonly clock: Clock;
   readonly dispatcher?: Dispatcher | undefined;
+  /** Awaited by every client before each request and each answer's parsing (shared/foreground.ts). */
+  readonly turn?: (() => Promise<void> | undefined) | undefined;
   /** A failed close of a retired client (counted by the caller, never thrown). */
   readonly onCloseError: (err: unknown) => void;
 }
@@ -109,6 +111,7 @@ export class ClientPool {
       now: () => clock.now(),
       sleep: sleepOn(clock),
       ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
+      ...(this.opts.turn ? { turn: this.opts.turn } : {}),
     });
   }
 
@@ -138,6 +141,7 @@ export class ClientPool {
         now: () => clock.now(),
         sleep: sleepOn(clock),
         ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
+        ...(this.opts.turn ? { turn: this.opts.turn } : {}),
       });
       this.dataPlanes.set(key, client);
     }

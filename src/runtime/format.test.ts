@@ -12,10 +12,12 @@ describe("formatRuntimePlan (--check-config)", () => {
         "Runtime settings of a run (built-in; docs/runtime.md):",
         "  --max-semi-space-size=2        node flag: command line, set by the launcher",
         "  --heap-growing-percent=25      node flag: command line, set by the launcher",
+        "  --optimize-for-size            node flag: command line, set by the launcher",
         "  MALLOC_ARENA_MAX=2             environment variable: environment, set by the launcher",
         "  MALLOC_MMAP_THRESHOLD_=131072  environment variable: environment, set by the launcher",
         "For a run the launcher starts node once more, to add --max-semi-space-size=2, add " +
-          "--heap-growing-percent=25, add MALLOC_ARENA_MAX=2, add MALLOC_MMAP_THRESHOLD_=131072.",
+          "--heap-growing-percent=25, add --optimize-for-size, add MALLOC_ARENA_MAX=2, add " +
+          "MALLOC_MMAP_THRESHOLD_=131072.",
       ].join("\n"),
     );
   });
@@ -23,7 +25,7 @@ describe("formatRuntimePlan (--check-config)", () => {
   it("says where a user's values come from, and what is off", () => {
     const text = formatRuntimePlan(
       planRuntime({
-        execArgv: ["--heap-growing-percent=25"],
+        execArgv: ["--heap-growing-percent=25", "--optimize-for-size"],
         env: {
           NODE_OPTIONS: "--max-semi-space-size=8",
           MALLOC_ARENA_MAX: "2",
@@ -34,6 +36,7 @@ describe("formatRuntimePlan (--check-config)", () => {
     expect(text).toContain("(built-in, replaced by VDBCLOUD_RUNTIME_ENV; docs/runtime.md)");
     expect(text).toMatch(/ {2}--max-semi-space-size=8 +node flag: NODE_OPTIONS, instead of the built-in 2\n/);
     expect(text).toMatch(/ {2}--heap-growing-percent=25 +node flag: command line\n/);
+    expect(text).toMatch(/ {2}--optimize-for-size +node flag: command line\n/);
     expect(text).toMatch(/ {2}MALLOC_ARENA_MAX=2 +environment variable: environment\n/);
     expect(text).toContain(
       "MALLOC_MMAP_THRESHOLD_ (not set)  environment variable: not set (built-in: 131072)",

@@ -29,6 +29,10 @@ export const RUNTIME_SETTINGS: RuntimeSettings = {
     // own factor let ~40 MiB live reach 105 MiB of heap, mostly garbage, in a fault episode of
     // the soak. Node refuses this flag in NODE_OPTIONS.
     "--heap-growing-percent=25",
+    // V8's memory-first mode (it compacts the old generation and gives back its free pages at
+    // each full collection): at 1,000 clusters polled every 30 s the heap held 65 MB instead of
+    // 77 and the process 138-153 MB instead of 148-169, for 0.7 s more collection a cycle.
+    "--optimize-for-size",
   ],
   env: {
     // glibc keeps one malloc arena per thread that ever allocated (zlib and fs run on the

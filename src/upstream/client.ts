@@ -65,6 +65,8 @@ export interface CloudClientOptions {
   observer?: ClientObserver;
   /** Replaces the client's own connection pools; the caller then closes it. */
   dispatcher?: Dispatcher;
+  /** Awaited before each request is written and its answer parsed: the exporter's own answers first. */
+  turn?: () => Promise<void> | undefined;
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number;
   /**
@@ -129,6 +131,7 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
       ? {}
       : { sendRequestTimeoutHeader: opts.sendRequestTimeoutHeader }),
     ...(opts.dispatcher === undefined ? {} : { dispatcher: opts.dispatcher }),
+    ...(opts.turn === undefined ? {} : { turn: opts.turn }),
   });
 
   const call = createCaller({

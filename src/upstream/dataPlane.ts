@@ -85,6 +85,8 @@ interface DataPlaneClientOptions {
   readonly userAgent?: string;
   readonly observer?: ClientObserver;
   readonly dispatcher?: Dispatcher;
+  /** Awaited before each request is written and its answer parsed: the exporter's own answers first. */
+  readonly turn?: () => Promise<void> | undefined;
   readonly random?: () => number;
   readonly sleep?: SleepFn;
   readonly now?: () => number;
@@ -202,6 +204,7 @@ export function createDataPlaneClient(opts: DataPlaneClientOptions): DataPlaneCl
     now,
     ...(opts.userAgent === undefined ? {} : { userAgent: opts.userAgent }),
     ...(opts.dispatcher === undefined ? {} : { dispatcher: opts.dispatcher }),
+    ...(opts.turn === undefined ? {} : { turn: opts.turn }),
   });
   const call = createCaller({
     transport,

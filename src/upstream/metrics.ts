@@ -12,7 +12,6 @@ import { formatDuration } from "../shared/duration.js";
 import { parseStat } from "./catalog.js";
 import type { EndpointDef } from "./endpoint.js";
 import { formatIsoUtcSeconds, parseTimestamp } from "./iso.js";
-import { lenientText } from "./lenient.js";
 import {
   type ClusterMetricsRequest,
   ENDPOINT,
@@ -48,8 +47,11 @@ interface ReadResult {
   readonly values: readonly MetricPoint[];
 }
 
+// lenientText's reading (a string, or a number as its decimal text; anything else is none)
+// without a schema: four fields of every result of every answer, the hottest reading there is.
 function text(v: unknown): string | undefined {
-  return lenientText.parse(v) ?? undefined;
+  if (typeof v === "string") return v;
+  return typeof v === "number" ? String(v) : undefined;
 }
 
 // Results are read one by one too: an odd field (a null or numeric name, unit or stat, a result

@@ -361,3 +361,43 @@ describe("Transport onSend (the client's rate-limit permit)", () => {
     expect(sent).toEqual(["first"]);
   });
 });
+
+describe("Transport turn (the exporter's own answers first)", () => {
+  it("writes a request and parses its answer only once the turn is given", async () => {
+    const order: string[] = [];
+    on("GET", "/v2/x").reply(() => {
+      order.push("request");
+      return { statusCode: 200, data: { code: 0, data: [] } };
+    });
+    let give: (() => void) | undefined;
+    const t = track(
+      transport({
+        turn: () => {
+          order.push("turn asked");
+          return new Promise<void>((resolve) => {
+            give = () => {
+              order.push("turn given");
+              resolve();
+            };
+          });
+        },
+      }),
+    );
+    let answered = false;
+    const pending = t
+      .send(GET(`${ORIGIN}/v2/x`), undefined, () => order.push("sent"))
+      .then((r) => {
+        answered = true;
+        return r;
+      });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual(["turn asked"]);
+    give?.();
+    await new Promise((r) => setTimeout(r, 20));
+    // Answered, but not parsed: the second turn is still held.
+    expect(order).toEqual(["turn asked", "turn given", "sent", "request", "turn asked"]);
+    expect(answered).toBe(false);
+    give?.();
+    expect((await pending).body).toEqual({ code: 0, data: [] });
+  });
+});

@@ -26,6 +26,11 @@ export interface TransportOptions {
   readonly dispatcher?: Dispatcher;
   /** Wall clock for Retry-After dates. Default Date.now. */
   readonly now?: () => number;
+  /**
+   * Awaited before a request is written and before its answer is parsed, so the exporter's own
+   * answers (a scrape being written) go first (shared/foreground.ts). Undefined: go now.
+   */
+  readonly turn?: () => Promise<void> | undefined;
 }
 
 /** One resolved request. */
@@ -105,6 +110,7 @@ export class Transport {
     let readingBody = false;
     try {
       release = await this.inFlight.acquire(combined.signal);
+      await this.opts.turn?.();
       onSend?.();
       const res = await request(this.dispatcherFor(req.url), req.url, {
         method: req.method,
@@ -131,6 +137,8 @@ export class Transport {
       readingBody = true;
       const raw = await this.readBody(res, req.endpoint);
       readingBody = false;
+      // Parsing and what follows it (the caller's mapping) are the CPU of an answer.
+      await this.opts.turn?.();
       return {
         status: res.statusCode,
         body: parseJsonBody(raw, req.endpoint, res.statusCode),

@@ -54,11 +54,17 @@ const NON_FINITE = /^[+-]?(?:nan|inf|infinity)$/i;
  * overflowing, are "non_finite_value"; anything else that is not a decimal is "unparsable_value".
  */
 export function parseMetricValue(raw: string): ParsedValue {
+  const v = metricValue(raw);
+  return typeof v === "number" ? { ok: true, value: v } : { ok: false, reason: v };
+}
+
+/** parseMetricValue without an object per call: the value, or why there is none. */
+function metricValue(raw: string): number | "unparsable_value" | "non_finite_value" {
   const s = raw.trim();
-  if (NON_FINITE.test(s)) return { ok: false, reason: "non_finite_value" };
-  if (!DECIMAL.test(s)) return { ok: false, reason: "unparsable_value" };
+  if (NON_FINITE.test(s)) return "non_finite_value";
+  if (!DECIMAL.test(s)) return "unparsable_value";
   const value = Number(s);
-  return Number.isFinite(value) ? { ok: true, value } : { ok: false, reason: "non_finite_value" };
+  return Number.isFinite(value) ? value : "non_finite_value";
 }
 
 /** Why a point of a result cannot be the series' value. */
@@ -88,29 +94,40 @@ function isClosedBucket(timestampMs: number, window: QueryWindow): boolean {
  * it is a true value of a finished bucket and the freshness gauge shows its age.
  */
 export function newestUsablePoint(values: readonly MetricPoint[], window: QueryWindow): PointChoice {
-  let best: { timestampMs: number; value: number } | undefined;
-  const problems: { readonly timestampMs: number; readonly reason: PointProblem }[] = [];
+  // Plain numbers, and a problem list only once there is a problem: this runs for every result
+  // of every answer, ten points each at the default lookback.
+  let bestMs = Number.NEGATIVE_INFINITY;
+  let bestValue = 0;
+  let problems: { readonly timestampMs: number; readonly reason: PointProblem }[] | undefined;
+  const problem = (timestampMs: number, reason: PointProblem): void => {
+    if (problems === undefined) problems = [];
+    problems.push({ timestampMs, reason });
+  };
   for (const { timestampMs, value } of values) {
     if (value === null) continue;
     if (!Number.isFinite(timestampMs)) {
-      problems.push({ timestampMs: Number.POSITIVE_INFINITY, reason: "bad_timestamp" });
+      problem(Number.POSITIVE_INFINITY, "bad_timestamp");
       continue;
     }
     if (!isClosedBucket(timestampMs, window)) {
-      problems.push({ timestampMs, reason: "open_bucket" });
+      problem(timestampMs, "open_bucket");
       continue;
     }
-    if (best !== undefined && timestampMs <= best.timestampMs) continue;
-    const parsed = parseMetricValue(value);
-    if (!parsed.ok) {
-      problems.push({ timestampMs, reason: parsed.reason });
+    if (timestampMs <= bestMs) continue;
+    const parsed = metricValue(value);
+    if (typeof parsed !== "number") {
+      problem(timestampMs, parsed);
       continue;
     }
-    best = { timestampMs, value: parsed.value };
+    bestMs = timestampMs;
+    bestValue = parsed;
   }
-  const after = best?.timestampMs ?? Number.NEGATIVE_INFINITY;
-  return { point: best, skipped: problems.filter((p) => p.timestampMs > after).map((p) => p.reason) };
+  const point = bestMs === Number.NEGATIVE_INFINITY ? undefined : { timestampMs: bestMs, value: bestValue };
+  if (problems === undefined) return { point, skipped: NO_PROBLEMS };
+  return { point, skipped: problems.filter((p) => p.timestampMs > bestMs).map((p) => p.reason) };
 }
+
+const NO_PROBLEMS: readonly PointProblem[] = [];
 
 /**
  * The leading labels of every series of a target: cluster_id, then db_name and collection_name
