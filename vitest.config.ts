@@ -31,7 +31,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "paced", include: PACED, maxWorkers: 1, sequence: { groupOrder: 0 } },
+        // Group 1, not 0: vitest runs a single-worker project of group 0 last, not first.
+        test: { name: "paced", include: PACED, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
       {
         extends: true,
@@ -40,7 +41,7 @@ export default defineConfig({
           include: ["src/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
           exclude: PACED,
           maxWorkers: SHARED_WORKERS,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
