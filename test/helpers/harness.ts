@@ -74,6 +74,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     landing: () => exporter.landing(),
     ready: () => exporter.ready(),
     nativeTargets: () => exporter.nativeTargets(),
+    answering: () => exporter.foreground.enter(),
     reload: async () => ({ ok: false, problems: ["not in tests"] }),
   }).listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
