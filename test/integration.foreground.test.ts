@@ -16,14 +16,6 @@ afterEach(async () => {
   h = undefined;
 });
 
-async function idle(harness: Harness): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (!harness.exporter.scheduler.status().some((t) => t.running)) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error("polls still running after 10 s");
-}
-
 it("sends no upstream request while a scrape is answered, and every one once it is written", async () => {
   const clock = new ManualClock(Math.floor(Date.now() / INTERVAL) * INTERVAL);
   h = await startHarness({
@@ -36,7 +28,7 @@ it("sends no upstream request while a scrape is answered, and every one once it 
     },
   });
   await h.exporter.scheduler.firstCycle();
-  await idle(h);
+  await h.settle();
   const before = h.sim.stats.requests;
 
   const end = h.exporter.foreground.enter();
@@ -47,6 +39,6 @@ it("sends no upstream request while a scrape is answered, and every one once it 
   expect(h.sim.stats.requests).toBe(before);
 
   end();
-  await idle(h);
+  await h.settle();
   expect(h.sim.stats.requests).toBeGreaterThanOrEqual(before + 3);
 });

@@ -98,6 +98,32 @@ describe("Foreground", () => {
     expect(fg.busy).toBe(false);
   });
 
+  it("lets a waiting step go maxHoldMs after it asked, even while spans follow each other without a gap", async () => {
+    useFakeTimeouts();
+    const { fg, tick } = foreground(250);
+    // Both clock and timers move together: spans' ends and the hold run on the timers.
+    const pass = async (ms: number) => {
+      tick(ms);
+      await vi.advanceTimersByTimeAsync(ms);
+    };
+    const first = fg.enter();
+    await pass(10);
+    const waiting = fg.turn() as Promise<void>;
+    await pass(190);
+    const second = fg.enter();
+    await pass(40);
+    first();
+    expect(fg.busy).toBe(true);
+    expect(await settled(waiting)).toBe(false);
+    await pass(19);
+    expect(await settled(waiting)).toBe(false);
+    // 250 ms after it asked, with the second span still in progress.
+    await pass(1);
+    expect(await settled(waiting)).toBe(true);
+    expect(fg.busy).toBe(true);
+    second();
+  });
+
   it("counts an end called twice once", () => {
     const { fg } = foreground();
     const a = fg.enter();

@@ -14,14 +14,19 @@
  * waits until the answer is written.
  *
  * Priority is bounded: a foreground span counts for at most `maxHoldMs` (a client reading slowly
- * over a long network holds the body, not the loop), so background work is never held longer
- * than that per span however many scrapes arrive, and one step is released per turn of the loop.
+ * over a long network holds the body, not the loop), and a waiting step goes at most `maxHoldMs`
+ * after it asked even while spans overlap without a gap (clients scraping back to back in
+ * parallel), so no number of scrapes starves the polling; waiting steps go one per turn of the
+ * loop.
  */
 export class Foreground {
   private active = 0;
-  private readonly waiters: (() => void)[] = [];
+  /** Steps waiting, oldest first, with when each asked. */
+  private readonly waiters: { readonly wake: () => void; readonly sinceMs: number }[] = [];
   private sliceStartMs = Number.NEGATIVE_INFINITY;
   private scheduled = false;
+  /** Set while spans hold the oldest waiting step: it ends that step's hold. */
+  private holdTimer: NodeJS.Timeout | undefined;
   private readonly maxHoldMs: number;
   private readonly sliceMs: number;
   private readonly now: () => number;
@@ -62,13 +67,33 @@ export class Foreground {
       return undefined;
     }
     return new Promise((resolve) => {
-      this.waiters.push(resolve);
+      this.waiters.push({ wake: resolve, sinceMs: this.now() });
       this.schedule();
     });
   }
 
+  /** How much longer spans may hold the oldest waiting step (0: it goes at the next turn). */
+  private heldForMs(): number {
+    const oldest = this.waiters[0];
+    if (this.active === 0 || oldest === undefined) return 0;
+    return Math.max(0, oldest.sinceMs + this.maxHoldMs - this.now());
+  }
+
   private schedule(): void {
-    if (this.scheduled || this.active > 0 || this.waiters.length === 0) return;
+    if (this.scheduled || this.waiters.length === 0) return;
+    const held = this.heldForMs();
+    if (held > 0) {
+      if (this.holdTimer === undefined) {
+        this.holdTimer = setTimeout(() => {
+          this.holdTimer = undefined;
+          this.schedule();
+        }, held);
+        this.holdTimer.unref();
+      }
+      return;
+    }
+    clearTimeout(this.holdTimer);
+    this.holdTimer = undefined;
     this.scheduled = true;
     setImmediate(this.next);
   }
@@ -76,9 +101,11 @@ export class Foreground {
   /** One step per turn of the loop: the poll phase between two reads a scrape's request. */
   private readonly next = (): void => {
     this.scheduled = false;
-    if (this.active > 0) return;
-    this.sliceStartMs = this.now();
-    this.waiters.shift()?.();
+    // A scrape that arrived since holds it again (until the oldest step's hold runs out).
+    if (this.heldForMs() === 0) {
+      this.sliceStartMs = this.now();
+      this.waiters.shift()?.wake();
+    }
     this.schedule();
   };
 }
