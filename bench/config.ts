@@ -95,6 +95,8 @@ export function scenarioConfig(input: ScenarioInput): Record<string, unknown> {
       api_key: input.apiKey,
       ...(input.rateLimit !== undefined ? { rate_limit: input.rateLimit } : {}),
       ...(input.maxInFlight !== undefined ? { max_in_flight: input.maxInFlight } : {}),
+      // The simulator's data planes (connectAddress) are plaintext on its own loopback host.
+      data_plane_hosts: [`http://${new URL(input.sim.baseUrl).hostname}`],
     },
     clusters: clusters.map((c) => {
       const scopes = input.scopes?.get(c.id) ?? [];

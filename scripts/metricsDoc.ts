@@ -7,7 +7,7 @@
 import { INDEX_STATES } from "../src/collectors/collections/indexMapping.js";
 import { LOAD_STATES } from "../src/collectors/collections/mapping.js";
 import { IMPORT_JOB_STATES } from "../src/collectors/import-jobs/mapping.js";
-import { CLUSTER_STATUSES } from "../src/collectors/inventory/mapping.js";
+import { CLUSTER_STATUSES, GLOBAL_CLUSTER_ROLES } from "../src/collectors/inventory/mapping.js";
 import { COLLECTOR_LABELS } from "../src/collectors/registry.js";
 import { SPARK_JOB_STATUSES } from "../src/collectors/spark-jobs/mapping.js";
 import { INTERNAL_ERROR_SITES } from "../src/exposition/selfMetrics.js";
@@ -48,9 +48,15 @@ Conventions:
   \`target\` the cluster ID, \`cluster/db/collection\` for a scope, \`project/job\` for a Spark job, a
   group ID, \`global\` or \`discovery\`. \`endpoint\` is the path template, e.g.
   \`POST /v2/clusters/{id}/metrics/query\`.
-- Upstream names marked * are not in the service's public API reference and may be refused: they
-  are asked only when \`metrics.queries\` lists them, and a refusal costs only them.
-- Standard \`process_*\` and \`nodejs_*\` metrics are exposed too.
+- Upstream names are those of the service's public API reference as it reads today (the current
+  form: a name only, latency names carry their statistic). Names marked * are in the 2024
+  reference only (the 2024 form: a name and a \`stat\`): they are asked when \`metrics.queries\` lists
+  them, and a refusal costs only them. A family fed by such names alone is "2024 form only".
+- Standard \`process_*\` and \`nodejs_*\` metrics are exposed too, less prom-client's three gauges
+  named like counters (\`nodejs_active_handles_total\`, \`nodejs_active_requests_total\`,
+  \`nodejs_active_resources_total\`, which \`promtool check metrics\` flags): sum
+  \`nodejs_active_handles\`, \`nodejs_active_requests\` and \`nodejs_active_resources\` over
+  \`type\` for the same numbers.
 - \`families.allow\` and \`families.deny\` ([configuration](configuration.md#family-allow-and-deny-lists)) trim what is
   exposed, by whole family name; the health families marked "always exposed" cannot be denied.
 `;
@@ -106,6 +112,7 @@ const STATES: Readonly<Record<string, readonly string[]>> = {
   vdbcloud_import_jobs: IMPORT_JOB_STATES,
   vdbcloud_spark_job_status: SPARK_JOB_STATUSES,
   vdbcloud_cluster_status: CLUSTER_STATUSES,
+  vdbcloud_cluster_global_role: GLOBAL_CLUSTER_ROLES,
   vdbcloud_collection_load_state: LOAD_STATES,
   vdbcloud_index_state: INDEX_STATES,
 };
@@ -129,7 +136,7 @@ function labelValues(f: ReferenceFamily): string[] {
     }
   }
   for (const label of f.doc?.labels ?? []) {
-    const states = label === "state" || label === "status" ? STATES[f.name] : undefined;
+    const states = label === "state" || label === "status" || label === "role" ? STATES[f.name] : undefined;
     const values = states ?? VALUES_BY_LABEL[label] ?? [...(fromCatalog.get(label) ?? [])];
     if (values.length > 0)
       out.push(

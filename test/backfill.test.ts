@@ -209,7 +209,13 @@ describe("vdbcloud-exporter backfill with collections and a strict service", () 
     writeFileSync(
       join(dir, "collections.yaml"),
       stringify({
-        api: { base_url: sim.baseUrl, controller_url: sim.controllerUrlTemplate, api_key: "k" },
+        api: {
+          base_url: sim.baseUrl,
+          controller_url: sim.controllerUrlTemplate,
+          api_key: "k",
+          // The simulator's data planes are plaintext on loopback: allowed by hand, as a user would.
+          data_plane_hosts: ["http://127.0.0.1"],
+        },
         clusters: clusters.map((c) => ({ id: c.id, ...dataPlane(c.id) })),
         // READ_VCU is outside the public reference: the strict service refuses it.
         metrics: {

@@ -42,7 +42,7 @@ let requests = 0;
 beforeAll(async () => {
   sim = await startSimulator({
     clusters: 2,
-    metricCatalog: "strict",
+    metricCatalog: "current",
     apiKeys: [TEST_API_KEY],
     onRequestDone: () => {
       requests++;
@@ -83,7 +83,7 @@ function row(stdout: string, clusterId: string): string[] {
   return line?.split(/ {2,}/) ?? [];
 }
 
-describe("--probe against a strict service", () => {
+describe("--probe against a service of the current reference", () => {
   it("the smallest config: the key accepted, every cluster and controller reachable, every default query accepted: exit 0", async () => {
     const r = await probe(config());
     expect(r.stderr).toBe("");
@@ -96,7 +96,7 @@ describe("--probe against a strict service", () => {
         "ok",
         `ok (${c.regionId})`,
         "ok",
-        "36 accepted, 0 refused",
+        "40 accepted, 0 refused, current form",
       ]);
     }
     expect(r.stdout).toContain("Spark jobs: 2 of 2 answered");
@@ -104,16 +104,37 @@ describe("--probe against a strict service", () => {
     expect(r.stdout).not.toContain(TEST_API_KEY);
   }, 40_000);
 
-  it("a name outside the reference, spelt right, is listed as refused with the service's message: still exit 0", async () => {
+  it("a name the current reference dropped, spelt right, is listed as refused with the service's message: still exit 0", async () => {
     const r = await probe(
       config({
-        metrics: "  queries: [{name: CU_COMPUTATION}, {name: REQ_SEARCH_LATENCY}, {name: READ_VCU}]",
+        metrics:
+          "  queries: [{name: CU_COMPUTATION}, {name: REQ_SEARCH_LATENCY}, {name: READ_VCU}, {name: REQ_SUCCESS_RATE}]",
       }),
     );
     expect(r.status).toBe(0);
     for (const c of sim.clusters) {
-      expect(row(r.stdout, c.id)[5]).toBe("3 accepted, 1 refused");
-      expect(r.stdout).toContain(`  ${c.id} READ_VCU: invalid metric name: READ_VCU\n`);
+      // REQ_SEARCH_LATENCY is asked as its two current names.
+      expect(row(r.stdout, c.id)[5]).toBe("4 accepted, 1 refused, current form");
+      expect(r.stdout).toContain(
+        `  ${c.id} REQ_SUCCESS_RATE stat=AVG: invalid metric name: REQ_SUCCESS_RATE\n`,
+      );
+    }
+  }, 40_000);
+
+  it("against a service of the 2024 reference: the form it accepts is printed, and nothing is refused", async () => {
+    const old = await startSimulator({ clusters: 1, metricCatalog: "2024", apiKeys: [TEST_API_KEY] });
+    try {
+      const text = config()
+        .replaceAll(sim.baseUrl, old.baseUrl)
+        .replace(sim.controllerUrlTemplate, old.controllerUrlTemplate);
+      const r = await probe(
+        text.replace(/clusters:\n( {2}- .*\n)+/, `clusters:\n  - { id: ${old.clusters[0]?.id} }\n`),
+      );
+      // Nine current names are not in the 2024 reference (vCUs, two vector counts, slow queries,
+      // indexed entities, write capacity, unloaded collections, flushes): 31 asked and accepted.
+      expect(row(r.stdout, old.clusters[0]?.id ?? "")[5]).toBe("31 accepted, 0 refused, 2024 form");
+    } finally {
+      await old.close();
     }
   }, 40_000);
 

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
@@ -22,6 +23,29 @@ function run(args: string[], env: Record<string, string> = {}) {
     encoding: "utf8",
     env: { PATH: process.env.PATH ?? "", ...env },
     timeout: 20_000,
+  });
+}
+
+/** `run` without blocking the loop: a simulator of this process must answer meanwhile. */
+function runAsync(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
   });
 }
 
@@ -252,7 +276,11 @@ describe("command line", () => {
       want: "metrics.granularity",
     },
     // The ${...} is YAML text for the exporter's own interpolation, not a JS template.
-    { name: "unset env variable", yaml: `api: { api_key: '$${"{"}NOPE_NOT_SET}' }\n`, want: "NOPE_NOT_SET" },
+    {
+      name: "unset env variable",
+      yaml: `api: { base_url: '$${"{"}NOPE_NOT_SET}', api_key: k }\n`,
+      want: "api.base_url: environment variable NOPE_NOT_SET is not set",
+    },
     {
       name: "bad listen address",
       yaml: "api: { api_key: k }\nserver: { listen: 'localhost' }\n",
@@ -286,6 +314,67 @@ describe("command line", () => {
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toContain("did you mean CU_COMPUTATION?");
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("a taken port exits 1 with a clear message before any upstream call", async () => {
+    const own = await startSimulator({ clusters: 1 });
+    const blocker = createNetServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", () => r()));
+    try {
+      const port = (blocker.address() as AddressInfo).port;
+      const cfg = write("taken.yaml", goodConfig(own));
+      const r = await runAsync(["--config", cfg, "--listen", `127.0.0.1:${port}`], {
+        VDBCLOUD_API_KEY: TEST_API_KEY,
+      });
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the address is already in use`);
+      expect(own.stats.requests).toBe(0);
+    } finally {
+      await new Promise((r) => blocker.close(r));
+      await own.close();
+    }
+  });
+
+  it("refuses with exit 2 a config path that is a directory or a binary, in one short line", () => {
+    for (const path of [dir, process.execPath]) {
+      const r = run(["--config", path, "--check-config"]);
+      expect(r.status, path).toBe(2);
+      expect(r.stderr.length, path).toBeLessThan(400);
+      expect(r.stderr, path).toContain(path);
+    }
+    // The node binary is refused for its size before a byte is read; a small binary for its bytes.
+    expect(run(["--config", process.execPath, "--check-config"]).stderr).toMatch(
+      /over the 10 MB|not a text file/,
+    );
+    const small = join(dir, "small.bin");
+    writeFileSync(small, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 0xff]));
+    const binary = run(["--config", small, "--check-config"]);
+    expect(binary.status).toBe(2);
+    expect(binary.stderr).toContain(`${small}: is not a text file`);
+  });
+
+  it("refuses a key that cannot work, and never prints a key or a reference in config errors", () => {
+    const newline = write("newline.yaml", 'api:\n  api_key: "abc\\ndef-secret-123"\n');
+    const r1 = run(["--config", newline, "--check-config"]);
+    expect(r1.status).toBe(2);
+    expect(r1.stderr).toContain("api.api_key: holds a control character at character 4");
+    expect(r1.stderr + r1.stdout).not.toContain("def-secret-123");
+
+    const fromEnv = run(["--config", write("envkey.yaml", "{}\n"), "--check-config"], {
+      VDBCLOUD_API_KEY: "abc def-secret-123",
+    });
+    expect(fromEnv.status).toBe(2);
+    expect(fromEnv.stderr).toContain("VDBCLOUD_API_KEY: holds whitespace at character 4");
+    expect(fromEnv.stderr + fromEnv.stdout).not.toContain("secret-123");
+
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config syntax under test.
+    const reference = 'api:\n  api_key: "${abc-secret-123}"\n';
+    for (const yaml of [reference, "api:\n  api_key: *abc-secret-123\n"]) {
+      const r = run(["--config", write("leak.yaml", yaml), "--check-config"]);
+      expect(r.status, yaml).toBe(2);
+      expect(r.stderr, yaml).toMatch(/api\.api_key: |leak\.yaml: an alias/);
+      expect(r.stderr + r.stdout, yaml).not.toContain("abc-secret-123");
+    }
   });
 
   it("a missing config file exits 2 naming the file", () => {
@@ -335,7 +424,7 @@ describe("running process", () => {
 
   it("reloads on SIGHUP and POST /-/reload, rejects an invalid config and keeps running", async () => {
     const path = write("reload.yaml", goodConfig(sim));
-    const url = await start(path);
+    const url = await start(path, ["--web.enable-lifecycle"]);
     const m1 = parseSamples(await (await fetch(`${url}/metrics`)).text());
     expect(m1.find((s) => s.name === "vdbcloud_config_last_reload_successful")?.value).toBe(1);
 

@@ -67,7 +67,13 @@ describe.skipIf(promtool.skip || prometheusTool.skip)("backfill into a real Prom
 
   beforeAll(async () => {
     // Data is kept for 36 hours: the first half day of the two backfilled days has none.
-    sim = await startSimulator({ clusters: 3, rateLimitPerSecond: 0, metricRetentionMs: 36 * HOUR });
+    sim = await startSimulator({
+      clusters: 3,
+      rateLimitPerSecond: 0,
+      metricRetentionMs: 36 * HOUR,
+      // The queries below are asked as written, in the 2024 form: a server that speaks both forms.
+      metricCatalog: "permissive",
+    });
     dir = tempDir("backfill-e2e-");
     const running = sim.clusters.filter((c) => c.status === "RUNNING").slice(0, 2);
     clusterIds = running.map((c) => c.id);

@@ -1,12 +1,14 @@
 /**
- * Against a strict server (the simulator's strict catalog: only the public reference's metric
- * enum, `stat` required, one bad item refuses the whole request with code 96000): the default
- * queries are all accepted, and a refused query costs only itself.
+ * Against a server of each reference (the simulator's catalogs: "current", the reference as it
+ * reads today, name only, and "2024", that reference's enum with `stat` required; one bad item
+ * refuses the whole request with code 96000): the default queries are answered exactly, the
+ * form is learned once per key, and a refused query costs only itself.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { WARNING_COALESCE_MS } from "../src/collectors/cluster-metrics/warnings.js";
 import { DEFAULT_METRIC_QUERIES } from "../src/config/queries.js";
-import type { RequestDone } from "../src/simulator/index.js";
+import { familyFor } from "../src/metrics/catalog.js";
+import type { MetricCatalogMode, MetricStatPolicy, RequestDone } from "../src/simulator/index.js";
 import { type Harness, parseSamples, startHarness, TEST_API_KEY } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
 
@@ -47,12 +49,19 @@ async function step(clock: ManualClock, harness: Harness, ms: number): Promise<v
   await idle(harness);
 }
 
+/** The simulator's reference and what it does with a stray `stat`. */
+interface Reference {
+  readonly catalog: MetricCatalogMode;
+  readonly stat?: MetricStatPolicy;
+}
+
 /** The smallest config: a key and the clusters, no query list; `edit` adds to it. */
 async function strictHarness(
   clock: ManualClock,
   calls: MetricsCall[],
   edit: (raw: Record<string, unknown>) => void = () => {},
   logs?: string[],
+  reference: Reference = { catalog: "current" },
 ): Promise<Harness> {
   const harness = await startHarness({
     clock,
@@ -61,8 +70,10 @@ async function strictHarness(
       // Ahead of the exporter by more than the data lag: every bucket the exporter asks for has
       // its value whenever it is asked, so a second asking gives the same answer.
       now: () => clock.now() + SIM_AHEAD_MS,
-      clusters: 2,
-      metricCatalog: "strict",
+      // Four clusters hold an Enterprise one (slow queries, flushes, write capacity) and others.
+      clusters: 4,
+      metricCatalog: reference.catalog,
+      ...(reference.stat === undefined ? {} : { metricStat: reference.stat }),
       // The manual clock stands still while the client paces requests in real time: the
       // simulator would see every request of a cycle in one instant (its limit is tested
       // against real time elsewhere).
@@ -80,7 +91,7 @@ async function strictHarness(
       raw.clusters = (raw.clusters as { id: string }[]).map((c) => ({ id: c.id }));
       raw.metrics = { granularity: "PT30S", interval: "PT30S" };
       raw.import_jobs = { enabled: false };
-      raw.inventory = { enabled: false };
+      // The inventory stays on, as in the smallest config: it tells each cluster's plan.
       raw.spark_jobs = { jobs: [] };
       edit(raw);
     },
@@ -146,69 +157,50 @@ async function expectedValues(
 
 type Sample = ReturnType<typeof parseSamples>[number];
 
-/** The exposed sample of one cluster-wide first-form query (by the catalog's labels). */
+/** The exposed sample of one cluster-wide query: its family and labels, as design.md section 5 maps them. */
 function exposed(samples: Sample[], clusterId: string, name: string, stat: string): Sample | undefined {
-  const latency = /^REQ_(.+)_LATENCY$/.exec(name);
-  return samples.find((s) => {
-    if (
-      s.labels.cluster_id !== clusterId ||
-      s.labels.db_name !== undefined ||
-      s.labels.collection_name !== undefined
-    )
-      return false;
-    if (latency?.[1] !== undefined) {
-      return (
-        s.name === "vdbcloud_request_latency_seconds" &&
-        s.labels.request_type === latency[1].toLowerCase() &&
-        s.labels.stat === stat.toLowerCase()
-      );
-    }
-    return s.labels.upstream === undefined && HELP_NAME.get(s.name)?.(s, name) === true;
-  });
+  const entry = familyFor(name, stat === "" ? undefined : (stat as "AVG" | "P99"));
+  if (entry === undefined) return undefined;
+  return samples.find(
+    (s) =>
+      s.name === entry.family.name &&
+      s.labels.cluster_id === clusterId &&
+      s.labels.db_name === undefined &&
+      s.labels.collection_name === undefined &&
+      Object.entries(entry.labels).every(([k, v]) => s.labels[k] === v),
+  );
 }
-
-// Which exposed sample carries which upstream name (the families of design.md section 5).
-const typed =
-  (prefix: string, suffix = "") =>
-  (s: Sample, name: string) =>
-    name === `${prefix}${(s.labels.request_type ?? "").toUpperCase()}${suffix}`;
-const HELP_NAME = new Map<string, (s: Sample, name: string) => boolean>([
-  ["vdbcloud_cu_computation_ratio", (_s, n) => n === "CU_COMPUTATION"],
-  ["vdbcloud_cu_capacity_ratio", (_s, n) => n === "CU_CAPACITY"],
-  ["vdbcloud_storage_bytes", (_s, n) => n === "STORAGE_USE"],
-  ["vdbcloud_requests_per_second", typed("REQ_", "_COUNT")],
-  ["vdbcloud_vector_requests_per_second", typed("VECTOR_REQ_", "_COUNT")],
-  [
-    "vdbcloud_request_failure_ratio",
-    (s, n) => (s.labels.request_type === "all" ? n === "REQ_FAIL_RATE" : typed("REQ_FAIL_RATE_")(s, n)),
-  ],
-  ["vdbcloud_request_success_ratio", (_s, n) => n === "REQ_SUCCESS_RATE"],
-  ["vdbcloud_loaded_entities", (_s, n) => n === "ENTITIES_LOADED"],
-  ["vdbcloud_entity_inserts_per_second", (_s, n) => n === "ENTITIES_INSERT_RATE"],
-  ["vdbcloud_collections", (_s, n) => n === "COLLECTIONS_COUNT"],
-  ["vdbcloud_entities", (_s, n) => n === "ENTITIES_COUNT"],
-]);
 
 function close(actual: number, expected: number): boolean {
   return Math.abs(actual - expected) <= 1e-12 * Math.max(1, Math.abs(expected));
 }
 
-/** Checks every default query of every cluster against a fresh answer of the simulator. */
-async function expectEveryDefaultExact(harness: Harness, calls: MetricsCall[]): Promise<void> {
+/** The cluster-wide calls of one cluster that asked the default list (not a retrial alone). */
+function listCalls(calls: MetricsCall[], clusterId: string): MetricsCall[] {
+  return calls.filter(
+    (c) => c.clusterId === clusterId && c.body.dbName === undefined && c.body.metricQueries.length > 5,
+  );
+}
+
+/**
+ * Checks every query of each cluster's last list call against a fresh answer of the simulator
+ * (exact, in base units), and that the default names left out of it (not offered on the
+ * cluster's plan, or not in the key's reference) have no series. Returns the last calls.
+ */
+async function expectEveryDefaultExact(
+  harness: Harness,
+  calls: MetricsCall[],
+): Promise<Map<string, MetricsCall>> {
   const samples = parseSamples(await harness.metrics());
+  const lastCalls = new Map<string, MetricsCall>();
   for (const cluster of harness.sim.clusters) {
-    const accepted = calls.filter(
-      (c) =>
-        c.clusterId === cluster.id &&
-        c.body.dbName === undefined &&
-        c.body.metricQueries.length === DEFAULT_METRIC_QUERIES.length &&
-        c.body.metricQueries.every((q) => q.name !== "READ_VCU"),
-    );
-    const last = accepted.at(-1);
+    const last = listCalls(calls, cluster.id).at(-1);
     expect(last, cluster.id).toBeDefined();
+    const call = last as MetricsCall;
+    lastCalls.set(cluster.id, call);
     // Bucket closedness as the exporter judged it, when it asked.
-    const expected = await expectedValues(harness, last as MetricsCall, (last as MetricsCall).atMs);
-    for (const q of DEFAULT_METRIC_QUERIES) {
+    const expected = await expectedValues(harness, call, call.atMs);
+    for (const q of call.body.metricQueries) {
       const key = `${q.name}/${q.stat ?? ""}`;
       const want = expected.get(key);
       const got = exposed(samples, cluster.id, q.name, q.stat ?? "");
@@ -222,6 +214,11 @@ async function expectEveryDefaultExact(harness: Harness, calls: MetricsCall[]): 
         true,
       );
     }
+    const asked = new Set(call.body.metricQueries.map((q) => q.name));
+    for (const q of DEFAULT_METRIC_QUERIES) {
+      if (asked.has(q.name) || asked.has(q.name.replace(/_(AVG|P99)$/, ""))) continue;
+      expect(exposed(samples, cluster.id, q.name, ""), `${cluster.id} ${q.name} not asked`).toBeUndefined();
+    }
     const up = samples.find(
       (s) =>
         s.name === "vdbcloud_collector_up" &&
@@ -230,6 +227,21 @@ async function expectEveryDefaultExact(harness: Harness, calls: MetricsCall[]): 
     );
     expect(up?.value).toBe(1);
   }
+  return lastCalls;
+}
+
+/** The names only the service's Enterprise plan offers (design.md section 7). */
+const ENTERPRISE_ONLY = [
+  "CLUSTER_WRITE_CAPACITY",
+  "SLOW_QUERY_COUNT",
+  "FLUSH_COUNT",
+  "UNLOADED_COLLECTIONS_COUNT",
+];
+
+function formGauge(samples: Sample[]): Record<string, number> {
+  return Object.fromEntries(
+    samples.filter((s) => s.name === "vdbcloud_metrics_query_form").map((s) => [s.labels.form, s.value]),
+  );
 }
 
 function refusedCalls(samples: Sample[]): number {
@@ -239,25 +251,85 @@ function refusedCalls(samples: Sample[]): number {
     .reduce((n, s) => n + s.value, 0);
 }
 
-describe("against a strict server", () => {
-  it("the smallest config gives every documented metric, exact, with no refused call", async () => {
+describe.each<[string, Reference]>([
+  ["the current reference, a stray stat ignored", { catalog: "current", stat: "ignored" }],
+  ["the current reference, a stray stat refused", { catalog: "current", stat: "refused" }],
+])("against a server of %s", (_name, reference) => {
+  it("the smallest config gives every value exact within two cycles, name only, with no refused call", async () => {
     const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000);
     const calls: MetricsCall[] = [];
-    h = await strictHarness(clock, calls);
+    h = await strictHarness(clock, calls, undefined, undefined, reference);
     await step(clock, h, INTERVAL);
-    await expectEveryDefaultExact(h, calls);
-    expect(refusedCalls(parseSamples(await h.metrics()))).toBe(0);
-    // One request per cluster per cycle, every query of the default list in it.
-    for (const cluster of h.sim.clusters) {
-      const mine = calls.filter((c) => c.clusterId === cluster.id);
-      expect(mine.length).toBeGreaterThanOrEqual(1);
-      for (const c of mine) expect(c.body.metricQueries).toHaveLength(DEFAULT_METRIC_QUERIES.length);
+    const last = await expectEveryDefaultExact(h, calls);
+    const samples = parseSamples(await h.metrics());
+    expect(refusedCalls(samples)).toBe(0);
+    expect(samples.some((s) => s.name === "vdbcloud_metric_query_rejected")).toBe(false);
+    expect(formGauge(samples)).toEqual({ current: 1, "2024": 0 });
+    // Every query in the current form: a name only.
+    for (const c of calls) expect(c.body.metricQueries.every((q) => q.stat === undefined)).toBe(true);
+    // Once the plan is known, a cluster is asked only what its plan offers: an Enterprise
+    // cluster shows write capacity, indexed entities, slow queries and flushes.
+    const enterprise = h.sim.clusters.find((c) => c.plan === "Enterprise" && c.status === "RUNNING");
+    expect(enterprise).toBeDefined();
+    const id = enterprise?.id ?? "";
+    const asked = (clusterId: string) => new Set(last.get(clusterId)?.body.metricQueries.map((q) => q.name));
+    for (const name of [...ENTERPRISE_ONLY, "ENTITIES_INDEXED"]) {
+      expect(asked(id).has(name), name).toBe(true);
+      expect(exposed(samples, id, name, "")?.value, name).toEqual(expect.any(Number));
     }
-    expect(parseSamples(await h.metrics()).some((s) => s.name === "vdbcloud_metric_query_rejected")).toBe(
-      false,
-    );
+    expect(asked(id).has("READ_VCU")).toBe(false);
+    for (const cluster of h.sim.clusters.filter((c) => c.plan === "Standard")) {
+      for (const name of [...ENTERPRISE_ONLY, "READ_VCU", "WRITE_VCU"])
+        expect(asked(cluster.id).has(name)).toBe(false);
+    }
+  }, 30_000);
+});
+
+describe("against a server of the 2024 reference", () => {
+  it("the key learns the 2024 form on its first refusal: one refused call over the run, every value exact", async () => {
+    const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000);
+    const calls: MetricsCall[] = [];
+    const logs: string[] = [];
+    h = await strictHarness(clock, calls, undefined, logs, { catalog: "2024" });
+    for (let i = 0; i < 4; i++) await step(clock, h, INTERVAL);
+    const last = await expectEveryDefaultExact(h, calls);
+    const samples = parseSamples(await h.metrics());
+    expect(refusedCalls(samples)).toBe(1);
+    expect(samples.some((s) => s.name === "vdbcloud_metric_query_rejected")).toBe(false);
+    expect(formGauge(samples)).toEqual({ current: 0, "2024": 1 });
+    // After the switch, every call is in the 2024 form, and asks only that reference's names.
+    for (const call of last.values()) {
+      expect(call.body.metricQueries.every((q) => q.stat !== undefined)).toBe(true);
+      expect(call.body.metricQueries.some((q) => q.name === "READ_VCU")).toBe(false);
+    }
+    expect(
+      samples.some((s) => s.name === "vdbcloud_request_latency_seconds" && s.labels.stat === "p99"),
+    ).toBe(true);
+    // The switch is logged once.
+    expect(logs.filter((l) => l.includes('"event":"metrics_query_form"'))).toHaveLength(1);
   }, 30_000);
 
+  it("metrics.form: 2024 pins the form: no refused call at all", async () => {
+    const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000);
+    const calls: MetricsCall[] = [];
+    h = await strictHarness(
+      clock,
+      calls,
+      (raw) => {
+        raw.metrics = { granularity: "PT30S", interval: "PT30S", form: "2024" };
+      },
+      undefined,
+      { catalog: "2024" },
+    );
+    await step(clock, h, INTERVAL);
+    await expectEveryDefaultExact(h, calls);
+    const samples = parseSamples(await h.metrics());
+    expect(refusedCalls(samples)).toBe(0);
+    expect(formGauge(samples)).toEqual({ current: 0, "2024": 1 });
+  }, 30_000);
+});
+
+describe("a refused name", () => {
   it("one refused name costs only itself: quarantined, exposed, asked once per quarantine period", async () => {
     const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000);
     const startMs = clock.now();
@@ -273,12 +345,17 @@ describe("against a strict server", () => {
           interval: "PT30S",
           quarantine: "PT2M",
           // In the catalog but not in the reference: a strict server refuses it in both forms.
-          queries: [...DEFAULT_METRIC_QUERIES, { name: "READ_VCU", stat: "AVG" }],
+          // No server knows it: refused in both forms.
+          queries: [...DEFAULT_METRIC_QUERIES, { name: "NOT_A_METRIC" }],
+          allow_unknown_names: true,
         };
-        // A per-collection scope is asked in the second form, which a strict server refuses
-        // altogether: the scope must survive in the first form.
+        // A per-collection scope is asked in the current form too.
         const clusters = raw.clusters as { id: string; scopes?: unknown }[];
-        if (clusters[0]) clusters[0].scopes = [{ db_name: "default" }];
+        if (clusters[0]) {
+          clusters[0].scopes = [
+            { db_name: "default", queries: [{ name: "ENTITIES_COUNT" }, { name: "REQ_SEARCH_LATENCY_P99" }] },
+          ];
+        }
       },
       logs,
     );
@@ -287,17 +364,20 @@ describe("against a strict server", () => {
     const samples = parseSamples(await h.metrics());
     for (const cluster of h.sim.clusters) {
       const rejected = samples.filter(
-        (s) => s.name === "vdbcloud_metric_query_rejected" && s.labels.cluster_id === cluster.id,
+        (s) =>
+          s.name === "vdbcloud_metric_query_rejected" &&
+          s.labels.cluster_id === cluster.id &&
+          s.labels.db_name === undefined,
       );
       expect(rejected.map((s) => [s.labels.metric, s.labels.stat, s.value])).toEqual([
-        ["READ_VCU", "AVG", 1],
+        ["NOT_A_METRIC", "", 1],
       ]);
       const up = samples.find(
         (s) => s.name === "vdbcloud_collector_up" && s.labels.target === `${cluster.id}`,
       );
       expect(up?.value).toBe(1);
     }
-    // The scope answered in the first form, and nothing of it was quarantined.
+    // The scope answered in the current form, and nothing of it was quarantined.
     const clusterId = h.sim.clusters[0]?.id ?? "";
     expect(
       samples.some(
@@ -312,7 +392,7 @@ describe("against a strict server", () => {
     ).toBe(false);
     const scopeCalls = calls.filter((c) => c.body.dbName === "default" && c.atMs > startMs);
     expect(scopeCalls.length).toBeGreaterThan(0);
-    for (const c of scopeCalls) expect(c.body.metricQueries.every((q) => q.stat !== undefined)).toBe(true);
+    for (const c of scopeCalls) expect(c.body.metricQueries.every((q) => q.stat === undefined)).toBe(true);
     // One warning for the refused name, with how many targets it affects and the service's
     // message (the targets' findings are gathered for WARNING_COALESCE_MS first).
     const refusedLines = async (): Promise<Record<string, unknown>[]> => {
@@ -326,32 +406,35 @@ describe("against a strict server", () => {
     const warnings = await refusedLines();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({
-      metric: "READ_VCU",
-      stats: ["AVG"],
+      metric: "NOT_A_METRIC",
       targets: h.sim.clusters.length,
-      upstream: "invalid metric name: READ_VCU",
+      upstream: "invalid metric name: NOT_A_METRIC",
     });
 
     // Found in the first cycle: not sent again before the quarantine has passed, then once
     // per period, alone, in its configured form.
     while (clock.now() + INTERVAL < startMs + 2 * quarantineMs) await step(clock, h, INTERVAL);
-    const vcu = calls.filter((c) => c.body.metricQueries.some((q) => q.name === "READ_VCU"));
+    const vcu = calls.filter((c) => c.body.metricQueries.some((q) => q.name === "NOT_A_METRIC"));
     expect(vcu.filter((c) => c.atMs > startMs && c.atMs < startMs + quarantineMs)).toEqual([]);
     const retrials = vcu.filter((c) => c.atMs >= startMs + quarantineMs);
     expect(retrials).toHaveLength(h.sim.clusters.length);
-    for (const r of retrials) expect(r.body.metricQueries).toEqual([{ name: "READ_VCU", stat: "AVG" }]);
+    for (const r of retrials) expect(r.body.metricQueries).toEqual([{ name: "NOT_A_METRIC" }]);
     await expectEveryDefaultExact(h, calls);
     const after = parseSamples(await h.metrics());
     expect(
       after.filter((s) => s.name === "vdbcloud_metric_query_rejected" && s.labels.db_name === undefined),
     ).toHaveLength(h.sim.clusters.length);
     // After the first cycle the rest flows in one request per cluster: every cluster-wide call
-    // but the retrials carries the whole default list, and nothing is halved again.
+    // but the retrials carries the cluster's whole list, and nothing is halved again.
     const later = calls.filter(
       (c) => c.atMs > startMs && c.body.dbName === undefined && !retrials.includes(c),
     );
     expect(later.length).toBeGreaterThanOrEqual(2 * h.sim.clusters.length);
-    for (const c of later) expect(c.body.metricQueries).toHaveLength(DEFAULT_METRIC_QUERIES.length);
+    for (const c of later) {
+      const ownList = listCalls(calls, c.clusterId).at(-1)?.body.metricQueries.length;
+      expect(c.body.metricQueries).toHaveLength(ownList ?? -1);
+      expect(c.body.metricQueries.some((q) => q.name === "NOT_A_METRIC")).toBe(false);
+    }
     // Refused again on its retrial by the same targets: no second warning.
     await new Promise((r) => setTimeout(r, WARNING_COALESCE_MS + 100));
     expect(logs.filter((l) => l.includes("metric refused by the service"))).toHaveLength(1);

@@ -8,8 +8,10 @@
  * every file of the copy must still equal the repository's: `npm run generate` as
  * docs/development.md says must find nothing stale.
  *
- * The fixed ports the pages use (9500, 9501, 9475, 18080) must be free; the bare `npm run
- * demo` gets a free port through VDBCLOUD_LISTEN, as a reader would when 9474 is taken.
+ * The fixed ports the pages use (9500, 9501, 9475, 18080) are replaced, in each command as it
+ * runs (heredoc bodies included) and in the URL that must answer, by free ports chosen when the
+ * file starts, so a port another process holds cannot fail the test; the bare `npm run demo`
+ * gets a free port through VDBCLOUD_LISTEN, as a reader would when 9474 is taken.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -53,6 +55,28 @@ const SERVERS: Readonly<Record<string, (port: number) => string>> = {
   "npm run sim -- --port 18080 --clusters 3 --api-key sim-key": () => "http://127.0.0.1:18080/_sim/world",
   "node dist/main.js --config my-sim.yaml --listen 127.0.0.1:9475": () => "http://127.0.0.1:9475/readyz",
 };
+
+/** The fixed ports of the pages, each replaced by a free one (see the file's comment). */
+const FIXED_PORTS = [9500, 9501, 9475, 18080] as const;
+const PORT_IN_TEXT = new RegExp(`(?<=[:\\s])(${FIXED_PORTS.join("|")})\\b`, "g");
+const portFor = new Map<string, number>();
+
+/** Distinct free ports for FIXED_PORTS, chosen once. */
+async function chooseFreePorts(): Promise<void> {
+  if (portFor.size > 0) return;
+  const taken = new Set<number>();
+  for (const fixed of FIXED_PORTS) {
+    let port = await freePort();
+    while (taken.has(port)) port = await freePort();
+    taken.add(port);
+    portFor.set(String(fixed), port);
+  }
+}
+
+/** `text` with each fixed port of the pages replaced by its free one. */
+function withFreePorts(text: string): string {
+  return text.replace(PORT_IN_TEXT, (fixed) => String(portFor.get(fixed) ?? fixed));
+}
 
 /** Commands that need an external tool: skipped with a notice where it is missing (CI fails). */
 const TOOLS: Readonly<Record<string, ToolName>> = { promtool: "promtool", amtool: "amtool" };
@@ -159,14 +183,15 @@ describe("shell commands of the README and docs/*.md", () => {
   it.each(blocks.map((b) => [b, commands.filter((c) => c.block === b).map((c) => c.command)] as const))(
     "%s runs: %j",
     async (_block, list) => {
+      await chooseFreePorts();
       try {
         for (const command of list) {
           if (SKIPPED[command] !== undefined) continue;
           const tool = TOOLS[command.split(" ")[0] ?? ""];
           if (tool !== undefined && toolOrSkip(tool).skip) continue;
           const server = SERVERS[command];
-          if (server) await startServer(command, server);
-          else run(command);
+          if (server) await startServer(withFreePorts(command), (port) => withFreePorts(server(port)));
+          else run(withFreePorts(command));
         }
       } finally {
         await stopAll();
@@ -174,6 +199,27 @@ describe("shell commands of the README and docs/*.md", () => {
     },
     300_000,
   );
+
+  it("replaces the pages' fixed ports, in commands, heredocs and URLs, and nothing else", async () => {
+    await chooseFreePorts();
+    const sim = portFor.get("18080");
+    expect(new Set(portFor.values()).size).toBe(FIXED_PORTS.length);
+    expect(withFreePorts("npm run sim -- --port 18080 --clusters 3")).toBe(
+      `npm run sim -- --port ${sim} --clusters 3`,
+    );
+    expect(withFreePorts("  base_url: http://127.0.0.1:18080\n")).toBe(
+      `  base_url: http://127.0.0.1:${sim}\n`,
+    );
+    expect(withFreePorts("http://127.0.0.1:9475/readyz")).toBe(
+      `http://127.0.0.1:${portFor.get("9475")}/readyz`,
+    );
+    expect(withFreePorts("in01-18080 --clusters 9500")).toBe(`in01-18080 --clusters ${portFor.get("9500")}`);
+    // Every fixed port a page's command uses is one of FIXED_PORTS.
+    for (const { command } of commands) {
+      for (const m of command.matchAll(/127\.0\.0\.1:(\d+)/g))
+        expect(FIXED_PORTS.map(String)).toContain(m[1]);
+    }
+  });
 
   it("left every file of the repository as it was (npm run generate found nothing stale)", () => {
     const changed = files.filter((f) => {

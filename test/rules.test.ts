@@ -22,7 +22,8 @@ import {
   runbookAnchor,
   THRESHOLDS_FILE,
 } from "../scripts/rules.js";
-import { NATIVE_LEVELS, NATIVE_SOURCES, recordsOf } from "../src/metrics/native.js";
+import { PLANNED_OPERATION_STATUSES } from "../src/collectors/inventory/mapping.js";
+import { NATIVE_LEVELS, NATIVE_SOURCES, recordsOf, withNativeSources } from "../src/metrics/native.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
@@ -252,6 +253,17 @@ describe("native recording rules (native.yml, from src/metrics/native.ts)", () =
     },
   );
 
+  // A test of "either source" written out by hand must be the expansion the table writes now,
+  // or it tests a join no dashboard or alert uses.
+  it("tests the either-source joins as withNativeSources writes them, none on db_name", () => {
+    const joins = exprTests.filter((t) => / or on \(/.test(t.expr));
+    expect(joins.length).toBeGreaterThan(0);
+    for (const t of joins) {
+      expect(withNativeSources(t.expr), t.expr).toBe(t.expr);
+      expect(t.expr).not.toMatch(/\bon \([^)]*\bdb_name\b/);
+    }
+  });
+
   it("keep exactly the labels of the exporter's family they stand in for", () => {
     for (const rule of nativeRecordings) {
       const source = NATIVE_SOURCES.find((s) => recordsOf(s).includes(rule.record ?? ""));
@@ -265,5 +277,17 @@ describe("native recording rules (native.yml, from src/metrics/native.ts)", () =
       for (const label of Object.keys(rule.labels ?? {}))
         expect(labels, String(rule.record)).toContain(label);
     }
+  });
+});
+
+describe("cluster status alerts", () => {
+  const exprOf = (name: string): string => alerts.find((a) => a.alert === name)?.expr ?? "";
+  const listed = (expr: string, op: string): string[] =>
+    (new RegExp(`status${op}"([^"]*)"`).exec(expr)?.[1] ?? "").split("|").sort();
+
+  it("leave exactly the planned operations (PLANNED_OPERATION_STATUSES) to their own alert", () => {
+    const planned = [...PLANNED_OPERATION_STATUSES].sort();
+    expect(listed(exprOf("VdbcloudClusterOperationLongRunning"), "=~")).toEqual(planned);
+    expect(listed(exprOf("VdbcloudClusterNotRunning"), "!~")).toEqual(["running", ...planned].sort());
   });
 });

@@ -158,7 +158,7 @@ describe("either source", () => {
     const out = renderAlerts(CLUSTER_ALERT, thresholds("  Hot: { threshold: 0.7, for: 10m }\n"));
     const [hot] = rules(out);
     expect(hot?.expr).toBe(
-      '(vdbcloud_cu_computation_ratio{collection_name=""} or on (cluster_id, db_name, collection_name) vdbcloud_cluster:zilliz_cluster_computation:max{collection_name=""}) > 0.7',
+      '(vdbcloud_cu_computation_ratio{collection_name=""} or on (cluster_id, collection_name) vdbcloud_cluster:zilliz_cluster_computation:max{collection_name=""}) > 0.7',
     );
     expect(hot?.annotations.description).toBe("Above 70%.");
     expect(out).toContain("# kept");

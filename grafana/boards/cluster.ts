@@ -88,6 +88,37 @@ export const cluster: DashboardSpec = {
         },
         {
           kind: "stat",
+          title: "Autoscaling replicas",
+          description:
+            "The replica range autoscaling may choose (Describe Cluster autoscaling.replica.min and .max), when " +
+            "the cluster has one; a schedule in place of the range shows none.",
+          queries: [
+            { expr: `max(vdbcloud_cluster_autoscaling_replicas_min{${C}})`, legend: "min" },
+            { expr: `max(vdbcloud_cluster_autoscaling_replicas_max{${C}})`, legend: "max" },
+          ],
+          unit: "none",
+          colorMode: "none",
+          textMode: "value_and_name",
+          noValue: "no replica range",
+        },
+        {
+          kind: "stat",
+          title: "Global cluster role",
+          description:
+            "The cluster's role in its global cluster (Describe Cluster globalClusterMeta): primary takes the " +
+            "writes, secondaries replicate them. A change raises VdbcloudGlobalClusterFailover.",
+          queries: [
+            {
+              expr: `max by (global_cluster_id, role) (vdbcloud_cluster_global_role{${C}} == 1)`,
+              legend: "{{role}} of {{global_cluster_id}}",
+            },
+          ],
+          textMode: "name",
+          colorMode: "none",
+          noValue: "not in a global cluster",
+        },
+        {
+          kind: "stat",
           title: "Backups",
           description: "Backups taken of the cluster (Describe Cluster snapshotNumber).",
           queries: [{ expr: `max(vdbcloud_cluster_snapshots{${C}})` }],

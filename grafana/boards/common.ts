@@ -2,6 +2,7 @@
  * Pieces shared by the dashboards: thresholds that match the alert rules, the joins that put
  * descriptive labels from `vdbcloud_cluster_info` onto cluster series, and common variables.
  */
+import { PLANNED_OPERATION_STATUSES } from "../../src/collectors/inventory/mapping.js";
 import type { LinkSpec, ThresholdStep, ValueMapping, VariableSpec } from "../lib/panels.js";
 
 /** Tag on every dashboard: the dashboards' link menu lists dashboards by it. */
@@ -22,7 +23,13 @@ export const UID = {
 export const CLUSTER_SCOPE = 'collection_name=""';
 
 /** Labels of `vdbcloud_cluster_info` put onto joined series. */
-const INFO_LABELS = "cluster_name, project_id, region_id, plan, cu_type";
+const INFO_LABELS = "cluster_name, project_id, region_id, plan, cu_type, deployment_option";
+
+/**
+ * The statuses of a planned operation as one regex alternation (the alerts' list): such a
+ * cluster is working, not broken, so panels count it apart from the ones not running.
+ */
+export const PLANNED_OPERATIONS = PLANNED_OPERATION_STATUSES.join("|");
 
 /**
  * `expr` with `cluster_name` added from the info series. `max by` collapses duplicates when
@@ -70,11 +77,14 @@ export const LIMITS = {
   anyIsBad: steps(["red", 1]),
 } as const;
 
-/** Cluster status colours: running green, abnormal red, transitions blue, anything else orange. */
+/**
+ * Cluster status colours: running green, abnormal red, transitions and planned operations blue,
+ * anything else orange.
+ */
 export const CLUSTER_STATUS_COLORS: ValueMapping[] = [
   { value: "running", color: "green" },
   { value: "abnormal", color: "red" },
-  { value: "creating|resuming|modifying|stopping", color: "blue", regex: true },
+  { value: `creating|resuming|stopping|unfreezed|${PLANNED_OPERATIONS}`, color: "blue", regex: true },
   { value: ".*", color: "orange", regex: true },
 ];
 

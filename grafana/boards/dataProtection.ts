@@ -225,6 +225,23 @@ export const dataProtection: DashboardSpec = {
           unit: "none",
           w: 8,
         },
+        {
+          kind: "timeseries",
+          title: "Primary per global cluster",
+          description:
+            "Which member is each global cluster's primary (Describe Cluster globalClusterMeta.role): a step " +
+            "from one member to another is a failover or switchover (VdbcloudGlobalClusterFailover).",
+          queries: [
+            {
+              expr: 'max by (global_cluster_id, cluster_id) (vdbcloud_cluster_global_role{role="primary"})',
+              legend: "{{global_cluster_id}} {{cluster_id}}",
+            },
+          ],
+          unit: "none",
+          min: 0,
+          max: 1,
+          w: 24,
+        },
       ],
     },
   ],

@@ -218,6 +218,18 @@ export const exporter: DashboardSpec = {
           hide: ["Value", "__name__"],
         },
         {
+          kind: "table",
+          title: "Metric query form per key",
+          description:
+            "The request form of Query Cluster Metrics each API key's server accepts (vdbcloud_metrics_query_form): " +
+            "current (a name only, the statistic inside latency names) or 2024 (a name and a stat). Learned once " +
+            "per key with metrics.form: auto; a key on 2024 is asked the current form again hourly, and the " +
+            "names only the current reference has are not asked of it.",
+          h: 6,
+          queries: [{ expr: `vdbcloud_metrics_query_form{${I}} == 1` }],
+          hide: ["Value", "__name__"],
+        },
+        {
           kind: "timeseries",
           title: "Metrics data age",
           description:
@@ -376,6 +388,24 @@ export const exporter: DashboardSpec = {
             ],
           },
         ),
+        rateByLabel(
+          "Invalid upstream IDs",
+          "Listed items dropped for an ID that fails the ID rule, per second, per endpoint: never polled, " +
+            "never part of a request path. Alert on any (VdbcloudApiInvalidIds).",
+          "vdbcloud_api_invalid_ids_total",
+          "endpoint",
+          { thresholds: steps(["red", 0.001]) },
+        ),
+        {
+          kind: "stat",
+          title: "Discovered clusters not polled",
+          description:
+            "Clusters List Clusters found beyond inventory.discovery.max_clusters, which no collector polls " +
+            "(vdbcloud_discovered_clusters_not_polled). Alert above 0 for 15m (VdbcloudDiscoveryCapReached).",
+          queries: [{ expr: `max(vdbcloud_discovered_clusters_not_polled{${I}})` }],
+          thresholds: steps(["red", 1]),
+          w: 8,
+        },
         rateByLabel(
           "Dropped samples",
           "Samples not exposed, per second, by reason (unknown unit, unparsable value, job cap, ...).",

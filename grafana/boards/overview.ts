@@ -8,6 +8,7 @@ import {
   clusterTableColumn,
   clusterVariables,
   LIMITS,
+  PLANNED_OPERATIONS,
   steps,
   TAG,
   UID,
@@ -77,11 +78,12 @@ export const overview: DashboardSpec = {
           kind: "stat",
           title: "Clusters not running",
           description:
-            "Selected clusters whose status is anything but running (stopped, abnormal, modifying, ...). " +
+            "Selected clusters whose status is anything but running (stopped, abnormal, creating, ...), " +
+            "planned operations (resizing, upgrading, migrating, ...) left out as the alerts leave them. " +
             "Red when at least one.",
           queries: [
             {
-              expr: `count(vdbcloud_cluster_status{${INFO_SEL}, status!="running"} == 1) or vector(0)`,
+              expr: `count(vdbcloud_cluster_status{${INFO_SEL}, status!~"running|${PLANNED_OPERATIONS}"} == 1) or vector(0)`,
             },
           ],
           unit: "none",
@@ -163,6 +165,7 @@ export const overview: DashboardSpec = {
             { field: "region_id", displayName: "Region" },
             { field: "cu_type", displayName: "CU type" },
             { field: "plan", displayName: "Plan" },
+            { field: "deployment_option", displayName: "Deployment" },
             {
               field: "status",
               displayName: "Status",

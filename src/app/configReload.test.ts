@@ -36,6 +36,22 @@ async function setup() {
 const REJECTED = "configuration rejected; the previous one keeps running";
 
 describe("configReloader", () => {
+  it.each([
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config syntax under test.
+    ["a key inside ${}", 'api: { api_key: "${abc-secret-123}" }\n'],
+    ["a key as an alias", "api: { api_key: *abc-secret-123 }\n"],
+    ["a key with a newline", 'api: { api_key: "abc\\nsecret-123" }\n'],
+  ])("never puts a key in the rejection's log line or answer: %s", async (_name, text) => {
+    const t = await setup();
+    t.write(text);
+    const result = await t.reload();
+    expect(result.ok).toBe(false);
+    expect(result.problems.length).toBeGreaterThan(0);
+    expect(JSON.stringify(result.problems)).not.toContain("secret-123");
+    expect(t.logged(REJECTED, 50)).toHaveLength(1);
+    expect(JSON.stringify(t.lines)).not.toContain("secret-123");
+  });
+
   it("logs a bad edit once, whether the file watch or an HTTP reload noticed it, and answers both", async () => {
     const t = await setup();
     t.write("api: { api_key: sk-secret-key }\nclusters: [{ id: in01-a, regoin: x }]\n");

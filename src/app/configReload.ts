@@ -4,11 +4,10 @@
  * edit is logged once however many times it is noticed (the file watch and an HTTP reload
  * usually both see it), and again only when the file or its problems change.
  */
-import { readFile } from "node:fs/promises";
 import type { Logger } from "pino";
 import { configChanges } from "../config/diff.js";
 import { ConfigError } from "../config/errors.js";
-import { loadConfig } from "../config/load.js";
+import { loadConfig, readConfigFile } from "../config/load.js";
 import type { Config } from "../config/types.js";
 import type { ReloadResult } from "../http/app.js";
 import { serialized } from "../shared/serialized.js";
@@ -33,7 +32,8 @@ export function configReloader(
   let running = initial;
   let lastRejected: string | undefined;
   const reloadOnce = async (): Promise<ReloadResult> => {
-    const text = await readFile(path, "utf8").catch(() => undefined);
+    // Bounded as loadConfig is: a file swapped for a huge one is refused before it is read.
+    const text = await readConfigFile(path).catch(() => undefined);
     try {
       // An empty file is valid at start-up (every default), but on a reload it is a file caught
       // while an editor rewrites it in place: applying it would drop every target.

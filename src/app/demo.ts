@@ -5,55 +5,52 @@ import type { Simulator } from "../simulator/index.js";
 import {
   expandQuery,
   isClusterOnly,
+  otherForm,
   type QueryLike,
-  toSecondForm,
+  toCurrentForm,
   UPSTREAM_METRICS,
   upstreamMetric,
 } from "../upstream/catalog.js";
 
 /**
- * The names outside the public reference, in the second form. The demo asks for them too, so
- * that it shows both request forms and every family.
+ * The names only the 2024 reference lists whose questions no current name asks (the success
+ * ratio, the all-types failure ratio, entity inserts, bulk-insert latency), in the 2024 form.
+ * The permissive demo asks them too, so that every family has data.
  */
-const UNDOCUMENTED = UPSTREAM_METRICS.filter((m) => !m.documented).map((m) => ({ name: m.name }));
+const ONLY_2024: readonly QueryLike[] = UPSTREAM_METRICS.filter((m) => !m.references.includes("current"))
+  .flatMap((m) => expandQuery({ name: m.name }))
+  .filter((q) => otherForm(q) === undefined);
 
 /**
  * A name no server knows, asked on purpose (with `allow_unknown_names`): the simulator refuses
  * it, and the demo shows what a refused query costs (itself only) and how it is reported.
  */
-const REFUSED_ON_PURPOSE = { name: "DEMO_REFUSED_METRIC", stat: "AVG" } as const;
-
-/**
- * What the strict demo asks besides the default list: one name outside the reference and the
- * unknown one (with `showRefusal`), both cluster-level and in the second form, so that they share one small batch
- * (finding them costs a few calls per cluster, and the first cycle stays short) while the
- * documented names flow in the other.
- */
-const STRICT_UNDOCUMENTED = { name: "READ_VCU" } as const;
-const STRICT_REFUSED_ON_PURPOSE = { name: REFUSED_ON_PURPOSE.name } as const;
+const REFUSED_ON_PURPOSE = { name: "DEMO_REFUSED_METRIC" } as const;
 
 /**
  * The per-collection queries of the demo (configured scopes and discovered collections): the
  * cluster-wide list's names a scope can carry, without the unknown name, which is shown at
- * cluster level only: finding it among some thirty second-form names, which a strict server
- * refuses as a whole, would cost dozens of calls per collection and delay the first cycle.
+ * cluster level only: finding it among some thirty names, which a strict server refuses as a
+ * whole, would cost dozens of calls per collection and delay the first cycle.
  */
 function scopeQueries(queries: readonly QueryLike[]): QueryLike[] {
   return queries.filter(
     (q) =>
       upstreamMetric(q.name) !== undefined &&
       !isClusterOnly(q.name) &&
-      expandQuery(q).every((x) => toSecondForm(x) !== undefined),
+      expandQuery(q).every((x) => toCurrentForm(x) !== undefined),
   );
 }
 
 /**
- * Which metric names the demo's simulator accepts: "strict" (the default: only the public
- * reference's enum, `stat` required, as the real service is documented; the names outside it
- * are refused and quarantined, which the demo then shows), or "permissive" (every name the
- * exporter knows, in either request form: every family and dashboard panel has data).
+ * Which reference the demo's simulator follows: "current" (the default: the reference as it
+ * reads today, name only, one unknown name refusing the request, as the real service is
+ * documented), "2024" (the older reference, `stat` required: the exporter learns that form for
+ * the demo key on its first refusal and sends it from then on), or "permissive" (every name the
+ * exporter knows, in either request form: every family and dashboard panel has data). "strict"
+ * is the earlier name of "2024".
  */
-export const DEMO_METRIC_CATALOGS = ["strict", "permissive"] as const;
+export const DEMO_METRIC_CATALOGS = ["current", "2024", "permissive", "strict"] as const;
 
 /** One of DEMO_METRIC_CATALOGS. */
 export type DemoMetricCatalog = (typeof DEMO_METRIC_CATALOGS)[number];
@@ -87,8 +84,8 @@ interface DemoOptions {
   readonly showRefusal?: boolean;
   /**
    * The simulator's catalog the queries are chosen for. "permissive" (the default here): the
-   * default list plus every name outside the reference, so every family has data. "strict":
-   * the default list plus one name outside the reference (and the unknown one), refused.
+   * default list plus the names only the 2024 reference has, so every family has data. Any
+   * other: the default list (and the unknown name, refused).
    */
   readonly metricCatalog?: DemoMetricCatalog;
   /**
@@ -97,6 +94,11 @@ interface DemoOptions {
    * metric queries are saved.
    */
   readonly nativeExport?: boolean;
+  /**
+   * List Clusters as well (`--demo` does): the configured clusters are all it finds, and
+   * discovery's own families (the clusters beyond inventory.discovery.max_clusters) show.
+   */
+  readonly discovery?: boolean;
 }
 
 /** The key the demo's simulator accepts for everything but backups (see `showNotPermitted`). */
@@ -124,6 +126,7 @@ export function demoRunOptions(
     groups: true,
     billing: true,
     nativeExport: true,
+    discovery: true,
   };
 }
 
@@ -147,7 +150,7 @@ export async function startDemoSimulator(opts: {
   const { startSimulator } = await import("../simulator/index.js");
   // Time runs 10x faster for jobs so that a visitor sees import and Spark jobs change state.
   // Six collections per cluster show every load state; one appears and vanishes every 2 minutes.
-  return startSimulator({
+  const sim = await startSimulator({
     host: opts.listen?.host ?? "127.0.0.1",
     port: opts.listen?.port ?? 0,
     clusters: opts.clusters,
@@ -155,13 +158,30 @@ export async function startDemoSimulator(opts: {
     timeScale: 10,
     collectionsPerCluster: 6,
     collectionChurnMs: 120_000,
-    metricCatalog: opts.metricCatalog ?? "strict",
+    metricCatalog: opts.metricCatalog ?? "current",
     backupDeniedKeys: [DEMO_KEY_WITHOUT_BACKUP],
     busyClusterSparkJobs: DEMO_BUSY_SPARK_JOBS,
     // Billing reads with a key of its own, as a careful deployment would: the monitoring key is
     // refused there, and this key everywhere else.
     billingKeys: [DEMO_BILLING_KEY],
   });
+  // A planned operation under way: its status series, and no not-running alert for it. The
+  // global clusters' primaries and secondaries come with the world.
+  const resizing = demoResizingCluster(sim);
+  if (resizing !== undefined) sim.state.setClusterStatus(resizing, "RESIZING");
+  return sim;
+}
+
+/**
+ * The cluster the demo shows RESIZING: a running dedicated one other than the first (whose CU
+ * alerts the demo shows) and the one served natively, preferably one with autoscaling bounds.
+ */
+export function demoResizingCluster(sim: Pick<Simulator, "clusters">): string | undefined {
+  const native = demoNativeCluster(sim);
+  const candidates = sim.clusters.filter(
+    (c) => c !== sim.clusters[0] && c.id !== native && c.status === "RUNNING" && c.cuSize > 0,
+  );
+  return (candidates.find((c) => c.autoscalingCu !== undefined) ?? candidates[0])?.id;
 }
 
 /**
@@ -174,18 +194,20 @@ const DEMO_BUSY_SPARK_JOBS = 30;
  * The raw (YAML-shaped) config of the demo: every simulated cluster, a per-collection scope on
  * the first one, the generated Spark jobs by hand (discovery lists those of the first
  * cluster's busy listing, DEMO_BUSY_SPARK_JOBS more), every simulated job by ID (a migration, a backup, a failing restore), cluster
- * discovery off, collection discovery as
+ * discovery as asked (it finds the same clusters), collection discovery as
  * asked (with each data plane's credential), the simulated SCIM groups as asked, 30 s cycles
  * (the API's finest granularity), and a fixed demo key the simulator accepts.
  */
 export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, unknown> {
   const first = sim.clusters[0];
   const last = sim.clusters[sim.clusters.length - 1];
-  const strict = opts.metricCatalog === "strict";
+  const strict = opts.metricCatalog !== undefined && opts.metricCatalog !== "permissive";
   const refused = opts.showRefusal === true;
-  const queries = strict
-    ? [...DEFAULT_METRIC_QUERIES, STRICT_UNDOCUMENTED, ...(refused ? [STRICT_REFUSED_ON_PURPOSE] : [])]
-    : [...DEFAULT_METRIC_QUERIES, ...UNDOCUMENTED, ...(refused ? [REFUSED_ON_PURPOSE] : [])];
+  const queries = [
+    ...DEFAULT_METRIC_QUERIES,
+    ...(strict ? [] : ONLY_2024),
+    ...(refused ? [REFUSED_ON_PURPOSE] : []),
+  ];
   // Own scope lists only where the unknown name or a strict server needs them (tests keep the
   // configured and discovered scopes on the cluster-wide list, as a user's config would).
   const scoped = refused || strict ? { queries: scopeQueries(queries) } : {};
@@ -200,7 +222,14 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
     return { data_plane: { token_file: file } };
   };
   return {
-    api: { base_url: sim.baseUrl, controller_url: sim.controllerUrlTemplate, api_key: DEMO_API_KEY },
+    api: {
+      base_url: sim.baseUrl,
+      controller_url: sim.controllerUrlTemplate,
+      api_key: DEMO_API_KEY,
+      // The simulator serves each cluster's data plane on its own plaintext loopback address
+      // (its connectAddress): listed by hand, as a user lists a proxy, never allowed by default.
+      data_plane_hosts: [`http://${new URL(sim.baseUrl).hostname}`],
+    },
     clusters: sim.clusters.map((c) => ({
       id: c.id,
       region: c.regionId,
@@ -234,7 +263,7 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
       discovery: { interval: "PT30S" },
     },
     jobs: { ids: sim.state.cloudJobRefs.map((j) => j.jobId), interval: "PT30S" },
-    inventory: { interval: "PT30S" },
+    inventory: { interval: "PT30S", ...(opts.discovery === true ? { discovery: { enabled: true } } : {}) },
     ...(opts.collections
       ? {
           collections: {

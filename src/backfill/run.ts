@@ -253,7 +253,13 @@ async function withCollections(
   const found = new Map<string, readonly CollectionRef[]>();
   for (const cluster of clusters) {
     try {
-      const dp = await dataPlaneOf(cluster, pool.forCluster(cluster), pool.dataPlane, signal);
+      const dp = await dataPlaneOf(
+        cluster,
+        pool.forCluster(cluster),
+        pool.dataPlane,
+        signal,
+        config.api.dataPlaneHosts,
+      );
       found.set(cluster.id, selectCollections((await listAllCollections(dp, signal)).all, cfg).polled);
     } catch (err) {
       failures.push(`${cluster.id} collections: ${describeError(err).message}`);

@@ -24,6 +24,8 @@ describe("parseCli", () => {
       want: { shard: { index: 2, total: 3 } },
     },
     { argv: ["--config", "c", "--log-level", "debug"], want: { logLevel: "debug" } },
+    { argv: ["--config", "c", "--web.enable-lifecycle"], want: { mode: "run", enableLifecycle: true } },
+    { argv: ["--demo", "--web.enable-lifecycle"], want: { mode: "demo", enableLifecycle: true } },
     { argv: ["--help"], want: { mode: "help" } },
     { argv: ["--version"], want: { mode: "version" } },
   ])("$argv", ({ argv, want }) => {
@@ -46,7 +48,7 @@ describe("parseCli", () => {
     },
     {
       argv: ["--demo", "--demo-metric-catalog", "lenient"],
-      message: "--demo-metric-catalog: must be one of strict, permissive",
+      message: "--demo-metric-catalog: must be one of current, 2024, permissive, strict",
     },
     {
       argv: ["--config", "c.yaml", "--demo-simulator-listen", "127.0.0.1:9475"],
@@ -145,5 +147,11 @@ describe("parseCli", () => {
   ])("rejects $env", ({ argv, env, message }) => {
     expect(() => parseCli(argv, { env })).toThrow(ArgsError);
     expect(() => parseCli(argv, { env })).toThrow(message);
+  });
+});
+
+describe("--web.enable-lifecycle", () => {
+  it("is off unless given", () => {
+    expect(parseCli(["--config", "c"], { env: {} }).enableLifecycle).toBeUndefined();
   });
 });

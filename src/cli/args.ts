@@ -10,9 +10,10 @@ export const USAGE = `Usage:
                                                   accepted, does each cluster answer, which metric queries
                                                   are refused (exit 0 ok, 1 refused or unreachable)
   vdbcloud-exporter --demo                        run against an embedded simulator (no account needed)
-      [--demo-metric-catalog strict|permissive]   the simulator accepts only the public reference's metric names
-                                                  (strict, the default: the others are shown refused), or every
-                                                  name the exporter knows (permissive: every panel has data)
+      [--demo-metric-catalog current|2024|permissive]   the reference the simulator's metric names follow:
+                                                  current (the default, name only), 2024 (stat required: the
+                                                  exporter learns that form), or every name the exporter
+                                                  knows (permissive: every panel has data)
       [--demo-simulator-listen HOST:PORT]         where the demo's simulator listens (default: a free loopback
                                                   port); the exporter, and the Prometheus its /sd/native-export
                                                   sends to the simulated endpoint, reach it there
@@ -27,6 +28,8 @@ Options (each also set by the environment variable after it; the flag wins):
                                                   the ordinal N of a host name ending in -N (StatefulSet pods)
   --total-shards N         VDBCLOUD_TOTAL_SHARDS  number of replicas splitting the targets (default 1); above 1
                                                   without a shard, the shard comes from the host name
+  --web.enable-lifecycle                          let POST /-/reload reload the config (off: 403; SIGHUP and
+                                                  an edit of the file reload either way)
   --help, --version
 
 Environment:
@@ -51,6 +54,8 @@ export interface CliArgs {
   /** `--demo-simulator-listen`: where the demo's simulator listens (demo mode only). */
   readonly demoSimulatorListen?: string;
   readonly shard: { readonly index: number; readonly total: number };
+  /** `--web.enable-lifecycle`: POST /-/reload is served (as in Prometheus, off by default). */
+  readonly enableLifecycle?: boolean;
 }
 
 /** Bad command line: the message says what is wrong; main prints it with the usage, exit 2. */
@@ -163,6 +168,7 @@ export function parseCli(argv: readonly string[], from: CliEnvironment = {}): Cl
     ...(simulatorListen !== undefined ? { demoSimulatorListen: simulatorListen } : {}),
     logLevel,
     shard,
+    ...(values["web.enable-lifecycle"] ? { enableLifecycle: true } : {}),
   };
 }
 
@@ -215,6 +221,7 @@ function parse(argv: readonly string[]) {
     "log-level": { type: "string" },
     shard: { type: "string" },
     "total-shards": { type: "string" },
+    "web.enable-lifecycle": { type: "boolean" },
     help: { type: "boolean", short: "h" },
     version: { type: "boolean" },
   });

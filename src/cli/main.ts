@@ -2,43 +2,28 @@
  * The exporter's command line: main.ts loads this module once the launcher decided that this
  * process runs the command (src/runtime/launch.ts).
  */
-import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer as createHttpsServer } from "node:https";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import type { Server } from "node:http";
 import { type Logger, pino } from "pino";
 import { configReloader } from "../app/configReload.js";
-import { DEMO_CLUSTERS, demoConfig, demoRunOptions, startDemoSimulator } from "../app/demo.js";
 import { Exporter } from "../app/exporter.js";
 import { onSighup } from "../app/sighup.js";
 import { COLLECTORS } from "../collectors/registry.js";
-import { ConfigError } from "../config/errors.js";
 import { loadJobIdsFile } from "../config/jobIdsFile.js";
-import { formatListen, type ListenAddress, parseListen } from "../config/listen.js";
-import { buildConfig, loadConfig } from "../config/load.js";
+import { formatListen } from "../config/listen.js";
+import { loadConfig } from "../config/load.js";
 import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
 import type { Config } from "../config/types.js";
 import { CONFIG_WATCH_INTERVAL_MS, watchPath } from "../config/watch.js";
-import { loadWebConfig, toTlsOptions } from "../config/webConfig.js";
-import { createApp, type ReloadResult } from "../http/app.js";
+import { loadWebConfig } from "../config/webConfig.js";
+import type { ReloadResult } from "../http/app.js";
 import { BasicAuth } from "../http/basicAuth.js";
-import { printRuntimePlan, type RuntimeInForce, runtimeInForce } from "../runtime/format.js";
+import { printRuntimePlan, runtimeInForce } from "../runtime/format.js";
 import type { ProcessStartSnapshot } from "../runtime/launch.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../shared/exitCodes.js";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./args.js";
-
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-      version?: string;
-    };
-    return pkg.version ?? "unknown";
-  } catch {
-    return "unknown";
-  }
-}
+import { reportConfigError, type Step, version } from "./outcome.js";
+import { listenAddress, loadRunConfig, loadWeb } from "./runConfig.js";
+import { createServer, describeListenError, listenOn, logListening } from "./server.js";
 
 /** Secrets never reach the log, whatever object is logged. */
 const REDACT_PATHS = [
@@ -61,9 +46,6 @@ function createLogger(level: string): Logger {
     redact: { paths: REDACT_PATHS, censor: "[redacted]" },
   });
 }
-
-/** The exit code of a step that ended the run, or what the step produced. */
-type Step<T> = { readonly exit: number } | { readonly value: T };
 
 /**
  * Each step of a run, in order; a step that ends the run says with which exit code. `start`:
@@ -89,21 +71,33 @@ export async function main(argv: readonly string[], start: ProcessStartSnapshot)
     return web.exit;
   }
 
+  for (const line of web.value?.ignored ?? []) {
+    logger.warn({ setting: line }, "web config setting accepted but not honoured");
+  }
   const exporter = new Exporter({ config, logger, version: version(), shard: args.shard });
   const reload = reloader(args, exporter, logger, config);
-  const server = createServer(exporter, reload, web.value, runtimeInForce(start));
-  await exporter.start();
+  const auth =
+    web.value && web.value.basicAuthUsers.size > 0 ? new BasicAuth(web.value.basicAuthUsers) : undefined;
+  const server = createServer(exporter, reload, web.value, {
+    runtime: runtimeInForce(start),
+    lifecycle: args.enableLifecycle === true,
+    auth,
+  });
+  // The port first: a taken port ends the run before any upstream call is made.
   try {
     await listenOn(server, listen);
   } catch (err) {
-    logger.fatal({ err: (err as Error).message, listen: formatListen(listen) }, "cannot listen");
-    await exporter.stop();
+    const message = describeListenError(err, formatListen(listen));
+    logger.fatal({ err: (err as Error).message, listen: formatListen(listen) }, message);
+    process.stderr.write(`error: ${message}\n`);
+    await auth?.close();
     await closeDemo?.();
     return EXIT_FAILURE;
   }
+  await exporter.start();
   logListening(logger, server, listen, { args, exporter, tls: Boolean(web.value?.tls) });
   const unwatchConfig = reloadOnChange(args, reload, logger);
-  return untilShutdown({ logger, server, exporter, closeDemo, unwatchConfig });
+  return untilShutdown({ logger, server, exporter, closeDemo, unwatchConfig, auth });
 }
 
 /**
@@ -198,66 +192,6 @@ async function probe(args: CliArgs): Promise<number> {
   }
 }
 
-/** What a run polls, and how to stop the demo's simulator when there is one. */
-interface RunConfig {
-  readonly config: Config;
-  readonly closeDemo: (() => Promise<void>) | undefined;
-}
-
-/** The config file, or in demo mode an embedded simulator and a config pointing at it. */
-async function loadRunConfig(args: CliArgs, logger: Logger): Promise<Step<RunConfig>> {
-  let closeDemo: (() => Promise<void>) | undefined;
-  try {
-    if (args.mode === "demo") {
-      const metricCatalog = args.demoMetricCatalog ?? "strict";
-      const sim = await startDemoSimulator({
-        clusters: DEMO_CLUSTERS,
-        metricCatalog,
-        ...(args.demoSimulatorListen === undefined ? {} : { listen: parseListen(args.demoSimulatorListen) }),
-      });
-      closeDemo = () => sim.close();
-      // The data planes' demo credentials go to token files, as a user's would; the directory
-      // goes with the simulator, so repeated demo runs leave nothing behind.
-      const tokenDir = await mkdtemp(join(tmpdir(), "vdbcloud-demo-"));
-      closeDemo = async () => {
-        await Promise.allSettled([sim.close(), rm(tokenDir, { recursive: true, force: true })]);
-      };
-      logger.info(
-        { simulator: sim.baseUrl, metric_catalog: metricCatalog },
-        "demo: embedded simulator of the upstream API started on loopback",
-      );
-      const config = await buildConfig(
-        demoConfig(sim, demoRunOptions(args.listen ?? "0.0.0.0:9474", tokenDir, metricCatalog)),
-      );
-      return { value: { config, closeDemo } };
-    }
-    return { value: { config: await loadConfig(args.configPath as string), closeDemo } };
-  } catch (err) {
-    await closeDemo?.();
-    return { exit: reportConfigError(err) };
-  }
-}
-
-/** `--listen` wins over the config's server host and port. */
-function listenAddress(args: CliArgs, config: Config): ListenAddress {
-  return parseListen(
-    args.listen ??
-      `${config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host}:${config.server.port}`,
-  );
-}
-
-type WebConfig = Awaited<ReturnType<typeof loadWebConfig>>;
-
-/** The web config file (TLS, basic auth, headers) when the config names one. */
-async function loadWeb(config: Config): Promise<Step<WebConfig | undefined>> {
-  if (config.server.webConfigFile === undefined) return { value: undefined };
-  try {
-    return { value: await loadWebConfig(config.server.webConfigFile) };
-  } catch (err) {
-    return { exit: reportConfigError(err) };
-  }
-}
-
 /**
  * Reloads the config file into the exporter (SIGHUP, POST /-/reload, a changed file); see
  * app/configReload.ts. The demo has no file to reload.
@@ -276,61 +210,6 @@ function reloader(
     }
     return reloadFile();
   };
-}
-
-/** The HTTP(S) server of the exporter's app, with the web config's TLS, auth and headers. */
-function createServer(
-  exporter: Exporter,
-  reload: () => Promise<ReloadResult>,
-  web: WebConfig | undefined,
-  runtime: RuntimeInForce | undefined,
-): Server {
-  const app = createApp({
-    metrics: (h) => exporter.metrics(h),
-    landing: () => ({ ...exporter.landing(), ...(runtime ? { runtime } : {}) }),
-    ready: () => exporter.ready(),
-    nativeTargets: () => exporter.nativeTargets(),
-    answering: () => exporter.foreground.enter(),
-    reload,
-    ...(web && web.basicAuthUsers.size > 0 ? { auth: new BasicAuth(web.basicAuthUsers) } : {}),
-    ...(web ? { headers: web.headers } : {}),
-    ...(web?.tls?.clientAuthType === "RequireAnyClientCert" ||
-    web?.tls?.clientAuthType === "VerifyClientCertIfGiven"
-      ? { clientCertPolicy: web.tls.clientAuthType }
-      : {}),
-  });
-  const server: Server = web?.tls ? createHttpsServer(toTlsOptions(web.tls), app) : createHttpServer(app);
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 65_000;
-  return server;
-}
-
-/** Resolves once the server listens; rejects when it cannot (address in use, no permission). */
-function listenOn(server: Server, listen: ListenAddress): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(listen.port, listen.host, () => resolve());
-  });
-}
-
-function logListening(
-  logger: Logger,
-  server: Server,
-  listen: ListenAddress,
-  run: { readonly args: CliArgs; readonly exporter: Exporter; readonly tls: boolean },
-): void {
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : listen.port;
-  logger.info(
-    {
-      listen: `${listen.host}:${port}`,
-      tls: run.tls,
-      clusters: run.exporter.clusters().length,
-      demo: run.args.mode === "demo",
-    },
-    "vdbcloud-exporter listening",
-  );
 }
 
 /**
@@ -359,6 +238,7 @@ interface Running {
   readonly exporter: Exporter;
   readonly closeDemo: (() => Promise<void>) | undefined;
   readonly unwatchConfig: (() => void) | undefined;
+  readonly auth: BasicAuth | undefined;
 }
 
 /** Resolves with exit 0 after SIGTERM or SIGINT, once everything stopped (5 s at most). */
@@ -375,21 +255,14 @@ function untilShutdown(run: Running): Promise<number> {
       hard.unref();
       run.server.closeIdleConnections();
       const closed = new Promise<void>((r) => run.server.close(() => r()));
-      void Promise.allSettled([run.exporter.stop(), closed, run.closeDemo?.()]).then(() => {
-        clearTimeout(hard);
-        resolve(EXIT_OK);
-      });
+      void Promise.allSettled([run.exporter.stop(), closed, run.closeDemo?.(), run.auth?.close()]).then(
+        () => {
+          clearTimeout(hard);
+          resolve(EXIT_OK);
+        },
+      );
     };
     process.on("SIGTERM", () => stop("SIGTERM"));
     process.on("SIGINT", () => stop("SIGINT"));
   });
-}
-
-function reportConfigError(err: unknown): number {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`configuration invalid:\n${err.message}\n`);
-    return EXIT_USAGE;
-  }
-  process.stderr.write(`error: ${(err as Error)?.message ?? String(err)}\n`);
-  return EXIT_FAILURE;
 }

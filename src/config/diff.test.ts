@@ -37,8 +37,8 @@ describe("configChanges", () => {
       next: edit((r) => {
         r.metrics = { queries: [{ name: "CU_COMPUTATION" }, { name: "CU_CAPACITY" }] };
       }),
-      // A plain documented name is sent in the first form with AVG (issue 17).
-      changes: { queries_changed: { added: ["CU_CAPACITY:AVG"], removed: ["STORAGE_USE:AVG"] } },
+      // A current-form name stays as written (issue 44).
+      changes: { queries_changed: { added: ["CU_CAPACITY"], removed: ["STORAGE_USE"] } },
     },
     {
       name: "intervals",

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} in plain strings is the config syntax under test.
 import { describe, expect, it } from "vitest";
-import { interpolate, interpolateString } from "./interpolate.js";
+import { interpolate, interpolateString, isSecretPath } from "./interpolate.js";
 
 const env = { HOST: "example.com", EMPTY: "", KEY: "s3cr3t-value" };
 
@@ -61,13 +61,60 @@ describe("interpolate", () => {
   });
 
   it("names the field and the variable, never a value", () => {
-    const result = interpolate({ clusters: [{ id: "a" }, { api_key: "${TEAM_KEY}" }] }, env);
+    const result = interpolate({ clusters: [{ id: "a" }, { region: "${TEAM_REGION}" }] }, env);
     expect(result.problems).toEqual([
       {
-        path: "clusters[1].api_key",
-        message: "environment variable TEAM_KEY is not set (write ${TEAM_KEY:-default} to give a default)",
+        path: "clusters[1].region",
+        message:
+          "environment variable TEAM_REGION is not set (write ${TEAM_REGION:-default} to give a default)",
       },
     ]);
+  });
+
+  it("in a secret field names the field only: a key pasted inside ${} is a valid name", () => {
+    const key = "sk_live_0123456789abcdef";
+    const doc = {
+      api: { api_key: `\${${key}}` },
+      billing: { api_key: "${X}" },
+      clusters: [{ token: "${T}" }],
+    };
+    const result = interpolate(doc, env);
+    expect(result.problems.map((p) => p.path)).toEqual([
+      "api.api_key",
+      "billing.api_key",
+      "clusters[0].token",
+    ]);
+    expect(result.problems[0]?.message).toBe(
+      "the environment variable referred to at character 1 is not set (a secret field: its name is not repeated here)",
+    );
+    expect(JSON.stringify(result.problems)).not.toContain(key);
+  });
+
+  it.each([["api.api_key"], ["api.base_url"]])("never repeats an invalid reference (%s)", (field) => {
+    const [section, name] = field.split(".") as [string, string];
+    const result = interpolate({ [section]: { [name]: "x${abc-secret-123}" } }, env);
+    expect(result.problems).toEqual([
+      {
+        path: field,
+        message:
+          'the "${" at character 2 is not a valid variable reference (names are letters, digits and _; the text is not repeated here)',
+      },
+    ]);
+    expect(JSON.stringify(result.problems)).not.toContain("abc-secret-123");
+  });
+
+  it.each([
+    [["api", "api_key"], true],
+    [["billing", "api_key"], true],
+    [["clusters", 0, "data_plane", "token"], true],
+    [["x", "password"], true],
+    [["x", "client_secret"], true],
+    [["api", "api_key_file"], false],
+    [["api", "key_id"], false],
+    [["clusters", 0, "data_plane", "token_file"], false],
+    [["clusters", 0, "id"], false],
+  ])("isSecretPath(%j) is %s", (path, want) => {
+    expect(isSecretPath(path)).toBe(want);
   });
 
   it("keeps a __proto__ key as data", () => {

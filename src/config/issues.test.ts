@@ -56,7 +56,7 @@ describe("knownKeysAt", () => {
     [["families"], ["allow", "deny"]],
     [
       ["inventory", "discovery"],
-      ["enabled", "project_ids", "region_ids"],
+      ["enabled", "project_ids", "region_ids", "max_clusters"],
     ],
     [
       ["clusters", 3, "scopes", 0],

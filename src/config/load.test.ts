@@ -1,7 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} in plain strings is the config syntax under test.
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
-import { buildConfig, loadConfig } from "./load.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildConfig, loadConfig, MAX_CONFIG_BYTES } from "./load.js";
 import { DEFAULT_METRIC_QUERIES } from "./queries.js";
 import { failure } from "./testkit.js";
 import type { Config } from "./types.js";
@@ -101,7 +104,7 @@ describe("broken configs", () => {
     [
       "a scope query with no second form",
       "clusters:\n  - id: c1\n    scopes: [{collection_name: docs, queries: [{name: REQ_SUCCESS_RATE}]}]\n",
-      "clusters[0].scopes[0].queries[0].name: REQ_SUCCESS_RATE has no per-collection (second) form",
+      "clusters[0].scopes[0].queries[0].name: REQ_SUCCESS_RATE has no per-collection (current) form",
     ],
     [
       "a duplicate scope query",
@@ -339,11 +342,26 @@ describe("secrets never appear in errors", () => {
     expect(String(err.cause ?? "")).not.toContain(SECRET);
   });
 
+  it.each<[name: string, yaml: string]>([
+    ["a key inside ${} in the key field", 'api:\n  api_key: "${abc-secret-123}"\n'],
+    ["a key inside ${} elsewhere", 'api:\n  base_url: "https://x/${abc-secret-123}"\n'],
+    ["a key as a valid variable name", "api:\n  api_key: ${abc_secret_123}\n"],
+    ["a key as an alias", "api:\n  api_key: *abc-secret-123\n"],
+    ["a key as an unknown tag's neighbour", 'api:\n  api_key: "\\qabc-secret-123"\n'],
+    ["a key as a block scalar header", "api:\n  api_key: |x abc-secret-123\n    t\n"],
+  ])("never quotes a reference or the YAML source: %s", async (_name, yaml) => {
+    const err = await failure(load(yaml, {}));
+    expect(err.problems.length).toBeGreaterThan(0);
+    expect(err.message).not.toMatch(/abc.secret.123/);
+    expect(JSON.stringify(err.problems)).not.toMatch(/abc.secret.123/);
+    expect(String(err.cause ?? "")).not.toMatch(/abc.secret.123/);
+  });
+
   it("keeps an environment key out of interpolation problems", async () => {
     const err = await failure(
       load("api:\n  api_key: ${VDBCLOUD_API_KEY}x${NOPE}\n", { VDBCLOUD_API_KEY: SECRET }),
     );
-    expect(err.message).toContain("NOPE is not set");
+    expect(err.message).toContain("api.api_key: the environment variable referred to at character");
     expect(err.message).not.toContain(SECRET);
   });
 });
@@ -365,7 +383,9 @@ describe("good configs", () => {
         ],
       },
     ]);
-    expect(config.metrics.queries).toContainEqual({ name: "REQ_QUERY_LATENCY", stat: "P99" });
+    expect(config.metrics.queries).toContainEqual({ name: "REQ_QUERY_LATENCY_P99" });
+    expect(config.metrics.queries).toContainEqual({ name: "REQ_SUCCESS_RATE", stat: "AVG" });
+    expect(config.metrics.form).toBe("auto");
     expect(config.sparkJobs.jobs).toHaveLength(1);
     expect(config.server).toEqual({ host: "0.0.0.0", port: 9474 });
   });
@@ -383,6 +403,7 @@ describe("good configs", () => {
         maxResponseBytes: 16 * 1024 * 1024,
         maxInFlight: 16,
         sendRequestTimeoutHeader: true,
+        dataPlaneHosts: [],
       },
       clusters: [],
       metrics: {
@@ -392,6 +413,7 @@ describe("good configs", () => {
         lookbackMs: 300_000,
         delayMs: 0,
         queries: DEFAULT_METRIC_QUERIES,
+        form: "auto",
         quarantineMs: 3_600_000,
         allowUnknownNames: false,
       },
@@ -414,7 +436,7 @@ describe("good configs", () => {
       inventory: {
         enabled: true,
         intervalMs: 60_000,
-        discovery: { enabled: false, projectIds: [], regionIds: [] },
+        discovery: { enabled: false, projectIds: [], regionIds: [], maxClusters: 5000 },
         onDemand: true,
       },
       collections: {
@@ -560,7 +582,7 @@ describe("metric defaults and plain names", () => {
     expect(config.metrics.delayMs).toBe(delayMs);
   });
 
-  it("expands plain names to what is sent: documented ones in the first form with their statistics", async () => {
+  it("expands plain names to what is asked: names only the 2024 form has with their statistics", async () => {
     const yaml = [
       cluster(
         "    scopes:\n      - {collection_name: docs}\n      - {collection_name: faq, queries: [{name: REQ_QUERY_LATENCY}, {name: CU_CAPACITY}]}\n",
@@ -578,9 +600,9 @@ describe("metric defaults and plain names", () => {
       { name: "REQ_SUCCESS_RATE", stat: "AVG" },
       { name: "REQ_SEARCH_LATENCY", stat: "AVG" },
       { name: "REQ_SEARCH_LATENCY", stat: "P99" },
-      // Contract change (issue 17): documented plain names go in the first form, with AVG.
-      { name: "CU_COMPUTATION", stat: "AVG" },
-      { name: "ENTITIES_COUNT", stat: "AVG" },
+      // Contract change (issue 44): current-form names stay as written; the key's form decides.
+      { name: "CU_COMPUTATION" },
+      { name: "ENTITIES_COUNT" },
     ]);
     expect(config.clusters[0]?.scopes).toEqual([
       { collectionName: "docs" },
@@ -621,5 +643,118 @@ describe("buildConfig", () => {
     const err = await failure(buildConfig({ clusters: [{ id: 5 }] }, { env: { VDBCLOUD_API_KEY: "k" } }));
     expect(err.code).toBe("config_invalid");
     expect(err.problems).toEqual([{ path: "clusters[0].id", message: "must be a string" }]);
+  });
+});
+
+describe("keys that cannot work", () => {
+  it.each<
+    [name: string, yaml: string, env: Record<string, string>, files: Record<string, string>, want: string]
+  >([
+    [
+      "a newline inside",
+      'api:\n  api_key: "ab\\ncd"\n',
+      {},
+      {},
+      "api.api_key: holds a control character at character 3",
+    ],
+    ["a space inside", 'api:\n  api_key: "ab cd"\n', {}, {}, "api.api_key: holds whitespace at character 3"],
+    [
+      "a non-ASCII character",
+      'api:\n  api_key: "abc\u00e9"\n',
+      {},
+      {},
+      "api.api_key: holds a non-ASCII character at character 4",
+    ],
+    [
+      "a tab in the file",
+      "api:\n  api_key_file: k\n",
+      {},
+      { "/cfg/k": "ab\tcd\n" },
+      "api.api_key_file: /cfg/k holds a control character at character 3",
+    ],
+    [
+      "a bad environment key",
+      "",
+      { VDBCLOUD_API_KEY: "ab\u0007cd" },
+      {},
+      "VDBCLOUD_API_KEY: holds a control character at character 3",
+    ],
+    [
+      "a bad billing key",
+      'api:\n  api_key: ok\nbilling:\n  api_key: "b\u2019k"\n',
+      {},
+      {},
+      "billing.api_key: holds a non-ASCII character at character 2",
+    ],
+    [
+      "a bad cluster key",
+      `${cluster('    api_key: "x y"\n')}`,
+      {},
+      {},
+      "clusters[0].api_key: holds whitespace at character 2",
+    ],
+  ])("refuses %s, naming the field and never the key", async (_name, yaml, env, files, want) => {
+    const err = await failure(load(yaml, env, files));
+    expect(err.code).toBe("config_invalid");
+    expect(err.message).toContain(want);
+  });
+
+  it("accepts a data-plane token with a space (username:password)", async () => {
+    const config = await load(
+      `${cluster("    data_plane:\n      token_file: /t\n")}`,
+      { VDBCLOUD_API_KEY: "k" },
+      { "/t": "user:pass word\n" },
+    );
+    expect(config.clusters[0]?.dataPlaneToken).toBe("user:pass word");
+  });
+});
+
+describe("config files that cannot work", () => {
+  const dir = mkdtempSync(join(tmpdir(), "vdbcloud-load-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("refuses a directory", async () => {
+    const err = await failure(loadConfig(dir));
+    expect(err.code).toBe("config_unreadable");
+    expect(err.message).toBe(`${dir}: is a directory, not a config file`);
+  });
+
+  it("refuses a file over 10 MB before reading it", async () => {
+    const path = join(dir, "big.yaml");
+    writeFileSync(path, "");
+    truncateSync(path, MAX_CONFIG_BYTES + 1);
+    const err = await failure(loadConfig(path));
+    expect(err.message).toBe(
+      `${path}: is ${MAX_CONFIG_BYTES + 1} bytes, over the 10 MB a config file may be`,
+    );
+  });
+
+  it.each([
+    ["NUL bytes", Buffer.from("api:\n  api_key: k\u0000secret-bytes\n")],
+    [
+      "invalid UTF-8",
+      Buffer.concat([
+        Buffer.from("api:\n  api_key: secret-bytes"),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from("\n"),
+      ]),
+    ],
+  ])("refuses a binary file (%s) in one line that echoes nothing of it", async (_name, bytes) => {
+    const path = join(dir, "binary.yaml");
+    writeFileSync(path, bytes);
+    const err = await failure(loadConfig(path));
+    expect(err.problems).toEqual([
+      {
+        path,
+        message: "is not a text file (it holds NUL bytes or is not valid UTF-8); a config file is YAML text",
+      },
+    ]);
+    expect(err.message).not.toContain("secret-bytes");
+  });
+
+  it("refuses the node binary itself with one short line", async () => {
+    const err = await failure(loadConfig(process.execPath));
+    expect(err.message.split("\n")).toHaveLength(1);
+    expect(err.message.length).toBeLessThan(300);
   });
 });

@@ -3,7 +3,7 @@
  * strict schema (which also normalizes to the camelCase shape), read secrets. Every stage reports all of its problems
  * at once in a `ConfigError`.
  */
-import { readFile as fsReadFile } from "node:fs/promises";
+import { readFile as fsReadFile, open } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ConfigError, type ConfigProblem, describeFsError } from "./errors.js";
 import { interpolate } from "./interpolate.js";
@@ -32,6 +32,83 @@ interface LoadOptions {
 const readUtf8: ReadTextFile = (path) => fsReadFile(path, "utf8");
 
 /**
+ * The largest config file read. A config of a thousand clusters is well under 1 MB; a larger
+ * file is a mistake (a log, a binary, a dump), and parsing one costs gigabytes.
+ */
+export const MAX_CONFIG_BYTES = 10 * 1024 * 1024;
+
+/** A file that is not YAML text, refused in one line that never echoes its content. */
+const NOT_TEXT = "is not a text file (it holds NUL bytes or is not valid UTF-8); a config file is YAML text";
+
+/**
+ * The config file's text, after the checks that keep a wrong path cheap: a regular file (not a
+ * directory or a device), at most MAX_CONFIG_BYTES (checked before reading, on the open file),
+ * UTF-8 text without NUL bytes.
+ * @throws ConfigError `config_unreadable` naming the file and the problem.
+ */
+export async function readConfigFile(path: string): Promise<string> {
+  const refuse = (message: string, cause?: unknown): never => {
+    throw new ConfigError(
+      "config_unreadable",
+      [{ path, message }],
+      cause === undefined ? undefined : { cause },
+    );
+  };
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, "r");
+  } catch (err) {
+    return refuse(`cannot read the config file (${describeFsError(err)})`, err);
+  }
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) refuse("is a directory, not a config file");
+    if (!info.isFile())
+      refuse("is not a regular file (a device, socket or pipe); a config file is YAML text");
+    if (info.size > MAX_CONFIG_BYTES) {
+      refuse(`is ${info.size} bytes, over the ${MAX_CONFIG_BYTES / 1024 / 1024} MB a config file may be`);
+    }
+    const bytes = await handle.readFile();
+    // A file that grew between the check and the read is held to the same bound.
+    if (bytes.length > MAX_CONFIG_BYTES) {
+      refuse(`is over the ${MAX_CONFIG_BYTES / 1024 / 1024} MB a config file may be`);
+    }
+    return decodeConfigText(bytes, path);
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    return refuse(`cannot read the config file (${describeFsError(err)})`, err);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * UTF-8 text of a config file's bytes.
+ * @throws ConfigError `config_unreadable` when they hold NUL bytes or are not valid UTF-8.
+ */
+function decodeConfigText(bytes: Uint8Array, path: string): string {
+  if (bytes.includes(0)) throw new ConfigError("config_unreadable", [{ path, message: NOT_TEXT }]);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch (err) {
+    throw new ConfigError("config_unreadable", [{ path, message: NOT_TEXT }], { cause: err });
+  }
+}
+
+/** The same bound and text check on text an injected reader gave (tests, tools). */
+function checkConfigText(text: string, path: string): string {
+  if (Buffer.byteLength(text, "utf8") > MAX_CONFIG_BYTES) {
+    throw new ConfigError("config_unreadable", [
+      { path, message: `is over the ${MAX_CONFIG_BYTES / 1024 / 1024} MB a config file may be` },
+    ]);
+  }
+  if (text.includes("\u0000") || text.includes("\uFFFD")) {
+    throw new ConfigError("config_unreadable", [{ path, message: NOT_TEXT }]);
+  }
+  return text;
+}
+
+/**
  * Validates an already-parsed document (the YAML file's data, or an object built in code such
  * as the demo config) and returns the complete `Config` with every default applied.
  * @throws ConfigError `config_invalid` listing every problem.
@@ -56,18 +133,25 @@ export async function buildConfig(raw: unknown, opts: BuildOptions = {}): Promis
 }
 
 /**
- * Reads and validates the YAML config file at `path`. Relative paths inside it resolve
- * against its directory.
+ * Reads and validates the YAML config file at `path` (see readConfigFile for what is refused
+ * before parsing). Relative paths inside it resolve against its directory.
  * @throws ConfigError `config_unreadable`, `config_syntax` or `config_invalid`.
  */
 export async function loadConfig(path: string, opts: LoadOptions = {}): Promise<Config> {
   const readFile = opts.readFile ?? readUtf8;
   let text: string;
-  try {
-    text = await readFile(path);
-  } catch (err) {
-    const problem: ConfigProblem = { path, message: `cannot read the config file (${describeFsError(err)})` };
-    throw new ConfigError("config_unreadable", [problem], { cause: err });
+  if (opts.readFile === undefined) text = await readConfigFile(path);
+  else {
+    try {
+      text = checkConfigText(await readFile(path), path);
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      const problem: ConfigProblem = {
+        path,
+        message: `cannot read the config file (${describeFsError(err)})`,
+      };
+      throw new ConfigError("config_unreadable", [problem], { cause: err });
+    }
   }
   const raw = parseYaml(text, path);
   return buildConfig(raw, {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DESIGN_SECOND_FORM_NAMES } from "../upstream/namesTestkit.js";
 import {
   checkQuery,
   checkQueryName,
@@ -9,35 +10,19 @@ import {
   queriesForTarget,
   queryKey,
   scopeQueries,
-  toSecondForm,
+  toCurrentForm,
 } from "./queries.js";
 
 describe("DEFAULT_METRIC_QUERIES", () => {
-  // Contract changed by issue 17: the public reference's enum in the first form (was the
-  // undocumented second-form list of 40 names).
-  it("is the reference's enum in the first form: 24 metrics with AVG, 6 latencies with AVG and P99", () => {
-    const keys = DEFAULT_METRIC_QUERIES.map((q) => `${q.name}/${q.stat}`);
-    expect(keys).toHaveLength(36);
-    expect(new Set(keys).size).toBe(36);
-    expect(DEFAULT_METRIC_QUERIES.every((q) => q.stat !== undefined)).toBe(true);
-    const T6 = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"];
-    expect(keys).toEqual([
-      ...[
-        "CU_COMPUTATION",
-        "CU_CAPACITY",
-        "STORAGE_USE",
-        ...T6.map((t) => `REQ_${t}_COUNT`),
-        ...["INSERT", "UPSERT", "SEARCH"].map((t) => `VECTOR_REQ_${t}_COUNT`),
-        "REQ_SUCCESS_RATE",
-        "REQ_FAIL_RATE",
-        ...T6.map((t) => `REQ_FAIL_RATE_${t}`),
-        "ENTITIES_LOADED",
-        "ENTITIES_INSERT_RATE",
-        "COLLECTIONS_COUNT",
-        "ENTITIES_COUNT",
-      ].map((n) => `${n}/AVG`),
-      ...T6.flatMap((t) => [`REQ_${t}_LATENCY/AVG`, `REQ_${t}_LATENCY/P99`]),
-    ]);
+  // Contract changed by issue 44: the current reference's enum, name only (was the 2024
+  // reference's enum with a stat on every query).
+  it("is the current reference's enum in the current form: 40 names, no stat", () => {
+    const names = DEFAULT_METRIC_QUERIES.map((q) => q.name);
+    expect(names).toHaveLength(40);
+    expect(new Set(names).size).toBe(40);
+    expect(DEFAULT_METRIC_QUERIES.every((q) => q.stat === undefined)).toBe(true);
+    // The current reference's enum, in its order, as docs/design.md section 7 states it.
+    expect(names).toEqual(DESIGN_SECOND_FORM_NAMES);
     expect(checkAll()).toEqual([]);
     expect(DEFAULT_METRIC_QUERIES.flatMap((q) => checkQueryName(q.name, false))).toEqual([]);
   });
@@ -83,9 +68,10 @@ describe("checkQuery", () => {
 
 describe("expandQuery: a plain name picks its request form", () => {
   it.each<[query: { name: string; stat?: "AVG" | "P99" }, sent: { name: string; stat?: "AVG" | "P99" }[]]>([
-    // Contract change (issue 17): a documented plain name is sent in the first form.
-    [{ name: "CU_COMPUTATION" }, [{ name: "CU_COMPUTATION", stat: "AVG" }]],
-    [{ name: "ENTITIES_COUNT" }, [{ name: "ENTITIES_COUNT", stat: "AVG" }]],
+    // Contract change (issue 44): a current-form name is asked as written (the key's form
+    // decides how it is sent).
+    [{ name: "CU_COMPUTATION" }, [{ name: "CU_COMPUTATION" }]],
+    [{ name: "ENTITIES_COUNT" }, [{ name: "ENTITIES_COUNT" }]],
     [
       { name: "REQ_SEARCH_LATENCY" },
       [
@@ -93,11 +79,12 @@ describe("expandQuery: a plain name picks its request form", () => {
         { name: "REQ_SEARCH_LATENCY", stat: "P99" },
       ],
     ],
-    // Outside the reference: sent as written when it has a second form.
+    // Current-only names, and unknown ones without a latency spelling: as written.
     [{ name: "READ_VCU" }, [{ name: "READ_VCU" }]],
     [{ name: "VECTOR_REQ_DELETE_COUNT" }, [{ name: "VECTOR_REQ_DELETE_COUNT" }]],
     [{ name: "FUTURE_METRIC" }, [{ name: "FUTURE_METRIC" }]],
     [{ name: "REQ_SEARCH_LATENCY_P99" }, [{ name: "REQ_SEARCH_LATENCY_P99" }]],
+    // Names only the 2024 reference has: that form, with their statistics.
     [{ name: "REQ_SUCCESS_RATE" }, [{ name: "REQ_SUCCESS_RATE", stat: "AVG" }]],
     [{ name: "REQ_FAIL_RATE" }, [{ name: "REQ_FAIL_RATE", stat: "AVG" }]],
     [{ name: "ENTITIES_INSERT_RATE" }, [{ name: "ENTITIES_INSERT_RATE", stat: "AVG" }]],
@@ -128,7 +115,7 @@ describe("expandQuery: a plain name picks its request form", () => {
   });
 });
 
-describe("toSecondForm: what a per-collection scope can carry", () => {
+describe("toCurrentForm: what a per-collection scope can carry", () => {
   it.each<[query: { name: string; stat?: "AVG" | "P99" }, second: string | undefined]>([
     [{ name: "ENTITIES_COUNT" }, "ENTITIES_COUNT"],
     [{ name: "STORAGE_USE", stat: "AVG" }, "STORAGE_USE"],
@@ -140,7 +127,7 @@ describe("toSecondForm: what a per-collection scope can carry", () => {
     [{ name: "ENTITIES_INSERT_RATE", stat: "AVG" }, undefined],
     [{ name: "REQ_FUTURE_LATENCY", stat: "P99" }, "REQ_FUTURE_LATENCY_P99"],
   ])("%j -> %s", (query, second) => {
-    expect(toSecondForm(query)).toEqual(second === undefined ? undefined : { name: second });
+    expect(toCurrentForm(query)).toEqual(second === undefined ? undefined : { name: second });
   });
 });
 
@@ -154,7 +141,7 @@ describe("scopeQueries and queriesForTarget", () => {
     { name: "REQ_SEARCH_LATENCY_P99" },
   ];
 
-  it("derives a scope's list: second-form names, cluster-level metrics left out, each once", () => {
+  it("derives a scope's list: current-form names, cluster-level metrics left out, each once", () => {
     expect(queriesForTarget(cluster, { collectionName: "docs" })).toEqual([
       { name: "REQ_SEARCH_LATENCY_AVG" },
       { name: "REQ_SEARCH_LATENCY_P99" },
@@ -178,10 +165,9 @@ describe("scopeQueries and queriesForTarget", () => {
 
   it("asks every documented per-collection metric of the default list", () => {
     const names = queriesForTarget(DEFAULT_METRIC_QUERIES, { dbName: "default" }).map((q) => q.name);
-    // 36 default queries less 3 cluster-level ones (CU_COMPUTATION, CU_CAPACITY,
-    // COLLECTIONS_COUNT) and 5 without a second form (REQ_SUCCESS_RATE, REQ_FAIL_RATE,
-    // ENTITIES_INSERT_RATE, REQ_BULK_INSERT_LATENCY with AVG and P99).
-    expect(names).toHaveLength(DEFAULT_METRIC_QUERIES.length - 8);
+    // 40 default names less the 7 cluster-level ones (CU_COMPUTATION, CU_CAPACITY,
+    // CLUSTER_WRITE_CAPACITY, READ_VCU, WRITE_VCU, COLLECTIONS_COUNT, UNLOADED_COLLECTIONS_COUNT).
+    expect(names).toHaveLength(DEFAULT_METRIC_QUERIES.length - 7);
     expect(names).toContain("REQ_SEARCH_LATENCY_P99");
     expect(names).not.toContain("CU_COMPUTATION");
   });
@@ -192,8 +178,8 @@ describe("checkScopeQuery", () => {
     [{ name: "ENTITIES_COUNT" }, undefined],
     [{ name: "REQ_SEARCH_LATENCY" }, undefined],
     [{ name: "REQ_SEARCH_LATENCY", stat: "P99" }, undefined],
-    [{ name: "REQ_SUCCESS_RATE" }, "REQ_SUCCESS_RATE has no per-collection (second) form"],
-    [{ name: "REQ_BULK_INSERT_LATENCY" }, "REQ_BULK_INSERT_LATENCY has no per-collection (second) form"],
+    [{ name: "REQ_SUCCESS_RATE" }, "REQ_SUCCESS_RATE has no per-collection (current) form"],
+    [{ name: "REQ_BULK_INSERT_LATENCY" }, "REQ_BULK_INSERT_LATENCY has no per-collection (current) form"],
     [{ name: "CU_COMPUTATION", stat: "P99" }, "P99 is only available for latency metrics"],
   ])("%j", (query, problem) => {
     const problems = checkScopeQuery(query);

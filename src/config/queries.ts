@@ -10,7 +10,7 @@ import {
   isClusterOnly,
   isLatencyName,
   queryKey,
-  toSecondForm,
+  toCurrentForm,
   UPSTREAM_METRICS,
   upstreamMetric,
 } from "../upstream/catalog.js";
@@ -24,14 +24,14 @@ interface ScopeQueries {
   readonly queries?: readonly MetricQueryConfig[] | undefined;
 }
 
-export { expandQuery, queryKey, toSecondForm };
+export { expandQuery, queryKey, toCurrentForm };
 
 /** Upper snake case, as the upstream names metrics. */
 export const METRIC_NAME = /^[A-Z][A-Z0-9_]*$/;
 
 /**
- * The queries sent when the config lists no `metrics.queries`: the public reference's enum in
- * the first form (upstream/catalog.ts `DEFAULT_QUERIES`).
+ * The queries sent when the config lists no `metrics.queries`: the current public reference's
+ * enum, name only (upstream/catalog.ts `DEFAULT_QUERIES`).
  */
 export const DEFAULT_METRIC_QUERIES: readonly MetricQueryConfig[] = DEFAULT_QUERIES;
 
@@ -50,9 +50,9 @@ export function expandQueries(queries: readonly MetricQueryConfig[]): MetricQuer
 
 /**
  * The queries of a per-collection scope: its own list when it has one, else every configured
- * metric the second form can carry except the cluster-level ones; translated to second-form
- * names, each sent once, in order. A server that refuses the second form gets the same
- * questions in the first form at run time (collectors/cluster-metrics/refusals.ts).
+ * metric the current form can carry except the cluster-level ones; written in the current
+ * form, each sent once, in order. A key whose server speaks the 2024 form sends the same
+ * questions in that form (collectors/cluster-metrics/forms.ts).
  */
 export function scopeQueries(
   metricQueries: readonly MetricQueryConfig[],
@@ -62,10 +62,10 @@ export function scopeQueries(
   const seen = new Set<string>();
   const out: MetricQueryConfig[] = [];
   for (const q of source.flatMap(expandQuery)) {
-    const second = toSecondForm(q);
-    if (second === undefined || seen.has(second.name)) continue;
-    seen.add(second.name);
-    out.push(second);
+    const current = toCurrentForm(q);
+    if (current === undefined || seen.has(current.name)) continue;
+    seen.add(current.name);
+    out.push(current);
   }
   return out;
 }
@@ -85,7 +85,7 @@ export interface QueryProblem {
 export function checkQuery(query: MetricQueryConfig): QueryProblem[] {
   const { name, stat } = query;
   if (stat !== undefined && hasStatInName(name)) {
-    return [{ field: "stat", message: `${name} already names its statistic (second form); remove stat` }];
+    return [{ field: "stat", message: `${name} already names its statistic (current form); remove stat` }];
   }
   const known = upstreamMetric(name);
   const takesP99 = known === undefined ? isLatencyName(name) : known.stats.includes("P99");
@@ -102,17 +102,17 @@ export function checkQuery(query: MetricQueryConfig): QueryProblem[] {
 
 /**
  * Checks a query of `clusters[].scopes[].queries`: on top of `checkQuery`, it must have a
- * second-form equivalent, because scopes are asked in the second form.
+ * current-form equivalent: per-collection values exist only for names the current form has.
  */
 export function checkScopeQuery(query: MetricQueryConfig): QueryProblem[] {
   const problems = checkQuery(query);
   if (problems.length > 0) return problems;
-  const untranslatable = expandQuery(query).find((q) => toSecondForm(q) === undefined);
+  const untranslatable = expandQuery(query).find((q) => toCurrentForm(q) === undefined);
   if (untranslatable === undefined) return [];
   return [
     {
       field: "name",
-      message: `${query.name}${query.stat === undefined ? "" : ` with stat ${query.stat}`} has no per-collection (second) form; list it under metrics.queries instead`,
+      message: `${query.name}${query.stat === undefined ? "" : ` with stat ${query.stat}`} has no per-collection (current) form; list it under metrics.queries instead`,
     },
   ];
 }

@@ -154,7 +154,7 @@ describe("configSchema output", () => {
     expect(config.inventory).toEqual({
       enabled: true,
       intervalMs: 60_000,
-      discovery: { enabled: true, projectIds: ["p"], regionIds: [] },
+      discovery: { enabled: true, projectIds: ["p"], regionIds: [], maxClusters: 5000 },
       onDemand: false,
     });
     expect(config.alertRules).toEqual({ enabled: true, intervalMs: 3_600_000 });

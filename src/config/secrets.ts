@@ -18,6 +18,30 @@ type SecretsResult =
   | { readonly ok: true; readonly config: Config }
   | { readonly ok: false; readonly problems: ConfigProblem[] };
 
+/**
+ * Why `value` cannot be sent in an HTTP header as a key, or undefined when it can. An API key is
+ * printable ASCII: whitespace inside it, a control character (a pasted newline) or a non-ASCII
+ * character (a smart quote) would make every request fail as "unreachable". A data-plane token
+ * (`username:password`) may hold spaces. The message gives a position, never the character.
+ */
+export function keyProblem(value: string, allowSpaces = false): string | undefined {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    const what =
+      c < 0x20 || c === 0x7f
+        ? "a control character"
+        : c > 0x7e
+          ? "a non-ASCII character"
+          : c === 0x20 && !allowSpaces
+            ? "whitespace"
+            : undefined;
+    if (what !== undefined) {
+      return `holds ${what} at character ${i + 1}; ${allowSpaces ? "a token" : "an API key"} is printable ASCII${allowSpaces ? "" : " without spaces"}`;
+    }
+  }
+  return undefined;
+}
+
 async function readSlot(
   slot: SecretSlot,
   readFile: ReadTextFile,
@@ -29,7 +53,9 @@ async function readSlot(
     // would make every request's Authorization header invalid.
     const key = slot.value.trim();
     if (key === "") problems.push({ path: `${slot.at}.api_key`, message: "is empty" });
-    return key === "" ? undefined : key;
+    const bad = key === "" ? undefined : keyProblem(key);
+    if (bad !== undefined) problems.push({ path: `${slot.at}.api_key`, message: bad });
+    return key === "" || bad !== undefined ? undefined : key;
   }
   if (slot.file === undefined) return undefined;
   const path = `${slot.at}.${fileField}`;
@@ -42,7 +68,9 @@ async function readSlot(
   }
   const key = text.trim();
   if (key === "") problems.push({ path, message: `${slot.file} is empty` });
-  return key === "" ? undefined : key;
+  const bad = key === "" ? undefined : keyProblem(key, fileField === "token_file");
+  if (bad !== undefined) problems.push({ path, message: `${slot.file} ${bad}` });
+  return key === "" || bad !== undefined ? undefined : key;
 }
 
 /**
@@ -58,7 +86,9 @@ export async function resolveSecrets(
   let apiKey = await readSlot(draft.apiKey, opts.readFile, problems);
   if (apiKey === undefined && draft.apiKey.file === undefined && draft.apiKey.value === undefined) {
     const fromEnv = opts.env[API_KEY_ENV]?.trim();
-    if (fromEnv) apiKey = fromEnv;
+    const bad = fromEnv ? keyProblem(fromEnv) : undefined;
+    if (bad !== undefined) problems.push({ path: API_KEY_ENV, message: bad });
+    else if (fromEnv) apiKey = fromEnv;
     else {
       problems.push({
         path: "api.api_key",

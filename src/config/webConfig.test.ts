@@ -3,7 +3,7 @@ import { createServer, request } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { failure } from "./testkit.js";
-import { loadWebConfig, toTlsOptions, type WebConfig } from "./webConfig.js";
+import { loadWebConfig, parseGoDuration, toTlsOptions, type WebConfig } from "./webConfig.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./testdata/${name}`, import.meta.url));
 const CERT = fixture("cert.pem");
@@ -29,6 +29,14 @@ function load(yaml: string, extra: Record<string, Buffer> = {}): Promise<WebConf
     },
   });
 }
+
+const indent = (pem: Buffer) =>
+  pem
+    .toString()
+    .trimEnd()
+    .split("\n")
+    .map((l) => `    ${l}\n`)
+    .join("");
 
 const tls = (extra = "") =>
   `tls_server_config:\n  cert_file: tls/cert.pem\n  key_file: tls/key.pem\n${extra}`;
@@ -89,9 +97,40 @@ describe("loadWebConfig", () => {
     ],
     [
       "unknown http_server_config key",
-      "http_server_config:\n  http2: true\n",
-      "http_server_config.http2: unknown key",
+      "http_server_config:\n  http3: true\n",
+      "http_server_config.http3: unknown key",
     ],
+    [
+      "bcrypt cost above 14",
+      `basic_auth_users:\n  alice: '${HASH.replace("$04$", "$15$")}'\n`,
+      "basic_auth_users.alice: bcrypt cost 15 is above the maximum of 14",
+    ],
+    [
+      "bcrypt cost 31",
+      `basic_auth_users:\n  alice: '${HASH.replace("$04$", "$31$")}'\n`,
+      "basic_auth_users.alice: bcrypt cost 31 is above the maximum of 14",
+    ],
+    [
+      "unknown cipher suite",
+      tls("  cipher_suites: [TLS_NOPE]\n"),
+      "tls_server_config.cipher_suites[0]: unknown cipher suite",
+    ],
+    [
+      "unknown curve",
+      tls("  curve_preferences: [CurveP999]\n"),
+      "tls_server_config.curve_preferences[0]: unknown curve",
+    ],
+    [
+      "allowed SANs without a required certificate",
+      tls("  client_allowed_sans: [prom.example]\n"),
+      "tls_server_config.client_allowed_sans: needs client_auth_type RequireAnyClientCert or RequireAndVerifyClientCert",
+    ],
+    [
+      "inline cert and cert_file",
+      `${tls()}  cert: "x"\n`,
+      "tls_server_config.cert: and cert_file are both set",
+    ],
+    ["bad rate limit interval", "rate_limit:\n  interval: soon\n", "rate_limit.interval: must be a duration"],
     ["bad hash", "basic_auth_users:\n  alice: plaintext\n", "basic_auth_users.alice: must be a bcrypt hash"],
     [
       "bad hash prefix",
@@ -162,6 +201,65 @@ describe("loadWebConfig", () => {
   ])("rejects: %s", async (_name, yaml, expected) => {
     const err = await failure(load(yaml));
     expect(err.message).toContain(expected);
+  });
+
+  it("accepts every exporter-toolkit key; honours what Node can and lists the rest as ignored", async () => {
+    const web = await load(
+      [
+        "tls_server_config:",
+        "  cert_file: tls/cert.pem",
+        "  key_file: tls/key.pem",
+        "  client_ca_file: tls/cert.pem",
+        "  client_auth_type: RequireAndVerifyClientCert",
+        "  client_allowed_sans: [prom.example, 10.0.0.1]",
+        "  min_version: TLS12",
+        "  max_version: TLS13",
+        "  cipher_suites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, TLS_AES_128_GCM_SHA256]",
+        "  prefer_server_cipher_suites: false",
+        "  curve_preferences: [X25519, CurveP256, X25519MLKEM768]",
+        "http_server_config:",
+        "  http2: true",
+        "  headers: { X-Content-Type-Options: nosniff }",
+        `basic_auth_users: { alice: '${HASH}' }`,
+        "rate_limit: { interval: 100ms, burst: 5 }",
+        "",
+      ].join("\n"),
+    );
+    expect(web.tls).toMatchObject({
+      ciphers:
+        "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:ECDHE-RSA-AES128-GCM-SHA256",
+      honorCipherOrder: false,
+      ecdhCurve: "X25519:P-256",
+      clientAllowedSans: ["prom.example", "10.0.0.1"],
+      maxVersion: "TLSv1.3",
+    });
+    expect(web.rateLimit).toEqual({ intervalMs: 100, burst: 5 });
+    expect(web.ignored).toEqual([
+      "tls_server_config.curve_preferences: X25519MLKEM768 (not offered by this Node.js)",
+      "http_server_config.http2: the exporter's server speaks HTTP/1.1 only",
+    ]);
+    expect(web.tls && toTlsOptions(web.tls)).toMatchObject({
+      honorCipherOrder: false,
+      ecdhCurve: "X25519:P-256",
+    });
+  });
+
+  it("takes inline PEM (cert, key) as the toolkit does", async () => {
+    const web = await load(`tls_server_config:\n  cert: |\n${indent(CERT)}  key: |\n${indent(KEY)}`);
+    expect(web.tls?.cert.toString()).toBe(CERT.toString());
+    expect(web.tls?.certFile).toBeUndefined();
+  });
+
+  it.each([
+    ["1s", 1000],
+    ["100ms", 100],
+    ["1m30s", 90_000],
+    ["0", 0],
+    ["", undefined],
+    ["5", undefined],
+    ["1d", undefined],
+  ])("parseGoDuration(%j) is %s", (text, want) => {
+    expect(parseGoDuration(text)).toBe(want);
   });
 
   it("reports an unreadable web config file with config_unreadable", async () => {

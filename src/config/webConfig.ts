@@ -1,37 +1,40 @@
 /**
  * The Prometheus exporter-toolkit web config file (`server.web_config_file`): TLS and bcrypt
  * basic auth for the exporter's own HTTP server, in the format Prometheus users already know.
- * Supported: `tls_server_config` {cert_file, key_file, client_auth_type, client_ca_file,
- * min_version, max_version}, `basic_auth_users` {name: bcrypt hash}, `http_server_config`
- * {headers}. Anything else is an error, so a setting is never silently ignored.
+ * Every key of the toolkit's format is accepted, so an existing file works as it is:
+ * `tls_server_config` {cert_file, key_file, cert, key, client_ca, client_auth_type,
+ * client_ca_file, client_allowed_sans, min_version, max_version, cipher_suites,
+ * prefer_server_cipher_suites, curve_preferences}, `http_server_config` {http2, headers},
+ * `basic_auth_users` {name: bcrypt hash}, `rate_limit` {interval, burst}. The one the exporter
+ * cannot honour (`http_server_config.http2`: its server speaks HTTP/1.1) is listed in
+ * `ignored`, for the caller to log once. Unknown keys are still errors.
+ *
+ * This module loads the file and owns the small sections; the TLS section (webTls.ts, with Go's
+ * names in webTlsNames.ts) and the bcrypt hashes (webBasicAuth.ts) have modules of their own.
+ * Their exports the rest of the exporter uses are re-exported here, so importers name one file.
  */
 import { readFile as fsReadFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { createSecureContext, type SecureVersion, type TlsOptions } from "node:tls";
 import * as z from "zod";
 import { ConfigError, type ConfigProblem, describeFsError } from "./errors.js";
 import { issuesToProblems } from "./issues.js";
+import { bcryptHash } from "./webBasicAuth.js";
+import {
+  asMapping,
+  type ReadBinaryFile,
+  readTls,
+  tlsServerConfigSchema,
+  type WebTlsConfig,
+} from "./webTls.js";
 import { parseYaml } from "./yaml.js";
 
-/** Client certificate policies, named as in Go's crypto/tls (the toolkit's spelling). */
-type ClientAuthType =
-  | "NoClientCert"
-  | "RequestClientCert"
-  | "RequireAnyClientCert"
-  | "VerifyClientCertIfGiven"
-  | "RequireAndVerifyClientCert";
+export { bcryptCost, MAX_BCRYPT_COST } from "./webBasicAuth.js";
+export { toTlsOptions } from "./webTls.js";
 
-/** TLS settings with the PEM material already read. */
-interface WebTlsConfig {
-  readonly certFile: string;
-  readonly keyFile: string;
-  readonly cert: Buffer;
-  readonly key: Buffer;
-  readonly clientAuthType: ClientAuthType;
-  readonly clientCaFile?: string;
-  readonly clientCa?: Buffer;
-  readonly minVersion: SecureVersion;
-  readonly maxVersion?: SecureVersion;
+/** The toolkit's `rate_limit`: a token bucket of `burst` requests refilled one per `intervalMs`. */
+export interface WebRateLimit {
+  readonly intervalMs: number;
+  readonly burst: number;
 }
 
 /** A validated web config. An empty file means plain HTTP without authentication. */
@@ -41,16 +44,11 @@ export interface WebConfig {
   readonly basicAuthUsers: ReadonlyMap<string, string>;
   /** Extra response headers (canonical names). */
   readonly headers: Readonly<Record<string, string>>;
+  /** Absent, or an interval of 0: no rate limit. */
+  readonly rateLimit?: WebRateLimit;
+  /** Settings accepted but not honoured, as `path: why` lines, for the caller to log once. */
+  readonly ignored: readonly string[];
 }
-
-/** Reads a file as bytes (injectable for tests). */
-type ReadBinaryFile = (path: string) => Promise<Buffer>;
-
-const TLS_VERSIONS = { TLS10: "TLSv1", TLS11: "TLSv1.1", TLS12: "TLSv1.2", TLS13: "TLSv1.3" } as const;
-const VERSION_ORDER: readonly SecureVersion[] = ["TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3"];
-
-/** bcrypt modular crypt format: $2a$/$2b$/$2y$, two-digit cost, 22 salt + 31 hash characters. */
-const BCRYPT_HASH = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
 
 // The headers the toolkit allows, by lower-cased name.
 const ALLOWED_HEADERS = new Map(
@@ -63,65 +61,60 @@ const ALLOWED_HEADERS = new Map(
   ].map((h) => [h.toLowerCase(), h]),
 );
 
-const mapping = {
-  error: (i: { code?: string }) => (i.code === "invalid_type" ? "must be a mapping" : undefined),
-};
-const filePath = z.string({ error: "must be a file path" }).min(1, { error: "must not be empty" });
-const version = z.enum(["TLS10", "TLS11", "TLS12", "TLS13"], {
-  error: "must be TLS10, TLS11, TLS12 or TLS13",
-});
+/** A Go duration (`1s`, `100ms`, `1m30s`) in milliseconds, else undefined. */
+export function parseGoDuration(text: string): number | undefined {
+  if (text === "0") return 0;
+  const UNITS: Readonly<Record<string, number>> = {
+    ns: 1e-6,
+    us: 1e-3,
+    µs: 1e-3,
+    ms: 1,
+    s: 1e3,
+    m: 6e4,
+    h: 3.6e6,
+  };
+  const part = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/y;
+  let ms = 0;
+  let at = 0;
+  while (at < text.length) {
+    part.lastIndex = at;
+    const m = part.exec(text);
+    if (!m?.[1] || !m[2]) return undefined;
+    ms += Number(m[1]) * (UNITS[m[2]] ?? 0);
+    at = part.lastIndex;
+  }
+  return text === "" ? undefined : ms;
+}
 
-const bcryptHash = z.string({ error: "must be a bcrypt hash (a string)" }).refine(
-  (hash) => {
-    const cost = Number(BCRYPT_HASH.exec(hash)?.[1]);
-    return cost >= 4 && cost <= 31;
-  },
-  {
-    error:
-      "must be a bcrypt hash: $2a$, $2b$ or $2y$, a cost from 04 to 31, 60 characters " +
-      "(make one with: htpasswd -nBC 10 '' | tr -d ':\\n')",
-  },
-);
+const goDuration = z
+  .union([z.string(), z.number()], { error: "must be a duration such as 1s or 100ms" })
+  .transform((v, ctx) => {
+    const ms = typeof v === "number" ? (v === 0 ? 0 : undefined) : parseGoDuration(v);
+    if (ms === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: "must be a duration such as 1s or 100ms (0 disables)",
+        input: "",
+      });
+      return z.NEVER;
+    }
+    return ms;
+  });
 
 const webConfigSchema = z.preprocess(
   (v) => (v === null || v === undefined ? {} : v),
   z.strictObject(
     {
-      tls_server_config: z
-        .strictObject(
-          {
-            cert_file: filePath,
-            key_file: filePath,
-            client_auth_type: z
-              .enum(
-                [
-                  "NoClientCert",
-                  "RequestClientCert",
-                  "RequireAnyClientCert",
-                  "VerifyClientCertIfGiven",
-                  "RequireAndVerifyClientCert",
-                ],
-                {
-                  error:
-                    "must be one of NoClientCert, RequestClientCert, RequireAnyClientCert, VerifyClientCertIfGiven, RequireAndVerifyClientCert",
-                },
-              )
-              .optional(),
-            client_ca_file: filePath.optional(),
-            min_version: version.optional(),
-            max_version: version.optional(),
-          },
-          mapping,
-        )
-        .optional(),
+      tls_server_config: tlsServerConfigSchema.optional(),
       basic_auth_users: z
-        .record(z.string().min(1, { error: "user names must not be empty" }), bcryptHash, mapping)
+        .record(z.string().min(1, { error: "user names must not be empty" }), bcryptHash, asMapping)
         .optional(),
       http_server_config: z
         .strictObject(
           {
+            http2: z.boolean({ error: "must be true or false" }).optional(),
             headers: z
-              .record(z.string(), z.string({ error: "must be a string" }), mapping)
+              .record(z.string(), z.string({ error: "must be a string" }), asMapping)
               .superRefine((headers, ctx) => {
                 // Checked here rather than on the record's key schema, whose failures zod
                 // reports only as a generic "invalid key".
@@ -137,83 +130,26 @@ const webConfigSchema = z.preprocess(
               })
               .optional(),
           },
-          mapping,
+          asMapping,
+        )
+        .optional(),
+      rate_limit: z
+        .strictObject(
+          {
+            interval: goDuration.optional(),
+            burst: z
+              .number({ error: "must be a whole number" })
+              .int({ error: "must be a whole number" })
+              .min(0, { error: "must not be negative" })
+              .optional(),
+          },
+          asMapping,
         )
         .optional(),
     },
-    mapping,
+    asMapping,
   ),
 );
-
-type TlsSection = NonNullable<z.output<typeof webConfigSchema>["tls_server_config"]>;
-
-async function readTls(
-  tls: TlsSection,
-  baseDir: string,
-  readFile: ReadBinaryFile,
-  problems: ConfigProblem[],
-): Promise<WebTlsConfig | undefined> {
-  const read = async (field: string, file: string): Promise<Buffer | undefined> => {
-    try {
-      return await readFile(file);
-    } catch (err) {
-      problems.push({
-        path: `tls_server_config.${field}`,
-        message: `cannot read ${file} (${describeFsError(err)})`,
-      });
-      return undefined;
-    }
-  };
-  const certFile = resolve(baseDir, tls.cert_file);
-  const keyFile = resolve(baseDir, tls.key_file);
-  const caFile = tls.client_ca_file === undefined ? undefined : resolve(baseDir, tls.client_ca_file);
-  const cert = await read("cert_file", certFile);
-  const key = await read("key_file", keyFile);
-  const ca = caFile === undefined ? undefined : await read("client_ca_file", caFile);
-
-  // Same defaults and cross-checks as the toolkit: a CA alone implies verification.
-  const clientAuthType: ClientAuthType =
-    tls.client_auth_type ?? (caFile === undefined ? "NoClientCert" : "RequireAndVerifyClientCert");
-  if (caFile !== undefined && clientAuthType === "NoClientCert") {
-    problems.push({
-      path: "tls_server_config.client_auth_type",
-      message: "is NoClientCert, but client_ca_file is set: choose a client auth policy or remove the CA",
-    });
-  }
-  if (
-    caFile === undefined &&
-    (clientAuthType === "VerifyClientCertIfGiven" || clientAuthType === "RequireAndVerifyClientCert")
-  ) {
-    problems.push({ path: "tls_server_config.client_ca_file", message: `is required by ${clientAuthType}` });
-  }
-  const minVersion = TLS_VERSIONS[tls.min_version ?? "TLS12"];
-  const maxVersion = tls.max_version === undefined ? undefined : TLS_VERSIONS[tls.max_version];
-  if (maxVersion !== undefined && VERSION_ORDER.indexOf(maxVersion) < VERSION_ORDER.indexOf(minVersion)) {
-    problems.push({ path: "tls_server_config.max_version", message: "must not be lower than min_version" });
-  }
-  if (cert === undefined || key === undefined || (caFile !== undefined && ca === undefined)) return undefined;
-  try {
-    // Catches unparsable PEM and a key that does not belong to the certificate now, not at
-    // the first TLS handshake.
-    createSecureContext({ cert, key, ...(ca === undefined ? {} : { ca }) });
-  } catch (err) {
-    problems.push({
-      path: "tls_server_config",
-      message: `the certificate, key or CA cannot be used together (${(err as Error).message})`,
-    });
-    return undefined;
-  }
-  return {
-    certFile,
-    keyFile,
-    cert,
-    key,
-    clientAuthType,
-    ...(caFile === undefined || ca === undefined ? {} : { clientCaFile: caFile, clientCa: ca }),
-    minVersion,
-    ...(maxVersion === undefined ? {} : { maxVersion }),
-  };
-}
 
 /**
  * Validates an already-parsed web config document; files resolve against `baseDir`.
@@ -230,20 +166,32 @@ async function parseWebConfig(
     });
   }
   const problems: ConfigProblem[] = [];
-  const { tls_server_config: tlsSection, basic_auth_users: users, http_server_config: http } = parsed.data;
+  const ignored: string[] = [];
+  const {
+    tls_server_config: tlsSection,
+    basic_auth_users: users,
+    http_server_config: http,
+    rate_limit: rateLimit,
+  } = parsed.data;
   const tls =
     tlsSection === undefined
       ? undefined
-      : await readTls(tlsSection, opts.baseDir, opts.readFile ?? ((p) => fsReadFile(p)), problems);
+      : await readTls(tlsSection, opts.baseDir, opts.readFile ?? ((p) => fsReadFile(p)), problems, ignored);
   if (problems.length > 0) throw new ConfigError("config_invalid", problems);
+  if (http?.http2 !== undefined) {
+    ignored.push("http_server_config.http2: the exporter's server speaks HTTP/1.1 only");
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(http?.headers ?? {})) {
     headers[ALLOWED_HEADERS.get(name.toLowerCase()) ?? name] = value;
   }
+  const intervalMs = rateLimit?.interval ?? 0;
   return {
     ...(tls === undefined ? {} : { tls }),
     basicAuthUsers: new Map(Object.entries(users ?? {})),
     headers,
+    ...(intervalMs > 0 ? { rateLimit: { intervalMs, burst: rateLimit?.burst ?? 0 } } : {}),
+    ignored,
   };
 }
 
@@ -266,23 +214,4 @@ export async function loadWebConfig(
     });
   }
   return parseWebConfig(parseYaml(text, path), { baseDir: dirname(resolve(path)), readFile });
-}
-
-/**
- * Node `tls` server options for a TLS config. Node cannot express two of Go's policies
- * directly: for RequireAnyClientCert and VerifyClientCertIfGiven the certificate is requested
- * but not enforced here, so the HTTP layer must check `socket.getPeerCertificate()` /
- * `socket.authorized` itself.
- */
-export function toTlsOptions(tls: WebTlsConfig): TlsOptions {
-  const verify = tls.clientAuthType === "RequireAndVerifyClientCert";
-  return {
-    cert: tls.cert,
-    key: tls.key,
-    ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa }),
-    requestCert: tls.clientAuthType !== "NoClientCert",
-    rejectUnauthorized: verify,
-    minVersion: tls.minVersion,
-    ...(tls.maxVersion === undefined ? {} : { maxVersion: tls.maxVersion }),
-  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PROCESS_RENDER_TTL_MS, SelfMetrics } from "./selfMetrics.js";
+import { DROPPED_PROCESS_METRICS, PROCESS_RENDER_TTL_MS, SelfMetrics } from "./selfMetrics.js";
 
 /** The endpoint the API counters below are labelled with. */
 const EP = "GET /v2/clusters";
@@ -172,5 +172,15 @@ describe("SelfMetrics family selection", () => {
     const again = (await m.render(false)).toString();
     expect(families(again)).toEqual(all);
     expect(sampleValue(again, apiSeries("requests", ',outcome="success"'))).toBe(2);
+  });
+});
+
+describe("process metrics", () => {
+  it("leaves out prom-client's gauges named like counters, and keeps their per-type families", () => {
+    const names = new SelfMetrics({ version: "x" }).familyNames();
+    for (const dropped of DROPPED_PROCESS_METRICS) expect(names).not.toContain(dropped);
+    expect(names).toEqual(
+      expect.arrayContaining(["nodejs_active_handles", "nodejs_active_requests", "nodejs_active_resources"]),
+    );
   });
 });

@@ -142,8 +142,9 @@ describe("http app", () => {
     expect((await fetch(`${base}${health}`, { method: "POST" })).status).toBe(405);
   });
 
-  it("reload: 200 when applied, 400 with the problems when rejected", async () => {
+  it("reload: 200 when applied, 400 with the problems when rejected (with --web.enable-lifecycle)", async () => {
     const base = await serve({
+      lifecycle: true,
       reload: async () => ({ ok: false, problems: ["metrics.granularity: must be at least PT30S"] }),
     });
     const res = await fetch(`${base}/-/reload`, { method: "POST" });
@@ -151,8 +152,42 @@ describe("http app", () => {
     expect(await res.text()).toContain("metrics.granularity: must be at least PT30S");
   });
 
+  it("reload: 403 without --web.enable-lifecycle, and nothing is reloaded", async () => {
+    let reloads = 0;
+    const base = await serve({
+      reload: async () => {
+        reloads++;
+        return { ok: true, problems: [] };
+      },
+    });
+    const res = await fetch(`${base}/-/reload`, { method: "POST" });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain("--web.enable-lifecycle");
+    expect(reloads).toBe(0);
+  });
+
+  it("answers 503 with Retry-After when authentication is busy, and the probes stay open", async () => {
+    const auth = { check: async () => "busy" as const } as unknown as BasicAuth;
+    const base = await serve({ auth });
+    const res = await fetch(`${base}/metrics`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("1");
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+
+  it("rate_limit: a token bucket in front of every route but the probes (429 beyond)", async () => {
+    let now = 0;
+    const base = await serve({ rateLimit: { intervalMs: 1000, burst: 2 }, now: () => now });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await fetch(`${base}/metrics`)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    now = 1000;
+    expect((await fetch(`${base}/metrics`)).status).toBe(200);
+  });
+
   it("refuses large request bodies", async () => {
-    const base = await serve();
+    const base = await serve({ lifecycle: true });
     const res = await fetch(`${base}/-/reload`, { method: "POST", body: "x".repeat(5000) });
     expect(res.status).toBe(413);
   });
@@ -213,6 +248,9 @@ describe("http app", () => {
     expect((await fetch(`${base}/`)).headers.get("www-authenticate")).toContain("Basic");
     expect((await fetch(`${base}/metrics`, { headers: { authorization: good } })).status).toBe(200);
     expect((await fetch(`${base}/-/reload`, { method: "POST" })).status).toBe(401);
+    expect(
+      (await fetch(`${base}/-/reload`, { method: "POST", headers: { authorization: good } })).status,
+    ).toBe(403);
     expect((await fetch(`${base}/sd/native-export`)).status).toBe(401);
     expect((await fetch(`${base}/sd/native-export`, { headers: { authorization: good } })).status).toBe(200);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);

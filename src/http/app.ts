@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { writeGathered } from "../exposition/blocks.js";
 import type { MetricsResponse } from "../exposition/exposition.js";
 import type { BasicAuth } from "./basicAuth.js";
-import { clientCertMiddleware, type SoftClientCertPolicy } from "./clientCert.js";
+import { allowedSansMiddleware, clientCertMiddleware, type SoftClientCertPolicy } from "./clientCert.js";
 import { type LandingInfo, renderLanding } from "./landing.js";
 import { parseLandingQuery } from "./landingQuery.js";
 
@@ -41,6 +41,17 @@ export interface HttpDeps {
   clientCertPolicy?: SoftClientCertPolicy;
   /** Extra response headers (web config `http_server_config.headers`). */
   headers?: Readonly<Record<string, string>>;
+  /** Web config `tls_server_config.client_allowed_sans`: a client certificate must carry one. */
+  clientAllowedSans?: readonly string[];
+  /** Web config `rate_limit`: every route but the health probes shares this bucket. */
+  rateLimit?: { readonly intervalMs: number; readonly burst: number };
+  /**
+   * `--web.enable-lifecycle`: POST /-/reload works only when true (as in Prometheus); otherwise
+   * it answers 403 and a reload takes SIGHUP or an edit of the file.
+   */
+  lifecycle?: boolean;
+  /** Injected for tests: the rate limit's clock. */
+  now?: () => number;
 }
 
 /** Request bodies are never read; anything announcing more than this is refused. */
@@ -99,13 +110,28 @@ export function createApp(deps: HttpDeps): express.Express {
   });
 
   if (deps.clientCertPolicy) app.use(clientCertMiddleware(deps.clientCertPolicy));
+  if (deps.clientAllowedSans) app.use(allowedSansMiddleware(deps.clientAllowedSans));
+
+  if (deps.rateLimit) {
+    const bucket = new TokenBucket(deps.rateLimit.intervalMs, deps.rateLimit.burst, deps.now ?? Date.now);
+    app.use((_req, res, next) => {
+      if (bucket.take()) return next();
+      res.status(429).type("text/plain").send("429 too many requests\n");
+    });
+  }
 
   if (deps.auth) {
     const auth = deps.auth;
     app.use((req, res, next) => {
       auth.check(req.headers.authorization).then(
-        (ok) => {
-          if (ok) return next();
+        (outcome) => {
+          if (outcome === "allowed") return next();
+          if (outcome === "busy") {
+            // Refused at once rather than queued without bound: see basicAuth.ts.
+            res.setHeader("Retry-After", "1");
+            res.status(503).type("text/plain").send("503 too many authentication checks at once\n");
+            return;
+          }
           res.setHeader("WWW-Authenticate", 'Basic realm="vdbcloud-exporter", charset="UTF-8"');
           res.status(401).type("text/plain").send("401 unauthorized\n");
         },
@@ -153,6 +179,10 @@ export function createApp(deps: HttpDeps): express.Express {
   });
 
   app.post("/-/reload", async (_req, res, next) => {
+    if (deps.lifecycle !== true) {
+      res.status(403).type("text/plain").send("403 lifecycle API is not enabled (--web.enable-lifecycle)\n");
+      return;
+    }
     try {
       const r = await deps.reload();
       if (r.ok) res.type("text/plain").send("configuration reloaded\n");
@@ -172,4 +202,31 @@ export function createApp(deps: HttpDeps): express.Express {
     else res.end();
   });
   return app;
+}
+
+/**
+ * The toolkit's rate limiter (Go's rate.Limiter): `burst` tokens, one more every `intervalMs`.
+ * A burst of 0 admits nothing, as in Go.
+ */
+export class TokenBucket {
+  private tokens: number;
+  private at: number;
+
+  constructor(
+    private readonly intervalMs: number,
+    private readonly burst: number,
+    private readonly now: () => number,
+  ) {
+    this.tokens = burst;
+    this.at = now();
+  }
+
+  take(): boolean {
+    const t = this.now();
+    this.tokens = Math.min(this.burst, this.tokens + (t - this.at) / this.intervalMs);
+    this.at = t;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
 }

@@ -72,3 +72,34 @@ describe("MappingBuilder", () => {
     });
   });
 });
+
+describe("MappingBuilder: the one numeric rule", () => {
+  const SIGNED: FamilyDef = { name: "vdbcloud_amount", help: "An amount.", type: "gauge", signed: true };
+
+  it.each([
+    ["a finite positive value", A, 5, 5, {}],
+    ["zero", A, 0, 0, {}],
+    ["negative zero (not below zero)", A, -0, -0, {}],
+    ['+Inf ("1e309" read as a number)', A, Number.POSITIVE_INFINITY, undefined, { non_finite_value: 1 }],
+    ["-Inf", SIGNED, Number.NEGATIVE_INFINITY, undefined, { non_finite_value: 1 }],
+    ["NaN", A, Number.NaN, undefined, { non_finite_value: 1 }],
+    ["a negative size (cuSize -5)", A, -5, undefined, { negative_value: 1 }],
+    ["a negative latency", A, -0.005, undefined, { negative_value: 1 }],
+    ["a negative amount of a signed family (a credit)", SIGNED, -12.5, -12.5, {}],
+  ])("%s", (_name, family, value, kept, dropped) => {
+    const out = new MappingBuilder();
+    out.add(family, { cluster_id: "c" }, value);
+    const result = out.result();
+    expect(result.samples.map((s) => s.value)).toEqual(kept === undefined ? [] : [kept]);
+    expect(result.dropped).toEqual(dropped);
+    // A dropped value declares no family: nothing of it reaches the exposition.
+    expect(result.families).toHaveLength(kept === undefined ? 0 : 1);
+  });
+
+  it("a dropped value does not take the series: a later good one of it is kept", () => {
+    const out = new MappingBuilder();
+    out.add(A, { x: "1" }, Number.POSITIVE_INFINITY);
+    out.add(A, { x: "1" }, 3);
+    expect(out.result().samples).toEqual([{ family: "vdbcloud_a", labels: { x: "1" }, value: 3 }]);
+  });
+});

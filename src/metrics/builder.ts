@@ -1,7 +1,8 @@
 /**
  * Accumulates the output of one pure mapping: samples, the families they use and drop counts.
  * It guarantees what the exposition needs: every sample's family is defined once, and no two
- * samples form the same series.
+ * samples form the same series; and it keeps the numeric rule: finite values only, never
+ * negative unless the family is `signed`.
  */
 import type { DropReason, FamilyDef, MappingResult, Sample } from "./sample.js";
 
@@ -35,8 +36,20 @@ export class MappingBuilder {
    * Adds one sample of `family`. A sample of a series already added is ignored: the first one
    * wins, because an upstream listing that repeats an item (e.g. a page shifting under
    * pagination) must not produce a duplicate series, which would make the exposition invalid.
+   *
+   * The one numeric rule of every family is kept here: a value that is not finite ("1e309"
+   * read as +Inf) is dropped as "non_finite_value", and a negative value of a family that is not
+   * `signed` as "negative_value"; both are counted like any dropped sample.
    */
   add(family: FamilyDef, labels: Readonly<Record<string, string>>, value: number): void {
+    if (!Number.isFinite(value)) {
+      this.drop("non_finite_value");
+      return;
+    }
+    if (value < 0 && family.signed !== true) {
+      this.drop("negative_value");
+      return;
+    }
     const key = seriesKey(family.name, labels);
     if (this.#series.has(key)) return;
     this.#series.add(key);

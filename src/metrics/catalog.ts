@@ -4,18 +4,15 @@
  * exporter. Which upstream names exist, and where each lands, is the upstream catalog's
  * (upstream/catalog.ts); this module turns its family keys into families and names the rest.
  */
-import {
-  type Stat as CatalogStat,
-  type CatalogUnitKind,
-  type FamilyKey,
-  placeMetric,
-} from "../upstream/catalog.js";
+import type { Stat as CatalogStat, CatalogUnitKind, FamilyKey } from "../upstream/catalog.js";
+import { placeMetric } from "../upstream/placement.js";
 import {
   BILLING_FAMILIES,
   CLUSTER_FAMILIES as C,
   COLLECTION_FAMILIES,
   CONSOLE_ALERT_RULE_FAMILIES,
   DATA_PROTECTION_FAMILIES,
+  DISCOVERY_FAMILIES,
   GROUP_FAMILIES,
   INDEX_FAMILIES,
   INVENTORY_FAMILIES,
@@ -51,6 +48,7 @@ export const STATIC_FAMILIES: readonly FamilyDef[] = [
   C,
   JOB_FAMILIES,
   INVENTORY_FAMILIES,
+  DISCOVERY_FAMILIES,
   COLLECTION_FAMILIES,
   INDEX_FAMILIES,
   DATA_PROTECTION_FAMILIES,

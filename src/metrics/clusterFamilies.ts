@@ -83,7 +83,12 @@ export const CLUSTER_FAMILIES = {
   success: gauge(
     "vdbcloud_request_success_ratio",
     "Share of all requests that succeeded, 0 to 1, over the newest closed bucket (upstream REQ_SUCCESS_RATE, percent / 100).",
-    metricDoc("ratio (0..1)", "REQ_SUCCESS_RATE (AVG)"),
+    metricDoc(
+      "ratio (0..1)",
+      "REQ_SUCCESS_RATE (AVG)",
+      [],
+      "2024 form only: the current reference dropped REQ_SUCCESS_RATE, so it is asked only when metrics.queries lists it",
+    ),
   ),
   slowQueries: gauge(
     "vdbcloud_slow_queries_per_second",
@@ -128,7 +133,12 @@ export const CLUSTER_FAMILIES = {
   entityInserts: gauge(
     "vdbcloud_entity_inserts_per_second",
     "Entities (rows, not requests) inserted per second, over the newest closed bucket (upstream ENTITIES_INSERT_RATE; per second as is, per minute / 60).",
-    metricDoc("entities per second", "ENTITIES_INSERT_RATE (AVG)"),
+    metricDoc(
+      "entities per second",
+      "ENTITIES_INSERT_RATE (AVG)",
+      [],
+      "2024 form only: the current reference dropped ENTITIES_INSERT_RATE, so it is asked only when metrics.queries lists it",
+    ),
   ),
   collections: gauge(
     "vdbcloud_collections",

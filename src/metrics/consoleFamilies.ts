@@ -4,7 +4,7 @@
  * alert rules. Kept beside families.ts, which re-exports them, so that each file holds one idea;
  * the HELP conventions are the same. No family carries a rule's actions or a creator's address.
  */
-import { gauge } from "./define.js";
+import { gauge, signedGauge } from "./define.js";
 
 /** When no on-demand family has a series, whatever else its own entry adds. */
 const NO_ON_DEMAND =
@@ -83,7 +83,8 @@ export const CONSOLE_ALERT_RULE_FAMILIES = {
       absent: `${NO_RULES}; none while the answer carries no enabled flag`,
     },
   ),
-  threshold: gauge(
+  // A rule may compare against any number, below zero too.
+  threshold: signedGauge(
     "vdbcloud_console_alert_rule_threshold",
     "The threshold of the console's alert rule, as the console holds it, in the unit of its metric (upstream List Alert Rules threshold, a string).",
     {

@@ -1,8 +1,9 @@
 /**
  * The cost families (billing collector, docs/cost.md), in their own module beside families.ts,
  * which re-exports them: amounts in the currency's major unit (the service's cents / 100, exactly).
+ * Amounts are signed: a credit or refund is a negative amount.
  */
-import { gauge } from "./define.js";
+import { gauge, signedGauge } from "./define.js";
 
 /** Labels of the cost families, in sample order. */
 const COST_LABELS = ["cluster_id", "project_id", "region_id", "cost_type", "currency"] as const;
@@ -11,7 +12,7 @@ const INVOICE_SOURCE = "GET /v2/invoices";
 
 /** Cost families: Query Daily Usage and List Invoices, read with the billing key. */
 export const BILLING_FAMILIES = {
-  dailyCost: gauge(
+  dailyCost: signedGauge(
     "vdbcloud_daily_cost",
     "Cost of the newest complete UTC day (yesterday) per cluster and cost type, in the currency's major unit; cluster_id is empty for organization-level items (upstream Query Daily Usage amount, cents / 100).",
     {
@@ -41,7 +42,7 @@ export const BILLING_FAMILIES = {
       absent: "billing disabled, or yesterday not read yet",
     },
   ),
-  monthToDateCost: gauge(
+  monthToDateCost: signedGauge(
     "vdbcloud_month_to_date_cost",
     "Cost of every day of the current UTC month the service reports, today's partial day included, per cluster and cost type, in the currency's major unit (upstream Query Daily Usage amount, cents / 100, summed).",
     {
@@ -61,7 +62,7 @@ export const BILLING_FAMILIES = {
       absent: "billing or billing.invoices disabled, or an older settled invoice",
     },
   ),
-  invoiceAmount: gauge(
+  invoiceAmount: signedGauge(
     "vdbcloud_invoice_amount",
     "Invoice total in the currency's major unit (upstream List Invoices total, cents / 100).",
     {
@@ -71,7 +72,7 @@ export const BILLING_FAMILIES = {
       absent: "as vdbcloud_invoice_status, or no total in the answer",
     },
   ),
-  invoiceAmountDue: gauge(
+  invoiceAmountDue: signedGauge(
     "vdbcloud_invoice_amount_due",
     "Amount still due on the invoice in the currency's major unit (upstream List Invoices amountDue, cents / 100).",
     {

@@ -13,3 +13,11 @@ export function gauge(name: string, help: string, doc?: FamilyDoc): FamilyDef {
 export function counter(name: string, help: string, doc?: FamilyDoc): FamilyDef {
   return doc === undefined ? { name, help, type: "counter" } : { name, help, type: "counter", doc };
 }
+
+/**
+ * A gauge whose values may be negative (amounts with credits, thresholds); `doc` as for
+ * {@link gauge}. Any other family's negative values are dropped (MappingBuilder).
+ */
+export function signedGauge(name: string, help: string, doc?: FamilyDoc): FamilyDef {
+  return { ...gauge(name, help, doc), signed: true };
+}

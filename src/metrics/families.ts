@@ -20,12 +20,20 @@ export * from "./selfFamilies.js";
 export const INVENTORY_FAMILIES = {
   clusterInfo: gauge(
     "vdbcloud_cluster_info",
-    "Cluster description in labels, always 1 (upstream Describe Cluster).",
+    "Cluster description in labels, always 1; deployment_option is free, serverless or dedicated, empty when the answer leaves it out (upstream Describe Cluster).",
     {
-      labels: ["cluster_id", "cluster_name", "project_id", "region_id", "plan", "cu_type"],
+      labels: [
+        "cluster_id",
+        "cluster_name",
+        "project_id",
+        "region_id",
+        "plan",
+        "cu_type",
+        "deployment_option",
+      ],
       unit: "1 (info)",
       source:
-        "GET /v2/clusters/{id} clusterName, projectId, regionId, plan (Free for an in03- cluster whatever the answer says, as the service's Terraform provider has it), cuType (empty on free and serverless clusters)",
+        "GET /v2/clusters/{id} clusterName, projectId, regionId, plan (Free for an in03- cluster whatever the answer says, as the service's Terraform provider has it), cuType (empty on free and serverless clusters), deploymentOption (lowercased; empty when absent, as in the reference's free and serverless samples)",
       absent:
         "no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
     },
@@ -36,7 +44,8 @@ export const INVENTORY_FAMILIES = {
     {
       labels: ["cluster_id", "status"],
       unit: "1 (state set)",
-      source: "GET /v2/clusters/{id} status",
+      source:
+        "GET /v2/clusters/{id} status: the reference's 17 statuses (creating, running, deleting, deleted, stopping, resuming, modifying, abnormal, freezing, frozen, unfreezed, restore_backup, migrating, resizing, upgrading, writing_operation, set_private_link), plus stopped, suspending and suspended (the service's Terraform provider's names); any other status is added lowercased",
       absent:
         "no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals; no series while the answer carries no status",
     },
@@ -107,6 +116,39 @@ export const INVENTORY_FAMILIES = {
         "while the answer carries no autoscaling bounds; no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
     },
   ),
+  clusterAutoscalingReplicasMin: gauge(
+    "vdbcloud_cluster_autoscaling_replicas_min",
+    "Fewest replicas autoscaling may choose, when the answer gives the bound (upstream Describe Cluster autoscaling.replica.min, count).",
+    {
+      labels: ["cluster_id"],
+      unit: "count (replicas)",
+      source: "GET /v2/clusters/{id} autoscaling.replica.min (number or numeric string)",
+      absent:
+        "while the answer carries no replica bounds, or a schedule (autoscaling.replica.schedules) in their place; no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
+    },
+  ),
+  clusterAutoscalingReplicasMax: gauge(
+    "vdbcloud_cluster_autoscaling_replicas_max",
+    "Most replicas autoscaling may choose, when the answer gives the bound (upstream Describe Cluster autoscaling.replica.max, count).",
+    {
+      labels: ["cluster_id"],
+      unit: "count (replicas)",
+      source: "GET /v2/clusters/{id} autoscaling.replica.max (number or numeric string)",
+      absent:
+        "while the answer carries no replica bounds, or a schedule (autoscaling.replica.schedules) in their place; no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
+    },
+  ),
+  clusterGlobalRole: gauge(
+    "vdbcloud_cluster_global_role",
+    "The cluster's role in its global cluster, one series per known role (primary, secondary, plus any role seen, lowercased), 1 for the current one at the last poll (upstream Describe Cluster globalClusterMeta.role).",
+    {
+      labels: ["cluster_id", "global_cluster_id", "role"],
+      unit: "1 (state set)",
+      source: "GET /v2/clusters/{id} globalClusterMeta.globalClusterId, globalClusterMeta.role",
+      absent:
+        "for a cluster outside a global cluster (globalClusterMeta null or absent); no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
+    },
+  ),
   projectClusters: gauge(
     "vdbcloud_project_clusters",
     "Clusters in the project at the last poll (upstream List Projects V2 instanceCount, count; List Projects v1 where V2 is refused).",
@@ -137,6 +179,20 @@ export const INVENTORY_FAMILIES = {
       unit: "1 (info)",
       source: "GET /v2/regions cloudId, regionId, domain",
       absent: "with inventory.enabled false or on shards other than 0",
+    },
+  ),
+} as const;
+
+/** Cluster discovery's own report (List Clusters v2), under collector "inventory", target "discovery". */
+export const DISCOVERY_FAMILIES = {
+  clustersNotPolled: gauge(
+    "vdbcloud_discovered_clusters_not_polled",
+    "Clusters List Clusters found beyond inventory.discovery.max_clusters, which no collector polls (the first by cluster ID are kept) (source: the exporter's cluster discovery).",
+    {
+      labels: [],
+      unit: "count",
+      source: "GET /v2/clusters, the listed clusters beyond inventory.discovery.max_clusters",
+      absent: "with inventory.discovery.enabled false, or until the first listing succeeded",
     },
   ),
 } as const;

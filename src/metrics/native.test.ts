@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { CLUSTER_FAMILIES } from "./clusterFamilies.js";
 import {
   eitherSource,
+  JOIN_WITHOUT,
+  joinLabelsOf,
   NATIVE_LEVELS,
   NATIVE_SOURCES,
   NativeSourceError,
@@ -57,6 +59,29 @@ describe("NATIVE_SOURCES", () => {
     }
   });
 
+  it("joins every family without db_name, which no native series carries", () => {
+    expect(JOIN_WITHOUT).toEqual(["db_name"]);
+    for (const s of NATIVE_SOURCES) {
+      const on = joinLabelsOf(s.family);
+      expect(on, s.family.name).not.toContain("db_name");
+      expect(on[0], s.family.name).toBe("cluster_id");
+      expect(eitherSource(s, '{collection_name!=""}'), s.family.name).not.toMatch(/\bon \([^)]*\bdb_name\b/);
+    }
+  });
+
+  it("records the entity gauges per collection from series that name no database", () => {
+    for (const family of ["vdbcloud_entities", "vdbcloud_loaded_entities", "vdbcloud_indexed_entities"]) {
+      const rules = source(family).rules;
+      const native = family.replace("vdbcloud_", "zilliz_");
+      expect(rules.map((r) => r.record)).toEqual([
+        `vdbcloud_cluster:${native}:sum`,
+        `vdbcloud_collection:${native}:max`,
+      ]);
+      // Selected by collection_name alone: a series without db_name is kept, none is required.
+      for (const r of rules) expect(r.expr).not.toMatch(/db_name\s*(=|!=|=~|!~)/);
+    }
+  });
+
   it("puts each rule in the group of its level", () => {
     const groups = nativeRuleGroups();
     expect(groups.map((g) => g.name)).toEqual(["vdbcloud-native", "vdbcloud-native-collections"]);
@@ -72,47 +97,47 @@ describe("eitherSource", () => {
       family: "vdbcloud_cu_computation_ratio",
       selector: '{cluster_id=~"$cluster", collection_name=""}',
       expected:
-        '(vdbcloud_cu_computation_ratio{cluster_id=~"$cluster", collection_name=""} or on (cluster_id, db_name, collection_name) vdbcloud_cluster:zilliz_cluster_computation:max{cluster_id=~"$cluster", collection_name=""})',
+        '(vdbcloud_cu_computation_ratio{cluster_id=~"$cluster", collection_name=""} or on (cluster_id, collection_name) vdbcloud_cluster:zilliz_cluster_computation:max{cluster_id=~"$cluster", collection_name=""})',
     },
     {
       family: "vdbcloud_storage_bytes",
       selector: "",
       expected:
-        "(vdbcloud_storage_bytes or on (cluster_id, db_name, collection_name) vdbcloud_cluster:zilliz_storage_bytes:max)",
+        "(vdbcloud_storage_bytes or on (cluster_id, collection_name) vdbcloud_cluster:zilliz_storage_bytes:max)",
     },
     {
       // Per cluster and per collection: both recordings, or-ed.
       family: "vdbcloud_entities",
       selector: "",
       expected:
-        "(vdbcloud_entities or on (cluster_id, db_name, collection_name) (vdbcloud_cluster:zilliz_entities:sum or vdbcloud_collection:zilliz_entities:max))",
+        "(vdbcloud_entities or on (cluster_id, collection_name) (vdbcloud_cluster:zilliz_entities:sum or vdbcloud_collection:zilliz_entities:max))",
     },
     {
       // collection_name!="" selects no per-cluster recording.
       family: "vdbcloud_requests_per_second",
       selector: '{collection_name!=""}',
       expected:
-        '(vdbcloud_requests_per_second{collection_name!=""} or on (cluster_id, db_name, collection_name, request_type) vdbcloud_collection:zilliz_requests:rate5m{collection_name!=""})',
+        '(vdbcloud_requests_per_second{collection_name!=""} or on (cluster_id, collection_name, request_type) vdbcloud_collection:zilliz_requests:rate5m{collection_name!=""})',
     },
     {
       // stat="avg" selects the mean only, and per cluster only.
       family: "vdbcloud_request_latency_seconds",
       selector: '{collection_name="", stat="avg"}',
       expected:
-        '(vdbcloud_request_latency_seconds{collection_name="", stat="avg"} or on (cluster_id, db_name, collection_name, request_type, stat) vdbcloud_cluster:zilliz_request_duration_seconds:mean5m{collection_name="", stat="avg"})',
+        '(vdbcloud_request_latency_seconds{collection_name="", stat="avg"} or on (cluster_id, collection_name, request_type, stat) vdbcloud_cluster:zilliz_request_duration_seconds:mean5m{collection_name="", stat="avg"})',
     },
     {
       family: "vdbcloud_request_latency_seconds",
       selector: '{stat=~"p50|p90"}',
       expected:
-        '(vdbcloud_request_latency_seconds{stat=~"p50|p90"} or on (cluster_id, db_name, collection_name, request_type, stat) vdbcloud_cluster:zilliz_request_duration_seconds:quantile_rate5m{stat=~"p50|p90"})',
+        '(vdbcloud_request_latency_seconds{stat=~"p50|p90"} or on (cluster_id, collection_name, request_type, stat) vdbcloud_cluster:zilliz_request_duration_seconds:quantile_rate5m{stat=~"p50|p90"})',
     },
     {
       // A Grafana variable in a regex may select anything.
       family: "vdbcloud_request_latency_seconds",
       selector: '{stat=~"$stat"}',
       expected:
-        '(vdbcloud_request_latency_seconds{stat=~"$stat"} or on (cluster_id, db_name, collection_name, request_type, stat) (vdbcloud_cluster:zilliz_request_duration_seconds:quantile_rate5m{stat=~"$stat"} or vdbcloud_collection:zilliz_request_duration_seconds:quantile_rate5m{stat=~"$stat"} or vdbcloud_cluster:zilliz_request_duration_seconds:mean5m{stat=~"$stat"}))',
+        '(vdbcloud_request_latency_seconds{stat=~"$stat"} or on (cluster_id, collection_name, request_type, stat) (vdbcloud_cluster:zilliz_request_duration_seconds:quantile_rate5m{stat=~"$stat"} or vdbcloud_collection:zilliz_request_duration_seconds:quantile_rate5m{stat=~"$stat"} or vdbcloud_cluster:zilliz_request_duration_seconds:mean5m{stat=~"$stat"}))',
     },
     {
       // Nothing native can match: the family alone.
@@ -129,11 +154,11 @@ describe("withNativeSources", () => {
   it.each([
     [
       'max(vdbcloud_cu_capacity_ratio{cluster_id=~"$cluster", collection_name=""}) > 0.9',
-      'max((vdbcloud_cu_capacity_ratio{cluster_id=~"$cluster", collection_name=""} or on (cluster_id, db_name, collection_name) vdbcloud_cluster:zilliz_cluster_capacity:max{cluster_id=~"$cluster", collection_name=""})) > 0.9',
+      'max((vdbcloud_cu_capacity_ratio{cluster_id=~"$cluster", collection_name=""} or on (cluster_id, collection_name) vdbcloud_cluster:zilliz_cluster_capacity:max{cluster_id=~"$cluster", collection_name=""})) > 0.9',
     ],
     [
       "time() - vdbcloud_metrics_newest_bucket_timestamp_seconds",
-      "time() - (vdbcloud_metrics_newest_bucket_timestamp_seconds or on (cluster_id, db_name, collection_name) vdbcloud_cluster:zilliz_cluster_capacity:timestamp)",
+      "time() - (vdbcloud_metrics_newest_bucket_timestamp_seconds or on (cluster_id, collection_name) vdbcloud_cluster:zilliz_cluster_capacity:timestamp)",
     ],
     // Families the native endpoint lacks, names that only contain a family's, and the exporter's own.
     ['vdbcloud_vcu{collection_name=""}', 'vdbcloud_vcu{collection_name=""}'],

@@ -10,8 +10,9 @@
  *
  * The recorded series carry the exporter family's own labels and nothing else (`by`, not
  * `without`: the native series also carry org_id, project_id, the discovery's cluster_name and
- * region_id, job and instance), so `or on (<the family's labels>)` matches them label for label:
- * where both sources have a series, the exporter's wins.
+ * region_id, job and instance), so `or on (<the family's labels but db_name>)` matches them
+ * label for label: where both sources have a series, the exporter's wins. db_name is left out
+ * of every join ({@link JOIN_WITHOUT}).
  */
 import { CLUSTER_FAMILIES } from "./clusterFamilies.js";
 import type { FamilyDef } from "./sample.js";
@@ -255,9 +256,18 @@ export function recordsOf(source: NativeSource): string[] {
   return [...new Set(source.rules.map((r) => r.record))];
 }
 
-/** The labels a family's series carry, which its `or` matches on. */
-function labelsOf(family: FamilyDef): readonly string[] {
-  return family.doc?.labels ?? ["cluster_id"];
+/**
+ * Labels no `or` matches on. The native endpoint names no database on any family (its
+ * per-collection series carry collection_name only), while the exporter's scoped series carry
+ * the configured db_name: joined on db_name, a collection both polled and scraped would show
+ * twice, once from each source. A collection is then one series per cluster and name, the
+ * exporter's wherever it has one.
+ */
+export const JOIN_WITHOUT: readonly string[] = ["db_name"];
+
+/** The labels a family's `or` matches on: its series' labels but {@link JOIN_WITHOUT}. */
+export function joinLabelsOf(family: FamilyDef): readonly string[] {
+  return (family.doc?.labels ?? ["cluster_id"]).filter((l) => !JOIN_WITHOUT.includes(l));
 }
 
 const MATCHER = /([A-Za-z_][A-Za-z0-9_]*)\s*(=~|!~|!=|=)\s*"((?:[^"\\]|\\.)*)"/g;
@@ -302,7 +312,7 @@ export function eitherSource(source: NativeSource, selector = ""): string {
     .map((r) => `${r}${selector}`);
   if (records.length === 0) return `${source.family.name}${selector}`;
   const native = records.length === 1 ? records[0] : `(${records.join(" or ")})`;
-  return `(${source.family.name}${selector} or on (${labelsOf(source.family).join(", ")}) ${native})`;
+  return `(${source.family.name}${selector} or on (${joinLabelsOf(source.family).join(", ")}) ${native})`;
 }
 
 const NAME_CHAR = "[A-Za-z0-9_:]";

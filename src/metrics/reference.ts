@@ -15,7 +15,7 @@ export interface ReferenceFamily {
   readonly help: string;
   /** Undefined only for a family declared without its entry (families.test.ts fails on it). */
   readonly doc: FamilyDoc | undefined;
-  /** Query Cluster Metrics names mapped onto it (cluster families only); `*` marks names outside the public reference. */
+  /** Query Cluster Metrics names mapped onto it (cluster families only); `*` marks names only the 2024 reference lists (the 2024 form). */
   readonly upstreamNames: readonly string[];
 }
 
@@ -89,7 +89,7 @@ function upstreamNamesByFamily(): ReadonlyMap<string, string[]> {
   for (const m of UPSTREAM_METRICS) {
     const family = declared.CLUSTER_FAMILIES[m.family].name;
     const list = out.get(family) ?? [];
-    list.push(m.documented ? m.name : `${m.name}*`);
+    list.push(m.references.includes("current") ? m.name : `${m.name}*`);
     out.set(family, list);
   }
   return out;

@@ -27,6 +27,12 @@ export interface FamilyDef {
   readonly type: MetricType;
   /** Reference entry (docs/metrics.md); every family of families.ts carries one. */
   readonly doc?: FamilyDoc;
+  /**
+   * Whether a value may be negative (an amount, a threshold). Every other family holds counts,
+   * sizes, rates, latencies, ratios or timestamps: a negative value there is the upstream's
+   * error, and MappingBuilder drops it as "negative_value".
+   */
+  readonly signed?: boolean;
 }
 
 /**
@@ -52,6 +58,8 @@ export const DROP_REASONS = [
   "bad_timestamp",
   // A first-form latency result whose statistic neither the answer nor the request tells.
   "unknown_stat",
+  // A value below zero for a family that cannot hold one (FamilyDef.signed).
+  "negative_value",
 ] as const;
 
 /** One reason of `DROP_REASONS`. */

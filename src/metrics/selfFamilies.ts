@@ -63,6 +63,17 @@ export const TARGET_SELF_FAMILIES = {
       absent: "while no query of the target is in quarantine (the usual case)",
     },
   ),
+  metricsQueryForm: gauge(
+    "vdbcloud_metrics_query_form",
+    "Request form of Query Cluster Metrics each API key's server accepts, one series per form, 1 for the form sent (current: name only; 2024: name and stat); learned once per key, or pinned by metrics.form (source: the exporter's Query Cluster Metrics calls).",
+    {
+      labels: ["credential", "form"],
+      unit: "1 (state set)",
+      source:
+        "exporter: which form of POST /v2/clusters/{id}/metrics/query the service answered for the key (metrics.form)",
+      absent: "before a key's first metrics poll, and with metrics.enabled false",
+    },
+  ),
 } as const;
 
 /**
@@ -127,13 +138,24 @@ export const PROCESS_SELF_FAMILIES = {
   ),
   apiPagingErrors: counter(
     "vdbcloud_api_paging_errors_total",
-    "Listings whose pages did not add up, by endpoint template and reason (repeated_page, empty_page, page_cap, short_of_total), since the exporter started: each failed its poll, whose target kept its last good values (source: the exporter's pager).",
+    "Listings whose pages did not add up, by endpoint template and reason (repeated_page, empty_page, page_cap, short_of_total, long_page, shrinking_total), since the exporter started: each failed its poll, whose target kept its last good values (source: the exporter's pager).",
     {
       labels: ["endpoint", "reason"],
       unit: "count",
       source:
         "exporter: its one pager of every paged listing (endpoint is the path template, e.g. GET /v2/clusters)",
       absent: "never: every paged endpoint's series exists at 0 for every reason from the start",
+    },
+  ),
+  apiInvalidIds: counter(
+    "vdbcloud_api_invalid_ids_total",
+    "Items of upstream listings dropped because their ID fails the rule of configured IDs (letters, digits and -), by endpoint template, since the exporter started: such an ID never reaches a request path or /sd/native-export (source: the exporter's readers of listed clusters, projects, jobs and global clusters).",
+    {
+      labels: ["endpoint"],
+      unit: "count",
+      source:
+        "exporter: the IDs its listings found (GET /v2/clusters, GET /v2/projects, GET /v2/jobs, GET /v2/globalClusters)",
+      absent: "until a listing's first bad ID",
     },
   ),
   samplesDropped: counter(

@@ -18,5 +18,6 @@ export function clusterMetricFamilies(config: Config): string[] {
     ...metricQueryFamilies(configuredMetricNames(config)),
     TARGET_SELF_FAMILIES.newestBucket.name,
     TARGET_SELF_FAMILIES.metricQueryRejected.name,
+    TARGET_SELF_FAMILIES.metricsQueryForm.name,
   ];
 }

@@ -141,7 +141,9 @@ type FamilyList = readonly FamilyRef[] | ((config: Config) => readonly FamilyRef
  */
 type CollectorDeclaration<L extends string> = { readonly label?: L } & (
   | { readonly families: FamilyList }
-  | { readonly feedsOthers: true }
+  // `families` of a collector that feeds others: what it reports of its own finding (a cap),
+  // which never decides whether it runs.
+  | { readonly feedsOthers: true; readonly families?: FamilyList }
 );
 
 /**
@@ -151,7 +153,10 @@ type CollectorDeclaration<L extends string> = { readonly label?: L } & (
 export interface Collector<N extends string = string, L extends string = string> {
   readonly name: N;
   readonly label: L;
-  /** Every family its polls can write for `config`, by name (none for a collector that feeds others). */
+  /**
+   * Every family its polls can write for `config`, by name; for a collector that feeds others,
+   * only what it reports of its finding (discovery's cap), which never decides whether it runs.
+   */
   families(config: Config): readonly string[];
   /**
    * It writes no family of its own but finds the targets the others poll (discovery): it runs
@@ -172,11 +177,10 @@ export function defineCollector<const N extends string, const L extends string =
   declaration: CollectorDeclaration<L>,
 ): Collector<N, L> {
   const label = (declaration.label ?? name) as L;
-  if ("feedsOthers" in declaration) return { name, label, families: () => [], feedsOthers: true, tasks };
-  const list = declaration.families;
+  const list = declaration.families ?? [];
   const families =
     typeof list === "function" ? (config: Config) => list(config).map(nameOf) : () => list.map(nameOf);
-  return { name, label, families, feedsOthers: false, tasks };
+  return { name, label, families, feedsOthers: "feedsOthers" in declaration, tasks };
 }
 
 /** Which collectors run under a config's family lists. */

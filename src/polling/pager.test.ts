@@ -245,3 +245,75 @@ describe("nextPageSize", () => {
     expect(nextPageSize(asked, { pageSize: reported })).toBe(want);
   });
 });
+
+describe("listEveryPage: totals that cannot be read", () => {
+  /** A listing whose answer for page N is `pages[N - 1]`. */
+  function scripted(pages: readonly { total: number | null; listed: number }[], calls: PageRequest[]) {
+    return {
+      endpoint: "GET /v2/clusters" as const,
+      pageSize: 100,
+      fetch: async (asked: PageRequest) => {
+        calls.push(asked);
+        const p = pages[asked.currentPage - 1] ?? { total: null, listed: 0 };
+        const ids = Array.from({ length: p.listed }, (_, i) => `p${asked.currentPage}-${i}`);
+        return { ids, listed: p.listed, total: p.total, currentPage: asked.currentPage, pageSize: 100 };
+      },
+      items: (page: FakePage) => page.ids,
+      key: (id: string) => id,
+    };
+  }
+
+  it.each([
+    {
+      name: "a total reported as 1e12: page_cap at page 1, one request",
+      pages: [{ total: 1e12, listed: 100 }],
+      reason: "page_cap",
+      requests: 1,
+    },
+    {
+      name: "a total just past what MAX_PAGES pages hold: page_cap at page 1",
+      pages: [{ total: MAX_PAGES * 100 + 1, listed: 100 }],
+      reason: "page_cap",
+      requests: 1,
+    },
+    {
+      name: "a total that shrinks from page 1 to page 2: shrinking_total",
+      pages: [
+        { total: 300, listed: 100 },
+        { total: 250, listed: 100 },
+      ],
+      reason: "shrinking_total",
+      requests: 2,
+    },
+  ])("$name", async ({ pages, reason, requests }) => {
+    const calls: PageRequest[] = [];
+    const err = await listEveryPage(scripted(pages, calls)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(PagingError);
+    expect((err as PagingError).reason).toBe(reason);
+    expect(calls).toHaveLength(requests);
+  });
+
+  it.each([
+    ["a total MAX_PAGES pages hold exactly", MAX_PAGES * 100],
+    ["a total that grows from page 1 to page 2 (read on, as before)", 150],
+  ])("%s: not refused at page 1", async (_name, first) => {
+    const calls: PageRequest[] = [];
+    const listing = scripted(
+      [
+        { total: first, listed: 100 },
+        { total: 200, listed: 100 },
+      ],
+      calls,
+    );
+    const err = await listEveryPage(listing).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    // Past page 2 the script answers empty pages: whatever fails, it is not at page 1.
+    expect(calls.length).toBeGreaterThan(1);
+    if (err !== undefined) expect((err as PagingError).reason).not.toBe("page_cap");
+  });
+});

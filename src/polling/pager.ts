@@ -6,15 +6,23 @@
  * - a page the server repeats is a paging error, never data: an answer that reports another
  *   `currentPage` than the one asked, or that lists exactly the items of the page before;
  * - an empty page, or a short one, before the total is reached is a paging error;
- * - MAX_PAGES pages without an end is a paging error.
+ * - MAX_PAGES pages without an end is a paging error, and so is a total that more than MAX_PAGES
+ *   pages of the size asked cannot hold, found at the first page (a server that reports 1e12
+ *   items must not cost a thousand requests a cycle);
+ * - a total smaller than one an earlier page reported is a paging error (the listing changed
+ *   under the reader: what was read may hold rows of both versions);
+ * - a page longer than the size asked is a paging error, found by the client before any of its
+ *   items is read (upstream/caller.ts).
  * A paging error fails the listing for the cycle (the poll's target goes down and keeps its last
  * good values until the staleness bound): partial data is never shown as complete, and an item
  * listed twice is kept once.
  */
 
+import { PagingError } from "../upstream/pagingError.js";
 import type { EndpointTemplate } from "../upstream/types.js";
 import { PAGE_SIZE_MAX, type PageInfo, type PagingErrorReason } from "../upstream/types.js";
 
+export { PagingError } from "../upstream/pagingError.js";
 export type { PagingErrorReason } from "../upstream/types.js";
 
 /**
@@ -30,20 +38,6 @@ export const MAX_PAGES = 1000;
 export interface PageRequest {
   readonly pageSize: number;
   readonly currentPage: number;
-}
-
-/** A listing's pages could not be trusted to add up to the listing: the listing fails. */
-export class PagingError extends Error {
-  override readonly name = "PagingError";
-  readonly code = "paging_error";
-  constructor(
-    readonly endpoint: EndpointTemplate,
-    readonly reason: PagingErrorReason,
-    detail: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${endpoint}: paging error (${reason}): ${detail}`, options);
-  }
 }
 
 /** How to read one listing. */
@@ -89,6 +83,7 @@ export async function listEveryPage<P extends PageInfo, T>(
   // Items the reader could not use still count towards the total; an item listed twice, once.
   let skipped = 0;
   let previous: string | undefined;
+  let firstTotal: number | null = null;
   for (let currentPage = 1; currentPage <= MAX_PAGES; currentPage++) {
     const page = await listing.fetch({ pageSize: size, currentPage }, signal);
     if (page.currentPage !== null && page.currentPage !== currentPage) {
@@ -108,6 +103,18 @@ export async function listEveryPage<P extends PageInfo, T>(
     skipped += Math.max(0, page.listed - items.length);
     const listed = seen.size + skipped;
     size = nextPageSize(size, page);
+    if (page.total !== null) {
+      if (firstTotal !== null && page.total < firstTotal) {
+        fail(
+          "shrinking_total",
+          `page ${currentPage} reported ${page.total} items, an earlier page ${firstTotal}`,
+        );
+      }
+      firstTotal ??= page.total;
+      if (page.total > listed && Math.ceil((page.total - listed) / size) > MAX_PAGES - currentPage) {
+        fail("page_cap", `${page.total} items reported: more than ${MAX_PAGES} pages of ${size} can hold`);
+      }
+    }
     // A total the listing already went past was not the listing's: short pages decide instead.
     const total = page.total !== null && page.total >= listed ? page.total : null;
     if (total !== null) {

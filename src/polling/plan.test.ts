@@ -7,6 +7,7 @@ import { inShard } from "../config/shard.js";
 import type { Config } from "../config/types.js";
 import { computePlan, type PlanRow } from "./plan.js";
 import { formatPlan } from "./planFormat.js";
+import { METRICS_FORM_NOTES } from "./planNotes.js";
 
 const DEFAULT_KEY = "default-key-value-123";
 const TEAM_KEY = "team-key-value-456";
@@ -467,6 +468,7 @@ describe("computePlan", () => {
     expect(plan.notes).toEqual([
       "Spark jobs listed in /cfg/jobs.yaml are read at run time and add one call each",
       "job IDs listed in /cfg/ids.yaml are read at run time and add one call each",
+      METRICS_FORM_NOTES.auto,
       "on-demand clusters: one List On-Demand Clusters call per project and region that List Projects V2 lists (regionIds), counted here for the configured clusters' projects and regions",
       "the console's alert rules: one List Alert Rules page per 100 rules of each project that List Projects V2 lists, counted here for the configured clusters' projects",
       "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
@@ -704,7 +706,11 @@ describe("family lists in the plan", () => {
     const clusterDeny = [
       "vdbcloud_(cu|write|storage|vcu|request|vector|slow|flushes|entit|indexed|loaded|collections|unloaded).*",
     ];
-    const selfDeny = ["vdbcloud_metrics_newest_bucket_timestamp_seconds", "vdbcloud_metric_query_rejected"];
+    const selfDeny = [
+      "vdbcloud_metrics_newest_bucket_timestamp_seconds",
+      "vdbcloud_metric_query_rejected",
+      "vdbcloud_metrics_query_form",
+    ];
     const known = computePlan(
       COLLECTORS,
       await config({ clusters, families: { deny: [...clusterDeny, ...selfDeny] } }),

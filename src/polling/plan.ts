@@ -21,7 +21,7 @@ import { BILLING_CREDENTIAL, credentialLabeler } from "./credentials.js";
 import type { Collector } from "./model.js";
 import { type FamilyPlan, familyPlan } from "./planFamilies.js";
 import { type NativePlan, nativePlan, nativeSaves, type PlannedTask, plannedTask } from "./planNative.js";
-import { RUN_TIME_COUNTS } from "./planNotes.js";
+import { METRICS_FORM_NOTES, RUN_TIME_COUNTS } from "./planNotes.js";
 import { type PlanOptions, plannedTasks } from "./planTasks.js";
 
 const DATA_PLANE_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(Object.values(DATA_PLANE_ENDPOINT));
@@ -230,6 +230,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
   if (config.jobs.idsFile !== undefined && opts.fileJobIds === undefined) {
     notes.push(`job IDs listed in ${config.jobs.idsFile} are read at run time and add one call each`);
   }
+  if (config.metrics.enabled) notes.push(METRICS_FORM_NOTES[config.metrics.form]);
   const planned = new Set([...rowsByKey.values()].map((r) => r.endpoint));
   for (const [endpoint, note] of RUN_TIME_COUNTS) if (planned.has(endpoint)) notes.push(note);
   if (config.sparkJobs.discovery.enabled) {

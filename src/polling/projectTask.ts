@@ -56,7 +56,7 @@ export function projectListingTask<P>(env: CollectorEnv, listing: ProjectListing
       intervalMs: listing.intervalMs,
       run: (signal) =>
         runPoll(env.ctx, { collector, target, credential, role: listing.role }, async (run) => {
-          const parts = listing.parts(await knownProjects(client, places, signal));
+          const parts = listing.parts(await knownProjects(client, places, signal, env.ctx));
           await pollParts(
             env.ctx,
             run,

@@ -5,8 +5,10 @@
  * (on-demand clusters) ask exactly these.
  */
 import type { ClusterConfig } from "../config/types.js";
-import type { CloudApi } from "../upstream/types.js";
+import { type CloudApi, ENDPOINT } from "../upstream/types.js";
 import { isUnknownEndpoint } from "../upstream/unknownEndpoint.js";
+import type { PollContext } from "./runtime.js";
+import { keepValidIds } from "./upstreamIds.js";
 
 /** One known project and the regions it holds (each once, in the order first seen). */
 export interface KnownProject {
@@ -45,10 +47,17 @@ export async function knownProjects(
   client: CloudApi,
   clusters: readonly ClusterPlace[],
   signal?: AbortSignal,
+  ctx?: Pick<PollContext, "self" | "logger">,
 ): Promise<KnownProject[]> {
   let listed: KnownProject[] = [];
   try {
-    listed = (await client.listProjectsV2(signal)).map((p) => ({
+    const projects = await client.listProjectsV2(signal);
+    // A project ID becomes a path segment of the calls made per project.
+    const valid =
+      ctx === undefined
+        ? projects
+        : keepValidIds(ctx, ENDPOINT.listProjectsV2, projects, (p) => [p.projectId]);
+    listed = valid.map((p) => ({
       projectId: p.projectId,
       regionIds: p.regionIds,
     }));

@@ -82,10 +82,11 @@ describe("runPoll: the one refusal rule", () => {
       up: false,
     },
     {
-      name: "a paging error: a failure",
+      // Held as a permanent failure is: the scheduler backs it off instead of asking every interval.
+      name: "a paging error: a failure, held",
       poll: async () =>
         Promise.reject(new PagingError("GET /v2/clusters", "repeated_page", "page 2 was page 1")),
-      want: "failed",
+      want: "permanent_failure",
       up: false,
     },
     {

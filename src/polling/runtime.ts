@@ -50,7 +50,10 @@ export interface PollRun {
  *   vdbcloud_collector_not_permitted says why no data comes;
  * - a refusal for the cluster's plan or kind is complete too, and the target is not asked again
  *   for an hour, or until its plan changes (HealthTracker.planChanged);
- * - a paging error is a failure, counted by endpoint and reason;
+ * - a paging error is a failure, counted by endpoint and reason, after which the target is held
+ *   as after a permanent failure (the scheduler's back-off: 2, 4, 8 ... intervals, at most 30
+ *   minutes, then asked again): a server that does not page as documented does so next cycle
+ *   too, and each attempt may cost up to MAX_PAGES requests of the endpoint's budget;
  * - anything else is a failure.
  * A failed or refused poll leaves the target's last good samples in place: they age out at
  * their staleness bound.
@@ -92,7 +95,7 @@ export async function runPoll(
         return "ok";
       default:
         ctx.health.failure(collector, target, err);
-        return isPermanent(err) ? "permanent_failure" : "failed";
+        return isPermanent(err) || err instanceof PagingError ? "permanent_failure" : "failed";
     }
   } finally {
     const seconds = (performance.now() - started) / 1000;

@@ -45,7 +45,7 @@ export function spyContext(nowMs: number): SpyContext {
       planChanged: () => {},
       remove: () => {},
     },
-    self: { collectorRun: () => {}, dropped: () => {} },
+    self: { collectorRun: () => {}, dropped: () => {}, invalidIds: () => {} },
     now: () => now,
     logger: {
       warn: (fields: unknown, message: string) => warnings.push({ fields, message }),

@@ -38,7 +38,7 @@ export async function probeDataPlane(
   try {
     // Describe Cluster answered already: its connectAddress is the endpoint unless one is configured.
     const control = { describeCluster: async () => described };
-    dp = await dataPlaneOf(cluster, control, dataPlane, signal);
+    dp = await dataPlaneOf(cluster, control, dataPlane, signal, config.api.dataPlaneHosts);
     const databases = await dp.listDatabases(signal);
     const dbName = databases.includes("default") ? "default" : (databases[0] ?? "default");
     const collectionName = (await dp.listCollections(dbName, signal))[0];

@@ -11,7 +11,7 @@ import { formatProbe, PROBE_FAILED, PROBE_OK, probeExitCode } from "./report.js"
 
 const METRICS = "POST /v2/clusters/{id}/metrics/query";
 
-/** A fake service: records each method called; refuses READ_VCU in any form, and a bad key. */
+/** A fake service: records each method called; refuses NO_SUCH_METRIC in any form, and a bad key. */
 function fakeApi(
   opts: {
     keyRefused?: boolean;
@@ -77,10 +77,14 @@ function fakeApi(
     },
     queryClusterMetrics: async (req) => {
       calls.push(`queryClusterMetrics ${req.queries.map((q: MetricQuery) => q.name).join(",")}`);
-      if (req.queries.some((q) => q.name === "READ_VCU")) {
-        throw new CloudError("api_error", `${METRICS}: upstream code 96000: invalid metric name: READ_VCU`, {
-          endpoint: METRICS,
-        });
+      if (req.queries.some((q) => q.name === "NO_SUCH_METRIC")) {
+        throw new CloudError(
+          "api_error",
+          `${METRICS}: upstream code 96000: invalid metric name: NO_SUCH_METRIC`,
+          {
+            endpoint: METRICS,
+          },
+        );
       }
       return [];
     },
@@ -207,7 +211,7 @@ async function probe(
 }
 
 const TWO = [{ id: "in01-a", region: "aws-us-west-2" }, { id: "in01-b" }];
-const QUERIES = [{ name: "CU_COMPUTATION", stat: "AVG" }, { name: "READ_VCU" }];
+const QUERIES = [{ name: "CU_COMPUTATION", stat: "AVG" }, { name: "NO_SUCH_METRIC" }];
 
 describe("runProbe", () => {
   it("describes each cluster, finds the refused query with the collector's refusal finding, lists page 1 where a region is known", async () => {
@@ -215,7 +219,7 @@ describe("runProbe", () => {
     const report = await probe(
       {
         clusters: TWO,
-        metrics: { queries: QUERIES },
+        metrics: { queries: QUERIES, allow_unknown_names: true },
         spark_jobs: { jobs: [{ project_id: "p", job_id: "j" }] },
         jobs: { ids: ["job-1"] },
       },
@@ -224,10 +228,12 @@ describe("runProbe", () => {
     expect(report.keys).toEqual([{ credential: "default", state: "accepted" }]);
     const [a, b] = report.clusters;
     expect(a?.describe).toEqual({ ok: true });
+    // Asked in the current form (auto): the 2024 query goes as its current name.
     expect(a?.metrics).toEqual({
-      accepted: [{ name: "CU_COMPUTATION", stat: "AVG" }],
+      accepted: [{ name: "CU_COMPUTATION" }],
       switched: [],
-      refused: [{ query: { name: "READ_VCU" }, message: "invalid metric name: READ_VCU" }],
+      refused: [{ query: { name: "NO_SUCH_METRIC" }, message: "invalid metric name: NO_SUCH_METRIC" }],
+      form: "current",
     });
     expect(a?.controller).toEqual({ ok: true });
     expect(b?.controller).toEqual({ skipped: "no region" });
@@ -550,11 +556,45 @@ describe("runProbe", () => {
       expect(p.calls.some((c) => c.startsWith("describeIndex"))).toBe(false);
     });
 
+    it("refuses a connectAddress off the service's domains: no data-plane client, the cluster's probe fails", async () => {
+      const { api } = fakeApi();
+      const foreign: CloudApi = {
+        ...api,
+        describeCluster: async () => ({ connectAddress: "https://in01-a.example.test:19530" }) as never,
+      };
+      const p = plane();
+      const report = await probe(
+        { clusters: [{ id: "in01-a" }], collections: { enabled: true } },
+        foreign,
+        undefined,
+        p.factory,
+      );
+      expect(p.calls).toEqual([]);
+      expect(report.clusters[0]?.dataPlane?.collections).toMatchObject({
+        ok: false,
+        code: "foreign_endpoint",
+      });
+      // Listed by the user, the same host is accepted.
+      const listed = plane();
+      await probe(
+        {
+          api: { api_key: "k", data_plane_hosts: ["in01-a.example.test"] },
+          clusters: [{ id: "in01-a" }],
+          collections: { enabled: true },
+        },
+        foreign,
+        undefined,
+        listed.factory,
+      );
+      expect(listed.calls[0]).toBe("plane https://in01-a.example.test:19530");
+    });
+
     it("without a configured endpoint, uses Describe Cluster's connectAddress; nothing with collections off", async () => {
       const { api } = fakeApi();
       const withAddress: CloudApi = {
         ...api,
-        describeCluster: async () => ({ connectAddress: "https://in01-a.example.test:19530" }) as never,
+        describeCluster: async () =>
+          ({ connectAddress: "https://in01-a.aws-us-west-2.vectordb.zillizcloud.com:19530" }) as never,
       };
       const p = plane();
       await probe(
@@ -563,7 +603,7 @@ describe("runProbe", () => {
         undefined,
         p.factory,
       );
-      expect(p.calls[0]).toBe("plane https://in01-a.example.test:19530");
+      expect(p.calls[0]).toBe("plane https://in01-a.aws-us-west-2.vectordb.zillizcloud.com:19530");
       const off = plane();
       const report = await probe(WITH_PLANE, api, undefined, off.factory);
       expect(report.clusters[0]?.dataPlane).toBeUndefined();

@@ -11,11 +11,13 @@
  */
 
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
+import { verdictOf } from "../collectors/cluster-metrics/forms.js";
 import { resolveBatch } from "../collectors/cluster-metrics/refusals.js";
 import { alignedWindow } from "../collectors/cluster-metrics/tasks.js";
 import { queriesForTarget, queryKey } from "../config/queries.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
 import { BILLING_CREDENTIAL } from "../polling/credentials.js";
+import { formOfQuery, inForm, listedIn, type QueryForm } from "../upstream/catalog.js";
 import { CloudError } from "../upstream/errors.js";
 import { refusalOf } from "../upstream/refusals.js";
 import type { CloudApi, ClusterDescription, ProjectV2 } from "../upstream/types.js";
@@ -100,7 +102,13 @@ async function probeMetrics(config: Config, client: CloudApi, cluster: ClusterCo
   const accepted: MetricsProbe["accepted"][number][] = [];
   const switched: { query: MetricsProbe["accepted"][number]; as: MetricsProbe["accepted"][number] }[] = [];
   const refused: MetricsProbe["refused"][number][] = [];
-  for (const batch of buildMetricQueries(queriesForTarget(m.queries, undefined))) {
+  // The form a run asks first: the configured one, or the current form (auto).
+  const asked: QueryForm = m.form === "auto" ? "current" : m.form;
+  let form: QueryForm | undefined;
+  const queries = queriesForTarget(m.queries, undefined)
+    .map((q) => inForm(q, asked))
+    .filter((q) => formOfQuery(q) !== asked || listedIn(q.name, asked));
+  for (const batch of buildMetricQueries(queries)) {
     const outcome = await resolveBatch(batch.queries, (queries) =>
       client.queryClusterMetrics({
         clusterId: cluster.id,
@@ -110,15 +118,23 @@ async function probeMetrics(config: Config, client: CloudApi, cluster: ClusterCo
         queries: [...queries],
       }),
     );
-    const refusedKeys = new Set(outcome.refused.map((r) => queryKey(r.query)));
+    // Left unasked: the form the server accepted does not have them (not accepted, not refused).
+    const refusedKeys = new Set(
+      [...outcome.refused.map((r) => r.query), ...(outcome.unasked ?? [])].map(queryKey),
+    );
     for (const q of batch.queries) {
       const as = outcome.switched.get(queryKey(q));
       if (as !== undefined) switched.push({ query: q, as });
       if (!refusedKeys.has(queryKey(q))) accepted.push(q);
     }
     refused.push(...outcome.refused);
+    if (batch.queries[0] !== undefined && formOfQuery(batch.queries[0]) === asked) {
+      const verdict = verdictOf(batch.queries, outcome);
+      if (verdict === "accepted") form = asked;
+      if (verdict === "moved") form = asked === "current" ? "2024" : "current";
+    }
   }
-  return { accepted, switched, refused } satisfies MetricsProbe;
+  return { accepted, switched, refused, ...(form === undefined ? {} : { form }) } satisfies MetricsProbe;
 }
 
 async function probeCluster(config: Config, deps: ProbeDeps, keys: KeyBook, cluster: ClusterConfig) {

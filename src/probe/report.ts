@@ -2,6 +2,7 @@
  * What `--probe` found, as data, and how it is printed and turned into an exit code. Pure:
  * the calls are made by probe.ts.
  */
+import type { QueryForm } from "../upstream/catalog.js";
 import type { MetricQuery } from "../upstream/types.js";
 
 /** One call's outcome: answered, or the error's stable code and (redacted) message. */
@@ -20,6 +21,8 @@ export interface MetricsProbe {
   /** Accepted only in the other request form: the configured query and the form that worked. */
   readonly switched: readonly { readonly query: MetricQuery; readonly as: MetricQuery }[];
   readonly refused: readonly { readonly query: MetricQuery; readonly message: string }[];
+  /** The request form the service accepted (current: name only; 2024: name and stat), when told. */
+  readonly form?: QueryForm;
 }
 
 /**
@@ -199,7 +202,8 @@ function cell(x: CallResult | Skipped): string {
 
 function metricsCell(x: MetricsProbe | CallResult | Skipped): string {
   if (!isMetrics(x)) return cell(x);
-  return `${x.accepted.length} accepted, ${x.refused.length} refused`;
+  const form = x.form === undefined ? "" : `, ${x.form} form`;
+  return `${x.accepted.length} accepted, ${x.refused.length} refused${form}`;
 }
 
 function table(rows: readonly (readonly string[])[]): string[] {
@@ -310,7 +314,9 @@ export function formatProbe(report: ProbeReport): string {
   );
   if (refused.length > 0) out.push("", "Refused metric queries (listed, not fatal):", ...refused);
   const switched = report.clusters.flatMap((c) =>
-    isMetrics(c.metrics)
+    // A whole form moved is said once, in the form line, not once per query.
+    isMetrics(c.metrics) &&
+    !(c.metrics.accepted.length > 1 && c.metrics.switched.length === c.metrics.accepted.length)
       ? c.metrics.switched.map(
           (s) => `  ${c.clusterId} ${queryText(s.query)}: accepted as ${queryText(s.as)}`,
         )

@@ -34,8 +34,12 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
                                    (its endpoint template) pagesIgnored=TEMPLATE (page 1 to
                                    every call) or countless=TEMPLATE (no total), e.g.
                                    "countless=GET /v2/clusters" (default none)
-  --metric-catalog MODE            metric names accepted: strict (the public reference's enum,
-                                   stat required) or permissive (default: every known name)
+  --metric-catalog MODE            the reference Query Cluster Metrics follows: current
+                                   (default: today's enum, name only, names a plan lacks
+                                   all-null), 2024 (that reference's enum, stat required;
+                                   "strict" is its earlier name) or permissive (every known name)
+  --metric-stat POLICY             in the current catalog, a stray stat is ignored (default)
+                                   or refused
   --retire-v1                      the v1 control-plane endpoints (List Import Jobs, List
                                    Projects) answer HTTP 404, as removed endpoints
   --remove-v2-import-list          List Import Jobs (V2) answers HTTP 404 (the v1 fallback serves)
@@ -119,6 +123,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         "max-metric-points": { type: "string" },
         quirks: { type: "string" },
         "metric-catalog": { type: "string" },
+        "metric-stat": { type: "string" },
         "retire-v1": { type: "boolean" },
         "remove-v2-import-list": { type: "boolean" },
         "native-histogram-sum-count": { type: "boolean" },
@@ -163,6 +168,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ["maxMetricPoints", num("max-metric-points", str("max-metric-points"))],
     ["quirks", parseQuirks(str("quirks"))],
     ["metricCatalog", str("metric-catalog")],
+    ["metricStat", str("metric-stat")],
     ["retireV1", values["retire-v1"] === true ? true : undefined],
     ["removeV2ImportList", values["remove-v2-import-list"] === true ? true : undefined],
     ["nativeHistogramSumCount", values["native-histogram-sum-count"] === true ? true : undefined],

@@ -7,7 +7,7 @@ import type { CloudJobStore } from "./cloud-jobs.js";
 import type { DataPlanes } from "./data-plane.js";
 import type { DataProtection } from "./data-protection.js";
 import type { ImportJobStore } from "./import-jobs.js";
-import type { MetricCatalogMode } from "./metric-catalog.js";
+import type { MetricCatalogMode, MetricStatPolicy } from "./metric-catalog.js";
 import type { ClusterProfile } from "./metric-values.js";
 import type { NativeExportOptions, NativeScrapeGuard } from "./native-guard.js";
 import type { SimOnDemandCluster } from "./on-demand.js";
@@ -45,6 +45,8 @@ export interface SimContext {
   readonly rejectMixedMetricForms: boolean;
   /** Which metric names Query Cluster Metrics accepts (metric-catalog.ts). */
   readonly metricCatalog: MetricCatalogMode;
+  /** In the "current" catalog: what a stray `stat` gets (ignored or refused). */
+  readonly metricStat: MetricStatPolicy;
   /** Buckets older than this (ms before now) are null. */
   readonly metricRetentionMs: number;
   /** Largest answer in points (buckets x queries); 0 = no limit. */

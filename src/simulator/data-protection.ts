@@ -224,6 +224,22 @@ export class DataProtection {
     return out.sort((a, b) => b.createTimeMs - a.createTimeMs || a.backupId.localeCompare(b.backupId));
   }
 
+  /**
+   * The global cluster `clusterId` belongs to and its role there (Describe Cluster's
+   * globalClusterMeta), or null outside one. The first global cluster that names it wins: the
+   * fillers that lengthen the listing reuse clusters already placed.
+   */
+  membership(
+    clusterId: string,
+  ): { readonly globalClusterId: string; readonly role: "PRIMARY" | "SECONDARY" } | null {
+    for (const g of this.globalClusters) {
+      if (g.primary.id === clusterId) return { globalClusterId: g.globalClusterId, role: "PRIMARY" };
+      if (g.secondaries.some((s) => s.clusterId === clusterId))
+        return { globalClusterId: g.globalClusterId, role: "SECONDARY" };
+    }
+    return null;
+  }
+
   /** A secondary's lag at `nowMs`, in whole milliseconds. */
   lagMs(s: SimSecondary, nowMs: number): number {
     const phase = ((nowMs - this.startMs) / s.periodMs) * 2 * Math.PI;

@@ -41,7 +41,12 @@ export {
 } from "./data-protection.js";
 export { ApiCode, RATE_LIMIT_MESSAGE } from "./errors.js";
 export type { FaultKind, FaultSpec } from "./faults.js";
-export { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
+export {
+  FIRST_FORM_NAMES,
+  type MetricCatalogMode,
+  type MetricStatPolicy,
+  SECOND_FORM_NAMES,
+} from "./metric-catalog.js";
 export type { SimOnDemandCluster } from "./on-demand.js";
 export type { RequestDone, SimulatorOptions } from "./options.js";
 export { ALL_QUIRKS } from "./quirks.js";
@@ -130,6 +135,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     listClustersShape: o.listClustersShape,
     rejectMixedMetricForms: o.rejectMixedMetricForms,
     metricCatalog: o.metricCatalog,
+    metricStat: o.metricStat,
     metricRetentionMs: o.metricRetentionMs,
     maxMetricPoints: o.maxMetricPoints,
     quirks: o.quirks,

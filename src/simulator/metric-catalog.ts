@@ -154,11 +154,12 @@ export const SECOND_FORM_NAMES: readonly string[] = SECOND.map((d) => d.name);
 export const FIRST_FORM_NAMES: readonly string[] = [...FIRST_BY_NAME.keys()];
 
 /**
- * The metric enum of the service's public API reference (Query Cluster Metrics v2), written
- * out here rather than taken from the exporter's catalog so that the two are checked against
- * each other. The strict catalog accepts only these, in the first form (with `stat`).
+ * The metric enum of the service's public API reference of 2024 (Query Cluster Metrics v2, the
+ * 2024 form: a name and a `stat`), written out here rather than taken from the exporter's
+ * catalog so that the two are checked against each other. The 2024 catalog accepts only these,
+ * with `stat`.
  */
-const REFERENCE_METRIC_NAMES: ReadonlySet<string> = new Set([
+const REFERENCE_2024_NAMES: ReadonlySet<string> = new Set([
   "CU_COMPUTATION",
   "CU_CAPACITY",
   "STORAGE_USE",
@@ -176,19 +177,69 @@ const REFERENCE_METRIC_NAMES: ReadonlySet<string> = new Set([
   "ENTITIES_COUNT",
 ]);
 
-/** Which metric names a server accepts: the reference's enum only, or every known name. */
-export type MetricCatalogMode = "strict" | "permissive";
-export const METRIC_CATALOG_MODES: readonly MetricCatalogMode[] = ["strict", "permissive"];
+/**
+ * Which metric names a server accepts:
+ * - "current": the reference as it reads today, name only (the 40 names accepted without
+ *   `stat`); one unknown name refuses the whole request, and a stray `stat` is ignored (or
+ *   refused, with `metricStat: "refused"`); names the cluster's plan does not offer answer
+ *   all-null. The default.
+ * - "2024": the reference of 2024 only, `stat` required (what "strict" meant before).
+ * - "permissive": every name the exporter knows, in either request form.
+ */
+export type MetricCatalogMode = "current" | "2024" | "permissive";
+export const METRIC_CATALOG_MODES: readonly MetricCatalogMode[] = ["current", "2024", "permissive"];
+
+/** What a current-reference server does with a `stat` it no longer documents. */
+export type MetricStatPolicy = "ignored" | "refused";
+export const METRIC_STAT_POLICIES: readonly MetricStatPolicy[] = ["ignored", "refused"];
 
 /**
- * The strict catalog: a name of the reference's enum, with a `stat` (P99 for latency only),
+ * The 2024 catalog: a name of the 2024 reference's enum, with a `stat` (P99 for latency only),
  * at cluster level and per collection alike; anything else is refused with the message a
- * strict server gives.
+ * server of that reference gives.
  */
-export function resolveStrictMetricQuery(name: string, stat: string | undefined): ResolvedQuery | string {
-  if (!REFERENCE_METRIC_NAMES.has(name)) return `invalid metric name: ${name}`;
+export function resolve2024MetricQuery(name: string, stat: string | undefined): ResolvedQuery | string {
+  if (!REFERENCE_2024_NAMES.has(name)) return `invalid metric name: ${name}`;
   if (stat === undefined) return `stat is required for metric ${name}`;
   return resolveMetricQuery(name, stat);
+}
+
+/**
+ * The current catalog: a name the current reference lists, name only; a `stat` is ignored, or
+ * refused under `refused`.
+ */
+export function resolveCurrentMetricQuery(
+  name: string,
+  stat: string | undefined,
+  policy: MetricStatPolicy,
+): ResolvedQuery | string {
+  const d = SECOND_BY_NAME.get(name);
+  if (d === undefined) return `invalid metric name: ${name}`;
+  if (stat !== undefined && policy === "refused")
+    return `invalid field stat in metric query ${name}: a MetricQuery has a name only`;
+  return { def: d, stat: d.fixedStat ?? "AVG", firstForm: false };
+}
+
+/**
+ * The plans whose clusters have a metric, where narrower than "every plan but Free" (the
+ * service's Metrics & Alerts Reference); written out apart from the exporter's table.
+ */
+const PLAN_ONLY: ReadonlyMap<MetricKind, readonly string[]> = new Map<MetricKind, readonly string[]>([
+  ["cu_capacity", ["Free", "Serverless", "Standard", "Enterprise"]],
+  ["read_vcu", ["Free", "Serverless"]],
+  ["write_vcu", ["Free", "Serverless"]],
+  ["cu_computation", ["Standard", "Enterprise"]],
+  ["entities_loaded", ["Standard", "Enterprise"]],
+  ["slow_query", ["Enterprise"]],
+  ["write_capacity", ["Enterprise"]],
+  ["flush", ["Enterprise"]],
+  ["unloaded_collections", ["Enterprise"]],
+]);
+
+/** Whether a cluster of `plan` has data for metric `def` (a current-reference server). */
+export function planOffers(def: MetricDef, plan: string): boolean {
+  const plans = PLAN_ONLY.get(def.kind);
+  return plans === undefined ? plan !== "Free" : plans.includes(plan);
 }
 
 /** A validated query item: the definition and the statistic that applies. */

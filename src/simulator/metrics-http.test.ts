@@ -1,5 +1,5 @@
 import { request } from "undici";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { ApiCode, FIRST_FORM_NAMES, SECOND_FORM_NAMES, type Simulator, startSimulator } from "./index.js";
 import { simulatorPerSuite } from "./testkit.js";
 
@@ -39,12 +39,17 @@ describe("Query Cluster Metrics", () => {
   let hot: string;
   let stopped: string;
 
-  simulatorPerSuite({ now: () => T0, rateLimitPerSecond: 0, clusters: 12 }, (s) => {
-    sim = s;
-    hot = s.clusters.find((c) => c.hot)?.id ?? "";
-    running = s.clusters.find((c) => !c.hot && c.status === "RUNNING")?.id ?? "";
-    stopped = s.clusters.find((c) => c.status === "STOPPED")?.id ?? "";
-  });
+  // The permissive catalog: every name either form was ever seen with (the current and 2024
+  // catalogs have their own suite below).
+  simulatorPerSuite(
+    { now: () => T0, rateLimitPerSecond: 0, clusters: 12, metricCatalog: "permissive" },
+    (s) => {
+      sim = s;
+      hot = s.clusters.find((c) => c.hot)?.id ?? "";
+      running = s.clusters.find((c) => !c.hot && c.status === "RUNNING")?.id ?? "";
+      stopped = s.clusters.find((c) => c.status === "STOPPED")?.id ?? "";
+    },
+  );
 
   it("answers the second form for every documented name with its unit", async () => {
     const a = await query(sim, running, {
@@ -129,8 +134,8 @@ describe("Query Cluster Metrics", () => {
       granularity: "PT1M",
       metricQueries: [{ name: "REQ_SEARCH_LATENCY_AVG" }],
     };
-    const twin = await startSimulator({ now: () => T0, clusters: 12 });
-    const other = await startSimulator({ now: () => T0, clusters: 12, seed: 2 });
+    const twin = await startSimulator({ now: () => T0, clusters: 12, metricCatalog: "permissive" });
+    const other = await startSimulator({ now: () => T0, clusters: 12, seed: 2, metricCatalog: "permissive" });
     try {
       const mine = await query(sim, running, body);
       expect(await query(twin, running, body)).toEqual(mine);
@@ -266,12 +271,105 @@ describe("Query Cluster Metrics", () => {
       metricQueries: [{ name: "CU_COMPUTATION" }, { name: "CU_COMPUTATION", stat: "AVG" }],
     };
     expect((await query(sim, running, body)).code).toBe(0);
-    const strict = await startSimulator({ now: () => T0, rejectMixedMetricForms: true });
+    const strict = await startSimulator({
+      now: () => T0,
+      rejectMixedMetricForms: true,
+      metricCatalog: "permissive",
+    });
     try {
       const id = strict.clusters[1]?.id ?? "";
       expect((await query(strict, id, body)).code).toBe(ApiCode.INVALID_PARAMETER);
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe("Query Cluster Metrics by reference", () => {
+  const window = { start: iso(T0 - 10 * MIN), end: iso(T0), granularity: "PT1M" };
+  const CURRENT = SECOND_FORM_NAMES.map((name) => ({ name }));
+  const sims: Simulator[] = [];
+  async function sim(opts: Parameters<typeof startSimulator>[0]): Promise<Simulator> {
+    const s = await startSimulator({ now: () => T0, rateLimitPerSecond: 0, clusters: 12, ...opts });
+    sims.push(s);
+    return s;
+  }
+  afterAll(async () => {
+    await Promise.all(sims.map((s) => s.close()));
+  });
+  const byPlan = (s: Simulator, plan: string) =>
+    s.clusters.find((c) => c.plan === plan && c.status === "RUNNING")?.id ?? "";
+
+  it.each<
+    [what: string, catalog: "current" | "2024", stat: "ignored" | "refused", body: unknown[], code: number]
+  >([
+    ["current: the 40 names, name only", "current", "ignored", CURRENT, 0],
+    ["current: a stray stat ignored", "current", "ignored", [{ name: "CU_CAPACITY", stat: "AVG" }], 0],
+    [
+      "current: a stray stat refused",
+      "current",
+      "refused",
+      [{ name: "CU_CAPACITY", stat: "AVG" }],
+      ApiCode.INVALID_METRIC,
+    ],
+    [
+      "current: one 2024-only name refuses the batch",
+      "current",
+      "ignored",
+      [...CURRENT, { name: "REQ_SUCCESS_RATE", stat: "AVG" }],
+      ApiCode.INVALID_METRIC,
+    ],
+    [
+      "current: a 2024 latency name is unknown",
+      "current",
+      "ignored",
+      [{ name: "REQ_SEARCH_LATENCY", stat: "P99" }],
+      ApiCode.INVALID_METRIC,
+    ],
+    [
+      "2024: a name and a stat",
+      "2024",
+      "ignored",
+      [
+        { name: "REQ_SEARCH_LATENCY", stat: "P99" },
+        { name: "REQ_SUCCESS_RATE", stat: "AVG" },
+      ],
+      0,
+    ],
+    ["2024: name only refused", "2024", "ignored", [{ name: "CU_CAPACITY" }], ApiCode.INVALID_METRIC],
+    [
+      "2024: a current-only name refused",
+      "2024",
+      "ignored",
+      [{ name: "READ_VCU", stat: "AVG" }],
+      ApiCode.INVALID_METRIC,
+    ],
+  ])("%s", async (_what, metricCatalog, metricStat, metricQueries, code) => {
+    const s = await sim({ metricCatalog, metricStat });
+    const a = await query(s, byPlan(s, "Enterprise"), { ...window, metricQueries });
+    expect(a.code).toBe(code);
+    if (code === 0) expect(a.results).toHaveLength(metricQueries.length);
+  });
+
+  it("current: a name the cluster's plan lacks answers all-null, the rest have data", async () => {
+    const s = await sim({ metricCatalog: "current" });
+    const valued = async (clusterId: string) => {
+      const a = await query(s, clusterId, { ...window, metricQueries: CURRENT });
+      expect(a.code).toBe(0);
+      return new Set(a.results.filter((r) => r.values.some((v) => v.value !== null)).map((r) => r.name));
+    };
+    const enterprise = await valued(byPlan(s, "Enterprise"));
+    const standard = await valued(byPlan(s, "Standard"));
+    for (const name of [
+      "CLUSTER_WRITE_CAPACITY",
+      "SLOW_QUERY_COUNT",
+      "FLUSH_COUNT",
+      "UNLOADED_COLLECTIONS_COUNT",
+    ]) {
+      expect(enterprise.has(name), name).toBe(true);
+      expect(standard.has(name), name).toBe(false);
+    }
+    expect(enterprise.has("READ_VCU")).toBe(false);
+    expect(standard.has("CU_COMPUTATION")).toBe(true);
   });
 });

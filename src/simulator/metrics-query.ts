@@ -5,9 +5,12 @@
 import { ApiCode, SimApiError } from "./errors.js";
 import {
   type MetricCatalogMode,
+  type MetricStatPolicy,
+  planOffers,
   type ResolvedQuery,
+  resolve2024MetricQuery,
+  resolveCurrentMetricQuery,
   resolveMetricQuery,
-  resolveStrictMetricQuery,
 } from "./metric-catalog.js";
 import {
   type ClusterProfile,
@@ -29,7 +32,20 @@ export interface WireMetricResult {
 }
 
 /** Statuses in which a cluster reports metrics; any other status yields all-null values. */
-export const REPORTING_STATUSES = new Set(["RUNNING", "ABNORMAL", "MODIFYING", "RESUMING"]);
+export const REPORTING_STATUSES = new Set([
+  "RUNNING",
+  "ABNORMAL",
+  "MODIFYING",
+  "RESUMING",
+  // Planned operations of the current reference: the cluster keeps serving, and reporting.
+  "RESIZING",
+  "UPGRADING",
+  "MIGRATING",
+  "RESTORE_BACKUP",
+  "WRITING_OPERATION",
+  "SET_PRIVATE_LINK",
+  "UNFREEZED",
+]);
 
 /** What answering one metrics query needs besides the body. */
 export interface MetricsQueryContext {
@@ -40,8 +56,10 @@ export interface MetricsQueryContext {
   readonly isNulled: (clusterId: string, metricName: string) => boolean;
   /** When true, one request may not mix items with and without `stat`. */
   readonly rejectMixedForms: boolean;
-  /** "strict": only the reference's enum, `stat` required; default "permissive". */
+  /** Which reference the server follows (metric-catalog.ts); default "permissive". */
   readonly catalog?: MetricCatalogMode;
+  /** In the "current" catalog: a `stat` ignored (default) or refused. */
+  readonly statPolicy?: MetricStatPolicy;
   /** Buckets that started more than this before `nowMs` are null (beyond retention); default none. */
   readonly retentionMs?: number;
   /** Largest answer in points (buckets x queries); 0 or absent: no limit. */
@@ -64,7 +82,11 @@ function optionalString(body: Record<string, unknown>, key: string): string | un
   return v;
 }
 
-function parseQueries(raw: unknown, strict: boolean): ResolvedQuery[] {
+function parseQueries(
+  raw: unknown,
+  catalog: MetricCatalogMode,
+  statPolicy: MetricStatPolicy,
+): ResolvedQuery[] {
   if (!Array.isArray(raw) || raw.length === 0) throw invalid("metricQueries must be a non-empty array");
   return raw.map((item: unknown, i) => {
     if (typeof item !== "object" || item === null) throw invalid(`metricQueries[${i}] must be an object`);
@@ -77,8 +99,11 @@ function parseQueries(raw: unknown, strict: boolean): ResolvedQuery[] {
       throw invalid(`metricQueries[${i}].stat must be a string`);
     }
     // One refused item refuses the whole request, as the service does.
-    if (strict) {
-      const resolved = resolveStrictMetricQuery(name, stat ?? undefined);
+    if (catalog !== "permissive") {
+      const resolved =
+        catalog === "2024"
+          ? resolve2024MetricQuery(name, stat ?? undefined)
+          : resolveCurrentMetricQuery(name, stat ?? undefined, statPolicy);
       if (typeof resolved === "string") throw new SimApiError(ApiCode.INVALID_METRIC, resolved);
       return resolved;
     }
@@ -124,13 +149,14 @@ export function answerMetricsQuery(body: unknown, ctx: MetricsQueryContext): { r
     },
     ctx.nowMs,
   );
-  const strict = ctx.catalog === "strict";
-  const queries = parseQueries(rec.metricQueries, strict);
+  const catalog = ctx.catalog ?? "permissive";
+  const strict = catalog !== "permissive";
+  const queries = parseQueries(rec.metricQueries, catalog, ctx.statPolicy ?? "ignored");
   const dbName = optionalString(rec, "dbName");
   const collectionName = optionalString(rec, "collectionName");
   const scope = resolveScope(ctx.profile, dbName, collectionName);
   const firstForm = queries.some((q) => q.firstForm);
-  // The strict catalog is the reference's first form, scoped or not.
+  // Both references' catalogs take their own form per collection too.
   if (scope && firstForm && !strict)
     throw invalid("stat is not supported with dbName/collectionName (use the _AVG/_P99 names)");
   if (ctx.rejectMixedForms && firstForm && queries.some((q) => !q.firstForm)) {
@@ -163,7 +189,9 @@ export function answerMetricsQuery(body: unknown, ctx: MetricsQueryContext): { r
     quirks?.openBucket === true && reporting && openAt <= nowMs && openAt >= profile.createTimeMs;
 
   const results = queries.map((q): WireMetricResult => {
-    const nulled = ctx.isNulled(cluster.id, q.def.name);
+    // A current-reference server answers a name the cluster's plan lacks with nulls.
+    const nulled =
+      ctx.isNulled(cluster.id, q.def.name) || (catalog === "current" && !planOffers(q.def, cluster.plan));
     const perBucket = quirks?.countUnits === true && COUNTED_KINDS.has(q.def.kind);
     // A per-bucket count is the per-minute value (as the plain answer rounds it) times the
     // bucket's minutes, unrounded: converted back it gives the plain answer's rate, bit for bit when

@@ -83,6 +83,32 @@ describe("the service's own Prometheus endpoint", () => {
     }
   });
 
+  it("serves entities, loaded and indexed entities per collection, labelled by collection_name and no db_name", async () => {
+    now = T0 + 5 * MIN;
+    const all = parseSamples((await scrape(sim, enterprise)).text);
+    const cluster = sim.clusters.find((c) => c.id === enterprise);
+    const of = (name: string) => all.filter((s) => s.name === name);
+    const entities = new Map(of("zilliz_entities").map((s) => [s.labels.collection_name, s.value]));
+    for (const family of ["zilliz_entities", "zilliz_loaded_entities", "zilliz_indexed_entities"]) {
+      const series = of(family);
+      expect(series.length, family).toBe(cluster?.collections.length);
+      for (const s of series) {
+        expect(Object.keys(s.labels).sort(), family).toEqual([
+          "cluster_id",
+          "collection_name",
+          "org_id",
+          "project_id",
+        ]);
+      }
+    }
+    // A collection cannot have indexed more entities than it holds.
+    for (const s of of("zilliz_indexed_entities")) {
+      expect(s.value, s.labels.collection_name).toBeLessThanOrEqual(
+        entities.get(s.labels.collection_name) ?? Number.NaN,
+      );
+    }
+  });
+
   it("keeps counters growing and histogram buckets cumulative from one scrape to the next", async () => {
     now = T0 + 10 * MIN;
     const first = parseSamples((await scrape(sim, enterprise)).text);

@@ -2,7 +2,12 @@
  * Options of the simulator: defaults and validation.
  */
 import { SimulatorError } from "./errors.js";
-import { METRIC_CATALOG_MODES, type MetricCatalogMode } from "./metric-catalog.js";
+import {
+  METRIC_CATALOG_MODES,
+  METRIC_STAT_POLICIES,
+  type MetricCatalogMode,
+  type MetricStatPolicy,
+} from "./metric-catalog.js";
 import { resolveQuirks, type SimQuirks } from "./quirks.js";
 import { RATE_LIMIT_MODES, type RateLimitMode } from "./rate-limiter.js";
 
@@ -75,11 +80,15 @@ export interface SimulatorOptions {
   /** When true, a metric query may not mix items with and without `stat`. Default false. */
   rejectMixedMetricForms?: boolean;
   /**
-   * Which metric names Query Cluster Metrics accepts: "strict" (the public reference's enum,
-   * `stat` required, one bad item refuses the request with code 96000; what the demo uses) or
-   * "permissive" (default: every name either form was ever seen with).
+   * Which reference Query Cluster Metrics follows (metric-catalog.ts): "current" (default: the
+   * reference as it reads today, name only, one bad item refuses the request with code 96000,
+   * names the plan lacks all-null), "2024" (the 2024 reference's enum, `stat` required; "strict"
+   * is accepted for it, its earlier name) or "permissive" (every name either form was ever seen
+   * with).
    */
-  metricCatalog?: MetricCatalogMode;
+  metricCatalog?: MetricCatalogMode | "strict";
+  /** In the "current" catalog: a `stat` in a query is "ignored" (default) or "refused". */
+  metricStat?: MetricStatPolicy;
   /**
    * How far back metric data is kept (ms): buckets that started more than this before now are
    * null, as beyond a real service's retention. Default DEFAULT_METRIC_RETENTION_MS (30 days).
@@ -131,8 +140,9 @@ const DEFAULT_METRIC_RETENTION_MS = 30 * 86_400_000;
 
 /** Options with every default applied. */
 type ResolvedOptions = Required<
-  Omit<SimulatorOptions, "apiKeys" | "billingKeys" | "quirks" | "unfinishedImports">
+  Omit<SimulatorOptions, "apiKeys" | "billingKeys" | "quirks" | "unfinishedImports" | "metricCatalog">
 > & {
+  metricCatalog: MetricCatalogMode;
   unfinishedImports: { readonly every: number; readonly perCluster: number } | undefined;
   apiKeys: string[] | undefined;
   billingKeys: string[] | undefined;
@@ -150,8 +160,8 @@ function count(name: string, value: number | undefined, fallback: number, max: n
   return v;
 }
 
-function catalogMode(mode: MetricCatalogMode | undefined): MetricCatalogMode {
-  const m = mode ?? "permissive";
+function catalogMode(mode: MetricCatalogMode | "strict" | undefined): MetricCatalogMode {
+  const m = mode === "strict" ? "2024" : (mode ?? "current");
   if (!METRIC_CATALOG_MODES.includes(m)) {
     throw new SimulatorError(
       "INVALID_OPTION",
@@ -159,6 +169,17 @@ function catalogMode(mode: MetricCatalogMode | undefined): MetricCatalogMode {
     );
   }
   return m;
+}
+
+function statPolicy(policy: MetricStatPolicy | undefined): MetricStatPolicy {
+  const p = policy ?? "ignored";
+  if (!METRIC_STAT_POLICIES.includes(p)) {
+    throw new SimulatorError(
+      "INVALID_OPTION",
+      `metricStat must be one of ${METRIC_STAT_POLICIES.join(", ")}, got ${String(policy)}`,
+    );
+  }
+  return p;
 }
 
 function unfinishedImports(
@@ -228,6 +249,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     collectionChurnMs: count("collectionChurnMs", opts.collectionChurnMs, 0, 86_400_000),
     rejectMixedMetricForms: opts.rejectMixedMetricForms ?? false,
     metricCatalog: catalogMode(opts.metricCatalog),
+    metricStat: statPolicy(opts.metricStat),
     metricRetentionMs: count(
       "metricRetentionMs",
       opts.metricRetentionMs,

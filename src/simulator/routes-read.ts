@@ -20,8 +20,12 @@ function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-/** The Describe Cluster payload; List Clusters items have the same fields. */
-function describeCluster(c: SimCluster): Record<string, unknown> {
+/**
+ * A List Clusters item, as the reference shows it now: deploymentOption (left out on free
+ * clusters, as the free sample does) and globalClusterMeta (null outside a global cluster), but
+ * not replica, storageSize, snapshotNumber, createProgress or autoscaling.
+ */
+function listedCluster(ctx: SimContext, c: SimCluster): Record<string, unknown> {
   return {
     clusterId: c.id,
     clusterName: c.name,
@@ -34,13 +38,26 @@ function describeCluster(c: SimCluster): Record<string, unknown> {
     connectAddress: c.connectAddress,
     privateLinkAddress: "",
     cuSize: c.cuSize,
+    createTime: isoSeconds(c.createTimeMs),
+    ...(c.deploymentOption === undefined ? {} : { deploymentOption: c.deploymentOption }),
+    globalClusterMeta: ctx.dataProtection.membership(c.id),
+  };
+}
+
+/** The Describe Cluster payload: a List Clusters item and the fields only Describe Cluster has. */
+function describeCluster(ctx: SimContext, c: SimCluster): Record<string, unknown> {
+  const autoscaling = {
+    ...(c.autoscalingCu === undefined ? {} : { cu: { ...c.autoscalingCu } }),
+    ...(c.autoscalingReplica === undefined ? {} : { replica: { ...c.autoscalingReplica } }),
+  };
+  return {
+    ...listedCluster(ctx, c),
     storageSize: 0,
     snapshotNumber: c.snapshotNumber,
     createProgress: c.createProgress,
-    createTime: isoSeconds(c.createTimeMs),
-    // Read by the service's Terraform provider; sent only when the cluster has them.
-    ...(c.replica === undefined ? {} : { replica: c.replica }),
-    ...(c.autoscalingCu === undefined ? {} : { autoscaling: { cu: { ...c.autoscalingCu } } }),
+    // Sent only when the cluster has them.
+    ...(c.replica === undefined ? {} : { replica: c.replicaAsString ? String(c.replica) : c.replica }),
+    ...(Object.keys(autoscaling).length === 0 ? {} : { autoscaling }),
   };
 }
 
@@ -142,6 +159,7 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
           isNulled: (id, name) => ctx.nulledMetrics.has(nulledKey(id, name)),
           rejectMixedForms: ctx.rejectMixedMetricForms,
           catalog: ctx.metricCatalog,
+          statPolicy: ctx.metricStat,
           retentionMs: ctx.metricRetentionMs,
           maxPoints: ctx.maxMetricPoints,
           quirks: ctx.quirks,
@@ -156,7 +174,7 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
       mutating: false,
       dataShape: "object",
       clusterId: pathCluster,
-      handle: (r) => describeCluster(v2Cluster(ctx, r.params.id)),
+      handle: (r) => describeCluster(ctx, v2Cluster(ctx, r.params.id)),
     },
     {
       method: "GET",
@@ -174,7 +192,7 @@ export function readRoutes(ctx: SimContext): RouteDef[] {
         );
         const page = matching
           .slice((currentPage - 1) * pageSize, currentPage * pageSize)
-          .map(describeCluster);
+          .map((c) => listedCluster(ctx, c));
         return ctx.listClustersShape === "array"
           ? page
           : { count: matching.length, currentPage, pageSize, clusters: page };

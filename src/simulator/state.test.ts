@@ -84,6 +84,38 @@ describe("state hooks", () => {
     sim.state.setClusterStatus(cluster.id, "RUNNING");
   });
 
+  it("answers Describe Cluster and List Clusters with the current reference's fields", async () => {
+    const list = (await get(`${sim.baseUrl}/v2/clusters?pageSize=100`)).data.clusters as Array<
+      Record<string, unknown>
+    >;
+    const described = await Promise.all(
+      sim.clusters.map(async (c) => (await get(`${sim.baseUrl}/v2/clusters/${c.id}`)).data),
+    );
+    // Members of global clusters name theirs and their role; the others carry null.
+    const roles = described.map((d) => (d.globalClusterMeta as { role?: string } | null)?.role ?? null);
+    expect(roles).toContain("PRIMARY");
+    expect(roles).toContain("SECONDARY");
+    expect(roles).toContain(null);
+    for (const d of described) expect(d).toHaveProperty("globalClusterMeta");
+    // replica: the schema's string and the samples' number both occur.
+    expect(new Set(described.filter((d) => "replica" in d).map((d) => typeof d.replica))).toEqual(
+      new Set(["string", "number"]),
+    );
+    expect(described.some((d) => (d.autoscaling as { replica?: unknown } | undefined)?.replica)).toBe(true);
+    // List Clusters items: deploymentOption and globalClusterMeta, not Describe Cluster's extras.
+    for (const item of list) {
+      expect(item).toHaveProperty("globalClusterMeta");
+      for (const key of ["replica", "autoscaling", "snapshotNumber", "createProgress", "storageSize"]) {
+        expect(item).not.toHaveProperty(key);
+      }
+      const d = described.find((x) => x.clusterId === item.clusterId);
+      expect([item.deploymentOption, item.globalClusterMeta]).toEqual([
+        d?.deploymentOption,
+        d?.globalClusterMeta,
+      ]);
+    }
+  });
+
   it("refuses unknown clusters and metrics", () => {
     expect(() => sim.state.setClusterStatus("in01-nope", "RUNNING")).toThrow(
       expect.objectContaining({ code: "UNKNOWN_CLUSTER" }),

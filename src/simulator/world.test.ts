@@ -91,6 +91,20 @@ describe("generateWorld", () => {
     );
   });
 
+  it("gives the fields of the current reference: deploymentOption, replica bounds or a schedule, replica as a string or a number", () => {
+    const w = generateWorld({ seed: 1, clusters: 12, collectionsPerCluster: 1, nowMs: NOW });
+    const byPlan = (plan: string) => w.clusters.filter((c) => c.plan === plan);
+    for (const c of byPlan("Free")) expect(c.deploymentOption).toBeUndefined();
+    for (const c of byPlan("Serverless")) expect(c.deploymentOption).toBe("Serverless");
+    const dedicated = w.clusters.filter((c) => c.cuSize > 0);
+    for (const c of dedicated) expect(c.deploymentOption).toBe("Dedicated");
+    const replicas = dedicated.map((c) => c.autoscalingReplica).filter((a) => a !== undefined);
+    expect(replicas).toContainEqual({ min: 1, max: 3 });
+    expect(replicas.some((a) => "schedules" in a)).toBe(true);
+    for (const c of w.clusters.filter((x) => x.cuSize === 0)) expect(c.autoscalingReplica).toBeUndefined();
+    expect(new Set(dedicated.map((c) => c.replicaAsString))).toEqual(new Set([true, false]));
+  });
+
   it("gives dedicated clusters in01- IDs and CUs", () => {
     const six = generateWorld({ seed: 3, clusters: 12, collectionsPerCluster: 1, nowMs: NOW });
     const dedicated = six.clusters.filter((c) => c.cuSize > 0).map((c) => c.id);

@@ -28,8 +28,20 @@ export interface SimCluster {
   readonly createProgress: number;
   /** Replicas, on dedicated clusters only (absent from the answer otherwise). */
   readonly replica: number | undefined;
+  /**
+   * Whether Describe Cluster sends `replica` as a string (the reference's schema) rather than
+   * the number every sample shows: both occur.
+   */
+  readonly replicaAsString: boolean;
   /** Autoscaling CU bounds, on the dedicated clusters that have them. */
   readonly autoscalingCu: { readonly min: number; readonly max: number } | undefined;
+  /**
+   * Autoscaling replica bounds, or a schedule in their place (which the reference allows and no
+   * sample shows), on the dedicated clusters that have them.
+   */
+  readonly autoscalingReplica: SimReplicaAutoscaling | undefined;
+  /** deploymentOption: Dedicated or Serverless; free clusters leave it out, as the reference's free sample does. */
+  readonly deploymentOption: "Dedicated" | "Serverless" | undefined;
   readonly createTimeMs: number;
   readonly connectAddress: string;
   readonly collections: readonly SimCollection[];
@@ -37,6 +49,29 @@ export interface SimCluster {
   readonly importListKey: "records" | "tasks";
   /** True for the one cluster whose CU load stays above 85%. */
   readonly hot: boolean;
+}
+
+/** Replica autoscaling: bounds, or a schedule of targets by cron expression. */
+export type SimReplicaAutoscaling =
+  | { readonly min: number; readonly max: number }
+  | { readonly schedules: ReadonlyArray<{ readonly cron: string; readonly target: number }> };
+
+/** The schedule of the clusters whose replicas scale by time: two on weekdays, one otherwise. */
+const REPLICA_SCHEDULE: SimReplicaAutoscaling = {
+  schedules: [
+    { cron: "0 8 * * 1-5", target: 2 },
+    { cron: "0 20 * * 1-5", target: 1 },
+  ],
+};
+
+/**
+ * Replica autoscaling by position among the dedicated clusters: bounds on the ones that scale
+ * their CUs too, a schedule on every fourth from the fourth on, none on the others.
+ */
+function replicaAutoscalingFor(index: number, dedicated: boolean): SimReplicaAutoscaling | undefined {
+  if (!dedicated) return undefined;
+  if (index % 4 === 1) return { min: 1, max: 3 };
+  return index % 4 === 3 ? REPLICA_SCHEDULE : undefined;
 }
 
 /** A generated project and the clusters it holds. */
@@ -199,7 +234,10 @@ export function generateWorld(opts: WorldOptions): World {
       snapshotNumber: dedicated ? i % 7 : 0,
       createProgress: status === "CREATING" ? CREATING_PROGRESS : 100,
       replica: dedicated ? 1 + (i % 3 === 1 ? 1 : 0) : undefined,
+      replicaAsString: i % 2 === 1,
       autoscalingCu: dedicated && i % 4 === 1 ? { min: cuSize, max: cuSize * 4 } : undefined,
+      autoscalingReplica: replicaAutoscalingFor(i, dedicated),
+      deploymentOption: dedicated ? "Dedicated" : kind === "serverless" ? "Serverless" : undefined,
       createTimeMs,
       connectAddress: `https://${id}.${regionId}.vectordb.zillizcloud.com:19530`,
       collections: collectionsFor(opts.collectionsPerCluster),

@@ -5,15 +5,16 @@
  * error is reported to the observer. What differs between clients (where a request goes, which
  * limiter key it draws from) is passed in.
  */
+import { checkItemCount, validateData } from "./boundedRead.js";
 import type { EndpointDef, RequestSpec } from "./endpoint.js";
 import { unwrapEnvelope, unwrapOptionalEnvelope } from "./envelope.js";
 import { CloudError } from "./errors.js";
+import { PagingError } from "./pagingError.js";
 import type { Permit, RateLimiter } from "./rateLimiter.js";
 import { type RetryPolicyOptions, retryDelayMs } from "./retry.js";
 import type { SleepFn } from "./sleep.js";
 import type { Transport } from "./transport.js";
 import type { ClientObserver, EndpointTemplate } from "./types.js";
-import { summarizeIssues } from "./wire.js";
 
 /**
  * The longest pause a Retry-After can impose on an endpoint: a bogus value (hours) must not
@@ -41,6 +42,11 @@ interface CallerOptions {
   readonly now: () => number;
   /** Pause after a rate-limit answer without Retry-After. */
   readonly rateLimitPauseMs: number;
+  /**
+   * Awaited between slices of a long answer's validation, so the exporter's own answers go
+   * first (shared/foreground.ts). Undefined: go on at once.
+   */
+  readonly turn?: () => Promise<void> | undefined;
 }
 
 /** Runs one endpoint call with its retries. Rejects with a CloudError. */
@@ -81,9 +87,10 @@ export function createCaller(o: CallerOptions): Call {
       redact: o.redact,
       ...(res.retryAfterMs === undefined ? {} : { retryAfterMs: res.retryAfterMs }),
     });
-    const parsed = def.schema.safeParse(data);
-    if (!parsed.success) {
-      throw new CloudError("schema_error", `${endpoint}: ${summarizeIssues(parsed.error, "data")}`, {
+    checkItemCount(def, args, data, res.status);
+    const parsed = await validateData(def.schema, data, o.turn);
+    if (!parsed.ok) {
+      throw new CloudError("schema_error", `${endpoint}: ${parsed.summary}`, {
         endpoint,
         httpStatus: res.status,
       });
@@ -141,6 +148,12 @@ export function createCaller(o: CallerOptions): Call {
       } catch (error) {
         // Aborted before it left: nothing was sent, so there is no attempt to count.
         if (!sent && signal?.aborted) throw aborted(endpoint, error);
+        if (error instanceof PagingError) {
+          // A page longer than asked: the server does not page as asked, and asking again
+          // would only read as much again. The pager's caller counts it as a paging error.
+          o.observer.attempt(endpoint, "schema_error", Math.max(0, o.now() - started) / 1000);
+          throw error;
+        }
         failure =
           error instanceof CloudError
             ? (o.mapError?.(error) ?? error)

@@ -1,27 +1,44 @@
 /**
  * The one catalog of upstream Query Cluster Metrics names: for each known name, the request
  * forms it is sent in, the statistics it takes, the unit kind of its values, the family it maps
- * to (a key of metrics/families.ts `CLUSTER_FAMILIES`) with its extra labels, whether the
- * service's public API reference documents it, and whether it exists per collection. A leaf:
+ * to (a key of metrics/families.ts `CLUSTER_FAMILIES`) with its extra labels, which public
+ * reference documents it, which plans offer it, and whether it exists per collection. A leaf:
  * config, client, collectors and the family lookup all read it; it reads nothing.
  *
- * The two request forms: the first names a metric plus a `stat` (AVG; P99 for latency), and
- * is the one the public reference documents; the second carries no `stat` (plain names, and
- * names with the statistic built in such as REQ_SEARCH_LATENCY_P99), seen only outside the
- * reference (docs/design.md section 7). A query's "other form" asks the same thing in the other one:
- * NAME + stat <-> NAME_STAT for latency, NAME + AVG <-> NAME for the rest.
+ * The two request forms (docs/design.md section 7):
+ * - current: a MetricQuery is `name` only, and latency names carry their statistic
+ *   (REQ_SEARCH_LATENCY_P99). The reference as it reads today documents 40 names in this form;
+ *   it is the default.
+ * - 2024: every query names a `stat` (AVG; P99 for latency only), latency names carry none
+ *   (REQ_SEARCH_LATENCY + P99). The reference of 2024 documented this form, with a few names the
+ *   current one dropped (REQ_SUCCESS_RATE, REQ_FAIL_RATE, ENTITIES_INSERT_RATE). It is the
+ *   fallback: asked when a user lists a name only it has, or when a key's server refuses the
+ *   current form (collectors/cluster-metrics/forms.ts).
+ * A query's "other form" asks the same thing in the other one:
+ * NAME_STAT <-> NAME + stat for latency, NAME <-> NAME + AVG for the rest.
  */
 
-/** Every statistic a first-form query may name. */
+/** Every statistic a 2024-form query may name. */
 export const STATS = ["AVG", "P99"] as const;
 
-/** Statistic of a first-form query. */
+/** Statistic of a 2024-form query. */
 export type Stat = (typeof STATS)[number];
 
-/** One metric query as sent upstream: `stat` present in the first form, absent in the second. */
+/** The two request forms of Query Cluster Metrics, the current reference's first. */
+export const QUERY_FORMS = ["current", "2024"] as const;
+
+/** A request form: `current` (name only) or `2024` (name + stat). */
+export type QueryForm = (typeof QUERY_FORMS)[number];
+
+/** One metric query as sent upstream: `stat` present in the 2024 form, absent in the current. */
 export interface QueryLike {
   readonly name: string;
   readonly stat?: Stat;
+}
+
+/** The request form a query is written in. */
+export function formOfQuery(query: QueryLike): QueryForm {
+  return query.stat === undefined ? "current" : "2024";
 }
 
 /** What a value is, before conversion to base units (same union as metrics/units.ts `UnitKind`). */
@@ -48,31 +65,51 @@ export type FamilyKey =
   | "collections"
   | "unloadedCollections";
 
+/**
+ * A public reference that documents a name: `current` is Query Cluster Metrics (V2) as it reads
+ * today (zdoc content/en/reference/api/restful/restful/v2/control-plane/metrics-and-alerts-v2/
+ * query-cluster-metrics-v2.mdx), `2024` its older layout (reference/api/restful/restful/
+ * control-plane/v2/cluster-operations-v2/query-cluster-metrics-v2.md).
+ */
+export type Reference = QueryForm;
+
+/** The plans of a cluster as Describe Cluster names them, lower case. */
+export const PLANS = ["free", "serverless", "standard", "enterprise"] as const;
+
+/** One of `PLANS`. */
+export type Plan = (typeof PLANS)[number];
+
 /** One known upstream name and everything the exporter knows about it. */
 interface UpstreamMetric {
   readonly name: string;
-  /** Statistics it takes in the first form (`name` + `stat`); empty when it has no first form. */
+  /** Statistics it takes in the 2024 form (`name` + `stat`); empty when it has no 2024 form. */
   readonly stats: readonly Stat[];
-  /** Whether it is asked without `stat` (second form). */
-  readonly secondForm: boolean;
-  /** The statistic a second-form name carries in itself (REQ_SEARCH_LATENCY_P99: P99). */
+  /** Whether it is asked without `stat` (the current form). */
+  readonly currentForm: boolean;
+  /** The statistic a current-form name carries in itself (REQ_SEARCH_LATENCY_P99: P99). */
   readonly nameStat?: Stat;
   readonly family: FamilyKey;
   readonly kind: CatalogUnitKind;
   /** Extra labels of its series, in order (`stat` is added from the query for latency). */
   readonly labels: Readonly<Record<string, string>>;
-  /** In the enum of the public API reference (Query Cluster Metrics v2, first form). */
-  readonly documented: boolean;
+  /** The public references that list it (empty: seen only outside them). */
+  readonly references: readonly Reference[];
+  /**
+   * The plans whose clusters offer it (the service's Metrics & Alerts Reference, docs/design.md
+   * section 7); a plan outside `PLANS` (BYOC, a new one) is asked everything.
+   */
+  readonly plans: ReadonlySet<Plan>;
   /** A cluster-level resource (CU, vCU, collection counts): no value per database or collection. */
   readonly clusterOnly: boolean;
 }
 
 /** Request types of the per-type metrics, as the reference names them. */
 const REQUEST_TYPES = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"] as const;
-const VECTOR_DOCUMENTED = new Set(["INSERT", "UPSERT", "SEARCH"]);
+// The 2024 reference listed vector request counts for these three only.
+const VECTOR_2024 = new Set(["INSERT", "UPSERT", "SEARCH"]);
 const VECTOR_TYPES = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE", "SEARCH"] as const;
-// Second-form latency names were only ever seen for these (none for bulk insert).
-const LATENCY_SECOND_FORM = new Set(["INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"]);
+// Current-form latency names exist for these (none for bulk insert, in either reference).
+const LATENCY_CURRENT = ["INSERT", "UPSERT", "DELETE", "SEARCH", "QUERY"] as const;
 
 const AVG_ONLY: readonly Stat[] = ["AVG"];
 const LATENCY_STATS: readonly Stat[] = ["AVG", "P99"];
@@ -86,80 +123,106 @@ const CLUSTER_ONLY = new Set([
   "UNLOADED_COLLECTIONS_COUNT",
 ]);
 
-type Spec = Omit<UpstreamMetric, "clusterOnly" | "labels" | "stats" | "secondForm"> &
-  Partial<Pick<UpstreamMetric, "labels" | "stats" | "secondForm">>;
+/**
+ * Which plans offer a name, where that is narrower than "every plan but Free" (the Metrics &
+ * Alerts Reference: free clusters offer CU Capacity and the vCU counts only; CU Computation and
+ * Loaded Entities are Dedicated's; vCUs Free's and Serverless'; slow queries, write capacity,
+ * flushes and unloaded collections Dedicated Enterprise's and BYOC's).
+ */
+const PLANS_BY_NAME: ReadonlyMap<string, readonly Plan[]> = new Map<string, readonly Plan[]>([
+  ["CU_CAPACITY", PLANS],
+  ["READ_VCU", ["free", "serverless"]],
+  ["WRITE_VCU", ["free", "serverless"]],
+  ["CU_COMPUTATION", ["standard", "enterprise"]],
+  ["ENTITIES_LOADED", ["standard", "enterprise"]],
+  ["SLOW_QUERY_COUNT", ["enterprise"]],
+  ["CLUSTER_WRITE_CAPACITY", ["enterprise"]],
+  ["FLUSH_COUNT", ["enterprise"]],
+  ["UNLOADED_COLLECTIONS_COUNT", ["enterprise"]],
+]);
+const NOT_FREE: readonly Plan[] = ["serverless", "standard", "enterprise"];
+
+type Spec = Omit<UpstreamMetric, "clusterOnly" | "labels" | "stats" | "currentForm" | "plans"> &
+  Partial<Pick<UpstreamMetric, "labels" | "stats" | "currentForm">>;
 
 function m(spec: Spec): UpstreamMetric {
   return Object.freeze({
     stats: AVG_ONLY,
-    secondForm: true,
+    currentForm: true,
     labels: {},
     ...spec,
+    plans: new Set(PLANS_BY_NAME.get(spec.name) ?? NOT_FREE),
     clusterOnly: CLUSTER_ONLY.has(spec.name),
   });
 }
 
 const lower = (t: string): string => t.toLowerCase();
+const BOTH: readonly Reference[] = ["current", "2024"];
+const CURRENT: readonly Reference[] = ["current"];
+const Y2024: readonly Reference[] = ["2024"];
 
+/** The current reference's names in its order, then the names only the 2024 reference has. */
 function build(): UpstreamMetric[] {
-  const doc = (name: string, family: FamilyKey, kind: CatalogUnitKind, more: Partial<Spec> = {}) =>
-    m({ name, family, kind, documented: true, ...more });
-  const undoc = (name: string, family: FamilyKey, kind: CatalogUnitKind, more: Partial<Spec> = {}) =>
-    m({ name, family, kind, documented: false, ...more });
-  const firstOnly = { secondForm: false } as const;
+  const named = (name: string, family: FamilyKey, kind: CatalogUnitKind, more: Partial<Spec> = {}) =>
+    m({ name, family, kind, references: BOTH, ...more });
+  const only2024 = { currentForm: false, references: Y2024 } as const;
+  const onlyCurrent = { references: CURRENT } as const;
   return [
-    doc("CU_COMPUTATION", "cuComputation", "ratio"),
-    doc("CU_CAPACITY", "cuCapacity", "ratio"),
-    doc("STORAGE_USE", "storage", "bytes"),
+    named("CU_COMPUTATION", "cuComputation", "ratio"),
+    named("CU_CAPACITY", "cuCapacity", "ratio"),
+    named("STORAGE_USE", "storage", "bytes"),
+    named("READ_VCU", "vcu", "count", { ...onlyCurrent, labels: { operation: "read" } }),
+    named("WRITE_VCU", "vcu", "count", { ...onlyCurrent, labels: { operation: "write" } }),
     ...REQUEST_TYPES.map((t) =>
-      doc(`REQ_${t}_COUNT`, "requests", "per_second", { labels: { request_type: lower(t) } }),
+      named(`REQ_${t}_COUNT`, "requests", "per_second", { labels: { request_type: lower(t) } }),
     ),
     ...VECTOR_TYPES.map((t) =>
-      m({
-        name: `VECTOR_REQ_${t}_COUNT`,
-        family: "vectorRequests",
-        kind: "per_second",
+      named(`VECTOR_REQ_${t}_COUNT`, "vectorRequests", "per_second", {
         labels: { request_type: lower(t) },
-        documented: VECTOR_DOCUMENTED.has(t),
+        references: VECTOR_2024.has(t) ? BOTH : CURRENT,
       }),
     ),
-    doc("REQ_SUCCESS_RATE", "success", "ratio", firstOnly),
-    doc("REQ_FAIL_RATE", "failure", "ratio", { ...firstOnly, labels: { request_type: "all" } }),
-    ...REQUEST_TYPES.map((t) =>
-      doc(`REQ_FAIL_RATE_${t}`, "failure", "ratio", { labels: { request_type: lower(t) } }),
-    ),
-    doc("ENTITIES_LOADED", "loadedEntities", "count"),
-    doc("ENTITIES_INSERT_RATE", "entityInserts", "per_second", firstOnly),
-    doc("COLLECTIONS_COUNT", "collections", "count"),
-    doc("ENTITIES_COUNT", "entities", "count"),
-    ...REQUEST_TYPES.map((t) =>
-      doc(`REQ_${t}_LATENCY`, "latency", "seconds", {
-        ...firstOnly,
-        stats: LATENCY_STATS,
-        labels: { request_type: lower(t) },
-      }),
-    ),
-    ...REQUEST_TYPES.filter((t) => LATENCY_SECOND_FORM.has(t)).flatMap((t) =>
+    ...LATENCY_CURRENT.flatMap((t) =>
       LATENCY_STATS.map((s) =>
-        undoc(`REQ_${t}_LATENCY_${s}`, "latency", "seconds", {
+        named(`REQ_${t}_LATENCY_${s}`, "latency", "seconds", {
+          ...onlyCurrent,
           stats: [],
           nameStat: s,
           labels: { request_type: lower(t), stat: lower(s) },
         }),
       ),
     ),
-    undoc("READ_VCU", "vcu", "count", { labels: { operation: "read" } }),
-    undoc("WRITE_VCU", "vcu", "count", { labels: { operation: "write" } }),
-    undoc("SLOW_QUERY_COUNT", "slowQueries", "per_second"),
-    undoc("ENTITIES_INDEXED", "indexedEntities", "count"),
-    undoc("CLUSTER_WRITE_CAPACITY", "writeCapacity", "ratio"),
-    undoc("UNLOADED_COLLECTIONS_COUNT", "unloadedCollections", "count"),
-    undoc("FLUSH_COUNT", "flushes", "per_second"),
+    named("SLOW_QUERY_COUNT", "slowQueries", "per_second", onlyCurrent),
+    ...REQUEST_TYPES.map((t) =>
+      named(`REQ_FAIL_RATE_${t}`, "failure", "ratio", { labels: { request_type: lower(t) } }),
+    ),
+    named("ENTITIES_LOADED", "loadedEntities", "count"),
+    named("ENTITIES_INDEXED", "indexedEntities", "count", onlyCurrent),
+    named("ENTITIES_COUNT", "entities", "count"),
+    named("COLLECTIONS_COUNT", "collections", "count"),
+    named("CLUSTER_WRITE_CAPACITY", "writeCapacity", "ratio", onlyCurrent),
+    named("UNLOADED_COLLECTIONS_COUNT", "unloadedCollections", "count", onlyCurrent),
+    named("FLUSH_COUNT", "flushes", "per_second", onlyCurrent),
+    ...REQUEST_TYPES.map((t) =>
+      named(`REQ_${t}_LATENCY`, "latency", "seconds", {
+        ...only2024,
+        stats: LATENCY_STATS,
+        labels: { request_type: lower(t) },
+      }),
+    ),
+    named("REQ_SUCCESS_RATE", "success", "ratio", only2024),
+    named("REQ_FAIL_RATE", "failure", "ratio", { ...only2024, labels: { request_type: "all" } }),
+    named("ENTITIES_INSERT_RATE", "entityInserts", "per_second", only2024),
   ];
 }
 
-/** Every known upstream name, the documented ones first in the reference's order. */
+/** Every known upstream name: the current reference's first, in its order. */
 export const UPSTREAM_METRICS: readonly UpstreamMetric[] = Object.freeze(build());
+
+/** The names of the current reference's enum, in its order (a conformance test compares them). */
+export const CURRENT_METRIC_NAMES: readonly string[] = Object.freeze(
+  UPSTREAM_METRICS.filter((e) => e.references.includes("current")).map((e) => e.name),
+);
 
 const BY_NAME: ReadonlyMap<string, UpstreamMetric> = new Map(UPSTREAM_METRICS.map((e) => [e.name, e]));
 
@@ -169,114 +232,54 @@ export function upstreamMetric(name: string): UpstreamMetric | undefined {
 }
 
 /**
- * A pattern over names with a request type {T} the catalog does not list (a type the service
- * adds later, such as HYBRID_SEARCH): mapped like its listed siblings. First match wins.
+ * Whether the reference of `form` lists `name` (names outside the catalog: assumed so). A key
+ * whose server follows the 2024 reference is not asked the names only the current one has.
  */
-interface TypedPattern {
-  readonly pattern: RegExp;
-  readonly family: FamilyKey;
-  readonly kind: CatalogUnitKind;
-  /** Statistic in the name (group 2 of the pattern) or from the query; undefined when neither. */
-  readonly stat: "none" | "in_name" | "from_query";
+export function listedIn(name: string, form: QueryForm): boolean {
+  return BY_NAME.get(name)?.references.includes(form) ?? true;
 }
-
-const T = "([A-Z0-9]+(?:_[A-Z0-9]+)*)";
-
-/** Name patterns with a request type T, in matching order. */
-const TYPED_PATTERNS: readonly TypedPattern[] = [
-  {
-    pattern: new RegExp(`^VECTOR_REQ_${T}_COUNT$`),
-    family: "vectorRequests",
-    kind: "per_second",
-    stat: "none",
-  },
-  // Before REQ_{T}_COUNT so that FAIL_RATE is never read as a request type.
-  { pattern: new RegExp(`^REQ_FAIL_RATE_${T}$`), family: "failure", kind: "ratio", stat: "none" },
-  {
-    pattern: new RegExp(`^REQ_${T}_LATENCY_(AVG|P99)$`),
-    family: "latency",
-    kind: "seconds",
-    stat: "in_name",
-  },
-  { pattern: new RegExp(`^REQ_${T}_LATENCY$`), family: "latency", kind: "seconds", stat: "from_query" },
-  { pattern: new RegExp(`^REQ_${T}_COUNT$`), family: "requests", kind: "per_second", stat: "none" },
-];
-
-/** Where a result lands: family key, unit kind and extra labels; or why it has no series. */
-type Placement =
-  | {
-      readonly ok: true;
-      readonly family: FamilyKey;
-      readonly kind: CatalogUnitKind;
-      readonly labels: Readonly<Record<string, string>>;
-    }
-  | { readonly ok: false; readonly reason: "unknown_stat" };
 
 /**
- * The placement of a known or pattern-matched upstream name (upper case) with the statistic of
- * its result, or undefined for a name neither lists (its family is derived from its unit).
- * A first-form latency result without a statistic has no series: defaulting to AVG would
- * label a P99 as an average.
+ * Whether a cluster of `plan` (as Describe Cluster names it, any case; undefined while unknown)
+ * offers `name`. Unknown plans and names outside the catalog are asked: the table only saves
+ * calls the service is documented to answer with nothing.
  */
-export function placeMetric(name: string, stat: Stat | undefined): Placement | undefined {
+export function offeredOnPlan(name: string, plan: string | undefined): boolean {
   const known = BY_NAME.get(name);
-  if (known !== undefined && !isLatencyFirstForm(known)) {
-    return { ok: true, family: known.family, kind: known.kind, labels: known.labels };
-  }
-  for (const p of TYPED_PATTERNS) {
-    const match = p.pattern.exec(name);
-    if (match?.[1] === undefined) continue;
-    const labels: Record<string, string> = { request_type: lower(match[1]) };
-    if (p.stat === "in_name") labels.stat = lower(match[2] ?? "AVG");
-    if (p.stat === "from_query") {
-      if (stat === undefined) return { ok: false, reason: "unknown_stat" };
-      labels.stat = lower(stat);
-    }
-    return { ok: true, family: p.family, kind: p.kind, labels };
-  }
-  return undefined;
+  if (known === undefined || plan === undefined) return true;
+  const p = plan.trim().toLowerCase();
+  return !(PLANS as readonly string[]).includes(p) || known.plans.has(p as Plan);
 }
 
-function isLatencyFirstForm(e: UpstreamMetric): boolean {
-  return e.stats.includes("P99");
-}
-
-/** First-form latency name by its spelling (REQ_SEARCH_LATENCY): the only kind taking P99. */
+/** 2024-form latency name by its spelling (REQ_SEARCH_LATENCY): the only kind taking P99. */
 export function isLatencyName(name: string): boolean {
   return name.endsWith("_LATENCY");
 }
 
-/** A second-form name with its statistic built in (…_AVG, …_P99): never takes a `stat`. */
+/** A current-form name with its statistic built in (…_AVG, …_P99): never takes a `stat`. */
 export function hasStatInName(name: string): boolean {
   return name.endsWith("_AVG") || name.endsWith("_P99");
 }
 
 /**
- * The default query list: the reference's enum in the first form, AVG for every metric and
- * AVG and P99 for latency (docs/design.md section 7: the safe default).
+ * The default query list: the current reference's enum in the current form, name only
+ * (docs/design.md section 7). A key whose server refuses that form gets the same questions in
+ * the 2024 form (collectors/cluster-metrics/forms.ts).
  */
 export const DEFAULT_QUERIES: readonly QueryLike[] = Object.freeze(
-  UPSTREAM_METRICS.filter((e) => e.documented).flatMap((e) =>
-    e.stats.map((stat) => Object.freeze({ name: e.name, stat })),
-  ),
+  CURRENT_METRIC_NAMES.map((name) => Object.freeze({ name })),
 );
 
 /**
- * What a configured query sends: itself when it names a `stat`; a plain name the public
- * reference documents is sent in the first form with its documented statistics (AVG; AVG and
- * P99 for latency), the form a strict server accepts on the first try; a plain name outside
- * the reference is sent as written when it has a second form, else in the first form (unknown
- * …_LATENCY names with AVG and P99). A server that wants the other form gets it at run time.
+ * What a configured query asks: itself when it names a `stat` (2024 form) or is a current-form
+ * name; a name only the 2024 form has (REQ_SUCCESS_RATE, REQ_SEARCH_LATENCY) with its
+ * statistics (AVG; AVG and P99 for latency); an unknown …_LATENCY name with AVG and P99, any
+ * other unknown name as written. The form it is sent in is the key's (`inForm`).
  */
 export function expandQuery(query: QueryLike): QueryLike[] {
   if (query.stat !== undefined) return [query];
   const known = BY_NAME.get(query.name);
-  const stats =
-    known !== undefined
-      ? known.secondForm && !known.documented
-        ? []
-        : known.stats
-      : impliedStats(query.name);
+  const stats = known !== undefined ? (known.currentForm ? [] : known.stats) : impliedStats(query.name);
   return stats.length === 0 ? [query] : stats.map((stat) => ({ name: query.name, stat }));
 }
 
@@ -288,7 +291,7 @@ function impliedStats(name: string): readonly Stat[] {
  * The same question in the other request form, or undefined when there is none:
  * REQ_T_LATENCY + stat <-> REQ_T_LATENCY_STAT, NAME + AVG <-> NAME. For catalog names the
  * other form must be one the catalog lists (REQ_SUCCESS_RATE and bulk-insert latency have no
- * second form); unknown names follow the spelling rule alone.
+ * current form); unknown names follow the spelling rule alone.
  */
 export function otherForm(query: QueryLike): QueryLike | undefined {
   const { name, stat } = query;
@@ -305,13 +308,23 @@ export function otherForm(query: QueryLike): QueryLike | undefined {
   if (other === undefined || known === undefined) return other;
   const target = BY_NAME.get(other.name);
   if (target === undefined) return undefined;
-  const accepted = other.stat === undefined ? target.secondForm : target.stats.includes(other.stat);
+  const accepted = other.stat === undefined ? target.currentForm : target.stats.includes(other.stat);
   return accepted ? other : undefined;
 }
 
-/** The second-form query a per-collection scope sends for `query`, or undefined if none. */
-export function toSecondForm(query: QueryLike): QueryLike | undefined {
+/** The current-form query that asks what `query` asks, or undefined if there is none. */
+export function toCurrentForm(query: QueryLike): QueryLike | undefined {
   return query.stat === undefined ? query : otherForm(query);
+}
+
+/**
+ * `query` as a key that speaks `form` sends it: itself when it is in that form already or has
+ * no equivalent in it (a name only the other reference has is asked as written), else its
+ * other form.
+ */
+export function inForm(query: QueryLike, form: QueryForm): QueryLike {
+  if (formOfQuery(query) === form) return query;
+  return otherForm(query) ?? query;
 }
 
 /** Whether a name is cluster-level (no per-collection value); unknown names are not. */

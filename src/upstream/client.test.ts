@@ -215,6 +215,7 @@ describe("retries", () => {
     },
     refusal(80001, "Invalid token", "auth_error"),
     refusal(21119, "The apikey is illegal.", "auth_error"),
+    refusal(1800, "User hasn't authenticated", "auth_error"),
     refusal(80020, "not found", "not_found"),
     refusal(96018, "cluster not found", "not_found"),
     refusal(80003, "invalid pageSize", "invalid_request"),

@@ -139,6 +139,7 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     limiter,
     observer,
     redact,
+    ...(opts.turn === undefined ? {} : { turn: opts.turn }),
     resolveUrl: (spec: RequestSpec): URL => {
       if (spec.target.plane === "v2") return joinUrl(opts.baseUrl, spec.path, spec.query);
       if (spec.target.plane !== "v1" || spec.target.region === "")

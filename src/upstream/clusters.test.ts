@@ -29,6 +29,10 @@ const normalized = {
   replica: null,
   autoscalingCuMin: null,
   autoscalingCuMax: null,
+  autoscalingReplicaMin: null,
+  autoscalingReplicaMax: null,
+  deploymentOption: null,
+  globalCluster: null,
 };
 
 const upstream = useMockUpstream();
@@ -160,6 +164,113 @@ describe("cluster variants", () => {
     expect(c.autoscalingCuMax).toBeNull();
     if ("snapshotNumber" in extra)
       expect([c.snapshotNumber, c.createProgress, c.replica]).toEqual([null, null, null]);
+  });
+
+  it.each<{ name: string; replica: unknown; want: number | null }>([
+    // A string in the reference's schema, the integer 1 in every sample.
+    { name: "the schema's string", replica: "2", want: 2 },
+    { name: "the samples' number", replica: 2, want: 2 },
+    { name: "absent", replica: undefined, want: null },
+    { name: "null", replica: null, want: null },
+    { name: "not a number", replica: "two", want: null },
+  ])("reads replica as $name", ({ replica, want }) => {
+    expect(normalizeCluster(clusterSchema.parse({ ...cluster, replica })).replica).toBe(want);
+  });
+
+  const schedules = [
+    { cron: "0 8 * * 1-5", target: 4 },
+    { cron: "0 20 * * 1-5", target: 2 },
+  ];
+  it.each<{ name: string; autoscaling: unknown; want: (number | null)[] }>([
+    {
+      name: "CU and replica bounds",
+      autoscaling: { cu: { min: 1, max: "256" }, replica: { min: "1", max: 10 } },
+      want: [1, 256, 1, 10],
+    },
+    {
+      name: "CU schedules instead of bounds",
+      autoscaling: { cu: { schedules }, replica: { min: 1, max: 3 } },
+      want: [null, null, 1, 3],
+    },
+    {
+      name: "replica schedules instead of bounds",
+      autoscaling: { cu: { min: 2, max: 8 }, replica: { schedules } },
+      want: [2, 8, null, null],
+    },
+    {
+      name: "schedules on both",
+      autoscaling: { cu: { schedules }, replica: { schedules } },
+      want: [null, null, null, null],
+    },
+    { name: "replica as an array", autoscaling: { replica: [1, 3] }, want: [null, null, null, null] },
+    { name: "no autoscaling", autoscaling: undefined, want: [null, null, null, null] },
+  ])("reads autoscaling with $name", ({ autoscaling, want }) => {
+    const c = normalizeCluster(clusterSchema.parse({ ...cluster, autoscaling }));
+    expect([
+      c.autoscalingCuMin,
+      c.autoscalingCuMax,
+      c.autoscalingReplicaMin,
+      c.autoscalingReplicaMax,
+    ]).toEqual(want);
+  });
+
+  it.each<{ name: string; meta: unknown; want: unknown }>([
+    {
+      name: "a primary",
+      meta: { globalClusterId: "glo-xxxx", role: "PRIMARY" },
+      want: { globalClusterId: "glo-xxxx", role: "PRIMARY" },
+    },
+    {
+      name: "a secondary",
+      meta: { globalClusterId: "glo-xxxx", role: "SECONDARY" },
+      want: { globalClusterId: "glo-xxxx", role: "SECONDARY" },
+    },
+    // The reference: null for a cluster outside a global cluster; its samples leave it out.
+    { name: "null", meta: null, want: null },
+    { name: "absent", meta: undefined, want: null },
+    { name: "without a role", meta: { globalClusterId: "glo-xxxx" }, want: null },
+    { name: "without an ID", meta: { role: "PRIMARY" }, want: null },
+    { name: "a string", meta: "glo-xxxx", want: null },
+  ])("reads globalClusterMeta as $name", ({ meta, want }) => {
+    expect(
+      normalizeCluster(clusterSchema.parse({ ...cluster, globalClusterMeta: meta })).globalCluster,
+    ).toEqual(want);
+  });
+
+  it.each<{ deploymentOption: unknown; want: string | null }>([
+    { deploymentOption: "Dedicated", want: "Dedicated" },
+    { deploymentOption: "Serverless", want: "Serverless" },
+    { deploymentOption: "Free", want: "Free" },
+    { deploymentOption: undefined, want: null },
+    { deploymentOption: "", want: null },
+    { deploymentOption: 3, want: null },
+  ])("reads deploymentOption $deploymentOption as $want", ({ deploymentOption, want }) => {
+    expect(normalizeCluster(clusterSchema.parse({ ...cluster, deploymentOption })).deploymentOption).toBe(
+      want,
+    );
+  });
+
+  it("reads a List Clusters item as the reference shows it now (deploymentOption, globalClusterMeta)", () => {
+    const page = normalizeClusterList(
+      clusterListDataSchema.parse({
+        count: 2,
+        currentPage: 1,
+        pageSize: 10,
+        clusters: [
+          {
+            ...cluster,
+            status: "RESIZING",
+            deploymentOption: "Dedicated",
+            globalClusterMeta: { globalClusterId: "glo-1", role: "SECONDARY" },
+          },
+          { ...cluster, clusterId: "in01-def", deploymentOption: "Dedicated", globalClusterMeta: null },
+        ],
+      }),
+    );
+    expect(page.clusters.map((c) => [c.clusterId, c.status, c.deploymentOption, c.globalCluster])).toEqual([
+      ["in01-abc", "RESIZING", "Dedicated", { globalClusterId: "glo-1", role: "SECONDARY" }],
+      ["in01-def", "RUNNING", "Dedicated", null],
+    ]);
   });
 
   it.each([

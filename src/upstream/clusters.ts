@@ -2,39 +2,88 @@
  * Describe Cluster (GET /v2/clusters/{id}) and List Clusters (GET /v2/clusters), v2.
  * List Clusters' `data` is documented as an array and sampled as
  * `{count, currentPage, pageSize, clusters}`; both are accepted. `cuSize` may be a number or a
- * numeric string; it is 0 (and `cuType` empty) on free and serverless clusters.
+ * numeric string; it is 0 (and `cuType` empty) on free and serverless clusters. List Clusters'
+ * items carry deploymentOption and globalClusterMeta but not replica or autoscaling: one schema
+ * reads both, and what an item leaves out is null.
  */
 import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
-import { type ClusterDescription, type ClusterPage, ENDPOINT } from "./types.js";
+import {
+  type ClusterDescription,
+  type ClusterPage,
+  ENDPOINT,
+  type GlobalClusterMembership,
+} from "./types.js";
 import { segment } from "./urls.js";
-import { nullableNumeric, nullableString, pageDataFields, pageInfoOf, pageQuery, stringish } from "./wire.js";
+import {
+  FIRST_ISSUE,
+  nullableNumeric,
+  nullableString,
+  pageDataFields,
+  pageInfoOf,
+  pageQuery,
+  stringish,
+} from "./wire.js";
 
-/** A bound of `autoscaling.cu` ({min, max}); anything unreadable is no bound, not a bad cluster. */
+/** A bound of `autoscaling` ({min, max}); anything unreadable is no bound, not a bad cluster. */
 const lenientBound = z
   .unknown()
   .optional()
   .transform((v) => {
-    const parsed = nullableNumeric.safeParse(v);
+    const parsed = nullableNumeric.safeParse(v, FIRST_ISSUE);
     return parsed.success ? parsed.data : null;
   });
 
+/** `v` as a record when it is a plain object, else an empty one. */
+function recordOf(v: unknown): Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+/** The bounds of one `autoscaling` entry; a schedule in their place (`schedules`) gives none. */
+function boundsOf(v: unknown): { readonly min: number | null; readonly max: number | null } {
+  const bounds = recordOf(v);
+  return { min: lenientBound.parse(bounds.min), max: lenientBound.parse(bounds.max) };
+}
+
 /**
- * `autoscaling: {cu: {min, max}, replica: {min, max}}` as the service's Terraform provider
- * reads it; only the CU bounds are used. Any other shape reads as no autoscaling.
+ * `autoscaling: {cu: {min, max}, replica: {min, max}}` (the reference's range: CUs 1..256,
+ * replicas 1..10). Either entry may carry `schedules` [{cron, target}] instead of its bounds: a
+ * schedule's targets change with time, so it gives no bound rather than a guess. Any other
+ * shape reads as no autoscaling.
  */
 const autoscalingSchema = z
   .unknown()
   .optional()
   .transform((v) => {
-    const cu = typeof v === "object" && v !== null ? (v as Record<string, unknown>).cu : undefined;
-    const bounds = typeof cu === "object" && cu !== null ? (cu as Record<string, unknown>) : {};
-    return { min: lenientBound.parse(bounds.min), max: lenientBound.parse(bounds.max) };
+    const autoscaling = recordOf(v);
+    return { cu: boundsOf(autoscaling.cu), replica: boundsOf(autoscaling.replica) };
+  });
+
+/** A non-empty string, trimmed, or null. */
+function textOf(v: unknown): string | null {
+  return typeof v === "string" && v.trim() !== "" ? v.trim() : null;
+}
+
+/**
+ * `globalClusterMeta: {globalClusterId, role}`, null, or absent (the samples of clusters outside
+ * a global cluster leave it out). A membership without both an ID and a role is no membership:
+ * a role series with an empty label would claim what the answer does not say.
+ */
+const globalClusterMetaSchema = z
+  .unknown()
+  .optional()
+  .transform((v): GlobalClusterMembership | null => {
+    const meta = recordOf(v);
+    const globalClusterId = textOf(meta.globalClusterId);
+    const role = textOf(meta.role);
+    return globalClusterId === null || role === null ? null : { globalClusterId, role };
   });
 
 /**
- * One cluster record as either endpoint returns it. Fields no gauge needs (snapshotNumber,
- * createProgress, replica, autoscaling) read as unknown when odd rather than rejecting it.
+ * One cluster record as either endpoint returns it. Fields no gauge needs to read strictly
+ * (snapshotNumber, createProgress, replica, autoscaling, deploymentOption, globalClusterMeta)
+ * read as unknown when odd rather than rejecting it. `replica` is a string in the schema and a
+ * number in every sample: both read as a number.
  */
 export const clusterSchema = z.object({
   clusterId: stringish,
@@ -50,6 +99,8 @@ export const clusterSchema = z.object({
   createProgress: lenientBound,
   replica: lenientBound,
   autoscaling: autoscalingSchema,
+  deploymentOption: z.unknown().optional().transform(textOf),
+  globalClusterMeta: globalClusterMetaSchema,
 });
 
 type ClusterData = z.infer<typeof clusterSchema>;
@@ -69,8 +120,12 @@ export function normalizeCluster(c: ClusterData): ClusterDescription {
     snapshotNumber: c.snapshotNumber,
     createProgress: c.createProgress,
     replica: c.replica,
-    autoscalingCuMin: c.autoscaling.min,
-    autoscalingCuMax: c.autoscaling.max,
+    autoscalingCuMin: c.autoscaling.cu.min,
+    autoscalingCuMax: c.autoscaling.cu.max,
+    autoscalingReplicaMin: c.autoscaling.replica.min,
+    autoscalingReplicaMax: c.autoscaling.replica.max,
+    deploymentOption: c.deploymentOption,
+    globalCluster: c.globalClusterMeta,
   };
 }
 

@@ -158,13 +158,13 @@ const getStatsDef = postDef<CollectionRef, number | null, number | null>(
 );
 
 /**
- * The engine's own error codes, which the data plane answers with HTTP 200: 1800 (not
- * authenticated) and 1801-1803 (credential checks) refuse the credential; 800 (database not
- * found), 100 (collection not found) and 700 (index not found) name something that does not
- * exist.
+ * The engine's own error codes, which the data plane answers with HTTP 200: 1801-1803
+ * (credential checks) refuse the credential; 800 (database not found), 100 (collection not
+ * found) and 700 (index not found) name something that does not exist. 1800 (not
+ * authenticated) is not here: the control plane answers it too, so the one mapping of both
+ * (AUTH_API_CODES) holds it.
  */
 const DATA_PLANE_CODES: ReadonlyMap<number, CloudErrorCode> = new Map([
-  [1800, "auth_error"],
   [1801, "auth_error"],
   [1802, "auth_error"],
   [1803, "auth_error"],
@@ -208,6 +208,7 @@ export function createDataPlaneClient(opts: DataPlaneClientOptions): DataPlaneCl
   });
   const call = createCaller({
     transport,
+    ...(opts.turn === undefined ? {} : { turn: opts.turn }),
     limiter: new RateLimiter({
       rate: opts.rateLimit,
       marginMs,

@@ -42,7 +42,16 @@ export interface EndpointDef<A, D, R> {
   build(args: A): RequestSpec;
   readonly schema: z.ZodType<D>;
   normalize(data: D, args: A): R;
+  /**
+   * The most items an answer of a listing without paging may hold (its `data` array, or any
+   * array field of its `data` object): more is a schema error, found before any item is read.
+   * Default DEFAULT_MAX_ITEMS; a paged listing's bound is the page size it asked for.
+   */
+  readonly maxItems?: number;
 }
+
+/** The bound of `maxItems` for a listing that declares none. */
+export const DEFAULT_MAX_ITEMS = 100_000;
 
 /** The v2 control plane: every v2 endpoint's `target`. */
 export const V2: RequestTarget = { plane: "v2" };
@@ -58,12 +67,14 @@ export function defineEndpoint<A, D, R>(
     readonly schema: z.ZodType<D>;
     normalize(data: D, args: A): R;
     readonly envelope?: "required" | "optional";
+    readonly maxItems?: number;
   },
 ): EndpointDef<A, D, R> {
   const method = endpoint.startsWith("POST ") ? "POST" : "GET";
   return {
     endpoint,
     ...(def.envelope === undefined ? {} : { envelope: def.envelope }),
+    ...(def.maxItems === undefined ? {} : { maxItems: def.maxItems }),
     build: (args) => ({ endpoint, method, ...def.request(args) }),
     schema: def.schema,
     normalize: (data, args) => def.normalize(data, args),

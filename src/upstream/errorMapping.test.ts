@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { errorForApiCode, errorForHttpStatus, isRateLimitMessage } from "./errorMapping.js";
+import {
+  errorForApiCode,
+  errorForDatalessSuccess,
+  errorForHttpStatus,
+  isAuthMessage,
+  isRateLimitMessage,
+} from "./errorMapping.js";
 import { isRetryable } from "./retry.js";
 
 const ctx = { endpoint: "GET /v2/clusters/{id}" } as const;
@@ -9,6 +15,9 @@ describe("errorForApiCode", () => {
     { apiCode: 80001, message: "Invalid token", code: "auth_error" },
     { apiCode: 80002, message: "Invalid token", code: "auth_error" },
     { apiCode: 21119, message: "The apikey is illegal.", code: "auth_error" },
+    // The newer reference pages' auth failure, on the control plane and the data plane.
+    { apiCode: 1800, message: "User hasn't authenticated", code: "auth_error" },
+    { apiCode: 1800, message: "rate limit of the unauthenticated", code: "auth_error" },
     { apiCode: 80020, message: "Cluster not exist or you don't have permission.", code: "not_found" },
     { apiCode: 96018, message: "cluster not found", code: "not_found" },
     { apiCode: 80003, message: "pageSize should be between 5 and 100", code: "invalid_request" },
@@ -111,5 +120,38 @@ describe("isRateLimitMessage", () => {
     ["cluster not found", false],
   ])("%s -> %s", (message, expected) => {
     expect(isRateLimitMessage(message)).toBe(expected);
+  });
+});
+
+describe("the refused key's codes and words", () => {
+  it.each<{ status: number; envelope: { code: number; message: string }; code: string }>([
+    // 1800 under any status: the status decides 401/403 first, the envelope the others.
+    { status: 401, envelope: { code: 1800, message: "User hasn't authenticated" }, code: "auth_error" },
+    { status: 400, envelope: { code: 1800, message: "User hasn't authenticated" }, code: "auth_error" },
+    { status: 500, envelope: { code: 21119, message: "The apikey is illegal." }, code: "auth_error" },
+  ])("HTTP $status with code $envelope.code -> $code", ({ status, envelope, code }) => {
+    const err = errorForHttpStatus(status, envelope, ctx);
+    expect(err.code).toBe(code);
+    expect(err.permanent).toBe(true);
+  });
+
+  it.each<[message: string, auth: boolean]>([
+    ["User hasn't authenticated", true],
+    ["User hasn’t authenticated", true],
+    ["user has not authenticated", true],
+    ["request not authenticated", true],
+    ["Unauthenticated", true],
+    ["The apikey is illegal.", true],
+    ["The token is illegal.", true],
+    // Words about something else.
+    ["authenticated users only may list backups", false],
+    ["Org owner or project owner is needed", false],
+    ["cluster not found", false],
+  ])("isAuthMessage(%j) is %s", (message, auth) => {
+    expect(isAuthMessage(message)).toBe(auth);
+  });
+
+  it("reads 1800's words in a success envelope without data as a refused key", () => {
+    expect(errorForDatalessSuccess(0, "User hasn't authenticated", ctx).code).toBe("auth_error");
   });
 });

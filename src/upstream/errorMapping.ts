@@ -9,8 +9,13 @@
 import { CloudError, type CloudErrorCode, type CloudErrorInit } from "./errors.js";
 import type { EndpointTemplate } from "./types.js";
 
-/** Envelope codes meaning "invalid token" / "the apikey is illegal". */
-export const AUTH_API_CODES: ReadonlySet<number> = new Set([80001, 80002, 21119]);
+/**
+ * Envelope codes meaning the key itself was refused: 80001/80002 "invalid token", 21119 "The
+ * apikey is illegal.", and 1800 "User hasn't authenticated", which the newer reference pages
+ * answer on the control plane (API keys, private endpoints, on-demand compute, volumes, storage
+ * integrations) and on the data plane alike. 1800 and 21119 are in no error catalogue.
+ */
+export const AUTH_API_CODES: ReadonlySet<number> = new Set([80001, 80002, 21119, 1800]);
 /** Envelope codes meaning "cluster not found or no permission" / "cluster not found". */
 export const NOT_FOUND_API_CODES: ReadonlySet<number> = new Set([80020, 96018]);
 
@@ -86,9 +91,10 @@ export function errorForApiCode(apiCode: number, message: string, ctx: MappingCo
 }
 
 // "The token is illegal.", "invalid token", "The apikey is illegal.", "API key expired",
-// "unauthorized": the credential itself was refused.
+// "unauthorized", "User hasn't authenticated" (1800's words, for a server that sends them under
+// another code): the credential itself was refused.
 const AUTH_MESSAGE =
-  /\b(?:token|api[\s_-]?key)\b.*\b(?:illegal|invalid|expired|revoked|missing|required|not valid)\b|\b(?:illegal|invalid|expired)\s+(?:token|api[\s_-]?key)\b|\bunauthori[sz]ed\b/i;
+  /\b(?:token|api[\s_-]?key)\b.*\b(?:illegal|invalid|expired|revoked|missing|required|not valid)\b|\b(?:illegal|invalid|expired)\s+(?:token|api[\s_-]?key)\b|\bunauthori[sz]ed\b|\bunauthenticated\b|\b(?:has ?n['’]?t|has not|not) (?:been )?authenticated\b/i;
 
 /** True when an upstream message says the credential was refused. */
 export function isAuthMessage(message: string): boolean {

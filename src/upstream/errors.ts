@@ -24,7 +24,7 @@ export type CloudErrorCode = Exclude<CallOutcome, "success">;
 
 /**
  * Codes for which retrying later will not help without a change on the user's side: a bad
- * credential (codes 80001, 80002, 21119; HTTP 401/403), an unknown resource (codes 80020,
+ * credential (codes 80001, 80002, 21119, 1800; HTTP 401/403), an unknown resource (codes 80020,
  * 96018; HTTP 404), and a request the upstream rejects as invalid (code 80003: a parameter out
  * of its documented range, such as a List Import Jobs `pageSize` outside 5..100). The
  * scheduler backs off targets failing with these; they are never retried.

@@ -5,7 +5,7 @@
  * JSON type reads as null, so one odd field never rejects a whole job.
  */
 import { z } from "zod";
-import { stringish, timestampMs } from "./wire.js";
+import { FIRST_ISSUE, stringish, timestampMs } from "./wire.js";
 
 /**
  * `schema`, or null when the field is absent, null, or anything `schema` does not accept.
@@ -16,7 +16,7 @@ export function lenient<Out>(schema: z.ZodType<Out>): z.ZodType<Out | null> {
     .unknown()
     .transform((value): Out | null => {
       if (value === undefined || value === null) return null;
-      const parsed = schema.safeParse(value);
+      const parsed = schema.safeParse(value, FIRST_ISSUE);
       return parsed.success ? parsed.data : null;
     })
     .optional()

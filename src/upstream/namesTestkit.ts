@@ -9,10 +9,10 @@ export const DESIGN_REQUEST_TYPES = ["INSERT", "BULK_INSERT", "UPSERT", "DELETE"
 
 const ALL = DESIGN_REQUEST_TYPES;
 const VECTOR = ALL.filter((t) => t !== "QUERY");
-// Second-form latency names were only ever seen for these (none for bulk insert).
+// Current-form latency names exist for these (none for bulk insert).
 const LATENCY = ALL.filter((t) => t !== "BULK_INSERT");
 
-/** Every name the exporter may send in the second form (without `stat`). */
+/** The current reference's 40 names, in its order: what the current form sends (without `stat`). */
 export const DESIGN_SECOND_FORM_NAMES: readonly string[] = [
   "CU_COMPUTATION",
   "CU_CAPACITY",

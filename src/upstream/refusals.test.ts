@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CloudError, type CloudErrorCode } from "./errors.js";
 import { type Refusal, refusalOf } from "./refusals.js";
+import { DATA_PLANE_ENDPOINT, ENDPOINT } from "./types.js";
 
 const err = (code: CloudErrorCode, message: string, init: { apiCode?: number; httpStatus?: number } = {}) =>
   new CloudError(code, message, { endpoint: "GET /v2/backups", ...init });
@@ -21,6 +22,33 @@ describe("refusalOf: the reference's catalogue first, then the HTTP status, then
     {
       what: "21119 illegal API key (the import sample)",
       e: err("auth_error", "The apikey is illegal.", { apiCode: 21119 }),
+      want: "key_refused",
+    },
+    // 1800 "User hasn't authenticated": the newer reference pages' failure sample, on the control
+    // plane and the data plane alike.
+    ...(
+      [
+        ENDPOINT.describeCluster,
+        ENDPOINT.listClusters,
+        ENDPOINT.listOnDemandClusters,
+        ENDPOINT.listAlertRules,
+        DATA_PLANE_ENDPOINT.listCollections,
+        DATA_PLANE_ENDPOINT.getLoadState,
+        DATA_PLANE_ENDPOINT.describeIndex,
+      ] as const
+    ).map((endpoint) => ({
+      what: `1800 not authenticated on ${endpoint}`,
+      e: new CloudError("auth_error", "User hasn't authenticated", { endpoint, apiCode: 1800 }),
+      want: "key_refused" as const,
+    })),
+    {
+      what: "1800 under HTTP 403: the code wins over the status",
+      e: err("auth_error", "User hasn't authenticated", { apiCode: 1800, httpStatus: 403 }),
+      want: "key_refused",
+    },
+    {
+      what: "1800's words under an undocumented code",
+      e: err("api_error", "upstream code 65535: User hasn't authenticated", { apiCode: 65535 }),
       want: "key_refused",
     },
     ...[96012, 96014, 96015].map((apiCode) => ({

@@ -37,5 +37,7 @@ export const listRegionsEndpoint = defineEndpoint<ListRegionsArgs, RegionsData, 
     }),
     schema: regionsDataSchema,
     normalize: (data) => normalizeRegions(data),
+    // A cloud has tens of regions; a thousand leaves room for every cloud the service may add.
+    maxItems: 1_000,
   },
 );

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { defineEndpoint, V2 } from "./endpoint.js";
 import { normalizeSparkJob, sparkJobDataSchema } from "./sparkJobs.js";
 import { ENDPOINT, type SparkJob, type SparkJobPage } from "./types.js";
-import { numeric, pageDataFields, pageInfoOf, pageQuery } from "./wire.js";
+import { FIRST_ISSUE, numeric, pageDataFields, pageInfoOf, pageQuery } from "./wire.js";
 
 /** Arguments of List Spark Jobs. Page numbers start at 1. */
 interface ListSparkJobsArgs {
@@ -42,7 +42,7 @@ export function normalizeSparkJobList(data: SparkJobListData, args: ListSparkJob
   const raw = data.items ?? data.jobs ?? data.records ?? [];
   const jobs: SparkJob[] = [];
   for (const item of raw) {
-    const parsed = sparkJobDataSchema.safeParse(item);
+    const parsed = sparkJobDataSchema.safeParse(item, FIRST_ISSUE);
     if (!parsed.success || parsed.data.jobId == null || parsed.data.jobId === "") continue;
     const job = normalizeSparkJob(parsed.data, { projectId: "", jobId: parsed.data.jobId });
     jobs.push({

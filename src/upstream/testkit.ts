@@ -330,6 +330,10 @@ export function blankCluster(
     replica: null,
     autoscalingCuMin: null,
     autoscalingCuMax: null,
+    autoscalingReplicaMin: null,
+    autoscalingReplicaMax: null,
+    deploymentOption: null,
+    globalCluster: null,
     ...fields,
   };
 }

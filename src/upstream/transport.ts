@@ -7,6 +7,7 @@ import type { Dispatcher, Pool as UndiciPool } from "undici";
 import { readEnvelope } from "./envelope.js";
 import { errorForHttpStatus } from "./errorMapping.js";
 import { CloudError, redactSecret } from "./errors.js";
+import { jsonShapeProblem, UPSTREAM_JSON_LIMITS } from "./jsonShape.js";
 import { parseRetryAfter } from "./retryAfter.js";
 import { Semaphore } from "./semaphore.js";
 import type { EndpointTemplate } from "./types.js";
@@ -265,6 +266,8 @@ function tooLarge(endpoint: EndpointTemplate, limit: number, status: number): Cl
 }
 
 function tryParseJson(raw: Buffer): unknown {
+  // An error body only adds details: one that would cost more than it tells is not read.
+  if (jsonShapeProblem(raw, UPSTREAM_JSON_LIMITS) !== undefined) return undefined;
   try {
     return JSON.parse(raw.toString("utf8"));
   } catch {
@@ -276,6 +279,13 @@ function tryParseJson(raw: Buffer): unknown {
 function parseJsonBody(raw: Buffer, endpoint: EndpointTemplate, status: number): unknown {
   if (raw.length === 0) {
     throw new CloudError("schema_error", `${endpoint}: empty response body`, {
+      endpoint,
+      httpStatus: status,
+    });
+  }
+  const problem = jsonShapeProblem(raw, UPSTREAM_JSON_LIMITS);
+  if (problem !== undefined) {
+    throw new CloudError("schema_error", `${endpoint}: response body ${problem} (${raw.length} bytes)`, {
       endpoint,
       httpStatus: status,
     });

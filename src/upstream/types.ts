@@ -6,11 +6,13 @@
  */
 
 import type { InvoicePage, UsagePage } from "./billingTypes.js";
+import type { ClusterDescription, ClusterPage } from "./clusterTypes.js";
 import type { AlertRulePage, OnDemandCluster } from "./consoleTypes.js";
 import type { BackupPage, BackupPolicy, GlobalClusterPage, ReplicationLag } from "./dataProtectionTypes.js";
 import type { PageInfo } from "./pageTypes.js";
 
 export type { Invoice, InvoicePage, UsageDay, UsageItem, UsagePage } from "./billingTypes.js";
+export type { ClusterDescription, ClusterPage, GlobalClusterMembership } from "./clusterTypes.js";
 export type { AlertRule, AlertRulePage, OnDemandCluster } from "./consoleTypes.js";
 export type {
   Backup,
@@ -144,33 +146,6 @@ export interface CloudJob {
   readonly startTimeMs: number | null;
   readonly endTimeMs: number | null;
   readonly reason: string | null;
-}
-
-/** Describe Cluster (v2) and List Clusters (v2) items. Missing fields are null. */
-export interface ClusterDescription {
-  readonly clusterId: string;
-  readonly clusterName: string | null;
-  readonly projectId: string | null;
-  readonly regionId: string | null;
-  readonly plan: string | null;
-  readonly cuType: string | null;
-  readonly cuSize: number | null;
-  readonly status: string | null;
-  readonly connectAddress: string | null;
-  /** Backups taken (snapshotNumber). */
-  readonly snapshotNumber: number | null;
-  /** Creation progress in percent (createProgress; 100 once created). */
-  readonly createProgress: number | null;
-  /** Replicas (replica), when the answer gives it. */
-  readonly replica: number | null;
-  /** Autoscaling CU bounds (autoscaling.cu.min / .max), when the answer gives them. */
-  readonly autoscalingCuMin: number | null;
-  readonly autoscalingCuMax: number | null;
-}
-
-/** One page of List Clusters (v2). */
-export interface ClusterPage extends PageInfo {
-  readonly clusters: readonly ClusterDescription[];
 }
 
 /** List Projects (v1). */

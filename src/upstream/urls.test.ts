@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { controllerBaseUrl, joinUrl, segment } from "./urls.js";
+import { controllerBaseUrl, joinUrl, PathSegmentError, segment } from "./urls.js";
 
 describe("joinUrl", () => {
   it.each([
@@ -64,5 +64,20 @@ describe("controllerBaseUrl", () => {
     { template: "http://h/{region}/{region}", region: "r", expected: "http://h/r/r" },
   ])("$template with $region", ({ template, region, expected }) => {
     expect(controllerBaseUrl(template, region)).toBe(expected);
+  });
+});
+
+describe("segment: IDs that would change the route", () => {
+  it.each(["", ".", ".."])("%j is refused", (id) => {
+    expect(() => segment(id)).toThrow(PathSegmentError);
+  });
+
+  it.each([
+    ["in01-a", "in01-a"],
+    ["...", "..."],
+    ["a/b", "a%2Fb"],
+    ["%2e%2e", "%252e%252e"],
+  ])("%j is encoded as %j", (id, want) => {
+    expect(segment(id)).toBe(want);
   });
 });

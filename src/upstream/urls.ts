@@ -34,7 +34,23 @@ export function controllerBaseUrl(template: string, region: string): string {
   return template.split("{region}").join(encodeURIComponent(region));
 }
 
-/** Percent-encodes one path segment (an ID), so "/" or "?" in it cannot change the route. */
+/**
+ * An ID that cannot be a path segment: empty, "." or "..", which URL resolution turns into
+ * another route ("/v2/clusters/.." is "/v2/"). Percent-encoding leaves dots alone.
+ */
+export class PathSegmentError extends Error {
+  override readonly name = "PathSegmentError";
+  readonly code = "invalid_id";
+  constructor(value: string, options?: { cause?: unknown }) {
+    super(`"${value}" is not an ID a request path may carry`, options);
+  }
+}
+
+/**
+ * Percent-encodes one path segment (an ID), so "/" or "?" in it cannot change the route.
+ * Throws PathSegmentError for "", "." and "..": the last line behind the ID rule of listings.
+ */
 export function segment(value: string): string {
+  if (value === "" || value === "." || value === "..") throw new PathSegmentError(value);
   return encodeURIComponent(value);
 }

@@ -1,9 +1,9 @@
 /**
- * `promtool check metrics` as a list of findings. Every `vdbcloud_` family must pass it; the only
- * findings the project accepts are those on prom-client's default Node.js process metrics, whose
- * names are prom-client's (it exposes gauges such as nodejs_active_handles_total).
+ * `promtool check metrics` as a list of findings, or as its exit code. The exporter's whole
+ * output passes it: its own families, and prom-client's process metrics less the three gauges
+ * named like counters (nodejs_active_*_total), which the exporter drops.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 
 /**
  * promtool's lint findings on `text`, one per line (it exits non-zero when there are any and
@@ -28,4 +28,9 @@ const PROCESS_METRIC_FINDING = /^(nodejs|process)_[a-z0-9_]+ /;
  */
 export function exporterLint(path: string, text: string): string[] {
   return promtoolLint(path, text).filter((l) => !PROCESS_METRIC_FINDING.test(l));
+}
+
+/** promtool's exit code on `text` (0: no finding, 3: lint findings, 1: a parse error). */
+export function promtoolExitCode(path: string, text: string): number | null {
+  return spawnSync(path, ["check", "metrics"], { input: text, encoding: "utf8", stdio: "pipe" }).status;
 }

@@ -7,7 +7,9 @@ import { MappingBuilder, seriesKey } from "../../metrics/builder.js";
 import { lookupFamily } from "../../metrics/catalog.js";
 import { TARGET_SELF_FAMILIES } from "../../metrics/families.js";
 import type { DropReason, FamilyDef, MappingResult } from "../../metrics/sample.js";
+import { stateSet } from "../../metrics/stateSet.js";
 import { toBaseUnit } from "../../metrics/units.js";
+import { QUERY_FORMS, type QueryForm } from "../../upstream/catalog.js";
 import type { MetricPoint, MetricResult } from "../../upstream/types.js";
 
 /** A per-database / per-collection target (second request form). */
@@ -232,5 +234,16 @@ export function rejectedQuerySamples(
     const labels = { ...clusterLabels(clusterId, scope), metric: query.name, stat: query.stat ?? "" };
     out.add(TARGET_SELF_FAMILIES.metricQueryRejected, labels, 1);
   }
+  return out.result();
+}
+
+/**
+ * Maps the form a key speaks to the vdbcloud_metrics_query_form{credential,form} state set:
+ * one series per form (current, 2024), 1 for `form`.
+ */
+export function queryFormSamples(credential: string, form: QueryForm): MappingResult {
+  const out = new MappingBuilder();
+  const family = TARGET_SELF_FAMILIES.metricsQueryForm;
+  out.addSamples(family, stateSet(family, { credential }, "form", QUERY_FORMS, form));
   return out.result();
 }

@@ -7,9 +7,9 @@
  */
 
 import { stateSlot } from "../../polling/model.js";
-import { queryKey } from "../../upstream/catalog.js";
+import { formOfQuery, inForm, listedIn, type QueryForm, queryKey } from "../../upstream/catalog.js";
 import type { MetricQuery } from "../../upstream/types.js";
-import type { Refusal, RequestForm, Resolved, SuspectGroup } from "./refusals.js";
+import type { Refusal, Resolved, SuspectGroup } from "./refusals.js";
 
 /** A configured query the service refused, and until when it is not asked. */
 export interface Quarantined {
@@ -22,40 +22,67 @@ export interface Quarantined {
 
 /** What one cycle of a target sends. */
 interface CyclePlan {
-  /** Queries to send in the target's batch(es), each in the form last accepted. */
+  /**
+   * Queries to send in the target's batch(es): each in the form it was last accepted in alone,
+   * else in the key's form.
+   */
   readonly active: readonly MetricQuery[];
-  /** Quarantined queries whose period is over: each is asked once, alone (configured form). */
+  /** Quarantined queries whose period is over: each is asked once, alone, in the key's form. */
   readonly due: readonly MetricQuery[];
 }
 
 /** The refusal state of one metrics target. */
 export class TargetRefusals {
-  /** Configured query key -> the form it is sent in, when not the configured one. */
+  /**
+   * Configured query key -> the form it is sent in, when a server answered it only in the form
+   * other than its key's (one name, not the whole form: forms.ts learns that per key).
+   */
   private readonly sentAs = new Map<string, MetricQuery>();
   private readonly quarantined = new Map<string, Quarantined>();
+  /** The key's form at the last `plan`: what a configured query is sent as. */
+  private form: QueryForm = "current";
 
   constructor(readonly configured: readonly MetricQuery[]) {}
 
-  /** The queries to send at `nowMs`: quarantined ones left out until their period is over. */
-  plan(nowMs: number): CyclePlan {
+  /**
+   * The queries to send at `nowMs` by a key speaking `form`, among those `offered` (the
+   * cluster's plan offers them) and those the key's reference lists (a name only the current
+   * reference has is not asked of a server that follows the 2024 one: it would refuse it):
+   * quarantined ones left out until their period is over.
+   */
+  plan(
+    nowMs: number,
+    form: QueryForm = "current",
+    offered: (q: MetricQuery) => boolean = () => true,
+  ): CyclePlan {
+    this.form = form;
     const active: MetricQuery[] = [];
     const due: MetricQuery[] = [];
     for (const q of this.configured) {
+      if (!offered(q)) continue;
+      const sent = this.sentOf(q);
+      if (formOfQuery(sent) === form && !listedIn(sent.name, form)) continue;
       const held = this.quarantined.get(queryKey(q));
-      if (held === undefined) active.push(this.sentAs.get(queryKey(q)) ?? q);
-      else if (held.untilMs <= nowMs) due.push(q);
+      if (held === undefined) active.push(this.sentOf(q));
+      else if (held.untilMs <= nowMs) due.push(inForm(q, form));
     }
     return { active, due };
   }
 
+  /** What a configured query is sent as under the last plan's form. */
+  private sentOf(q: MetricQuery): MetricQuery {
+    return this.sentAs.get(queryKey(q)) ?? inForm(q, this.form);
+  }
+
   /**
-   * Records a resolved batch of sent queries: switched forms are kept, refused queries go to
+   * Records a resolved batch of sent queries: switched forms are kept (unless `keepSwitches` is
+   * false: the whole batch moved, and the key's form follows instead), refused queries go to
    * quarantine until `untilMs`. Returns the configured queries newly quarantined (not those
    * already held, so a refusal is reported once, not once per period).
    */
-  record(outcome: Resolved, untilMs: number): Refusal[] {
+  record(outcome: Resolved, untilMs: number, keepSwitches = true): Refusal[] {
     const configuredOf = this.configuredBySent();
-    for (const [sentKey, other] of outcome.switched) {
+    for (const [sentKey, other] of keepSwitches ? outcome.switched : []) {
       const configured = configuredOf.get(sentKey);
       if (configured !== undefined) this.sentAs.set(queryKey(configured), other);
     }
@@ -70,9 +97,14 @@ export class TargetRefusals {
     return fresh;
   }
 
-  /** A quarantined query answered on its retrial: asked in its configured form again. */
-  release(query: MetricQuery): void {
-    this.quarantined.delete(queryKey(query));
+  /**
+   * A quarantined query (as sent) answered on its retrial: asked in the key's form again.
+   * Returns the query as configured.
+   */
+  release(sent: MetricQuery): MetricQuery {
+    const configured = this.configuredBySent().get(queryKey(sent)) ?? sent;
+    this.quarantined.delete(queryKey(configured));
+    return configured;
   }
 
   /** Every query in quarantine, in configured order. */
@@ -85,7 +117,7 @@ export class TargetRefusals {
 
   private configuredBySent(): Map<string, MetricQuery> {
     const out = new Map<string, MetricQuery>();
-    for (const q of this.configured) out.set(queryKey(this.sentAs.get(queryKey(q)) ?? q), q);
+    for (const q of this.configured) out.set(queryKey(this.sentOf(q)), q);
     return out;
   }
 }
@@ -132,13 +164,8 @@ export class RefusalSuspects {
     if (group === undefined) {
       const known = new Set<string>();
       let running: Promise<unknown> = Promise.resolve();
-      const moved = new Set<RequestForm>();
       group = {
         known: () => known,
-        moved: (form) => moved.has(form),
-        learnMoved: (form) => {
-          moved.add(form);
-        },
         learn: (refused) => {
           for (const r of refused) known.add(queryKey(r.query));
         },

@@ -141,11 +141,36 @@ describe("RefusalBook", () => {
       1_000,
     );
     expect(fresh.map((r) => r.query.name)).toEqual(["READ_VCU"]);
-    expect(state.plan(999)).toEqual({
+    // A key speaking the 2024 form sends the configured queries as written...
+    expect(state.plan(999, "2024")).toEqual({
       active: [Q("CU_COMPUTATION", "AVG"), Q("STORAGE_USE", "AVG")],
       due: [],
     });
-    expect(state.plan(1_000).due).toEqual([Q("READ_VCU", "AVG")]);
+    // ...one speaking the current form in that form, but for the name answered only in the other.
+    expect(state.plan(999, "current")).toEqual({
+      active: [Q("CU_COMPUTATION"), Q("STORAGE_USE", "AVG")],
+      due: [],
+    });
+    // READ_VCU is the current reference's only: a key speaking the 2024 form never asks it.
+    expect(state.plan(1_000, "2024").due).toEqual([]);
+    expect(state.plan(1_000, "current").due).toEqual([Q("READ_VCU")]);
+    // Names the cluster's plan does not offer are neither sent nor retried.
+    expect(state.plan(1_000, "current", (q) => q.name !== "READ_VCU").due).toEqual([]);
+    expect(state.plan(999, "current", (q) => q.name === "STORAGE_USE").active).toEqual([
+      Q("STORAGE_USE", "AVG"),
+    ]);
+    // The retried query, answered in the key's form, is released under its configured name.
+    expect(state.release(Q("READ_VCU"))).toEqual(Q("READ_VCU", "AVG"));
+    expect(state.plan(1_000, "current").active).toContainEqual(Q("READ_VCU"));
+    // Refused again in the current form: held under its configured name.
+    state.record(
+      {
+        results: [],
+        switched: new Map(),
+        refused: [{ query: Q("READ_VCU"), message: "invalid metric name: READ_VCU" }],
+      },
+      1_000,
+    );
     expect(state.held().map((h) => h.message)).toEqual(["invalid metric name: READ_VCU"]);
     // Refused again after its retrial: held again, but not reported as new.
     expect(
@@ -235,17 +260,19 @@ describe("resolveWithSuspects (what other targets of the same kind were refused)
     expect(sent).toHaveLength(15 + 5 * 6);
   });
 
-  it("asks the other form first once a target of the group was answered only there", async () => {
-    // A strict server answers collection scopes in the first form only; scopes ask the second.
-    const second = EIGHT.map((q) => Q(q.name));
-    const { send, sent } = server(second.map(queryKey));
+  it("leaves a whole form's move to the key: each target asks its own form first", async () => {
+    const current = EIGHT.map((q) => Q(q.name));
+    const { send, sent } = server(current.map(queryKey));
     const group = new RefusalSuspects().group("default\u0000scope");
-    const first = await resolveWithSuspects(second, send, group);
-    expect(first.switched.size).toBe(EIGHT.length);
+    const first = await resolveWithSuspects(current, send, group);
+    // READ_VCU is the current reference's only: a server of the 2024 form is not asked it.
+    const in2024 = EIGHT.filter((q) => q.name !== "READ_VCU");
+    expect([...first.switched.values()]).toEqual(in2024);
+    expect(first.unasked).toEqual([Q("READ_VCU")]);
     expect(sent).toHaveLength(2);
-    const next = await resolveWithSuspects(second, send, group);
-    expect([...next.switched.values()]).toEqual(EIGHT);
-    expect(next.results).toHaveLength(EIGHT.length);
-    expect(sent).toHaveLength(3);
+    // Another target asks the current form first: forms.ts, not the group, moves a key.
+    await resolveWithSuspects(current, send, group);
+    expect(sent).toHaveLength(4);
+    expect(sent[2]).toEqual(current);
   });
 });

@@ -7,7 +7,7 @@
  * once in its other request form (upstream/catalog.ts `otherForm`). Every call goes through the
  * client, so through its rate limiter.
  */
-import { otherForm, queryKey } from "../../upstream/catalog.js";
+import { formOfQuery, listedIn, otherForm, queryKey } from "../../upstream/catalog.js";
 import { CloudError } from "../../upstream/errors.js";
 import type { MetricQuery, MetricResult } from "../../upstream/types.js";
 
@@ -79,12 +79,17 @@ export interface Resolved {
   readonly switched: ReadonlyMap<string, MetricQuery>;
   /** Refused in every form tried, with the service's message for the form sent first. */
   readonly refused: readonly Refusal[];
+  /**
+   * Queries of a batch answered in the other form that the other form's reference does not
+   * list: not asked again this cycle (the key's form decides the next).
+   */
+  readonly unasked?: readonly MetricQuery[];
 }
 
 /**
  * Sends one batch (all queries in one request form) and, if it is refused, finds what the
  * service refuses: first the whole batch once in its other form (a server that refuses one
- * form altogether, such as a strict server asked the second form for a collection, costs one
+ * form altogether, such as a server asked a form it does not speak, costs one
  * call), then halving, then each refused query once in its other form (together, halved again
  * if refused). Failures other than refusals propagate. `refusedAlready`: the batch was just sent
  * and refused with this error, so it is not sent again.
@@ -140,35 +145,34 @@ export interface SuspectGroup {
   learn(refused: readonly Refusal[]): void;
   /** Runs `search` once no other search of the group runs (they would find the same names). */
   exclusive<T>(search: () => Promise<T>): Promise<T>;
-  /** Whether a target of the group had a whole batch of this form answered only in the other. */
-  moved(form: RequestForm): boolean;
-  /** Records that a whole batch of this form was answered only in the other form. */
-  learnMoved(form: RequestForm): void;
-}
-
-/** A request's form: the first names a `stat` per query, the second carries it in the name. */
-export type RequestForm = "first" | "second";
-
-function formOf(queries: readonly MetricQuery[]): RequestForm {
-  return queries[0]?.stat === undefined ? "second" : "first";
 }
 
 /**
- * The whole batch asked once in its other form, when every query has one; undefined when one
- * has none or that form is refused too (failures other than refusals propagate).
+ * The whole batch asked once in its other form, when every query has one: those the other
+ * form's reference lists (the rest are left unasked: a server of that reference would refuse
+ * them); undefined when a query has no other form, none is listed, or that form is refused too
+ * (failures other than refusals propagate).
  */
 async function inOtherForm(
   queries: readonly MetricQuery[],
   send: SendQueries,
 ): Promise<Resolved | undefined> {
-  const others = queries.map(otherForm).filter((q): q is MetricQuery => q !== undefined);
-  if (queries.length === 0 || others.length !== queries.length) return undefined;
+  const others = queries.map(otherForm);
+  // A query with no other form at all keeps the batch where it is (halving finds what is refused).
+  if (others.some((o) => o === undefined)) return undefined;
+  const pairs = queries.flatMap((q, i) => {
+    const other = others[i];
+    return other !== undefined && listedIn(other.name, formOfQuery(other)) ? [{ q, other }] : [];
+  });
+  if (pairs.length === 0) return undefined;
   try {
-    const results = await send(others);
+    const results = await send(pairs.map((p) => p.other));
+    const moved = new Set(pairs.map((p) => p.q));
     return {
       results,
-      switched: new Map(queries.map((q, i) => [queryKey(q), others[i] as MetricQuery])),
+      switched: new Map(pairs.map((p) => [queryKey(p.q), p.other])),
       refused: [],
+      unasked: queries.filter((q) => !moved.has(q)),
     };
   } catch (err) {
     if (!isRefusal(err)) throw err;
@@ -193,13 +197,9 @@ async function aroundSuspects(
   group: SuspectGroup,
   suspects: ReadonlySet<string>,
 ): Promise<Resolved | NeedsSearch> {
+  // A server that speaks the other form only is the key's business (forms.ts): it is learned
+  // once per key, and asked again hourly, which a shortcut here would never let happen.
   const suspected = queries.filter((q) => suspects.has(queryKey(q)));
-  // A server that answers this kind of target in the other form only (a strict one asked the
-  // second form for a collection) did so for another target: ask that form first.
-  if (suspected.length === 0 && group.moved(formOf(queries))) {
-    const moved = await inOtherForm(queries, send);
-    if (moved !== undefined) return moved;
-  }
   const rest = suspected.length === 0 ? queries : queries.filter((q) => !suspects.has(queryKey(q)));
   let results: MetricResult[] = [];
   if (rest.length > 0) {
@@ -252,9 +252,6 @@ export async function resolveWithSuspects(
     }
     const found = await resolveBatch(queries, send, refused);
     group.learn(found.refused);
-    if (found.refused.length === 0 && queries.length > 1 && found.switched.size === queries.length) {
-      group.learnMoved(formOf(queries));
-    }
     return found;
   });
 }

@@ -1,4 +1,4 @@
-import { CLUSTER_KINDS } from "../../polling/clusterKinds.js";
+import { CLUSTER_KINDS, isFreeById } from "../../polling/clusterKinds.js";
 import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import {
   type CollectorEnv,
@@ -8,9 +8,11 @@ import {
 } from "../../polling/model.js";
 import { skipsMetricQueries } from "../../polling/nativeExport.js";
 import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
+import { formOfQuery, offeredOnPlan, type QueryForm } from "../../upstream/catalog.js";
 import { type MetricQuery, type MetricResult, ENDPOINT as UPSTREAM } from "../../upstream/types.js";
 import { buildMetricQueries } from "./batches.js";
-import { mapClusterMetrics, newestBucketSamples, rejectedQuerySamples } from "./mapping.js";
+import { type FormVerdict, METRIC_QUERY_FORMS, verdictOf } from "./forms.js";
+import { mapClusterMetrics, newestBucketSamples, queryFormSamples, rejectedQuerySamples } from "./mapping.js";
 import {
   METRIC_REFUSAL_SUSPECTS,
   METRIC_REFUSALS,
@@ -72,38 +74,52 @@ interface Poll {
   readonly nowMs: number;
   readonly quarantineMs: number;
   readonly warn: (refusal: Refusal) => void;
-  /** A quarantined query answered on its retrial. */
+  /** A quarantined query (as configured) answered on its retrial. */
   readonly cleared: (query: MetricQuery) => void;
   /** What the targets of the same credential and kind were refused (refusals.ts). */
   readonly suspects: SuspectGroup;
+  /** The form the target's key speaks this cycle (forms.ts). */
+  readonly form: QueryForm;
+  /** Whether the key's form is learned (`metrics.form: auto`): a whole batch moved moves the key. */
+  readonly learning: boolean;
+  /** Whether the cluster's plan offers a query (upstream/catalog.ts `offeredOnPlan`). */
+  readonly offered: (query: MetricQuery) => boolean;
 }
 
 /**
- * One cycle's queries: the target's batches (refusals resolved, see refusals.ts), then each
- * quarantined query whose period is over, alone. Returns every answer received.
+ * One cycle's queries: the target's batches in the key's form (refusals resolved, see
+ * refusals.ts), then each quarantined query whose period is over, alone. Returns every answer
+ * received, and what the batch in the key's form said of that form.
  */
-async function askAll(p: Poll): Promise<MetricResult[]> {
-  const { active, due } = p.refusals.plan(p.nowMs);
-  if (active.length === 0 && due.length === 0) throw new AllQueriesRefusedError(p.refusals.held());
+async function askAll(p: Poll): Promise<{ value: MetricResult[]; verdict: FormVerdict }> {
+  const { active, due } = p.refusals.plan(p.nowMs, p.form, p.offered);
+  if (active.length === 0 && due.length === 0) {
+    if (p.refusals.held().length === 0) return { value: [], verdict: "none" };
+    throw new AllQueriesRefusedError(p.refusals.held());
+  }
   const until = p.nowMs + p.quarantineMs;
   const results: MetricResult[] = [];
+  let verdict: FormVerdict = "none";
   for (const batch of buildMetricQueries(active)) {
     const outcome = await resolveWithSuspects(batch.queries, p.send, p.suspects);
     results.push(...outcome.results);
-    for (const fresh of p.refusals.record(outcome, until)) p.warn(fresh);
+    const inKeyForm = batch.queries[0] !== undefined && formOfQuery(batch.queries[0]) === p.form;
+    const said = inKeyForm ? verdictOf(batch.queries, outcome) : "none";
+    if (said !== "none" && verdict !== "moved") verdict = said;
+    // A whole batch answered in the other form moves the key (forms.ts), not each query.
+    const keepSwitches = !(p.learning && said === "moved");
+    for (const fresh of p.refusals.record(outcome, until, keepSwitches)) p.warn(fresh);
   }
   for (const query of due) {
     const retried = await settle([query], p.send);
     results.push(...retried.results);
-    if (retried.accepted.length > 0) {
-      p.refusals.release(query);
-      p.cleared(query);
-    } else p.refusals.record({ results: [], switched: new Map(), refused: retried.refused }, until);
+    if (retried.accepted.length > 0) p.cleared(p.refusals.release(query));
+    else p.refusals.record({ results: [], switched: new Map(), refused: retried.refused }, until);
   }
-  if (p.refusals.plan(p.nowMs).active.length === 0 && results.length === 0) {
+  if (p.refusals.plan(p.nowMs, p.form, p.offered).active.length === 0 && results.length === 0) {
     throw new AllQueriesRefusedError(p.refusals.held());
   }
-  return results;
+  return { value: results, verdict };
 }
 
 /**
@@ -122,10 +138,13 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
   const book = env.state.get(METRIC_REFUSALS);
   const warnings = env.state.get(METRIC_REFUSAL_WARNINGS);
   const suspects = env.state.get(METRIC_REFUSAL_SUSPECTS);
+  const forms = env.state.get(METRIC_QUERY_FORMS);
   // Plans are learnt after the tasks are made (and change): each run asks whether its cluster
   // is served natively now.
   const kinds = env.state.get(CLUSTER_KINDS);
   const targets = new Set<string>();
+  // The key's form series are written by one target of the key (the first), once.
+  const formOwner = new Map<string, string>();
   for (const t of metricsTargets(cfg, clusters)) {
     const { cluster, scope, batches } = t;
     const configured = t.queries;
@@ -133,6 +152,7 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
     const client = clients.forCluster(cluster);
     const refusals = book.forTarget(target, configured);
     targets.add(target);
+    if (!formOwner.has(clients.credentialOf(cluster))) formOwner.set(clients.credentialOf(cluster), target);
     // One warning per refused name across targets (warnings.ts), not one per target.
     const warn = (r: Refusal): void => warnings.refused(ctx.logger, target, r.query, r.message);
     const cleared = (q: MetricQuery): void => warnings.answered(ctx.logger, target, q);
@@ -165,16 +185,25 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
               const window = { startMs, endMs, granularityMs: cfg.granularityMs };
               const send: SendQueries = (queries) =>
                 client.queryClusterMetrics(metricsRequest(t, queries, window), signal);
+              // Names the cluster's plan does not offer are not asked once the plan is known.
+              const plan = isFreeById(cluster.id) ? "free" : kinds.planOf(cluster.id);
+              const offered = (q: MetricQuery): boolean => offeredOnPlan(q.name, plan);
+              const credential = clients.credentialOf(cluster);
               try {
-                const results = await askAll({
-                  send,
-                  refusals,
-                  nowMs,
-                  quarantineMs: cfg.quarantineMs,
-                  warn,
-                  cleared,
-                  suspects: group,
-                });
+                const results = await forms.withForm(credential, cfg.form, nowMs, ctx.logger, (form) =>
+                  askAll({
+                    send,
+                    refusals,
+                    nowMs,
+                    quarantineMs: cfg.quarantineMs,
+                    warn,
+                    cleared,
+                    suspects: group,
+                    form,
+                    learning: cfg.form === "auto",
+                    offered,
+                  }),
+                );
                 const mapped = mapClusterMetrics({
                   clusterId: cluster.id,
                   ...(scope ? { scope } : {}),
@@ -184,6 +213,16 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
                 const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
                 putData(ctx, COLLECTOR, target, mergeMappings(mapped, newest), ttlMs);
               } finally {
+                if (formOwner.get(credential) === target) {
+                  const form = cfg.form === "auto" ? forms.formOf(credential) : cfg.form;
+                  const formSamples = queryFormSamples(credential, form);
+                  ctx.store.put(
+                    { collector: COLLECTOR, target, slot: "form" },
+                    formSamples.families,
+                    formSamples.samples,
+                    ttlMs,
+                  );
+                }
                 const rejected = rejectedQuerySamples(cluster.id, scope, refusals.held());
                 ctx.store.put(
                   { collector: COLLECTOR, target, slot: "rejected" },

@@ -4,6 +4,7 @@
  */
 import type { ClusterConfig } from "../../config/types.js";
 import type { CollectionRef, DataPlaneApi } from "../../upstream/dataPlane.js";
+import { checkedDataPlaneAddress } from "../../upstream/dataPlaneHosts.js";
 import type { CloudApi } from "../../upstream/types.js";
 
 /** A cluster without a data-plane endpoint: none configured, and Describe Cluster gives none. */
@@ -15,17 +16,23 @@ class NoDataPlaneEndpointError extends Error {
   }
 }
 
-/** The data plane of `cluster`: its configured endpoint, else Describe Cluster's connectAddress. */
+/**
+ * The data plane of `cluster`: its configured endpoint as given, else Describe Cluster's
+ * connectAddress when the key may go there (https on the service's domains, or a host of
+ * `allowedHosts`: upstream/dataPlaneHosts.ts); rejects with ForeignDataPlaneError before any
+ * client for it exists otherwise, which fails only this cluster's poll.
+ */
 export async function dataPlaneOf(
   cluster: ClusterConfig,
   control: Pick<CloudApi, "describeCluster">,
   dataPlane: (endpoint: string, cluster: ClusterConfig) => DataPlaneApi,
   signal: AbortSignal,
+  allowedHosts: readonly string[],
 ): Promise<DataPlaneApi> {
-  const endpoint =
-    cluster.dataPlaneEndpoint ?? (await control.describeCluster(cluster.id, signal)).connectAddress;
-  if (endpoint === null || endpoint.trim() === "") throw new NoDataPlaneEndpointError(cluster.id);
-  return dataPlane(endpoint, cluster);
+  if (cluster.dataPlaneEndpoint !== undefined) return dataPlane(cluster.dataPlaneEndpoint, cluster);
+  const address = (await control.describeCluster(cluster.id, signal)).connectAddress;
+  if (address === null || address.trim() === "") throw new NoDataPlaneEndpointError(cluster.id);
+  return dataPlane(checkedDataPlaneAddress(cluster.id, address, allowedHosts), cluster);
 }
 
 /** Every collection of every database (before include/exclude), and the count per database. */

@@ -121,7 +121,13 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
           { collector: COLLECTOR, target: cluster.id, credential: env.clients.credentialOf(cluster) },
           async (run) => {
             const runMs = env.ctx.now();
-            const dp = await dataPlaneOf(cluster, control, env.clients.dataPlane, signal);
+            const dp = await dataPlaneOf(
+              cluster,
+              control,
+              env.clients.dataPlane,
+              signal,
+              env.config.api.dataPlaneHosts,
+            );
             const { all, countsByDb } = await listAllCollections(dp, signal);
             const selection = selectCollections(all, cfg);
             const loadStates = new Map<string, LoadState>();

@@ -3,6 +3,9 @@
  * them. Its health is reported under the inventory collector, target "discovery".
  */
 
+import { MappingBuilder } from "../../metrics/builder.js";
+import { DISCOVERY_FAMILIES } from "../../metrics/families.js";
+import type { MappingResult } from "../../metrics/sample.js";
 import { CLUSTER_KINDS, learnPlans } from "../../polling/clusterKinds.js";
 import {
   type CollectorEnv,
@@ -11,7 +14,8 @@ import {
   defineCollector,
 } from "../../polling/model.js";
 import { listEveryPage } from "../../polling/pager.js";
-import { runPoll } from "../../polling/runtime.js";
+import { putData, runPoll } from "../../polling/runtime.js";
+import { keepValidIds } from "../../polling/upstreamIds.js";
 import { type CloudApi, type ClusterDescription, ENDPOINT } from "../../upstream/types.js";
 
 // Discovery's health has always been reported under the `collector` label "inventory", target
@@ -64,6 +68,31 @@ export async function discoverClusters(
   return [...found.values()];
 }
 
+/** What discovery keeps of what it found: at most `max` clusters, the first by cluster ID. */
+interface DiscoveryCap {
+  readonly kept: ClusterDescription[];
+  /** Found beyond `max`, not polled. */
+  readonly notPolled: number;
+}
+
+/**
+ * The first `max` clusters by cluster ID, so the same clusters are polled every cycle and on
+ * every replica (each picks its own share of the same list). Pure.
+ */
+export function capDiscovered(found: readonly ClusterDescription[], max: number): DiscoveryCap {
+  const sorted = [...found].sort((a, b) =>
+    a.clusterId < b.clusterId ? -1 : a.clusterId > b.clusterId ? 1 : 0,
+  );
+  return { kept: sorted.slice(0, max), notPolled: Math.max(0, sorted.length - max) };
+}
+
+/** vdbcloud_discovered_clusters_not_polled, written after every successful listing. */
+function capSamples(notPolled: number): MappingResult {
+  const out = new MappingBuilder();
+  out.add(DISCOVERY_FAMILIES.clustersNotPolled, {}, notPolled);
+  return out.result();
+}
+
 /**
  * The discovery task: lists clusters every inventory interval and hands the result to
  * `env.onDiscovered` (which re-plans the other collectors' targets). A failed listing keeps the
@@ -76,6 +105,9 @@ function discoveryTask(env: CollectorEnv): CollectorTask[] {
   const client = env.clients.forCluster({});
   // One listing per project and region filter pair, of at least one page each.
   const listings = Math.max(1, cfg.discovery.projectIds.length) * Math.max(1, cfg.discovery.regionIds.length);
+  const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
+  // Logged once per change of the number beyond the cap (a plan's tasks live until the next plan).
+  let lastNotPolled = 0;
   return [
     collectorTask({
       id: { collector: LABEL, target: "discovery" },
@@ -87,9 +119,24 @@ function discoveryTask(env: CollectorEnv): CollectorTask[] {
           env.ctx,
           { collector: LABEL, target: "discovery", credential: env.clients.credentialOf({}) },
           async () => {
-            const found = await discoverClusters(client, cfg.discovery, signal);
-            learnPlans(env.state.get(CLUSTER_KINDS), env.ctx.health, found);
-            env.onDiscovered(found);
+            // A cluster ID is the path of every per-cluster call: one outside the ID rule is dropped.
+            const found = keepValidIds(
+              env.ctx,
+              ENDPOINT.listClusters,
+              await discoverClusters(client, cfg.discovery, signal),
+              (c) => [c.clusterId],
+            );
+            const { kept, notPolled } = capDiscovered(found, cfg.discovery.maxClusters);
+            if (notPolled !== lastNotPolled && notPolled > 0) {
+              env.ctx.logger?.warn(
+                { not_polled: notPolled, max_clusters: cfg.discovery.maxClusters },
+                "discovered clusters beyond inventory.discovery.max_clusters are not polled (sorted by ID, the first are kept)",
+              );
+            }
+            lastNotPolled = notPolled;
+            learnPlans(env.state.get(CLUSTER_KINDS), env.ctx.health, kept);
+            env.onDiscovered(kept);
+            putData(env.ctx, LABEL, "discovery", capSamples(notPolled), ttlMs);
           },
         ),
     }),
@@ -97,10 +144,12 @@ function discoveryTask(env: CollectorEnv): CollectorTask[] {
 }
 
 /**
- * Discovery writes no family of its own: it finds the clusters every per-cluster collector polls,
- * so it runs while any collector that writes families runs (docs/configuration.md, families).
+ * Discovery writes no family of its own data: it finds the clusters every per-cluster collector
+ * polls, so it runs while any collector that writes families runs (docs/configuration.md,
+ * families). Its one family reports the clusters its cap left out.
  */
 export const discoveryCollector = defineCollector("discovery", discoveryTask, {
   label: LABEL,
   feedsOthers: true,
+  families: Object.values(DISCOVERY_FAMILIES),
 });

@@ -13,6 +13,7 @@ import {
 } from "../../polling/model.js";
 import { listEveryPage } from "../../polling/pager.js";
 import { putData, runPoll } from "../../polling/runtime.js";
+import { keepValidIds } from "../../polling/upstreamIds.js";
 import type { CloudApi, GlobalCluster, ReplicationLag } from "../../upstream/types.js";
 import { ENDPOINT } from "../../upstream/types.js";
 import { GLOBAL_CLUSTER_FAMILIES, mapGlobalClusters } from "./mapping.js";
@@ -58,7 +59,12 @@ function globalClusterTasks(env: CollectorEnv): CollectorTask[] {
           env.ctx,
           { collector: COLLECTOR, target: TARGET, credential: env.clients.credentialOf({}) },
           async () => {
-            const clusters = await listAllGlobalClusters(client, signal);
+            const clusters = keepValidIds(
+              env.ctx,
+              ENDPOINT.listGlobalClusters,
+              await listAllGlobalClusters(client, signal),
+              (g) => [g.globalClusterId],
+            );
             const lags = new Map<string, ReplicationLag>();
             for (const g of clusters) {
               lags.set(

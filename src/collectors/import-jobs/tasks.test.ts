@@ -126,18 +126,25 @@ describe("listAllImportJobs", () => {
     expect(got.map((j) => j.jobId)).toEqual(jobs(9).map((j) => j.jobId));
   });
 
-  it("fails at the page cap when the upstream keeps inventing full pages", async () => {
-    const { api, asked } = client((page, size) => ({
-      total: 1e9,
-      currentPage: page,
-      pageSize: size,
-      listed: size,
-      jobs: jobs(size, page * size),
-    }));
-    const err = await listAllImportJobs(api, "in01-a", "r", 5).catch((e: unknown) => e);
-    expect((err as PagingError).reason).toBe("page_cap");
-    expect(asked.length).toBe(MAX_PAGES);
-  });
+  it.each<[what: string, total: number | null, calls: number]>([
+    // A total the page cap cannot hold is refused at once, not after the whole budget is spent.
+    ["a total no page cap can hold", 1e9, 1],
+    ["no total at all", null, MAX_PAGES],
+  ])(
+    "fails at the page cap when the upstream keeps inventing full pages: %s",
+    async (_what, total, calls) => {
+      const { api, asked } = client((page, size) => ({
+        total,
+        currentPage: page,
+        pageSize: size,
+        listed: size,
+        jobs: jobs(size, page * size),
+      }));
+      const err = await listAllImportJobs(api, "in01-a", "r", 5).catch((e: unknown) => e);
+      expect((err as PagingError).reason).toBe("page_cap");
+      expect(asked.length).toBe(calls);
+    },
+  );
 });
 
 const CONTROLLER = "https://controller.api.aws-us-west-2.vdbcloud.test";

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { blankCluster } from "../../upstream/testkit.js";
 import type { ClusterDescription } from "../../upstream/types.js";
-import { CLUSTER_STATUSES, mapCluster, mapProjects, mapRegions } from "./mapping.js";
+import {
+  CLUSTER_STATUSES,
+  mapCluster,
+  mapProjects,
+  mapRegions,
+  PLANNED_OPERATION_STATUSES,
+  REFERENCE_CLUSTER_STATUSES,
+} from "./mapping.js";
 
 const CLUSTER: ClusterDescription = {
   clusterId: "in01-a",
@@ -18,6 +25,10 @@ const CLUSTER: ClusterDescription = {
   replica: null,
   autoscalingCuMin: null,
   autoscalingCuMax: null,
+  autoscalingReplicaMin: null,
+  autoscalingReplicaMax: null,
+  deploymentOption: null,
+  globalCluster: null,
 };
 
 describe("mapCluster", () => {
@@ -32,6 +43,7 @@ describe("mapCluster", () => {
         region_id: "aws-us-west-2",
         plan: "Enterprise",
         cu_type: "Performance-optimized",
+        deployment_option: "",
       },
       value: 1,
     });
@@ -56,11 +68,11 @@ describe("mapCluster", () => {
   });
 
   it("adds an unknown status lowercased", () => {
-    const set = mapCluster({ ...CLUSTER, status: "UPGRADING" }).samples.filter(
+    const set = mapCluster({ ...CLUSTER, status: "HIBERNATING" }).samples.filter(
       (s) => s.family === "vdbcloud_cluster_status",
     );
     expect(set).toHaveLength(CLUSTER_STATUSES.length + 1);
-    expect(set.filter((s) => s.value === 1).map((s) => s.labels.status)).toEqual(["upgrading"]);
+    expect(set.filter((s) => s.value === 1).map((s) => s.labels.status)).toEqual(["hibernating"]);
   });
 
   it("uses empty labels for missing fields and skips unknown status and size", () => {
@@ -75,6 +87,7 @@ describe("mapCluster", () => {
           region_id: "",
           plan: "",
           cu_type: "",
+          deployment_option: "",
         },
         value: 1,
       },
@@ -97,6 +110,15 @@ describe("mapCluster: what Describe Cluster's reference documents", () => {
     "ABNORMAL",
     "FREEZING",
     "FROZEN",
+    // The seven the reference added (Describe Cluster and List Clusters as they read now).
+    "UNFREEZED",
+    "RESTORE_BACKUP",
+    "MIGRATING",
+    "RESIZING",
+    "UPGRADING",
+    "WRITING_OPERATION",
+    "SET_PRIVATE_LINK",
+    // The service's Terraform provider's names, and what a stopped cluster reports.
     "SUSPENDING",
     "SUSPENDED",
     "STOPPED",
@@ -181,8 +203,97 @@ describe("mapCluster: what Describe Cluster's reference documents", () => {
     ["autoscaling minimum", { autoscalingCuMin: 2 }, "vdbcloud_cluster_autoscaling_cu_min", 2],
     ["autoscaling maximum", { autoscalingCuMax: 8 }, "vdbcloud_cluster_autoscaling_cu_max", 8],
     ["no autoscaling", { autoscalingCuMax: null }, "vdbcloud_cluster_autoscaling_cu_max", undefined],
+    [
+      "replica autoscaling minimum",
+      { autoscalingReplicaMin: 1 },
+      "vdbcloud_cluster_autoscaling_replicas_min",
+      1,
+    ],
+    [
+      "replica autoscaling maximum",
+      { autoscalingReplicaMax: 3 },
+      "vdbcloud_cluster_autoscaling_replicas_max",
+      3,
+    ],
+    [
+      "no replica autoscaling (or a schedule instead of bounds)",
+      { autoscalingReplicaMin: null },
+      "vdbcloud_cluster_autoscaling_replicas_min",
+      undefined,
+    ],
   ])("%s", (_name, desc, family, value) => {
     expect(sampleOf({ ...CLUSTER, ...desc }, family)).toBe(value);
+  });
+
+  it.each<[deploymentOption: string | null, label: string]>([
+    ["Dedicated", "dedicated"],
+    ["Serverless", "serverless"],
+    ["Free", "free"],
+    // The reference's free and serverless samples leave it out.
+    [null, ""],
+  ])("deploymentOption %j is deployment_option %j", (deploymentOption, label) => {
+    const info = mapCluster({ ...CLUSTER, deploymentOption }).samples.find(
+      (s) => s.family === "vdbcloud_cluster_info",
+    );
+    expect(info?.labels.deployment_option).toBe(label);
+    expect(Object.keys(info?.labels ?? {})).toEqual([
+      "cluster_id",
+      "cluster_name",
+      "project_id",
+      "region_id",
+      "plan",
+      "cu_type",
+      "deployment_option",
+    ]);
+  });
+
+  it.each<[name: string, globalCluster: ClusterDescription["globalCluster"], want: Array<[string, number]>]>([
+    [
+      "a primary",
+      { globalClusterId: "glo-1", role: "PRIMARY" },
+      [
+        ["primary", 1],
+        ["secondary", 0],
+      ],
+    ],
+    [
+      "a secondary",
+      { globalClusterId: "glo-1", role: "SECONDARY" },
+      [
+        ["primary", 0],
+        ["secondary", 1],
+      ],
+    ],
+    [
+      "a role the reference does not name, added lowercased",
+      { globalClusterId: "glo-1", role: "Standby" },
+      [
+        ["primary", 0],
+        ["secondary", 0],
+        ["standby", 1],
+      ],
+    ],
+    // globalClusterMeta null or absent: outside any global cluster.
+    ["no global cluster", null, []],
+  ])("global role of %s", (_name, globalCluster, want) => {
+    const set = mapCluster({ ...CLUSTER, globalCluster }).samples.filter(
+      (s) => s.family === "vdbcloud_cluster_global_role",
+    );
+    expect(set.map((s) => [s.labels.role, s.value])).toEqual(want);
+    for (const s of set) expect(s.labels).toMatchObject({ cluster_id: "in01-a", global_cluster_id: "glo-1" });
+  });
+});
+
+describe("cluster statuses", () => {
+  it("declares the reference's 17, then stopped, suspending and suspended", () => {
+    expect(REFERENCE_CLUSTER_STATUSES).toHaveLength(17);
+    expect(CLUSTER_STATUSES).toEqual([...REFERENCE_CLUSTER_STATUSES, "stopped", "suspending", "suspended"]);
+  });
+
+  it("counts every planned operation among the known statuses, and never running or abnormal", () => {
+    for (const s of PLANNED_OPERATION_STATUSES) expect(REFERENCE_CLUSTER_STATUSES).toContain(s);
+    expect(PLANNED_OPERATION_STATUSES).not.toContain("running");
+    expect(PLANNED_OPERATION_STATUSES).not.toContain("abnormal");
   });
 });
 

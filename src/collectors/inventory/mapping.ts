@@ -14,25 +14,60 @@ import type {
 } from "../../upstream/types.js";
 
 /**
- * Known cluster statuses, lowercased as every state set here: those of Describe Cluster v2's
- * reference, STOPPED (what a stopped cluster reports), and SUSPENDING and SUSPENDED, the names
- * the service's Terraform provider gives STOPPING and STOPPED.
+ * The statuses of Describe Cluster (V2) and List Clusters (V2) as their reference reads now,
+ * lowercased as every state set here: the ten of the older reference and the seven it added.
+ * Exported so that the conformance suite compares it with the reference's enum.
  */
-export const CLUSTER_STATUSES: readonly string[] = [
+export const REFERENCE_CLUSTER_STATUSES: readonly string[] = [
   "creating",
   "running",
   "deleting",
   "deleted",
   "stopping",
-  "stopped",
   "resuming",
   "modifying",
   "abnormal",
   "freezing",
   "frozen",
+  "unfreezed",
+  "restore_backup",
+  "migrating",
+  "resizing",
+  "upgrading",
+  "writing_operation",
+  "set_private_link",
+];
+
+/**
+ * Statuses of a cluster that works through an operation someone asked for: it is not broken,
+ * so VdbcloudClusterNotRunning leaves them to VdbcloudClusterOperationLongRunning
+ * (config/prometheus/rules/alerts.yml, whose regexes list exactly these: test/rules.test.ts).
+ */
+export const PLANNED_OPERATION_STATUSES: readonly string[] = [
+  "modifying",
+  "restore_backup",
+  "migrating",
+  "resizing",
+  "upgrading",
+  "writing_operation",
+  "set_private_link",
+];
+
+/**
+ * Known cluster statuses: the reference's, STOPPED (what a stopped cluster reports), and
+ * SUSPENDING and SUSPENDED, the names the service's Terraform provider gives STOPPING and
+ * STOPPED. Declared up front so that a dashboard or alert finds every status's series (0 while
+ * not current) before a cluster first reaches it.
+ */
+export const CLUSTER_STATUSES: readonly string[] = [
+  ...REFERENCE_CLUSTER_STATUSES,
+  "stopped",
   "suspending",
   "suspended",
 ];
+
+/** Roles in a global cluster (globalClusterMeta.role), lowercased. */
+export const GLOBAL_CLUSTER_ROLES: readonly string[] = ["primary", "secondary"];
 
 /** Free clusters' IDs start with in03-; the service's Terraform provider forces plan Free for them. */
 const FREE_CLUSTER_PREFIX = "in03-";
@@ -48,13 +83,16 @@ function clusterPlan(desc: Pick<ClusterDescription, "clusterId" | "plan">): stri
 
 /**
  * Maps one cluster description to vdbcloud_cluster_info{cluster_id,cluster_name,project_id,
- * region_id,plan,cu_type} 1 (a missing field is ""; plan per `clusterPlan`), the
- * vdbcloud_cluster_status state set (an unknown status is added lowercased; no status at all
- * gives no status series, since no state can be claimed current), and, each only when known:
- * vdbcloud_cluster_cu_size (not for a cuSize of 0, which free and serverless clusters report
- * for "no CUs": a dashboard must not show them as zero-CU clusters), vdbcloud_cluster_snapshots,
- * vdbcloud_cluster_create_progress_ratio (only while CREATING: 100% forever after says
- * nothing), vdbcloud_cluster_replicas and the autoscaling CU bounds.
+ * region_id,plan,cu_type,deployment_option} 1 (a missing field is ""; plan per `clusterPlan`;
+ * deployment_option lowercased), the vdbcloud_cluster_status state set (an unknown status is
+ * added lowercased; no status at all gives no status series, since no state can be claimed
+ * current), and, each only when known: vdbcloud_cluster_cu_size (not for a cuSize of 0, which
+ * free and serverless clusters report for "no CUs": a dashboard must not show them as zero-CU
+ * clusters), vdbcloud_cluster_snapshots, vdbcloud_cluster_create_progress_ratio (only while
+ * CREATING: 100% forever after says nothing), vdbcloud_cluster_replicas, the autoscaling CU and
+ * replica bounds (none where a schedule replaces them), and the
+ * vdbcloud_cluster_global_role{cluster_id,global_cluster_id,role} state set (none outside a
+ * global cluster).
  */
 export function mapCluster(desc: ClusterDescription): MappingResult {
   const out = new MappingBuilder();
@@ -66,6 +104,7 @@ export function mapCluster(desc: ClusterDescription): MappingResult {
     region_id: desc.regionId ?? "",
     plan: clusterPlan(desc),
     cu_type: desc.cuType ?? "",
+    deployment_option: desc.deploymentOption?.toLowerCase() ?? "",
   };
   out.add(I.clusterInfo, info, 1);
   const status = desc.status?.trim() ?? "";
@@ -80,6 +119,17 @@ export function mapCluster(desc: ClusterDescription): MappingResult {
   if (desc.replica !== null) out.add(I.clusterReplicas, id, desc.replica);
   if (desc.autoscalingCuMin !== null) out.add(I.clusterAutoscalingCuMin, id, desc.autoscalingCuMin);
   if (desc.autoscalingCuMax !== null) out.add(I.clusterAutoscalingCuMax, id, desc.autoscalingCuMax);
+  if (desc.autoscalingReplicaMin !== null)
+    out.add(I.clusterAutoscalingReplicasMin, id, desc.autoscalingReplicaMin);
+  if (desc.autoscalingReplicaMax !== null)
+    out.add(I.clusterAutoscalingReplicasMax, id, desc.autoscalingReplicaMax);
+  if (desc.globalCluster !== null) {
+    const member = { ...id, global_cluster_id: desc.globalCluster.globalClusterId };
+    out.addSamples(
+      I.clusterGlobalRole,
+      stateSet(I.clusterGlobalRole, member, "role", GLOBAL_CLUSTER_ROLES, desc.globalCluster.role),
+    );
+  }
   return out.result();
 }
 

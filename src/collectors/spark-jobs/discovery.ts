@@ -16,6 +16,7 @@ import {
 import { listEveryPage } from "../../polling/pager.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import { sparkTargetName } from "../../polling/targets.js";
+import { keepValidIds } from "../../polling/upstreamIds.js";
 import { CloudError } from "../../upstream/errors.js";
 import { type CloudApi, ENDPOINT, type SparkJob } from "../../upstream/types.js";
 import { mapSparkListing, needsDescribe, selectListedJobs, withDetail } from "./listing.js";
@@ -72,7 +73,13 @@ export function sparkDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
           ctx,
           { collector: LABEL, target: cluster.id, credential: clients.credentialOf(cluster) },
           async (run) => {
-            const listed = await listAllSparkJobs(client, cluster.id, signal);
+            // A job's project and job IDs are the path of its Describe Spark Job.
+            const listed = keepValidIds(
+              ctx,
+              ENDPOINT.listSparkJobs,
+              await listAllSparkJobs(client, cluster.id, signal),
+              (job) => [job.jobId, job.projectId === "" ? null : job.projectId],
+            );
             const nowMs = ctx.now();
             const terminalSince = memory.observe(cluster.id, listed, nowMs);
             const { exposed, overCap } = selectListedJobs({

@@ -3,9 +3,17 @@
  * and retries.
  */
 import * as z from "zod";
+import { DATA_PLANE_HOST_ENTRY } from "../../upstream/dataPlaneHosts.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS } from "../../upstream/rateLimiter.js";
-import { boolField, durationField, httpUrlField, intField, regionUrlTemplateField } from "../fields.js";
-import { always, section } from "../schemaKit.js";
+import {
+  boolField,
+  durationField,
+  httpUrlField,
+  intField,
+  regionUrlTemplateField,
+  textField,
+} from "../fields.js";
+import { always, list, nullAsAbsent, section } from "../schemaKit.js";
 import { apiKeyFields, keySource, MINUTE, type ResolvePath, rejectBothKeys, SECOND } from "./common.js";
 import { DEFAULTS } from "./defaults.js";
 
@@ -23,6 +31,14 @@ export function apiSchema(resolvePath: ResolvePath) {
     max_in_flight: intField(1, 1000).default(16),
     send_request_timeout_header: boolField().default(true),
     replicas_per_key: intField(1, 1000).optional(),
+    data_plane_hosts: nullAsAbsent(
+      list(
+        textField({
+          regex: DATA_PLANE_HOST_ENTRY,
+          description: 'a host name or address, or "*.<domain>", optionally after "http://"',
+        }),
+      ).default([]),
+    ),
   })
     .check(z.superRefine(rejectBothKeys, always))
     .transform((api) => ({
@@ -50,6 +66,12 @@ export function apiSchema(resolvePath: ResolvePath) {
          * spends its share of the per-endpoint budget (polling/budgets.ts).
          */
         ...(api.replicas_per_key === undefined ? {} : { replicasPerKey: api.replicas_per_key }),
+        /**
+         * Hosts beyond the service's own domains that a data-plane address from Describe Cluster
+         * may name ("*.<domain>" for a whole domain; "http://" before an entry allows plaintext
+         * to it). A configured clusters[].data_plane.endpoint is used as given.
+         */
+        dataPlaneHosts: api.data_plane_hosts,
       },
       key: keySource(api, resolvePath),
     }));

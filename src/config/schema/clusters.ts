@@ -3,6 +3,7 @@
  * optional credential of its own.
  */
 import * as z from "zod";
+import { RESOURCE_ID } from "../../shared/ids.js";
 import { textField } from "../fields.js";
 import { checkScopeQuery } from "../queries.js";
 import { always, nullAsAbsent, optional, sectionError, text, uniqueList } from "../schemaKit.js";
@@ -57,7 +58,8 @@ const scopesSchema = nullAsAbsent(
     .default([]),
 );
 
-export const CLUSTER_ID = /^[A-Za-z0-9-]+$/;
+/** A configured cluster ID: the rule every resource ID follows, discovered ones too. */
+export const CLUSTER_ID = RESOURCE_ID;
 
 const clusterSchema = z
   .strictObject(

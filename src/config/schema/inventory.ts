@@ -1,7 +1,7 @@
 /**
  * The `inventory` section, with cluster discovery and the on-demand clusters.
  */
-import { boolField, durationField, textField } from "../fields.js";
+import { boolField, durationField, intField, textField } from "../fields.js";
 import { list, nullAsAbsent, section } from "../schemaKit.js";
 import { DAY, MINUTE, REGION, SECOND } from "./common.js";
 
@@ -12,10 +12,16 @@ export const inventorySchema = section({
     enabled: boolField().default(false),
     project_ids: nullAsAbsent(list(textField()).default([])),
     region_ids: nullAsAbsent(list(textField(REGION)).default([])),
+    max_clusters: intField(1, 100_000).default(5000),
   }).transform((discovery) => ({
     enabled: discovery.enabled,
     projectIds: discovery.project_ids,
     regionIds: discovery.region_ids,
+    /**
+     * Discovered clusters polled at most (the first by cluster ID); the rest are counted in
+     * vdbcloud_discovered_clusters_not_polled and logged once per change of their number.
+     */
+    maxClusters: discovery.max_clusters,
   })),
   on_demand: boolField().default(true),
 }).transform((inventory) => ({

@@ -2,12 +2,16 @@
  * The `metrics` section: granularity, interval, window and the cluster-wide metric queries.
  */
 import * as z from "zod";
+import { QUERY_FORMS } from "../../upstream/catalog.js";
 import { boolField, durationField } from "../fields.js";
 import { checkQuery, DEFAULT_METRIC_QUERIES, expandQueries } from "../queries.js";
 import { always, type Ctx, isRecord, nullAsAbsent, section } from "../schemaKit.js";
 import { DAY, HOUR, MINUTE, SECOND } from "./common.js";
 import { checkMetricNames } from "./names.js";
 import { queriesSchema } from "./queries.js";
+
+/** `metrics.form`: learned per key (`auto`), or one of the two request forms pinned. */
+export const METRIC_FORM_SETTINGS = ["auto", ...QUERY_FORMS] as const;
 
 /** Smallest metric granularity the upstream accepts. */
 const MIN_GRANULARITY_MS = 30 * SECOND;
@@ -72,6 +76,8 @@ export const metricsSchema = section({
   quarantine: durationField({ min: MINUTE, max: DAY }).default(HOUR),
   // Names outside the catalog are typos unless this says the service knows more than we do.
   allow_unknown_names: boolField().default(false),
+  // auto: the current form, learned per key when its server refuses that form.
+  form: z.enum(METRIC_FORM_SETTINGS, { error: "must be auto, current or 2024" }).default("auto"),
 })
   .check(z.superRefine(checkMetricWindows, always))
   .check(z.superRefine(checkMetricNames, always))
@@ -88,4 +94,6 @@ export const metricsSchema = section({
     quarantineMs: metrics.quarantine,
     /** Let names outside the upstream catalog through (`metrics.allow_unknown_names`). */
     allowUnknownNames: metrics.allow_unknown_names,
+    /** The request form: `auto` (learned per key), or pinned to `current` or `2024`. */
+    form: metrics.form,
   }));
