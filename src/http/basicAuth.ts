@@ -169,8 +169,8 @@ export class WorkerComparer implements BcryptComparer {
 }
 
 /**
- * Waiting checks allowed for hashes of `cost`: 32 up to cost 10 (about 100 ms each here), halved
- * per step above, never under 4, so that the last in line waits a few seconds, not minutes.
+ * Waiting checks allowed for hashes of `cost`: 32 up to cost 10, halved per step above (each
+ * step doubles bcrypt's work), never under 4, so that the last in line waits seconds, not minutes.
  */
 export function defaultMaxWaiting(cost: number): number {
   return cost <= 10 ? 32 : Math.max(4, 32 >> (cost - 10));

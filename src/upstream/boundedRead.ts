@@ -4,7 +4,7 @@
  * - a listing's items are counted before any is read: a paged listing's page holds at most the
  *   page size asked (more is a paging error), a listing without paging at most its `maxItems`;
  * - validation stops at the first issue of a failing branch: a zod parse otherwise builds one
- *   issue per bad element (500,000 bad elements: 1 s and 400 MB for an error shown as one line);
+ *   issue per bad element, a cost out of all proportion to an error shown as one line;
  * - a long array answer is validated element by element, in slices, asking for the event
  *   loop's turn (shared/foreground.ts) between slices, so a scrape never waits behind it.
  */

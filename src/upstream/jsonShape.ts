@@ -1,9 +1,9 @@
 /**
  * A cheap look at a JSON body's shape before JSON.parse: how deep it nests, how many arrays and
  * objects it holds, and how long its longest array is. Parsing is one synchronous call that
- * cannot yield, and what it builds lives until the answer is read: 5.5 million empty arrays
- * (16.5 MB, under the body cap) took the heap to 3 GB and the event loop for 35 s. One pass over
- * the bytes costs a few milliseconds per MiB and allocates nothing, so a body no documented
+ * cannot yield, and what it builds lives until the answer is read: millions of empty arrays
+ * under the body cap take gigabytes of heap and tens of seconds of the event loop
+ * (docs/performance.md). One pass over the bytes allocates nothing, so a body no documented
  * answer comes near is refused before it costs anything.
  */
 

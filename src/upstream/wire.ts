@@ -12,9 +12,9 @@ const NUMERIC_STRING = /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/;
 /**
  * The parse context of every validation of an upstream answer: zod's own abort-early mode (what
  * its `validate` uses), so an array stops at its first failing element and an object at its
- * first failing field. Without it a parse builds one issue per bad element: 500,000 bad
- * elements cost 1 s and 400 MB for an error shown as one line. The public ParseContext type
- * does not name the option.
+ * first failing field. Without it a parse builds one issue per bad element, seconds of CPU and
+ * hundreds of MB for an error shown as one line (docs/performance.md). The public ParseContext
+ * type does not name the option.
  */
 export const FIRST_ISSUE = { abortEarly: true } as z.core.ParseContext<z.core.$ZodIssue>;
 
