@@ -38,7 +38,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "shared",
-          include: ["src/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
+          include: ["src/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: PACED,
           maxWorkers: SHARED_WORKERS,
           sequence: { groupOrder: 2 },

@@ -1,12 +1,10 @@
 /**
  * What the exporter's process was doing, and when: garbage-collection pauses, the store's puts
- * and publishes (its diagnostics channel), and event-loop stalls, each with its start in epoch
- * milliseconds, so the harness can line them up with the scrapes it timed and say where a slow
- * scrape's time went. Recorded in the probe (the exporter's own process) only while asked.
+ * and publishes, and event-loop stalls, each with its start in epoch milliseconds, so the
+ * harness can line them up with the scrapes it timed and say where a slow scrape's time went.
+ * Recorded in the probe (the exporter's own process) only while asked.
  */
-import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { PerformanceObserver } from "node:perf_hooks";
-import { STORE_WORK_CHANNEL } from "../src/exposition/storeWork.js";
 import { threadCpuWaitReader } from "./stallMeter.js";
 
 /**
@@ -29,18 +27,49 @@ const WAIT_MIN_MS = 1;
 /** Bound of the events kept: a recording of a few minutes holds far fewer. */
 const MAX_EVENTS = 200_000;
 
+/** Where the store's timed work goes while a timeline records; nowhere otherwise. */
+let onStoreWork: ((e: TimelineEvent) => void) | undefined;
+let storeTimed = false;
+
+/** The store's private snapshot method, every publish's work (named here, so tsc checks it). */
+const BUILD = "build";
+
+/**
+ * Times the store's puts and publishes from outside the product: wraps `put` and the private
+ * `build` of SampleStore's prototype, once, in the running process. The import runs after the
+ * exporter started (the probe is asked over IPC), so it returns the module the exporter loaded
+ * (the same file, dist-bench/src/exposition/store.js) and loads nothing new. While no timeline
+ * records, a wrapped call costs one check.
+ */
+async function timeStoreWork(): Promise<void> {
+  if (storeTimed) return;
+  storeTimed = true;
+  const { SampleStore } = await import("../src/exposition/store.js");
+  const proto = SampleStore.prototype;
+  const timed = <A extends unknown[], R>(kind: "put" | "publish", fn: (...args: A) => R) =>
+    function (this: InstanceType<typeof SampleStore>, ...args: A): R {
+      if (onStoreWork === undefined) return fn.apply(this, args);
+      const started = performance.now();
+      try {
+        return fn.apply(this, args);
+      } finally {
+        onStoreWork({ kind, startMs: performance.timeOrigin + started, ms: performance.now() - started });
+      }
+    };
+  proto.put = timed("put", proto.put);
+  proto[BUILD] = timed("publish", proto[BUILD]);
+}
+
 /** Records the process's events from `start()` until `stop()`, which returns them in order. */
 export class Timeline {
   private events: TimelineEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
   private observer: PerformanceObserver | undefined;
-  private readonly onWork = (message: unknown): void => {
-    const m = message as TimelineEvent;
-    this.add({ kind: m.kind, startMs: m.startMs, ms: m.ms });
-  };
 
-  start(): void {
+  /** Starts recording; the first start also times the store from outside (see timeStoreWork). */
+  async start(): Promise<void> {
     this.stop();
+    await timeStoreWork();
     this.events = [];
     this.observer = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
@@ -48,7 +77,7 @@ export class Timeline {
       }
     });
     this.observer.observe({ entryTypes: ["gc"] });
-    subscribe(STORE_WORK_CHANNEL, this.onWork);
+    onStoreWork = (e) => this.add(e);
     const cpuWait = threadCpuWaitReader();
     let last = performance.now();
     let waited = cpuWait?.() ?? 0;
@@ -71,7 +100,7 @@ export class Timeline {
     this.timer = undefined;
     this.observer?.disconnect();
     this.observer = undefined;
-    unsubscribe(STORE_WORK_CHANNEL, this.onWork);
+    onStoreWork = undefined;
     const out = this.events.sort((a, b) => a.startMs - b.startMs);
     this.events = [];
     return out;

@@ -1,7 +1,7 @@
 /**
  * Applies config/prometheus/thresholds.yml to config/prometheus/rules/alerts.yml, makes it and
  * recording.yml read either source, and renders native.yml and its table in docs/monitoring.md
- * from src/metrics/native.ts (see scripts/rules.ts): `npm run rules`.
+ * from scripts/native.ts (see scripts/rules.ts): `npm run rules`.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -27,7 +27,7 @@ import {
   variablesIn,
   variablesOutsideRegexMatchers,
 } from "../grafana/lib/queries.js";
-import { withNativeSources } from "../src/metrics/native.js";
+import { withNativeSources } from "../scripts/native.js";
 import { EXPOSED_FAMILIES, PROMETHEUS_SERIES, seriesNamesOf } from "./helpers/families.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";

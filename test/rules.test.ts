@@ -9,6 +9,7 @@ import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { NATIVE_LEVELS, NATIVE_SOURCES, recordsOf, withNativeSources } from "../scripts/native.js";
 import {
   ALERTS_FILE,
   MONITORING_DOC_FILE,
@@ -23,7 +24,6 @@ import {
   THRESHOLDS_FILE,
 } from "../scripts/rules.js";
 import { PLANNED_OPERATION_STATUSES } from "../src/collectors/inventory/mapping.js";
-import { NATIVE_LEVELS, NATIVE_SOURCES, recordsOf, withNativeSources } from "../src/metrics/native.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
@@ -233,7 +233,7 @@ describe("recording rules", () => {
   });
 });
 
-describe("native recording rules (native.yml, from src/metrics/native.ts)", () => {
+describe("native recording rules (native.yml, from scripts/native.ts)", () => {
   it("native.yml is what `npm run rules` renders from the table", () => {
     expect(readFileSync(join(ROOT, NATIVE_FILE), "utf8"), "run `npm run rules`").toBe(renderNativeRules());
   });

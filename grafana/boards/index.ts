@@ -1,5 +1,5 @@
 /** The dashboards this project ships, and the file each one is written to. */
-import { withNativeSources } from "../../src/metrics/native.js";
+import { withNativeSources } from "../../scripts/native.js";
 import { type DashboardSpec, renderDashboard } from "../lib/panels.js";
 import { cluster } from "./cluster.js";
 import { collections } from "./collections.js";
@@ -17,7 +17,7 @@ export interface DashboardFile {
 
 /**
  * `spec` with every panel query reading "the exporter's family, or its native recording"
- * (src/metrics/native.ts, the one place that writes it), so a cluster Prometheus scrapes through
+ * (scripts/native.ts, the one place that writes it), so a cluster Prometheus scrapes through
  * the service's own endpoint looks like a polled one. Boards are written over the exporter's
  * families only.
  */

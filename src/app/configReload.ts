@@ -10,6 +10,7 @@ import { ConfigError } from "../config/errors.js";
 import { loadConfig, readConfigFile } from "../config/load.js";
 import type { Config } from "../config/types.js";
 import type { ReloadResult } from "../http/app.js";
+import { ChangeLog } from "../shared/changeLog.js";
 import { serialized } from "../shared/serialized.js";
 
 /** What a reload needs of the exporter. */
@@ -30,7 +31,8 @@ export function configReloader(
   initial: Config,
 ): () => Promise<ReloadResult> {
   let running = initial;
-  let lastRejected: string | undefined;
+  // The rejected edit last logged at error: the file's text and its problems.
+  const rejected = new ChangeLog<string>();
   const reloadOnce = async (): Promise<ReloadResult> => {
     // Bounded as loadConfig is: a file swapped for a huge one is refused before it is read.
     const text = await readConfigFile(path).catch(() => undefined);
@@ -44,7 +46,7 @@ export function configReloader(
       await exporter.applyConfig(next);
       const changes = configChanges(running, next);
       running = next;
-      lastRejected = undefined;
+      rejected.forget(path);
       if (Object.keys(changes).length === 0)
         logger.info({ file: path }, "configuration reloaded; nothing changed");
       else logger.info({ file: path, ...changes }, "configuration reloaded");
@@ -55,9 +57,7 @@ export function configReloader(
         err instanceof ConfigError
           ? err.problems.map((p) => `${p.path}: ${p.message}`)
           : [(err as Error).message];
-      const edit = JSON.stringify([text, problems]);
-      const level = edit === lastRejected ? "debug" : "error";
-      lastRejected = edit;
+      const level = rejected.changed(path, JSON.stringify([text, problems])) ? "error" : "debug";
       logger[level]({ file: path, problems }, "configuration rejected; the previous one keeps running");
       return { ok: false, problems };
     }

@@ -28,6 +28,7 @@ import {
 } from "../polling/targets.js";
 import { ClientPool } from "../pool/clientPool.js";
 import { type Clock, Scheduler, systemClock } from "../scheduler/scheduler.js";
+import { ChangeLog } from "../shared/changeLog.js";
 import { Foreground } from "../shared/foreground.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClusterDescription } from "../upstream/types.js";
@@ -93,7 +94,9 @@ export class Exporter {
   private polledClusters: readonly ClusterConfig[] = [];
   private credentialOf: (cluster: Pick<ClusterConfig, "apiKey">) => string = () => "default";
   /** The budget problems last logged, so each is logged once per change. */
-  private budgetProblems = "";
+  private readonly budgetLog = new ChangeLog<string>({ quiet: "" });
+  /** Per cluster, the number of its collections beyond max_per_cluster last logged. */
+  private readonly notPolledLog = new ChangeLog<number>({ quiet: 0 });
 
   constructor(private readonly opts: ExporterOptions) {
     this.config = opts.config;
@@ -290,7 +293,7 @@ export class Exporter {
   private onCollections(clusterId: string, found: CollectionsFound): void {
     const before = this.collections.get(clusterId);
     this.collections.set(clusterId, found);
-    if (found.notPolled > 0 && found.notPolled !== before?.notPolled) {
+    if (this.notPolledLog.changed(clusterId, found.notPolled) && found.notPolled > 0) {
       this.logger.warn(
         {
           cluster_id: clusterId,
@@ -314,7 +317,9 @@ export class Exporter {
     this.clients.retireStale(config);
     const polled = new Set(replicaClusters(config, this.discovered, this.shard).map((c) => c.id));
     for (const id of this.collections.keys()) {
-      if (!config.collections.enabled || !polled.has(id)) this.collections.delete(id);
+      if (config.collections.enabled && polled.has(id)) continue;
+      this.collections.delete(id);
+      this.notPolledLog.forget(id);
     }
     const clusters = this.clusters();
     const credentialOf = credentialLabeler(config.api.apiKey, clusters);
@@ -353,9 +358,7 @@ export class Exporter {
   /** Logs, once per change, replicas sharing a key that cannot get a whole request each. */
   private warnBudgetProblems(): void {
     const problems = this.clients.budgets().problems;
-    const text = problems.join("\n");
-    if (text === this.budgetProblems) return;
-    this.budgetProblems = text;
+    if (!this.budgetLog.changed("budgets", problems.join("\n"))) return;
     for (const problem of problems) this.logger.warn({ shard: this.shard }, problem);
   }
 

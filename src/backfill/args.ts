@@ -4,6 +4,7 @@
  */
 
 import { DurationError, parseDuration } from "../shared/duration.js";
+import { ExporterError } from "../shared/errors.js";
 import { parseFlags } from "../shared/flags.js";
 
 export const BACKFILL_USAGE = `Usage:
@@ -22,7 +23,7 @@ Exit codes: 0 done, 1 a target failed or the run was interrupted, 2 bad argument
 const MIN_GRANULARITY_MS = 30_000;
 
 /** A bad `backfill` argument; the message starts with the flag it is about. */
-export class BackfillArgsError extends Error {
+export class BackfillArgsError extends ExporterError {
   readonly code = "bad_arguments";
   override readonly name = "BackfillArgsError";
 }

@@ -1,6 +1,7 @@
 import { hostname as osHostname } from "node:os";
 import { DEMO_METRIC_CATALOGS, type DemoMetricCatalog } from "../app/demo.js";
 import { ListenAddressError, parseListen } from "../config/listen.js";
+import { ExporterError } from "../shared/errors.js";
 import { parseFlags } from "../shared/flags.js";
 
 export const USAGE = `Usage:
@@ -59,7 +60,7 @@ export interface CliArgs {
 }
 
 /** Bad command line: the message says what is wrong; main prints it with the usage, exit 2. */
-export class ArgsError extends Error {
+export class ArgsError extends ExporterError {
   readonly code = "bad_arguments";
 }
 

@@ -1,8 +1,13 @@
 /**
  * What a reload changed, for its log line: clusters added and removed, clusters whose settings
  * changed (region, project, scopes, per-scope queries, credential), the cluster-wide metric
- * queries, and every polling interval that moved. Keys never appear: a changed credential is
- * reported as a changed cluster, or as `api_key_changed`.
+ * queries, and every duration that moved. Keys never appear: a changed credential is reported as
+ * a changed cluster, or as `api_key_changed`.
+ *
+ * The durations are found in the config itself, not listed here: every `…Ms` setting of a
+ * section (at any depth, lists aside) is one, reported under its file name ("metrics.interval",
+ * "backups.policy_interval", "spark_jobs.discovery.interval"). A collector's new interval is
+ * reported with no edit to this file; the reload re-plans every task whatever this reports.
  */
 import { isDeepStrictEqual } from "node:util";
 import { formatDuration } from "../shared/duration.js";
@@ -14,7 +19,10 @@ interface ConfigChanges {
   readonly clusters_removed?: readonly string[];
   readonly clusters_changed?: readonly string[];
   readonly queries_changed?: { readonly added: readonly string[]; readonly removed: readonly string[] };
-  /** `setting: "PT1M -> PT30S"`, for every interval, granularity, lookback and delay that moved. */
+  /**
+   * `setting: "PT1M -> PT30S"`, for every duration that moved: interval, granularity, lookback,
+   * delay, retention, timeout.
+   */
   readonly intervals?: Readonly<Record<string, string>>;
   readonly api_key_changed?: true;
   readonly billing_key_changed?: true;
@@ -25,22 +33,41 @@ interface ConfigChanges {
 const queryName = (q: { readonly name: string; readonly stat?: string | undefined }) =>
   q.stat === undefined ? q.name : `${q.name}:${q.stat}`;
 
-function durations(c: Config): Record<string, number> {
-  return {
-    "metrics.granularity": c.metrics.granularityMs,
-    "metrics.interval": c.metrics.intervalMs,
-    "metrics.lookback": c.metrics.lookbackMs,
-    "metrics.delay": c.metrics.delayMs,
-    "import_jobs.interval": c.importJobs.intervalMs,
-    "spark_jobs.interval": c.sparkJobs.intervalMs,
-    "inventory.interval": c.inventory.intervalMs,
-    "groups.interval": c.groups.intervalMs,
-    "backups.interval": c.backups.intervalMs,
-    "backups.policy_interval": c.backups.policyIntervalMs,
-    "global_clusters.interval": c.globalClusters.intervalMs,
-    "billing.interval": c.billing.intervalMs,
-  };
+/** A camelCase key as the file spells it: `globalClusters` -> `global_clusters`. */
+const fileKey = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+const isSection = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A duration's file key (`policyIntervalMs` -> `policy_interval`), or undefined for other settings. */
+function durationKey(key: string, value: unknown): string | undefined {
+  return typeof value === "number" && /.Ms$/.test(key) ? fileKey(key.slice(0, -2)) : undefined;
 }
+
+/** Every duration of the sections, by file path ("spark_jobs.discovery.interval"), in ms. */
+function durations(c: Config): Map<string, number> {
+  const found = new Map<string, number>();
+  const walk = (section: Readonly<Record<string, unknown>>, path: string): void => {
+    for (const [key, value] of Object.entries(section)) {
+      const duration = durationKey(key, value);
+      if (duration !== undefined) found.set(`${path}${duration}`, value as number);
+      else if (isSection(value)) walk(value, `${path}${fileKey(key)}.`);
+    }
+  };
+  walk(c, "");
+  return found;
+}
+
+/** A section without its durations (reported on their own), at every depth. */
+function withoutDurations(section: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(section)
+      .filter(([key, value]) => durationKey(key, value) === undefined)
+      .map(([key, value]) => [key, isSection(value) ? withoutDurations(value) : value]),
+  );
+}
+
+const shown = (ms: number | undefined) => (ms === undefined ? "unset" : formatDuration(ms));
 
 /** The billing key changed, other than by following a changed default key. */
 function ownBillingKeyChanged(prev: Config, next: Config): boolean {
@@ -63,35 +90,23 @@ export function configChanges(prev: Config, next: Config): ConfigChanges {
 
   const intervals: Record<string, string> = {};
   const d0 = durations(prev);
-  for (const [k, v] of Object.entries(durations(next))) {
-    const old = d0[k] as number;
-    if (old !== v) intervals[k] = `${formatDuration(old)} -> ${formatDuration(v)}`;
+  const d1 = durations(next);
+  for (const k of new Set([...d0.keys(), ...d1.keys()])) {
+    const [old, now] = [d0.get(k), d1.get(k)];
+    if (old !== now) intervals[k] = `${shown(old)} -> ${shown(now)}`;
   }
 
   // Everything else, by top-level key, once what is reported above is taken out.
-  const rest = (c: Config) => ({
-    ...c,
-    clusters: undefined,
-    api: { ...c.api, apiKey: undefined },
-    metrics: {
-      ...c.metrics,
-      queries: undefined,
-      ...Object.fromEntries(
-        Object.keys(c.metrics)
-          .filter((k) => k.endsWith("Ms"))
-          .map((k) => [k, undefined]),
-      ),
-    },
-    importJobs: { ...c.importJobs, intervalMs: undefined },
-    sparkJobs: { ...c.sparkJobs, intervalMs: undefined },
-    inventory: { ...c.inventory, intervalMs: undefined },
-    groups: { ...c.groups, intervalMs: undefined },
-    backups: { ...c.backups, intervalMs: undefined, policyIntervalMs: undefined },
-    globalClusters: { ...c.globalClusters, intervalMs: undefined },
-    billing: { ...c.billing, intervalMs: undefined, apiKey: undefined },
-  });
-  const r0 = rest(prev) as Record<string, unknown>;
-  const r1 = rest(next) as Record<string, unknown>;
+  const rest = (c: Config) =>
+    withoutDurations({
+      ...c,
+      clusters: undefined,
+      api: { ...c.api, apiKey: undefined },
+      metrics: { ...c.metrics, queries: undefined },
+      billing: { ...c.billing, apiKey: undefined },
+    });
+  const r0 = rest(prev);
+  const r1 = rest(next);
   const other = Object.keys(r1).filter((k) => !isDeepStrictEqual(r0[k], r1[k]));
 
   return {
@@ -104,6 +119,6 @@ export function configChanges(prev: Config, next: Config): ConfigChanges {
     ...(Object.keys(intervals).length > 0 ? { intervals } : {}),
     ...(prev.api.apiKey !== next.api.apiKey ? { api_key_changed: true as const } : {}),
     ...(ownBillingKeyChanged(prev, next) ? { billing_key_changed: true as const } : {}),
-    ...(other.length > 0 ? { other } : {}),
+    ...(other.length > 0 ? { other: other.map(fileKey) } : {}),
   };
 }

@@ -3,6 +3,7 @@
  * `--check-config` and on reload: one `path.to.field: what is wrong` line per problem, no
  * stack, and never a secret value.
  */
+import { ExporterError } from "../shared/errors.js";
 
 /** Stable codes: `config_invalid` (values), `config_unreadable` (file I/O), `config_syntax` (YAML). */
 type ConfigErrorCode = "config_invalid" | "config_unreadable" | "config_syntax";
@@ -21,7 +22,7 @@ export interface ConfigProblem {
  * A configuration that cannot be used. `problems` lists every problem found (not just the
  * first); the message is those problems, one per line.
  */
-export class ConfigError extends Error {
+export class ConfigError extends ExporterError {
   readonly code: ConfigErrorCode;
   readonly problems: readonly ConfigProblem[];
 

@@ -2,6 +2,7 @@
  * The `HOST:PORT` listen address of the HTTP server (config `server.listen` and `--listen`).
  */
 import { isIPv4, isIPv6 } from "node:net";
+import { ExporterError } from "../shared/errors.js";
 
 /** A parsed listen address. IPv6 hosts are returned without brackets ("::1"). */
 export interface ListenAddress {
@@ -10,7 +11,7 @@ export interface ListenAddress {
 }
 
 /** Thrown for a listen address that cannot be used; the message says what is expected. */
-export class ListenAddressError extends Error {
+export class ListenAddressError extends ExporterError {
   readonly code = "listen_invalid";
   constructor(message: string) {
     super(message);

@@ -4,6 +4,7 @@
  * source (an alias name, a tag, an escape), which may be a key written in the wrong place.
  */
 import { LineCounter, parseDocument } from "yaml";
+import { ExporterError } from "../shared/errors.js";
 import { ConfigError, type ConfigProblem } from "./errors.js";
 
 /** The library's codes whose messages quote source text, worded here without it. */
@@ -48,7 +49,7 @@ function safeMessage(code: string, message: string): string {
 }
 
 /** What a YAML problem keeps as its cause: where and which, never the library's quoting message. */
-class YamlProblem extends Error {
+class YamlProblem extends ExporterError {
   constructor(
     readonly code: string,
     message: string,

@@ -2,10 +2,10 @@ import type { Writable } from "node:stream";
 import { nextTurn } from "../shared/nextTurn.js";
 
 /**
- * Fixed-size write blocks shared by every response of the process. A scrape of an 11 MB body
- * goes through a few of them; without sharing, each scrape allocated its own off-heap blocks,
- * which stayed in RSS until a garbage collection noticed them (tens of MiB over a burst of
- * scrapes). Holds at most `maxIdle` free blocks between writes.
+ * Fixed-size write blocks shared by every response of the process. A scrape of a body of many
+ * MB goes through a few of them; without sharing, each scrape allocated its own off-heap blocks,
+ * which stayed in RSS until a garbage collection noticed them (docs/performance.md). Holds at
+ * most `maxIdle` free blocks between writes.
  */
 export class BlockPool {
   private readonly free: Buffer[] = [];
@@ -37,14 +37,15 @@ export class BlockPool {
   }
 }
 
-// Measured with a 23 MB body of 260,000 parts on loopback: writing it without a turn of the
-// loop stalled the loop 44-46 ms; a turn every MiB, 8-10 ms, at the same or lower latency.
+// A turn of the loop every MiB: a body written without one stalled the loop for its whole
+// write, and with one the stalls were a fraction of that at the same or lower latency
+// (docs/performance.md, "Figures behind the code").
 const DEFAULT_IN_FLIGHT = 4 * 1024 * 1024;
 const DEFAULT_YIELD_EVERY = 1024 * 1024;
 
 /**
  * Parts this long or longer are written as they are, not copied into a block: a family's run
- * segments (64 KiB, see FamilyBody) are most of a body, and copying 13 MB per scrape into
+ * segments (64 KiB, see FamilyBody) are most of a body, and copying them per scrape into
  * blocks would be work for nothing; one write per 64 KiB is few.
  */
 const DIRECT_BYTES = 64 * 1024;

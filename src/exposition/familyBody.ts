@@ -3,15 +3,15 @@
  * that holds every entry's lines as of the last compaction, and the entries put or removed since.
  *
  * Why: a family holds one entry per target, and a snapshot listing each entry's buffer made a
- * scrape of 100,000 series gather ~105,000 small buffers (4.6 ms of a 12 ms scrape in a CPU
- * profile). Entries change a few per second and per family, so most of a family's bytes can
- * stay in the run: a snapshot lists the run in the pieces between the entries changed since
- * (their old bytes are cut out) and then the changed entries' own buffers.
+ * scrape gather one small buffer per entry, a large share of the scrape's time (docs/performance.md,
+ * "Figures behind the code"). Entries change a few per second and per family, so most of a
+ * family's bytes can stay in the run: a snapshot lists the run in the pieces between the entries
+ * changed since (their old bytes are cut out) and then the changed entries' own buffers.
  *
  * The run is cut into segments of SEGMENT_BYTES, below glibc's mmap threshold (128 KiB, which
  * the runtime settings also pin): a larger buffer is a fresh mapping whose every page faults on
- * the first write, and copying a 3.5 MB family into one held the event loop 11-50 ms per
- * compaction at 100,000 series (0.3 ms into heap memory that malloc reuses).
+ * the first write, and copying a family of several MB into one held the event loop many times
+ * longer per compaction than copying it into heap memory that malloc reuses (docs/performance.md).
  */
 export class FamilyBody {
   /**

@@ -26,7 +26,7 @@ interface Slot {
 
 /**
  * The gzip form of the published snapshots, per format, made only while clients ask for it.
- * Compressing 10 MB takes tens of milliseconds on the zlib thread pool, so a gzip scrape is
+ * Compressing a whole body takes long next to a scrape (docs/performance.md), so a gzip scrape is
  * served the newest compressed snapshot, which lags the latest publish by at most `everyMs`
  * plus one compression, while the latest is compressed in the background; a scrape waits
  * only when nothing of its format was compressed yet (the first gzip scrape, or the first

@@ -23,7 +23,7 @@ export interface DeflatedHead {
 /** Compresses `body` on the zlib thread pool (never blocking the event loop). */
 export async function deflateHead(body: Buffer, level = zlib.constants.Z_BEST_SPEED): Promise<DeflatedHead> {
   // Larger output chunks: zlib hands back each one to the main thread, which then joins them;
-  // at the 16 KiB default that bookkeeping took ~5 ms per 11 MB body, at 64 KiB ~1 ms.
+  // at the 16 KiB default that bookkeeping took several times longer (docs/performance.md).
   const deflated = await deflateRawAsync(body, {
     level,
     finishFlush: zlib.constants.Z_SYNC_FLUSH,

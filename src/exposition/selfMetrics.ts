@@ -75,8 +75,8 @@ export class SelfMetrics implements ClientObserver {
   private processCache: ProcessRendering | null = null;
   /**
    * Bumped by every change of an own metric (all of them go through the methods below), so a
-   * rendering is redone only when something changed: a scrape used to spend ~0.65 ms rendering
-   * the same ~550 lines through prom-client, most of a gzip scrape's cost.
+   * rendering is redone only when something changed: rendering the same lines through
+   * prom-client at every scrape was most of a gzip scrape's cost (docs/performance.md).
    */
   private changes = 0;
   private ownCache: OwnRendering | null = null;

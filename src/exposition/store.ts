@@ -4,7 +4,6 @@ import { GzipCache } from "./gzipCache.js";
 import { type DeflatedHead, deflateParts } from "./gzipJoin.js";
 import { type RenderedFamily, renderChunks, renderHeader } from "./render.js";
 import { type Published, Snapshot, type SnapshotFamily } from "./snapshot.js";
-import { reportWork } from "./storeWork.js";
 
 /** Identifies one slice of the store: the samples of one collector for one target. */
 interface EntryKey {
@@ -69,8 +68,8 @@ interface FamilyState {
 /**
  * A family is compacted at a publish once this share of its entries was replaced or removed
  * since its last compaction (or COMPACT_MIN_CHANGED, for small families): each entry is polled
- * once per interval, so a family is copied about 16 times per interval, ~2 MB/s at 100,000
- * series polled every 90 s, and a snapshot lists at most ~2 x 1/16 of its entries' buffers.
+ * once per interval, so a family is copied about 16 times per interval (docs/performance.md),
+ * and a snapshot lists at most ~2 x 1/16 of its entries' buffers.
  */
 const COMPACT_REPLACED_SHARE = 1 / 16;
 /**
@@ -133,7 +132,6 @@ export class SampleStore {
    * `ttlMs` null means the slice never goes stale.
    */
   put(key: EntryKey, families: readonly FamilyDef[], samples: readonly Sample[], ttlMs: number | null): void {
-    const started = performance.now();
     const id = entryId(key);
     const { selection } = this;
     const kept = selection.everything ? families : families.filter((f) => selection.exposes(f.name));
@@ -164,7 +162,6 @@ export class SampleStore {
       expiresAtMs: ttlMs === null ? null : this.now() + ttlMs,
     });
     this.changed();
-    reportWork("put", started);
   }
 
   /**
@@ -339,7 +336,6 @@ export class SampleStore {
     for (const e of this.entries.values()) series += e.series;
     this.published = new Snapshot(this.version, families, series, this.now(), performance.now() - started);
     this.gzip.published();
-    reportWork("publish", started);
     return this.published;
   }
 

@@ -17,6 +17,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { bcryptCost } from "../config/webConfig.js";
+import { ExporterError } from "../shared/errors.js";
 
 /** What a check concluded. `busy`: too many checks already running or waiting; try again soon. */
 export type AuthOutcome = "allowed" | "denied" | "busy";
@@ -43,7 +44,7 @@ export interface BasicAuthOptions {
 }
 
 /** A worker that failed or stopped while a comparison was pending on it. */
-export class BcryptWorkerError extends Error {
+export class BcryptWorkerError extends ExporterError {
   readonly code = "bcrypt_worker_failed";
 }
 

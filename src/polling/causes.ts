@@ -7,6 +7,7 @@
  * interval), and an info line says when the cause is gone.
  */
 import type { Logger } from "pino";
+import { ChangeLog, CoalescingWindow, type WindowTimers } from "../shared/changeLog.js";
 import { CloudError } from "../upstream/errors.js";
 
 /** A cause shared by targets: its identity, its log message and the fields that name it. */
@@ -43,21 +44,12 @@ export function sharedCauseOf(err: unknown, credential: string | undefined): Sha
 }
 
 /** Timer injection for tests. */
-export interface CauseLogTimers {
-  readonly set: (fn: () => void, ms: number) => unknown;
-  readonly clear: (handle: unknown) => void;
-}
-
-const NODE_TIMERS: CauseLogTimers = {
-  set: (fn, ms) => setTimeout(fn, ms).unref(),
-  clear: (h) => clearTimeout(h as NodeJS.Timeout),
-};
+export type CauseLogTimers = WindowTimers;
 
 interface CauseState {
   readonly cause: SharedCause;
   readonly targets: Set<string>;
-  logged: number;
-  timer: unknown;
+  readonly window: CoalescingWindow;
 }
 
 /** Tracks which targets fail for which shared cause, and logs each cause's count as it settles. */
@@ -65,11 +57,13 @@ export class SharedCauseLog {
   private readonly causes = new Map<string, CauseState>();
   /** target key -> cause key it currently fails for. */
   private readonly byTarget = new Map<string, string>();
+  /** Cause key -> the number of targets last logged (0: none, or the cause is gone). */
+  private readonly logged = new ChangeLog<number>({ quiet: 0 });
 
   constructor(
     private readonly logger: Logger,
     private readonly settleMs = 5_000,
-    private readonly timers: CauseLogTimers = NODE_TIMERS,
+    private readonly timers?: CauseLogTimers,
   ) {}
 
   /** Records a target's failure; returns whether a shared cause (logged here) explains it. */
@@ -80,12 +74,17 @@ export class SharedCauseLog {
     if (cause === undefined) return false;
     let state = this.causes.get(cause.key);
     if (!state) {
-      state = { cause, targets: new Set(), logged: 0, timer: undefined };
+      // Targets fail one by one over the polling interval: the count is logged once it settles.
+      const window = new CoalescingWindow(this.settleMs, () => this.flush(cause.key), {
+        restart: true,
+        timers: this.timers,
+      });
+      state = { cause, targets: new Set(), window };
       this.causes.set(cause.key, state);
     }
     state.targets.add(target);
     this.byTarget.set(target, cause.key);
-    this.arm(state);
+    state.window.touch();
     return true;
   }
 
@@ -102,27 +101,16 @@ export class SharedCauseLog {
     const state = this.causes.get(causeKey);
     if (!state) return;
     state.targets.delete(target);
-    this.arm(state);
+    state.window.touch();
   }
 
-  private arm(state: CauseState): void {
-    if (state.timer !== undefined) this.timers.clear(state.timer);
-    state.timer = this.timers.set(() => this.flush(state), this.settleMs);
-  }
-
-  private flush(state: CauseState): void {
-    state.timer = undefined;
+  private flush(causeKey: string): void {
+    const state = this.causes.get(causeKey);
+    if (!state) return;
     const count = state.targets.size;
-    if (count === state.logged) {
-      if (count === 0) this.causes.delete(state.cause.key);
-      return;
-    }
-    if (count === 0) {
-      this.logger.info({ ...state.cause.fields }, state.cause.resolved);
-      this.causes.delete(state.cause.key);
-      return;
-    }
-    this.logger.warn({ ...state.cause.fields, targets: count }, state.cause.message);
-    state.logged = count;
+    if (count === 0) this.causes.delete(causeKey);
+    if (!this.logged.changed(causeKey, count)) return;
+    if (count === 0) this.logger.info({ ...state.cause.fields }, state.cause.resolved);
+    else this.logger.warn({ ...state.cause.fields, targets: count }, state.cause.message);
   }
 }

@@ -7,8 +7,9 @@ interface ErrorSummary {
 }
 
 /**
- * Summarises any thrown value. Cloud errors carry a stable `code` and messages that were built
- * without secrets; anything else is reported as "internal" with its message only (no stack).
+ * Summarises any thrown value. The exporter's errors (shared/errors.ts: CloudError, PagingError,
+ * ...) carry a stable `code` and messages that were built without secrets; an error without a
+ * string `code` is reported as "internal" with its message only (no stack).
  */
 export function describeError(err: unknown): ErrorSummary {
   if (err instanceof Error) {
@@ -24,13 +25,4 @@ export function describeError(err: unknown): ErrorSummary {
  */
 export function isPermanent(err: unknown): boolean {
   return err instanceof CloudError && err.permanent;
-}
-
-/**
- * Whether the collector that threw `err` has logged it already, on its own schedule (a
- * `reported: true` field): the health tracker then keeps its own line at debug, so one cause
- * costs one line.
- */
-export function isReported(err: unknown): boolean {
-  return err instanceof Error && (err as { reported?: unknown }).reported === true;
 }

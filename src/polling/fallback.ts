@@ -5,6 +5,7 @@
  * for that target, so that the caller logs a fallback once and not every hour.
  */
 
+import { ChangeLog } from "../shared/changeLog.js";
 import { type StateSlot, stateSlot } from "./model.js";
 
 /** Which API a target uses now. */
@@ -16,9 +17,10 @@ export const V2_RETRY_MS = 3_600_000;
 interface TargetState {
   /** When v2 was last refused; undefined while v2 is in use. */
   refusedAtMs: number | undefined;
-  /** A fallback was reported for this target already. */
-  reported: boolean;
 }
+
+/** The note of a fallback itself, apart from the callers' notes (no target holds a NUL). */
+const FALLBACK = "\u0000fallback";
 
 /**
  * Per-target state of the v2 -> v1 fallback. Memory is bounded by the targets: `retain` forgets
@@ -27,8 +29,8 @@ interface TargetState {
 export class ApiFallback {
   readonly #retryMs: number;
   readonly #targets = new Map<string, TargetState>();
-  /** Notes already given, per target. */
-  readonly #notes = new Map<string, Set<string>>();
+  /** Notes already given, as "<target>\0<note>". */
+  readonly #notes = new ChangeLog<true>();
 
   constructor(retryMs: number = V2_RETRY_MS) {
     this.#retryMs = retryMs;
@@ -45,12 +47,8 @@ export class ApiFallback {
    * True the first time for this target (the one time to log it).
    */
   refused(target: string, nowMs: number): boolean {
-    const state = this.#targets.get(target) ?? { refusedAtMs: undefined, reported: false };
-    state.refusedAtMs = nowMs;
-    const first = !state.reported;
-    state.reported = true;
-    this.#targets.set(target, state);
-    return first;
+    this.#targets.set(target, { refusedAtMs: nowMs });
+    return this.firstTime(target, FALLBACK);
   }
 
   /** v2 answered: the target is back on v2. True when this ends a fallback. */
@@ -66,17 +64,13 @@ export class ApiFallback {
    * refused and there is no region to fall back to".
    */
   firstTime(target: string, note: string): boolean {
-    const notes = this.#notes.get(target) ?? new Set<string>();
-    if (notes.has(note)) return false;
-    notes.add(note);
-    this.#notes.set(target, notes);
-    return true;
+    return this.#notes.changed(`${target}\u0000${note}`, true);
   }
 
   /** Forgets every target not in `targets`, with the notes about it. */
   retain(targets: ReadonlySet<string>): void {
     for (const t of this.#targets.keys()) if (!targets.has(t)) this.#targets.delete(t);
-    for (const t of this.#notes.keys()) if (!targets.has(t)) this.#notes.delete(t);
+    this.#notes.retain((k) => targets.has(k.slice(0, k.indexOf("\u0000"))));
   }
 
   /** Targets with state (for tests and bounds). */

@@ -21,21 +21,6 @@ function notFound() {
 }
 
 describe("HealthTracker", () => {
-  it("keeps at debug the failure its collector reported already (one cause, one line)", () => {
-    const { lines, health } = setup();
-    health.failure(
-      "billing",
-      "usage",
-      Object.assign(new Error("refused"), { code: "already_logged", reported: true }),
-    );
-    health.failure("inventory", "in01-a", notFound());
-    expect(lines.map((l) => JSON.parse(l).collector)).toEqual(["inventory"]);
-    expect(health.list().find((h) => h.collector === "billing")).toMatchObject({
-      up: false,
-      lastError: { code: "already_logged" },
-    });
-  });
-
   it("writes up and last-success samples, and keeps last success through failures", async () => {
     const { store, health, tick } = setup();
     health.success("inventory", "in01-a");

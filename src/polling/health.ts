@@ -3,9 +3,10 @@ import type { SampleStore } from "../exposition/store.js";
 import { MappingBuilder } from "../metrics/builder.js";
 import { TARGET_SELF_FAMILIES as S } from "../metrics/families.js";
 import type { MappingResult } from "../metrics/sample.js";
+import { ChangeLog } from "../shared/changeLog.js";
 import { refusalOf } from "../upstream/refusals.js";
 import { SharedCauseLog, sharedCauseOf } from "./causes.js";
-import { describeError, isReported } from "./errors.js";
+import { describeError } from "./errors.js";
 import type { TaskId } from "./taskId.js";
 
 /** What the landing page shows of one target. */
@@ -66,6 +67,15 @@ export class HealthTracker {
   /** The planned targets in `setPlanned`'s order, each with its health once a poll ended. */
   private planned: readonly PlannedSlot[] = [];
   private plannedByKey = new Map<string, PlannedSlot>();
+  /**
+   * What was last logged of each target (null: nothing to say): the code it fails with, the code
+   * of its last poll's failed calls, why its last poll was skipped.
+   */
+  private readonly told = {
+    failing: new ChangeLog<string | null>({ quiet: null }),
+    partial: new ChangeLog<string | null>({ quiet: null }),
+    skipped: new ChangeLog<string | null>({ quiet: null }),
+  };
 
   constructor(
     private readonly store: SampleStore,
@@ -143,7 +153,7 @@ export class HealthTracker {
   partial(collector: string, target: string, failed: number, err: unknown): void {
     const h = this.entry(collector, target);
     const error = failed === 0 ? null : describeError(err);
-    if (error !== null && h.partialError?.code !== error.code) {
+    if (this.told.partial.changed(key(collector, target), error?.code ?? null) && error !== null) {
       this.logger.warn(
         { collector, target, failed_calls: failed, code: error.code, err: error.message },
         "calls of the poll failed; the rest of its data is shown",
@@ -159,7 +169,7 @@ export class HealthTracker {
    */
   skipped(collector: string, target: string, reason: string | null): void {
     const h = this.entry(collector, target);
-    if (reason !== null && h.skipped !== reason)
+    if (this.told.skipped.changed(key(collector, target), reason) && reason !== null)
       this.logger.info({ collector, target, reason }, "poll skipped");
     h.skipped = reason;
   }
@@ -181,8 +191,9 @@ export class HealthTracker {
     const h = this.entry(collector, target);
     const was = h.notPermitted;
     const now = this.now();
-    const shared = this.causes.recovered(key(collector, target));
-    if (h.up === false) {
+    const k = key(collector, target);
+    const shared = this.causes.recovered(k);
+    if (this.told.failing.changed(k, null)) {
       this.logger[shared ? "debug" : "info"](
         { collector, target, after_failures: h.consecutiveFailures },
         "target recovered",
@@ -205,11 +216,11 @@ export class HealthTracker {
     const error = describeError(err);
     const k = key(collector, target);
     const shared = this.causes.failed(k, sharedCauseOf(err, this.credentials.get(k)));
-    if (h.up !== false || h.lastError?.code !== error.code) {
+    if (this.told.failing.changed(k, error.code)) {
       // A refused key says so: it is not a missing role, and it will not pass by itself.
       const refused =
         refusalOf(err) === "key_refused" ? { cause: "API key refused (invalid or expired)" } : {};
-      this.logger[shared || isReported(err) ? "debug" : "warn"](
+      this.logger[shared ? "debug" : "warn"](
         { collector, target, code: error.code, err: error.message, ...refused },
         "target failing",
       );
@@ -222,6 +233,8 @@ export class HealthTracker {
     h.planRefusedAtMs = null;
     h.partialError = null;
     h.skipped = null;
+    this.told.partial.record(k, null);
+    this.told.skipped.record(k, null);
     this.write(h);
   }
 
@@ -229,6 +242,7 @@ export class HealthTracker {
   remove(collector: string, target: string): void {
     const k = key(collector, target);
     this.causes.recovered(k);
+    for (const log of Object.values(this.told)) log.forget(k);
     if (this.targets.delete(k)) {
       const slot = this.plannedByKey.get(k);
       if (slot !== undefined) slot.health = undefined;

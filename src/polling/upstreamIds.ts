@@ -4,12 +4,13 @@
  * is counted (vdbcloud_api_invalid_ids_total{endpoint}) and the first of each endpoint logged:
  * a server that sends such IDs sends them every cycle, and one line says it.
  */
+import { ChangeLog } from "../shared/changeLog.js";
 import { isResourceId } from "../shared/ids.js";
 import type { EndpointTemplate } from "../upstream/types.js";
 import type { PollContext } from "./runtime.js";
 
 /** Endpoints whose bad IDs were logged, per process (its self-metrics instance). */
-const logged = new WeakMap<object, Set<EndpointTemplate>>();
+const logged = new WeakMap<object, ChangeLog<true>>();
 
 /**
  * The items of `items` every ID of which (`idsOf`; null for an absent optional ID) follows the
@@ -26,13 +27,12 @@ export function keepValidIds<T>(
   // Counted at 0 too: the series exists from the first listing, so rate() and alerts see it.
   ctx.self.invalidIds(endpoint, dropped);
   if (dropped === 0) return kept;
-  let seen = logged.get(ctx.self);
-  if (seen === undefined) {
-    seen = new Set();
-    logged.set(ctx.self, seen);
+  let told = logged.get(ctx.self);
+  if (told === undefined) {
+    told = new ChangeLog();
+    logged.set(ctx.self, told);
   }
-  if (!seen.has(endpoint)) {
-    seen.add(endpoint);
+  if (told.changed(endpoint, true)) {
     // The IDs themselves are not quoted: they are the upstream's text, of any length.
     ctx.logger?.warn(
       { endpoint, dropped },

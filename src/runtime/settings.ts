@@ -3,7 +3,7 @@
  * it is started (docs/runtime.md). This is their one definition. The launcher (main.ts: the bin,
  * `npm start`, `npm run demo`, `node dist/main.js`) adds what a process lacks; `npm run manifests`
  * writes them into the Dockerfile's ENV and ENTRYPOINT, which the Kubernetes manifests keep; the
- * bench and the soak start the exporter with them. Measured in the README's "Performance".
+ * bench and the soak start the exporter with them. Measured in docs/performance.md.
  *
  * This module and the rest of src/runtime/ import nothing but Node's own modules: the launcher
  * loads them before the exporter's modules, in a process that may only start another.
@@ -26,12 +26,12 @@ export const RUNTIME_SETTINGS: RuntimeSettings = {
     // exporter's garbage is short-lived, so this trades a little CPU for resident memory.
     "--max-semi-space-size=2",
     // A full collection once the old generation is 25% over what the last one left live: V8's
-    // own factor let ~40 MiB live reach 105 MiB of heap, mostly garbage, in a fault episode of
-    // the soak. Node refuses this flag in NODE_OPTIONS.
+    // own factor let the heap grow far past what was live, mostly garbage, in a fault
+    // episode of the soak (docs/performance.md). Node refuses this flag in NODE_OPTIONS.
     "--heap-growing-percent=25",
     // V8's memory-first mode (it compacts the old generation and gives back its free pages at
-    // each full collection): at 1,000 clusters polled every 30 s the heap held 65 MB instead of
-    // 77 and the process 138-153 MB instead of 148-169, for 0.7 s more collection a cycle.
+    // each full collection): a smaller heap and process in the steady state, for a little more
+    // collection a cycle (docs/performance.md).
     "--optimize-for-size",
   ],
   env: {

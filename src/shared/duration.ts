@@ -4,9 +4,10 @@
  * value can be copied between the two without conversion.
  */
 import { parse, serialize } from "tinyduration";
+import { ExporterError } from "./errors.js";
 
 /** Thrown for text that is not a usable duration; the message says why, never with a stack. */
-export class DurationError extends Error {
+export class DurationError extends ExporterError {
   readonly code = "duration_invalid";
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -10,6 +10,7 @@
  * or on a host the user lists in `api.data_plane_hosts`. An endpoint the user configures for a
  * cluster (`clusters[].data_plane.endpoint`) is used as given and never checked here.
  */
+import { ExporterError } from "../shared/errors.js";
 
 /** The service's domains: a data-plane host is a name under one of them. */
 export const SERVICE_DATA_PLANE_DOMAINS: readonly string[] = [
@@ -27,7 +28,7 @@ export const SERVICE_DATA_PLANE_DOMAINS: readonly string[] = [
 export const DATA_PLANE_HOST_ENTRY = /^(?:https?:\/\/)?(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
 
 /** A data-plane address from the upstream that the key may not go to: its cluster fails, no request is made. */
-export class ForeignDataPlaneError extends Error {
+export class ForeignDataPlaneError extends ExporterError {
   override readonly name = "ForeignDataPlaneError";
   readonly code = "foreign_endpoint";
   constructor(

@@ -4,6 +4,7 @@
  * that explain it. Messages are built from the endpoint template, HTTP status, API code and the
  * upstream's (redacted) message only: never from request headers, URLs with IDs, or bodies.
  */
+import { ExporterError } from "../shared/errors.js";
 import type { CallOutcome, EndpointTemplate } from "./types.js";
 
 /** What every CloudError may carry besides its message. */
@@ -40,7 +41,7 @@ const PERMANENT_CODES: ReadonlySet<CloudErrorCode> = new Set(["auth_error", "not
  * truncated, or not the endpoint's schema), `body_too_large` (past `maxResponseBytes`) and
  * `aborted` (the caller's signal fired). `permanent` follows from the code.
  */
-export class CloudError extends Error {
+export class CloudError extends ExporterError {
   override readonly name = "CloudError";
   readonly code: CloudErrorCode;
   readonly endpoint: EndpointTemplate;

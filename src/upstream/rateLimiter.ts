@@ -38,7 +38,8 @@
  *
  * A grant that comes less than a spacing late (its timer fired late on a busy event loop)
  * keeps its slot, so the lateness of one wake does not delay every later grant: paced from the
- * late grants themselves, 3 ms per wake made 17.2 requests per second of a usable 18.2.
+ * late grants themselves, each wake's lateness added up and cost part of the usable rate
+ * (docs/performance.md, "Figures behind the code").
  */
 import { abortReason, type SleepFn, sleep as timerSleep } from "./sleep.js";
 
@@ -49,8 +50,9 @@ export const RATE_WINDOW_MS = 1_000;
  * Default margin added to the one-second window: request n + 20 leaves 1,100 ms after request
  * n, so the server still counts them in different seconds when request n takes up to 100 ms
  * longer to be counted than request n + 20 (network jitter, a stall at either end), while
- * 20 / 1.1 = 18.2 requests per second stay usable (90.9% of the budget). 40 ms was not
- * enough: a strict sliding-window server still refused 1 request in 1,805 at 90% of budget.
+ * 20 / 1.1 = 18.2 requests per second stay usable (90.9% of the budget). A smaller margin
+ * still drew refusals from a strict sliding-window server (docs/performance.md, "Figures behind
+ * the code").
  */
 export const DEFAULT_RATE_LIMIT_MARGIN_MS = 100;
 

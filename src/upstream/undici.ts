@@ -1,9 +1,9 @@
 /**
  * The two parts of undici the exporter uses, a connection Pool and `request`, loaded on their
- * own. undici's index loads all of undici (fetch, WebSocket, caches, mocks, about 1 MB of
- * code), and one of those modules reads `globalThis.Headers`, which makes Node load its own
- * bundled copy of undici as well: measured at rest, the index costs 4.5 MiB of RSS and 3 MiB
- * of heap more than these two files (docs/performance.md, "How it stays fast"). undici's package has no
+ * own. undici's index loads all of undici (fetch, WebSocket, caches, mocks), and one of those
+ * modules reads `globalThis.Headers`, which makes Node load its own bundled copy of undici as
+ * well: the index costs memory at rest that these two files do not (docs/performance.md,
+ * "Figures behind the code"). undici's package has no
  * `exports` map, so these paths are importable; `undici.test.ts` fails if an upgrade moves
  * them or if they stop being the index's own classes.
  */

@@ -2,6 +2,7 @@
  * Request URLs: base URLs may carry a path prefix (a gateway or the simulator mounts the API
  * under one), and the v1 controller URL is a template with the cluster's region in the host.
  */
+import { ExporterError } from "../shared/errors.js";
 
 /**
  * Joins `base` (which may end in a path prefix, with or without a trailing slash) and an
@@ -38,7 +39,7 @@ export function controllerBaseUrl(template: string, region: string): string {
  * An ID that cannot be a path segment: empty, "." or "..", which URL resolution turns into
  * another route ("/v2/clusters/.." is "/v2/"). Percent-encoding leaves dots alone.
  */
-export class PathSegmentError extends Error {
+export class PathSegmentError extends ExporterError {
   override readonly name = "PathSegmentError";
   readonly code = "invalid_id";
   constructor(value: string, options?: { cause?: unknown }) {

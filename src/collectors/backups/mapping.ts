@@ -86,7 +86,7 @@ export function mapBackups(
 /**
  * The listed backups by cluster ID, each backup once (by backupId: paging while backups change
  * can list one twice). Fed in slices, so that a caller can serve the event loop between them
- * (grouping 23,000 backups at once took 10-14 ms).
+ * (grouping a large listing at once holds the loop: docs/performance.md).
  */
 export class BackupsByCluster {
   private readonly seen = new Set<string>();

@@ -30,6 +30,7 @@ import { METRIC_REFUSAL_WARNINGS } from "./warnings.js";
 
 export { metricsTargetName } from "./targets.js";
 
+import { ExporterError } from "../../shared/errors.js";
 import { metricsRequest, metricsTargets } from "./targets.js";
 
 /**
@@ -56,7 +57,7 @@ export const SERVED_NATIVELY =
   "served by the service's own Prometheus endpoint (native_export, /sd/native-export): its metric queries are saved";
 
 /** Raised when the service refused every query of a target: nothing is left to ask. */
-class AllQueriesRefusedError extends Error {
+class AllQueriesRefusedError extends ExporterError {
   override readonly name = "AllQueriesRefusedError";
   readonly code = "queries_refused";
 

@@ -7,6 +7,7 @@
  */
 import type { Logger as PinoLogger } from "pino";
 import { stateSlot } from "../../polling/model.js";
+import { ChangeLog, CoalescingWindow } from "../../shared/changeLog.js";
 
 /** How long refusals found by different targets are gathered before one warning per name. */
 export const WARNING_COALESCE_MS = 1000;
@@ -44,12 +45,14 @@ type Logger = Pick<PinoLogger, "warn" | "info">;
 export class RefusalWarnings {
   private readonly byName = new Map<string, Affected>();
   /** Name -> the sorted targets of its last log line ("" when none logged). */
-  private readonly logged = new Map<string, string>();
+  private readonly logged = new ChangeLog<string>({ quiet: "" });
   private readonly lastMessage = new Map<string, string>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly window: CoalescingWindow;
   private logger: Logger | undefined;
 
-  constructor(private readonly coalesceMs = WARNING_COALESCE_MS) {}
+  constructor(coalesceMs = WARNING_COALESCE_MS) {
+    this.window = new CoalescingWindow(coalesceMs, () => this.log());
+  }
 
   /** `target` has `metric` (with `stat`) in quarantine, refused with `message`. */
   refused(
@@ -89,12 +92,8 @@ export class RefusalWarnings {
         if (!keep.has(key.slice(0, key.indexOf("\u0000")))) changed = affected.delete(key) || changed;
       }
       if (!changed || !this.logged.has(metric)) continue;
-      if (affected.size === 0) {
-        this.byName.delete(metric);
-        this.logged.delete(metric);
-      } else {
-        this.logged.set(metric, targetsOf(affected).join("\u0000"));
-      }
+      if (affected.size === 0) this.byName.delete(metric);
+      this.logged.record(metric, targetsOf(affected).join("\u0000"));
     }
   }
 
@@ -104,13 +103,10 @@ export class RefusalWarnings {
     const cleared: string[] = [];
     for (const [metric, affected] of [...this.byName].sort(([a], [b]) => a.localeCompare(b))) {
       const targets = targetsOf(affected);
-      const signature = targets.join("\u0000");
-      if ((this.logged.get(metric) ?? "") === signature) continue;
-      this.logged.set(metric, signature);
+      if (!this.logged.changed(metric, targets.join("\u0000"))) continue;
       if (targets.length === 0) {
         cleared.push(metric);
         this.byName.delete(metric);
-        this.logged.delete(metric);
         continue;
       }
       const stats = [...new Set([...affected.values()].map((v) => v.stat ?? ""))].sort();
@@ -125,9 +121,12 @@ export class RefusalWarnings {
     return { warnings, cleared };
   }
 
-  /** Logs what is due now (also called by the timer). */
+  /** Logs what is due now, without waiting for the window to close. */
   flush(): void {
-    this.timer = undefined;
+    this.window.close();
+  }
+
+  private log(): void {
     const { warnings, cleared } = this.due();
     for (const w of warnings) {
       this.logger?.warn(
@@ -142,10 +141,7 @@ export class RefusalWarnings {
 
   private schedule(logger: Logger | undefined): void {
     if (logger !== undefined) this.logger = logger;
-    if (this.timer !== undefined) return;
-    this.timer = setTimeout(() => this.flush(), this.coalesceMs);
-    // A pending warning must not keep a stopping process alive.
-    this.timer.unref?.();
+    this.window.touch();
   }
 }
 

@@ -3,12 +3,13 @@
  * backfill list them the same way, so both see the same collections.
  */
 import type { ClusterConfig } from "../../config/types.js";
+import { ExporterError } from "../../shared/errors.js";
 import type { CollectionRef, DataPlaneApi } from "../../upstream/dataPlane.js";
 import { checkedDataPlaneAddress } from "../../upstream/dataPlaneHosts.js";
 import type { CloudApi } from "../../upstream/types.js";
 
 /** A cluster without a data-plane endpoint: none configured, and Describe Cluster gives none. */
-class NoDataPlaneEndpointError extends Error {
+class NoDataPlaneEndpointError extends ExporterError {
   override readonly name = "NoDataPlaneEndpointError";
   readonly code = "no_endpoint";
   constructor(clusterId: string) {

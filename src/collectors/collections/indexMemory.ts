@@ -7,6 +7,7 @@
  */
 import { ClusterJobMemory } from "../../polling/clusterJobs.js";
 import { stateSlot } from "../../polling/model.js";
+import { ChangeLog } from "../../shared/changeLog.js";
 import type { CollectionRef } from "../../upstream/dataPlane.js";
 import type { IndexDescription, IndexRef } from "../../upstream/indexes.js";
 import { indexStateValue } from "./indexMapping.js";
@@ -26,8 +27,6 @@ interface IndexEntry {
   readonly describedAtMs: number;
   /** Finished, nothing pending, and the same rows as the answer before: nothing moves. */
   readonly atRest: boolean;
-  /** The state whose fail reason was logged, while the index stays in that state. */
-  readonly loggedState: string | undefined;
 }
 
 /** Identity of an index within its cluster. */
@@ -48,6 +47,9 @@ function atRest(before: IndexDescription | undefined, now: IndexDescription): bo
 
 /** Per cluster, per index: the memory behind the re-describe cadence and the once-only fail reason. */
 export class IndexMemory extends ClusterJobMemory<IndexEntry> {
+  /** Per "<cluster>\0<index key>": the state whose fail reason was logged, while the index stays in it. */
+  readonly #reasons = new ChangeLog<string>();
+
   /**
    * Whether the index needs a Describe Index call in the run that started at `runMs`: always,
    * unless it is at rest and was described less than `intervalMs` before, and the collection's
@@ -79,14 +81,14 @@ export class IndexMemory extends ClusterJobMemory<IndexEntry> {
     const key = indexKey(ref);
     const before = this.entry(clusterId, key);
     const state = indexStateValue(d.state);
-    const kept = before?.loggedState === state ? state : undefined;
-    const log = d.failReason.trim() !== "" && kept === undefined;
+    const told = `${clusterId}\u0000${key}`;
+    if (this.#reasons.last(told) !== state) this.#reasons.forget(told);
+    const log = d.failReason.trim() !== "" && this.#reasons.changed(told, state);
     const entry: IndexEntry = {
       ref,
       description: d,
       describedAtMs: runMs,
       atRest: atRest(before?.description, d),
-      loggedState: log ? state : kept,
     };
     const indexes = this.clusters.get(clusterId) ?? new Map<string, IndexEntry>();
     indexes.set(key, entry);
@@ -115,6 +117,13 @@ export class IndexMemory extends ClusterJobMemory<IndexEntry> {
     if (indexes === undefined) return;
     for (const key of indexes.keys()) if (!keys.has(key)) indexes.delete(key);
     if (indexes.size === 0) this.clusters.delete(clusterId);
+    const prefix = `${clusterId}\u0000`;
+    this.#reasons.retain((told) => !told.startsWith(prefix) || keys.has(told.slice(prefix.length)));
+  }
+
+  override retain(clusterIds: ReadonlySet<string>): void {
+    super.retain(clusterIds);
+    this.#reasons.retain((told) => clusterIds.has(told.slice(0, told.indexOf("\u0000"))));
   }
 }
 

@@ -16,6 +16,7 @@ import {
 import { listEveryPage } from "../../polling/pager.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import { keepValidIds } from "../../polling/upstreamIds.js";
+import { ChangeLog } from "../../shared/changeLog.js";
 import { type CloudApi, type ClusterDescription, ENDPOINT } from "../../upstream/types.js";
 
 // Discovery's health has always been reported under the `collector` label "inventory", target
@@ -107,7 +108,7 @@ function discoveryTask(env: CollectorEnv): CollectorTask[] {
   const listings = Math.max(1, cfg.discovery.projectIds.length) * Math.max(1, cfg.discovery.regionIds.length);
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
   // Logged once per change of the number beyond the cap (a plan's tasks live until the next plan).
-  let lastNotPolled = 0;
+  const notPolledLog = new ChangeLog<number>({ quiet: 0 });
   return [
     collectorTask({
       id: { collector: LABEL, target: "discovery" },
@@ -127,13 +128,12 @@ function discoveryTask(env: CollectorEnv): CollectorTask[] {
               (c) => [c.clusterId],
             );
             const { kept, notPolled } = capDiscovered(found, cfg.discovery.maxClusters);
-            if (notPolled !== lastNotPolled && notPolled > 0) {
+            if (notPolledLog.changed(LABEL, notPolled) && notPolled > 0) {
               env.ctx.logger?.warn(
                 { not_polled: notPolled, max_clusters: cfg.discovery.maxClusters },
                 "discovered clusters beyond inventory.discovery.max_clusters are not polled (sorted by ID, the first are kept)",
               );
             }
-            lastNotPolled = notPolled;
             learnPlans(env.state.get(CLUSTER_KINDS), env.ctx.health, kept);
             env.onDiscovered(kept);
             putData(env.ctx, LABEL, "discovery", capSamples(notPolled), ttlMs);

@@ -9,6 +9,7 @@
 
 import { ClusterJobMemory } from "../../polling/clusterJobs.js";
 import { stateSlot } from "../../polling/model.js";
+import { ChangeLog } from "../../shared/changeLog.js";
 import type { ImportJob } from "../../upstream/types.js";
 import { isTerminalImportState, isUnfinishedImportState } from "./mapping.js";
 
@@ -16,8 +17,6 @@ import { isTerminalImportState, isUnfinishedImportState } from "./mapping.js";
 interface JobMemory {
   /** Its final state needs no more calls: asked once after it finished, or finished when first seen. */
   settled: boolean;
-  /** Its failure reason was logged. */
-  reasonLogged: boolean;
 }
 
 /** The jobs to ask this cycle, in the order to ask them. */
@@ -69,6 +68,9 @@ export function pickProgressCalls(
  * Memory is bounded by the listings: a job no longer listed is forgotten.
  */
 export class ImportProgressMemory extends ClusterJobMemory<JobMemory> {
+  /** "<cluster>\0<job ID>" of the listed jobs whose failure reason was logged. */
+  readonly #reasons = new ChangeLog<true>();
+
   /**
    * Records the listing of `clusterId`: new jobs are remembered (settled when finished at the
    * cluster's first listing), unlisted ones forgotten. Returns whether a job is settled.
@@ -83,10 +85,12 @@ export class ImportProgressMemory extends ClusterJobMemory<JobMemory> {
       const finished = isTerminalImportState(job.state);
       if (known !== undefined) {
         // A job that went back to unfinished (a retried import) is watched again.
-        now.set(job.jobId, finished ? known : { settled: false, reasonLogged: known.reasonLogged });
-      } else now.set(job.jobId, { settled: baseline && finished, reasonLogged: false });
+        now.set(job.jobId, finished ? known : { settled: false });
+      } else now.set(job.jobId, { settled: baseline && finished });
     }
     this.clusters.set(clusterId, now);
+    const prefix = `${clusterId}\u0000`;
+    this.#reasons.retain((told) => !told.startsWith(prefix) || now.has(told.slice(prefix.length)));
     return (jobId) => now.get(jobId)?.settled ?? true;
   }
 
@@ -98,10 +102,13 @@ export class ImportProgressMemory extends ClusterJobMemory<JobMemory> {
 
   /** True the first time a job's failure is reported (the one time to log its reason). */
   firstFailure(clusterId: string, jobId: string): boolean {
-    const job = this.entry(clusterId, jobId);
-    if (job === undefined || job.reasonLogged) return false;
-    job.reasonLogged = true;
-    return true;
+    if (this.entry(clusterId, jobId) === undefined) return false;
+    return this.#reasons.changed(`${clusterId}\u0000${jobId}`, true);
+  }
+
+  override retain(clusterIds: ReadonlySet<string>): void {
+    super.retain(clusterIds);
+    this.#reasons.retain((told) => clusterIds.has(told.slice(0, told.indexOf("\u0000"))));
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CLUSTER_FAMILIES } from "./clusterFamilies.js";
+import { CLUSTER_FAMILIES } from "../src/metrics/clusterFamilies.js";
 import {
   eitherSource,
   JOIN_WITHOUT,

@@ -6,7 +6,8 @@
  * rules renderer (scripts/rules.ts) both import it: config/prometheus/rules/native.yml is
  * rendered from {@link NATIVE_SOURCES}, and every dashboard query, alert and recording rule over
  * cluster metrics goes through {@link withNativeSources}, so a polled cluster and a natively
- * scraped one look the same. No I/O; the exporter's process does not use it.
+ * scraped one look the same. No I/O; the exporter's process does not use it, so it lives with the
+ * generators, not in src/.
  *
  * The recorded series carry the exporter family's own labels and nothing else (`by`, not
  * `without`: the native series also carry org_id, project_id, the discovery's cluster_name and
@@ -14,9 +15,9 @@
  * label for label: where both sources have a series, the exporter's wins. db_name is left out
  * of every join ({@link JOIN_WITHOUT}).
  */
-import { CLUSTER_FAMILIES } from "./clusterFamilies.js";
-import type { FamilyDef } from "./sample.js";
-import { TARGET_SELF_FAMILIES } from "./selfFamilies.js";
+import { CLUSTER_FAMILIES } from "../src/metrics/clusterFamilies.js";
+import type { FamilyDef } from "../src/metrics/sample.js";
+import { TARGET_SELF_FAMILIES } from "../src/metrics/selfFamilies.js";
 
 /**
  * The range of every rate(): four samples at the native endpoint's 60 s minimum scrape interval,
