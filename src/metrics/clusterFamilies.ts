@@ -2,10 +2,11 @@
  * The families fed by Query Cluster Metrics (re-exported by metrics/families.ts, the one
  * catalog); upstream/catalog.ts maps the service's metric names onto them by key.
  */
+import { ENDPOINT } from "../upstream/types.js";
 import { gauge } from "./define.js";
 import type { FamilyDoc } from "./sample.js";
 
-const METRICS_QUERY = "POST /v2/clusters/{id}/metrics/query";
+const METRICS_QUERY = ENDPOINT.queryClusterMetrics;
 const SCOPE_LABELS = ["cluster_id", "db_name", "collection_name"] as const;
 const NO_BUCKET =
   "no series for a cluster (or scope) whose answer has only null buckets for it in the window (plan-dependent) or that refused the query (see vdbcloud_metric_query_rejected); a series disappears staleness_intervals intervals after its last value";

@@ -3,12 +3,13 @@
  * which re-exports them: amounts in the currency's major unit (the service's cents / 100, exactly).
  * Amounts are signed: a credit or refund is a negative amount.
  */
+import { ENDPOINT } from "../upstream/types.js";
 import { gauge, signedGauge } from "./define.js";
 
 /** Labels of the cost families, in sample order. */
 const COST_LABELS = ["cluster_id", "project_id", "region_id", "cost_type", "currency"] as const;
-const USAGE_SOURCE = "POST /v2/usage/query";
-const INVOICE_SOURCE = "GET /v2/invoices";
+const USAGE_SOURCE = ENDPOINT.queryDailyUsage;
+const INVOICE_SOURCE = ENDPOINT.listInvoices;
 
 /** Cost families: Query Daily Usage and List Invoices, read with the billing key. */
 export const BILLING_FAMILIES = {

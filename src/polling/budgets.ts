@@ -21,29 +21,12 @@
 
 import { type Shard, shardOf } from "../config/shard.js";
 import type { ClusterConfig, Config } from "../config/types.js";
+import { SHARD_ZERO_ENDPOINTS } from "../upstream/endpoints/table.js";
 import { ENDPOINT, type EndpointTemplate } from "../upstream/types.js";
 import { BILLING_CREDENTIAL } from "./credentials.js";
 
-/**
- * The endpoints only shard 0 calls: account-wide listings of the collectors that own the
- * account's global calls (`ownsGlobalCalls`): inventory's regions and projects, global
- * clusters and their replication lag, group members, billing, the on-demand clusters and the
- * console's alert rules. Every other endpoint is
- * called by every replica: per-cluster calls for its own clusters, and the listings each
- * replica needs whole (List Clusters for discovery, List Backups per credential).
- */
-export const SHARD_ZERO_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set<EndpointTemplate>([
-  ENDPOINT.listRegions,
-  ENDPOINT.listProjectsV2,
-  ENDPOINT.listProjects,
-  ENDPOINT.listGlobalClusters,
-  ENDPOINT.getGlobalClusterReplicationLag,
-  ENDPOINT.listGroupMembers,
-  ENDPOINT.queryDailyUsage,
-  ENDPOINT.listInvoices,
-  ENDPOINT.listOnDemandClusters,
-  ENDPOINT.listAlertRules,
-]);
+/** The endpoints only shard 0 calls: those the table declares account-wide (`shardZero`). */
+export { SHARD_ZERO_ENDPOINTS };
 
 /** One line of "which budget this replica uses, and why": never a key, only its label. */
 export interface BudgetLine {

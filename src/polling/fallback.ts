@@ -6,6 +6,7 @@
  */
 
 import { ChangeLog } from "../shared/changeLog.js";
+import { Holds } from "../shared/hold.js";
 import { type StateSlot, stateSlot } from "./model.js";
 
 /** Which API a target uses now. */
@@ -13,11 +14,6 @@ export type ApiChoice = "v2" | "v1";
 
 /** How long a target stays on v1 after v2 was refused, before v2 is tried again. */
 export const V2_RETRY_MS = 3_600_000;
-
-interface TargetState {
-  /** When v2 was last refused; undefined while v2 is in use. */
-  refusedAtMs: number | undefined;
-}
 
 /** The note of a fallback itself, apart from the callers' notes (no target holds a NUL). */
 const FALLBACK = "\u0000fallback";
@@ -28,7 +24,8 @@ const FALLBACK = "\u0000fallback";
  */
 export class ApiFallback {
   readonly #retryMs: number;
-  readonly #targets = new Map<string, TargetState>();
+  /** The targets on v1: v2 held since it was refused. */
+  readonly #v2 = new Holds();
   /** Notes already given, as "<target>\0<note>". */
   readonly #notes = new ChangeLog<true>();
 
@@ -38,8 +35,7 @@ export class ApiFallback {
 
   /** v1 while a refusal of v2 is less than `retryMs` old, else v2. */
   choose(target: string, nowMs: number): ApiChoice {
-    const at = this.#targets.get(target)?.refusedAtMs;
-    return at !== undefined && nowMs - at < this.#retryMs ? "v1" : "v2";
+    return this.#v2.isHeld(target, nowMs) ? "v1" : "v2";
   }
 
   /**
@@ -47,16 +43,13 @@ export class ApiFallback {
    * True the first time for this target (the one time to log it).
    */
   refused(target: string, nowMs: number): boolean {
-    this.#targets.set(target, { refusedAtMs: nowMs });
+    this.#v2.hold(target, nowMs, this.#retryMs, true);
     return this.firstTime(target, FALLBACK);
   }
 
   /** v2 answered: the target is back on v2. True when this ends a fallback. */
   accepted(target: string): boolean {
-    const state = this.#targets.get(target);
-    if (state === undefined || state.refusedAtMs === undefined) return false;
-    state.refusedAtMs = undefined;
-    return true;
+    return this.#v2.release(target);
   }
 
   /**
@@ -69,13 +62,13 @@ export class ApiFallback {
 
   /** Forgets every target not in `targets`, with the notes about it. */
   retain(targets: ReadonlySet<string>): void {
-    for (const t of this.#targets.keys()) if (!targets.has(t)) this.#targets.delete(t);
+    this.#v2.retain((t) => targets.has(t));
     this.#notes.retain((k) => targets.has(k.slice(0, k.indexOf("\u0000"))));
   }
 
-  /** Targets with state (for tests and bounds). */
+  /** Targets on v1, or due to try v2 again (for tests and bounds). */
   get size(): number {
-    return this.#targets.size;
+    return this.#v2.size;
   }
 }
 

@@ -4,6 +4,7 @@ import { MappingBuilder } from "../metrics/builder.js";
 import { TARGET_SELF_FAMILIES as S } from "../metrics/families.js";
 import type { MappingResult } from "../metrics/sample.js";
 import { ChangeLog } from "../shared/changeLog.js";
+import { Hold } from "../shared/hold.js";
 import { refusalOf } from "../upstream/refusals.js";
 import { SharedCauseLog, sharedCauseOf } from "./causes.js";
 import { describeError } from "./errors.js";
@@ -51,7 +52,10 @@ export const PLAN_RETRY_MS = 3_600_000;
 /** Why a credential lacks permission, for its one log line ("the Billing Admin role", ...). */
 export type RoleHint = string | undefined;
 
-type Mutable = { -readonly [K in keyof TargetHealth]: TargetHealth[K] };
+/** A target's health as kept: the plan refusal is a hold, shown as when it came. */
+type Mutable = { -readonly [K in Exclude<keyof TargetHealth, "planRefusedAtMs">]: TargetHealth[K] } & {
+  readonly planHold: Hold;
+};
 
 /**
  * Keeps per-target health, writes `vdbcloud_collector_up` and
@@ -91,7 +95,7 @@ export class HealthTracker {
 
   success(collector: string, target: string): void {
     const h = this.succeeded(collector, target, null);
-    h.planRefusedAtMs = null;
+    h.planHold.release();
     this.write(h);
   }
 
@@ -106,7 +110,7 @@ export class HealthTracker {
   notPermitted(collector: string, target: string, credential: string, role?: RoleHint): void {
     const first = !this.anyNotPermitted(collector, credential);
     const h = this.succeeded(collector, target, credential);
-    h.planRefusedAtMs = null;
+    h.planHold.release();
     this.write(h);
     if (first) {
       this.logger.warn(
@@ -123,8 +127,7 @@ export class HealthTracker {
    */
   planRefused(collector: string, target: string, err: unknown): void {
     const h = this.succeeded(collector, target, null);
-    const first = h.planRefusedAtMs === null;
-    h.planRefusedAtMs = this.now();
+    const first = h.planHold.hold(this.now(), PLAN_RETRY_MS);
     this.write(h);
     if (first) {
       this.logger.info(
@@ -136,13 +139,12 @@ export class HealthTracker {
 
   /** Whether the target was refused for its plan less than PLAN_RETRY_MS ago (its poll then waits). */
   waitsForPlan(collector: string, target: string): boolean {
-    const at = this.targets.get(key(collector, target))?.planRefusedAtMs ?? null;
-    return at !== null && this.now() - at < PLAN_RETRY_MS;
+    return this.targets.get(key(collector, target))?.planHold.isHeld(this.now()) ?? false;
   }
 
   /** The cluster's plan changed: every target of it refused for its plan is asked again now. */
   planChanged(clusterId: string): void {
-    for (const h of this.targets.values()) if (h.target === clusterId) h.planRefusedAtMs = null;
+    for (const h of this.targets.values()) if (h.target === clusterId) h.planHold.release();
   }
 
   /**
@@ -230,7 +232,7 @@ export class HealthTracker {
     h.consecutiveFailures++;
     h.lastError = error;
     h.notPermitted = null;
-    h.planRefusedAtMs = null;
+    h.planHold.release();
     h.partialError = null;
     h.skipped = null;
     this.told.partial.record(k, null);
@@ -264,7 +266,7 @@ export class HealthTracker {
 
   /** Every known target's health, in no set order. */
   list(): TargetHealth[] {
-    return [...this.targets.values()].map((h) => ({ ...h }));
+    return [...this.targets.values()].map(shown);
   }
 
   /**
@@ -291,14 +293,14 @@ export class HealthTracker {
     let known = 0;
     for (const slot of this.planned) {
       if (slot.health === undefined) {
-        out.push(pending(slot.collector, slot.target));
+        out.push(shown(pending(slot.collector, slot.target)));
       } else {
         known++;
-        out.push({ ...slot.health });
+        out.push(shown(slot.health));
       }
     }
     if (known < this.targets.size) {
-      for (const [k, h] of this.targets) if (!this.plannedByKey.has(k)) out.push({ ...h });
+      for (const [k, h] of this.targets) if (!this.plannedByKey.has(k)) out.push(shown(h));
     }
     return out;
   }
@@ -345,11 +347,16 @@ function pending(collector: string, target: string): Mutable {
     consecutiveFailures: 0,
     lastError: null,
     notPermitted: null,
-    planRefusedAtMs: null,
+    planHold: new Hold(),
     partialError: null,
     lastPollSeconds: null,
     skipped: null,
   };
+}
+
+/** What the landing page gets of a target: a copy, its plan hold shown as when it began. */
+function shown({ planHold, ...h }: Mutable): TargetHealth {
+  return { ...h, planRefusedAtMs: planHold.sinceMs };
 }
 
 function key(collector: string, target: string): string {

@@ -7,6 +7,7 @@
  * clusters from the replica's selection (targets.ts), so each replica lists only its own.
  */
 import type { ClusterConfig, Config } from "../config/types.js";
+import { NATIVE_EXPORT_PATH } from "../upstream/endpoints/nativeExport.js";
 import { joinUrl, segment } from "../upstream/urls.js";
 import type { ClusterNames } from "./clusterKinds.js";
 
@@ -64,8 +65,8 @@ export interface TargetGroup {
   readonly labels: Readonly<Record<string, string>>;
 }
 
-/** The endpoint's path for one cluster, after `base_url`'s own path prefix. */
-export const NATIVE_EXPORT_PATH = "/v2/clusters/{id}/metrics/export";
+/** The endpoint's path for one cluster, after `base_url`'s own path prefix (declared with the endpoints). */
+export { NATIVE_EXPORT_PATH };
 
 /** host:port of `base_url`, the port from the scheme when it names none. */
 function hostPort(url: URL): string {

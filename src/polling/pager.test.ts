@@ -215,6 +215,38 @@ describe("listEveryPage", () => {
     expect(asked).toHaveLength(3);
   });
 
+  it("an item listed again keeps its first listing, by the listing's key, in listed order", async () => {
+    // A listing that moved between pages: page 2 repeats "b" (changed since page 1) by its key.
+    interface Row extends PageInfo {
+      readonly rows: readonly { readonly id: string; readonly v: number }[];
+    }
+    const pages: Row["rows"][] = [
+      [
+        { id: "a", v: 1 },
+        { id: "b", v: 1 },
+      ],
+      [
+        { id: "b", v: 2 },
+        { id: "c", v: 1 },
+      ],
+    ];
+    const got = await listEveryPage<Row, Row["rows"][number]>({
+      endpoint: "GET /v2/backups",
+      pageSize: 2,
+      fetch: async ({ currentPage }) => {
+        const rows = pages[currentPage - 1] ?? [];
+        return { rows, listed: rows.length, total: 3, currentPage, pageSize: 2 };
+      },
+      items: (page) => page.rows,
+      key: (row) => row.id,
+    });
+    expect(got).toEqual([
+      { id: "a", v: 1 },
+      { id: "b", v: 1 },
+      { id: "c", v: 1 },
+    ]);
+  });
+
   it("passes on the failure of a page's call as it is", async () => {
     const boom = new Error("503");
     const listing = fakeListing({ items: 250 }, []);

@@ -44,6 +44,9 @@ export async function pollParts<P>(
   signal?: AbortSignal,
 ): Promise<void> {
   const { collector, target } = poll;
+  // Kept: parts are the caller's list, not a listing (no pager sees them), and a part's key
+  // names its slot: a key given twice would be asked twice and its slot written twice. (The
+  // known projects, merged from List Projects V2 and the polled clusters, come once each.)
   const asked = new Set<string>();
   const failures: unknown[] = [];
   for (const part of parts) {

@@ -14,6 +14,7 @@
 import { queriesForTarget } from "../config/queries.js";
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
+import { ENDPOINT_ORDER } from "../upstream/endpoints/table.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../upstream/rateLimiter.js";
 import { DATA_PLANE_ENDPOINT, ENDPOINT, type EndpointTemplate } from "../upstream/types.js";
 import { type BudgetLine, replicaBudgets } from "./budgets.js";
@@ -26,25 +27,6 @@ import { type PlanOptions, plannedTasks } from "./planTasks.js";
 
 const DATA_PLANE_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(Object.values(DATA_PLANE_ENDPOINT));
 const METRICS_ENDPOINT: EndpointTemplate = ENDPOINT.queryClusterMetrics;
-
-// Rows are printed in this order (then by credential in order of first use).
-const ENDPOINT_ORDER: readonly EndpointTemplate[] = [
-  METRICS_ENDPOINT,
-  ENDPOINT.listImportJobsV2,
-  ENDPOINT.describeImportJob,
-  ENDPOINT.listImportJobs,
-  ENDPOINT.describeSparkJob,
-  ENDPOINT.listSparkJobs,
-  ENDPOINT.describeJob,
-  ENDPOINT.describeCluster,
-  ENDPOINT.listProjectsV2,
-  ENDPOINT.listProjects,
-  ENDPOINT.listRegions,
-  ENDPOINT.listClusters,
-  ENDPOINT.listGroupMembers,
-  ENDPOINT.queryDailyUsage,
-  ENDPOINT.listInvoices,
-];
 
 /** One polled cluster. `credential` is a label ("default", "cluster key #1"), never a key. */
 interface PlanTarget {

@@ -25,6 +25,7 @@ export function replicaClusters(
   const byId = new Map<string, ClusterConfig>();
   for (const c of config.clusters) byId.set(c.id, c);
   for (const d of discovered) {
+    // Two sources merged, not a listing's repeat: a configured cluster keeps its configuration.
     if (byId.has(d.clusterId)) continue;
     byId.set(d.clusterId, {
       id: d.clusterId,

@@ -9,9 +9,10 @@
  *   loop's turn (shared/foreground.ts) between slices, so a scrape never waits behind it.
  */
 import { z } from "zod";
-import { DEFAULT_MAX_ITEMS, type EndpointDef } from "./endpoint.js";
+import { DEFAULT_MAX_ITEMS, type EndpointDef } from "./endpoints/define.js";
 import { CloudError } from "./errors.js";
 import { PagingError } from "./pagingError.js";
+import type { EndpointTemplate } from "./types.js";
 import { FIRST_ISSUE, summarizeIssues } from "./wire.js";
 
 /** Elements validated between two turns of the event loop. */
@@ -44,7 +45,7 @@ export function itemsOf(data: unknown): number {
  * for a paged listing, a schema error for any other answer. Nothing of the answer is read yet.
  */
 export function checkItemCount<A, D, R>(
-  def: EndpointDef<A, D, R>,
+  def: EndpointDef<A, D, R, EndpointTemplate>,
   args: A,
   data: unknown,
   status: number,

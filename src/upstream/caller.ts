@@ -6,7 +6,7 @@
  * limiter key it draws from) is passed in.
  */
 import { checkItemCount, validateData } from "./boundedRead.js";
-import type { EndpointDef, RequestSpec } from "./endpoint.js";
+import type { EndpointDef, RequestSpec } from "./endpoints/define.js";
 import { unwrapEnvelope, unwrapOptionalEnvelope } from "./envelope.js";
 import { CloudError } from "./errors.js";
 import { PagingError } from "./pagingError.js";
@@ -50,7 +50,11 @@ interface CallerOptions {
 }
 
 /** Runs one endpoint call with its retries. Rejects with a CloudError. */
-type Call = <A, D, R>(def: EndpointDef<A, D, R>, args: A, signal?: AbortSignal) => Promise<R>;
+type Call = <A, D, R>(
+  def: EndpointDef<A, D, R, EndpointTemplate>,
+  args: A,
+  signal?: AbortSignal,
+) => Promise<R>;
 
 /** Builds the call function of one client. */
 export function createCaller(o: CallerOptions): Call {
@@ -65,7 +69,7 @@ export function createCaller(o: CallerOptions): Call {
    * request leaves (a connection slot held).
    */
   async function attemptOnce<A, D, R>(
-    def: EndpointDef<A, D, R>,
+    def: EndpointDef<A, D, R, EndpointTemplate>,
     args: A,
     spec: RequestSpec,
     url: URL,
@@ -105,7 +109,11 @@ export function createCaller(o: CallerOptions): Call {
     }
   }
 
-  return async function call<A, D, R>(def: EndpointDef<A, D, R>, args: A, signal?: AbortSignal): Promise<R> {
+  return async function call<A, D, R>(
+    def: EndpointDef<A, D, R, EndpointTemplate>,
+    args: A,
+    signal?: AbortSignal,
+  ): Promise<R> {
     const endpoint = def.endpoint;
     const key = keyOf(endpoint);
     let spec: RequestSpec;

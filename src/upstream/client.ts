@@ -7,29 +7,14 @@
  * migrate, release): an exporter must not be able to change what it observes.
  */
 import type { Dispatcher } from "undici";
-import { listAlertRulesEndpoint } from "./alertRules.js";
-import { getBackupPolicyEndpoint, listBackupsEndpoint } from "./backups.js";
-import { listInvoicesEndpoint, queryDailyUsageEndpoint } from "./billing.js";
 import { createCaller } from "./caller.js";
-import { describeClusterEndpoint, listClustersEndpoint } from "./clusters.js";
-import type { RequestSpec } from "./endpoint.js";
+import type { EndpointDef, RequestSpec } from "./endpoints/define.js";
+import { CONTROL_PLANE } from "./endpoints/table.js";
 import { redactSecret } from "./errors.js";
-import { getReplicationLagEndpoint, listGlobalClustersEndpoint } from "./globalClusters.js";
-import { listGroupMembersEndpoint } from "./groups.js";
-import { listImportJobsEndpoint } from "./importJobs.js";
-import { describeImportJobEndpoint, listImportJobsV2Endpoint } from "./importJobsV2.js";
-import { describeJobEndpoint } from "./jobs.js";
-import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { safeObserver } from "./observer.js";
-import { listOnDemandClustersEndpoint } from "./onDemandClusters.js";
-import { listProjectsEndpoint } from "./projects.js";
-import { listProjectsV2Endpoint } from "./projectsV2.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
-import { listRegionsEndpoint } from "./regions.js";
 import type { RetryPolicyOptions } from "./retry.js";
 import { type SleepFn, sleep as timerSleep } from "./sleep.js";
-import { listSparkJobsEndpoint } from "./sparkJobList.js";
-import { describeSparkJobEndpoint } from "./sparkJobs.js";
 import { Transport } from "./transport.js";
 import type { ClientObserver, CloudApi, EndpointTemplate } from "./types.js";
 import { controllerBaseUrl, joinUrl } from "./urls.js";
@@ -153,29 +138,16 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     rateLimitPauseMs,
   });
 
-  const client: CloudClient = {
-    queryClusterMetrics: (req, signal) => call(queryClusterMetricsEndpoint, req, signal),
-    listImportJobs: (args, signal) => call(listImportJobsEndpoint, args, signal),
-    describeSparkJob: (args, signal) => call(describeSparkJobEndpoint, args, signal),
-    describeCluster: (clusterId, signal) => call(describeClusterEndpoint, clusterId, signal),
-    listClusters: (args, signal) => call(listClustersEndpoint, args, signal),
-    listProjects: (args, signal) => call(listProjectsEndpoint, args, signal),
-    listRegions: (args, signal) => call(listRegionsEndpoint, args, signal),
-    listGroupMembers: (args, signal) => call(listGroupMembersEndpoint, args, signal),
-    listBackups: (args, signal) => call(listBackupsEndpoint, args, signal),
-    getBackupPolicy: (clusterId, signal) => call(getBackupPolicyEndpoint, clusterId, signal),
-    listGlobalClusters: (args, signal) => call(listGlobalClustersEndpoint, args, signal),
-    getGlobalClusterReplicationLag: (id, signal) => call(getReplicationLagEndpoint, id, signal),
-    listImportJobsV2: (args, signal) => call(listImportJobsV2Endpoint, args, signal),
-    describeImportJob: (args, signal) => call(describeImportJobEndpoint, args, signal),
-    listProjectsV2: (signal) => call(listProjectsV2Endpoint, {}, signal),
-    listSparkJobs: (args, signal) => call(listSparkJobsEndpoint, args, signal),
-    describeJob: (jobId, signal) => call(describeJobEndpoint, jobId, signal),
-    queryDailyUsage: (args, signal) => call(queryDailyUsageEndpoint, args, signal),
-    listInvoices: (args, signal) => call(listInvoicesEndpoint, args, signal),
-    listOnDemandClusters: (args, signal) => call(listOnDemandClustersEndpoint, args, signal),
-    listAlertRules: (args, signal) => call(listAlertRulesEndpoint, args, signal),
-    close: () => transport.close(),
-  };
+  // One method per declaration of the table: `CloudApi` is derived from the same table.
+  const methods = Object.entries(CONTROL_PLANE).map(([name, declared]) => {
+    const def = declared as EndpointDef<unknown, unknown, unknown, EndpointTemplate>;
+    return [
+      name,
+      def.noArgs === true
+        ? (signal?: AbortSignal) => call(def, undefined, signal)
+        : (args: unknown, signal?: AbortSignal) => call(def, args, signal),
+    ];
+  });
+  const client = { ...Object.fromEntries(methods), close: () => transport.close() } as CloudClient;
   return Object.freeze(client);
 }

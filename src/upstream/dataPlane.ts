@@ -2,7 +2,7 @@
  * The read-only client of one cluster's data plane (its own endpoint, connectAddress by
  * default): List Databases, List Collections (V2, falling back to the deprecated V1 GET when the
  * V2 listing is refused as unknown with HTTP 404), Get Load State, Get Collection Stats, List
- * Indexes and Describe Index (declared in indexes.ts). It
+ * Indexes and Describe Index (declared in endpoints/). It
  * authenticates with a Bearer token that is either an API key or `username:password`, and has
  * its own limiter: the data plane documents no rate limit, so every call to the endpoint shares
  * one evenly spaced budget (default 10 per second), whatever the path.
@@ -10,35 +10,35 @@
  * Like the control-plane client it has no method for any mutating endpoint.
  */
 import type { Dispatcher } from "undici";
-import { z } from "zod";
 import { createCaller, MAX_RATE_LIMIT_PAUSE_MS } from "./caller.js";
 import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS } from "./client.js";
-import type { EndpointDef } from "./endpoint.js";
-import { CloudError, type CloudErrorCode, redactSecret } from "./errors.js";
+import {
+  type CollectionRef,
+  getLoadStateEndpoint,
+  getStatsEndpoint,
+  type LoadState,
+  listCollectionsEndpoint,
+  listCollectionsV1Endpoint,
+  listDatabasesEndpoint,
+} from "./endpoints/dataPlane.js";
 import {
   describeIndexEndpoint,
   type IndexDescription,
   type IndexRef,
   listIndexesEndpoint,
-} from "./indexes.js";
+} from "./endpoints/indexes.js";
+import { CloudError, type CloudErrorCode, redactSecret } from "./errors.js";
 import { safeObserver } from "./observer.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, RateLimiter } from "./rateLimiter.js";
 import { type SleepFn, sleep as timerSleep } from "./sleep.js";
 import { Transport } from "./transport.js";
-import { type ClientObserver, DATA_PLANE_ENDPOINT, type EndpointTemplate } from "./types.js";
+import type { ClientObserver } from "./types.js";
 import { joinUrl } from "./urls.js";
-import { nullableNumeric, stringish } from "./wire.js";
+
+export type { CollectionRef, LoadState } from "./endpoints/dataPlane.js";
 
 /** Default data-plane budget: requests per second per cluster endpoint. */
 export const DEFAULT_DATA_PLANE_RATE_LIMIT = 10;
-
-/** A collection's load state as Get Load State reports it. */
-export interface LoadState {
-  /** The upstream value, e.g. LoadStateLoaded; "" when the answer has none. */
-  readonly state: string;
-  /** 0..100 while loading, when the answer gives it. */
-  readonly progress: number | null;
-}
 
 /**
  * The data plane of one cluster. Every method rejects with a CloudError (auth_error for a
@@ -57,12 +57,6 @@ export interface DataPlaneApi {
   listIndexes(args: CollectionRef, signal?: AbortSignal): Promise<string[]>;
   /** One index's field, type, build state and rows; null when the answer holds no index. */
   describeIndex(args: IndexRef, signal?: AbortSignal): Promise<IndexDescription | null>;
-}
-
-/** A collection of one database. */
-export interface CollectionRef {
-  readonly dbName: string;
-  readonly collectionName: string;
 }
 
 /** A DataPlaneApi that holds connections. */
@@ -91,71 +85,6 @@ interface DataPlaneClientOptions {
   readonly sleep?: SleepFn;
   readonly now?: () => number;
 }
-
-const names = z
-  .array(stringish)
-  .nullish()
-  .transform((v) => v ?? []);
-
-function postDef<A, D, R>(
-  endpoint: EndpointTemplate & `POST ${string}`,
-  body: (args: A) => unknown,
-  schema: z.ZodType<D>,
-  normalize: (data: D) => R,
-): EndpointDef<A, D, R> {
-  const path = endpoint.slice("POST ".length);
-  return {
-    endpoint,
-    build: (args) => ({ endpoint, method: "POST", target: { plane: "data" }, path, body: body(args) }),
-    schema,
-    normalize,
-  };
-}
-
-const listDatabasesDef = postDef<void, string[], string[]>(
-  DATA_PLANE_ENDPOINT.listDatabases,
-  () => ({}),
-  names,
-  (d) => d,
-);
-const listCollectionsDef = postDef<string, string[], string[]>(
-  DATA_PLANE_ENDPOINT.listCollections,
-  (dbName) => ({ dbName }),
-  names,
-  (d) => d,
-);
-const listCollectionsV1Def: EndpointDef<string, string[], string[]> = {
-  endpoint: DATA_PLANE_ENDPOINT.listCollectionsV1,
-  build: (dbName) => ({
-    endpoint: DATA_PLANE_ENDPOINT.listCollectionsV1,
-    method: "GET",
-    target: { plane: "data" },
-    path: "/v1/vector/collections",
-    query: { dbName },
-  }),
-  schema: names,
-  normalize: (d) => d,
-};
-const loadStateSchema = z
-  .object({ loadState: z.string().nullish(), loadProgress: nullableNumeric })
-  .nullish()
-  .transform((d) => ({ state: d?.loadState ?? "", progress: d?.loadProgress ?? null }));
-const getLoadStateDef = postDef<CollectionRef, LoadState, LoadState>(
-  DATA_PLANE_ENDPOINT.getLoadState,
-  (r) => ({ dbName: r.dbName, collectionName: r.collectionName }),
-  loadStateSchema,
-  (d) => d,
-);
-const statsSchema = z
-  .object({ rowCount: nullableNumeric })
-  .nullish()
-  .transform((d) => d?.rowCount ?? null);
-const getStatsDef = postDef<CollectionRef, number | null, number | null>(
-  DATA_PLANE_ENDPOINT.getStats,
-  (r) => ({ dbName: r.dbName, collectionName: r.collectionName }),
-  statsSchema,
-  (d) => d,
-);
 
 /**
  * The engine's own error codes, which the data plane answers with HTTP 200: 1801-1803
@@ -230,7 +159,7 @@ export function createDataPlaneClient(opts: DataPlaneClientOptions): DataPlaneCl
   return Object.freeze({
     listDatabases: async (signal?: AbortSignal) => {
       try {
-        return await call(listDatabasesDef, undefined, signal);
+        return await call(listDatabasesEndpoint, undefined, signal);
       } catch (error) {
         if (unknownPath(error)) return ["default"];
         throw error;
@@ -238,14 +167,14 @@ export function createDataPlaneClient(opts: DataPlaneClientOptions): DataPlaneCl
     },
     listCollections: async (dbName: string, signal?: AbortSignal) => {
       try {
-        return await call(listCollectionsDef, dbName, signal);
+        return await call(listCollectionsEndpoint, dbName, signal);
       } catch (error) {
-        if (unknownPath(error)) return call(listCollectionsV1Def, dbName, signal);
+        if (unknownPath(error)) return call(listCollectionsV1Endpoint, dbName, signal);
         throw error;
       }
     },
-    getLoadState: (args: CollectionRef, signal?: AbortSignal) => call(getLoadStateDef, args, signal),
-    getRowCount: (args: CollectionRef, signal?: AbortSignal) => call(getStatsDef, args, signal),
+    getLoadState: (args: CollectionRef, signal?: AbortSignal) => call(getLoadStateEndpoint, args, signal),
+    getRowCount: (args: CollectionRef, signal?: AbortSignal) => call(getStatsEndpoint, args, signal),
     listIndexes: (args: CollectionRef, signal?: AbortSignal) => call(listIndexesEndpoint, args, signal),
     describeIndex: (args: IndexRef, signal?: AbortSignal) => call(describeIndexEndpoint, args, signal),
     close: () => transport.close(),

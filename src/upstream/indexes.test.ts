@@ -5,7 +5,7 @@
  */
 import type { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { normalizeDescribeIndex } from "./indexes.js";
+import { normalizeDescribeIndex } from "./endpoints/indexes.js";
 import {
   testDataPlaneClient as client,
   closeTestClients,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { alertRulesDataSchema, normalizeAlertRules } from "../../upstream/alertRules.js";
 import { REFERENCE_ALERT_RULES } from "../../upstream/consoleTestkit.js";
-import type { AlertRule } from "../../upstream/types.js";
+import { alertRulesDataSchema, normalizeAlertRules } from "../../upstream/endpoints/alertRules.js";
+import type { AlertRule, AlertRulePage, CloudApi } from "../../upstream/types.js";
 import { mapAlertRules } from "./mapping.js";
+import { listAllAlertRules } from "./tasks.js";
 
 const RULE: AlertRule = {
   ruleId: "rule-1",
@@ -84,8 +85,21 @@ describe("mapAlertRules", () => {
     expect(mapAlertRules([{ ...RULE, projectId: "proj-2" }], "proj-1").samples).toEqual([]);
   });
 
-  it("exposes a rule listed twice once, as first listed", () => {
-    const r = mapAlertRules([RULE, { ...RULE, ruleName: "renamed", threshold: 90 }], "proj-1");
+  it("exposes a rule listed twice once, as first listed", async () => {
+    // Listed through the pager, which keeps a rule listed again (the listing moved between
+    // pages) as first listed: page 2 repeats rule-1, changed. Page 1's other rule is another
+    // project's (a server that ignored the filter), so the mapping shows rule-1 alone.
+    const pages: AlertRule[][] = [
+      [{ ...RULE, ruleId: "rule-other", projectId: "proj-2" }, RULE],
+      [{ ...RULE, ruleName: "renamed", threshold: 90 }],
+    ];
+    const client = {
+      listAlertRules: async (args: { currentPage: number }): Promise<AlertRulePage> => {
+        const rules = pages[args.currentPage - 1] ?? [];
+        return { total: null, currentPage: args.currentPage, pageSize: 2, listed: rules.length, rules };
+      },
+    } as unknown as CloudApi;
+    const r = mapAlertRules(await listAllAlertRules(client, "proj-1"), "proj-1");
     expect(r.samples).toHaveLength(5);
     expect(r.samples.find((s) => s.family === "vdbcloud_console_alert_rule_threshold")?.value).toBe(70);
   });

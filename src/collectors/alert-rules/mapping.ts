@@ -12,16 +12,14 @@ import type { AlertRule } from "../../upstream/types.js";
  * vdbcloud_console_alert_rule_enabled 1/0, vdbcloud_console_alert_rule_threshold as given,
  * vdbcloud_console_alert_rule_window_seconds and vdbcloud_console_alert_rule_clusters (the
  * number of targeted clusters). A rule of another project (a server that ignored the filter) is
- * left to that project's listing, and a rule listed twice is shown as first listed, so no rule
- * is exposed twice. The rules' actions never reach
- * this layer (upstream/alertRules.ts does not read them).
+ * left to that project's listing. A rule listed twice is left to the pager, which keeps its first
+ * listing (tasks.ts keys the listing by ruleId). The rules' actions never reach this layer
+ * (upstream/alertRules.ts does not read them).
  */
 export function mapAlertRules(rules: readonly AlertRule[], projectId: string): MappingResult {
   const out = new MappingBuilder();
-  const seen = new Set<string>();
   for (const r of rules) {
-    if (r.projectId !== projectId || seen.has(r.ruleId)) continue;
-    seen.add(r.ruleId);
+    if (r.projectId !== projectId) continue;
     const id = { project_id: projectId, rule_id: r.ruleId };
     out.add(
       R.info,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Backup, BackupPage, CloudApi } from "../../upstream/types.js";
 import { BACKUP_PAGE_SIZE, chooseListing, listBackupsOf } from "./listing.js";
+import { mapBackups } from "./mapping.js";
 
 describe("chooseListing", () => {
   it.each([
@@ -82,5 +83,69 @@ describe("listBackupsOf", () => {
     // 100, 100, then an empty page: a full last page cannot be told from a middle one.
     expect(asked).toEqual(["org#1", "org#2", "org#3"]);
     expect(r.backups).toHaveLength(200);
+  });
+});
+
+describe("a backup listed twice", () => {
+  const backup = (backupId: string, clusterId: string): Backup => ({
+    backupId,
+    clusterId,
+    projectId: null,
+    backupType: "CLUSTER",
+    creationMethod: "AUTO",
+    status: "AVAILABLE",
+    sizeBytes: 1000,
+    createTimeMs: 0,
+  });
+  const page = (backups: Backup[], total: number, currentPage: number, pageSize: number): BackupPage => ({
+    total,
+    currentPage,
+    pageSize,
+    listed: backups.length,
+    backups,
+  });
+  const available = (r: ReturnType<typeof mapBackups>, cluster: string) =>
+    r.samples.find(
+      (s) =>
+        s.family === "vdbcloud_backups" &&
+        s.labels.cluster_id === cluster &&
+        s.labels.creation_method === "auto" &&
+        s.labels.status === "available",
+    )?.value;
+
+  it("while paging (the listing moved between pages) is kept once by the pager, and counted once", async () => {
+    // Two a page: page 2 repeats page 1's last backup.
+    const pages = [
+      [backup("a1", "in01-a"), backup("a2", "in01-a")],
+      [backup("a2", "in01-a"), backup("a3", "in01-a")],
+    ];
+    const api = {
+      listBackups: async (args: { currentPage: number }) =>
+        page(pages[args.currentPage - 1] ?? [], 3, args.currentPage, 2),
+    } as unknown as CloudApi;
+    const r = await listBackupsOf(api, ["in01-a"], direct);
+    expect(r.mode).toBe("organization");
+    expect(r.backups.map((b) => b.backupId)).toEqual(["a1", "a2", "a3"]);
+    const mapped = mapBackups(r.backups, ["in01-a"]);
+    expect(available(mapped, "in01-a")).toBe(3);
+    expect(mapped.samples.find((s) => s.family === "vdbcloud_backup_size_bytes")?.value).toBe(3000);
+  });
+
+  it("by two clusters' listings (a server that ignored the filter) is kept in its own cluster's only", async () => {
+    const asked: string[] = [];
+    const api = {
+      listBackups: async (args: { clusterId?: string; currentPage: number }) => {
+        asked.push(`${args.clusterId ?? "org"}#${args.currentPage}`);
+        // The organisation's page 1 says it is large: each polled cluster is listed instead.
+        if (args.clusterId === undefined) return page([], 5_000, 1, 100);
+        return page([backup("a-0", "a"), backup("b-0", "b")], 2, args.currentPage, 100);
+      },
+    } as unknown as CloudApi;
+    const r = await listBackupsOf(api, ["a", "b"], direct);
+    expect(r.mode).toBe("per_cluster");
+    expect(asked).toEqual(["org#1", "a#1", "b#1"]);
+    expect(r.backups.map((b) => b.backupId)).toEqual(["a-0", "b-0"]);
+    const mapped = mapBackups(r.backups, ["a", "b"]);
+    expect([available(mapped, "a"), available(mapped, "b")]).toEqual([1, 1]);
   });
 });

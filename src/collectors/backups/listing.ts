@@ -63,8 +63,10 @@ interface BackupListing {
 /**
  * Lists the backups of `clusterIds`: page 1 organisation-wide, then the cheaper of the rest
  * (see `chooseListing`). `perCluster` lists one cluster (it may decide the cluster cannot have
- * backups and return none). Backups of other clusters may be in the result; the mapping keeps
- * only the polled ones.
+ * backups and return none). Backups of other clusters may be in the organisation's listing; the
+ * mapping keeps only the polled ones. Each backup is in the result once: the pager keeps a
+ * backup listed twice within a listing once, and a cluster's listing keeps only that cluster's
+ * backups (a server that ignored the filter), so no two listings hold the same backup.
  */
 export async function listBackupsOf(
   client: CloudApi,
@@ -77,7 +79,8 @@ export async function listBackupsOf(
   if (mode === "organization") return { backups: await listAll(client, undefined, first, signal), mode };
   const backups: Backup[] = [];
   for (const id of clusterIds) {
-    backups.push(...(await perCluster(id, () => listAll(client, id, undefined, signal))));
+    const listed = await perCluster(id, () => listAll(client, id, undefined, signal));
+    for (const b of listed) if (b.clusterId === id) backups.push(b);
   }
   return { backups, mode };
 }

@@ -24,15 +24,14 @@ function samples(r: ReturnType<typeof mapBackups>) {
 }
 
 describe("BackupsByCluster", () => {
-  // Seven listed backups of three clusters; "b2" listed twice (paging while backups change),
-  // the second time in a later slice whatever the slice size.
+  // Six listed backups of three clusters, as the pager gives them: each once (a backup listed
+  // twice while paging is kept once by the pager: listing.test.ts).
   const listed = [
     backup({ backupId: "a1" }),
     backup({ backupId: "b1", clusterId: "in01-b" }),
     backup({ backupId: "a2" }),
     backup({ backupId: "b2", clusterId: "in01-b" }),
     backup({ backupId: "c1", clusterId: "in01-c" }),
-    backup({ backupId: "b2", clusterId: "in01-b" }),
     backup({ backupId: "a3" }),
   ];
   it.each([1, 2, 3, 6, 7, 100])(
@@ -81,8 +80,6 @@ describe("mapBackups", () => {
         }),
         backup({ backupId: "c1", status: "CREATING", createTimeMs: T + 3_600_000, sizeBytes: 0 }),
         backup({ backupId: "c2", status: "CREATING", createTimeMs: T + 60_000, sizeBytes: null }),
-        // Listed twice while paging: counted once.
-        backup({ backupId: "a1", createTimeMs: T, sizeBytes: 1000 }),
         // Another cluster's backup: not polled here.
         backup({ backupId: "x", clusterId: "in01-other" }),
       ],
@@ -107,6 +104,13 @@ describe("mapBackups", () => {
       ],
       ["vdbcloud_backup_creating_since_timestamp_seconds", id, (T + 60_000) / 1000],
     ]);
+  });
+
+  it("maps a cluster ID given twice once: the builder drops the repeated series", () => {
+    const backups = [backup({ backupId: "a1" }), backup({ backupId: "a2", status: "CREATING" })];
+    const once = mapBackups(backups, ["in01-a"]);
+    expect(once.samples.length).toBeGreaterThan(0);
+    expect(mapBackups(backups, ["in01-a", "in01-a"])).toEqual(once);
   });
 
   it("gives a polled cluster without backups zero counts and size, and no timestamps", () => {

@@ -36,7 +36,9 @@ const lower = (s: string): string => s.trim().toLowerCase();
  * vdbcloud_backup_last_success_timestamp_seconds{cluster_id,creation_method,backup_type} (the
  * newest available backup's createTime; absent when there is none) and
  * vdbcloud_backup_creating_since_timestamp_seconds (the oldest creating backup's createTime;
- * absent when none is creating). A backup listed twice (paging while backups change) counts once.
+ * absent when none is creating). `backups` holds each backup once: the pager keeps a backup
+ * listed twice (paging while backups change) once, and listing.ts keeps each per-cluster
+ * listing to its own cluster, so no two listings hold the same backup.
  */
 export function mapBackups(
   backups: readonly Backup[] | BackupsByCluster,
@@ -45,7 +47,8 @@ export function mapBackups(
   const out = new MappingBuilder();
   // A listing already grouped (the task groups it once, in slices) is not grouped again.
   const byCluster = backups instanceof BackupsByCluster ? backups : BackupsByCluster.from(backups);
-  for (const clusterId of new Set(clusterIds)) {
+  // A cluster ID given twice writes the same series again, which the builder drops.
+  for (const clusterId of clusterIds) {
     const list = byCluster.of(clusterId);
     const counts = new Map<string, number>();
     for (const m of METHODS) for (const s of STATUSES) counts.set(`${m}\u0000${s}`, 0);
@@ -84,12 +87,11 @@ export function mapBackups(
 }
 
 /**
- * The listed backups by cluster ID, each backup once (by backupId: paging while backups change
- * can list one twice). Fed in slices, so that a caller can serve the event loop between them
+ * The listed backups by cluster ID, in listed order (the listing holds each backup once: see
+ * `mapBackups`). Fed in slices, so that a caller can serve the event loop between them
  * (grouping a large listing at once holds the loop: docs/performance.md).
  */
 export class BackupsByCluster {
-  private readonly seen = new Set<string>();
   private readonly byCluster = new Map<string, Backup[]>();
 
   /** All of `backups`, at once. */
@@ -103,8 +105,6 @@ export class BackupsByCluster {
   add(backups: readonly Backup[], from = 0, to = backups.length): void {
     for (let i = from; i < Math.min(to, backups.length); i++) {
       const b = backups[i] as Backup;
-      if (this.seen.has(b.backupId)) continue;
-      this.seen.add(b.backupId);
       const list = this.byCluster.get(b.clusterId);
       if (list === undefined) this.byCluster.set(b.clusterId, [b]);
       else list.push(b);

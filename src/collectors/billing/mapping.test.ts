@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Invoice, UsageItem } from "../../upstream/types.js";
+import type { CloudApi, Invoice, InvoicePage, UsageItem } from "../../upstream/types.js";
 import { mapInvoices, mapUsage, selectInvoices } from "./mapping.js";
+import { listAllInvoices } from "./tasks.js";
 import type { DayUsage } from "./usage.js";
 
 const item = (over: Partial<UsageItem>): UsageItem => ({
@@ -119,8 +120,23 @@ describe("invoices", () => {
     [3, ["unbilled", "unpaid", "paid-2", "old-overdue"]],
     [0, ["unbilled", "unpaid", "old-overdue"]],
     [10, ["unbilled", "unpaid", "paid-2", "free-1", "paid-1", "old-overdue"]],
-  ])("keep %i: the newest and every one not settled, newest first", (keep, ids) => {
-    expect(selectInvoices([...all, all[1] as Invoice], keep).map((i) => i.id)).toEqual(ids);
+  ])("keep %i: the newest and every one not settled, newest first", async (keep, ids) => {
+    // Listed through the pager, two a page, the listing moving by one between pages 1 and 2:
+    // "paid-1" is listed twice and kept once.
+    const pages = [[0, 1], [1, 2], [3, 4], [5]].map((p) => p.map((i) => all[i] as Invoice));
+    const client = {
+      listInvoices: async (args: { currentPage: number }): Promise<InvoicePage> => {
+        const invoices = pages[args.currentPage - 1] ?? [];
+        return {
+          total: all.length,
+          currentPage: args.currentPage,
+          pageSize: 2,
+          listed: invoices.length,
+          invoices,
+        };
+      },
+    } as unknown as CloudApi;
+    expect(selectInvoices(await listAllInvoices(client), keep).map((i) => i.id)).toEqual(ids);
   });
 
   it("maps the status state set (an unknown one added lowercased), amounts in the major unit, dates in seconds", () => {

@@ -122,12 +122,11 @@ function isOpen(invoice: Invoice): boolean {
 
 /**
  * The invoices worth a series: the newest `keep` (by invoice date, else period start) and every
- * one still open; newest first, each once.
+ * one still open; newest first. `invoices` holds each invoice once: the pager keeps an
+ * invoice listed twice once (tasks.ts `listAllInvoices`, keyed by invoice ID).
  */
 export function selectInvoices(invoices: readonly Invoice[], keep: number): Invoice[] {
-  const seen = new Set<string>();
-  const unique = invoices.filter((i) => !seen.has(i.id) && seen.add(i.id));
-  const newest = [...unique].sort((a, b) => issuedMs(b) - issuedMs(a) || (a.id < b.id ? 1 : -1));
+  const newest = [...invoices].sort((a, b) => issuedMs(b) - issuedMs(a) || (a.id < b.id ? 1 : -1));
   return newest.filter((invoice, index) => index < keep || isOpen(invoice));
 }
 

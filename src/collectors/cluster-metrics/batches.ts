@@ -19,6 +19,9 @@ export interface MetricQueryBatch {
  * stat) are sent once. Order is kept. Returns [] when nothing is left to ask.
  */
 export function buildMetricQueries(queries: readonly MetricQuery[]): MetricQueryBatch[] {
+  // Kept: the repeats come from a configured list (metrics.queries or a scope's queries may
+  // name a query twice; the probe and backfill pass their own lists), not from a listing, and
+  // a repeat would be sent in the request, before any series exists for the builder to drop.
   const seen = new Set<string>();
   const first: MetricQuery[] = [];
   const second: MetricQuery[] = [];

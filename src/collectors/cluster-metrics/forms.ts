@@ -12,6 +12,7 @@
  */
 import type { Logger as PinoLogger } from "pino";
 import { stateSlot } from "../../polling/model.js";
+import { Hold } from "../../shared/hold.js";
 import type { QueryForm } from "../../upstream/catalog.js";
 import type { MetricQuery } from "../../upstream/types.js";
 import type { Resolved } from "./refusals.js";
@@ -47,8 +48,8 @@ type Logger = Pick<PinoLogger, "info" | "warn">;
 interface KeyForm {
   form: QueryForm;
   confirmed: boolean;
-  /** In the 2024 form: when the current form is asked again. */
-  retryAtMs: number;
+  /** The current form's retry: held while the key speaks the 2024 form, asked again when due. */
+  readonly retry: Hold;
   /** A run is asking the current form again right now. */
   retrying: boolean;
   /** A run holds the turn (only while the form is not confirmed). */
@@ -79,12 +80,12 @@ export class QueryForms {
   ): Promise<T> {
     if (setting !== "auto") return (await run(setting)).value;
     const key = this.key(credential);
-    if (key.form === "2024" && key.confirmed && !key.retrying && nowMs >= key.retryAtMs) {
+    if (!key.retrying && key.retry.due(nowMs)) {
       key.retrying = true;
       try {
         const { value, verdict } = await run("current");
         if (verdict === "accepted") this.settle(credential, key, "current", nowMs, logger, "again");
-        else key.retryAtMs = nowMs + FORM_RETRY_MS;
+        else key.retry.hold(nowMs, FORM_RETRY_MS);
         return value;
       } finally {
         key.retrying = false;
@@ -131,7 +132,14 @@ export class QueryForms {
   private key(credential: string): KeyForm {
     let key = this.keys.get(credential);
     if (key === undefined) {
-      key = { form: "current", confirmed: false, retryAtMs: 0, retrying: false, busy: false, waiters: [] };
+      key = {
+        form: "current",
+        confirmed: false,
+        retry: new Hold(),
+        retrying: false,
+        busy: false,
+        waiters: [],
+      };
       this.keys.set(credential, key);
     }
     return key;
@@ -163,7 +171,8 @@ export class QueryForms {
     const changed = key.form !== form;
     key.form = form;
     key.confirmed = true;
-    key.retryAtMs = form === "2024" ? nowMs + FORM_RETRY_MS : 0;
+    if (form === "2024") key.retry.hold(nowMs, FORM_RETRY_MS);
+    else key.retry.release();
     if (!changed) return;
     const line = {
       credential,

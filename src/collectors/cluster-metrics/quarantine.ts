@@ -7,6 +7,7 @@
  */
 
 import { stateSlot } from "../../polling/model.js";
+import { Holds } from "../../shared/hold.js";
 import { formOfQuery, inForm, listedIn, type QueryForm, queryKey } from "../../upstream/catalog.js";
 import type { MetricQuery } from "../../upstream/types.js";
 import type { Refusal, Resolved, SuspectGroup } from "./refusals.js";
@@ -38,7 +39,8 @@ export class TargetRefusals {
    * other than its key's (one name, not the whole form: forms.ts learns that per key).
    */
   private readonly sentAs = new Map<string, MetricQuery>();
-  private readonly quarantined = new Map<string, Quarantined>();
+  /** Configured query key -> the refused query, held for `metrics.quarantine`. */
+  private readonly quarantined = new Holds<Refusal>();
   /** The key's form at the last `plan`: what a configured query is sent as. */
   private form: QueryForm = "current";
 
@@ -62,9 +64,9 @@ export class TargetRefusals {
       if (!offered(q)) continue;
       const sent = this.sentOf(q);
       if (formOfQuery(sent) === form && !listedIn(sent.name, form)) continue;
-      const held = this.quarantined.get(queryKey(q));
-      if (held === undefined) active.push(this.sentOf(q));
-      else if (held.untilMs <= nowMs) due.push(inForm(q, form));
+      const key = queryKey(q);
+      if (!this.quarantined.has(key)) active.push(this.sentOf(q));
+      else if (this.quarantined.due(key, nowMs)) due.push(inForm(q, form));
     }
     return { active, due };
   }
@@ -90,9 +92,9 @@ export class TargetRefusals {
     for (const r of outcome.refused) {
       const configured = configuredOf.get(queryKey(r.query)) ?? r.query;
       const key = queryKey(configured);
-      if (!this.quarantined.has(key)) fresh.push({ query: configured, message: r.message });
+      const refusal = { query: configured, message: r.message };
+      if (this.quarantined.holdUntil(key, untilMs, refusal)) fresh.push(refusal);
       this.sentAs.delete(key);
-      this.quarantined.set(key, { query: configured, message: r.message, untilMs });
     }
     return fresh;
   }
@@ -103,7 +105,7 @@ export class TargetRefusals {
    */
   release(sent: MetricQuery): MetricQuery {
     const configured = this.configuredBySent().get(queryKey(sent)) ?? sent;
-    this.quarantined.delete(queryKey(configured));
+    this.quarantined.release(queryKey(configured));
     return configured;
   }
 
@@ -111,7 +113,7 @@ export class TargetRefusals {
   held(): Quarantined[] {
     return this.configured.flatMap((q) => {
       const held = this.quarantined.get(queryKey(q));
-      return held === undefined ? [] : [held];
+      return held === undefined ? [] : [{ ...held.value, untilMs: held.untilMs }];
     });
   }
 

@@ -44,6 +44,8 @@ export async function listAllCollections(
   const countsByDb = new Map<string, number>();
   const all: CollectionRef[] = [];
   for (const dbName of await dp.listDatabases(signal)) {
+    // Kept: the data plane's collection list is one unpaged answer (no pager), and a name it
+    // repeats would count twice in countsByDb and scope the collection twice.
     const names = [...new Set(await dp.listCollections(dbName, signal))];
     countsByDb.set(dbName, names.length);
     for (const collectionName of names) all.push({ dbName, collectionName });

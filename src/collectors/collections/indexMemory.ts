@@ -5,9 +5,8 @@
  * whose rows did not move is asked at most once per collections.interval, however often the
  * collector runs (a reload, a re-plan, an early first slot), and shown from memory in between.
  */
-import { ClusterJobMemory } from "../../polling/clusterJobs.js";
+import { ClusterJobMemory, noteKey } from "../../polling/clusterJobs.js";
 import { stateSlot } from "../../polling/model.js";
-import { ChangeLog } from "../../shared/changeLog.js";
 import type { CollectionRef } from "../../upstream/dataPlane.js";
 import type { IndexDescription, IndexRef } from "../../upstream/indexes.js";
 import { indexStateValue } from "./indexMapping.js";
@@ -46,10 +45,7 @@ function atRest(before: IndexDescription | undefined, now: IndexDescription): bo
 }
 
 /** Per cluster, per index: the memory behind the re-describe cadence and the once-only fail reason. */
-export class IndexMemory extends ClusterJobMemory<IndexEntry> {
-  /** Per "<cluster>\0<index key>": the state whose fail reason was logged, while the index stays in it. */
-  readonly #reasons = new ChangeLog<string>();
-
+export class IndexMemory extends ClusterJobMemory<IndexEntry, string> {
   /**
    * Whether the index needs a Describe Index call in the run that started at `runMs`: always,
    * unless it is at rest and was described less than `intervalMs` before, and the collection's
@@ -81,18 +77,16 @@ export class IndexMemory extends ClusterJobMemory<IndexEntry> {
     const key = indexKey(ref);
     const before = this.entry(clusterId, key);
     const state = indexStateValue(d.state);
-    const told = `${clusterId}\u0000${key}`;
-    if (this.#reasons.last(told) !== state) this.#reasons.forget(told);
-    const log = d.failReason.trim() !== "" && this.#reasons.changed(told, state);
-    const entry: IndexEntry = {
+    // The note is the state whose fail reason was logged, kept while the index stays in it.
+    const told = noteKey(clusterId, key);
+    if (this.notes.last(told) !== state) this.notes.forget(told);
+    const log = d.failReason.trim() !== "" && this.notes.changed(told, state);
+    this.put(clusterId, key, {
       ref,
       description: d,
       describedAtMs: runMs,
       atRest: atRest(before?.description, d),
-    };
-    const indexes = this.clusters.get(clusterId) ?? new Map<string, IndexEntry>();
-    indexes.set(key, entry);
-    this.clusters.set(clusterId, indexes);
+    });
     return log;
   }
 
@@ -113,17 +107,7 @@ export class IndexMemory extends ClusterJobMemory<IndexEntry> {
 
   /** Forgets every index of the cluster not in `keys` (those the last run showed). */
   keepOnly(clusterId: string, keys: ReadonlySet<string>): void {
-    const indexes = this.clusters.get(clusterId);
-    if (indexes === undefined) return;
-    for (const key of indexes.keys()) if (!keys.has(key)) indexes.delete(key);
-    if (indexes.size === 0) this.clusters.delete(clusterId);
-    const prefix = `${clusterId}\u0000`;
-    this.#reasons.retain((told) => !told.startsWith(prefix) || keys.has(told.slice(prefix.length)));
-  }
-
-  override retain(clusterIds: ReadonlySet<string>): void {
-    super.retain(clusterIds);
-    this.#reasons.retain((told) => clusterIds.has(told.slice(0, told.indexOf("\u0000"))));
+    this.keepJobs(clusterId, (key) => keys.has(key));
   }
 }
 

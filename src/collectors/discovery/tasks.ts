@@ -37,6 +37,9 @@ export async function discoverClusters(
 ): Promise<ClusterDescription[]> {
   const projectIds = filter.projectIds.length > 0 ? filter.projectIds : [undefined];
   const regionIds = filter.regionIds.length > 0 ? filter.regionIds : [undefined];
+  // Kept: one listing per configured project and region, merged; each listing is de-duplicated
+  // by the pager, but a cluster whose answer names no project or region passes the filter of
+  // every listing that returned it, so the merge keys by cluster ID.
   const found = new Map<string, ClusterDescription>();
   for (const projectId of projectIds) {
     for (const regionId of regionIds) {

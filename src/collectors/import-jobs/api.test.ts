@@ -185,6 +185,27 @@ describe("Get Import Job Progress", () => {
     expect(s.calls).toEqual(["v2 c1", "describe r0", "describe r1", "describe r2"]);
   });
 
+  it("asks a job listed twice (the listing moved between pages) once, and counts it once", async () => {
+    const s = await setup({}, [{ id: "c1" }], running(3));
+    // Two a page: page 2 repeats r1, which the pager keeps once.
+    const pages = [
+      [s.state.jobs[0], s.state.jobs[1]],
+      [s.state.jobs[1], s.state.jobs[2]],
+    ];
+    (s.api as unknown as { listImportJobsV2: unknown }).listImportJobsV2 = async (a: {
+      clusterId: string;
+      currentPage: number;
+    }) => {
+      s.calls.push(`v2 ${a.clusterId}`);
+      const jobs = pages[a.currentPage - 1] ?? [];
+      return { total: 3, currentPage: a.currentPage, pageSize: 2, listed: jobs.length, jobs };
+    };
+    expect(await s.runAll()).toEqual(["ok"]);
+    expect(s.calls).toEqual(["v2 c1", "v2 c1", "describe r0", "describe r1", "describe r2"]);
+    const text = (await s.ctx.store.publishNow()).text.toString("utf8");
+    expect(text).toContain('vdbcloud_import_jobs{cluster_id="c1",collection_name="docs",state="running"} 3');
+  });
+
   it("asks a job that finished once, logs a failure's reason once, and never asks it again", async () => {
     const s = await setup({}, [{ id: "c1" }], running(2));
     await s.runAll();

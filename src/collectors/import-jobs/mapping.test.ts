@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { MappingResult } from "../../metrics/sample.js";
-import type { ImportJob } from "../../upstream/types.js";
+import type { CloudApi, ImportJob, ImportJobPage } from "../../upstream/types.js";
 import { isTerminalImportState, mapImportJobs, normalizeImportState } from "./mapping.js";
+import { listAllImportJobs } from "./tasks.js";
 import { ImportJobTracker } from "./tracker.js";
 
 const CLUSTER = "in01-a";
@@ -46,6 +47,17 @@ function run(
     maxJobs: opts.maxJobs ?? 100,
     terminalSince: tracker.observe(CLUSTER, jobs, nowMs),
   });
+}
+
+/** `pages` (two jobs a page, no total) listed as the task lists them: through the pager. */
+function throughPager(pages: readonly ImportJob[][]): Promise<ImportJob[]> {
+  const client = {
+    listImportJobs: async (args: { currentPage: number }): Promise<ImportJobPage> => {
+      const jobs = pages[args.currentPage - 1] ?? [];
+      return { total: null, currentPage: args.currentPage, pageSize: 2, listed: jobs.length, jobs };
+    },
+  } as unknown as CloudApi;
+  return listAllImportJobs(client, CLUSTER, "aws-us-west-2", 100);
 }
 
 describe("normalizeImportState", () => {
@@ -161,8 +173,12 @@ describe("mapImportJobs", () => {
     expect(r.families.map((f) => f.name)).toEqual(["vdbcloud_import_job_state", "vdbcloud_import_jobs"]);
   });
 
-  it("counts a job listed twice once", () => {
-    const r = run([job("a", "ImportRunning"), job("a", "ImportRunning")]);
+  it("counts a job listed twice once", async () => {
+    // Listed through the pager, two a page, the listing moving by one between pages: "a" is
+    // listed twice and kept once. "z" finished, and a retention of 0 shows it in the counts only.
+    const pages = [[job("z", "ImportCompleted"), job("a", "ImportRunning")], [job("a", "ImportRunning")]];
+    const listed = await throughPager(pages);
+    const r = run(listed, { retentionMs: 0 });
     expect(counts(r)["docs/running"]).toBe(1);
     expect(r.samples.filter((s) => s.family === "vdbcloud_import_job_state")).toHaveLength(4);
   });
@@ -252,9 +268,12 @@ describe("mapImportJobs is pure", () => {
     expect(mapImportJobs(input)).toEqual(first);
   });
 
-  it("the tracker counts a job listed twice as its first listing", () => {
+  it("the tracker counts a job listed twice as its first listing", async () => {
+    // The pager keeps a job listed twice (the listing moved between pages, two a page) as first
+    // listed, so the tracker sees "a" running only.
+    const pages = [[job("z", "ImportRunning"), job("a", "ImportRunning")], [job("a", "ImportFailed")]];
     const tracker = new ImportJobTracker();
-    const since = tracker.observe(CLUSTER, [job("a", "ImportRunning"), job("a", "ImportFailed")], T0);
+    const since = tracker.observe(CLUSTER, await throughPager(pages), T0);
     expect([...since]).toEqual([]);
   });
 });

@@ -85,11 +85,11 @@ interface ImportJobsInput {
  * - vdbcloud_import_jobs{cluster_id,collection_name,state}: the number of listed jobs per
  *   collection and state, over every listed job (capped or expired ones included), each known
  *   state present (0 when none) plus any unknown state seen.
- * A job listed twice (pages shifting during pagination) counts once.
+ * `jobs` holds each job once: the pager keeps a job listed twice (pages shifting during
+ * pagination) once (tasks.ts, keyed by job ID).
  */
 export function mapImportJobs(input: ImportJobsInput): MappingResult {
-  const { clusterId, nowMs, retentionMs, terminalSince } = input;
-  const jobs = uniqueJobs(input.jobs);
+  const { clusterId, jobs, nowMs, retentionMs, terminalSince } = input;
   const out = new MappingBuilder();
 
   const active: ImportJob[] = [];
@@ -122,11 +122,6 @@ export function mapImportJobs(input: ImportJobsInput): MappingResult {
     }
   }
   return out.result();
-}
-
-function uniqueJobs(jobs: readonly ImportJob[]): ImportJob[] {
-  const seen = new Set<string>();
-  return jobs.filter((j) => !seen.has(j.jobId) && seen.add(j.jobId));
 }
 
 function countByCollection(jobs: readonly ImportJob[]): Map<string, Map<string, number>> {
@@ -166,7 +161,7 @@ interface ImportProgressInput {
  */
 export function mapImportJobProgress(input: ImportProgressInput): MappingResult {
   const out = new MappingBuilder();
-  for (const job of uniqueJobs(input.jobs)) {
+  for (const job of input.jobs) {
     if (!isUnfinishedImportState(job.state)) continue;
     const p = input.progress.get(job.jobId);
     if (p === undefined) continue;

@@ -17,7 +17,6 @@ describe("pickProgressCalls", () => {
     job("n2", "InProgress"),
     job("old-done", "Failed"),
     job("n3", "Importing"),
-    job("n2", "InProgress"),
     job("odd", "Paused"),
     job("n4", "Pending"),
   ];

@@ -7,9 +7,8 @@
  * first unfinished jobs of the listing are the newest.
  */
 
-import { ClusterJobMemory } from "../../polling/clusterJobs.js";
+import { ClusterJobMemory, noteKey } from "../../polling/clusterJobs.js";
 import { stateSlot } from "../../polling/model.js";
-import { ChangeLog } from "../../shared/changeLog.js";
 import type { ImportJob } from "../../upstream/types.js";
 import { isTerminalImportState, isUnfinishedImportState } from "./mapping.js";
 
@@ -30,29 +29,24 @@ interface ProgressPick {
 /**
  * Picks at most `max` jobs: first those that finished while watched and were not asked since
  * (one call each, ever: to learn the final rows and a failure's reason), then the unfinished
- * ones in listing order. `isSettled` tells which finished jobs need no call.
+ * ones in listing order. `isSettled` tells which finished jobs need no call. `jobs` is the
+ * pager's listing, each job once (tasks.ts, keyed by job ID), so no job is asked twice.
  */
 export function pickProgressCalls(
   jobs: readonly ImportJob[],
   max: number,
   isSettled: (jobId: string) => boolean,
 ): ProgressPick {
-  const seen = new Set<string>();
   const finished: ImportJob[] = [];
   const unfinished: ImportJob[] = [];
   let budget = Math.max(0, Math.floor(max));
   for (const job of jobs) {
-    if (seen.has(job.jobId)) continue;
-    seen.add(job.jobId);
     if (isTerminalImportState(job.state) && !isSettled(job.jobId)) finished.push(job);
   }
   const pickedFinished = finished.slice(0, budget);
   budget -= pickedFinished.length;
-  seen.clear();
   for (const job of jobs) {
     if (budget <= 0) break;
-    if (seen.has(job.jobId)) continue;
-    seen.add(job.jobId);
     if (isUnfinishedImportState(job.state)) {
       unfinished.push(job);
       budget--;
@@ -67,30 +61,25 @@ export function pickProgressCalls(
  * call (they did not finish while watched, and a fresh start must not ask the whole history).
  * Memory is bounded by the listings: a job no longer listed is forgotten.
  */
-export class ImportProgressMemory extends ClusterJobMemory<JobMemory> {
-  /** "<cluster>\0<job ID>" of the listed jobs whose failure reason was logged. */
-  readonly #reasons = new ChangeLog<true>();
-
+export class ImportProgressMemory extends ClusterJobMemory<JobMemory, true> {
   /**
-   * Records the listing of `clusterId`: new jobs are remembered (settled when finished at the
-   * cluster's first listing), unlisted ones forgotten. Returns whether a job is settled.
+   * Records the listing of `clusterId` (the pager's, each job once): new jobs are remembered
+   * (settled when finished at the cluster's first listing), unlisted ones forgotten. Returns
+   * whether a job is settled.
    */
   observe(clusterId: string, jobs: readonly ImportJob[]): (jobId: string) => boolean {
-    const before = this.clusters.get(clusterId);
-    const baseline = before === undefined;
-    const now = new Map<string, JobMemory>();
-    for (const job of jobs) {
-      if (now.has(job.jobId)) continue;
-      const known = before?.get(job.jobId);
-      const finished = isTerminalImportState(job.state);
-      if (known !== undefined) {
+    const baseline = !this.clusters.has(clusterId);
+    const now = this.relist(
+      clusterId,
+      jobs,
+      (job, known) => {
+        const finished = isTerminalImportState(job.state);
         // A job that went back to unfinished (a retried import) is watched again.
-        now.set(job.jobId, finished ? known : { settled: false });
-      } else now.set(job.jobId, { settled: baseline && finished });
-    }
-    this.clusters.set(clusterId, now);
-    const prefix = `${clusterId}\u0000`;
-    this.#reasons.retain((told) => !told.startsWith(prefix) || now.has(told.slice(prefix.length)));
+        if (known !== undefined) return finished ? known : { settled: false };
+        return { settled: baseline && finished };
+      },
+      true,
+    );
     return (jobId) => now.get(jobId)?.settled ?? true;
   }
 
@@ -103,12 +92,7 @@ export class ImportProgressMemory extends ClusterJobMemory<JobMemory> {
   /** True the first time a job's failure is reported (the one time to log its reason). */
   firstFailure(clusterId: string, jobId: string): boolean {
     if (this.entry(clusterId, jobId) === undefined) return false;
-    return this.#reasons.changed(`${clusterId}\u0000${jobId}`, true);
-  }
-
-  override retain(clusterIds: ReadonlySet<string>): void {
-    super.retain(clusterIds);
-    this.#reasons.retain((told) => clusterIds.has(told.slice(0, told.indexOf("\u0000"))));
+    return this.notes.changed(noteKey(clusterId, jobId), true);
   }
 }
 

@@ -3,6 +3,7 @@
  * and reloads (the listing gives no finish time).
  */
 
+import { ClusterJobMemory, terminalSince } from "../../polling/clusterJobs.js";
 import { stateSlot } from "../../polling/model.js";
 import type { ImportJob } from "../../upstream/types.js";
 import { isTerminalImportState } from "./mapping.js";
@@ -12,43 +13,17 @@ import { isTerminalImportState } from "./mapping.js";
  * endpoint gives no finish time, so first-seen is the start of the retention period. Memory is
  * bounded by the listings: a job no longer listed, or no longer terminal, is forgotten.
  */
-export class ImportJobTracker {
-  readonly #terminalSince = new Map<string, ReadonlyMap<string, number>>();
-
+export class ImportJobTracker extends ClusterJobMemory<number> {
   /**
    * Records the full job list of `clusterId` at `nowMs` and returns, for each terminal job of
    * that list, the epoch ms at which it was first seen terminal.
    */
   observe(clusterId: string, jobs: readonly ImportJob[], nowMs: number): ReadonlyMap<string, number> {
-    const before = this.#terminalSince.get(clusterId);
-    const after = new Map<string, number>();
-    // A job listed twice (pages shifting during pagination) counts as its first listing.
-    const seen = new Set<string>();
-    for (const job of jobs) {
-      if (seen.has(job.jobId)) continue;
-      seen.add(job.jobId);
-      if (isTerminalImportState(job.state)) after.set(job.jobId, before?.get(job.jobId) ?? nowMs);
-    }
-    if (after.size === 0) this.#terminalSince.delete(clusterId);
-    else this.#terminalSince.set(clusterId, after);
-    return after;
-  }
-
-  /** Forgets a cluster entirely (e.g. removed from the configuration). */
-  forgetCluster(clusterId: string): void {
-    this.#terminalSince.delete(clusterId);
-  }
-
-  /** Forgets every cluster not in `clusterIds` (the clusters still polled). */
-  retain(clusterIds: ReadonlySet<string>): void {
-    for (const id of this.#terminalSince.keys()) if (!clusterIds.has(id)) this.#terminalSince.delete(id);
-  }
-
-  /** Number of jobs remembered over all clusters. */
-  get size(): number {
-    let n = 0;
-    for (const m of this.#terminalSince.values()) n += m.size;
-    return n;
+    return this.relist(
+      clusterId,
+      jobs,
+      (job, since) => terminalSince(isTerminalImportState(job.state), since, nowMs) ?? undefined,
+    );
   }
 }
 

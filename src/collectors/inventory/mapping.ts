@@ -197,6 +197,10 @@ export function mapOnDemandClusters(
   asked: { readonly projectId: string; readonly regionId: string },
 ): MappingResult {
   const out = new MappingBuilder();
+  // Kept here, not left to the pager: List On-Demand Clusters is not paged, so its one answer
+  // never passes through the pager, and it can name a cluster ID twice (the reference's own
+  // sample does, with two names). The builder alone would keep both info series, whose
+  // cluster_name differs.
   const seen = new Set<string>();
   for (const c of clusters) {
     if (c.projectId !== asked.projectId || c.regionId !== asked.regionId || seen.has(c.clusterId)) continue;

@@ -3,8 +3,11 @@ import { describe, expect, it } from "vitest";
 import { collectorEnv } from "../../../test/helpers/collectorEnv.js";
 import { storeContext } from "../../../test/helpers/storeContext.js";
 import { REFERENCE_ON_DEMAND_CLUSTERS } from "../../upstream/consoleTestkit.js";
+import {
+  normalizeOnDemandClusters,
+  onDemandClustersDataSchema,
+} from "../../upstream/endpoints/onDemandClusters.js";
 import { CloudError } from "../../upstream/errors.js";
-import { normalizeOnDemandClusters, onDemandClustersDataSchema } from "../../upstream/onDemandClusters.js";
 import { projectV2 } from "../../upstream/testkit.js";
 import type { CloudApi, OnDemandCluster, ProjectV2 } from "../../upstream/types.js";
 import { mapOnDemandClusters, ON_DEMAND_STATUSES } from "./mapping.js";

@@ -3,7 +3,7 @@
  * was first seen finished (the end of a job whose listing gives no finishedAt) and what the last
  * Describe Spark Job said of it (so a finished job is never described again).
  */
-import { ClusterJobMemory } from "../../polling/clusterJobs.js";
+import { ClusterJobMemory, terminalSince } from "../../polling/clusterJobs.js";
 import { stateSlot } from "../../polling/model.js";
 import type { SparkJob } from "../../upstream/types.js";
 import type { DescribedJob } from "./listing.js";
@@ -24,20 +24,13 @@ class SparkListingMemory extends ClusterJobMemory<Remembered> {
    * when it was first seen finished (epoch ms).
    */
   observe(clusterId: string, jobs: readonly SparkJob[], nowMs: number): ReadonlyMap<string, number> {
-    const before = this.clusters.get(clusterId);
-    const after = new Map<string, Remembered>();
-    const terminalSince = new Map<string, number>();
-    for (const job of jobs) {
-      if (after.has(job.jobId)) continue;
-      const known = before?.get(job.jobId);
-      const terminal = isTerminalSparkStatus(job.status);
-      const since = terminal ? (known?.terminalSinceMs ?? nowMs) : null;
-      if (since !== null) terminalSince.set(job.jobId, since);
-      after.set(job.jobId, { terminalSinceMs: since, described: known?.described });
-    }
-    if (after.size === 0) this.clusters.delete(clusterId);
-    else this.clusters.set(clusterId, after);
-    return terminalSince;
+    const finished = new Map<string, number>();
+    this.relist(clusterId, jobs, (job, known) => {
+      const since = terminalSince(isTerminalSparkStatus(job.status), known?.terminalSinceMs, nowMs);
+      if (since !== null) finished.set(job.jobId, since);
+      return { terminalSinceMs: since, described: known?.described };
+    });
+    return finished;
   }
 
   /** The last Describe answer kept for a listed job. */

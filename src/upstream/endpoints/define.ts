@@ -1,0 +1,156 @@
+/**
+ * What one endpoint declaration holds (YACE's `services.go` row, one file per endpoint): the HTTP
+ * method and path template, its scope, how it pages, the request builder, a response schema for
+ * the envelope's `data` and a normalizer to the results.ts shape, and the facts the framework
+ * reads (account-wide, its place in the plan, its run-time note). The client runs request, schema
+ * and normalizer in that order; declarations do no I/O. index.ts is the one table of them.
+ */
+import type { z } from "zod";
+import { segment } from "../urls.js";
+
+/** The HTTP methods of a read-only endpoint. */
+export type Method = "GET" | "POST";
+
+/** An endpoint's identity: its method and path template, e.g. "GET /v2/clusters/{id}". */
+export type Template = `${Method} /${string}`;
+
+/**
+ * Which server a request goes to: the v2 base URL, the v1 controller of a region, or the data
+ * plane of one cluster (its own endpoint, known to the data-plane client).
+ */
+type RequestTarget =
+  | { readonly plane: "v2" }
+  | { readonly plane: "v1"; readonly region: string }
+  | { readonly plane: "data" };
+
+/** One HTTP request, before URLs are resolved. `path` has its ID segments encoded already. */
+export interface RequestSpec {
+  readonly endpoint: Template;
+  readonly method: Method;
+  readonly target: RequestTarget;
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | undefined>>;
+  /** Serialized as JSON; its presence adds `Content-Type: application/json`. */
+  readonly body?: unknown;
+}
+
+/** What an endpoint is asked about: the whole account, one project, one cluster, or its data plane. */
+export type Scope = "account" | "project" | "cluster" | "data plane";
+
+/** How a paged listing pages: numbers from `firstPage`, sizes within `pageSize`, its total at `total`. */
+export interface Paging {
+  readonly firstPage: 1;
+  readonly pageSize: { readonly min: number; readonly max: number };
+  /** Where the listing's total lives in `data` ("count", "total or count"); null when none is documented. */
+  readonly total: string | null;
+}
+
+/** The facts of an endpoint the framework reads, beside how it is called. */
+export interface EndpointFacts {
+  readonly scope: Scope;
+  /** "none", or how the listing pages: each paged listing is read through the pager. */
+  readonly paging: "none" | Paging;
+  /**
+   * Account-wide: only shard 0 calls it (the collectors that own the account's global calls), so
+   * shard 0 keeps the key's whole budget for it (polling/budgets.ts).
+   */
+  readonly shardZero?: true;
+  /**
+   * Its rows' place in the plan of `--check-config` (ascending); rows of an endpoint without one
+   * come first, in the order the tasks list them.
+   */
+  readonly planOrder?: number;
+  /** The note printed under the plan while a task calls it: its number of calls only a run knows. */
+  readonly runTimeCount?: string;
+  /** The client's method takes no arguments, only the signal. */
+  readonly noArgs?: true;
+}
+
+/**
+ * A read-only endpoint: `build` turns arguments into a request, `schema` validates the
+ * envelope's `data` (tolerating every documented variant), `normalize` maps it to the
+ * exported type. `normalize` also sees the arguments, to fill what a variant leaves out.
+ */
+export interface EndpointDef<A, D, R, T extends Template = Template> extends EndpointFacts {
+  readonly endpoint: T;
+  /**
+   * "optional": a successful (2xx) answer may come as the bare payload, without the `{code,
+   * data}` envelope (the reference's samples of some endpoints show none); an envelope is still
+   * read as one, and an error status never yields data. Default "required".
+   */
+  readonly envelope?: "required" | "optional";
+  build(args: A): RequestSpec;
+  readonly schema: z.ZodType<D>;
+  normalize(data: D, args: A): R;
+  /**
+   * The most items an answer of a listing without paging may hold (its `data` array, or any
+   * array field of its `data` object): more is a schema error, found before any item is read.
+   * Default DEFAULT_MAX_ITEMS; a paged listing's bound is the page size it asked for.
+   */
+  readonly maxItems?: number;
+}
+
+/** The bound of `maxItems` for a listing that declares none. */
+export const DEFAULT_MAX_ITEMS = 100_000;
+
+/** The v2 control plane: every v2 endpoint's `target`. */
+export const V2: RequestTarget = { plane: "v2" };
+
+/** A cluster's own data plane. */
+export const DATA_PLANE: RequestTarget = { plane: "data" };
+
+/** The paging of the documented control-plane listings: pages from 1, 1..100 items each. */
+export const PAGES = (total: string | null): Paging => ({
+  firstPage: 1,
+  pageSize: { min: 1, max: 100 },
+  total,
+});
+
+/** Where a request goes and what it carries; `params` fill the template's `{name}` segments. */
+interface RequestParts {
+  readonly target: RequestTarget;
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | undefined>>;
+  readonly body?: unknown;
+}
+
+/** The template's path with each `{name}` replaced by the encoded `params[name]`. */
+function pathOf(template: Template, params: Readonly<Record<string, string>> = {}): string {
+  const path = template.slice(template.indexOf(" ") + 1);
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new TypeError(`${template}: no value for {${name}}`);
+    return segment(value);
+  });
+}
+
+/**
+ * Declares a read-only endpoint from its template and facts: the request's method and path
+ * follow from the template ("GET /v2/clusters/{id}"), so `request` gives only where it goes,
+ * the template's parameters, the query and the body.
+ */
+export function defineEndpoint<const T extends Template>(endpoint: T, facts: EndpointFacts) {
+  const method: Method = endpoint.startsWith("POST ") ? "POST" : "GET";
+  return {
+    as<A, D, R>(def: {
+      request(args: A): RequestParts;
+      readonly schema: z.ZodType<D>;
+      normalize(data: D, args: A): R;
+      readonly envelope?: "required" | "optional";
+      readonly maxItems?: number;
+    }): EndpointDef<A, D, R, T> {
+      return {
+        ...facts,
+        endpoint,
+        ...(def.envelope === undefined ? {} : { envelope: def.envelope }),
+        ...(def.maxItems === undefined ? {} : { maxItems: def.maxItems }),
+        build: (args) => {
+          const { params, ...parts } = def.request(args);
+          return { endpoint, method, ...parts, path: pathOf(endpoint, params) };
+        },
+        schema: def.schema,
+        normalize: (data, args) => def.normalize(data, args),
+      };
+    },
+  };
+}
