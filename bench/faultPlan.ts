@@ -31,7 +31,7 @@ export interface Episode {
   readonly kinds: readonly SoakFaultKind[];
 }
 
-export interface PlanOptions {
+export interface FaultOptions {
   readonly warmupMs: number;
   readonly tailMs: number;
   readonly gapMs: number;
@@ -39,7 +39,7 @@ export interface PlanOptions {
   readonly maxEpisodeMs: number;
 }
 
-export const DEFAULT_PLAN: PlanOptions = {
+export const DEFAULT_PLAN: FaultOptions = {
   warmupMs: 45_000,
   tailMs: 35_000,
   gapMs: 5_000,
@@ -55,7 +55,7 @@ export const DEFAULT_PLAN: PlanOptions = {
 export function planFaults(
   totalMs: number,
   kinds: readonly SoakFaultKind[] = SOAK_FAULT_KINDS,
-  opts: PlanOptions = DEFAULT_PLAN,
+  opts: FaultOptions = DEFAULT_PLAN,
 ): Episode[] {
   const middle = totalMs - opts.warmupMs - opts.tailMs;
   if (middle <= 0 || kinds.length === 0) return [];

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { formatSetting, planRuntime } from "../src/runtime/resolve.js";
+import { formatSetting, resolveRuntime } from "../src/runtime/resolve.js";
 import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS } from "../src/runtime/settings.js";
 import { DEPLOYED_RUNTIME, exporterLaunch, NODE_DEFAULTS, runtimeProblem } from "./runtime.js";
 
@@ -57,7 +57,7 @@ describe("the image runs the one definition", () => {
       /^ENTRYPOINT (\[.*\])$/m.exec(read("Dockerfile"))?.[1] ?? "null",
     ) as string[];
     expect(entrypoint).toEqual(["node", ...RUNTIME_SETTINGS.nodeFlags, "dist/main.js"]);
-    const plan = planRuntime({ execArgv: entrypoint.slice(1, -1), env: Object.fromEntries(imageEnv()) });
+    const plan = resolveRuntime({ execArgv: entrypoint.slice(1, -1), env: Object.fromEntries(imageEnv()) });
     expect(plan.changes).toEqual([]);
     expect(plan.inForce.map(formatSetting)).toEqual(BUILT_IN);
   });
@@ -92,7 +92,7 @@ describe("the bench and the soak start the exporter with it", () => {
     const launch = exporterLaunch(DEPLOYED_RUNTIME, harness, ["--expose-gc"]);
     expect(launch.execArgv).toEqual([...RUNTIME_SETTINGS.nodeFlags, "--expose-gc"]);
     expect(launch.env).toEqual({ PATH: "/bin", ...RUNTIME_SETTINGS.env });
-    const plan = planRuntime(launch);
+    const plan = resolveRuntime(launch);
     expect(plan.relaunch).toBeNull();
     expect(plan.changes).toEqual([]);
     expect(plan.inForce.map(formatSetting)).toEqual(BUILT_IN);
@@ -102,7 +102,7 @@ describe("the bench and the soak start the exporter with it", () => {
   it("node-defaults: the documented opt-out, none of the settings, nothing relaunched", () => {
     const launch = exporterLaunch(NODE_DEFAULTS, harness);
     expect(launch.env).toEqual({ PATH: "/bin", VDBCLOUD_RUNTIME: "off" });
-    const plan = planRuntime(launch);
+    const plan = resolveRuntime(launch);
     expect(plan.changes).toEqual([]);
     expect(plan.inForce.every((s) => s.value === null)).toBe(true);
     expect(runtimeProblem(NODE_DEFAULTS, launch)).toBeUndefined();

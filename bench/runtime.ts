@@ -8,7 +8,7 @@
  * from what the started process reports. test/runtime.starts.test.ts starts the exporter as
  * `exporterLaunch` says and reads the settings back from the running process.
  */
-import { type Env, formatSetting, planRuntime } from "../src/runtime/resolve.js";
+import { type Env, formatSetting, resolveRuntime } from "../src/runtime/resolve.js";
 import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS } from "../src/runtime/settings.js";
 
 export interface Runtime {
@@ -74,11 +74,11 @@ export interface ReportedStart {
  * setting differs. Undefined when it is.
  */
 export function runtimeProblem(runtime: Runtime, reported: ReportedStart): string | undefined {
-  const plan = planRuntime(reported);
+  const plan = resolveRuntime(reported);
   if (plan.changes.length > 0) {
     return `its launcher would start node once more (${plan.changes.join(", ")}): the probe would measure the launcher`;
   }
-  const want = planRuntime({ execArgv: runtime.nodeFlags, env: runtime.env }).settings;
+  const want = resolveRuntime({ execArgv: runtime.nodeFlags, env: runtime.env }).settings;
   const differ = plan.inForce.filter((s) => want.find((w) => w.name === s.name)?.value !== s.value);
   if (differ.length > 0) return `settings differ: ${differ.map(formatSetting).join(", ")}`;
   return undefined;

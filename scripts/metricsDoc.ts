@@ -1,6 +1,6 @@
 /**
- * docs/metrics.md, rendered from the family catalog (src/metrics/reference.ts) and the metric
- * catalog's naming rule for upstream names it does not list (src/metrics/catalog.ts).
+ * docs/metrics.md, rendered from the families' reference entries (src/metrics/reference.ts) and the family
+ * lookup's naming rule for upstream names it does not list (src/metrics/familyLookup.ts).
  * `npm run generate` writes it (scripts/generate-metrics-doc.ts); a test fails when the file
  * differs from this rendering, or when the demo exposes a family the file lacks.
  */
@@ -11,8 +11,8 @@ import { CLUSTER_STATUSES, GLOBAL_CLUSTER_ROLES } from "../src/collectors/invent
 import { COLLECTOR_LABELS } from "../src/collectors/registry.js";
 import { SPARK_JOB_STATUSES } from "../src/collectors/spark-jobs/mapping.js";
 import { INTERNAL_ERROR_SITES } from "../src/exposition/selfMetrics.js";
-import { lookupFamily } from "../src/metrics/catalog.js";
 import { HEALTH_FAMILY_NAMES } from "../src/metrics/families.js";
+import { lookupFamily } from "../src/metrics/familyLookup.js";
 import { familyReference, type ReferenceArea, type ReferenceFamily } from "../src/metrics/reference.js";
 import { DROP_REASONS } from "../src/metrics/sample.js";
 import { UPSTREAM_METRICS } from "../src/upstream/catalog.js";

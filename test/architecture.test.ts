@@ -25,14 +25,14 @@ const FOLDERS = {
   probe: "probe/",
   backfill: "backfill/",
   collectorRegistry: "collectors/registry.ts",
-  clientPool: "pool/",
+  apiClients: "api-clients/",
   collectors: "collectors/*/",
   collectorFramework: "polling/",
   http: "http/",
   exposition: "exposition/",
   config: "config/",
   metricModel: "metrics/",
-  schedule: "scheduler/",
+  scheduler: "scheduler/",
   upstreamClient: "upstream/",
   shared: "shared/",
   runtime: "runtime/",
@@ -52,13 +52,13 @@ const LAYERS: readonly (readonly Role[])[] = [
   // The exporter's wiring, the demo, and the one-shot subcommands beside it.
   ["app", "demo", "probe", "backfill"],
   // The one list of collectors; the API clients by credential.
-  ["collectorRegistry", "clientPool"],
+  ["collectorRegistry", "apiClients"],
   // A collector uses the framework, never another collector or the list of them.
   ["collectors"],
   // The framework names no collector; the HTTP app serves what it is handed, with no logic.
   ["collectorFramework", "http"],
   ["exposition", "config"],
-  ["metricModel", "schedule"],
+  ["metricModel", "scheduler"],
   // The upstream client knows nothing of Prometheus, config or collectors.
   ["upstreamClient"],
   // Import nothing of the exporter.
@@ -68,7 +68,7 @@ const LAYERS: readonly (readonly Role[])[] = [
 /** Imports the layers allow but the design does not: a role may not import these roles. */
 const FORBIDDEN: readonly { readonly from: Role; readonly mayNotImport: readonly Role[] }[] = [
   // The store renders whatever it holds; when tasks run is none of its business.
-  { from: "exposition", mayNotImport: ["schedule"] },
+  { from: "exposition", mayNotImport: ["scheduler"] },
 ];
 
 /**
@@ -286,7 +286,7 @@ function loadedWith(entry: string): Set<string> {
 describe("the exporter's entry point", () => {
   // The server does not hold the code of commands it never runs, nor the demo's simulator: they
   // are imported when they run.
-  const ONE_SHOT = ["backfill/", "probe/", "polling/planFormat.ts", "simulator/"];
+  const ONE_SHOT = ["backfill/", "probe/", "polling/scheduleFormat.ts", "simulator/"];
 
   it("main.ts, the launcher, loads nothing of the exporter before it knows this process runs it", () => {
     // The launcher may wait on the exporter as its parent (src/runtime/launch.ts): it stays small.
@@ -388,7 +388,7 @@ describe("roles of paths (the layering table itself)", () => {
     ["app/exporter.ts", "app"],
     ["main.ts", "launcher"],
     ["cli/main.ts", "cli"],
-    ["pool/clientPool.ts", "clientPool"],
+    ["api-clients/apiClients.ts", "apiClients"],
     ["probe/command.ts", "probe"],
     ["backfill/run.ts", "backfill"],
     ["runtime/format.ts", "runtime"],
@@ -400,12 +400,12 @@ describe("roles of paths (the layering table itself)", () => {
 
   it.each([
     // Each import below once ran back up; the rules name it.
-    ["polling/plan.ts", "collectors/registry.ts", "collectorRegistry is not below collectorFramework"],
+    ["polling/schedule.ts", "collectors/registry.ts", "collectorRegistry is not below collectorFramework"],
     ["backfill/args.ts", "cli/flags.ts", "cli is not below backfill"],
-    ["backfill/run.ts", "app/clientPool.ts", "app is not below backfill"],
-    ["probe/command.ts", "app/clientPool.ts", "app is not below probe"],
+    ["backfill/run.ts", "app/apiClients.ts", "app is not below backfill"],
+    ["probe/command.ts", "app/apiClients.ts", "app is not below probe"],
     ["http/landing.ts", "runtime/format.ts", "only launcher, cli import runtime"],
-    ["exposition/store.ts", "scheduler/scheduler.ts", "exposition may not import schedule"],
+    ["exposition/store.ts", "scheduler/scheduler.ts", "exposition may not import scheduler"],
     ["app/exporter.ts", "simulator/index.ts", "only demo import simulator"],
     ["collectors/jobs/tasks.ts", "collectors/backups/mapping.ts", "a collector never imports another"],
   ])("%s -> %s is refused: %s", (from, to, why) => {
@@ -416,7 +416,7 @@ describe("roles of paths (the layering table itself)", () => {
     ["cli/main.ts", "runtime/format.ts"],
     ["main.ts", "runtime/launch.ts"],
     ["app/demo.ts", "simulator/index.ts"],
-    ["backfill/run.ts", "pool/clientPool.ts"],
+    ["backfill/run.ts", "api-clients/apiClients.ts"],
     ["app/exporter.ts", "http/landing.ts"],
     ["collectors/jobs/tasks.ts", "collectors/jobs/mapping.ts"],
   ])("%s -> %s is allowed", (from, to) => {

@@ -8,7 +8,7 @@ import { join, posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { DEMO_API_KEY } from "../src/app/demo.js";
-import { formatSetting, planRuntime } from "../src/runtime/resolve.js";
+import { formatSetting, resolveRuntime } from "../src/runtime/resolve.js";
 import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS } from "../src/runtime/settings.js";
 import { imageStart } from "./helpers/image.js";
 
@@ -101,7 +101,7 @@ describe("docker-compose.yml", () => {
       expect(Object.keys(exporter.environment ?? {}), k).not.toContain(k);
     }
     const image = imageStart(ROOT);
-    const plan = planRuntime({ execArgv: image.entrypoint.slice(1, -1), env: { ...image.env } });
+    const plan = resolveRuntime({ execArgv: image.entrypoint.slice(1, -1), env: { ...image.env } });
     expect(plan.changes).toEqual([]);
     expect(plan.inForce.map(formatSetting)).toEqual([
       ...RUNTIME_SETTINGS.nodeFlags,

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { type DashboardQuery, dashboardQueries, expandVariables } from "../grafana/lib/queries.js";
-import { familyFor } from "../src/metrics/catalog.js";
+import { familyFor } from "../src/metrics/familyLookup.js";
 import { CURRENT_METRIC_NAMES } from "../src/upstream/catalog.js";
 import { EXPOSED_FAMILIES, seriesNamesOf } from "./helpers/families.js";
 import { parseSamples } from "./helpers/harness.js";

@@ -56,7 +56,7 @@ async function start(
   return { harness: h, clock };
 }
 
-/** Lets every due task run (and replans settle): advance, then wait for polls in flight. */
+/** Lets every due task run (and task rebuilds settle): advance, then wait for polls in flight. */
 async function cycle(harness: Harness, clock: ManualClock, ms: number): Promise<void> {
   for (let i = 0; i < 3; i++) {
     await clock.advance(i === 0 ? ms : 0);

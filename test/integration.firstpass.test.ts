@@ -25,12 +25,14 @@ afterEach(async () => {
   h = undefined;
 });
 
-/** The last success of every planned target, in plan order (null: none yet). */
+/** The last success of every scheduled target, in schedule order (null: none yet). */
 function lastSuccesses(harness: Harness): (number | null)[] {
   const byTarget = new Map(
     harness.exporter.health.list().map((r) => [`${r.collector}/${r.target}`, r.lastSuccessMs]),
   );
-  return harness.exporter.plannedTasks().map((t) => byTarget.get(`${t.id.collector}/${t.id.target}`) ?? null);
+  return harness.exporter
+    .scheduledTasks()
+    .map((t) => byTarget.get(`${t.id.collector}/${t.id.target}`) ?? null);
 }
 
 /**
@@ -84,7 +86,7 @@ it("600 clusters, every default collector, a third importing: every target polle
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  const targets = harness.exporter.plannedTasks().map((t) => `${t.id.collector}/${t.id.target}`);
+  const targets = harness.exporter.scheduledTasks().map((t) => `${t.id.collector}/${t.id.target}`);
   const times = lastSuccesses(harness);
   const pending = targets.filter((_, i) => times[i] === null);
   expect(pending.slice(0, 10), `${pending.length} targets never succeeded`).toEqual([]);

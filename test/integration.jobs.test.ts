@@ -199,7 +199,7 @@ describe("jobs and inventory against the simulator", () => {
         raw.inventory = { interval: "PT30S", discovery: { enabled: true } };
       },
     });
-    // The discovery run re-plans; wait for the second wave of first runs.
+    // The cluster discovery run rebuilds the tasks; wait for the second wave of first runs.
     for (let i = 0; i < 50 && h.exporter.clusters().length < 5; i++)
       await new Promise((r) => setTimeout(r, 50));
     expect(

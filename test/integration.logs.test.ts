@@ -32,7 +32,7 @@ describe("shared failure causes are logged once", () => {
     h = await startHarness({ sim: { clusters: 3, apiKeys: ["sk-the-only-valid-key"] }, logs });
     const lines = await settledLines(logs, "API key refused by the upstream");
     const refused = lines.filter((l) => l.msg === "API key refused by the upstream");
-    const tasks = h.exporter.plannedTasks().length;
+    const tasks = h.exporter.scheduledTasks().length;
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatchObject({ level: 40, credential: "default", targets: tasks });
     expect(tasks).toBeGreaterThan(5);
@@ -60,7 +60,7 @@ describe("shared failure causes are logged once", () => {
     const unreachable = lines.filter((l) => l.msg === "upstream server unreachable");
     // The v1 calls go to the controller: List Import Jobs per cluster (projects come from V2).
     const importTargets = h.exporter
-      .plannedTasks()
+      .scheduledTasks()
       .filter((t) => t.calls.some((c) => / \/v1\//.test(c.endpoint))).length;
     expect(importTargets).toBe(3);
     expect(unreachable).toHaveLength(1);

@@ -130,18 +130,18 @@ describe("cluster metrics against the simulator", () => {
     );
   });
 
-  it("lists every planned target on the landing page, pending until polled, then with its poll's duration", async () => {
+  it("lists every scheduled target on the landing page, pending until polled, then with its poll's duration", async () => {
     h = await startHarness();
-    const planned = h.exporter.plannedTasks().map((t) => `${t.id.collector} ${t.id.target}`);
+    const scheduled = h.exporter.scheduledTasks().map((t) => `${t.id.collector} ${t.id.target}`);
     const listed = () => h?.exporter.landing().targets ?? [];
-    expect(planned.length).toBeGreaterThan(10);
+    expect(scheduled.length).toBeGreaterThan(10);
     expect(
       listed()
         .map((t) => `${t.collector} ${t.target}`)
         .sort(),
-    ).toEqual([...planned].sort());
+    ).toEqual([...scheduled].sort());
     await h.exporter.scheduler.firstCycle();
-    expect(listed()).toHaveLength(h.exporter.plannedTasks().length);
+    expect(listed()).toHaveLength(h.exporter.scheduledTasks().length);
     for (const t of listed()) {
       expect(t.up, `${t.collector} ${t.target}`).not.toBeNull();
       expect(t.lastPollSeconds, `${t.collector} ${t.target}`).toBeGreaterThan(0);

@@ -44,7 +44,7 @@ async function discovered(h: Harness): Promise<TargetGroup[]> {
 
 const ids = (groups: readonly TargetGroup[]) => groups.map((g) => g.labels.cluster_id).sort();
 
-/** Waits (the clock standing still) until discovery's re-plan has the simulator's clusters. */
+/** Waits (the clock standing still) until cluster discovery's rebuild of the tasks has the simulator's clusters. */
 async function untilPlanned(h: Harness, count: number): Promise<void> {
   for (let i = 0; i < 100 && h.exporter.clusters().length < count; i++)
     await new Promise((r) => setTimeout(r, 20));

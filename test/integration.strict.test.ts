@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { WARNING_COALESCE_MS } from "../src/collectors/cluster-metrics/warnings.js";
 import { DEFAULT_METRIC_QUERIES } from "../src/config/queries.js";
-import { familyFor } from "../src/metrics/catalog.js";
+import { familyFor } from "../src/metrics/familyLookup.js";
 import type { MetricCatalogMode, MetricStatPolicy, RequestDone } from "../src/simulator/index.js";
 import { type Harness, parseSamples, startHarness, TEST_API_KEY } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";

@@ -30,7 +30,7 @@ import {
 import { type CliArgs, parseCli } from "../src/cli/args.js";
 import { loadConfig } from "../src/config/load.js";
 import { createApp } from "../src/http/app.js";
-import { formatSetting, planRuntime } from "../src/runtime/resolve.js";
+import { formatSetting, resolveRuntime } from "../src/runtime/resolve.js";
 import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS } from "../src/runtime/settings.js";
 import { imageStart } from "./helpers/image.js";
 import { tempDir } from "./helpers/tempDir.js";
@@ -188,7 +188,7 @@ describe.skipIf(kubectl.skip)("kustomizations (kubectl kustomize)", () => {
         expect(names, k).not.toContain(k);
       }
       const image = imageStart(ROOT);
-      const plan = planRuntime({
+      const plan = resolveRuntime({
         execArgv: image.entrypoint.slice(1, -1),
         env: { ...image.env, ...literalEnv(c) },
       });

@@ -17,7 +17,7 @@ const committed = readFileSync(join(ROOT, METRICS_DOC_FILE), "utf8");
 const families = familyReference().flatMap((a) => a.families);
 
 describe("docs/metrics.md", () => {
-  it("is what `npm run generate` writes from the family catalog", () => {
+  it("is what `npm run generate` writes from the families' reference entries", () => {
     expect(committed, "run `npm run generate`").toBe(renderMetricsDoc());
   });
 

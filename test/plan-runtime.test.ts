@@ -1,6 +1,6 @@
 /**
- * The plan of `--check-config` is the runtime: for a table of configs, the tasks a started
- * exporter schedules and the tasks the plan counts are the same, with the same calls, credentials
+ * The polling schedule of `--check-config` is the runtime: for a table of configs, the tasks a started
+ * exporter schedules and the tasks the schedule counts are the same, with the same calls, credentials
  * and intervals, on every shard.
  */
 import { writeFileSync } from "node:fs";
@@ -11,13 +11,13 @@ import { Exporter } from "../src/app/exporter.js";
 import { COLLECTORS } from "../src/collectors/registry.js";
 import { buildConfig } from "../src/config/load.js";
 import { loadSparkJobsFile } from "../src/config/sparkJobsFile.js";
-import { computePlan } from "../src/polling/plan.js";
+import { computeSchedule } from "../src/polling/schedule.js";
 import { systemClock } from "../src/scheduler/scheduler.js";
 import { ManualClock } from "./helpers/manualClock.js";
 import { tempDir } from "./helpers/tempDir.js";
 
 // Nothing listens here: every poll fails at once, so discovery finds nothing and the task set
-// stays the planned one.
+// stays the scheduled one.
 const DEAD = "http://127.0.0.1:9";
 let exporter: Exporter | undefined;
 
@@ -65,7 +65,7 @@ const CASES: { name: string; raw: Record<string, unknown> }[] = [
     },
   },
   {
-    // The listed clusters' tasks run (they skip at run time once the plan is known); the plan
+    // The listed clusters' tasks run (they skip at run time once the cluster's plan is known); the schedule
     // shows their metric calls as saved.
     name: "native export, two clusters listed",
     raw: { native_export: { enabled: true, clusters: [clusters[1]?.id, clusters[4]?.id] } },
@@ -93,7 +93,7 @@ const canon = (tasks: readonly Comparable[]) =>
     .map((t) => `${t.id.collector}/${t.id.target} ${t.credential} ${t.intervalMs} ${JSON.stringify(t.calls)}`)
     .sort();
 
-describe("plan equals runtime", () => {
+describe("the polling schedule equals the runtime", () => {
   it.each(
     CASES.flatMap((c) =>
       SHARDS.map((shard) => ({ ...c, shard, label: `${c.name}, shard ${shard.index}/${shard.total}` })),
@@ -110,7 +110,7 @@ describe("plan equals runtime", () => {
     const fileJobs = config.sparkJobs.jobsFile
       ? await loadSparkJobsFile(config.sparkJobs.jobsFile)
       : undefined;
-    const plan = computePlan(COLLECTORS, config, { shard, ...(fileJobs ? { fileJobs } : {}) });
+    const schedule = computeSchedule(COLLECTORS, config, { shard, ...(fileJobs ? { fileJobs } : {}) });
 
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     exporter = new Exporter({
@@ -125,13 +125,13 @@ describe("plan equals runtime", () => {
     await exporter.start();
     await exporter.scheduler.firstCycle();
 
-    const runtime = canon(exporter.plannedTasks());
+    const runtime = canon(exporter.scheduledTasks());
     expect(runtime.length).toBeGreaterThan(0);
-    expect(canon(plan.tasks)).toEqual(runtime);
+    expect(canon(schedule.tasks)).toEqual(runtime);
     // And the rows, with the calls the service's own endpoint saves, add up exactly those tasks' calls.
     const total = (xs: readonly Comparable[]) =>
       xs.reduce((n, t) => n + (t.calls as { count: number }[]).reduce((m, c) => m + c.count, 0), 0);
-    const counted = [...plan.rows, ...plan.native.saved].reduce((n, r) => n + r.callsPerCycle, 0);
-    expect(counted).toBe(total(exporter.plannedTasks()));
+    const counted = [...schedule.rows, ...schedule.native.saved].reduce((n, r) => n + r.callsPerCycle, 0);
+    expect(counted).toBe(total(exporter.scheduledTasks()));
   });
 });

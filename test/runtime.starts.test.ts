@@ -19,7 +19,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { DEPLOYED_RUNTIME, exporterLaunch, NODE_DEFAULTS } from "../bench/runtime.js";
-import { formatSetting, planRuntime } from "../src/runtime/resolve.js";
+import { formatSetting, resolveRuntime } from "../src/runtime/resolve.js";
 import { RELAUNCH_MARKER, RUNTIME_SETTINGS } from "../src/runtime/settings.js";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { TEST_API_KEY } from "./helpers/harness.js";
@@ -281,7 +281,8 @@ async function stop(run: Run, direct: boolean, signal: NodeJS.Signals = "SIGTERM
 }
 
 /** The settings in force in the exporter, from its own execArgv and environment. */
-const inForce = (s: Started) => planRuntime({ execArgv: s.execArgv, env: s.env }).inForce.map(formatSetting);
+const inForce = (s: Started) =>
+  resolveRuntime({ execArgv: s.execArgv, env: s.env }).inForce.map(formatSetting);
 
 /** The settings the landing page lists. */
 const landingSettings = (html: string) =>

@@ -96,9 +96,9 @@ interface DemoOptions {
   readonly nativeExport?: boolean;
   /**
    * List Clusters as well (`--demo` does): the configured clusters are all it finds, and
-   * discovery's own families (the clusters beyond inventory.discovery.max_clusters) show.
+   * cluster discovery's own families (the clusters beyond inventory.discovery.max_clusters) show.
    */
-  readonly discovery?: boolean;
+  readonly clusterDiscovery?: boolean;
 }
 
 /** The key the demo's simulator accepts for everything but backups (see `showNotPermitted`). */
@@ -126,7 +126,7 @@ export function demoRunOptions(
     groups: true,
     billing: true,
     nativeExport: true,
-    discovery: true,
+    clusterDiscovery: true,
   };
 }
 
@@ -192,7 +192,7 @@ const DEMO_BUSY_SPARK_JOBS = 30;
 
 /**
  * The raw (YAML-shaped) config of the demo: every simulated cluster, a per-collection scope on
- * the first one, the generated Spark jobs by hand (discovery lists those of the first
+ * the first one, the generated Spark jobs by hand (Spark job discovery lists those of the first
  * cluster's busy listing, DEMO_BUSY_SPARK_JOBS more), every simulated job by ID (a migration, a backup, a failing restore), cluster
  * discovery as asked (it finds the same clusters), collection discovery as
  * asked (with each data plane's credential), the simulated SCIM groups as asked, 30 s cycles
@@ -263,7 +263,10 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
       discovery: { interval: "PT30S" },
     },
     jobs: { ids: sim.state.cloudJobRefs.map((j) => j.jobId), interval: "PT30S" },
-    inventory: { interval: "PT30S", ...(opts.discovery === true ? { discovery: { enabled: true } } : {}) },
+    inventory: {
+      interval: "PT30S",
+      ...(opts.clusterDiscovery === true ? { discovery: { enabled: true } } : {}),
+    },
     ...(opts.collections
       ? {
           collections: {

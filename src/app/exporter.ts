@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
+import { ApiClients } from "../api-clients/apiClients.js";
 import { COLLECTOR_LABELS, COLLECTORS } from "../collectors/registry.js";
 import { loadJobIdsFile } from "../config/jobIdsFile.js";
 import type { Shard } from "../config/shard.js";
@@ -26,13 +27,12 @@ import {
   replicaSparkJobs,
   withCollectionScopes,
 } from "../polling/targets.js";
-import { ClientPool } from "../pool/clientPool.js";
 import { type Clock, Scheduler, systemClock } from "../scheduler/scheduler.js";
 import { ChangeLog } from "../shared/changeLog.js";
 import { Foreground } from "../shared/foreground.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClusterDescription } from "../upstream/types.js";
-import { NativeDiscovery, type NativeTargetsAnswer } from "./nativeDiscovery.js";
+import { NativeTargets, type NativeTargetsAnswer } from "./nativeTargets.js";
 import { WatchedList } from "./watchedList.js";
 
 export interface ExporterOptions {
@@ -62,7 +62,7 @@ export interface ExporterOptions {
 
 /**
  * The running exporter: owns the store, the self-metrics, the scheduler and one API client per
- * credential, and re-plans the polling tasks when the configuration, the discovered clusters,
+ * credential, and rebuilds the polling tasks when the configuration, the discovered clusters,
  * the Spark jobs file or the job IDs file change. Process-level concerns (argv, signals, listening) stay in main.
  */
 export class Exporter {
@@ -78,19 +78,19 @@ export class Exporter {
   private readonly clock: Clock;
   private readonly ctx: PollContext;
   private readonly state = new CollectorStates();
-  private planned: readonly CollectorTask[] = [];
-  private readonly clients: ClientPool;
+  private scheduled: readonly CollectorTask[] = [];
+  private readonly clients: ApiClients;
   /** Per cluster: the collections its last collections poll kept (they become scopes). */
   private readonly collections = new Map<string, CollectionsFound>();
   private config: Config;
   private discovered: readonly ClusterDescription[] = [];
   private readonly sparkJobsFile: WatchedList<SparkJobRef>;
   private readonly jobIdsFile: WatchedList<string>;
-  private readonly native: NativeDiscovery;
+  private readonly native: NativeTargets;
   private sweeper: NodeJS.Timeout | undefined;
   private readyFlag = false;
   private readonly startedAtMs: number;
-  /** The clusters and credential labels of the last plan (the landing page's budget lines). */
+  /** The clusters and credential labels of the last rebuild (the landing page's budget lines). */
   private polledClusters: readonly ClusterConfig[] = [];
   private credentialOf: (cluster: Pick<ClusterConfig, "apiKey">) => string = () => "default";
   /** The budget problems last logged, so each is logged once per change. */
@@ -124,7 +124,7 @@ export class Exporter {
     this.health = new HealthTracker(this.store, this.logger, now);
     this.scheduler = new Scheduler({ clock: this.clock, onSkip: (t) => this.self.skipped(t.collector) });
     this.ctx = { store: this.store, health: this.health, self: this.self, now, logger: this.logger };
-    this.clients = new ClientPool({
+    this.clients = new ApiClients({
       config: () => this.config,
       shard: this.shard,
       version: opts.version,
@@ -134,7 +134,7 @@ export class Exporter {
       turn: () => this.foreground.turn(),
       onCloseError: (err) => this.internalError("client_close", err),
     });
-    this.native = new NativeDiscovery({
+    this.native = new NativeTargets({
       config: () => this.config,
       clusters: () => replicaClusters(this.config, this.discovered, this.shard),
       known: this.state.get(CLUSTER_KINDS),
@@ -146,7 +146,7 @@ export class Exporter {
       what: "spark jobs file",
       countField: "jobs",
       load: (path) => loadSparkJobsFile(path),
-      onChange: () => this.replan(),
+      onChange: () => this.rebuildTasks(),
       onError,
     });
     this.jobIdsFile = new WatchedList({
@@ -154,7 +154,7 @@ export class Exporter {
       what: "job IDs file",
       countField: "ids",
       load: (path) => loadJobIdsFile(path),
-      onChange: () => this.replan(),
+      onChange: () => this.rebuildTasks(),
       onError,
     });
   }
@@ -165,10 +165,10 @@ export class Exporter {
     await this.jobIdsFile.follow(this.config.jobs.idsFile);
   }
 
-  /** Plans the tasks and starts polling. Ready once every task completed one run. */
+  /** Builds the tasks and starts polling. Ready once every task completed one run. */
   async start(): Promise<void> {
     await this.followListFiles();
-    this.replan();
+    this.rebuildTasks();
     this.scheduler.start();
     this.sweeper = setInterval(() => {
       this.store.sweep();
@@ -203,7 +203,7 @@ export class Exporter {
     this.config = config;
     await this.followListFiles();
     this.applyFamilyLists();
-    this.replan();
+    this.rebuildTasks();
     // A reload may have fixed what failed permanently (a rotated key, a corrected cluster ID).
     this.scheduler.resetBackoff();
     this.self.configLoaded(true, this.clock.now());
@@ -212,7 +212,7 @@ export class Exporter {
   /**
    * Applies the config's family lists where they cost nothing per scrape: the store leaves out
    * denied families as polls land (and drops the ones a reload newly denies at once), the
-   * self-metrics unregister them; `tasksOf` then plans no task for a collector whose families
+   * self-metrics unregister them; `tasksOf` then builds no task for a collector whose families
    * are all denied.
    */
   private applyFamilyLists(): void {
@@ -226,9 +226,9 @@ export class Exporter {
     this.self.configLoaded(false, this.clock.now());
   }
 
-  /** The tasks the scheduler runs now (what `--check-config` prints the plan of). */
-  plannedTasks(): readonly CollectorTask[] {
-    return this.planned;
+  /** The tasks the scheduler runs now (what `--check-config` prints the polling schedule of). */
+  scheduledTasks(): readonly CollectorTask[] {
+    return this.scheduled;
   }
 
   ready(): boolean {
@@ -257,7 +257,7 @@ export class Exporter {
       series: this.store.seriesCount(),
       publishedAtMs: published.builtAtMs,
       shard: this.shard,
-      targets: this.health.listPlanned(),
+      targets: this.health.listScheduled(),
       budgets: this.clients.budgets().lines(this.polledClusters, this.credentialOf),
     };
   }
@@ -307,12 +307,12 @@ export class Exporter {
       (f?.polled ?? []).map((c) => `${c.dbName}/${c.collectionName}`).join("\n");
     if (this.config.collections.scopes && paths(before) !== paths(found)) {
       this.logger.info({ cluster_id: clusterId, collections: found.polled.length }, "collections changed");
-      this.replan();
+      this.rebuildTasks();
     }
   }
 
   /** Rebuilds the task set from the current config, discovered clusters and jobs file. */
-  private replan(): void {
+  private rebuildTasks(): void {
     const config = this.config;
     this.clients.retireStale(config);
     const polled = new Set(replicaClusters(config, this.discovered, this.shard).map((c) => c.id));
@@ -342,12 +342,12 @@ export class Exporter {
         dataPlane: this.clients.dataPlane,
       },
       state: this.state,
-      onDiscovered: (found) => this.onDiscovered(found),
+      onClustersDiscovered: (found) => this.onClustersDiscovered(found),
       onCollections: (clusterId, found) => this.onCollections(clusterId, found),
     });
-    this.planned = tasks;
-    // In the landing page's order, sorted once a plan rather than on each request.
-    this.health.setPlanned(tasks.map((t) => t.id).sort(byTarget));
+    this.scheduled = tasks;
+    // In the landing page's order, sorted once per rebuild rather than on each request.
+    this.health.setScheduled(tasks.map((t) => t.id).sort(byTarget));
     this.health.setCredentials(tasks);
     this.scheduler.setTasks(tasks);
     this.forgetRemovedTargets(tasks);
@@ -362,13 +362,13 @@ export class Exporter {
     for (const problem of problems) this.logger.warn({ shard: this.shard }, problem);
   }
 
-  private onDiscovered(found: ClusterDescription[]): void {
+  private onClustersDiscovered(found: ClusterDescription[]): void {
     const before = new Set(this.discovered.map((c) => c.clusterId));
     const same = found.length === before.size && found.every((c) => before.has(c.clusterId));
     this.discovered = found;
     if (!same) {
       this.logger.info({ clusters: found.length }, "discovered clusters changed");
-      this.replan();
+      this.rebuildTasks();
     }
   }
 

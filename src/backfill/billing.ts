@@ -4,12 +4,12 @@
  * each complete day's vdbcloud_daily_cost and vdbcloud_daily_usage at the day's start.
  */
 
+import type { ApiClients } from "../api-clients/apiClients.js";
 import { addDays, dayOf, dayStartMs } from "../collectors/billing/days.js";
 import { mapCostHistory } from "../collectors/billing/history.js";
 import { readUsage } from "../collectors/billing/usage.js";
 import type { Config } from "../config/types.js";
 import { describeError } from "../polling/errors.js";
-import type { ClientPool } from "../pool/clientPool.js";
 import type { ChunkSpool } from "./spool.js";
 import { digest } from "./state.js";
 
@@ -52,14 +52,19 @@ export function costChunks(
 export async function backfillCost(
   config: Config,
   chunks: readonly CostChunk[],
-  deps: { pool: ClientPool; spool: ChunkSpool; signal: AbortSignal; nowMs: number },
+  deps: { clients: ApiClients; spool: ChunkSpool; signal: AbortSignal; nowMs: number },
 ): Promise<string[]> {
   const failures: string[] = [];
   for (const chunk of chunks) {
     if (deps.spool.isDone(chunk.key) || deps.signal.aborted) continue;
     try {
       // One day more as `end`: right whether the service's end is inclusive or not.
-      const days = await readUsage(deps.pool.forBilling(), chunk.first, addDays(chunk.last, 1), deps.signal);
+      const days = await readUsage(
+        deps.clients.forBilling(),
+        chunk.first,
+        addDays(chunk.last, 1),
+        deps.signal,
+      );
       const window = {
         fromMs: dayStartMs(chunk.first),
         toMs: dayStartMs(addDays(chunk.last, 1)),

@@ -4,7 +4,7 @@
  * the service refuses a call as too large.
  */
 
-import { isRefusal, resolveBatch } from "../collectors/cluster-metrics/refusals.js";
+import { isQueryRefusal, resolveBatch } from "../collectors/cluster-metrics/refusedQueries.js";
 import { type MetricsTarget, metricsRequest } from "../collectors/cluster-metrics/targets.js";
 import type { CloudApi, MetricQuery, MetricResult } from "../upstream/types.js";
 import { bucketsIn, type CallSize, isTooManyPoints, type Span, splitSpan } from "./chunks.js";
@@ -37,7 +37,7 @@ function clip(results: readonly MetricResult[], span: Span): MetricResult[] {
 /**
  * The results of every batch of `target` over `chunk`, in order. Calls ask at most what
  * `ctx.size` allows; a call refused as too many points is halved (and so is every later one); a
- * call refused for a query is searched (refusals.ts) and the chunk asked again without it; any
+ * call refused for a query is searched (refusedQueries.ts) and the chunk asked again without it; any
  * other failure, or a refused single bucket, is thrown.
  */
 export async function fetchChunk(
@@ -65,7 +65,7 @@ export async function fetchChunk(
           pending.unshift(...splitSpan(piece, g, ctx.size.bucketsFor(queries)));
           continue;
         }
-        if (!isRefusal(err)) throw err;
+        if (!isQueryRefusal(err)) throw err;
         // A refused query costs only itself, as live: find it, then ask the chunk again without
         // it (the answers of this search cover one piece only).
         const outcome = await resolveBatch(batch, send, err);

@@ -1,11 +1,11 @@
 /**
  * Queries the service refuses, found during a backfill with the live collector's refusal search
- * (collectors/cluster-metrics/refusals.ts): a refused name costs only itself, as it does live.
+ * (collectors/cluster-metrics/refusedQueries.ts): a refused name costs only itself, as it does live.
  * Per target, the queries still asked (refused ones left out, ones answered only in their other
  * form asked in that form, each form in its own request), and what was refused, for the report.
  */
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
-import type { Resolved } from "../collectors/cluster-metrics/refusals.js";
+import type { Resolved } from "../collectors/cluster-metrics/refusedQueries.js";
 import type { MetricsTarget } from "../collectors/cluster-metrics/targets.js";
 import { queryKey } from "../upstream/catalog.js";
 import type { MetricQuery } from "../upstream/types.js";

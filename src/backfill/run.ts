@@ -7,18 +7,18 @@
 import { createWriteStream } from "node:fs";
 import { rename } from "node:fs/promises";
 import type { Writable } from "node:stream";
+import { ApiClients, FOREGROUND_CLOCK } from "../api-clients/apiClients.js";
+import { discoverClusters } from "../collectors/cluster-discovery/tasks.js";
 import { mapClusterMetricsHistory } from "../collectors/cluster-metrics/history.js";
 import { type MetricsTarget, metricsTargets } from "../collectors/cluster-metrics/targets.js";
-import { dataPlaneOf, listAllCollections } from "../collectors/collections/discover.js";
+import { dataPlaneOf, listAllCollections } from "../collectors/collections/collectionDiscovery.js";
 import { selectCollections } from "../collectors/collections/select.js";
-import { discoverClusters } from "../collectors/discovery/tasks.js";
 import { ConfigError } from "../config/errors.js";
 import { loadConfig } from "../config/load.js";
 import type { ClusterConfig, Config } from "../config/types.js";
 import { familyFilter } from "../metrics/familyFilter.js";
 import { describeError } from "../polling/errors.js";
 import { replicaClusters, withCollectionScopes } from "../polling/targets.js";
-import { ClientPool, FOREGROUND_CLOCK } from "../pool/clientPool.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../shared/exitCodes.js";
 import type { CloudClient } from "../upstream/client.js";
 import type { CollectionRef } from "../upstream/dataPlane.js";
@@ -109,7 +109,7 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
 
   const calls = new CallCounts();
   // The exporter's own clients: the same pacing, retries and data-plane credentials.
-  const pool = new ClientPool({
+  const clients = new ApiClients({
     config: () => config,
     // A one-shot command, not one of several replicas: each key's whole budget.
     shard: { index: 0, total: 1 },
@@ -118,13 +118,13 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
     clock: FOREGROUND_CLOCK,
     onCloseError: () => {},
   });
-  const clientFor = pool.forCluster;
+  const clientFor = clients.forCluster;
   const failures: string[] = [];
   try {
     const clusters = await withCollections(
       config,
       await backfillClusters(config, clientFor({}), io.signal, failures),
-      pool,
+      clients,
       io.signal,
       failures,
     );
@@ -137,8 +137,8 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
       );
     }
     const spool = new ChunkSpool(work.dir);
-    const plan = targets.map((t) => planTarget(t, window, g));
-    const jobs = plan.flatMap((spans, target) =>
+    const spansByTarget = targets.map((t) => spansOfTarget(t, window, g));
+    const jobs = spansByTarget.flatMap((spans, target) =>
       spans.map((span) => ({ target, span, key: chunkKey(targets[target] as MetricsTarget, g, span) })),
     );
     const pending = jobs.filter((j) => !spool.isDone(j.key));
@@ -168,7 +168,7 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
     progress.stop();
     if (!io.signal.aborted) {
       failures.push(
-        ...(await backfillCost(config, costs, { pool, spool, signal: io.signal, nowMs: io.now() })),
+        ...(await backfillCost(config, costs, { clients, spool, signal: io.signal, nowMs: io.now() })),
       );
     }
     for (const [t, message] of failed) failures.push(`${(targets[t] as MetricsTarget).name}: ${message}`);
@@ -178,7 +178,9 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
       );
       return EXIT_FAILURE;
     }
-    const keys = plan.map((spans, t) => spans.map((span) => chunkKey(targets[t] as MetricsTarget, g, span)));
+    const keys = spansByTarget.map((spans, t) =>
+      spans.map((span) => chunkKey(targets[t] as MetricsTarget, g, span)),
+    );
     // Cost is one more target: its months in order.
     keys.push(costs.map((c) => c.key));
     const filter = familyFilter(config.families);
@@ -204,7 +206,7 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
     await removeWorkState(work.dir);
     return EXIT_OK;
   } finally {
-    await pool.closeAll();
+    await clients.closeAll();
   }
 }
 
@@ -217,7 +219,7 @@ function countDone(jobs: readonly Job[], spool: ChunkSpool): number {
   return jobs.filter((j) => spool.isDone(j.key)).length;
 }
 
-/** The configured clusters, and the discovered ones when discovery is on (as the exporter). */
+/** The configured clusters, and the discovered ones when cluster discovery is on (as the exporter). */
 async function backfillClusters(
   config: Config,
   client: CloudClient,
@@ -244,7 +246,7 @@ async function backfillClusters(
 async function withCollections(
   config: Config,
   clusters: ClusterConfig[],
-  pool: ClientPool,
+  clients: ApiClients,
   signal: AbortSignal,
   failures: string[],
 ): Promise<ClusterConfig[]> {
@@ -255,8 +257,8 @@ async function withCollections(
     try {
       const dp = await dataPlaneOf(
         cluster,
-        pool.forCluster(cluster),
-        pool.dataPlane,
+        clients.forCluster(cluster),
+        clients.dataPlane,
         signal,
         config.api.dataPlaneHosts,
       );
@@ -269,7 +271,7 @@ async function withCollections(
 }
 
 /** A target's chunks: one call's worth of buckets each, at the default call size. */
-function planTarget(target: MetricsTarget, window: { fromMs: number; toMs: number }, g: number): Span[] {
+function spansOfTarget(target: MetricsTarget, window: { fromMs: number; toMs: number }, g: number): Span[] {
   const queries = Math.max(...target.batches.map((b) => b.queries.length));
   return splitSpan({ startMs: window.fromMs, endMs: window.toMs }, g, bucketsPerCall(queries));
 }

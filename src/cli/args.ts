@@ -6,7 +6,7 @@ import { parseFlags } from "../shared/flags.js";
 
 export const USAGE = `Usage:
   vdbcloud-exporter --config FILE                 run the exporter
-  vdbcloud-exporter --config FILE --check-config  validate the config and print the polling plan
+  vdbcloud-exporter --config FILE --check-config  validate the config and print the polling schedule
   vdbcloud-exporter --config FILE --probe         one small read-only call per endpoint and target: is the key
                                                   accepted, does each cluster answer, which metric queries
                                                   are refused (exit 0 ok, 1 refused or unreachable)

@@ -1,5 +1,5 @@
 /**
- * What `--check-config` says about `families.allow` and `families.deny` besides the plan: the
+ * What `--check-config` says about `families.allow` and `families.deny` besides the polling schedule: the
  * shipped alerting and recording rules that read a denied family, and the rules of the lists
  * that match no family at all. Warnings only: the config is valid, and the exporter runs with it.
  */

@@ -17,7 +17,7 @@ import { CONFIG_WATCH_INTERVAL_MS, watchPath } from "../config/watch.js";
 import { loadWebConfig } from "../config/webConfig.js";
 import type { ReloadResult } from "../http/app.js";
 import { BasicAuth } from "../http/basicAuth.js";
-import { printRuntimePlan, runtimeInForce } from "../runtime/format.js";
+import { printRuntimeSettings, runtimeInForce } from "../runtime/format.js";
 import type { ProcessStartSnapshot } from "../runtime/launch.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../shared/exitCodes.js";
 import { ArgsError, type CliArgs, parseCli, USAGE } from "./args.js";
@@ -142,34 +142,34 @@ function printInfo(mode: "help" | "version"): number {
   return EXIT_OK;
 }
 
-/** `--check-config`: validates the config and prints the polling plan and the runtime settings. */
+/** `--check-config`: validates the config and prints the polling schedule and the runtime settings. */
 async function checkConfig(args: CliArgs, start: ProcessStartSnapshot): Promise<number> {
   try {
     const config = await loadConfig(args.configPath as string);
-    // The jobs file is part of what runs: the plan counts its jobs too.
+    // The jobs file is part of what runs: the schedule counts its jobs too.
     const jobsFile = config.sparkJobs.jobsFile;
     const fileJobs = jobsFile === undefined ? undefined : await loadSparkJobsFile(jobsFile);
     const idsFile = config.jobs.idsFile;
     const fileJobIds = idsFile === undefined ? undefined : await loadJobIdsFile(idsFile);
     // So is the web config: a run with an unreadable one exits 2, so the check must too.
     if (config.server.webConfigFile !== undefined) await loadWebConfig(config.server.webConfigFile);
-    const [{ computePlan }, { formatPlan }] = await Promise.all([
-      import("../polling/plan.js"),
-      import("../polling/planFormat.js"),
+    const [{ computeSchedule }, { formatSchedule }] = await Promise.all([
+      import("../polling/schedule.js"),
+      import("../polling/scheduleFormat.js"),
     ]);
-    const plan = computePlan(COLLECTORS, config, {
+    const schedule = computeSchedule(COLLECTORS, config, {
       shard: args.shard,
       ...(fileJobs ? { fileJobs } : {}),
       ...(fileJobIds ? { fileJobIds } : {}),
     });
-    process.stdout.write(`${formatPlan(plan)}\n`);
+    process.stdout.write(`${formatSchedule(schedule)}\n`);
     const { familyCheckText } = await import("./familyCheck.js");
     process.stdout.write(await familyCheckText(config, version()));
   } catch (err) {
     return reportConfigError(err);
   }
   // What a run started the same way would run with (a run exits 2 on a bad control variable too).
-  return printRuntimePlan(start, process);
+  return printRuntimeSettings(start, process);
 }
 
 /** `--probe`: one small call per endpoint kind and target; prints what answered (probe/). */

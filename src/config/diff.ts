@@ -7,7 +7,7 @@
  * The durations are found in the config itself, not listed here: every `…Ms` setting of a
  * section (at any depth, lists aside) is one, reported under its file name ("metrics.interval",
  * "backups.policy_interval", "spark_jobs.discovery.interval"). A collector's new interval is
- * reported with no edit to this file; the reload re-plans every task whatever this reports.
+ * reported with no edit to this file; the reload rebuilds every task whatever this reports.
  */
 import { isDeepStrictEqual } from "node:util";
 import { formatDuration } from "../shared/duration.js";

@@ -152,7 +152,7 @@ export function checkQueryName(name: string, allowUnknown: boolean): QueryProble
 /**
  * The queries one metrics target sends: the cluster-wide list (`metrics.queries`, expanded)
  * for a cluster, the scope's own or derived list for a scope. The poller and `--check-config`
- * both use this, so the plan prints what is sent.
+ * both use this, so the polling schedule prints what is sent.
  */
 export function queriesForTarget(
   metricQueries: readonly MetricQueryConfig[],

@@ -24,7 +24,7 @@ export function inShard(key: string, shard: Shard | undefined): boolean {
 
 /**
  * Account-wide calls (List Projects, List Regions, global clusters, groups, billing, on-demand
- * clusters, the console's alert rules) belong to shard 0 only, which spends the whole budget on them (polling/budgets.ts); discovery's List
+ * clusters, the console's alert rules) belong to shard 0 only, which spends the whole budget on them (polling/budgets.ts); cluster discovery's List
  * Clusters runs on every replica, each needing the whole list.
  */
 export function ownsGlobalCalls(shard: Shard | undefined): boolean {

@@ -12,7 +12,7 @@ export interface LandingInfo {
   readonly series: number;
   readonly publishedAtMs: number;
   readonly shard: { readonly index: number; readonly total: number };
-  /** Every planned target (those no poll has ended for yet pending), in any order. */
+  /** Every scheduled target (those no poll has ended for yet pending), in any order. */
   readonly targets: readonly TargetRow[];
   /** The node flags and environment variables this process runs with, worded by the caller. */
   readonly runtime?: LandingRuntime;

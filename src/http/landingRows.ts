@@ -91,7 +91,7 @@ function rank(up: boolean | null): number {
 }
 
 /**
- * By collector, then target: the order the exporter hands its targets in (sorted when it plans,
+ * By collector, then target: the order the exporter hands its targets in (sorted when it rebuilds the tasks,
  * so that no request sorts thousands of rows). Code units, not localeCompare: cheap and the same
  * everywhere.
  */

@@ -1,6 +1,6 @@
 /**
  * The families fed by Query Cluster Metrics (re-exported by metrics/families.ts, the one
- * catalog); upstream/catalog.ts maps the service's metric names onto them by key.
+ * list of families); upstream/catalog.ts maps the service's metric names onto them by key.
  */
 import { ENDPOINT } from "../upstream/types.js";
 import { gauge } from "./define.js";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { SelfMetrics } from "../exposition/selfMetrics.js";
-import { STATIC_FAMILIES } from "./catalog.js";
 import { CLUSTER_FAMILIES } from "./families.js";
+import { STATIC_FAMILIES } from "./familyLookup.js";
 
-/** Every exposed family with its HELP: the catalog's, and the self-metric histograms' as rendered. */
+/** Every exposed family with its HELP: the declared families', and the self-metric histograms' as rendered. */
 async function allHelp(): Promise<Array<{ name: string; help: string }>> {
   const rendered = await new SelfMetrics({ version: "test", defaultMetrics: false })
     .render(false)

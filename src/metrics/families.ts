@@ -1,5 +1,5 @@
 /**
- * Definitions of every fixed metric family (docs/design.md section 5), the catalog everyone
+ * Definitions of every fixed metric family (docs/design.md section 5), the one list everyone
  * imports: the groups below, and by re-export the cluster metrics' (clusterFamilies.ts) and the
  * exporter's own (selfFamilies.ts). Names are a contract: dashboards, alerts and users depend
  * on them. HELP says exactly what is counted, in which unit and over which period (cluster
@@ -184,7 +184,7 @@ export const INVENTORY_FAMILIES = {
 } as const;
 
 /** Cluster discovery's own report (List Clusters v2), under collector "inventory", target "discovery". */
-export const DISCOVERY_FAMILIES = {
+export const CLUSTER_DISCOVERY_FAMILIES = {
   clustersNotPolled: gauge(
     "vdbcloud_discovered_clusters_not_polled",
     "Clusters List Clusters found beyond inventory.discovery.max_clusters, which no collector polls (the first by cluster ID are kept) (source: the exporter's cluster discovery).",

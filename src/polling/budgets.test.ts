@@ -5,7 +5,7 @@ import { shardOf } from "../config/shard.js";
 import { ENDPOINT } from "../upstream/types.js";
 import { replicaBudgets, SHARD_ZERO_ENDPOINTS, shareOf } from "./budgets.js";
 import { credentialLabeler } from "./credentials.js";
-import { computePlan } from "./plan.js";
+import { computeSchedule } from "./schedule.js";
 
 const METRICS = ENDPOINT.queryClusterMetrics;
 const REGIONS = ENDPOINT.listRegions;
@@ -114,7 +114,7 @@ describe("replicaBudgets: the share of each key this replica spends", () => {
     const cfg = await config({ clusters: ids.map((id) => ({ id, api_key: TEAM_KEY })) });
     const budgets = replicaBudgets(cfg, { index: 1, total });
     expect(budgets.rateOf({ apiKey: TEAM_KEY }, METRICS)).toBe(share);
-    // The default key stays shared by every replica (discovery, jobs by ID, ...).
+    // The default key stays shared by every replica (cluster discovery, jobs by ID, ...).
     expect(budgets.rateOf({}, METRICS)).toBe(shareOf(20, total, 1));
   });
 
@@ -213,7 +213,7 @@ describe("SHARD_ZERO_ENDPOINTS", () => {
     });
     const endpoints = (index: number) =>
       new Set(
-        computePlan(COLLECTORS, cfg, { shard: { index, total: 2 } }).tasks.flatMap((t) =>
+        computeSchedule(COLLECTORS, cfg, { shard: { index, total: 2 } }).tasks.flatMap((t) =>
           t.calls.map((c) => c.endpoint),
         ),
       );

@@ -6,7 +6,7 @@
  * collectors of such features skip them. A cluster is known as not dedicated by its ID (in03-
  * clusters are free: the service's Terraform provider forces plan Free for them) or by the plan
  * an answer gave. An Enterprise cluster may be served by the service's own Prometheus endpoint
- * (nativeExport.ts), whose discovery labels each target with the cluster's names. A refusal for
+ * (nativeExport.ts), whose native targets label each with the cluster's names. A refusal for
  * the plan is remembered by the target's health instead (HealthTracker.planRefused), for an hour
  * or until the plan changes: `learnPlans` tells it when one does.
  */
@@ -39,8 +39,8 @@ export interface ClusterNames {
 
 /**
  * Per process (it survives reloads): the plan last seen of each cluster, by cluster ID, and its
- * names. Listeners hear of every change, so that what is derived from it (the native-export
- * discovery's answer) is made when it changes, never per request.
+ * names. Listeners hear of every change, so that what is derived from it (the answer of the native
+ * targets, /sd/native-export) is made when it changes, never per request.
  */
 class ClusterKinds {
   readonly #plans = new Map<string, string>();
@@ -123,7 +123,7 @@ class ClusterKinds {
   }
 }
 
-/** The exporter's one ClusterKinds (inventory and discovery feed it; backups and native export read it). */
+/** The exporter's one ClusterKinds (inventory and cluster discovery feed it; backups and native export read it). */
 export const CLUSTER_KINDS = stateSlot("cluster kinds", () => new ClusterKinds());
 
 /** The state CLUSTER_KINDS holds. */

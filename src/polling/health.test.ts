@@ -151,7 +151,7 @@ describe("HealthTracker", () => {
     expect(lines.filter((l) => l.includes("calls of the poll failed"))).toHaveLength(2);
   });
 
-  it("retain forgets targets no longer planned, and their series", async () => {
+  it("retain forgets targets no longer scheduled, and their series", async () => {
     const { store, health } = setup();
     health.success("spark_jobs", "p/j1");
     health.success("spark_jobs", "p/j2");
@@ -164,17 +164,17 @@ describe("HealthTracker", () => {
 });
 
 describe("HealthTracker for the landing page", () => {
-  it("lists the planned targets in their order, pending until a poll ends, then the known ones not planned", () => {
+  it("lists the scheduled targets in their order, pending until a poll ends, then the known ones not scheduled", () => {
     const { health } = setup();
     health.success("inventory", "in01-z");
     health.success("inventory", "in01-a");
-    const planned = [
+    const scheduled = [
       { collector: "backups", target: "in01-a" },
       { collector: "inventory", target: "in01-a" },
       { collector: "inventory", target: "in01-b" },
     ];
-    health.setPlanned(planned);
-    expect(health.listPlanned().map((h) => [h.collector, h.target, h.up])).toEqual([
+    health.setScheduled(scheduled);
+    expect(health.listScheduled().map((h) => [h.collector, h.target, h.up])).toEqual([
       ["backups", "in01-a", null],
       ["inventory", "in01-a", true],
       ["inventory", "in01-b", null],
@@ -182,17 +182,17 @@ describe("HealthTracker for the landing page", () => {
     ]);
     // Listing does not make them known: their health series exist only once polled.
     expect(health.list()).toHaveLength(2);
-    health.setPlanned(planned.slice(1, 2));
-    expect(health.listPlanned().map((h) => h.target)).toEqual(["in01-a", "in01-z"]);
+    health.setScheduled(scheduled.slice(1, 2));
+    expect(health.listScheduled().map((h) => h.target)).toEqual(["in01-a", "in01-z"]);
   });
 
-  it("follows planned targets as they become known, are forgotten and come back", () => {
+  it("follows scheduled targets as they become known, are forgotten and come back", () => {
     const { health } = setup();
-    health.setPlanned([
+    health.setScheduled([
       { collector: "jobs", target: "j1" },
       { collector: "jobs", target: "j2" },
     ]);
-    const states = () => health.listPlanned().map((h) => `${h.target}:${h.up}:${h.consecutiveFailures}`);
+    const states = () => health.listScheduled().map((h) => `${h.target}:${h.up}:${h.consecutiveFailures}`);
     expect(states()).toEqual(["j1:null:0", "j2:null:0"]);
     health.failure("jobs", "j2", notFound());
     expect(states()).toEqual(["j1:null:0", "j2:false:1"]);
@@ -202,7 +202,7 @@ describe("HealthTracker for the landing page", () => {
     health.success("jobs", "j1");
     expect(states()).toEqual(["j1:true:0", "j2:true:0"]);
     // A copy: what was listed does not change with later polls.
-    const listed = health.listPlanned();
+    const listed = health.listScheduled();
     health.failure("jobs", "j1", notFound());
     expect(listed[0]?.up).toBe(true);
   });

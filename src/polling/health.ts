@@ -68,9 +68,9 @@ type Mutable = { -readonly [K in Exclude<keyof TargetHealth, "planRefusedAtMs">]
 export class HealthTracker {
   private readonly targets = new Map<string, Mutable>();
   private credentials = new Map<string, string>();
-  /** The planned targets in `setPlanned`'s order, each with its health once a poll ended. */
-  private planned: readonly PlannedSlot[] = [];
-  private plannedByKey = new Map<string, PlannedSlot>();
+  /** The scheduled targets in `setScheduled`'s order, each with its health once a poll ended. */
+  private scheduled: readonly ScheduledSlot[] = [];
+  private plannedByKey = new Map<string, ScheduledSlot>();
   /**
    * What was last logged of each target (null: nothing to say): the code it fails with, the code
    * of its last poll's failed calls, why its last poll was skipped.
@@ -88,7 +88,7 @@ export class HealthTracker {
     private readonly causes: SharedCauseLog = new SharedCauseLog(logger),
   ) {}
 
-  /** The credential label of each planned task, so a refused key can be named (never the key). */
+  /** The credential label of each scheduled task, so a refused key can be named (never the key). */
   setCredentials(tasks: ReadonlyArray<{ readonly id: TaskId; readonly credential: string }>): void {
     this.credentials = new Map(tasks.map((t) => [key(t.id.collector, t.id.target), t.credential]));
   }
@@ -270,28 +270,28 @@ export class HealthTracker {
   }
 
   /**
-   * The targets the scheduler runs, in the order `listPlanned` gives them. Each is looked up
-   * here, once a plan, and kept up to date as targets become known or are forgotten, so that
+   * The targets the scheduler runs, in the order `listScheduled` gives them. Each is looked up
+   * here, once per rebuild of the tasks, and kept up to date as targets become known or are forgotten, so that
    * listing thousands of them takes no lookup.
    */
-  setPlanned(ids: readonly TaskId[]): void {
+  setScheduled(ids: readonly TaskId[]): void {
     this.plannedByKey = new Map();
-    this.planned = ids.map(({ collector, target }) => {
+    this.scheduled = ids.map(({ collector, target }) => {
       const k = key(collector, target);
-      const slot: PlannedSlot = { collector, target, health: this.targets.get(k) };
+      const slot: ScheduledSlot = { collector, target, health: this.targets.get(k) };
       this.plannedByKey.set(k, slot);
       return slot;
     });
   }
 
   /**
-   * The planned targets in `setPlanned`'s order, each no poll has ended for yet pending (up null;
-   * at start-up, most of them), then any target known but not planned.
+   * The scheduled targets in `setScheduled`'s order, each no poll has ended for yet pending (up null;
+   * at start-up, most of them), then any target known but not scheduled.
    */
-  listPlanned(): TargetHealth[] {
+  listScheduled(): TargetHealth[] {
     const out: TargetHealth[] = [];
     let known = 0;
-    for (const slot of this.planned) {
+    for (const slot of this.scheduled) {
       if (slot.health === undefined) {
         out.push(shown(pending(slot.collector, slot.target)));
       } else {
@@ -329,8 +329,8 @@ export class HealthTracker {
   }
 }
 
-/** A planned target, and its health once a poll of it ended. */
-interface PlannedSlot {
+/** A scheduled target, and its health once a poll of it ended. */
+interface ScheduledSlot {
   readonly collector: string;
   readonly target: string;
   health: Mutable | undefined;

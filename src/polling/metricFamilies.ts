@@ -5,8 +5,8 @@
  */
 import { configuredMetricNames } from "../config/queries.js";
 import type { Config } from "../config/types.js";
-import { metricQueryFamilies } from "../metrics/catalog.js";
 import { TARGET_SELF_FAMILIES } from "../metrics/families.js";
+import { metricQueryFamilies } from "../metrics/familyLookup.js";
 
 /**
  * Every cluster family, the families of configured names outside the catalog, and the

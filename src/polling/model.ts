@@ -2,11 +2,11 @@
  * What a collector is: a named builder of polling tasks. Each collector lives in its own folder
  * under src/collectors (its task builder in tasks.ts, its pure mapping to samples in
  * mapping.ts, any state it keeps across polls beside them) and is listed once in registry.ts.
- * This framework (model, runtime, targets, health, plan) names no collector: a collector
+ * This framework (model, runtime, targets, health, schedule) names no collector: a collector
  * declares its own state with `stateSlot` and reads it from `CollectorEnv.state`, and the
  * families it writes with `defineCollector`, so that `families.allow` / `families.deny` can
  * spare every call of a collector whose families are all denied.
- * The scheduler runs the tasks; `--check-config` prints a plan computed from the very same
+ * The scheduler runs the tasks; `--check-config` prints a polling schedule computed from the very same
  * tasks, so the two cannot disagree.
  */
 
@@ -35,7 +35,7 @@ export interface CallEstimate {
   readonly atLeast: boolean;
 }
 
-/** A scheduled task with what the plan needs to know about it. */
+/** A scheduled task with what the polling schedule needs to know about it. */
 export interface CollectorTask extends ScheduledTask {
   readonly id: TaskId;
   /** Label of the credential its client uses ("default", "cluster key #1"), never the key. */
@@ -96,7 +96,7 @@ interface Clients {
   dataPlane(endpoint: string, cluster: Pick<ClusterConfig, "apiKey" | "dataPlaneToken">): DataPlaneApi;
 }
 
-/** Everything a task builder may use. The same environment serves the runtime and the plan. */
+/** Everything a task builder may use. The same environment serves the runtime and the polling schedule. */
 export interface CollectorEnv {
   readonly config: Config;
   /** The clusters this replica polls: configured and discovered, already filtered by shard. */
@@ -114,8 +114,8 @@ export interface CollectorEnv {
   readonly ctx: PollContext;
   readonly clients: Clients;
   readonly state: CollectorStates;
-  /** Discovery hands every listing here; the exporter re-plans when the set changed. */
-  readonly onDiscovered: (found: ClusterDescription[]) => void;
+  /** Cluster discovery hands every listing here; the exporter rebuilds the tasks when the set changed. */
+  readonly onClustersDiscovered: (found: ClusterDescription[]) => void;
   /** The collections collector hands each cluster's polled collections here (they become scopes). */
   readonly onCollections: (clusterId: string, found: CollectionsFound) => void;
 }
@@ -137,7 +137,7 @@ type FamilyList = readonly FamilyRef[] | ((config: Config) => readonly FamilyRef
  * What `defineCollector` is told besides the name and tasks: `families`, every family its polls
  * can write (a test runs the collectors against the simulator and fails on a family missing
  * here), or `feedsOthers` for a collector that writes none of its own but finds the targets the
- * others poll (discovery); and `label` when it reports under another collector's name.
+ * others poll (cluster discovery); and `label` when it reports under another collector's name.
  */
 type CollectorDeclaration<L extends string> = { readonly label?: L } & (
   | { readonly families: FamilyList }
@@ -148,18 +148,18 @@ type CollectorDeclaration<L extends string> = { readonly label?: L } & (
 
 /**
  * One collector. `name` is its registry name; `label` is the value of the `collector` label of
- * its self-metrics (discovery reports under "inventory", as it always has).
+ * its self-metrics (cluster discovery reports under "inventory", as it always has).
  */
 export interface Collector<N extends string = string, L extends string = string> {
   readonly name: N;
   readonly label: L;
   /**
    * Every family its polls can write for `config`, by name; for a collector that feeds others,
-   * only what it reports of its finding (discovery's cap), which never decides whether it runs.
+   * only what it reports of its finding (cluster discovery's cap), which never decides whether it runs.
    */
   families(config: Config): readonly string[];
   /**
-   * It writes no family of its own but finds the targets the others poll (discovery): it runs
+   * It writes no family of its own but finds the targets the others poll (cluster discovery): it runs
    * while any collector that writes families runs, and makes no call once none does.
    */
   readonly feedsOthers: boolean;
@@ -168,7 +168,7 @@ export interface Collector<N extends string = string, L extends string = string>
 
 /**
  * Declares a collector; its self-metrics `collector` label is its name unless `label` says
- * otherwise (a collector that reports as another one, as discovery reports as inventory).
+ * otherwise (a collector that reports as another one, as cluster discovery reports as inventory).
  * The literal name and label are kept, so the registry can type both.
  */
 export function defineCollector<const N extends string, const L extends string = N>(
@@ -196,7 +196,7 @@ export interface CollectorSelection {
 
 /**
  * Splits `collectors` by `config.families`: a collector runs while one family it declares is
- * exposed; one that feeds others (discovery) runs while any of those runs. Without a rule in
+ * exposed; one that feeds others (cluster discovery) runs while any of those runs. Without a rule in
  * either list every collector runs.
  */
 export function selectCollectors(collectors: readonly Collector[], config: Config): CollectorSelection {

@@ -21,7 +21,7 @@ interface KnownPlans {
   planOf(clusterId: string): string | undefined;
 }
 
-/** What the discovery reads of the known clusters. */
+/** What the native targets' answer reads of the known clusters. */
 interface KnownNames extends KnownPlans {
   namesOf(clusterId: string): ClusterNames | undefined;
 }

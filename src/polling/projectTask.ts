@@ -22,7 +22,7 @@ export interface ProjectListing<P> {
   /** What the key needs, for the one log line of a refusal. */
   readonly role: RoleHint;
   readonly intervalMs: number;
-  /** The endpoint each part calls (once a part at least: the plan counts it so). */
+  /** The endpoint each part calls (once a part at least: the schedule counts it so). */
   readonly endpoint: EndpointTemplate;
   /** The parts of the known projects: the projects themselves, or each project and region. */
   readonly parts: (projects: readonly KnownProject[]) => readonly P[];
@@ -43,7 +43,7 @@ export function projectListingTask<P>(env: CollectorEnv, listing: ProjectListing
   const credential = env.clients.credentialOf({});
   // Every configured cluster (any shard's) and this replica's discovered ones.
   const places = [...env.config.clusters, ...env.clusters];
-  const planned = Math.max(1, listing.parts(mergeKnownProjects([], places)).length);
+  const counted = Math.max(1, listing.parts(mergeKnownProjects([], places)).length);
   const ttlMs = env.config.stalenessIntervals * listing.intervalMs;
   return [
     collectorTask({
@@ -51,7 +51,7 @@ export function projectListingTask<P>(env: CollectorEnv, listing: ProjectListing
       credential,
       calls: [
         { endpoint: ENDPOINT.listProjectsV2, count: 1, atLeast: false },
-        { endpoint: listing.endpoint, count: planned, atLeast: true },
+        { endpoint: listing.endpoint, count: counted, atLeast: true },
       ],
       intervalMs: listing.intervalMs,
       run: (signal) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capDiscovered } from "../collectors/discovery/tasks.js";
+import { capDiscovered } from "../collectors/cluster-discovery/tasks.js";
 import { SelfMetrics } from "../exposition/selfMetrics.js";
 import { blankCluster } from "../upstream/testkit.js";
 import { keepValidIds } from "./upstreamIds.js";

@@ -4,13 +4,13 @@
  * prints its report. A bad config is the caller's exit 2 (ConfigError propagates).
  */
 
+import { ApiClients, FOREGROUND_CLOCK } from "../api-clients/apiClients.js";
 import { loadJobIdsFile } from "../config/jobIdsFile.js";
 import type { Shard } from "../config/shard.js";
 import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
 import type { Config } from "../config/types.js";
 import { credentialLabeler } from "../polling/credentials.js";
 import { replicaClusters, replicaJobIds, replicaSparkJobs } from "../polling/targets.js";
-import { ClientPool, FOREGROUND_CLOCK } from "../pool/clientPool.js";
 import { redactSecret } from "../upstream/errors.js";
 import type { ClientObserver } from "../upstream/types.js";
 import { runProbe } from "./probe.js";
@@ -37,8 +37,8 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
   const idsFile = config.jobs.idsFile;
   const fileJobIds = idsFile === undefined ? [] : await loadJobIdsFile(idsFile);
   const clusters = replicaClusters(config, [], opts.shard);
-  // The exporter's own pool, so the probe's clients are built exactly as a run's.
-  const pool = new ClientPool({
+  // The exporter's own API clients, so the probe's clients are built exactly as a run's.
+  const clients = new ApiClients({
     config: () => ({
       ...config,
       api: { ...config.api, maxRetries: Math.min(config.api.maxRetries, PROBE_MAX_RETRIES) },
@@ -51,14 +51,14 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
   });
   try {
     const report = await runProbe(config, {
-      clientFor: pool.forCluster,
+      clientFor: clients.forCluster,
       credentialOf: credentialLabeler(config.api.apiKey, clusters),
       clusters,
       sparkJobs: replicaSparkJobs(config, fileJobs, opts.shard),
       jobIds: replicaJobIds(config, fileJobIds, opts.shard),
       now: Date.now,
-      ...(config.billing.enabled ? { billingClient: pool.forBilling() } : {}),
-      dataPlane: pool.dataPlane,
+      ...(config.billing.enabled ? { billingClient: clients.forBilling() } : {}),
+      dataPlane: clients.dataPlane,
     });
     // The client redacts keys from the service's messages already; this is the last guard.
     const keys = [
@@ -70,6 +70,6 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
     opts.write(keys.reduce((text, key) => redactSecret(text, key), formatProbe(report)));
     return probeExitCode(report);
   } finally {
-    await pool.closeAll();
+    await clients.closeAll();
   }
 }

@@ -4,14 +4,14 @@
  * collections.indexes, List Indexes of the first collection and Describe Index of its first
  * index. One call at a time on the cluster's own data-plane client, as the collector makes them.
  */
-import { dataPlaneOf } from "../collectors/collections/discover.js";
+import { dataPlaneOf } from "../collectors/collections/collectionDiscovery.js";
 import type { ClusterConfig, Config } from "../config/types.js";
 import type { CollectionRef, DataPlaneApi } from "../upstream/dataPlane.js";
 import { CloudError } from "../upstream/errors.js";
 import type { ClusterDescription } from "../upstream/types.js";
 import type { CallResult, DataPlaneProbe } from "./report.js";
 
-/** The data-plane client of an endpoint for a cluster's credential (the exporter's pool). */
+/** The data-plane client of an endpoint for a cluster's credential (the exporter's API clients). */
 export type DataPlaneFactory = (
   endpoint: string,
   cluster: Pick<ClusterConfig, "apiKey" | "dataPlaneToken">,

@@ -293,7 +293,7 @@ describe("runProbe", () => {
     expect(report.clusters[1]?.sparkList).toEqual({ skipped: "key refused" });
   });
 
-  it("an unknown job ID fails its line, while the key counts as accepted; no listing with discovery off", async () => {
+  it("an unknown job ID fails its line, while the key counts as accepted; no listing with Spark job discovery off", async () => {
     const { api, calls } = await fakeApi({ unknown: "job-gone" });
     const report = await probe(
       { clusters: [TWO[0]], jobs: { ids: ["job-gone"] }, spark_jobs: { discovery: { enabled: false } } },
@@ -363,7 +363,7 @@ describe("runProbe", () => {
     const { api, calls } = await fakeApi();
     const report = await probe({ inventory: { discovery: { enabled: true } } }, api);
     expect(calls).toEqual(["listClusters", "listProjectsV2"]);
-    expect(report.discovery).toEqual({ result: { ok: true }, seen: 1 });
+    expect(report.clusterDiscovery).toEqual({ result: { ok: true }, seen: 1 });
     expect(report.keys[0]?.state).toBe("accepted");
   });
 

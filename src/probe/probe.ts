@@ -12,7 +12,7 @@
 
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
 import { verdictOf } from "../collectors/cluster-metrics/forms.js";
-import { resolveBatch } from "../collectors/cluster-metrics/refusals.js";
+import { resolveBatch } from "../collectors/cluster-metrics/refusedQueries.js";
 import { alignedWindow } from "../collectors/cluster-metrics/tasks.js";
 import { queriesForTarget, queryKey } from "../config/queries.js";
 import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
@@ -260,14 +260,14 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
   const clusters: ClusterProbe[] = [];
   for (const cluster of deps.clusters) clusters.push(await probeCluster(config, deps, keys, cluster));
   const defaultCredential = deps.credentialOf({});
-  let discovery: ProbeReport["discovery"];
+  let clusterDiscovery: ProbeReport["clusterDiscovery"];
   if (deps.clusters.length === 0 && !keys.refused(defaultCredential)) {
     let seen = 0;
     const result = await call(async () => {
       seen = (await deps.clientFor({}).listClusters({ pageSize: 10, currentPage: 1 })).clusters.length;
     });
     keys.note(defaultCredential, result);
-    discovery = { result, seen };
+    clusterDiscovery = { result, seen };
   }
   let projects: ProbeReport["projects"];
   let listedProjects: ProjectV2[] = [];
@@ -307,7 +307,7 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
     clusters,
     sparkJobs,
     jobs,
-    ...(discovery ? { discovery } : {}),
+    ...(clusterDiscovery ? { clusterDiscovery } : {}),
     ...(backups.length > 0 ? { backups } : {}),
     ...(consoleListings.length > 0 ? { console: consoleListings } : {}),
     ...(projects ? { projects } : {}),

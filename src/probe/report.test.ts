@@ -85,7 +85,11 @@ describe("probeExitCode", () => {
       report({ sparkJobs: [{ projectId: "p", jobId: "j", result: NOT_FOUND }] }),
       PROBE_FAILED,
     ],
-    ["List Clusters failed", report({ clusters: [], discovery: { result: TIMEOUT, seen: 0 } }), PROBE_FAILED],
+    [
+      "List Clusters failed",
+      report({ clusters: [], clusterDiscovery: { result: TIMEOUT, seen: 0 } }),
+      PROBE_FAILED,
+    ],
     [
       "List Spark Jobs refused",
       report({ clusters: [cluster({ sparkList: { ok: false, code: "auth_error", message: "no" } })] }),

@@ -125,7 +125,7 @@ export interface ProbeReport {
   readonly projects?: CallResult;
   readonly jobs: readonly JobProbe[];
   /** List Clusters page 1, when the config lists no cluster (the key is checked with it). */
-  readonly discovery?: { readonly result: CallResult; readonly seen: number };
+  readonly clusterDiscovery?: { readonly result: CallResult; readonly seen: number };
   /** List Backups per credential of the polled clusters, when `backups` is enabled. */
   readonly backups?: readonly BackupProbe[];
   /** The console listings whose collectors are on (absent in reports made before they were probed). */
@@ -171,7 +171,7 @@ function importsFailed(c: ClusterProbe): boolean {
  */
 export function probeExitCode(report: ProbeReport): number {
   if (report.keys.some((k) => k.state !== "accepted")) return PROBE_FAILED;
-  if (report.discovery !== undefined && !report.discovery.result.ok) return PROBE_FAILED;
+  if (report.clusterDiscovery !== undefined && !report.clusterDiscovery.result.ok) return PROBE_FAILED;
   if (report.projects !== undefined && !report.projects.ok) return PROBE_FAILED;
   for (const c of report.clusters) {
     if (
@@ -264,8 +264,8 @@ export function formatProbe(report: ProbeReport): string {
     return `${keys.join("\n")}\n`;
   const out = [...keys];
   if (report.billing !== undefined) out.push(billingLine(report.billing));
-  if (report.discovery !== undefined) {
-    const d = report.discovery;
+  if (report.clusterDiscovery !== undefined) {
+    const d = report.clusterDiscovery;
     out.push(`List Clusters: ${d.result.ok ? `ok, ${d.seen} cluster(s) on page 1` : d.result.code}`);
   }
   if (report.clusters.length > 0) {
@@ -341,8 +341,8 @@ export function formatProbe(report: ProbeReport): string {
   if (report.projects !== undefined && !report.projects.ok) {
     problems.push(`  List Projects V2: ${report.projects.message}`);
   }
-  if (report.discovery !== undefined && !report.discovery.result.ok) {
-    problems.push(`  List Clusters: ${report.discovery.result.message}`);
+  if (report.clusterDiscovery !== undefined && !report.clusterDiscovery.result.ok) {
+    problems.push(`  List Clusters: ${report.clusterDiscovery.result.message}`);
   }
   for (const j of report.sparkJobs) {
     const r = j.result;

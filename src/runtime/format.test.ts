@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { renderLanding } from "../http/landing.js";
-import { formatRuntimePlan, inForce, printRuntimePlan, runtimeInForce } from "./format.js";
-import { planRuntime } from "./resolve.js";
+import { formatRuntimeSettings, inForce, printRuntimeSettings, runtimeInForce } from "./format.js";
+import { resolveRuntime } from "./resolve.js";
 
 const PLAIN = { execArgv: [], env: {} };
 
-describe("formatRuntimePlan (--check-config)", () => {
+describe("formatRuntimeSettings (--check-config)", () => {
   it("lists what a run gets and what the launcher does for it", () => {
-    expect(formatRuntimePlan(planRuntime(PLAIN))).toBe(
+    expect(formatRuntimeSettings(resolveRuntime(PLAIN))).toBe(
       [
         "Runtime settings of a run (built-in; docs/runtime.md):",
         "  --max-semi-space-size=2        node flag: command line, set by the launcher",
@@ -23,8 +23,8 @@ describe("formatRuntimePlan (--check-config)", () => {
   });
 
   it("says where a user's values come from, and what is off", () => {
-    const text = formatRuntimePlan(
-      planRuntime({
+    const text = formatRuntimeSettings(
+      resolveRuntime({
         execArgv: ["--heap-growing-percent=25", "--optimize-for-size"],
         env: {
           NODE_OPTIONS: "--max-semi-space-size=8",
@@ -44,16 +44,16 @@ describe("formatRuntimePlan (--check-config)", () => {
     expect(text).toContain("A run has them as started: the launcher starts no other node process.");
   });
 
-  it("prints it after the plan, or names the bad control variable with exit 2", () => {
+  it("prints them after the polling schedule, or names the bad control variable with exit 2", () => {
     const out: string[] = [];
     const err: string[] = [];
     const io = {
       stdout: { write: (t: string) => out.push(t) },
       stderr: { write: (t: string) => err.push(t) },
     };
-    expect(printRuntimePlan(PLAIN, io)).toBe(0);
+    expect(printRuntimeSettings(PLAIN, io)).toBe(0);
     expect(out.join("")).toMatch(/^\nRuntime settings of a run/);
-    expect(printRuntimePlan({ execArgv: [], env: { VDBCLOUD_RUNTIME: "maybe" } }, io)).toBe(2);
+    expect(printRuntimeSettings({ execArgv: [], env: { VDBCLOUD_RUNTIME: "maybe" } }, io)).toBe(2);
     expect(err.join("")).toBe(
       'runtime settings invalid:\nVDBCLOUD_RUNTIME: must be on or off, got "maybe"\n',
     );
@@ -81,7 +81,7 @@ describe("the landing page's runtime table", () => {
   });
 
   it("says when the launcher started this process", () => {
-    const runtime = inForce(planRuntime({ execArgv: [], env: { VDBCLOUD_RUNTIME_LAUNCHED: "fd:3" } }));
+    const runtime = inForce(resolveRuntime({ execArgv: [], env: { VDBCLOUD_RUNTIME_LAUNCHED: "fd:3" } }));
     expect(renderLanding({ ...info, runtime })).toContain(
       "applied by the launcher, which started this process",
     );

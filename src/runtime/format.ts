@@ -2,9 +2,9 @@
 import {
   formatSetting,
   type ProcessStart,
-  planRuntime,
-  type RuntimePlan,
+  type ResolvedRuntime,
   RuntimeSettingError,
+  resolveRuntime,
   type SettingState,
 } from "./resolve.js";
 
@@ -18,8 +18,8 @@ export interface RuntimeInForce {
   readonly settings: readonly { readonly kind: string; readonly setting: string; readonly from: string }[];
 }
 
-/** The landing page's view of a plan: the settings of this very process. */
-export function inForce(plan: RuntimePlan): RuntimeInForce {
+/** The landing page's view of the resolved settings: the settings of this very process. */
+export function inForce(plan: ResolvedRuntime): RuntimeInForce {
   return {
     control: plan.control,
     relaunched: plan.relaunched,
@@ -37,7 +37,7 @@ function describeSource(s: SettingState): string {
 }
 
 /** The settings a run started like this process gets, and what the launcher does for them. */
-export function formatRuntimePlan(plan: RuntimePlan): string {
+export function formatRuntimeSettings(plan: ResolvedRuntime): string {
   const rows = plan.settings.map((s) => [formatSetting(s), `${s.kind}: ${describeSource(s)}`] as const);
   const width = Math.max(...rows.map(([setting]) => setting.length));
   const lines = [`Runtime settings of a run (${plan.control}; docs/runtime.md):`];
@@ -54,7 +54,7 @@ export function formatRuntimePlan(plan: RuntimePlan): string {
  * `--check-config`'s part: prints what a run started like `start` gets and returns exit 0, or
  * 2 after naming a control variable that a run would refuse too.
  */
-export function printRuntimePlan(
+export function printRuntimeSettings(
   start: ProcessStart,
   out: {
     readonly stdout: { write(text: string): unknown };
@@ -62,7 +62,7 @@ export function printRuntimePlan(
   },
 ): number {
   try {
-    out.stdout.write(`\n${formatRuntimePlan(planRuntime(start))}\n`);
+    out.stdout.write(`\n${formatRuntimeSettings(resolveRuntime(start))}\n`);
     return 0;
   } catch (err) {
     if (!(err instanceof RuntimeSettingError)) throw err;
@@ -77,7 +77,7 @@ export function printRuntimePlan(
  */
 export function runtimeInForce(start: ProcessStart): RuntimeInForce | undefined {
   try {
-    return inForce(planRuntime(start));
+    return inForce(resolveRuntime(start));
   } catch {
     return undefined;
   }

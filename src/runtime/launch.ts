@@ -16,7 +16,7 @@
 import { spawn } from "node:child_process";
 import { Socket } from "node:net";
 import { constants } from "node:os";
-import { isLongRunning, type ProcessStart, planRuntime, RuntimeSettingError } from "./resolve.js";
+import { isLongRunning, type ProcessStart, RuntimeSettingError, resolveRuntime } from "./resolve.js";
 import { RELAUNCH_MARKER } from "./settings.js";
 
 /** The signals a launcher passes on to the exporter it started. */
@@ -77,9 +77,9 @@ export function launch(argv: readonly string[], deps: LaunchDeps = defaultDeps()
     return { kind: "run", start };
   }
   if (!isLongRunning(argv)) return { kind: "run", start };
-  let relaunch: NonNullable<ReturnType<typeof planRuntime>["relaunch"]> | null;
+  let relaunch: NonNullable<ReturnType<typeof resolveRuntime>["relaunch"]> | null;
   try {
-    relaunch = planRuntime(start).relaunch;
+    relaunch = resolveRuntime(start).relaunch;
   } catch (err) {
     if (!(err instanceof RuntimeSettingError)) throw err;
     proc.stderr.write(`error: ${err.message}\n`);

@@ -6,8 +6,8 @@ import {
   formatSetting,
   isLongRunning,
   nodeOptionsTokens,
-  planRuntime,
   RuntimeSettingError,
+  resolveRuntime,
 } from "./resolve.js";
 import { RELAUNCH_MARKER, RUNTIME_CONTROLS, RUNTIME_SETTINGS, type RuntimeSettings } from "./settings.js";
 
@@ -23,11 +23,11 @@ const ALL_ADDED = [
   "add MALLOC_MMAP_THRESHOLD_=131072",
 ];
 
-const plan = (execArgv: string[], env: Env) => planRuntime({ execArgv, env }, SETTINGS);
+const plan = (execArgv: string[], env: Env) => resolveRuntime({ execArgv, env }, SETTINGS);
 /** The settings a run has, as `NAME=value` (`NAME (not set)`). */
 const settingsOf = (execArgv: string[], env: Env) => plan(execArgv, env).settings.map(formatSetting);
 
-describe("planRuntime", () => {
+describe("resolveRuntime", () => {
   it.each([
     {
       name: "plain node: everything is added",
@@ -259,7 +259,7 @@ describe("planRuntime", () => {
   });
 
   it("defaults to the project's one definition", () => {
-    const p = planRuntime({ execArgv: [], env: {} });
+    const p = resolveRuntime({ execArgv: [], env: {} });
     expect(p.relaunch?.execArgv).toEqual(RUNTIME_SETTINGS.nodeFlags);
     expect(p.relaunch?.env).toEqual(RUNTIME_SETTINGS.env);
     // Every built-in flag is written as Node takes it on the command line: with its value, or

@@ -45,7 +45,7 @@ export interface SettingState {
 }
 
 /** The runtime settings of a run, and how the launcher gets there from a start. */
-export interface RuntimePlan {
+export interface ResolvedRuntime {
   /** What chose the settings: "built-in", "VDBCLOUD_RUNTIME=off", or the replacing variables. */
   readonly control: string;
   /** Each managed setting as the run has it: after the relaunch, when there is one. */
@@ -183,10 +183,13 @@ function wanted(env: Env, settings: RuntimeSettings): Wanted {
 const unique = (names: readonly string[]) => [...new Set(names)];
 
 /**
- * The plan for a process started as `start`: the settings its run has, and the relaunch that
+ * The runtime settings resolved for a process started as `start`: the settings its run has, and the relaunch that
  * gives them, if one is needed. Throws RuntimeSettingError for a control variable it cannot use.
  */
-export function planRuntime(start: ProcessStart, settings: RuntimeSettings = RUNTIME_SETTINGS): RuntimePlan {
+export function resolveRuntime(
+  start: ProcessStart,
+  settings: RuntimeSettings = RUNTIME_SETTINGS,
+): ResolvedRuntime {
   const want = wanted(start.env, settings);
   const relaunched = start.env[RELAUNCH_MARKER] !== undefined;
   const changes: string[] = [];

@@ -13,7 +13,7 @@ import type { EndpointTemplate } from "./types.js";
  * Envelope codes meaning the key itself was refused: 80001/80002 "invalid token", 21119 "The
  * apikey is illegal.", and 1800 "User hasn't authenticated", which the newer reference pages
  * answer on the control plane (API keys, private endpoints, on-demand compute, volumes, storage
- * integrations) and on the data plane alike. 1800 and 21119 are in no error catalogue.
+ * integrations) and on the data plane alike. 1800 and 21119 are in no error-code list.
  */
 export const AUTH_API_CODES: ReadonlySet<number> = new Set([80001, 80002, 21119, 1800]);
 /** Envelope codes meaning "cluster not found or no permission" / "cluster not found". */

@@ -1,7 +1,7 @@
 /**
  * Where a Query Cluster Metrics result lands: the catalog's entry for a known name, or, for a
  * name with a request type the catalog does not list, the entry of its listed siblings. A leaf
- * beside the catalog (upstream/catalog.ts), which the family lookup (metrics/catalog.ts) reads.
+ * beside the catalog (upstream/catalog.ts), which the family lookup (metrics/familyLookup.ts) reads.
  */
 import { type CatalogUnitKind, type FamilyKey, type Stat, upstreamMetric } from "./catalog.js";
 

@@ -73,7 +73,7 @@ interface RateLimiterOptions {
 
 /**
  * The sustained rate the limiter allows: `rate` per (1 s + margin). `--check-config` compares
- * planned calls against it, so a plan that "fits" is one the limiter can actually carry.
+ * scheduled calls against it, so a schedule that "fits" is one the limiter can actually carry.
  */
 export function usableRate(rate: number, marginMs: number): number {
   return (rate * RATE_WINDOW_MS) / (RATE_WINDOW_MS + marginMs);

@@ -6,9 +6,9 @@ import { DATA_PLANE_ENDPOINT, ENDPOINT } from "./types.js";
 const err = (code: CloudErrorCode, message: string, init: { apiCode?: number; httpStatus?: number } = {}) =>
   new CloudError(code, message, { endpoint: "GET /v2/backups", ...init });
 
-describe("refusalOf: the reference's catalogue first, then the HTTP status, then the message", () => {
+describe("refusalOf: the reference's error codes first, then the HTTP status, then the message", () => {
   it.each<{ what: string; e: unknown; want: Refusal | undefined }>([
-    // The catalogue (error-codes-v2), whatever the status or the message says.
+    // The error-code list (error-codes-v2), whatever the status or the message says.
     {
       what: "80001 invalid token",
       e: err("auth_error", "Invalid token", { apiCode: 80001 }),
@@ -96,7 +96,7 @@ describe("refusalOf: the reference's catalogue first, then the HTTP status, then
       e: err("not_found", "cluster not found", { apiCode: 96018 }),
       want: undefined,
     },
-    // The HTTP status, for codes the catalogue does not hold.
+    // The HTTP status, for codes the error-code list does not hold.
     { what: "HTTP 401", e: err("auth_error", "HTTP 401", { httpStatus: 401 }), want: "key_refused" },
     {
       what: "HTTP 403 with an undocumented code",

@@ -6,9 +6,9 @@
  *   setting, not an outage.
  * - `plan_refused`: the call does not apply to the cluster's plan or kind (dedicated clusters
  *   only, enterprise plan only): asked again later, not a failure.
- * It keys on the reference's error catalogue first (docs/design.md section 7), then on the HTTP
+ * It keys on the reference's error-code list first (docs/design.md section 7), then on the HTTP
  * status (401 a refused key, 403 a refused permission), then on the message, for the answers the
- * catalogue does not cover. Anything else is no refusal: an ordinary failure.
+ * error-code list does not cover. Anything else is no refusal: an ordinary failure.
  */
 import { AUTH_API_CODES, isAuthMessage, NOT_FOUND_API_CODES } from "./errorMapping.js";
 import { CloudError } from "./errors.js";
@@ -17,13 +17,13 @@ import { CloudError } from "./errors.js";
 export type Refusal = "key_refused" | "not_permitted" | "plan_refused";
 
 /**
- * The catalogue's permission refusals: 96012-96016 (96013 "Org owner or project owner is
+ * The error-code list's permission refusals: 96012-96016 (96013 "Org owner or project owner is
  * needed", 96016 "Please check your Apikey scope") and 96027 (project, Apikey scope).
  */
 const PERMISSION_API_CODES: ReadonlySet<number> = new Set([96012, 96013, 96014, 96015, 96016, 96027]);
 
 /**
- * The catalogue's plan refusals: 96021 "Free cluster does not support this operation.", 96022
+ * The error-code list's plan refusals: 96021 "Free cluster does not support this operation.", 96022
  * "Serverless cluster does not support this operation.", 96028 "Feature only supported for
  * enterprise plan clusters."
  */

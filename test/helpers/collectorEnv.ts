@@ -41,7 +41,7 @@ export async function collectorEnv(opts: {
       },
     },
     state: new CollectorStates(),
-    onDiscovered: () => {},
+    onClustersDiscovered: () => {},
     onCollections: () => {},
   };
 }

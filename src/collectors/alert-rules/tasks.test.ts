@@ -77,7 +77,7 @@ const countOf = (text: string, family: string) =>
 
 const refusals = [
   [
-    "the catalogue's 96013",
+    "the error-code list's 96013",
     () =>
       new CloudError("api_error", "upstream code 96013: Org owner or project owner is needed", {
         endpoint: ENDPOINT,
@@ -85,7 +85,7 @@ const refusals = [
       }),
   ],
   [
-    "the catalogue's 96027",
+    "the error-code list's 96027",
     () =>
       new CloudError("api_error", "upstream code 96027: Please check your Apikey scope", {
         endpoint: ENDPOINT,
@@ -99,7 +99,7 @@ const refusals = [
 ] as const;
 
 describe("the alert rules collector", () => {
-  it("is planned on shard 0 only, while alert_rules.enabled", async () => {
+  it("is scheduled on shard 0 only, while alert_rules.enabled", async () => {
     const { client } = fake({});
     const planned = await taskOf(client);
     expect(planned.tasks.map((t) => [t.id, t.intervalMs])).toEqual([

@@ -3,7 +3,7 @@ import { MappingBuilder } from "../../metrics/builder.js";
 import { DATA_PROTECTION_FAMILIES as D } from "../../metrics/families.js";
 import type { FamilyDef, MappingResult } from "../../metrics/sample.js";
 import type { Backup, BackupPolicy } from "../../upstream/types.js";
-import { DAY_SECONDS, maxGapSeconds } from "./schedule.js";
+import { DAY_SECONDS, maxGapSeconds } from "./policyDays.js";
 
 /** The families `mapBackups` writes. */
 export const BACKUP_FAMILIES: readonly FamilyDef[] = [

@@ -5,7 +5,7 @@
  * cluster), at `policy_interval`. Both report under the `backups` collector label.
  *
  * Free and serverless clusters cannot have backups: they are skipped when their ID (in03-) or a
- * plan seen by inventory or discovery says so. Refusals follow the one rule of runPoll: a cluster
+ * plan seen by inventory or cluster discovery says so. Refusals follow the one rule of runPoll: a cluster
  * the service refuses for its plan is asked again after an hour, or as soon as its plan changes;
  * a credential without backup permission makes its targets "not permitted" (up, with
  * vdbcloud_collector_not_permitted 1) with one log line per collector and credential; a refused
@@ -108,7 +108,7 @@ function backupListTasks(env: CollectorEnv): CollectorTask[] {
             signal,
           );
           // Stored per cluster: a cluster removed from the config loses its series at the
-          // next re-plan (with its policy target), not only after the staleness bound.
+          // next rebuild of the tasks (with its policy target), not only after the staleness bound.
           const polled = dedicated(env, clusters).map((c) => c.id);
           const kept = new Set(polled);
           for (const c of clusters) {

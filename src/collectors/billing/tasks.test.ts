@@ -78,7 +78,7 @@ async function env(raw: Record<string, unknown>, billing: CloudApi, states = new
       },
     },
     state: states,
-    onDiscovered: () => {},
+    onClustersDiscovered: () => {},
     onCollections: () => {},
   };
   return { env: e, lines, tick: (ms: number) => (now += ms), store };

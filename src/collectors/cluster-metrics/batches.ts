@@ -15,7 +15,7 @@ export interface MetricQueryBatch {
  * in one request and second-form queries (without) in another, because a server may refuse a
  * request mixing the two; at most two requests, none empty. A scope's configured queries are
  * all second form (config/queries.ts `scopeQueries`), so it sends one request, and the first
- * form only once a server refused the second (refusals.ts). Repeated queries (same name and
+ * form only once a server refused the second (refusedQueries.ts). Repeated queries (same name and
  * stat) are sent once. Order is kept. Returns [] when nothing is left to ask.
  */
 export function buildMetricQueries(queries: readonly MetricQuery[]): MetricQueryBatch[] {

@@ -15,7 +15,7 @@ import { stateSlot } from "../../polling/model.js";
 import { Hold } from "../../shared/hold.js";
 import type { QueryForm } from "../../upstream/catalog.js";
 import type { MetricQuery } from "../../upstream/types.js";
-import type { Resolved } from "./refusals.js";
+import type { Resolved } from "./refusedQueries.js";
 
 /** `metrics.form`: `auto` learns each key's form; `current` and `2024` pin it. */
 export type FormSetting = "auto" | QueryForm;

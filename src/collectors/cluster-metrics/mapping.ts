@@ -4,8 +4,8 @@
  */
 
 import { MappingBuilder, seriesKey } from "../../metrics/builder.js";
-import { lookupFamily } from "../../metrics/catalog.js";
 import { TARGET_SELF_FAMILIES } from "../../metrics/families.js";
+import { lookupFamily } from "../../metrics/familyLookup.js";
 import type { DropReason, FamilyDef, MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
 import { toBaseUnit } from "../../metrics/units.js";

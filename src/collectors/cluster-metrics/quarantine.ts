@@ -10,7 +10,7 @@ import { stateSlot } from "../../polling/model.js";
 import { Holds } from "../../shared/hold.js";
 import { formOfQuery, inForm, listedIn, type QueryForm, queryKey } from "../../upstream/catalog.js";
 import type { MetricQuery } from "../../upstream/types.js";
-import type { Refusal, Resolved, SuspectGroup } from "./refusals.js";
+import type { QueryRefusal, Resolved, SuspectGroup } from "./refusedQueries.js";
 
 /** A configured query the service refused, and until when it is not asked. */
 export interface Quarantined {
@@ -22,7 +22,7 @@ export interface Quarantined {
 }
 
 /** What one cycle of a target sends. */
-interface CyclePlan {
+interface CycleQueries {
   /**
    * Queries to send in the target's batch(es): each in the form it was last accepted in alone,
    * else in the key's form.
@@ -40,8 +40,8 @@ export class TargetRefusals {
    */
   private readonly sentAs = new Map<string, MetricQuery>();
   /** Configured query key -> the refused query, held for `metrics.quarantine`. */
-  private readonly quarantined = new Holds<Refusal>();
-  /** The key's form at the last `plan`: what a configured query is sent as. */
+  private readonly quarantined = new Holds<QueryRefusal>();
+  /** The key's form at the last `queriesAt`: what a configured query is sent as. */
   private form: QueryForm = "current";
 
   constructor(readonly configured: readonly MetricQuery[]) {}
@@ -52,11 +52,11 @@ export class TargetRefusals {
    * reference has is not asked of a server that follows the 2024 one: it would refuse it):
    * quarantined ones left out until their period is over.
    */
-  plan(
+  queriesAt(
     nowMs: number,
     form: QueryForm = "current",
     offered: (q: MetricQuery) => boolean = () => true,
-  ): CyclePlan {
+  ): CycleQueries {
     this.form = form;
     const active: MetricQuery[] = [];
     const due: MetricQuery[] = [];
@@ -71,7 +71,7 @@ export class TargetRefusals {
     return { active, due };
   }
 
-  /** What a configured query is sent as under the last plan's form. */
+  /** What a configured query is sent as under the last `queriesAt`'s form. */
   private sentOf(q: MetricQuery): MetricQuery {
     return this.sentAs.get(queryKey(q)) ?? inForm(q, this.form);
   }
@@ -82,13 +82,13 @@ export class TargetRefusals {
    * quarantine until `untilMs`. Returns the configured queries newly quarantined (not those
    * already held, so a refusal is reported once, not once per period).
    */
-  record(outcome: Resolved, untilMs: number, keepSwitches = true): Refusal[] {
+  record(outcome: Resolved, untilMs: number, keepSwitches = true): QueryRefusal[] {
     const configuredOf = this.configuredBySent();
     for (const [sentKey, other] of keepSwitches ? outcome.switched : []) {
       const configured = configuredOf.get(sentKey);
       if (configured !== undefined) this.sentAs.set(queryKey(configured), other);
     }
-    const fresh: Refusal[] = [];
+    const fresh: QueryRefusal[] = [];
     for (const r of outcome.refused) {
       const configured = configuredOf.get(queryKey(r.query)) ?? r.query;
       const key = queryKey(configured);
@@ -152,7 +152,7 @@ export const METRIC_REFUSALS = stateSlot("metric query refusals", () => new Refu
 
 /**
  * Per group of targets (a credential and a kind of target), the query keys the service refused
- * on some of them, and the search under way: `resolveWithSuspects` (refusals.ts) sets the
+ * on some of them, and the search under way: `resolveWithSuspects` (refusedQueries.ts) sets the
  * suspects aside first on the others. A suspicion is never lifted by one target answering the
  * query (plans differ, and a wrong suspicion costs one call); it is bounded by the number of
  * configured queries.

@@ -20,12 +20,12 @@ import {
   type TargetRefusals,
 } from "./quarantine.js";
 import {
-  type Refusal,
+  type QueryRefusal,
   resolveWithSuspects,
   type SendQueries,
   type SuspectGroup,
   settle,
-} from "./refusals.js";
+} from "./refusedQueries.js";
 import { METRIC_REFUSAL_WARNINGS } from "./warnings.js";
 
 export { metricsTargetName } from "./targets.js";
@@ -74,10 +74,10 @@ interface Poll {
   readonly refusals: TargetRefusals;
   readonly nowMs: number;
   readonly quarantineMs: number;
-  readonly warn: (refusal: Refusal) => void;
+  readonly warn: (refusal: QueryRefusal) => void;
   /** A quarantined query (as configured) answered on its retrial. */
   readonly cleared: (query: MetricQuery) => void;
-  /** What the targets of the same credential and kind were refused (refusals.ts). */
+  /** What the targets of the same credential and kind were refused (refusedQueries.ts). */
   readonly suspects: SuspectGroup;
   /** The form the target's key speaks this cycle (forms.ts). */
   readonly form: QueryForm;
@@ -89,11 +89,11 @@ interface Poll {
 
 /**
  * One cycle's queries: the target's batches in the key's form (refusals resolved, see
- * refusals.ts), then each quarantined query whose period is over, alone. Returns every answer
+ * refusedQueries.ts), then each quarantined query whose period is over, alone. Returns every answer
  * received, and what the batch in the key's form said of that form.
  */
 async function askAll(p: Poll): Promise<{ value: MetricResult[]; verdict: FormVerdict }> {
-  const { active, due } = p.refusals.plan(p.nowMs, p.form, p.offered);
+  const { active, due } = p.refusals.queriesAt(p.nowMs, p.form, p.offered);
   if (active.length === 0 && due.length === 0) {
     if (p.refusals.held().length === 0) return { value: [], verdict: "none" };
     throw new AllQueriesRefusedError(p.refusals.held());
@@ -117,7 +117,7 @@ async function askAll(p: Poll): Promise<{ value: MetricResult[]; verdict: FormVe
     if (retried.accepted.length > 0) p.cleared(p.refusals.release(query));
     else p.refusals.record({ results: [], switched: new Map(), refused: retried.refused }, until);
   }
-  if (p.refusals.plan(p.nowMs, p.form, p.offered).active.length === 0 && results.length === 0) {
+  if (p.refusals.queriesAt(p.nowMs, p.form, p.offered).active.length === 0 && results.length === 0) {
     throw new AllQueriesRefusedError(p.refusals.held());
   }
   return { value: results, verdict };
@@ -127,7 +127,7 @@ async function askAll(p: Poll): Promise<{ value: MetricResult[]; verdict: FormVe
  * One task per target (a cluster, plus one per configured scope). Each run sends one Query
  * Cluster Metrics request carrying all the target's queries (two when both request forms are
  * configured: they must not mix), maps the results and replaces the target's samples. A query
- * the service refuses costs only itself: see refusals.ts and quarantine.ts.
+ * the service refuses costs only itself: see refusedQueries.ts and quarantine.ts.
  */
 function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
   const { ctx, clients, clusters } = env;
@@ -155,9 +155,9 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
     targets.add(target);
     if (!formOwner.has(clients.credentialOf(cluster))) formOwner.set(clients.credentialOf(cluster), target);
     // One warning per refused name across targets (warnings.ts), not one per target.
-    const warn = (r: Refusal): void => warnings.refused(ctx.logger, target, r.query, r.message);
+    const warn = (r: QueryRefusal): void => warnings.refused(ctx.logger, target, r.query, r.message);
     const cleared = (q: MetricQuery): void => warnings.answered(ctx.logger, target, q);
-    // Targets of one credential and kind are usually refused the same names (refusals.ts).
+    // Targets of one credential and kind are usually refused the same names (refusedQueries.ts).
     const group = suspects.group(
       `${clients.credentialOf(cluster)}\u0000${scope === undefined ? "cluster" : "scope"}`,
     );

@@ -83,7 +83,7 @@ export class RefusalWarnings {
   /**
    * Forgets targets not in `keep` (removed from the config or this shard), silently: a target
    * that is gone is no news about the name. Called while tasks are built, when no logger is
-   * at hand (the plan of `--check-config` builds them too).
+   * at hand (the polling schedule of `--check-config` builds them too).
    */
   retain(keep: ReadonlySet<string>): void {
     for (const [metric, affected] of this.byName) {

@@ -3,7 +3,7 @@
  * Describe Index and when it came, whether the index is at rest, and which state's fail reason
  * was logged. It decides which indexes need a Describe Index call in a run: a finished index
  * whose rows did not move is asked at most once per collections.interval, however often the
- * collector runs (a reload, a re-plan, an early first slot), and shown from memory in between.
+ * collector runs (a reload, a rebuild of the tasks, an early first slot), and shown from memory in between.
  */
 import { ClusterJobMemory, noteKey } from "../../polling/clusterJobs.js";
 import { stateSlot } from "../../polling/model.js";

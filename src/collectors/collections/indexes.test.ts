@@ -1,13 +1,13 @@
 /**
  * The collections collector's index work, task by task: a fail reason logged once per index and
  * state, the re-describe cadence of a finished index at rest, failures that cost only what they
- * asked, the plan's call estimates, and every data-plane call within collections.rate_limit.
+ * asked, the schedule's call counts, and every data-plane call within collections.rate_limit.
  */
 import { MockAgent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { collectorEnv } from "../../../test/helpers/collectorEnv.js";
 import type { Sample } from "../../metrics/sample.js";
-import { computePlan } from "../../polling/plan.js";
+import { computeSchedule } from "../../polling/schedule.js";
 import { spyContext } from "../../polling/testkit.js";
 import { createDataPlaneClient, type DataPlaneApi, type DataPlaneClient } from "../../upstream/dataPlane.js";
 import { CloudError } from "../../upstream/errors.js";
@@ -152,7 +152,7 @@ describe("re-describe cadence", () => {
     const describes = () => plane.calls.filter((c) => c.startsWith("describe docs/")).length;
     const building = () => plane.calls.filter((c) => c.startsWith("describe faq/")).length;
     const counts: number[] = [];
-    // The collector runs every half interval (a re-plan, an early first slot): 12 runs, 6 intervals.
+    // The collector runs every half interval (a rebuild of the tasks, an early first slot): 12 runs, 6 intervals.
     for (let i = 0; i < 12; i++) {
       const samples = await s.run();
       // Shown every run all the same, from memory in between.
@@ -277,7 +277,7 @@ describe("index calls that fail", () => {
   });
 });
 
-describe("plan and budget", () => {
+describe("schedule and budget", () => {
   it("--check-config counts List Indexes and Describe Index per polled collection; none with indexes off", async () => {
     const plane = fakePlane({});
     const on = await setup(plane.api, { max_per_cluster: 40 });
@@ -287,16 +287,16 @@ describe("plan and budget", () => {
       [DATA_PLANE_ENDPOINT.listIndexes]: [40, false],
       [DATA_PLANE_ENDPOINT.describeIndex]: [40, true],
     });
-    const plan = computePlan([collectionsCollector], on.env.config);
-    expect(plan.notes.filter((n) => n.includes("a Describe Index per index"))).toHaveLength(1);
+    const schedule = computeSchedule([collectionsCollector], on.env.config);
+    expect(schedule.notes.filter((n) => n.includes("a Describe Index per index"))).toHaveLength(1);
     // Databases 1 + collections 1 + load states 40 + List Indexes 40 + Describe Index 40.
-    expect(plan.dataPlaneRows).toEqual([
+    expect(schedule.dataPlaneRows).toEqual([
       expect.objectContaining({ clusterId: CLUSTER, callsPerCycle: 122, atLeast: true }),
     ]);
     const off = await setup(plane.api, { max_per_cluster: 40, indexes: false });
     expect(calls(off.task)[DATA_PLANE_ENDPOINT.listIndexes]).toBeUndefined();
     expect(calls(off.task)[DATA_PLANE_ENDPOINT.describeIndex]).toBeUndefined();
-    const offPlan = computePlan([collectionsCollector], off.env.config);
+    const offPlan = computeSchedule([collectionsCollector], off.env.config);
     expect(offPlan.dataPlaneRows[0]?.callsPerCycle).toBe(42);
     expect(offPlan.notes.filter((n) => n.includes("Describe Index"))).toEqual([]);
     await off.run();
@@ -309,7 +309,7 @@ describe("family lists", () => {
     { deny: ["vdbcloud_index_.*"], calls: 0 },
     { deny: ["vdbcloud_index_info|vdbcloud_index_state"], calls: 2 },
     { deny: [], calls: 2 },
-  ])("deny $deny: $calls index calls, as the plan counts", async ({ deny, calls }) => {
+  ])("deny $deny: $calls index calls, as the schedule counts", async ({ deny, calls }) => {
     const plane = fakePlane({ docs: new Map([["vec", index("vec")]]) });
     const s = await setup(plane.api);
     const env = await collectorEnv({

@@ -22,7 +22,7 @@ import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
 import type { CollectionRef, DataPlaneApi, LoadState } from "../../upstream/dataPlane.js";
 import { CloudError } from "../../upstream/errors.js";
 import { DATA_PLANE_ENDPOINT, ENDPOINT } from "../../upstream/types.js";
-import { dataPlaneOf, listAllCollections } from "./discover.js";
+import { dataPlaneOf, listAllCollections } from "./collectionDiscovery.js";
 import { pollIndexes } from "./indexes.js";
 import { mapIndexes } from "./indexMapping.js";
 import { INDEX_MEMORY } from "./indexMemory.js";
@@ -174,7 +174,7 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /**
- * The collections collector: discovery through each cluster's data plane. Its listing also
+ * The collections collector: collection discovery through each cluster's data plane. Its listing also
  * feeds the cluster metrics' per-collection scopes (`collections.scopes`), so it runs while
  * those families are exposed, even when its own are all denied.
  */

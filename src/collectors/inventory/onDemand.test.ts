@@ -141,7 +141,7 @@ async function taskOf(client: CloudApi, raw: Record<string, unknown> = {}, shard
 const run = (t: { run: (s: AbortSignal) => Promise<unknown> }) => t.run(new AbortController().signal);
 
 describe("the on-demand task", () => {
-  it("is planned on shard 0 only, with inventory.on_demand", async () => {
+  it("is scheduled on shard 0 only, with inventory.on_demand", async () => {
     const { client } = fake([]);
     expect((await taskOf(client)).tasks.map((t) => t.id)).toEqual([
       { collector: "inventory", target: "on_demand" },
@@ -151,7 +151,7 @@ describe("the on-demand task", () => {
     expect((await taskOf(client, { inventory: { enabled: false } })).tasks).toEqual([]);
   });
 
-  it("is not planned while families denies every on-demand family; one denied family is not enough", async () => {
+  it("is not scheduled while families denies every on-demand family; one denied family is not enough", async () => {
     const { client } = fake([]);
     expect((await taskOf(client, { families: { deny: ["vdbcloud_on_demand_cluster_.*"] } })).tasks).toEqual(
       [],
@@ -195,14 +195,14 @@ describe("the on-demand task", () => {
 
   it.each([
     [
-      "the catalogue's 96013",
+      "the error-code list's 96013",
       new CloudError("api_error", "upstream code 96013: Org owner or project owner is needed", {
         endpoint: "GET /v2/clusters/onDemandClusters",
         apiCode: 96013,
       }),
     ],
     [
-      "the catalogue's 96027",
+      "the error-code list's 96027",
       new CloudError("api_error", "upstream code 96027: Please check your Apikey scope", {
         endpoint: "GET /v2/clusters/onDemandClusters",
         apiCode: 96027,

@@ -97,7 +97,7 @@ async function listProjects(
 /**
  * Organisation-wide listings, on the replica that owns account-wide calls (shard 0): List
  * Cloud Regions (v2) and List Projects (V2; v1 where V2 is refused, which needs a region for
- * its controller URL: the first discovery region filter, else the first known cluster region).
+ * its controller URL: the first cluster discovery region filter, else the first known cluster region).
  * One task, target "global".
  */
 export function globalInventoryTask(env: CollectorEnv): CollectorTask[] {

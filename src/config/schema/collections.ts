@@ -1,5 +1,5 @@
 /**
- * The `collections:` section (discovery through each cluster's data plane), a cluster's
+ * The `collections:` section (collection discovery through each cluster's data plane), a cluster's
  * `data_plane` (docs/design.md section 4). Kept beside schema.ts, which
  * assembles them; the metric query item schema is passed in, so the scope query rules stay in
  * one place.

@@ -2,7 +2,7 @@
  * The `native_export` section (docs/design.md section 4): which polled clusters the service's own
  * Prometheus endpoint serves (GET {base_url}/v2/clusters/{id}/metrics/export, Enterprise clusters
  * only), listed for Prometheus at /sd/native-export, and whether their metric queries are saved.
- * Its cross-field rules read the rest of the file: the plans come from inventory or discovery,
+ * Its cross-field rules read the rest of the file: the clusters' plans come from inventory or cluster discovery,
  * and a listed ID must be a cluster the exporter can poll.
  */
 import * as z from "zod";
@@ -47,7 +47,7 @@ export const nativeExportSchema = section({
 /**
  * The rules across sections, on the whole file (a section that failed may still be raw): the
  * plans that select clusters come from Describe Cluster (inventory) or List Clusters
- * (discovery), so one of them must run; without discovery, a listed ID must be a configured
+ * (cluster discovery), so one of them must run; without cluster discovery, a listed ID must be a configured
  * cluster (a typo would otherwise never be served, silently); an in03- cluster is free by its
  * ID, and the service serves Enterprise clusters only.
  */
@@ -58,8 +58,8 @@ export function checkNativeExport(file: unknown, ctx: Ctx): void {
   const inventory = isRecord(file.inventory) ? file.inventory : {};
   const inventoryOn = inventory.enabled !== false;
   const discovery = isRecord(inventory.discovery) ? inventory.discovery : {};
-  const discoveryOn = discovery.enabled === true;
-  if (!inventoryOn && !discoveryOn) {
+  const clusterDiscoveryOn = discovery.enabled === true;
+  if (!inventoryOn && !clusterDiscoveryOn) {
     ctx.addIssue({
       code: "custom",
       message:
@@ -84,7 +84,7 @@ export function checkNativeExport(file: unknown, ctx: Ctx): void {
         path: ["native_export", "clusters", i],
         input: id,
       });
-    } else if (!discoveryOn && !configured.has(id)) {
+    } else if (!clusterDiscoveryOn && !configured.has(id)) {
       ctx.addIssue({
         code: "custom",
         message: `${id} is not a polled cluster: list it under clusters, or enable inventory.discovery`,

@@ -99,7 +99,7 @@ describe("List Alert Rules over HTTP", () => {
     for (const secret of SECRETS) expect(err.message).not.toContain(secret);
   });
 
-  it("a key that is not project admin is refused with the catalogue's code", async () => {
+  it("a key that is not project admin is refused with the error-code list's code", async () => {
     upstream
       .get(TEST_BASE_URL)
       .intercept({ method: "GET", path: (p) => p.startsWith("/v2/alertRules?") })

@@ -78,7 +78,7 @@ export function normalizeAlertRules(data: AlertRulesData, args: ListAlertRulesAr
   return { ...pageInfoOf(data, rules.length), rules };
 }
 
-/** What the plan of `--check-config` says of this listing: its calls grow with what a run lists. */
+/** What the polling schedule of `--check-config` says of this listing: its calls grow with what a run lists. */
 const RUN_TIME_COUNT =
   "the console's alert rules: one List Alert Rules page per 100 rules of each project that List Projects V2 lists, counted here for the configured clusters' projects";
 

@@ -2,7 +2,7 @@
  * What one endpoint declaration holds (YACE's `services.go` row, one file per endpoint): the HTTP
  * method and path template, its scope, how it pages, the request builder, a response schema for
  * the envelope's `data` and a normalizer to the results.ts shape, and the facts the framework
- * reads (account-wide, its place in the plan, its run-time note). The client runs request, schema
+ * reads (account-wide, its place in the polling schedule, its run-time note). The client runs request, schema
  * and normalizer in that order; declarations do no I/O. index.ts is the one table of them.
  */
 import type { z } from "zod";
@@ -56,11 +56,11 @@ export interface EndpointFacts {
    */
   readonly shardZero?: true;
   /**
-   * Its rows' place in the plan of `--check-config` (ascending); rows of an endpoint without one
+   * Its rows' place in the polling schedule of `--check-config` (ascending); rows of an endpoint without one
    * come first, in the order the tasks list them.
    */
   readonly planOrder?: number;
-  /** The note printed under the plan while a task calls it: its number of calls only a run knows. */
+  /** The note printed under the schedule while a task calls it: its number of calls only a run knows. */
   readonly runTimeCount?: string;
   /** The client's method takes no arguments, only the signal. */
   readonly noArgs?: true;

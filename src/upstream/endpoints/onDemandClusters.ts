@@ -57,7 +57,7 @@ export function normalizeOnDemandClusters(
   }));
 }
 
-/** What the plan of `--check-config` says of this listing: its calls grow with what a run lists. */
+/** What the polling schedule of `--check-config` says of this listing: its calls grow with what a run lists. */
 const RUN_TIME_COUNT =
   "on-demand clusters: one List On-Demand Clusters call per project and region that List Projects V2 lists (regionIds), counted here for the configured clusters' projects and regions";
 

@@ -131,7 +131,7 @@ describe("the endpoint table", () => {
       if (def.shardZero) expect(def.scope, def.endpoint).not.toMatch(/cluster|data plane/);
   });
 
-  it("derives the plan's order, and its run-time notes", () => {
+  it("derives the schedule's order, and its run-time notes", () => {
     expect(ENDPOINT_ORDER).toEqual([
       ENDPOINT.queryClusterMetrics,
       ENDPOINT.listImportJobsV2,

@@ -3,7 +3,7 @@
  * declared once in its own file of this folder. Everything else that lists endpoints derives from
  * it: the `CloudApi` type and the client's methods (client.ts), the template constants
  * (`ENDPOINT`, `DATA_PLANE_ENDPOINT`), the self-metrics' endpoint label values (`ENDPOINTS`, in
- * this order), the paged set, the shard-0 set, the plan's order and its run-time notes.
+ * this order), the paged set, the shard-0 set, the schedule's order and its run-time notes.
  *
  * To add an endpoint: declare it in a file of this folder (`defineEndpoint`), and add it here.
  */
@@ -139,7 +139,7 @@ export const PAGED_ENDPOINTS: readonly EndpointTemplate[] = EVERY.filter((d) => 
 /**
  * The endpoints only shard 0 calls: the account-wide listings of the collectors that own the
  * account's global calls. Every other endpoint is called by every replica: per-cluster calls for
- * its own clusters, and the listings each replica needs whole (List Clusters for discovery, List
+ * its own clusters, and the listings each replica needs whole (List Clusters for cluster discovery, List
  * Backups per credential).
  */
 export const SHARD_ZERO_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(
@@ -147,7 +147,7 @@ export const SHARD_ZERO_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(
 );
 
 /**
- * The order of the plan's rows (then by credential in order of first use); an endpoint the
+ * The order of the polling schedule's rows (then by credential in order of first use); an endpoint the
  * order leaves out comes first.
  */
 export const ENDPOINT_ORDER: readonly EndpointTemplate[] = EVERY.flatMap((d) =>
@@ -156,7 +156,7 @@ export const ENDPOINT_ORDER: readonly EndpointTemplate[] = EVERY.flatMap((d) =>
   .sort((a, b) => a.order - b.order)
   .map((d) => d.endpoint);
 
-/** By endpoint: the note printed under the plan while a task calls it. */
+/** By endpoint: the note printed under the schedule while a task calls it. */
 export const RUN_TIME_COUNTS: ReadonlyMap<EndpointTemplate, string> = new Map(
   EVERY.flatMap((d) => (d.runTimeCount === undefined ? [] : [[d.endpoint, d.runTimeCount] as const])),
 );

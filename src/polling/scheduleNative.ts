@@ -1,9 +1,9 @@
 /**
  * What `--check-config` says of native_export: which clusters the service's own Prometheus
- * endpoint serves and which metric calls that saves. Offline no plan is known, so only the
+ * endpoint serves and which metric calls that saves. Offline no cluster's plan is known, so only the
  * clusters listed by ID count as native (taken as the Enterprise clusters the config says they
  * are); with `clusters: auto` the calls are counted as made, and a note says they stop once
- * inventory or discovery shows a cluster is Enterprise.
+ * inventory or cluster discovery shows a cluster is Enterprise.
  */
 import type { Config } from "../config/types.js";
 import { ENDPOINT, type EndpointTemplate } from "../upstream/types.js";
@@ -19,8 +19,8 @@ export interface SavedRow {
   readonly requestsPerSecond: number;
 }
 
-/** native_export as the plan shows it. */
-export interface NativePlan {
+/** native_export as the schedule shows it. */
+export interface NativeSchedule {
   readonly enabled: boolean;
   /** The clusters of this replica shown as native: the configured ones listed by ID. */
   readonly clusters: readonly string[];
@@ -29,11 +29,11 @@ export interface NativePlan {
   readonly notes: readonly string[];
 }
 
-/** A task as the plan keeps it: what it calls, not how. */
-export type PlannedTask = Pick<CollectorTask, "id" | "credential" | "intervalMs" | "calls" | "nativeCluster">;
+/** A task as the schedule counts it: what it calls, not how. */
+export type CountedTask = Pick<CollectorTask, "id" | "credential" | "intervalMs" | "calls" | "nativeCluster">;
 
-/** What the plan keeps of a task. */
-export function plannedTask(t: PlannedTask): PlannedTask {
+/** What the schedule keeps of a task. */
+export function countedTask(t: CountedTask): CountedTask {
   return {
     id: t.id,
     credential: t.credential,
@@ -47,7 +47,7 @@ export function plannedTask(t: PlannedTask): PlannedTask {
  * Whether a call of a task is saved by the service's own endpoint: a Query Cluster Metrics call
  * of a cluster `native_export` lists by ID (with skip_metric_queries).
  */
-export function nativeSaves(config: Config): (task: PlannedTask, endpoint: EndpointTemplate) => boolean {
+export function nativeSaves(config: Config): (task: CountedTask, endpoint: EndpointTemplate) => boolean {
   const listed = listedAsNative(config.nativeExport);
   return (task, endpoint) =>
     endpoint === ENDPOINT.queryClusterMetrics &&
@@ -56,14 +56,14 @@ export function nativeSaves(config: Config): (task: PlannedTask, endpoint: Endpo
 }
 
 /**
- * The native part of the plan of `tasks` (this replica's); `polled` are this replica's configured
+ * The native part of the schedule of `tasks` (this replica's); `polled` are this replica's configured
  * clusters.
  */
-export function nativePlan(
+export function nativeSchedule(
   config: Config,
-  tasks: readonly PlannedTask[],
+  tasks: readonly CountedTask[],
   polled: readonly { readonly id: string }[],
-): NativePlan {
+): NativeSchedule {
   const native = config.nativeExport;
   if (!native.enabled) return { enabled: false, clusters: [], saved: [], notes: [] };
   const saves = nativeSaves(config);

@@ -1,5 +1,5 @@
 /**
- * What the plan of `--check-config` says beside its rows. The notes of the listings whose number
+ * What the polling schedule of `--check-config` says beside its rows. The notes of the listings whose number
  * of calls only a run can know (`RUN_TIME_COUNTS`) are declared with their endpoints
  * (upstream/endpoints/) and derived by the table.
  */

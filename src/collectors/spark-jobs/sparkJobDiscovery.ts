@@ -47,7 +47,7 @@ export function listAllSparkJobs(
 }
 
 /** One task per polled cluster, when `spark_jobs.discovery.enabled`. */
-export function sparkDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
+export function sparkJobDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
   const { ctx, clients } = env;
   const spark = env.config.sparkJobs;
   const cfg = spark.discovery;
@@ -124,7 +124,7 @@ export function sparkDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** Spark job discovery: List Spark Jobs per polled cluster; reports as the spark_jobs collector. */
-export const sparkDiscoveryCollector = defineCollector("spark_job_discovery", sparkDiscoveryTasks, {
+export const sparkJobDiscoveryCollector = defineCollector("spark_job_discovery", sparkJobDiscoveryTasks, {
   label: LABEL,
   families: [JOB_FAMILIES.sparkJobs, ...SPARK_JOB_FAMILIES],
 });

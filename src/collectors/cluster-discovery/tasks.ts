@@ -1,10 +1,10 @@
 /**
- * Discovery: List Clusters finds every cluster the key can see, and the other collectors poll
+ * Cluster discovery: List Clusters finds every cluster the key can see, and the other collectors poll
  * them. Its health is reported under the inventory collector, target "discovery".
  */
 
 import { MappingBuilder } from "../../metrics/builder.js";
-import { DISCOVERY_FAMILIES } from "../../metrics/families.js";
+import { CLUSTER_DISCOVERY_FAMILIES } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { CLUSTER_KINDS, learnPlans } from "../../polling/clusterKinds.js";
 import {
@@ -19,8 +19,8 @@ import { keepValidIds } from "../../polling/upstreamIds.js";
 import { ChangeLog } from "../../shared/changeLog.js";
 import { type CloudApi, type ClusterDescription, ENDPOINT } from "../../upstream/types.js";
 
-// Discovery's health has always been reported under the `collector` label "inventory", target
-// "discovery" (dashboards and alerts select it so); discovery is its own collector all the same.
+// Cluster discovery's health has always been reported under the `collector` label "inventory", target
+// "discovery" (dashboards and alerts select it so); cluster discovery is its own collector all the same.
 const LABEL = "inventory";
 
 /** Page size for List Clusters (documented range 1..100). */
@@ -72,8 +72,8 @@ export async function discoverClusters(
   return [...found.values()];
 }
 
-/** What discovery keeps of what it found: at most `max` clusters, the first by cluster ID. */
-interface DiscoveryCap {
+/** What cluster discovery keeps of what it found: at most `max` clusters, the first by cluster ID. */
+interface ClusterDiscoveryCap {
   readonly kept: ClusterDescription[];
   /** Found beyond `max`, not polled. */
   readonly notPolled: number;
@@ -83,7 +83,7 @@ interface DiscoveryCap {
  * The first `max` clusters by cluster ID, so the same clusters are polled every cycle and on
  * every replica (each picks its own share of the same list). Pure.
  */
-export function capDiscovered(found: readonly ClusterDescription[], max: number): DiscoveryCap {
+export function capDiscovered(found: readonly ClusterDescription[], max: number): ClusterDiscoveryCap {
   const sorted = [...found].sort((a, b) =>
     a.clusterId < b.clusterId ? -1 : a.clusterId > b.clusterId ? 1 : 0,
   );
@@ -93,24 +93,24 @@ export function capDiscovered(found: readonly ClusterDescription[], max: number)
 /** vdbcloud_discovered_clusters_not_polled, written after every successful listing. */
 function capSamples(notPolled: number): MappingResult {
   const out = new MappingBuilder();
-  out.add(DISCOVERY_FAMILIES.clustersNotPolled, {}, notPolled);
+  out.add(CLUSTER_DISCOVERY_FAMILIES.clustersNotPolled, {}, notPolled);
   return out.result();
 }
 
 /**
- * The discovery task: lists clusters every inventory interval and hands the result to
- * `env.onDiscovered` (which re-plans the other collectors' targets). A failed listing keeps the
+ * The cluster discovery task: lists clusters every inventory interval and hands the result to
+ * `env.onClustersDiscovered` (which rebuilds the other collectors' tasks). A failed listing keeps the
  * previous targets. It runs on every replica, whether or not inventory is enabled: each replica
  * needs the whole list to pick its own share of the clusters.
  */
-function discoveryTask(env: CollectorEnv): CollectorTask[] {
+function clusterDiscoveryTask(env: CollectorEnv): CollectorTask[] {
   const cfg = env.config.inventory;
   if (!cfg.discovery.enabled) return [];
   const client = env.clients.forCluster({});
   // One listing per project and region filter pair, of at least one page each.
   const listings = Math.max(1, cfg.discovery.projectIds.length) * Math.max(1, cfg.discovery.regionIds.length);
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
-  // Logged once per change of the number beyond the cap (a plan's tasks live until the next plan).
+  // Logged once per change of the number beyond the cap (a task lives until the next rebuild of the tasks).
   const notPolledLog = new ChangeLog<number>({ quiet: 0 });
   return [
     collectorTask({
@@ -138,7 +138,7 @@ function discoveryTask(env: CollectorEnv): CollectorTask[] {
               );
             }
             learnPlans(env.state.get(CLUSTER_KINDS), env.ctx.health, kept);
-            env.onDiscovered(kept);
+            env.onClustersDiscovered(kept);
             putData(env.ctx, LABEL, "discovery", capSamples(notPolled), ttlMs);
           },
         ),
@@ -147,12 +147,12 @@ function discoveryTask(env: CollectorEnv): CollectorTask[] {
 }
 
 /**
- * Discovery writes no family of its own data: it finds the clusters every per-cluster collector
+ * Cluster discovery writes no family of its own data: it finds the clusters every per-cluster collector
  * polls, so it runs while any collector that writes families runs (docs/configuration.md,
  * families). Its one family reports the clusters its cap left out.
  */
-export const discoveryCollector = defineCollector("discovery", discoveryTask, {
+export const clusterDiscoveryCollector = defineCollector("discovery", clusterDiscoveryTask, {
   label: LABEL,
   feedsOthers: true,
-  families: Object.values(DISCOVERY_FAMILIES),
+  families: Object.values(CLUSTER_DISCOVERY_FAMILIES),
 });

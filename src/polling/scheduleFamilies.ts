@@ -1,5 +1,5 @@
 /**
- * The part of the `--check-config` plan that `families.allow` and `families.deny` decide: how
+ * The part of the `--check-config` polling schedule that `families.allow` and `families.deny` decide: how
  * many families they deny, and which collectors make no call because every family they write is
  * denied, with the calls that spares.
  */
@@ -19,7 +19,7 @@ interface SilencedCollector {
 }
 
 /** What `families.allow` and `families.deny` leave out. */
-export interface FamilyPlan {
+export interface ScheduleFamilies {
   /** Every family the collectors can write under this config, the exporter's own included. */
   readonly known: number;
   /** Those the lists deny, by name. */
@@ -28,10 +28,10 @@ export interface FamilyPlan {
 }
 
 /**
- * The family part of the plan of `collectors` in `env` (the plan's, with stand-in clients: a
+ * The family part of the schedule of `collectors` in `env` (the schedule's, with stand-in clients: a
  * silenced collector's tasks are built to count their calls, never run).
  */
-export function familyPlan(collectors: readonly Collector[], env: CollectorEnv): FamilyPlan {
+export function scheduleFamilies(collectors: readonly Collector[], env: CollectorEnv): ScheduleFamilies {
   const { config } = env;
   const silenced = selectCollectors(collectors, config).silenced.map((c): SilencedCollector => {
     const spared = c.tasks(env);

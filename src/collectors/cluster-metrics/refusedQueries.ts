@@ -15,7 +15,7 @@ import type { MetricQuery, MetricResult } from "../../upstream/types.js";
 export type SendQueries = (queries: readonly MetricQuery[]) => Promise<MetricResult[]>;
 
 /** A query the service refused, with what it said. */
-export interface Refusal {
+export interface QueryRefusal {
   readonly query: MetricQuery;
   readonly message: string;
 }
@@ -25,7 +25,7 @@ export interface Refusal {
  * auth, rate limiting or not-found (those concern the key or the cluster, and every query
  * alike). Network errors, timeouts and server errors are not refusals either.
  */
-export function isRefusal(err: unknown): err is CloudError {
+export function isQueryRefusal(err: unknown): err is CloudError {
   return err instanceof CloudError && (err.code === "api_error" || err.code === "invalid_request");
 }
 
@@ -34,7 +34,7 @@ interface Settled {
   readonly results: MetricResult[];
   /** Queries answered, as sent. */
   readonly accepted: MetricQuery[];
-  readonly refused: Refusal[];
+  readonly refused: QueryRefusal[];
 }
 
 /** The service's own words from a refusal (the client prefixes endpoint and code). */
@@ -67,7 +67,7 @@ export async function settle(queries: readonly MetricQuery[], send: SendQueries)
   try {
     return { results: await send(queries), accepted: [...queries], refused: [] };
   } catch (err) {
-    if (!isRefusal(err)) throw err;
+    if (!isQueryRefusal(err)) throw err;
     return split(queries, send, err);
   }
 }
@@ -78,7 +78,7 @@ export interface Resolved {
   /** Refused queries answered in their other form: sent query key -> the form that worked. */
   readonly switched: ReadonlyMap<string, MetricQuery>;
   /** Refused in every form tried, with the service's message for the form sent first. */
-  readonly refused: readonly Refusal[];
+  readonly refused: readonly QueryRefusal[];
   /**
    * Queries of a batch answered in the other form that the other form's reference does not
    * list: not asked again this cycle (the key's form decides the next).
@@ -105,7 +105,7 @@ export async function resolveBatch(
     try {
       return { results: await send(queries), switched: new Map(), refused: [] };
     } catch (err) {
-      if (!isRefusal(err)) throw err;
+      if (!isQueryRefusal(err)) throw err;
       first = err;
     }
   }
@@ -142,7 +142,7 @@ export interface SuspectGroup {
   /** Keys refused on some target of the group. */
   known(): ReadonlySet<string>;
   /** Records what a target of the group was refused. */
-  learn(refused: readonly Refusal[]): void;
+  learn(refused: readonly QueryRefusal[]): void;
   /** Runs `search` once no other search of the group runs (they would find the same names). */
   exclusive<T>(search: () => Promise<T>): Promise<T>;
 }
@@ -175,7 +175,7 @@ async function inOtherForm(
       unasked: queries.filter((q) => !moved.has(q)),
     };
   } catch (err) {
-    if (!isRefusal(err)) throw err;
+    if (!isQueryRefusal(err)) throw err;
     return undefined;
   }
 }
@@ -206,14 +206,14 @@ async function aroundSuspects(
     try {
       results = await send(rest);
     } catch (err) {
-      if (!isRefusal(err)) throw err;
+      if (!isQueryRefusal(err)) throw err;
       return suspected.length === 0 ? { search: true, whole: err } : { search: true };
     }
   }
   // Each suspect alone (and in its other form if refused): another target already found them
   // refused, so asking them together would most likely be refused as a whole first.
   const switched = new Map<string, MetricQuery>();
-  const refused: Refusal[] = [];
+  const refused: QueryRefusal[] = [];
   for (const query of suspected) {
     const one = await resolveBatch([query], send);
     results = [...results, ...one.results];

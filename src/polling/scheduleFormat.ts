@@ -1,6 +1,6 @@
-/** The plan of `--check-config` as text (plan.ts computes it). */
+/** The polling schedule of `--check-config` as text (schedule.ts computes it). */
 import { formatDuration } from "../shared/duration.js";
-import type { Plan } from "./plan.js";
+import type { Schedule } from "./schedule.js";
 
 function formatRate(perSecond: number): string {
   return perSecond.toFixed(3).replace(/\.?0+$/, "");
@@ -10,7 +10,7 @@ function formatRate(perSecond: number): string {
 const DENIED_SHOWN = 30;
 
 /** The family lists' part: what they deny, and the collectors that make no call for it. */
-function familyLines(families: Plan["families"]): string[] {
+function familyLines(families: Schedule["families"]): string[] {
   if (families.denied.length === 0) return [];
   const denied = [...families.denied].sort();
   const more = denied.length - DENIED_SHOWN;
@@ -32,13 +32,14 @@ function familyLines(families: Plan["families"]): string[] {
   return lines;
 }
 
-/** Renders the plan for humans: targets, one line per endpoint and credential, notes, verdict. */
-export function formatPlan(plan: Plan): string {
+/** Renders the schedule for humans: targets, one line per endpoint and credential, notes, verdict. */
+export function formatSchedule(schedule: Schedule): string {
   const lines: string[] = [];
-  const shard = plan.shard === undefined ? "" : ` (shard ${plan.shard.index} of ${plan.shard.total})`;
-  const discovered = plan.discoveredClusters > 0 ? ` + ${plan.discoveredClusters} discovered` : "";
+  const shard =
+    schedule.shard === undefined ? "" : ` (shard ${schedule.shard.index} of ${schedule.shard.total})`;
+  const discovered = schedule.discoveredClusters > 0 ? ` + ${schedule.discoveredClusters} discovered` : "";
   lines.push(
-    `Targets${shard}: ${plan.targets.length} configured clusters${discovered}, ${plan.sparkJobs.length} Spark jobs`,
+    `Targets${shard}: ${schedule.targets.length} configured clusters${discovered}, ${schedule.sparkJobs.length} Spark jobs`,
   );
   // Targets usually share a few query lists: each distinct list is printed once, named, and
   // every target says which one it sends.
@@ -54,15 +55,15 @@ export function formatPlan(plan: Plan): string {
     return name;
   };
   const targetLines: string[] = [];
-  const native = new Set(plan.native.clusters);
-  for (const t of plan.targets) {
+  const native = new Set(schedule.native.clusters);
+  for (const t of schedule.targets) {
     const details = [
       t.region === undefined ? undefined : `region=${t.region}`,
       t.projectId === undefined ? undefined : `project=${t.projectId}`,
       `credential=${t.credential}`,
     ].filter((d) => d !== undefined);
     const served = native.has(t.clusterId)
-      ? plan.native.saved.length > 0
+      ? schedule.native.saved.length > 0
         ? " native (the service's own endpoint, if Enterprise: metric calls saved)"
         : " native (the service's own endpoint, if Enterprise)"
       : "";
@@ -72,8 +73,8 @@ export function formatPlan(plan: Plan): string {
     });
   }
   lines.push(...targetLines);
-  for (const j of plan.sparkJobs) lines.push(`  spark job ${j.projectId}/${j.jobId}`);
-  for (const id of plan.jobIds) lines.push(`  job ${id}`);
+  for (const j of schedule.sparkJobs) lines.push(`  spark job ${j.projectId}/${j.jobId}`);
+  for (const id of schedule.jobIds) lines.push(`  job ${id}`);
   if (querySets.size > 0) {
     lines.push("");
     lines.push("Metric queries sent per target:");
@@ -83,19 +84,20 @@ export function formatPlan(plan: Plan): string {
   }
   lines.push("");
   // Which share of each key's budget this replica spends, when replicas share a key.
-  const shared = (plan.shard?.total ?? 1) > 1 || plan.budgets.some((b) => b.perSecond !== plan.rateLimit);
+  const shared =
+    (schedule.shard?.total ?? 1) > 1 || schedule.budgets.some((b) => b.perSecond !== schedule.rateLimit);
   if (shared) {
     lines.push("Rate budget of this replica (requests/s per endpoint):");
-    for (const b of plan.budgets) {
+    for (const b of schedule.budgets) {
       lines.push(`  ${b.credential}: ${formatRate(b.perSecond)} on ${b.endpoints}: ${b.why}`);
     }
     lines.push("");
   }
   lines.push(
-    `API calls per cycle (budget: ${plan.rateLimit} requests/s per endpoint per credential; usable ` +
-      `${formatRate(plan.usableRate)} req/s with the ${formatDuration(plan.rateLimitMarginMs)} margin):`,
+    `API calls per cycle (budget: ${schedule.rateLimit} requests/s per endpoint per credential; usable ` +
+      `${formatRate(schedule.usableRate)} req/s with the ${formatDuration(schedule.rateLimitMarginMs)} margin):`,
   );
-  for (const r of plan.rows) {
+  for (const r of schedule.rows) {
     const amount = `${r.atLeast ? "at least " : ""}${r.callsPerCycle} ${r.callsPerCycle === 1 ? "call" : "calls"}`;
     const rate = `${r.atLeast ? ">= " : ""}${formatRate(r.requestsPerSecond)} req/s`;
     let verdict = "fits";
@@ -106,31 +108,31 @@ export function formatPlan(plan: Plan): string {
       }
     }
     const share =
-      r.rateLimit === plan.rateLimit
+      r.rateLimit === schedule.rateLimit
         ? ""
-        : ` (this replica's share: ${formatRate(r.rateLimit)} req/s, usable ${formatRate((r.rateLimit * plan.usableRate) / plan.rateLimit)})`;
+        : ` (this replica's share: ${formatRate(r.rateLimit)} req/s, usable ${formatRate((r.rateLimit * schedule.usableRate) / schedule.rateLimit)})`;
     lines.push(
       `  ${r.endpoint} [${r.credential}]: ${amount} every ${formatDuration(r.intervalMs)} = ${rate}${share}: ${verdict}`,
     );
   }
-  if (plan.rows.length === 0) lines.push("  (none)");
-  if (plan.native.saved.length > 0) {
+  if (schedule.rows.length === 0) lines.push("  (none)");
+  if (schedule.native.saved.length > 0) {
     lines.push("");
     lines.push(
       "Calls saved by the service's own Prometheus endpoint (native_export, the clusters listed by ID):",
     );
-    for (const r of plan.native.saved) {
+    for (const r of schedule.native.saved) {
       lines.push(
         `  ${r.endpoint} [${r.credential}]: ${r.callsPerCycle} ${r.callsPerCycle === 1 ? "call" : "calls"} every ${formatDuration(r.intervalMs)} = ${formatRate(r.requestsPerSecond)} req/s not made`,
       );
     }
   }
-  if (plan.dataPlaneRows.length > 0) {
+  if (schedule.dataPlaneRows.length > 0) {
     lines.push("");
     lines.push(
-      `Data-plane calls per collections cycle (budget: ${plan.dataPlaneRateLimit} requests/s per cluster endpoint):`,
+      `Data-plane calls per collections cycle (budget: ${schedule.dataPlaneRateLimit} requests/s per cluster endpoint):`,
     );
-    for (const r of plan.dataPlaneRows) {
+    for (const r of schedule.dataPlaneRows) {
       const amount = `${r.atLeast ? "at least " : ""}${r.callsPerCycle} ${r.callsPerCycle === 1 ? "call" : "calls"}`;
       const rate = `${r.atLeast ? ">= " : ""}${formatRate(r.requestsPerSecond)} req/s`;
       lines.push(
@@ -138,14 +140,14 @@ export function formatPlan(plan: Plan): string {
       );
     }
   }
-  lines.push(...familyLines(plan.families));
-  const notes = [...plan.notes, ...plan.native.notes];
+  lines.push(...familyLines(schedule.families));
+  const notes = [...schedule.notes, ...schedule.native.notes];
   if (notes.length > 0) {
     lines.push("");
     lines.push("Notes:");
     for (const note of notes) lines.push(`  - ${note}`);
   }
   lines.push("");
-  lines.push(plan.fits ? "Result: fits the rate budget" : "Result: EXCEEDS the budget (see above)");
+  lines.push(schedule.fits ? "Result: fits the rate budget" : "Result: EXCEEDS the budget (see above)");
   return lines.join("\n");
 }

@@ -1,13 +1,13 @@
 /**
- * The request plan printed by `--check-config`: which targets this exporter polls, and per
+ * The polling schedule printed by `--check-config`: which targets this exporter polls, and per
  * endpoint and credential how many upstream calls one collection cycle makes, as an average
  * rate compared with the usable rate: `api.rate_limit` per second plus `api.rate_limit_margin`
  * (the upstream limits each endpoint per credential; the client's limiter keeps that margin).
  *
  * The calls are not estimated from the config: they are read off the very tasks the scheduler
  * would run (`tasksOf` the collectors the caller hands in, the registry's, with the same shard
- * filter and credentials as the exporter), so the plan and the runtime cannot disagree. Each
- * row is judged against this replica's share of its key's budget (budgets.ts), which the plan
+ * filter and credentials as the exporter), so the schedule and the runtime cannot disagree. Each
+ * row is judged against this replica's share of its key's budget (budgets.ts), which the schedule
  * states with its reason.
  */
 
@@ -20,16 +20,22 @@ import { DATA_PLANE_ENDPOINT, ENDPOINT, type EndpointTemplate } from "../upstrea
 import { type BudgetLine, replicaBudgets } from "./budgets.js";
 import { BILLING_CREDENTIAL, credentialLabeler } from "./credentials.js";
 import type { Collector } from "./model.js";
-import { type FamilyPlan, familyPlan } from "./planFamilies.js";
-import { type NativePlan, nativePlan, nativeSaves, type PlannedTask, plannedTask } from "./planNative.js";
-import { METRICS_FORM_NOTES, RUN_TIME_COUNTS } from "./planNotes.js";
-import { type PlanOptions, plannedTasks } from "./planTasks.js";
+import { type ScheduleFamilies, scheduleFamilies } from "./scheduleFamilies.js";
+import {
+  type CountedTask,
+  countedTask,
+  type NativeSchedule,
+  nativeSaves,
+  nativeSchedule,
+} from "./scheduleNative.js";
+import { METRICS_FORM_NOTES, RUN_TIME_COUNTS } from "./scheduleNotes.js";
+import { type ScheduleOptions, scheduledTasks } from "./scheduleTasks.js";
 
 const DATA_PLANE_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(Object.values(DATA_PLANE_ENDPOINT));
 const METRICS_ENDPOINT: EndpointTemplate = ENDPOINT.queryClusterMetrics;
 
 /** One polled cluster. `credential` is a label ("default", "cluster key #1"), never a key. */
-interface PlanTarget {
+interface ScheduleTarget {
   readonly clusterId: string;
   readonly region?: string;
   readonly projectId?: string;
@@ -43,7 +49,7 @@ interface PlanTarget {
 }
 
 /** Calls of one endpoint with one credential per cycle of its collector. */
-export interface PlanRow {
+export interface ScheduleRow {
   readonly endpoint: EndpointTemplate;
   readonly credential: string;
   readonly callsPerCycle: number;
@@ -73,30 +79,30 @@ interface DataPlaneRow {
   readonly fits: boolean;
 }
 
-/** The whole plan. `fits` is true when every row fits. */
-export interface Plan {
+/** The whole schedule. `fits` is true when every row fits. */
+export interface Schedule {
   readonly shard?: Shard;
-  readonly targets: readonly PlanTarget[];
+  readonly targets: readonly ScheduleTarget[];
   readonly discoveredClusters: number;
   readonly sparkJobs: readonly SparkJobRef[];
   /** The jobs by ID this replica polls (jobs.ids, and the IDs file's when given). */
   readonly jobIds: readonly string[];
   /** Every task the scheduler would run, with its calls: what the rows add up. */
-  readonly tasks: readonly PlannedTask[];
+  readonly tasks: readonly CountedTask[];
   readonly rateLimit: number;
   readonly rateLimitMarginMs: number;
   /** rateLimit requests per (1 s + margin): what the limiter sustains, per endpoint and credential. */
   readonly usableRate: number;
   /** Which share of each key's budget this replica uses, and why (several replicas per key). */
   readonly budgets: readonly BudgetLine[];
-  readonly rows: readonly PlanRow[];
+  readonly rows: readonly ScheduleRow[];
   /** Per cluster, when `collections` is enabled; budget `collections.rate_limit` per endpoint. */
   readonly dataPlaneRows: readonly DataPlaneRow[];
   readonly dataPlaneRateLimit: number;
-  readonly families: FamilyPlan;
+  readonly families: ScheduleFamilies;
   readonly notes: readonly string[];
   /** native_export: the clusters the service's own endpoint serves, and the calls that saves. */
-  readonly native: NativePlan;
+  readonly native: NativeSchedule;
   readonly fits: boolean;
 }
 
@@ -114,12 +120,16 @@ function describeScope(scope: ScopeConfig): string {
 }
 
 /**
- * Computes the plan of `collectors` (the registry's: the framework names none). `shard`
+ * Computes the schedule of `collectors` (the registry's: the framework names none). `shard`
  * restricts clusters and Spark jobs to those this exporter owns (account-wide calls go to shard 0); `discoveredClusters` adds that many clusters found by
- * discovery (no scopes, default credential, region known), which a static config cannot know;
+ * cluster discovery (no scopes, default credential, region known), which a static config cannot know;
  * `fileJobs` are the Spark jobs of `spark_jobs.jobs_file`.
  */
-export function computePlan(collectors: readonly Collector[], config: Config, opts: PlanOptions = {}): Plan {
+export function computeSchedule(
+  collectors: readonly Collector[],
+  config: Config,
+  opts: ScheduleOptions = {},
+): Schedule {
   const { shard } = opts;
   const discovered = opts.discoveredClusters ?? 0;
   const rateLimit = config.api.rateLimit;
@@ -127,7 +137,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
   // The limiter grants rateLimit per window of this length; integer arithmetic below keeps
   // "exactly at the usable rate" a fit, without float noise.
   const windowMs = RATE_WINDOW_MS + marginMs;
-  const { tasks, env, clusters, sparkJobs, jobIds } = plannedTasks(collectors, config, opts);
+  const { tasks, env, clusters, sparkJobs, jobIds } = scheduledTasks(collectors, config, opts);
   const credentialOf = credentialLabeler(config.api.apiKey, clusters);
   const budgets = replicaBudgets(config, shard ?? { index: 0, total: 1 });
   // A credential's budget, by its label: the key of the first cluster that carries it.
@@ -213,15 +223,15 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     notes.push(`job IDs listed in ${config.jobs.idsFile} are read at run time and add one call each`);
   }
   if (config.metrics.enabled) notes.push(METRICS_FORM_NOTES[config.metrics.form]);
-  const planned = new Set([...rowsByKey.values()].map((r) => r.endpoint));
-  for (const [endpoint, note] of RUN_TIME_COUNTS) if (planned.has(endpoint)) notes.push(note);
+  const scheduled = new Set([...rowsByKey.values()].map((r) => r.endpoint));
+  for (const [endpoint, note] of RUN_TIME_COUNTS) if (scheduled.has(endpoint)) notes.push(note);
   if (config.sparkJobs.discovery.enabled) {
     notes.push(
       "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
     );
   }
 
-  const rows: PlanRow[] = [];
+  const rows: ScheduleRow[] = [];
   const ordered = [...rowsByKey.values()].sort(
     (a, b) => ENDPOINT_ORDER.indexOf(a.endpoint) - ENDPOINT_ORDER.indexOf(b.endpoint),
   );
@@ -229,7 +239,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     if (n <= 0) continue;
     const rate = rateFor(credential, endpoint);
     const fits = n * windowMs <= rate * intervalMs;
-    const row: PlanRow = {
+    const row: ScheduleRow = {
       endpoint,
       credential,
       callsPerCycle: n,
@@ -288,7 +298,7 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     discoveredClusters: discovered,
     sparkJobs,
     jobIds,
-    tasks: tasks.map(plannedTask),
+    tasks: tasks.map(countedTask),
     rateLimit,
     rateLimitMarginMs: marginMs,
     usableRate: usableRate(rateLimit, marginMs),
@@ -296,9 +306,9 @@ export function computePlan(collectors: readonly Collector[], config: Config, op
     rows,
     dataPlaneRows,
     dataPlaneRateLimit,
-    families: familyPlan(collectors, env),
+    families: scheduleFamilies(collectors, env),
     notes,
-    native: nativePlan(config, tasks, clusters),
+    native: nativeSchedule(config, tasks, clusters),
     fits: rows.every((r) => r.fits) && dataPlaneRows.every((r) => r.fits) && budgets.problems.length === 0,
   };
 }

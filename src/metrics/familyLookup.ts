@@ -9,10 +9,10 @@ import { placeMetric } from "../upstream/placement.js";
 import {
   BILLING_FAMILIES,
   CLUSTER_FAMILIES as C,
+  CLUSTER_DISCOVERY_FAMILIES,
   COLLECTION_FAMILIES,
   CONSOLE_ALERT_RULE_FAMILIES,
   DATA_PROTECTION_FAMILIES,
-  DISCOVERY_FAMILIES,
   GROUP_FAMILIES,
   INDEX_FAMILIES,
   INVENTORY_FAMILIES,
@@ -28,15 +28,15 @@ import { parseUnit, type UnitKind } from "./units.js";
 export type Stat = CatalogStat;
 
 /** Where one upstream metric lands: its family, the family's extra labels (in order), its unit kind. */
-interface CatalogEntry {
+interface FamilyEntry {
   readonly family: FamilyDef;
   readonly labels: Readonly<Record<string, string>>;
   readonly kind: UnitKind;
 }
 
-/** Result of a catalog lookup: an entry, or why the metric cannot be exposed. */
-type CatalogLookup =
-  | { readonly ok: true; readonly entry: CatalogEntry }
+/** Result of a family lookup: an entry, or why the metric cannot be exposed. */
+type FamilyLookup =
+  | { readonly ok: true; readonly entry: FamilyEntry }
   | { readonly ok: false; readonly reason: "unknown_unit" | "unknown_metric_name" | "unknown_stat" };
 
 /**
@@ -48,7 +48,7 @@ export const STATIC_FAMILIES: readonly FamilyDef[] = [
   C,
   JOB_FAMILIES,
   INVENTORY_FAMILIES,
-  DISCOVERY_FAMILIES,
+  CLUSTER_DISCOVERY_FAMILIES,
   COLLECTION_FAMILIES,
   INDEX_FAMILIES,
   DATA_PROTECTION_FAMILIES,
@@ -64,7 +64,7 @@ const STATIC_NAMES: ReadonlySet<string> = new Set(STATIC_FAMILIES.map((f) => f.n
 
 const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 
-function entry(family: FamilyDef, kind: UnitKind, labels = NO_LABELS): CatalogEntry {
+function entry(family: FamilyDef, kind: UnitKind, labels = NO_LABELS): FamilyEntry {
   return { family, kind, labels };
 }
 
@@ -127,7 +127,7 @@ function derivedName(name: string, stat: Stat | undefined, kind: UnitKind): stri
  * vdbcloud_entities follows the same rule). P99 adds _p99 so it never collides with the AVG
  * series; AVG is the only statistic of non-latency metrics, so it adds nothing.
  */
-function derivedEntry(name: string, stat: Stat | undefined, unit: string): CatalogLookup {
+function derivedEntry(name: string, stat: Stat | undefined, unit: string): FamilyLookup {
   const unitScale = parseUnit(unit);
   if (unitScale === undefined) return { ok: false, reason: "unknown_unit" };
   const kind = unitScale.kind;
@@ -140,7 +140,7 @@ function derivedEntry(name: string, stat: Stat | undefined, unit: string): Catal
   return { ok: true, entry: entry({ name: familyName, help, type: "gauge" }, kind) };
 }
 
-function resolve(name: string, stat: Stat | undefined, unit: string): CatalogLookup {
+function resolve(name: string, stat: Stat | undefined, unit: string): FamilyLookup {
   const placed = placeMetric(name, stat);
   if (placed === undefined) return derivedEntry(name, stat, unit);
   if (!placed.ok) return placed;
@@ -150,7 +150,7 @@ function resolve(name: string, stat: Stat | undefined, unit: string): CatalogLoo
 // Names and units come from upstream responses: bound the memo so that a misbehaving upstream
 // cannot grow it without limit. Clearing is enough; a full cache is never the normal case.
 const MEMO_LIMIT = 4096;
-const memo = new Map<string, CatalogLookup>();
+const memo = new Map<string, FamilyLookup>();
 
 /**
  * Looks up where an upstream metric lands. `name` is matched case-insensitively; `stat` is the
@@ -158,7 +158,7 @@ const memo = new Map<string, CatalogLookup>();
  * whose family is named after the unit's kind. Memoized; the returned objects are shared and
  * must not be mutated. Never throws.
  */
-export function lookupFamily(name: string, stat?: Stat, unit = ""): CatalogLookup {
+export function lookupFamily(name: string, stat?: Stat, unit = ""): FamilyLookup {
   const upper = name.trim().toUpperCase();
   const key = `${upper}\u0000${stat ?? ""}\u0000${unit}`;
   let found = memo.get(key);
@@ -174,7 +174,7 @@ export function lookupFamily(name: string, stat?: Stat, unit = ""): CatalogLooku
  * The catalog entry of an upstream metric, or undefined when it cannot be exposed (see
  * `lookupFamily` for the reason).
  */
-export function familyFor(name: string, stat?: Stat, unit = ""): CatalogEntry | undefined {
+export function familyFor(name: string, stat?: Stat, unit = ""): FamilyEntry | undefined {
   const found = lookupFamily(name, stat, unit);
   return found.ok ? found.entry : undefined;
 }

@@ -28,8 +28,8 @@ export const FOREGROUND_CLOCK: Clock = {
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 
-/** What the pool builds clients from; `config()` is read at each build, so reloads apply. */
-interface ClientPoolOptions {
+/** What the API clients are built from; `config()` is read at each build, so reloads apply. */
+interface ApiClientsOptions {
   readonly config: () => Config;
   /** This replica's shard: which share of each key's budget its clients spend. */
   readonly shard: Shard;
@@ -45,17 +45,17 @@ interface ClientPoolOptions {
 }
 
 /** Clients by credential, built on first use and closed when unused or stale. */
-export class ClientPool {
+export class ApiClients {
   private readonly clients = new Map<string, CloudClient>();
   /** The billing key's client, apart from the others even when the key is the same one. */
   private billingClient: { readonly key: string; readonly client: CloudClient } | undefined;
   private readonly dataPlanes = new Map<string, DataPlaneClient>();
-  /** The settings (keys aside) the pooled clients were built with. */
+  /** The settings (keys aside) the clients were built with. */
   private settings = "";
   /** The budgets of the config they were computed for. */
   private computed: { readonly config: Config; readonly budgets: ReplicaBudgets } | undefined;
 
-  constructor(private readonly opts: ClientPoolOptions) {}
+  constructor(private readonly opts: ApiClientsOptions) {}
 
   /** This replica's share of each key's budget under the current config. */
   budgets(): ReplicaBudgets {

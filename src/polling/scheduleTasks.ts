@@ -1,5 +1,5 @@
 /**
- * The tasks a plan of `--check-config` is read from: the very tasks the exporter would run on
+ * The tasks the polling schedule of `--check-config` is read from: the very tasks the exporter would run on
  * this replica, built with stand-in clients that are never called.
  */
 import type { Shard } from "../config/shard.js";
@@ -18,8 +18,8 @@ import {
   withCollectionScopes,
 } from "./targets.js";
 
-/** What a plan is for: this replica's shard, clusters discovery would add, the jobs file's jobs. */
-export interface PlanOptions {
+/** What a schedule is for: this replica's shard, clusters that cluster discovery would add, the jobs file's jobs. */
+export interface ScheduleOptions {
   readonly shard?: Shard;
   readonly discoveredClusters?: number;
   readonly fileJobs?: readonly SparkJobRef[];
@@ -27,32 +27,32 @@ export interface PlanOptions {
   readonly fileJobIds?: readonly string[];
 }
 
-/** A stand-in client: planning builds tasks but never runs them. */
+/** A stand-in client: the schedule builds tasks but never runs them. */
 const NO_CLIENT = new Proxy({} as CloudApi, {
-  get: () => () => Promise.reject(new Error("planning only: no upstream calls")),
+  get: () => () => Promise.reject(new Error("schedule only: no upstream calls")),
 });
 
-/** A stand-in data-plane client: planning never calls it. */
+/** A stand-in data-plane client: the schedule never calls it. */
 const NO_DATA_PLANE = new Proxy({} as DataPlaneApi, {
-  get: () => () => Promise.reject(new Error("planning only: no data-plane calls")),
+  get: () => () => Promise.reject(new Error("schedule only: no data-plane calls")),
 });
 
-/** A stand-in poll context: planning never runs a task, so nothing is written. */
+/** A stand-in poll context: the schedule never runs a task, so nothing is written. */
 const NO_CONTEXT = new Proxy({} as PollContext, {
   get: () => {
-    throw new Error("planning only: no poll context");
+    throw new Error("schedule only: no poll context");
   },
 });
 
 /**
  * The tasks `collectors` would run on this replica: configured clusters and Spark jobs of its
- * shard (plus the jobs file's, when given), `discoveredClusters` stand-ins for what discovery
+ * shard (plus the jobs file's, when given), `discoveredClusters` stand-ins for what cluster discovery
  * would find, and the credentials as the exporter labels them.
  */
-export function plannedTasks(
+export function scheduledTasks(
   collectors: readonly Collector[],
   config: Config,
-  opts: PlanOptions,
+  opts: ScheduleOptions,
 ): {
   readonly tasks: CollectorTask[];
   readonly env: CollectorEnv;
@@ -85,14 +85,14 @@ export function plannedTasks(
       dataPlane: () => NO_DATA_PLANE,
     },
     state: new CollectorStates(),
-    onDiscovered: () => {},
+    onClustersDiscovered: () => {},
     onCollections: () => {},
   };
   return { tasks: tasksOf(collectors, env), env, clusters: configured, sparkJobs, jobIds };
 }
 
 /**
- * Collections discovery finds its scopes at run time: the plan counts the most it may poll,
+ * Collections discovery finds its scopes at run time: the schedule counts the most it may poll,
  * `max_per_cluster` stand-in scopes per cluster, so the metric calls are those at the cap.
  */
 function withDiscoveredCollections(config: Config, clusters: readonly ClusterConfig[]): ClusterConfig[] {

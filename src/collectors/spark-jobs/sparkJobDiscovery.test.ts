@@ -4,7 +4,7 @@ import { MAX_PAGES, PagingError } from "../../polling/pager.js";
 import { spyContext } from "../../polling/testkit.js";
 import { SPARK_JOB_UNSET } from "../../upstream/testkit.js";
 import type { CloudApi, SparkJob, SparkJobPage } from "../../upstream/types.js";
-import { listAllSparkJobs, SPARK_PAGE_SIZE, sparkDiscoveryTasks } from "./discovery.js";
+import { listAllSparkJobs, SPARK_PAGE_SIZE, sparkJobDiscoveryTasks } from "./sparkJobDiscovery.js";
 
 const NOW = 1_750_000_000_000;
 const MIN = 60_000;
@@ -96,7 +96,7 @@ describe("listAllSparkJobs", () => {
   });
 });
 
-/** A fake service for the discovery task: a listing that tests change, Describe counted per job. */
+/** A fake service for the Spark job discovery task: a listing that tests change, Describe counted per job. */
 function service(listing: SparkJob[]) {
   const described: string[] = [];
   const state = { listing };
@@ -136,7 +136,7 @@ async function discovery(api: CloudApi, raw: Record<string, unknown> = {}) {
     client: api,
     raw: { clusters: [{ id: "in01-a" }], spark_jobs: { retention: "PT1H" }, ...raw },
   });
-  const [task] = sparkDiscoveryTasks(env);
+  const [task] = sparkJobDiscoveryTasks(env);
   if (task === undefined) throw new Error("no task");
   const run = () => task.run(new AbortController().signal);
   const samples = () => spy.data.get("in01-a")?.samples ?? [];
@@ -266,13 +266,13 @@ describe("Spark job discovery task", () => {
     expect(d.value("vdbcloud_spark_job_precheck_passed", { job_id: "j2" })).toBe(1);
   });
 
-  it("has no task when discovery is disabled", async () => {
+  it("has no task when Spark job discovery is disabled", async () => {
     const spy = spyContext(NOW);
     const env = await collectorEnv({
       ctx: spy.ctx,
       client: service([]).api,
       raw: { clusters: [{ id: "in01-a" }], spark_jobs: { discovery: { enabled: false } } },
     });
-    expect(sparkDiscoveryTasks(env)).toEqual([]);
+    expect(sparkJobDiscoveryTasks(env)).toEqual([]);
   });
 });

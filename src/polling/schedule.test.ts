@@ -5,9 +5,9 @@ import { buildConfig } from "../config/load.js";
 import { queriesForTarget } from "../config/queries.js";
 import { inShard } from "../config/shard.js";
 import type { Config } from "../config/types.js";
-import { computePlan, type PlanRow } from "./plan.js";
-import { formatPlan } from "./planFormat.js";
-import { METRICS_FORM_NOTES } from "./planNotes.js";
+import { computeSchedule, type ScheduleRow } from "./schedule.js";
+import { formatSchedule } from "./scheduleFormat.js";
+import { METRICS_FORM_NOTES } from "./scheduleNotes.js";
 
 const DEFAULT_KEY = "default-key-value-123";
 const TEAM_KEY = "team-key-value-456";
@@ -20,12 +20,16 @@ function manyClusters(n: number): { id: string; region: string }[] {
   return Array.from({ length: n }, (_, i) => ({ id: `in01-${i}`, region: "aws-us-west-2" }));
 }
 
-function row(rows: readonly PlanRow[], endpoint: string, credential = "default"): PlanRow | undefined {
+function row(
+  rows: readonly ScheduleRow[],
+  endpoint: string,
+  credential = "default",
+): ScheduleRow | undefined {
   return rows.find((r) => r.endpoint === endpoint && r.credential === credential);
 }
 
-/** Each row as [endpoint, credential, calls per cycle, at least, interval ms], in plan order. */
-function summarise(rows: readonly PlanRow[]): (string | number | boolean)[][] {
+/** Each row as [endpoint, credential, calls per cycle, at least, interval ms], in schedule order. */
+function summarise(rows: readonly ScheduleRow[]): (string | number | boolean)[][] {
   return rows.map((r) => [r.endpoint, r.credential, r.callsPerCycle, r.atLeast, r.intervalMs]);
 }
 
@@ -53,8 +57,8 @@ describe("metric requests per cycle, as the collector sends them", () => {
     ],
   ])("%s -> %d", async (_name, scopeList, queries, expected) => {
     const cfg = await config({ clusters: [{ id: "in01-a", scopes: scopeList }], metrics: { queries } });
-    const plan = computePlan(COLLECTORS, cfg);
-    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.callsPerCycle).toBe(expected);
+    const schedule = computeSchedule(COLLECTORS, cfg);
+    expect(row(schedule.rows, "POST /v2/clusters/{id}/metrics/query")?.callsPerCycle).toBe(expected);
     // One request per batch per target, the batches the task itself sends.
     const sent = [undefined, ...(cfg.clusters[0]?.scopes ?? [])].reduce(
       (n, scope) => n + buildMetricQueries(queriesForTarget(cfg.metrics.queries, scope)).length,
@@ -64,9 +68,9 @@ describe("metric requests per cycle, as the collector sends them", () => {
   });
 });
 
-describe("plan notes", () => {
+describe("schedule notes", () => {
   it("says which scopes have nothing to ask", async () => {
-    const plan = computePlan(
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({
         clusters: [
@@ -78,15 +82,15 @@ describe("plan notes", () => {
         metrics: { queries: [{ name: "CU_COMPUTATION" }] },
       }),
     );
-    expect(plan.notes.filter((n) => n.startsWith("scopes with no metric to ask"))).toEqual([
+    expect(schedule.notes.filter((n) => n.startsWith("scopes with no metric to ask"))).toEqual([
       "scopes with no metric to ask (metrics.queries holds only cluster-level or first-form-only metrics; give them queries): in01-a db=a",
     ]);
   });
 });
 
-describe("computePlan", () => {
-  it("plans one backup listing per credential, a policy per cluster, and the global clusters", async () => {
-    const plan = computePlan(
+describe("computeSchedule", () => {
+  it("schedules one backup listing per credential, a policy per cluster, and the global clusters", async () => {
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({
         clusters: [
@@ -100,7 +104,7 @@ describe("computePlan", () => {
         inventory: { enabled: false },
       }),
     );
-    const summary = summarise(plan.rows);
+    const summary = summarise(schedule.rows);
     expect(summary).toEqual(
       expect.arrayContaining([
         // One organisation-wide listing per credential (page 1 at least), not one per cluster.
@@ -115,7 +119,7 @@ describe("computePlan", () => {
   });
 
   it("counts calls per endpoint and credential for a small config", async () => {
-    const plan = computePlan(
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({
         clusters: [
@@ -144,7 +148,7 @@ describe("computePlan", () => {
         alert_rules: { enabled: false },
       }),
     );
-    const summary = summarise(plan.rows);
+    const summary = summarise(schedule.rows);
     expect(summary).toEqual([
       // in01-a: cluster-wide first form + cluster-wide second form + 2 scopes; in01-b: 2.
       // At least: a refused query costs extra calls (halving, its other form, its retrial).
@@ -169,9 +173,12 @@ describe("computePlan", () => {
       ["GET /v2/regions", "default", 1, false, 60_000],
       ["GET /v2/clusters", "default", 2, true, 60_000],
     ]);
-    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.requestsPerSecond).toBeCloseTo(0.0667, 3);
-    expect(plan.fits).toBe(true);
-    expect(plan.targets).toEqual([
+    expect(row(schedule.rows, "POST /v2/clusters/{id}/metrics/query")?.requestsPerSecond).toBeCloseTo(
+      0.0667,
+      3,
+    );
+    expect(schedule.fits).toBe(true);
+    expect(schedule.targets).toEqual([
       {
         clusterId: "in01-a",
         region: "aws-us-west-2",
@@ -188,11 +195,11 @@ describe("computePlan", () => {
         scopeQueries: [],
       },
     ]);
-    expect(plan.notes).toContain(
+    expect(schedule.notes).toContain(
       "import jobs: clusters without a region have no v1 fallback where List Import Jobs V2 is refused: in01-b",
     );
 
-    const text = formatPlan(plan);
+    const text = formatSchedule(schedule);
     expect(text).toContain("Targets: 2 configured clusters, 2 Spark jobs");
     expect(text).toContain(
       "  cluster in01-a region=aws-us-west-2 credential=default queries=Q1\n    scope db=d1 queries=Q2\n",
@@ -210,7 +217,7 @@ describe("computePlan", () => {
     expect(text).toMatch(/Result: fits the rate budget$/);
     expect(text).not.toContain(DEFAULT_KEY);
     expect(text).not.toContain(TEAM_KEY);
-    expect(JSON.stringify(plan)).not.toContain(TEAM_KEY);
+    expect(JSON.stringify(schedule)).not.toContain(TEAM_KEY);
   });
 
   // The usable rate at the default 100 ms margin is 20 / 1.1 = 18.18 req/s: 545 per PT30S.
@@ -228,7 +235,7 @@ describe("computePlan", () => {
     { targets: 500, margin: "PT0.2S", fits: true },
     { targets: 501, margin: "PT0.2S", fits: false, minimum: 31_000 },
   ])("$targets targets at PT30S, margin $margin: fits $fits", async ({ targets, margin, fits, minimum }) => {
-    const plan = computePlan(
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({
         ...(margin === undefined ? {} : { api: { rate_limit_margin: margin } }),
@@ -236,20 +243,20 @@ describe("computePlan", () => {
         metrics: { granularity: "PT30S", interval: "PT30S" },
       }),
     );
-    const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
+    const metrics = row(schedule.rows, "POST /v2/clusters/{id}/metrics/query");
     expect(metrics).toMatchObject({ callsPerCycle: targets, intervalMs: 30_000, fits });
     expect(metrics?.minimumIntervalMs).toBe(minimum);
     expect(metrics?.suggestedIntervalMs).toBe(minimum === undefined ? undefined : 60_000);
   });
 
   it("prints the usable rate next to the budget", async () => {
-    const plan = computePlan(
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({ clusters: manyClusters(540), metrics: { granularity: "PT30S", interval: "PT30S" } }),
     );
-    expect(plan).toMatchObject({ rateLimit: 20, rateLimitMarginMs: 100 });
-    expect(plan.usableRate).toBeCloseTo(18.1818, 4);
-    const text = formatPlan(plan);
+    expect(schedule).toMatchObject({ rateLimit: 20, rateLimitMarginMs: 100 });
+    expect(schedule.usableRate).toBeCloseTo(18.1818, 4);
+    const text = formatSchedule(schedule);
     expect(text).toContain(
       "API calls per cycle (budget: 20 requests/s per endpoint per credential; usable 18.182 req/s with the PT0.1S margin):",
     );
@@ -259,7 +266,7 @@ describe("computePlan", () => {
   });
 
   it("700 clusters exceed: at least PT39S, rounded up to PT1M in granularity steps", async () => {
-    const plan = computePlan(
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({
         clusters: manyClusters(700),
@@ -267,7 +274,7 @@ describe("computePlan", () => {
         import_jobs: { interval: "PT30S" },
       }),
     );
-    const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
+    const metrics = row(schedule.rows, "POST /v2/clusters/{id}/metrics/query");
     // 700 calls at 18.18 req/s take 38.5 s.
     expect(metrics).toMatchObject({
       callsPerCycle: 700,
@@ -276,10 +283,10 @@ describe("computePlan", () => {
       suggestedIntervalMs: 60_000,
     });
     // Other endpoints round to whole seconds only.
-    const imports = row(plan.rows, "POST /v2/vectordb/jobs/import/list");
+    const imports = row(schedule.rows, "POST /v2/vectordb/jobs/import/list");
     expect(imports).toMatchObject({ fits: false, minimumIntervalMs: 39_000, suggestedIntervalMs: 39_000 });
-    expect(plan.fits).toBe(false);
-    const text = formatPlan(plan);
+    expect(schedule.fits).toBe(false);
+    const text = formatSchedule(schedule);
     expect(text).toContain(
       "POST /v2/clusters/{id}/metrics/query [default]: at least 700 calls every PT30S = >= 23.333 req/s: " +
         "EXCEEDS the budget: needs an interval of at least PT39S, use PT1M (whole granularity steps)",
@@ -292,17 +299,17 @@ describe("computePlan", () => {
   });
 
   it("import_jobs.api v1: the v1 listing only, and only for clusters with a region", async () => {
-    const plan = computePlan(
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({
         clusters: [{ id: "in01-a", region: "aws-us-west-2" }, { id: "in01-b" }],
         import_jobs: { api: "v1" },
       }),
     );
-    expect(row(plan.rows, "GET /v1/vector/collections/import/list")?.callsPerCycle).toBe(1);
-    expect(row(plan.rows, "POST /v2/vectordb/jobs/import/list")).toBeUndefined();
-    expect(row(plan.rows, "POST /v2/vectordb/jobs/import/describe")).toBeUndefined();
-    expect(plan.notes).toContain("import jobs are not polled for clusters without a region: in01-b");
+    expect(row(schedule.rows, "GET /v1/vector/collections/import/list")?.callsPerCycle).toBe(1);
+    expect(row(schedule.rows, "POST /v2/vectordb/jobs/import/list")).toBeUndefined();
+    expect(row(schedule.rows, "POST /v2/vectordb/jobs/import/describe")).toBeUndefined();
+    expect(schedule.notes).toContain("import jobs are not polled for clusters without a region: in01-b");
   });
 
   // Usable: 20 / 1.1 req/s, 1090 calls per PT1M. progress_max 20 per cluster, lowered to fit.
@@ -315,14 +322,14 @@ describe("computePlan", () => {
   ])(
     "Get Import Job Progress at $clusters clusters: $perCluster per cluster, within the budget",
     async ({ clusters, perCluster }) => {
-      const plan = computePlan(COLLECTORS, await config({ clusters: manyClusters(clusters) }));
-      const progress = row(plan.rows, "POST /v2/vectordb/jobs/import/describe");
+      const schedule = computeSchedule(COLLECTORS, await config({ clusters: manyClusters(clusters) }));
+      const progress = row(schedule.rows, "POST /v2/vectordb/jobs/import/describe");
       expect(progress).toMatchObject({ callsPerCycle: clusters * perCluster, atLeast: false, fits: true });
-      expect(row(plan.rows, "POST /v2/vectordb/jobs/import/list")).toMatchObject({
+      expect(row(schedule.rows, "POST /v2/vectordb/jobs/import/list")).toMatchObject({
         callsPerCycle: clusters,
         fits: true,
       });
-      expect(formatPlan(plan)).toContain(
+      expect(formatSchedule(schedule)).toContain(
         `POST /v2/vectordb/jobs/import/describe [default]: ${clusters * perCluster} calls every PT1M`,
       );
     },
@@ -333,14 +340,19 @@ describe("computePlan", () => {
       ...manyClusters(400),
       ...manyClusters(400).map((c) => ({ ...c, id: `${c.id}-t`, api_key: TEAM_KEY })),
     ];
-    const plan = computePlan(COLLECTORS, await config({ clusters, metrics: { granularity: "PT30S" } }));
-    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")?.callsPerCycle).toBe(400);
-    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query", "cluster key #1")?.callsPerCycle).toBe(400);
-    expect(plan.fits).toBe(true);
+    const schedule = computeSchedule(
+      COLLECTORS,
+      await config({ clusters, metrics: { granularity: "PT30S" } }),
+    );
+    expect(row(schedule.rows, "POST /v2/clusters/{id}/metrics/query")?.callsPerCycle).toBe(400);
+    expect(row(schedule.rows, "POST /v2/clusters/{id}/metrics/query", "cluster key #1")?.callsPerCycle).toBe(
+      400,
+    );
+    expect(schedule.fits).toBe(true);
   });
 
   it("adds discovered clusters and skips disabled collectors", async () => {
-    const plan = computePlan(
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({
         metrics: { enabled: false },
@@ -349,11 +361,11 @@ describe("computePlan", () => {
       }),
       { discoveredClusters: 5 },
     );
-    expect(row(plan.rows, "POST /v2/clusters/{id}/metrics/query")).toBeUndefined();
-    expect(row(plan.rows, "GET /v1/vector/collections/import/list")).toBeUndefined();
-    expect(row(plan.rows, "GET /v2/clusters/{id}")?.callsPerCycle).toBe(5);
-    expect(row(plan.rows, "GET /v2/clusters")?.callsPerCycle).toBe(1);
-    expect(formatPlan(plan)).toContain("Targets: 0 configured clusters + 5 discovered, 0 Spark jobs");
+    expect(row(schedule.rows, "POST /v2/clusters/{id}/metrics/query")).toBeUndefined();
+    expect(row(schedule.rows, "GET /v1/vector/collections/import/list")).toBeUndefined();
+    expect(row(schedule.rows, "GET /v2/clusters/{id}")?.callsPerCycle).toBe(5);
+    expect(row(schedule.rows, "GET /v2/clusters")?.callsPerCycle).toBe(1);
+    expect(formatSchedule(schedule)).toContain("Targets: 0 configured clusters + 5 discovered, 0 Spark jobs");
   });
 
   it("splits clusters and Spark jobs over shards; account-wide calls go to shard 0", async () => {
@@ -361,34 +373,36 @@ describe("computePlan", () => {
       clusters: manyClusters(20),
       spark_jobs: { jobs: Array.from({ length: 10 }, (_, i) => ({ project_id: "p", job_id: `j${i}` })) },
     });
-    const plans = [0, 1, 2].map((index) => computePlan(COLLECTORS, cfg, { shard: { index, total: 3 } }));
-    const ids = plans.flatMap((p) => p.targets.map((t) => t.clusterId));
+    const schedules = [0, 1, 2].map((index) =>
+      computeSchedule(COLLECTORS, cfg, { shard: { index, total: 3 } }),
+    );
+    const ids = schedules.flatMap((p) => p.targets.map((t) => t.clusterId));
     expect(ids.sort()).toEqual(cfg.clusters.map((c) => c.id).sort());
-    expect(plans.reduce((n, p) => n + p.sparkJobs.length, 0)).toBe(10);
-    for (const [index, plan] of plans.entries()) {
-      expect(plan.targets.every((t) => inShard(t.clusterId, { index, total: 3 }))).toBe(true);
-      expect(row(plan.rows, "GET /v2/projects") !== undefined).toBe(index === 0);
+    expect(schedules.reduce((n, p) => n + p.sparkJobs.length, 0)).toBe(10);
+    for (const [index, schedule] of schedules.entries()) {
+      expect(schedule.targets.every((t) => inShard(t.clusterId, { index, total: 3 }))).toBe(true);
+      expect(row(schedule.rows, "GET /v2/projects") !== undefined).toBe(index === 0);
     }
-    const [, second] = plans;
-    expect(second && formatPlan(second)).toContain("Targets (shard 1 of 3):");
+    const [, second] = schedules;
+    expect(second && formatSchedule(second)).toContain("Targets (shard 1 of 3):");
   });
 
   it("counts one List Group Members call per group, at least, on shard 0 only", async () => {
     const cfg = await config({ groups: { ids: ["grp-a", "grp-b", "grp-c"], interval: "PT30S" } });
     const [first, second] = [0, 1].map((index) =>
-      computePlan(COLLECTORS, cfg, { shard: { index, total: 2 } }),
+      computeSchedule(COLLECTORS, cfg, { shard: { index, total: 2 } }),
     );
     expect(first && row(first.rows, "GET /v2/groups/{groupId}/members")).toMatchObject({
       callsPerCycle: 3,
       atLeast: true,
       intervalMs: 30_000,
     });
-    expect(first && formatPlan(first)).toContain(
+    expect(first && formatSchedule(first)).toContain(
       "GET /v2/groups/{groupId}/members [default]: at least 3 calls every PT30S",
     );
     expect(second && row(second.rows, "GET /v2/groups/{groupId}/members")).toBeUndefined();
     // No group configured: no call at all.
-    const none = computePlan(COLLECTORS, await config({}), {});
+    const none = computeSchedule(COLLECTORS, await config({}), {});
     expect(row(none.rows, "GET /v2/groups/{groupId}/members")).toBeUndefined();
   });
 
@@ -402,7 +416,7 @@ describe("computePlan", () => {
       ],
     });
     const [first, second] = [0, 1].map((index) =>
-      computePlan(COLLECTORS, cfg, { shard: { index, total: 2 } }),
+      computeSchedule(COLLECTORS, cfg, { shard: { index, total: 2 } }),
     );
     expect(first && row(first.rows, "GET /v2/clusters/onDemandClusters")).toMatchObject({
       callsPerCycle: 3,
@@ -414,7 +428,7 @@ describe("computePlan", () => {
       atLeast: true,
       intervalMs: 900_000,
     });
-    const text = first ? formatPlan(first) : "";
+    const text = first ? formatSchedule(first) : "";
     expect(text).toContain("GET /v2/clusters/onDemandClusters [default]: at least 3 calls every PT1M");
     expect(text).toContain("GET /v2/alertRules [default]: at least 2 calls every PT15M");
     expect(
@@ -426,9 +440,9 @@ describe("computePlan", () => {
     for (const endpoint of ["GET /v2/clusters/onDemandClusters", "GET /v2/alertRules"]) {
       expect(second && row(second.rows, endpoint)).toBeUndefined();
       // No project configured: still one at least, every organisation has a project.
-      expect(row(computePlan(COLLECTORS, await config({}), {}).rows, endpoint)?.callsPerCycle).toBe(1);
+      expect(row(computeSchedule(COLLECTORS, await config({}), {}).rows, endpoint)?.callsPerCycle).toBe(1);
     }
-    const off = computePlan(
+    const off = computeSchedule(
       COLLECTORS,
       await config({ inventory: { on_demand: false }, alert_rules: { enabled: false } }),
       {},
@@ -441,7 +455,7 @@ describe("computePlan", () => {
   it("counts billing under its own credential, on shard 0 only, and nothing while it is off", async () => {
     const cfg = await config({ billing: { enabled: true, api_key: "billing-secret" } });
     const [first, second] = [0, 1].map((index) =>
-      computePlan(COLLECTORS, cfg, { shard: { index, total: 2 } }),
+      computeSchedule(COLLECTORS, cfg, { shard: { index, total: 2 } }),
     );
     for (const endpoint of ["POST /v2/usage/query", "GET /v2/invoices"]) {
       expect(first && row(first.rows, endpoint, "billing")).toMatchObject({
@@ -453,19 +467,21 @@ describe("computePlan", () => {
         "billing",
       ]);
       expect(second && row(second.rows, endpoint, "billing")).toBeUndefined();
-      expect(row(computePlan(COLLECTORS, await config({}), {}).rows, endpoint, "billing")).toBeUndefined();
+      expect(
+        row(computeSchedule(COLLECTORS, await config({}), {}).rows, endpoint, "billing"),
+      ).toBeUndefined();
     }
-    const text = first ? formatPlan(first) : "";
+    const text = first ? formatSchedule(first) : "";
     expect(text).toContain("POST /v2/usage/query [billing]: at least 1 call every PT1H");
     expect(text).not.toContain("billing-secret");
   });
 
   it("notes when there is nothing to poll and when jobs come from a file", async () => {
-    const plan = computePlan(
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({ spark_jobs: { jobs_file: "jobs.yaml" }, jobs: { ids_file: "ids.yaml" } }),
     );
-    expect(plan.notes).toEqual([
+    expect(schedule.notes).toEqual([
       "Spark jobs listed in /cfg/jobs.yaml are read at run time and add one call each",
       "job IDs listed in /cfg/ids.yaml are read at run time and add one call each",
       METRICS_FORM_NOTES.auto,
@@ -487,8 +503,8 @@ describe("replicas that share a key: each row against this replica's share", () 
     async ({ shard, share }) => {
       // 2,000 clusters at PT30S: about 667 per replica of 3, over any share of 20 per second.
       const cfg = await config({ clusters: manyClusters(2000), metrics: { granularity: "PT30S" } });
-      const plan = computePlan(COLLECTORS, cfg, { shard });
-      const metrics = row(plan.rows, "POST /v2/clusters/{id}/metrics/query");
+      const schedule = computeSchedule(COLLECTORS, cfg, { shard });
+      const metrics = row(schedule.rows, "POST /v2/clusters/{id}/metrics/query");
       expect(metrics?.rateLimit).toBe(share);
       expect(metrics?.fits).toBe(false);
       // The interval that fits this replica's share: its calls at share / 1.1 per second.
@@ -499,8 +515,8 @@ describe("replicas that share a key: each row against this replica's share", () 
 
   it("lowers Get Import Job Progress to this replica's share of the key", async () => {
     const cfg = await config({ clusters: manyClusters(300) });
-    const whole = computePlan(COLLECTORS, cfg);
-    const third = computePlan(COLLECTORS, cfg, { shard: { index: 1, total: 3 } });
+    const whole = computeSchedule(COLLECTORS, cfg);
+    const third = computeSchedule(COLLECTORS, cfg, { shard: { index: 1, total: 3 } });
     // 300 clusters at PT1M with 20 per second: 3 per cluster; a replica of 3 (7 per second, about
     // 100 clusters): 3 per cluster too, within its own share.
     const progress = row(third.rows, "POST /v2/vectordb/jobs/import/describe");
@@ -512,7 +528,7 @@ describe("replicas that share a key: each row against this replica's share", () 
 
   it("says which budget this replica uses and why, and each shared row's share", async () => {
     const cfg = await config({ clusters: manyClusters(30) });
-    const text = formatPlan(computePlan(COLLECTORS, cfg, { shard: { index: 1, total: 3 } }));
+    const text = formatSchedule(computeSchedule(COLLECTORS, cfg, { shard: { index: 1, total: 3 } }));
     expect(text).toContain(
       "Rate budget of this replica (requests/s per endpoint):\n  default: 7 on every endpoint: --total-shards 3: every replica uses the key: 20 / 3 in whole requests, the first 2 by shard taking one more\n",
     );
@@ -520,20 +536,20 @@ describe("replicas that share a key: each row against this replica's share", () 
       /POST \/v2\/clusters\/\{id\}\/metrics\/query \[default\]: at least \d+ calls every PT1M = >= [\d.]+ req\/s \(this replica's share: 7 req\/s, usable 6\.364\): fits/,
     );
     // One replica: no budget section, rows as before.
-    expect(formatPlan(computePlan(COLLECTORS, cfg))).not.toContain("Rate budget of this replica");
+    expect(formatSchedule(computeSchedule(COLLECTORS, cfg))).not.toContain("Rate budget of this replica");
   });
 
   it("does not fit when more replicas share the key than its rate", async () => {
-    const plan = computePlan(COLLECTORS, await config({ clusters: manyClusters(30) }), {
+    const schedule = computeSchedule(COLLECTORS, await config({ clusters: manyClusters(30) }), {
       shard: { index: 0, total: 25 },
     });
-    expect(plan.fits).toBe(false);
-    expect(plan.notes[0]).toMatch(/^25 replicas share one key's 20 requests per second/);
-    expect(formatPlan(plan)).toMatch(/Result: EXCEEDS the budget/);
+    expect(schedule.fits).toBe(false);
+    expect(schedule.notes[0]).toMatch(/^25 replicas share one key's 20 requests per second/);
+    expect(formatSchedule(schedule)).toMatch(/Result: EXCEEDS the budget/);
   });
 });
 
-describe("native_export in the plan", () => {
+describe("native_export in the schedule", () => {
   const METRICS = "POST /v2/clusters/{id}/metrics/query";
   const clusters = [
     { id: "in01-ent", region: "aws-us-west-2", scopes: [{ db_name: "default", collection_name: "docs" }] },
@@ -542,20 +558,20 @@ describe("native_export in the plan", () => {
   ];
 
   it("shows the clusters listed by ID as native and their metric calls as saved, not in the budget", async () => {
-    const plan = computePlan(
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({ clusters, native_export: { enabled: true, clusters: ["in01-ent", "in01-team"] } }),
     );
     // The cluster and its scope, under the default key; the team key's cluster under its own.
-    expect(row(plan.rows, METRICS)?.callsPerCycle).toBe(1);
-    expect(row(plan.rows, METRICS, "cluster key #1")).toBeUndefined();
-    expect(plan.native.saved.map((r) => [r.credential, r.callsPerCycle, r.intervalMs])).toEqual([
+    expect(row(schedule.rows, METRICS)?.callsPerCycle).toBe(1);
+    expect(row(schedule.rows, METRICS, "cluster key #1")).toBeUndefined();
+    expect(schedule.native.saved.map((r) => [r.credential, r.callsPerCycle, r.intervalMs])).toEqual([
       ["default", 2, 60_000],
       ["cluster key #1", 1, 60_000],
     ]);
     // Every other call stays, the saved clusters' Describe Cluster among them.
-    expect(row(plan.rows, "GET /v2/clusters/{id}")?.callsPerCycle).toBe(2);
-    const text = formatPlan(plan);
+    expect(row(schedule.rows, "GET /v2/clusters/{id}")?.callsPerCycle).toBe(2);
+    const text = formatSchedule(schedule);
     expect(text).toMatch(
       /cluster in01-ent .* native \(the service's own endpoint, if Enterprise: metric calls saved\)/,
     );
@@ -569,13 +585,16 @@ describe("native_export in the plan", () => {
   });
 
   it("auto: no plan is known offline, so every call is counted, with a note that they stop at run time", async () => {
-    const plan = computePlan(COLLECTORS, await config({ clusters, native_export: { enabled: true } }));
-    expect(row(plan.rows, METRICS)?.callsPerCycle).toBe(3);
-    expect(plan.native.saved).toEqual([]);
-    expect(plan.native.notes).toContainEqual(
+    const schedule = computeSchedule(
+      COLLECTORS,
+      await config({ clusters, native_export: { enabled: true } }),
+    );
+    expect(row(schedule.rows, METRICS)?.callsPerCycle).toBe(3);
+    expect(schedule.native.saved).toEqual([]);
+    expect(schedule.native.notes).toContainEqual(
       expect.stringContaining("clusters: auto: which clusters are Enterprise is learnt at run time"),
     );
-    expect(formatPlan(plan)).not.toContain("native (");
+    expect(formatSchedule(schedule)).not.toContain("native (");
   });
 
   it.each([
@@ -587,20 +606,20 @@ describe("native_export in the plan", () => {
     ],
     ["disabled", { enabled: false, clusters: ["in01-ent"] }, 3, undefined],
   ])("%s: the calls stay in the budget", async (_name, native, calls, note) => {
-    const plan = computePlan(COLLECTORS, await config({ clusters, native_export: native }));
-    expect(row(plan.rows, METRICS)?.callsPerCycle).toBe(calls);
-    expect(plan.native.saved).toEqual([]);
-    if (note === undefined) expect(plan.native.notes).toEqual([]);
-    else expect(plan.native.notes.join("\n")).toContain(note);
+    const schedule = computeSchedule(COLLECTORS, await config({ clusters, native_export: native }));
+    expect(row(schedule.rows, METRICS)?.callsPerCycle).toBe(calls);
+    expect(schedule.native.saved).toEqual([]);
+    if (note === undefined) expect(schedule.native.notes).toEqual([]);
+    else expect(schedule.native.notes.join("\n")).toContain(note);
   });
 
-  it("names a listed cluster this replica does not poll from its config (another shard's, or discovery's)", async () => {
+  it("names a listed cluster this replica does not poll from its config (another shard's, or cluster discovery's)", async () => {
     const cfg = await config({
       clusters,
       inventory: { discovery: { enabled: true } },
       native_export: { enabled: true, clusters: ["in01-ent", "in01-elsewhere"] },
     });
-    const shards = [0, 1].map((index) => computePlan(COLLECTORS, cfg, { shard: { index, total: 2 } }));
+    const shards = [0, 1].map((index) => computeSchedule(COLLECTORS, cfg, { shard: { index, total: 2 } }));
     const owner = shards.find((p) => p.targets.some((t) => t.clusterId === "in01-ent"));
     expect(owner?.native.clusters).toEqual(["in01-ent"]);
     for (const p of shards) {
@@ -612,16 +631,16 @@ describe("native_export in the plan", () => {
   });
 });
 
-describe("family lists in the plan", () => {
+describe("family lists in the schedule", () => {
   const clusters = [
     { id: "in01-a", region: "aws-us-west-2" },
     { id: "in01-b", region: "aws-us-west-2" },
   ];
-  const collectorsOf = (plan: ReturnType<typeof computePlan>) =>
-    new Set(plan.tasks.map((t) => t.id.collector));
+  const collectorsOf = (schedule: ReturnType<typeof computeSchedule>) =>
+    new Set(schedule.tasks.map((t) => t.id.collector));
 
-  it("plans no task for a collector whose every family is denied, and says so with the calls it spares", async () => {
-    const open = computePlan(COLLECTORS, await config({ clusters }));
+  it("schedules no task for a collector whose every family is denied, and says so with the calls it spares", async () => {
+    const open = computeSchedule(COLLECTORS, await config({ clusters }));
     const importCalls = open.tasks
       .filter((t) => t.id.collector === "import_jobs")
       .flatMap((t) => t.calls)
@@ -629,77 +648,79 @@ describe("family lists in the plan", () => {
     expect(importCalls).toBeGreaterThan(0);
     expect(open.families).toMatchObject({ denied: [], silenced: [] });
 
-    const plan = computePlan(
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({ clusters, families: { deny: ["vdbcloud_import_job.*", "vdbcloud_backup_policy_.*"] } }),
     );
-    expect(collectorsOf(plan).has("import_jobs")).toBe(false);
+    expect(collectorsOf(schedule).has("import_jobs")).toBe(false);
     // Backups are listed still (their own families are not denied); only the policies stop.
     expect(
-      plan.tasks.filter((t) => t.id.collector === "backups").flatMap((t) => t.calls.map((c) => c.endpoint)),
+      schedule.tasks
+        .filter((t) => t.id.collector === "backups")
+        .flatMap((t) => t.calls.map((c) => c.endpoint)),
     ).toEqual(["GET /v2/backups"]);
-    expect(row(plan.rows, "POST /v2/vectordb/jobs/import/list")).toBeUndefined();
-    expect(row(plan.rows, "GET /v2/clusters/{id}/backups/policy")).toBeUndefined();
-    expect(plan.families.silenced).toEqual([
+    expect(row(schedule.rows, "POST /v2/vectordb/jobs/import/list")).toBeUndefined();
+    expect(row(schedule.rows, "GET /v2/clusters/{id}/backups/policy")).toBeUndefined();
+    expect(schedule.families.silenced).toEqual([
       { collector: "import_jobs", tasks: 2, callsPerCycle: importCalls, atLeast: true },
       { collector: "backup_policies", tasks: 2, callsPerCycle: 2, atLeast: false },
     ]);
-    expect(plan.families.denied).toEqual(
+    expect(schedule.families.denied).toEqual(
       expect.arrayContaining([
         "vdbcloud_import_job_state",
         "vdbcloud_import_jobs",
         "vdbcloud_backup_policy_enabled",
       ]),
     );
-    expect(plan.families.denied).toHaveLength(8);
+    expect(schedule.families.denied).toHaveLength(8);
 
-    const text = formatPlan(plan);
+    const text = formatSchedule(schedule);
     expect(text).toContain(
-      `Families (families.allow, families.deny): 8 of ${plan.families.known} denied, never exposed`,
+      `Families (families.allow, families.deny): 8 of ${schedule.families.known} denied, never exposed`,
     );
     expect(text).toContain(
       `  Collectors that make no call, every family they write being denied:\n    import_jobs: at least ${importCalls} calls per cycle spared\n    backup_policies: 2 calls per cycle spared\n`,
     );
-    expect(formatPlan(open)).not.toContain("Families (families.allow");
+    expect(formatSchedule(open)).not.toContain("Families (families.allow");
   });
 
   it("keeps a collector while one of its families is exposed", async () => {
-    const plan = computePlan(
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({ clusters, families: { deny: ["vdbcloud_import_job_state", "vdbcloud_import_jobs"] } }),
     );
-    expect(collectorsOf(plan).has("import_jobs")).toBe(true);
-    expect(plan.families.silenced).toEqual([]);
+    expect(collectorsOf(schedule).has("import_jobs")).toBe(true);
+    expect(schedule.families.silenced).toEqual([]);
   });
 
   it("says a silenced collector had nothing to poll when it was off anyway", async () => {
-    const plan = computePlan(
+    const schedule = computeSchedule(
       COLLECTORS,
       await config({ clusters, families: { deny: ["vdbcloud_group_members"] } }),
     );
-    expect(plan.families.silenced).toEqual([
+    expect(schedule.families.silenced).toEqual([
       { collector: "groups", tasks: 0, callsPerCycle: 0, atLeast: false },
     ]);
-    expect(formatPlan(plan)).toContain("    groups: nothing to poll in this config anyway\n");
+    expect(formatSchedule(schedule)).toContain("    groups: nothing to poll in this config anyway\n");
   });
 
-  it("runs discovery while a collector that writes families runs, and stops it with the last one", async () => {
+  it("runs cluster discovery while a collector that writes families runs, and stops it with the last one", async () => {
     const health =
       "vdbcloud_collector_.*|vdbcloud_config_last_reload_successful|vdbcloud_exporter_build_info";
     const discovering = { clusters, inventory: { discovery: { enabled: true } } };
-    const some = computePlan(
+    const some = computeSchedule(
       COLLECTORS,
       await config({ ...discovering, families: { allow: [health, "vdbcloud_cluster_info"] } }),
     );
-    // Only the inventory writes an admitted family; discovery keeps finding its clusters.
+    // Only the inventory writes an admitted family; cluster discovery keeps finding its clusters.
     expect([...collectorsOf(some)]).toEqual(["inventory"]);
     expect(some.tasks.map((t) => t.id)).toContainEqual({ collector: "inventory", target: "discovery" });
     expect(some.families.silenced.map((s) => s.collector)).not.toContain("discovery");
 
-    const none = computePlan(COLLECTORS, await config({ ...discovering, families: { allow: [health] } }));
+    const none = computeSchedule(COLLECTORS, await config({ ...discovering, families: { allow: [health] } }));
     expect(none.tasks).toEqual([]);
     expect(none.families.silenced.map((s) => s.collector)).toContain("discovery");
-    expect(formatPlan(none)).toMatch(/\n {4}discovery: at least 1 call per cycle spared\n/);
+    expect(formatSchedule(none)).toMatch(/\n {4}discovery: at least 1 call per cycle spared\n/);
   });
 
   it("stops the cluster metrics once every family they can write is denied, those of unknown names included", async () => {
@@ -711,14 +732,14 @@ describe("family lists in the plan", () => {
       "vdbcloud_metric_query_rejected",
       "vdbcloud_metrics_query_form",
     ];
-    const known = computePlan(
+    const known = computeSchedule(
       COLLECTORS,
       await config({ clusters, families: { deny: [...clusterDeny, ...selfDeny] } }),
     );
     expect(collectorsOf(known).has("cluster_metrics")).toBe(false);
     expect(row(known.rows, "POST /v2/clusters/{id}/metrics/query")).toBeUndefined();
     // Without the freshness family denied, the collector still has something to write.
-    const fresh = computePlan(COLLECTORS, await config({ clusters, families: { deny: clusterDeny } }));
+    const fresh = computeSchedule(COLLECTORS, await config({ clusters, families: { deny: clusterDeny } }));
     expect(collectorsOf(fresh).has("cluster_metrics")).toBe(true);
 
     // A name outside the catalog lands in a family named after it: denied too, or it runs.
@@ -726,12 +747,12 @@ describe("family lists in the plan", () => {
       clusters,
       metrics: { queries: [{ name: "NEW_THING_RATE", stat: "AVG" }], allow_unknown_names: true },
     };
-    const running = computePlan(
+    const running = computeSchedule(
       COLLECTORS,
       await config({ ...unknown, families: { deny: [...clusterDeny, ...selfDeny] } }),
     );
     expect(collectorsOf(running).has("cluster_metrics")).toBe(true);
-    const stopped = computePlan(
+    const stopped = computeSchedule(
       COLLECTORS,
       await config({
         ...unknown,
@@ -749,10 +770,10 @@ describe("family lists in the plan", () => {
       "vdbcloud_collections_not_polled",
       "vdbcloud_index_.*",
     ];
-    const fed = computePlan(COLLECTORS, await config({ ...collections, families: { deny: own } }));
+    const fed = computeSchedule(COLLECTORS, await config({ ...collections, families: { deny: own } }));
     expect(collectorsOf(fed).has("collections")).toBe(true);
     // Its index families alone keep it running.
-    const indexed = computePlan(
+    const indexed = computeSchedule(
       COLLECTORS,
       await config({
         ...collections,
@@ -761,7 +782,7 @@ describe("family lists in the plan", () => {
       }),
     );
     expect(collectorsOf(indexed).has("collections")).toBe(true);
-    const notFed = computePlan(
+    const notFed = computeSchedule(
       COLLECTORS,
       await config({
         ...collections,

@@ -3,7 +3,7 @@ import { queryKey } from "../../upstream/catalog.js";
 import { CloudError } from "../../upstream/errors.js";
 import type { MetricQuery } from "../../upstream/types.js";
 import { RefusalBook, RefusalSuspects } from "./quarantine.js";
-import { isRefusal, resolveBatch, resolveWithSuspects, type SendQueries } from "./refusals.js";
+import { isQueryRefusal, resolveBatch, resolveWithSuspects, type SendQueries } from "./refusedQueries.js";
 
 const ENDPOINT = "POST /v2/clusters/{id}/metrics/query" as const;
 
@@ -121,7 +121,7 @@ describe("resolveBatch", () => {
   it("lets other failures through: auth, rate limit and network errors fail the poll", async () => {
     for (const code of ["auth_error", "rate_limited", "not_found", "timeout"] as const) {
       const err = new CloudError(code, "x", { endpoint: ENDPOINT });
-      expect(isRefusal(err)).toBe(false);
+      expect(isQueryRefusal(err)).toBe(false);
       await expect(resolveBatch(EIGHT, () => Promise.reject(err))).rejects.toBe(err);
     }
   });
@@ -142,26 +142,26 @@ describe("RefusalBook", () => {
     );
     expect(fresh.map((r) => r.query.name)).toEqual(["READ_VCU"]);
     // A key speaking the 2024 form sends the configured queries as written...
-    expect(state.plan(999, "2024")).toEqual({
+    expect(state.queriesAt(999, "2024")).toEqual({
       active: [Q("CU_COMPUTATION", "AVG"), Q("STORAGE_USE", "AVG")],
       due: [],
     });
     // ...one speaking the current form in that form, but for the name answered only in the other.
-    expect(state.plan(999, "current")).toEqual({
+    expect(state.queriesAt(999, "current")).toEqual({
       active: [Q("CU_COMPUTATION"), Q("STORAGE_USE", "AVG")],
       due: [],
     });
     // READ_VCU is the current reference's only: a key speaking the 2024 form never asks it.
-    expect(state.plan(1_000, "2024").due).toEqual([]);
-    expect(state.plan(1_000, "current").due).toEqual([Q("READ_VCU")]);
+    expect(state.queriesAt(1_000, "2024").due).toEqual([]);
+    expect(state.queriesAt(1_000, "current").due).toEqual([Q("READ_VCU")]);
     // Names the cluster's plan does not offer are neither sent nor retried.
-    expect(state.plan(1_000, "current", (q) => q.name !== "READ_VCU").due).toEqual([]);
-    expect(state.plan(999, "current", (q) => q.name === "STORAGE_USE").active).toEqual([
+    expect(state.queriesAt(1_000, "current", (q) => q.name !== "READ_VCU").due).toEqual([]);
+    expect(state.queriesAt(999, "current", (q) => q.name === "STORAGE_USE").active).toEqual([
       Q("STORAGE_USE", "AVG"),
     ]);
     // The retried query, answered in the key's form, is released under its configured name.
     expect(state.release(Q("READ_VCU"))).toEqual(Q("READ_VCU", "AVG"));
-    expect(state.plan(1_000, "current").active).toContainEqual(Q("READ_VCU"));
+    expect(state.queriesAt(1_000, "current").active).toContainEqual(Q("READ_VCU"));
     // Refused again in the current form: held under its configured name.
     state.record(
       {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Config } from "../config/types.js";
 import { CLUSTER_KINDS } from "../polling/clusterKinds.js";
 import { CollectorStates } from "../polling/model.js";
-import { NATIVE_EXPORT_DISABLED, NativeDiscovery } from "./nativeDiscovery.js";
+import { NATIVE_EXPORT_DISABLED, NativeTargets } from "./nativeTargets.js";
 
 function setup(enabled: boolean) {
   const known = new CollectorStates().get(CLUSTER_KINDS);
@@ -12,7 +12,7 @@ function setup(enabled: boolean) {
   };
   let clusters = [{ id: "in01-a" }, { id: "in01-b" }];
   let made = 0;
-  const discovery = new NativeDiscovery({
+  const targets = new NativeTargets({
     config: () => config,
     clusters: () => {
       made++;
@@ -21,7 +21,7 @@ function setup(enabled: boolean) {
     known,
   });
   return {
-    discovery,
+    targets,
     known,
     made: () => made,
     setConfig: (c: typeof config) => {
@@ -31,7 +31,7 @@ function setup(enabled: boolean) {
       clusters = c;
     },
     listed: () =>
-      (JSON.parse(discovery.answer().body) as { labels: { cluster_id: string } }[]).map(
+      (JSON.parse(targets.answer().body) as { labels: { cluster_id: string } }[]).map(
         (g) => g.labels.cluster_id,
       ),
   };
@@ -42,8 +42,8 @@ const turn = () => new Promise<void>((r) => queueMicrotask(r));
 describe("the /sd/native-export answer", () => {
   it("is made once after a burst of learnt plans, and the same body is served until the next change", async () => {
     const t = setup(true);
-    t.discovery.refresh();
-    expect(t.discovery.answer()).toMatchObject({ status: 200, body: "[]", groups: 0 });
+    t.targets.refresh();
+    expect(t.targets.answer()).toMatchObject({ status: 200, body: "[]", groups: 0 });
     const before = t.made();
     t.known.note({ clusterId: "in01-a", plan: "Enterprise", clusterName: "search-01" });
     t.known.note({ clusterId: "in01-b", plan: "Standard" });
@@ -51,40 +51,40 @@ describe("the /sd/native-export answer", () => {
     await turn();
     expect(t.made()).toBe(before + 1);
     expect(t.listed()).toEqual(["in01-a"]);
-    const answer = t.discovery.answer();
-    expect(t.discovery.answer()).toBe(answer);
+    const answer = t.targets.answer();
+    expect(t.targets.answer()).toBe(answer);
     expect(t.made()).toBe(before + 1);
   });
 
-  it("follows re-plans: a cluster that left the replica is gone, one discovered appears", async () => {
+  it("follows task rebuilds: a cluster that left the replica is gone, one discovered appears", async () => {
     const t = setup(true);
     t.known.note({ clusterId: "in01-a", plan: "Enterprise" });
     t.known.note({ clusterId: "in01-c", plan: "Enterprise" });
-    t.discovery.refresh();
+    t.targets.refresh();
     expect(t.listed()).toEqual(["in01-a"]);
     t.setClusters([{ id: "in01-c" }]);
-    t.discovery.refresh();
+    t.targets.refresh();
     expect(t.listed()).toEqual(["in01-c"]);
   });
 
   it("answers 404 with the reason while native export is disabled, and lists again once enabled", () => {
     const t = setup(false);
     t.known.note({ clusterId: "in01-a", plan: "Enterprise" });
-    t.discovery.refresh();
-    expect(t.discovery.answer()).toBe(NATIVE_EXPORT_DISABLED);
+    t.targets.refresh();
+    expect(t.targets.answer()).toBe(NATIVE_EXPORT_DISABLED);
     expect(NATIVE_EXPORT_DISABLED.body).toContain("native_export.enabled: false");
     t.setConfig({
       api: { baseUrl: "https://api.cloud.zilliz.com" } as Config["api"],
       nativeExport: { enabled: true, clusters: "auto", skipMetricQueries: true },
     });
-    t.discovery.refresh();
+    t.targets.refresh();
     expect(t.listed()).toEqual(["in01-a"]);
   });
 
   it("stops following the known clusters once closed", async () => {
     const t = setup(true);
-    t.discovery.refresh();
-    t.discovery.close();
+    t.targets.refresh();
+    t.targets.close();
     const before = t.made();
     t.known.note({ clusterId: "in01-a", plan: "Enterprise" });
     await turn();

@@ -1,8 +1,8 @@
 /**
  * The answer of GET /sd/native-export (docs/design.md section 3): Prometheus's http_sd_configs
  * JSON, one target group per cluster of this replica that the service's own endpoint serves.
- * It is made ahead of requests, when what it lists changes (a re-plan, a plan or name learnt by
- * inventory or discovery), never per request and never from the upstream; changes that come in
+ * It is made ahead of requests, when what it lists changes (a rebuild of the tasks, a plan or name learnt by
+ * inventory or cluster discovery), never per request and never from the upstream; changes that come in
  * a burst (a listing of a thousand clusters) make it once.
  */
 import type { ClusterConfig, Config } from "../config/types.js";
@@ -35,7 +35,7 @@ interface Sources {
 }
 
 /** Keeps the /sd/native-export answer current. */
-export class NativeDiscovery {
+export class NativeTargets {
   #answer: NativeTargetsAnswer = NATIVE_EXPORT_DISABLED;
   #pending = false;
   readonly #stop: () => void;
@@ -49,7 +49,7 @@ export class NativeDiscovery {
     return this.#answer;
   }
 
-  /** Remakes the answer now (after a re-plan: the config or the replica's clusters changed). */
+  /** Remakes the answer now (after the tasks are rebuilt: the config or the replica's clusters changed). */
   refresh(): void {
     this.#pending = false;
     const config = this.sources.config();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maxGapSeconds, policyWeekdays } from "./schedule.js";
+import { maxGapSeconds, policyWeekdays } from "./policyDays.js";
 
 const DAY = 86_400;
 
