@@ -161,6 +161,19 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
     const group = suspects.group(
       `${clients.credentialOf(cluster)}\u0000${scope === undefined ? "cluster" : "scope"}`,
     );
+    const credential = clients.credentialOf(cluster);
+    // The key's form series, written by one target of the key (formOwner).
+    const writeForm = (): void => {
+      if (formOwner.get(credential) !== target) return;
+      const form = cfg.form === "auto" ? forms.formOf(credential) : cfg.form;
+      const formSamples = queryFormSamples(credential, form);
+      ctx.store.put(
+        { collector: COLLECTOR, target, slot: "form" },
+        formSamples.families,
+        formSamples.samples,
+        ttlMs,
+      );
+    };
     tasks.push(
       collectorTask({
         id: { collector: COLLECTOR, target },
@@ -175,6 +188,8 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
             { collector: COLLECTOR, target, credential: clients.credentialOf(cluster) },
             async (run) => {
               if (skipsMetricQueries(env.config.nativeExport, kinds, cluster.id)) {
+                // The key's form stays shown even when the target writing it is served natively.
+                writeForm();
                 // Its series go at once: Prometheus scrapes the service's own families instead.
                 ctx.store.delete({ collector: COLLECTOR, target, slot: "data" });
                 ctx.store.delete({ collector: COLLECTOR, target, slot: "rejected" });
@@ -189,7 +204,6 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
               // Names the cluster's plan does not offer are not asked once the plan is known.
               const plan = isFreeById(cluster.id) ? "free" : kinds.planOf(cluster.id);
               const offered = (q: MetricQuery): boolean => offeredOnPlan(q.name, plan);
-              const credential = clients.credentialOf(cluster);
               try {
                 const results = await forms.withForm(credential, cfg.form, nowMs, ctx.logger, (form) =>
                   askAll({
@@ -214,16 +228,7 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
                 const newest = newestBucketSamples(cluster.id, scope, mapped.newestBucketMs);
                 putData(ctx, COLLECTOR, target, mergeMappings(mapped, newest), ttlMs);
               } finally {
-                if (formOwner.get(credential) === target) {
-                  const form = cfg.form === "auto" ? forms.formOf(credential) : cfg.form;
-                  const formSamples = queryFormSamples(credential, form);
-                  ctx.store.put(
-                    { collector: COLLECTOR, target, slot: "form" },
-                    formSamples.families,
-                    formSamples.samples,
-                    ttlMs,
-                  );
-                }
+                writeForm();
                 const rejected = rejectedQuerySamples(cluster.id, scope, refusals.held());
                 ctx.store.put(
                   { collector: COLLECTOR, target, slot: "rejected" },

@@ -10,8 +10,7 @@ import {
   REFERENCE_CLUSTER_STATUSES,
 } from "./mapping.js";
 
-const CLUSTER: ClusterDescription = {
-  clusterId: "in01-a",
+const CLUSTER: ClusterDescription = blankCluster("in01-a", {
   clusterName: "prod",
   projectId: "proj-1",
   regionId: "aws-us-west-2",
@@ -20,16 +19,7 @@ const CLUSTER: ClusterDescription = {
   cuSize: 4,
   status: "RUNNING",
   connectAddress: "https://in01-a.example",
-  snapshotNumber: null,
-  createProgress: null,
-  replica: null,
-  autoscalingCuMin: null,
-  autoscalingCuMax: null,
-  autoscalingReplicaMin: null,
-  autoscalingReplicaMax: null,
-  deploymentOption: null,
-  globalCluster: null,
-};
+});
 
 describe("mapCluster", () => {
   it("maps info, status and CU size", () => {

@@ -14,8 +14,7 @@ const cluster = {
   cuSize: 2,
   createTime: "2024-01-01T00:00:00Z",
 };
-const normalized = {
-  clusterId: "in01-abc",
+const normalized = blankCluster("in01-abc", {
   clusterName: "prod",
   projectId: "proj-0123",
   regionId: "aws-us-west-2",
@@ -24,16 +23,7 @@ const normalized = {
   cuSize: 2,
   status: "RUNNING",
   connectAddress: "https://in01-abc.example",
-  snapshotNumber: null,
-  createProgress: null,
-  replica: null,
-  autoscalingCuMin: null,
-  autoscalingCuMax: null,
-  autoscalingReplicaMin: null,
-  autoscalingReplicaMax: null,
-  deploymentOption: null,
-  globalCluster: null,
-};
+});
 
 const upstream = useMockUpstream();
 
