@@ -7,7 +7,7 @@
  * (`vdbcloud_collector_last_success_timestamp_seconds`).
  */
 import { metricsTargetName } from "../src/collectors/cluster-metrics/tasks.js";
-import { INVENTORY_FAMILIES } from "../src/metrics/families.js";
+import { INVENTORY_FAMILIES } from "../src/collectors/inventory/families.js";
 import type { ParsedSample } from "./exposition.js";
 
 /** The collector and target a series belongs to. */

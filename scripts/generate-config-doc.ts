@@ -5,6 +5,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+// The registry registers the collectors' config sections, which the schema is made of.
+import "../src/collectors/registry.js";
 import { configJsonSchema } from "../src/config/jsonSchema.js";
 import { CONFIG_DOC_FILE, EXAMPLE_FILE, renderConfigDoc } from "./configDoc.js";
 

@@ -4,6 +4,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+// The registry registers the collectors' config sections, which the schema is made of.
+import "../src/collectors/registry.js";
 import { CONFIG_SCHEMA_FILE, configJsonSchema } from "../src/config/jsonSchema.js";
 
 const path = join(import.meta.dirname, "..", CONFIG_SCHEMA_FILE);

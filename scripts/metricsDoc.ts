@@ -8,7 +8,7 @@ import { INDEX_STATES } from "../src/collectors/collections/indexMapping.js";
 import { LOAD_STATES } from "../src/collectors/collections/mapping.js";
 import { IMPORT_JOB_STATES } from "../src/collectors/import-jobs/mapping.js";
 import { CLUSTER_STATUSES, GLOBAL_CLUSTER_ROLES } from "../src/collectors/inventory/mapping.js";
-import { COLLECTOR_LABELS } from "../src/collectors/registry.js";
+import { COLLECTOR_LABELS, REFERENCE_AREAS } from "../src/collectors/registry.js";
 import { SPARK_JOB_STATUSES } from "../src/collectors/spark-jobs/mapping.js";
 import { INTERNAL_ERROR_SITES } from "../src/exposition/selfMetrics.js";
 import { HEALTH_FAMILY_NAMES } from "../src/metrics/families.js";
@@ -204,7 +204,7 @@ function derived(): string[] {
 
 /** The whole of docs/metrics.md. Pure: the same catalogs give the same bytes. */
 export function renderMetricsDoc(): string {
-  const areas = familyReference().filter((a) => a.families.length > 0);
+  const areas = familyReference(REFERENCE_AREAS).filter((a) => a.families.length > 0);
   const toc = areas.map(
     (a) =>
       `- [${a.title}](#${anchorOf(a.title)}): ${a.families.length} ${a.families.length === 1 ? "family" : "families"}`,
@@ -226,7 +226,7 @@ const AREA_EXAMPLES = 3;
 
 /** The README's short table: one row per area, linking into docs/metrics.md. */
 export function renderAreaTable(): string {
-  const rows = familyReference()
+  const rows = familyReference(REFERENCE_AREAS)
     .filter((a) => a.families.length > 0)
     .map((a) => {
       const names = a.families.slice(0, AREA_EXAMPLES).map((f) => code(f.name));

@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { Exporter } from "../src/app/exporter.js";
-import { COLLECTORS } from "../src/collectors/registry.js";
+import { COLLECTORS, TARGET_LISTS } from "../src/collectors/registry.js";
 import { buildConfig } from "../src/config/load.js";
-import { loadSparkJobsFile } from "../src/config/sparkJobsFile.js";
 import { computeSchedule } from "../src/polling/schedule.js";
+import { readListFiles } from "../src/polling/targetLists.js";
 import { systemClock } from "../src/scheduler/scheduler.js";
 import { ManualClock } from "./helpers/manualClock.js";
 import { tempDir } from "./helpers/tempDir.js";
@@ -107,10 +107,8 @@ describe("the polling schedule equals the runtime", () => {
       },
       { env: {} },
     );
-    const fileJobs = config.sparkJobs.jobsFile
-      ? await loadSparkJobsFile(config.sparkJobs.jobsFile)
-      : undefined;
-    const schedule = computeSchedule(COLLECTORS, config, { shard, ...(fileJobs ? { fileJobs } : {}) });
+    const files = await readListFiles(TARGET_LISTS, config);
+    const schedule = computeSchedule(COLLECTORS, config, { shard, files });
 
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     exporter = new Exporter({

@@ -1,14 +1,16 @@
 /**
- * The exporter's API clients: one control-plane client per API key, one for the billing key,
- * one data-plane client per cluster endpoint and credential (each with its own rate budget). A
+ * The exporter's API clients: one control-plane client per API key, one per config section with
+ * a key of its own, one data-plane client per cluster endpoint and credential (each with its own rate budget). A
  * control-plane client spends this replica's share of its key's budget (polling/budgets.ts). A
  * client bakes in every `api` setting and its share, so a config whose settings or shares
  * differ retires them all; in-flight requests of a retired client finish.
  */
 import type { Dispatcher } from "undici";
+import type { ConfigSection } from "../config/section.js";
+import { ownKeyOf, sectionOn } from "../config/sectionSettings.js";
 import type { Shard } from "../config/shard.js";
 import type { ClusterConfig, Config } from "../config/types.js";
-import { type ReplicaBudgets, replicaBudgets } from "../polling/budgets.js";
+import { dataPlaneRateLimit, type ReplicaBudgets, replicaBudgets } from "../polling/budgets.js";
 import type { Clock } from "../scheduler/scheduler.js";
 import { fnv1a32 } from "../shared/hash.js";
 import { type CloudClient, createCloudClient } from "../upstream/client.js";
@@ -47,8 +49,14 @@ interface ApiClientsOptions {
 /** Clients by credential, built on first use and closed when unused or stale. */
 export class ApiClients {
   private readonly clients = new Map<string, CloudClient>();
-  /** The billing key's client, apart from the others even when the key is the same one. */
-  private billingClient: { readonly key: string; readonly client: CloudClient } | undefined;
+  /**
+   * Each own-key section's client, by its key in the file: apart from the others even when the
+   * key is the same one.
+   */
+  private readonly ownKeyClients = new Map<
+    string,
+    { readonly section: ConfigSection; readonly key: string; readonly client: CloudClient }
+  >();
   private readonly dataPlanes = new Map<string, DataPlaneClient>();
   /** The settings (keys aside) the clients were built with. */
   private settings = "";
@@ -83,19 +91,20 @@ export class ApiClients {
   };
 
   /**
-   * The client of the billing key (billing.api_key, else the default key): the only client that
-   * calls the billing endpoints, and never used for anything else. Its own rate budget and
-   * connections, so billing calls neither carry another key nor spend another key's budget.
+   * The client of `section`'s own key (its `api_key`, else the default key): the only client
+   * that calls that section's endpoints, and never used for anything else. Its own rate budget
+   * and connections, so those calls neither carry another key nor spend another key's budget.
    */
-  forBilling = (): CloudClient => {
+  ownKey = (section: ConfigSection): CloudClient => {
     const config = this.opts.config();
-    const key = config.billing.apiKey;
-    if (this.billingClient?.key !== key) {
-      if (this.billingClient) this.close(this.billingClient.client);
-      // Billing runs on shard 0 only: its endpoints are its own, at the whole budget.
-      this.billingClient = { key, client: this.build(config, key, {}) };
-    }
-    return this.billingClient.client;
+    const key = ownKeyOf(config, section);
+    const held = this.ownKeyClients.get(section.key);
+    if (held?.key === key) return held.client;
+    if (held) this.close(held.client);
+    // Only shard 0 makes an own-key section's calls: its endpoints are its own, at the whole budget.
+    const client = this.build(config, key, {});
+    this.ownKeyClients.set(section.key, { section, key, client });
+    return client;
   };
 
   private build(
@@ -130,7 +139,7 @@ export class ApiClients {
       client = createDataPlaneClient({
         endpoint,
         token,
-        rateLimit: config.collections.rateLimit,
+        rateLimit: dataPlaneRateLimit(config),
         rateLimitMarginMs: api.rateLimitMarginMs,
         requestTimeoutMs: api.requestTimeoutMs,
         maxRetries: api.maxRetries,
@@ -162,27 +171,28 @@ export class ApiClients {
     const settings = JSON.stringify({
       ...config.api,
       apiKey: undefined,
-      dataPlane: config.collections.rateLimit,
+      dataPlane: dataPlaneRateLimit(config),
       // Each key's share (keys by their hash: a key is not kept in this string).
       shares: [...keys].map((key) => [fnv1a32(key), budgets.endpointRates({ apiKey: key })]),
     });
     if (settings === this.settings) return;
     this.settings = settings;
     for (const client of [...this.clients.values(), ...this.dataPlanes.values()]) this.close(client);
-    if (this.billingClient) this.close(this.billingClient.client);
-    this.billingClient = undefined;
+    for (const { client } of this.ownKeyClients.values()) this.close(client);
+    this.ownKeyClients.clear();
     this.clients.clear();
     this.dataPlanes.clear();
   }
 
   /**
-   * Closes the control-plane clients of keys no polled cluster uses any more, and the billing
-   * client when billing is off or its key changed.
+   * Closes the control-plane clients of keys no polled cluster uses any more, and each own-key
+   * section's client when its section is off or its key changed.
    */
   closeUnused(config: Config, clusters: readonly ClusterConfig[]): void {
-    if (this.billingClient && (!config.billing.enabled || this.billingClient.key !== config.billing.apiKey)) {
-      this.close(this.billingClient.client);
-      this.billingClient = undefined;
+    for (const [name, held] of this.ownKeyClients) {
+      if (sectionOn(config, held.section) && held.key === ownKeyOf(config, held.section)) continue;
+      this.ownKeyClients.delete(name);
+      this.close(held.client);
     }
     const used = new Set([config.api.apiKey, ...clusters.map((c) => c.apiKey ?? config.api.apiKey)]);
     for (const [key, client] of this.clients) {
@@ -198,9 +208,9 @@ export class ApiClients {
     const all = [
       ...this.clients.values(),
       ...this.dataPlanes.values(),
-      ...(this.billingClient ? [this.billingClient.client] : []),
+      ...[...this.ownKeyClients.values()].map((held) => held.client),
     ];
-    this.billingClient = undefined;
+    this.ownKeyClients.clear();
     this.clients.clear();
     this.dataPlanes.clear();
     await Promise.allSettled(all.map((c) => c.close()));

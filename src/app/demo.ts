@@ -1,6 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { COLLECTORS } from "../collectors/registry.js";
 import { DEFAULT_METRIC_QUERIES } from "../config/queries.js";
+import type { DemoWorld } from "../polling/model.js";
 import type { Simulator } from "../simulator/index.js";
 import {
   expandQuery,
@@ -58,28 +60,22 @@ export type DemoMetricCatalog = (typeof DEMO_METRIC_CATALOGS)[number];
 /** The demo's monitoring key (config/prometheus/demo-api-key holds it for the compose Prometheus). */
 export const DEMO_API_KEY = "demo-key";
 
-/** The demo's billing key: the simulator lets it read billing only (the monitoring key is DEMO_API_KEY). */
-const DEMO_BILLING_KEY = "demo-billing-key";
-
 /** Options of the embedded demo. */
 interface DemoOptions {
   readonly listen: string;
   readonly clusters?: number;
   /**
-   * Discover collections through each cluster's data plane (the demo does): clusters whose data
-   * plane takes a `username:password` get it through a token file written into `tokenDir`, a
-   * directory the caller owns and removes when the demo stops.
+   * Every collector's full part of the demo (`--demo` does): each collector says what that is
+   * (polling/model.ts `CollectorDemo`). Clusters whose data plane takes a `username:password`
+   * get it through a token file written into `tokenDir`, a directory the caller owns and removes
+   * when the demo stops.
    */
-  readonly collections?: { readonly tokenDir: string };
-  /** Count the members of every simulated SCIM group (the demo does). */
-  readonly groups?: boolean;
+  readonly full?: { readonly tokenDir: string };
   /**
-   * Give the last cluster its own key, which the demo's simulator accepts for everything but
-   * backups (`--demo` does): the backups collector then shows that credential as not permitted.
+   * Give the last cluster its own key, which one collector's simulator refuses (`--demo` does):
+   * that collector then shows the credential as not permitted.
    */
   readonly showNotPermitted?: boolean;
-  /** Read cost and invoices with the demo's billing key (the demo does; docs/cost.md). */
-  readonly billing?: boolean;
   /** Also ask a name no server knows, to show a refused query (`--demo` does; tests do not). */
   readonly showRefusal?: boolean;
   /**
@@ -94,15 +90,10 @@ interface DemoOptions {
    * metric queries are saved.
    */
   readonly nativeExport?: boolean;
-  /**
-   * List Clusters as well (`--demo` does): the configured clusters are all it finds, and
-   * cluster discovery's own families (the clusters beyond inventory.discovery.max_clusters) show.
-   */
-  readonly clusterDiscovery?: boolean;
 }
 
-/** The key the demo's simulator accepts for everything but backups (see `showNotPermitted`). */
-const DEMO_KEY_WITHOUT_BACKUP = "demo-key-without-backup-permission";
+/** The key one collector's part of the demo refuses (see `showNotPermitted`). */
+const DEMO_RESTRICTED_KEY = "demo-key-restricted";
 
 /** Clusters the `--demo` simulator holds. */
 export const DEMO_CLUSTERS = 6;
@@ -121,12 +112,9 @@ export function demoRunOptions(
     listen,
     showRefusal: true,
     showNotPermitted: true,
-    collections: { tokenDir },
+    full: { tokenDir },
     metricCatalog,
-    groups: true,
-    billing: true,
     nativeExport: true,
-    clusterDiscovery: true,
   };
 }
 
@@ -159,11 +147,7 @@ export async function startDemoSimulator(opts: {
     collectionsPerCluster: 6,
     collectionChurnMs: 120_000,
     metricCatalog: opts.metricCatalog ?? "current",
-    backupDeniedKeys: [DEMO_KEY_WITHOUT_BACKUP],
-    busyClusterSparkJobs: DEMO_BUSY_SPARK_JOBS,
-    // Billing reads with a key of its own, as a careful deployment would: the monitoring key is
-    // refused there, and this key everywhere else.
-    billingKeys: [DEMO_BILLING_KEY],
+    ...simulatorOptions(),
   });
   // A planned operation under way: its status series, and no not-running alert for it. The
   // global clusters' primaries and secondaries come with the world.
@@ -185,18 +169,9 @@ export function demoResizingCluster(sim: Pick<Simulator, "clusters">): string | 
 }
 
 /**
- * Spark jobs the demo's simulator adds to its first cluster: nobody configures them, Spark job
- * discovery finds them (a third long finished, a third recently, a third in flight).
- */
-const DEMO_BUSY_SPARK_JOBS = 30;
-
-/**
  * The raw (YAML-shaped) config of the demo: every simulated cluster, a per-collection scope on
- * the first one, the generated Spark jobs by hand (Spark job discovery lists those of the first
- * cluster's busy listing, DEMO_BUSY_SPARK_JOBS more), every simulated job by ID (a migration, a backup, a failing restore), cluster
- * discovery as asked (it finds the same clusters), collection discovery as
- * asked (with each data plane's credential), the simulated SCIM groups as asked, 30 s cycles
- * (the API's finest granularity), and a fixed demo key the simulator accepts.
+ * the first one, each collector's part as it declares it (the full part with `full`), 30 s
+ * cycles (the API's finest granularity), and a fixed demo key the simulator accepts.
  */
 export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, unknown> {
   const first = sim.clusters[0];
@@ -211,9 +186,8 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
   // Own scope lists only where the unknown name or a strict server needs them (tests keep the
   // configured and discovered scopes on the cluster-wide list, as a user's config would).
   const scoped = refused || strict ? { queries: scopeQueries(queries) } : {};
-  const busy = new Set(sim.state.busySparkJobRefs.map((j) => `${j.projectId}/${j.jobId}`));
   const native = opts.nativeExport === true ? demoNativeCluster(sim) : undefined;
-  const tokenDir = opts.collections?.tokenDir;
+  const tokenDir = opts.full?.tokenDir;
   const dataPlane = (clusterId: string): Record<string, unknown> => {
     const credential = sim.state.dataPlaneCredential(clusterId);
     if (tokenDir === undefined || credential === undefined) return {};
@@ -244,7 +218,7 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
           : [],
       ...dataPlane(c.id),
       ...(opts.showNotPermitted === true && c === last && c !== first
-        ? { api_key: DEMO_KEY_WITHOUT_BACKUP }
+        ? { api_key: DEMO_RESTRICTED_KEY }
         : {}),
     })),
     metrics: {
@@ -254,39 +228,38 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
       queries,
       allow_unknown_names: refused,
     },
-    import_jobs: { interval: "PT30S" },
-    spark_jobs: {
-      interval: "PT30S",
-      jobs: sim.state.sparkJobRefs
-        .filter((j) => !busy.has(`${j.projectId}/${j.jobId}`))
-        .map((j) => ({ project_id: j.projectId, job_id: j.jobId })),
-      discovery: { interval: "PT30S" },
-    },
-    jobs: { ids: sim.state.cloudJobRefs.map((j) => j.jobId), interval: "PT30S" },
-    inventory: {
-      interval: "PT30S",
-      ...(opts.clusterDiscovery === true ? { discovery: { enabled: true } } : {}),
-    },
-    ...(opts.collections
-      ? {
-          collections: {
-            enabled: true,
-            interval: "PT30S",
-            row_count: true,
-            ...scoped,
-          },
-        }
-      : {}),
-    ...(opts.groups ? { groups: { ids: [...sim.groups.keys()], interval: "PT30S" } } : {}),
-    // Backups change by the hour upstream; the demo polls them every minute so a visitor sees them.
-    backups: { interval: "PT1M", policy_interval: "PT1M" },
-    global_clusters: { interval: "PT30S" },
-    // The console's rules change rarely (PT15M by default); the demo reads them every minute.
-    alert_rules: { interval: "PT1M" },
-    ...(opts.billing
-      ? { billing: { enabled: true, api_key: DEMO_BILLING_KEY, interval: "PT5M", invoices: { keep: 3 } } }
-      : {}),
+    ...collectorSettings(sim, opts, scoped),
     ...(native === undefined ? {} : { native_export: { enabled: true, clusters: [native] } }),
     server: { listen: opts.listen },
   };
+}
+
+/** What each collector's part of the demo may read. */
+function demoWorld(
+  simulator: Simulator | undefined,
+  opts: Pick<DemoOptions, "full">,
+  scopeSettings: Readonly<Record<string, unknown>> = {},
+): DemoWorld {
+  return { simulator, full: opts.full !== undefined, scopeSettings, restrictedKey: DEMO_RESTRICTED_KEY };
+}
+
+/** Each collector's section of the demo's config, by its key in the file. */
+function collectorSettings(
+  sim: Simulator,
+  opts: DemoOptions,
+  scopeSettings: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const world = demoWorld(sim, opts, scopeSettings);
+  const sections: Record<string, unknown> = {};
+  for (const c of COLLECTORS) {
+    const settings = c.config === undefined ? undefined : c.demo?.settings?.(world);
+    if (c.config !== undefined && settings !== undefined) sections[c.config.key] = settings;
+  }
+  return sections;
+}
+
+/** The simulator's start options every collector's part of the demo asks for (all of them, always). */
+function simulatorOptions(): Record<string, unknown> {
+  const world = demoWorld(undefined, { full: { tokenDir: "" } });
+  return Object.assign({}, ...COLLECTORS.map((c) => c.demo?.simulator?.(world) ?? {}));
 }

@@ -1,11 +1,9 @@
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import { ApiClients } from "../api-clients/apiClients.js";
-import { COLLECTOR_LABELS, COLLECTORS } from "../collectors/registry.js";
-import { loadJobIdsFile } from "../config/jobIdsFile.js";
+import { COLLECTOR_LABELS, COLLECTOR_POLLS, COLLECTORS, TARGET_LISTS } from "../collectors/registry.js";
 import type { Shard } from "../config/shard.js";
-import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
-import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
+import type { ClusterConfig, Config } from "../config/types.js";
 import { type MetricsResponse, metricsResponse } from "../exposition/exposition.js";
 import type { DeflatedHead } from "../exposition/gzipJoin.js";
 import { type InternalErrorSite, SelfMetrics } from "../exposition/selfMetrics.js";
@@ -17,20 +15,13 @@ import { CLUSTER_KINDS } from "../polling/clusterKinds.js";
 import { credentialLabeler } from "../polling/credentials.js";
 import { describeError } from "../polling/errors.js";
 import { HealthTracker } from "../polling/health.js";
-import type { CollectionsFound } from "../polling/model.js";
 import { CollectorStates, type CollectorTask, tasksOf } from "../polling/model.js";
 import type { PollContext } from "../polling/runtime.js";
-import {
-  configuredSparkJobs,
-  replicaClusters,
-  replicaJobIds,
-  replicaSparkJobs,
-  withCollectionScopes,
-} from "../polling/targets.js";
+import { listedTargets, type TargetList } from "../polling/targetLists.js";
+import { foundScopes, replicaClusters, withFoundScopes } from "../polling/targets.js";
 import { type Clock, Scheduler, systemClock } from "../scheduler/scheduler.js";
 import { ChangeLog } from "../shared/changeLog.js";
 import { Foreground } from "../shared/foreground.js";
-import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClusterDescription } from "../upstream/types.js";
 import { NativeTargets, type NativeTargetsAnswer } from "./nativeTargets.js";
 import { WatchedList } from "./watchedList.js";
@@ -80,12 +71,10 @@ export class Exporter {
   private readonly state = new CollectorStates();
   private scheduled: readonly CollectorTask[] = [];
   private readonly clients: ApiClients;
-  /** Per cluster: the collections its last collections poll kept (they become scopes). */
-  private readonly collections = new Map<string, CollectionsFound>();
   private config: Config;
   private discovered: readonly ClusterDescription[] = [];
-  private readonly sparkJobsFile: WatchedList<SparkJobRef>;
-  private readonly jobIdsFile: WatchedList<string>;
+  /** The file of each list of targets the collectors declare, followed while the config names it. */
+  private readonly listFiles: ReadonlyMap<TargetList<unknown>, WatchedList<unknown>>;
   private readonly native: NativeTargets;
   private sweeper: NodeJS.Timeout | undefined;
   private readyFlag = false;
@@ -95,8 +84,6 @@ export class Exporter {
   private credentialOf: (cluster: Pick<ClusterConfig, "apiKey">) => string = () => "default";
   /** The budget problems last logged, so each is logged once per change. */
   private readonly budgetLog = new ChangeLog<string>({ quiet: "" });
-  /** Per cluster, the number of its collections beyond max_per_cluster last logged. */
-  private readonly notPolledLog = new ChangeLog<number>({ quiet: 0 });
 
   constructor(private readonly opts: ExporterOptions) {
     this.config = opts.config;
@@ -141,28 +128,24 @@ export class Exporter {
     });
     const listFile = { pollMs: opts.jobsFilePollMs ?? 5000, logger: this.logger };
     const onError = (err: unknown) => this.internalError("jobs_file", err);
-    this.sparkJobsFile = new WatchedList({
-      ...listFile,
-      what: "spark jobs file",
-      countField: "jobs",
-      load: (path) => loadSparkJobsFile(path),
-      onChange: () => this.rebuildTasks(),
-      onError,
-    });
-    this.jobIdsFile = new WatchedList({
-      ...listFile,
-      what: "job IDs file",
-      countField: "ids",
-      load: (path) => loadJobIdsFile(path),
-      onChange: () => this.rebuildTasks(),
-      onError,
-    });
+    this.listFiles = new Map(
+      TARGET_LISTS.map((list) => [
+        list,
+        new WatchedList<unknown>({
+          ...listFile,
+          what: list.fileName,
+          countField: list.countField,
+          load: (path) => list.load(path),
+          onChange: () => this.rebuildTasks(),
+          onError,
+        }),
+      ]),
+    );
   }
 
   /** Reads (and from now on watches) the list files the current config names. */
   private async followListFiles(): Promise<void> {
-    await this.sparkJobsFile.follow(this.config.sparkJobs.jobsFile);
-    await this.jobIdsFile.follow(this.config.jobs.idsFile);
+    for (const [list, file] of this.listFiles) await file.follow(list.file(this.config));
   }
 
   /** Builds the tasks and starts polling. Ready once every task completed one run. */
@@ -258,6 +241,7 @@ export class Exporter {
       publishedAtMs: published.builtAtMs,
       shard: this.shard,
       targets: this.health.listScheduled(),
+      collectors: COLLECTOR_POLLS,
       budgets: this.clients.budgets().lines(this.polledClusters, this.credentialOf),
     };
   }
@@ -265,8 +249,7 @@ export class Exporter {
   async stop(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     this.native.close();
-    this.sparkJobsFile.stop();
-    this.jobIdsFile.stop();
+    for (const file of this.listFiles.values()) file.stop();
     await this.scheduler.stop();
     this.store.close();
     await this.clients.closeAll();
@@ -274,53 +257,17 @@ export class Exporter {
 
   /**
    * Every cluster this replica polls: configured ones, then discovered ones, in this shard, each
-   * with its discovered collections as scopes when `collections.scopes` is on.
+   * with the scopes collectors found for it (per-collection scopes) after its configured ones.
    */
   clusters(): ClusterConfig[] {
     const clusters = replicaClusters(this.config, this.discovered, this.shard);
-    const cfg = this.config.collections;
-    if (!cfg.enabled || !cfg.scopes) return clusters;
-    const scopes = new Map<string, readonly CollectionRef[]>();
-    for (const [id, found] of this.collections) scopes.set(id, found.polled);
-    return withCollectionScopes(clusters, scopes, cfg.queries);
-  }
-
-  /**
-   * A collections poll's result: the scopes change when the kept collections do (a vanished
-   * collection's scope, and with it every series, goes at once); collections beyond
-   * max_per_cluster are logged once per change of their number.
-   */
-  private onCollections(clusterId: string, found: CollectionsFound): void {
-    const before = this.collections.get(clusterId);
-    this.collections.set(clusterId, found);
-    if (this.notPolledLog.changed(clusterId, found.notPolled) && found.notPolled > 0) {
-      this.logger.warn(
-        {
-          cluster_id: clusterId,
-          not_polled: found.notPolled,
-          max_per_cluster: this.config.collections.maxPerCluster,
-        },
-        "collections beyond collections.max_per_cluster are not polled (sorted by name, the first are kept)",
-      );
-    }
-    const paths = (f: CollectionsFound | undefined) =>
-      (f?.polled ?? []).map((c) => `${c.dbName}/${c.collectionName}`).join("\n");
-    if (this.config.collections.scopes && paths(before) !== paths(found)) {
-      this.logger.info({ cluster_id: clusterId, collections: found.polled.length }, "collections changed");
-      this.rebuildTasks();
-    }
+    return withFoundScopes(clusters, foundScopes(COLLECTORS, this.config, this.state));
   }
 
   /** Rebuilds the task set from the current config, discovered clusters and jobs file. */
   private rebuildTasks(): void {
     const config = this.config;
     this.clients.retireStale(config);
-    const polled = new Set(replicaClusters(config, this.discovered, this.shard).map((c) => c.id));
-    for (const id of this.collections.keys()) {
-      if (config.collections.enabled && polled.has(id)) continue;
-      this.collections.delete(id);
-      this.notPolledLog.forget(id);
-    }
     const clusters = this.clusters();
     const credentialOf = credentialLabeler(config.api.apiKey, clusters);
     this.polledClusters = clusters;
@@ -329,21 +276,23 @@ export class Exporter {
     const tasks = tasksOf(COLLECTORS, {
       config,
       clusters,
-      sparkJobs: replicaSparkJobs(config, this.sparkJobsFile.values, this.shard),
-      configuredSparkJobs: configuredSparkJobs(config, this.sparkJobsFile.values),
-      jobIds: replicaJobIds(config, this.jobIdsFile.values, this.shard),
+      lists: listedTargets(
+        config,
+        new Map([...this.listFiles].map(([list, file]) => [list, file.values])),
+        this.shard,
+      ),
       shard: this.shard,
       ctx: this.ctx,
       clients: {
         forCluster: this.clients.forCluster,
         credentialOf,
         rateOf: this.clients.rateOf,
-        billing: this.clients.forBilling,
+        ownKey: this.clients.ownKey,
         dataPlane: this.clients.dataPlane,
       },
       state: this.state,
       onClustersDiscovered: (found) => this.onClustersDiscovered(found),
-      onCollections: (clusterId, found) => this.onCollections(clusterId, found),
+      onScopesChanged: () => this.rebuildTasks(),
     });
     this.scheduled = tasks;
     // In the landing page's order, sorted once per rebuild rather than on each request.

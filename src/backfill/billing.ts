@@ -5,6 +5,7 @@
  */
 
 import type { ApiClients } from "../api-clients/apiClients.js";
+import { BILLING_SECTION } from "../collectors/billing/config.js";
 import { addDays, dayOf, dayStartMs } from "../collectors/billing/days.js";
 import { mapCostHistory } from "../collectors/billing/history.js";
 import { readUsage } from "../collectors/billing/usage.js";
@@ -60,7 +61,7 @@ export async function backfillCost(
     try {
       // One day more as `end`: right whether the service's end is inclusive or not.
       const days = await readUsage(
-        deps.clients.forBilling(),
+        deps.clients.ownKey(BILLING_SECTION),
         chunk.first,
         addDays(chunk.last, 1),
         deps.signal,

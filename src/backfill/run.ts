@@ -12,16 +12,16 @@ import { discoverClusters } from "../collectors/cluster-discovery/tasks.js";
 import { mapClusterMetricsHistory } from "../collectors/cluster-metrics/history.js";
 import { type MetricsTarget, metricsTargets } from "../collectors/cluster-metrics/targets.js";
 import { dataPlaneOf, listAllCollections } from "../collectors/collections/collectionDiscovery.js";
+import { collectionScopes } from "../collectors/collections/scopes.js";
 import { selectCollections } from "../collectors/collections/select.js";
 import { ConfigError } from "../config/errors.js";
 import { loadConfig } from "../config/load.js";
-import type { ClusterConfig, Config } from "../config/types.js";
+import type { ClusterConfig, Config, ScopeConfig } from "../config/types.js";
 import { familyFilter } from "../metrics/familyFilter.js";
 import { describeError } from "../polling/errors.js";
-import { replicaClusters, withCollectionScopes } from "../polling/targets.js";
+import { replicaClusters, withFoundScopes } from "../polling/targets.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../shared/exitCodes.js";
 import type { CloudClient } from "../upstream/client.js";
-import type { CollectionRef } from "../upstream/dataPlane.js";
 import type { ClientObserver } from "../upstream/types.js";
 import { BACKFILL_USAGE, BackfillArgsError, parseBackfillArgs, resolveWindow } from "./args.js";
 import { backfillCost, costChunks } from "./billing.js";
@@ -252,7 +252,7 @@ async function withCollections(
 ): Promise<ClusterConfig[]> {
   const cfg = config.collections;
   if (!cfg.enabled || !cfg.scopes) return clusters;
-  const found = new Map<string, readonly CollectionRef[]>();
+  const found = new Map<string, ScopeConfig[]>();
   for (const cluster of clusters) {
     try {
       const dp = await dataPlaneOf(
@@ -262,12 +262,13 @@ async function withCollections(
         signal,
         config.api.dataPlaneHosts,
       );
-      found.set(cluster.id, selectCollections((await listAllCollections(dp, signal)).all, cfg).polled);
+      const kept = selectCollections((await listAllCollections(dp, signal)).all, cfg).polled;
+      found.set(cluster.id, collectionScopes(kept, cfg.queries));
     } catch (err) {
       failures.push(`${cluster.id} collections: ${describeError(err).message}`);
     }
   }
-  return withCollectionScopes(clusters, found, cfg.queries);
+  return withFoundScopes(clusters, found);
 }
 
 /** A target's chunks: one call's worth of buckets each, at the default call size. */

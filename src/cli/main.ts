@@ -7,16 +7,15 @@ import { type Logger, pino } from "pino";
 import { configReloader } from "../app/configReload.js";
 import { Exporter } from "../app/exporter.js";
 import { onSighup } from "../app/sighup.js";
-import { COLLECTORS } from "../collectors/registry.js";
-import { loadJobIdsFile } from "../config/jobIdsFile.js";
+import { COLLECTORS, TARGET_LISTS } from "../collectors/registry.js";
 import { formatListen } from "../config/listen.js";
 import { loadConfig } from "../config/load.js";
-import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
 import type { Config } from "../config/types.js";
 import { CONFIG_WATCH_INTERVAL_MS, watchPath } from "../config/watch.js";
 import { loadWebConfig } from "../config/webConfig.js";
 import type { ReloadResult } from "../http/app.js";
 import { BasicAuth } from "../http/basicAuth.js";
+import { readListFiles } from "../polling/targetLists.js";
 import { printRuntimeSettings, runtimeInForce } from "../runtime/format.js";
 import type { ProcessStartSnapshot } from "../runtime/launch.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../shared/exitCodes.js";
@@ -146,22 +145,15 @@ function printInfo(mode: "help" | "version"): number {
 async function checkConfig(args: CliArgs, start: ProcessStartSnapshot): Promise<number> {
   try {
     const config = await loadConfig(args.configPath as string);
-    // The jobs file is part of what runs: the schedule counts its jobs too.
-    const jobsFile = config.sparkJobs.jobsFile;
-    const fileJobs = jobsFile === undefined ? undefined : await loadSparkJobsFile(jobsFile);
-    const idsFile = config.jobs.idsFile;
-    const fileJobIds = idsFile === undefined ? undefined : await loadJobIdsFile(idsFile);
+    // The list files are part of what runs: the schedule counts their targets too.
+    const files = await readListFiles(TARGET_LISTS, config);
     // So is the web config: a run with an unreadable one exits 2, so the check must too.
     if (config.server.webConfigFile !== undefined) await loadWebConfig(config.server.webConfigFile);
     const [{ computeSchedule }, { formatSchedule }] = await Promise.all([
       import("../polling/schedule.js"),
       import("../polling/scheduleFormat.js"),
     ]);
-    const schedule = computeSchedule(COLLECTORS, config, {
-      shard: args.shard,
-      ...(fileJobs ? { fileJobs } : {}),
-      ...(fileJobIds ? { fileJobIds } : {}),
-    });
+    const schedule = computeSchedule(COLLECTORS, config, { shard: args.shard, files });
     process.stdout.write(`${formatSchedule(schedule)}\n`);
     const { familyCheckText } = await import("./familyCheck.js");
     process.stdout.write(await familyCheckText(config, version()));

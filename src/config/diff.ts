@@ -25,7 +25,8 @@ interface ConfigChanges {
    */
   readonly intervals?: Readonly<Record<string, string>>;
   readonly api_key_changed?: true;
-  readonly billing_key_changed?: true;
+  /** `<section>_key_changed` for a section with a key of its own (`billing_key_changed`). */
+  readonly [ownKeyChanged: `${string}_key_changed`]: true | undefined;
   /** Other settings that changed (their top-level keys), e.g. `api`, `inventory`. */
   readonly other?: readonly string[];
 }
@@ -54,7 +55,7 @@ function durations(c: Config): Map<string, number> {
       else if (isSection(value)) walk(value, `${path}${fileKey(key)}.`);
     }
   };
-  walk(c, "");
+  walk(c as unknown as Readonly<Record<string, unknown>>, "");
   return found;
 }
 
@@ -69,10 +70,39 @@ function withoutDurations(section: Readonly<Record<string, unknown>>): Record<st
 
 const shown = (ms: number | undefined) => (ms === undefined ? "unset" : formatDuration(ms));
 
-/** The billing key changed, other than by following a changed default key. */
-function ownBillingKeyChanged(prev: Config, next: Config): boolean {
-  const own = (c: Config) => (c.billing.apiKey === c.api.apiKey ? undefined : c.billing.apiKey);
-  return prev.billing.apiKey !== next.billing.apiKey && own(prev) !== own(next);
+/** A config's sections by camelCase key, each a record (the top level's scalars left out). */
+function sectionsOf(c: Config): Map<string, Readonly<Record<string, unknown>>> {
+  return new Map(
+    Object.entries(c as unknown as Record<string, unknown>).filter(
+      (e): e is [string, Readonly<Record<string, unknown>>] => isSection(e[1]),
+    ),
+  );
+}
+
+/**
+ * The sections with a key of their own (every section but `api` that carries an `apiKey`) whose
+ * key changed, other than by following a changed default key; by file key ("billing").
+ */
+function ownKeysChanged(prev: Config, next: Config): string[] {
+  const before = sectionsOf(prev);
+  const changed: string[] = [];
+  for (const [field, section] of sectionsOf(next)) {
+    if (field === "api" || typeof section.apiKey !== "string") continue;
+    const was = before.get(field)?.apiKey;
+    const own = (key: unknown, c: Config) => (key === c.api.apiKey ? undefined : key);
+    if (was !== section.apiKey && own(was, prev) !== own(section.apiKey, next)) changed.push(fileKey(field));
+  }
+  return changed;
+}
+
+/** A config without its secrets: the default key and every section's own. */
+function withoutKeys(c: Config): Record<string, unknown> {
+  return Object.fromEntries(
+    [...sectionsOf(c)].map(([field, section]) => [
+      field,
+      "apiKey" in section ? { ...section, apiKey: undefined } : section,
+    ]),
+  );
 }
 
 /** Compares the running config with the one replacing it. */
@@ -100,10 +130,9 @@ export function configChanges(prev: Config, next: Config): ConfigChanges {
   const rest = (c: Config) =>
     withoutDurations({
       ...c,
+      ...withoutKeys(c),
       clusters: undefined,
-      api: { ...c.api, apiKey: undefined },
       metrics: { ...c.metrics, queries: undefined },
-      billing: { ...c.billing, apiKey: undefined },
     });
   const r0 = rest(prev);
   const r1 = rest(next);
@@ -118,7 +147,7 @@ export function configChanges(prev: Config, next: Config): ConfigChanges {
       : {}),
     ...(Object.keys(intervals).length > 0 ? { intervals } : {}),
     ...(prev.api.apiKey !== next.api.apiKey ? { api_key_changed: true as const } : {}),
-    ...(ownBillingKeyChanged(prev, next) ? { billing_key_changed: true as const } : {}),
+    ...Object.fromEntries(ownKeysChanged(prev, next).map((key) => [`${key}_key_changed`, true as const])),
     ...(other.length > 0 ? { other: other.map(fileKey) } : {}),
   };
 }

@@ -29,7 +29,8 @@ const SCALAR_TYPES = new Set(["integer", "number", "boolean"]);
 
 /** Builds the JSON Schema (draft 2020-12) of the config file. Pure: same schema, same output. */
 export function configJsonSchema(): JsonObject {
-  const schema = z.toJSONSchema(configFileSchema, {
+  const fileSchema = configFileSchema();
+  const schema = z.toJSONSchema(fileSchema, {
     io: "input",
     // Checks zod cannot express (durations, URL templates, cross-field rules) stay with the
     // exporter's --check-config; the schema states the shape around them.
@@ -41,7 +42,7 @@ export function configJsonSchema(): JsonObject {
     },
   }) as JsonObject;
   // An empty document is a valid file (every default).
-  if (accepts(configFileSchema, null)) schema.type = ["object", "null"];
+  if (accepts(fileSchema, null)) schema.type = ["object", "null"];
   return {
     $schema: schema.$schema,
     title: "vdbcloud-exporter configuration",

@@ -10,6 +10,7 @@ import { interpolate } from "./interpolate.js";
 import { issuesToProblems } from "./issues.js";
 import { configSchema } from "./schema.js";
 import { type ReadTextFile, resolveSecrets } from "./secrets.js";
+import { registeredSections } from "./section.js";
 import type { Config } from "./types.js";
 import { parseYaml } from "./yaml.js";
 
@@ -116,7 +117,7 @@ function checkConfigText(text: string, path: string): string {
 export async function buildConfig(raw: unknown, opts: BuildOptions = {}): Promise<Config> {
   const env = opts.env ?? process.env;
   const interpolated = interpolate(raw, env);
-  const schema = configSchema(resolve(opts.baseDir ?? process.cwd()));
+  const schema = configSchema(resolve(opts.baseDir ?? process.cwd()), registeredSections());
   const parsed = schema.safeParse(interpolated.value);
   if (!parsed.success) {
     // An unset variable left its field empty; the schema's complaint about that is noise.

@@ -3,6 +3,7 @@
  * the default list, which form a configured query is sent in, what a per-collection scope can
  * carry, and the checks of `metrics.queries` and `clusters[].scopes[].queries`.
  */
+
 import {
   DEFAULT_QUERIES,
   expandQuery,
@@ -18,7 +19,7 @@ import type { MetricQuery as MetricQueryConfig } from "../upstream/types.js";
 import { editDistance } from "./issues.js";
 
 /** A scope as `queriesForTarget` reads it (structural, so this module needs no schema type). */
-interface ScopeQueries {
+export interface ScopeQueries {
   readonly dbName?: string | undefined;
   readonly collectionName?: string | undefined;
   readonly queries?: readonly MetricQueryConfig[] | undefined;
@@ -160,24 +161,4 @@ export function queriesForTarget(
 ): readonly MetricQueryConfig[] {
   if (scope === undefined) return metricQueries;
   return scope.queries ?? scopeQueries(metricQueries, undefined);
-}
-
-/** Where a config lists metric queries (structural, as `ScopeQueries`). */
-interface QueryLists {
-  readonly metrics: { readonly queries: readonly MetricQueryConfig[] };
-  readonly clusters: readonly { readonly scopes: readonly ScopeQueries[] }[];
-  readonly collections: { readonly queries?: readonly MetricQueryConfig[] | undefined };
-}
-
-/**
- * Every metric name a config asks for, wherever it lists it: `metrics.queries`, each configured
- * scope's own list and `collections.queries` (scopes without a list ask the first's names).
- */
-export function configuredMetricNames(config: QueryLists): Set<string> {
-  const lists = [
-    config.metrics.queries,
-    ...config.clusters.flatMap((c) => c.scopes.map((s) => s.queries ?? [])),
-    config.collections.queries ?? [],
-  ];
-  return new Set(lists.flatMap((list) => list.map((q) => q.name)));
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_METRIC_QUERIES } from "./queries.js";
 import { configSchema } from "./schema.js";
+import { registeredSections } from "./section.js";
 
 /** The validated file as a draft, relative paths resolved against `baseDir`. */
-const draftOf = (raw: unknown, baseDir: string) => configSchema(baseDir).parse(raw);
+const draftOf = (raw: unknown, baseDir: string) => configSchema(baseDir, registeredSections()).parse(raw);
 
 describe("configSchema output", () => {
   it("renames to camelCase and locates secrets without reading them", () => {
@@ -193,7 +194,7 @@ describe("configSchema output", () => {
     [{ alert_rules: { webhook: "https://x" } }, ["alert_rules"]],
     [{ inventory: { on_demand: "yes" } }, ["inventory", "on_demand"]],
   ])("reports problems at the file's own paths: %j", (raw, path) => {
-    const result = configSchema("/").safeParse(raw);
+    const result = configSchema("/", registeredSections()).safeParse(raw);
     expect(result.success ? [] : result.error.issues.map((i) => i.path)).toEqual([path]);
   });
 });

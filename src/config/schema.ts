@@ -13,128 +13,136 @@
 import { resolve } from "node:path";
 import * as z from "zod";
 import { intField } from "./fields.js";
-import { checkScopeQuery, scopeQueries } from "./queries.js";
-import { alertRulesSchema } from "./schema/alertRules.js";
+import { scopeQueries } from "./queries.js";
 import { apiSchema } from "./schema/api.js";
-import { billingSchema } from "./schema/billing.js";
 import { clustersSchema } from "./schema/clusters.js";
-import { collectionsSchema } from "./schema/collections.js";
 import type { ResolvePath } from "./schema/common.js";
-import { backupsSchema, globalClustersSchema } from "./schema/dataProtection.js";
 import { familiesSchema } from "./schema/families.js";
-import { groupsSchema } from "./schema/groups.js";
-import { importJobsSchema } from "./schema/importJobs.js";
-import { inventorySchema } from "./schema/inventory.js";
-import { jobsSchema } from "./schema/jobs.js";
 import { metricsSchema } from "./schema/metrics.js";
 import { checkScopeMetricNames } from "./schema/names.js";
-import { checkNativeExport, nativeExportSchema } from "./schema/nativeExport.js";
-import { queriesSchema } from "./schema/queries.js";
+import { nativeExportSchema } from "./schema/nativeExport.js";
 import { serverSchema } from "./schema/server.js";
-import { sparkJobsSchema } from "./schema/sparkJobs.js";
-import { always, type DeepReadonly, optional, sectionError } from "./schemaKit.js";
+import { always, type DeepReadonly, isRecord, optional, sectionError } from "./schemaKit.js";
+import {
+  type CollectorSections,
+  type ConfigSection,
+  type ParsedCore,
+  registeredSections,
+} from "./section.js";
 
-export { jobIdListSchema } from "./schema/jobs.js";
 export type { MetricQuery } from "./schema/queries.js";
-export { sparkJobListSchema } from "./schema/sparkJobs.js";
+
+/** Where one credential comes from: an inline value, an absolute file path to read, or nothing. */
+export interface SecretSlot {
+  /** The section it is given in, for messages ("api", "clusters[0]", "billing"). */
+  readonly at: string;
+  readonly value?: string | undefined;
+  readonly file?: string | undefined;
+}
+
+/** The framework's own sections, the targets' before the collectors' and the rest after. */
+function coreShape(resolvePath: ResolvePath) {
+  return {
+    targets: {
+      api: apiSchema(resolvePath),
+      clusters: clustersSchema(resolvePath),
+      metrics: metricsSchema,
+    },
+    rest: {
+      native_export: nativeExportSchema,
+      families: familiesSchema,
+      server: serverSchema(resolvePath),
+      staleness_intervals: intField(2, 100).default(5),
+    },
+  };
+}
+
+type Shape = ReturnType<typeof coreShape>;
+type Core = z.output<z.ZodObject<Shape["targets"] & Shape["rest"]>>;
+
+/** A parsed section with its own credential: its settings and where its key comes from. */
+const withKey = (v: unknown): { settings: unknown; key: Omit<SecretSlot, "at"> } =>
+  v as { settings: unknown; key: Omit<SecretSlot, "at"> };
 
 /**
- * The whole file, with relative paths (key files, `spark_jobs.jobs_file`, `jobs.ids_file`,
- * `server.web_config_file`) resolved against `baseDir`, the config file's directory. An empty
- * document is a valid file (every default, key from the environment). Output: a `ConfigDraft`,
- * the camelCase config without its credentials plus where each credential comes from.
+ * The whole file: the framework's sections and `sections` (the collectors', from the registry),
+ * with relative paths (key files, list files, `server.web_config_file`) resolved against
+ * `baseDir`, the config file's directory. An empty document is a valid file (every default, key
+ * from the environment). Output: a `ConfigDraft`, the camelCase config without its credentials
+ * plus where each credential comes from.
  */
-export function configSchema(baseDir: string) {
+export function configSchema(baseDir: string, sections: readonly ConfigSection[]) {
   const resolvePath: ResolvePath = (path) => resolve(baseDir, path);
+  const core = coreShape(resolvePath);
+  const own = Object.fromEntries(sections.map((s) => [s.key, s.schema({ resolvePath })]));
+  let file = z.strictObject(
+    { ...core.targets, ...own, ...core.rest },
+    { error: sectionError },
+  ) as unknown as z.ZodType<Core & Record<string, unknown>>;
+  file = file.check(z.superRefine(checkScopeMetricNames, always));
+  for (const s of sections) {
+    const check = s.check;
+    if (check !== undefined)
+      file = file.check(z.superRefine((v: unknown, ctx) => check(isRecord(v) ? v : {}, ctx), always));
+  }
   return z
-    .preprocess(
-      (v) => (v === null || v === undefined ? {} : v),
-      z
-        .strictObject(
-          {
-            api: apiSchema(resolvePath),
-            clusters: clustersSchema(resolvePath),
-            metrics: metricsSchema,
-            import_jobs: importJobsSchema,
-            spark_jobs: sparkJobsSchema(resolvePath),
-            jobs: jobsSchema(resolvePath),
-            inventory: inventorySchema,
-            collections: collectionsSchema(queriesSchema("collections.queries", checkScopeQuery)),
-            groups: groupsSchema,
-            backups: backupsSchema,
-            global_clusters: globalClustersSchema,
-            alert_rules: alertRulesSchema,
-            billing: billingSchema(resolvePath),
-            native_export: nativeExportSchema,
-            families: familiesSchema,
-            server: serverSchema(resolvePath),
-            staleness_intervals: intField(2, 100).default(5),
-          },
-          { error: sectionError },
-        )
-        .check(z.superRefine(checkScopeMetricNames, always))
-        .check(z.superRefine(checkNativeExport, always)),
-    )
-    .transform((file) => ({
-      config: {
-        api: file.api.settings,
-        // A scope's own list is expanded against the cluster-wide one.
-        clusters: file.clusters.map(({ settings }) => ({
-          ...settings,
-          scopes: settings.scopes.map(({ queries, ...scope }) => ({
-            ...scope,
-            ...optional(
-              "queries",
-              queries === undefined ? undefined : scopeQueries(file.metrics.queries, queries),
-            ),
+    .preprocess((v) => (v === null || v === undefined ? {} : v), file)
+    .transform((parsed) => {
+      const settingsOf = (s: ConfigSection): unknown => {
+        const value = s.credential ? withKey(parsed[s.key]).settings : parsed[s.key];
+        return s.finish === undefined ? value : s.finish(value as never, parsed as ParsedCore);
+      };
+      return {
+        config: {
+          api: parsed.api.settings,
+          // A scope's own list is expanded against the cluster-wide one.
+          clusters: parsed.clusters.map(({ settings }) => ({
+            ...settings,
+            scopes: settings.scopes.map(({ queries, ...scope }) => ({
+              ...scope,
+              ...optional(
+                "queries",
+                queries === undefined ? undefined : scopeQueries(parsed.metrics.queries, queries),
+              ),
+            })),
           })),
-        })),
-        metrics: file.metrics,
-        importJobs: file.import_jobs,
-        sparkJobs: file.spark_jobs,
-        jobs: file.jobs,
-        inventory: file.inventory,
-        collections: (({ queries, ...collections }) => ({
-          ...collections,
-          /** Per-collection queries, expanded like a scope's own list; absent: the scope defaults. */
-          ...optional(
-            "queries",
-            queries === undefined ? undefined : scopeQueries(file.metrics.queries, queries),
-          ),
-        }))(file.collections),
-        groups: file.groups,
-        backups: file.backups,
-        globalClusters: file.global_clusters,
-        alertRules: file.alert_rules,
-        billing: file.billing.settings,
-        nativeExport: file.native_export,
-        families: file.families,
-        server: file.server,
-        /** A series older than this many intervals of its collector disappears. Default 5. */
-        stalenessIntervals: file.staleness_intervals,
-      },
-      /** The default credential (`api.api_key` / `api.api_key_file`). */
-      apiKey: { at: "api", ...file.api.key },
-      /** The billing credential (`billing.api_key` / `billing.api_key_file`); none: the default. */
-      billingKey: { at: "billing", ...file.billing.key },
-      /** One source per cluster, same order as `config.clusters`. */
-      clusterKeys: file.clusters.map(({ key }, index) => ({ at: `clusters[${index}]`, ...key })),
-      /** Each cluster's data-plane token file, same order as `config.clusters`. */
-      dataPlaneTokenFiles: file.clusters.map(({ tokenFile }) => tokenFile),
-    }));
+          metrics: parsed.metrics,
+          ...(Object.fromEntries(sections.map((s) => [s.field, settingsOf(s)])) as unknown as SectionDrafts),
+          nativeExport: parsed.native_export,
+          families: parsed.families,
+          server: parsed.server,
+          /** A series older than this many intervals of its collector disappears. Default 5. */
+          stalenessIntervals: parsed.staleness_intervals,
+        },
+        /** The default credential (`api.api_key` / `api.api_key_file`). */
+        apiKey: { at: "api", ...parsed.api.key } as SecretSlot,
+        /** Each section's own credential (`<section>.api_key` / `api_key_file`); none: the default. */
+        sectionKeys: sections
+          .filter((s) => s.credential)
+          .map((s) => ({ field: s.field, slot: { at: s.key, ...withKey(parsed[s.key]).key } as SecretSlot })),
+        /** One source per cluster, same order as `config.clusters`. */
+        clusterKeys: parsed.clusters.map(
+          ({ key }, index) => ({ at: `clusters[${index}]`, ...key }) as SecretSlot,
+        ),
+        /** Each cluster's data-plane token file, same order as `config.clusters`. */
+        dataPlaneTokenFiles: parsed.clusters.map(({ tokenFile }) => tokenFile),
+      };
+    });
 }
 
 /**
- * The file's schema for questions about its shape (JSON Schema, known keys, tests); relative
- * paths resolve against the working directory. Loading uses `configSchema(baseDir)`.
+ * The file's schema for questions about its shape (JSON Schema, known keys, tests), with the
+ * registered sections; relative paths resolve against the working directory.
  */
-export const configFileSchema = configSchema(process.cwd());
+export function configFileSchema() {
+  return configSchema(process.cwd(), registeredSections());
+}
+
+/** The collectors' sections as drafts: a section's own `apiKey` is added by secrets.ts. */
+type SectionDrafts = { [K in keyof CollectorSections]: Omit<CollectorSections[K], "apiKey"> };
 
 /**
  * A validated file: every camelCase setting except the credentials, and where to find those.
  * secrets.ts turns it into the final `Config`.
  */
 export type ConfigDraft = DeepReadonly<z.output<ReturnType<typeof configSchema>>>;
-
-/** Where one credential comes from: an inline value, an absolute file path to read, or nothing. */
-export type SecretSlot = ConfigDraft["apiKey"];

@@ -5,7 +5,7 @@ import { resolveSecrets } from "./secrets.js";
 function draft(apiKey: SecretSlot, clusterKeys: SecretSlot[] = [], billingKey?: SecretSlot): ConfigDraft {
   return {
     apiKey,
-    billingKey: billingKey ?? { at: "billing" },
+    sectionKeys: [{ field: "billing", slot: billingKey ?? { at: "billing" } }],
     clusterKeys,
     dataPlaneTokenFiles: clusterKeys.map(() => undefined),
     config: {

@@ -5,6 +5,7 @@
  */
 import { type ConfigProblem, describeFsError } from "./errors.js";
 import type { ConfigDraft, SecretSlot } from "./schema.js";
+import type { CollectorSections } from "./section.js";
 import type { ClusterConfig, Config } from "./types.js";
 
 /** Environment variable used when the config names no key. */
@@ -75,7 +76,7 @@ async function readSlot(
 
 /**
  * Resolves the default key, each cluster's own key (a cluster without one uses the default)
- * and the billing key (the default when the billing section names none). Files are read with `readFile` and trimmed (a trailing newline is not part of a
+ * and each section's own key (the default when the section names none). Files are read with `readFile` and trimmed (a trailing newline is not part of a
  * key). Returns every problem found.
  */
 export async function resolveSecrets(
@@ -116,15 +117,19 @@ export async function resolveSecrets(
       ...(token === undefined ? {} : { dataPlaneToken: token }),
     });
   }
-  // Read even when billing is off, so a broken file is reported before it is switched on.
-  const billingKey = await readSlot(draft.billingKey, opts.readFile, problems);
+  // Read even when the section is off, so a broken file is reported before it is switched on.
+  const own: Record<string, unknown> = {};
+  for (const { field, slot } of draft.sectionKeys) {
+    const key = await readSlot(slot, opts.readFile, problems);
+    own[field] = { ...(draft.config as unknown as Record<string, object>)[field], apiKey: key ?? apiKey };
+  }
   if (problems.length > 0 || apiKey === undefined) return { ok: false, problems };
   return {
     ok: true,
     config: {
       ...draft.config,
+      ...(own as unknown as CollectorSections),
       api: { ...draft.config.api, apiKey },
-      billing: { ...draft.config.billing, apiKey: billingKey ?? apiKey },
       clusters,
     },
   };

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { STATIC_FAMILIES } from "../collectors/registry.js";
 import { PROCESS_SELF_HISTOGRAMS } from "../metrics/families.js";
-import { STATIC_FAMILIES } from "../metrics/familyLookup.js";
 import { loadShippedRules, SHIPPED_RULES_DIR, seriesRead, shippedRules } from "./shippedRules.js";
 
 const HISTOGRAMS = new Set(Object.values(PROCESS_SELF_HISTOGRAMS).map((h) => h.name));

@@ -9,6 +9,7 @@
  * read after validation (secrets.ts).
  */
 import type { ConfigDraft, MetricQuery } from "./schema.js";
+import type { CollectorSections } from "./section.js";
 
 type Settings = ConfigDraft["config"];
 
@@ -37,21 +38,9 @@ export type ApiConfig = Settings["api"] & {
 /** `metrics`: cluster-metrics polling; interval, lookback and queries already defaulted. */
 export type MetricsConfig = Settings["metrics"];
 
-/** `spark_jobs`: Spark job polling; `jobsFile` is absolute. */
-type SparkJobsConfig = Settings["sparkJobs"];
-
-/** One Spark job to poll (an item of `spark_jobs.jobs` or of the jobs file). */
-export type SparkJobRef = SparkJobsConfig["jobs"][number];
-
-/** `billing`: daily usage and invoices, with the resolved billing credential. */
-type BillingConfig = Settings["billing"] & {
-  /** Resolved secret (billing.api_key or api_key_file, else the default key). Never log it. */
-  readonly apiKey: string;
-};
-
-/** The whole configuration. */
-export type Config = Omit<Settings, "api" | "clusters" | "billing"> & {
-  readonly api: ApiConfig;
-  readonly billing: BillingConfig;
-  readonly clusters: readonly ClusterConfig[];
-};
+/** The whole configuration: the framework's sections and every collector's (section.ts). */
+export type Config = Omit<Settings, "api" | "clusters"> &
+  CollectorSections & {
+    readonly api: ApiConfig;
+    readonly clusters: readonly ClusterConfig[];
+  };

@@ -14,6 +14,8 @@ export interface LandingInfo {
   readonly shard: { readonly index: number; readonly total: number };
   /** Every scheduled target (those no poll has ended for yet pending), in any order. */
   readonly targets: readonly TargetRow[];
+  /** What each collector polls, in a line, by its `collector` label (as each collector declares it). */
+  readonly collectors?: ReadonlyMap<string, string>;
   /** The node flags and environment variables this process runs with, worded by the caller. */
   readonly runtime?: LandingRuntime;
   /** The request rate each credential's calls keep to, and why that rate; absent when unknown. */
@@ -78,6 +80,6 @@ export function renderLanding(info: LandingInfo, query: LandingQuery = NO_FILTER
 <h1>vdbcloud-exporter</h1>
 <p>Version ${escapeHtml(info.version)} &middot; ${info.ready ? "ready" : "starting (first cycle not complete)"} &middot; ${info.series} series &middot; snapshot published ${ago(info.nowMs, info.publishedAtMs)} &middot; shard ${info.shard.index + 1} of ${info.shard.total}</p>
 <ul><li><a href="metrics">/metrics</a></li><li><a href="healthz">/healthz</a></li><li><a href="readyz">/readyz</a></li><li><a href="-/healthy">/-/healthy</a></li><li><a href="-/ready">/-/ready</a></li><li><a href="sd/native-export">/sd/native-export</a> (the clusters the service&#39;s own Prometheus endpoint serves)</li></ul>
-${renderSummary(counted)}${renderFailing(info.targets, info.nowMs)}${renderTargets(info.targets, query, collectors, info.nowMs)}${renderBudgets(info.budgets)}${renderRuntime(info.runtime)}</body></html>
+${renderSummary(counted, info.collectors)}${renderFailing(info.targets, info.nowMs)}${renderTargets(info.targets, query, collectors, info.nowMs)}${renderBudgets(info.budgets)}${renderRuntime(info.runtime)}</body></html>
 `;
 }

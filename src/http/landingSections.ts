@@ -90,9 +90,10 @@ function countLink(n: number, query: Partial<LandingQuery>): string {
   return n === 0 ? "0" : `<a href="${hrefOf(query)}">${n}</a>`;
 }
 
-function summaryRow(name: string, collector: string | null, t: Tally): string {
+function summaryRow(name: string, collector: string | null, t: Tally, what?: string): string {
+  const title = what === undefined ? "" : ` title="${escapeHtml(what)}"`;
   const cells = [
-    collector === null ? name : `<a href="${hrefOf({ collector })}">${escapeHtml(name)}</a>`,
+    collector === null ? name : `<a href="${hrefOf({ collector })}"${title}>${escapeHtml(name)}</a>`,
     countLink(t.targets, { collector }),
     ...TARGET_STATES.map((state) => countLink(t.states[state], { collector, state })),
     seconds(t.slowest),
@@ -102,9 +103,15 @@ function summaryRow(name: string, collector: string | null, t: Tally): string {
   return tableRow(cells, attrs);
 }
 
-/** The summary: one row per collector, then all of them; every count links to its targets. */
-export function renderSummary({ byCollector, all }: Tallies): string {
-  const body = [...byCollector].map(([name, t]) => summaryRow(name, name, t));
+/**
+ * The summary: one row per collector, then all of them; every count links to its targets, and
+ * a collector's name says what it polls (`what`, by collector label) when hovered.
+ */
+export function renderSummary(
+  { byCollector, all }: Tallies,
+  what: ReadonlyMap<string, string> = new Map(),
+): string {
+  const body = [...byCollector].map(([name, t]) => summaryRow(name, name, t, what.get(name)));
   body.push(summaryRow("all collectors", null, all));
   const headers = [
     "collector",

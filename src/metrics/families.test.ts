@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { STATIC_FAMILIES } from "../collectors/registry.js";
 import { SelfMetrics } from "../exposition/selfMetrics.js";
 import { CLUSTER_FAMILIES } from "./families.js";
-import { STATIC_FAMILIES } from "./familyLookup.js";
 
 /** Every exposed family with its HELP: the declared families', and the self-metric histograms' as rendered. */
 async function allHelp(): Promise<Array<{ name: string; help: string }>> {

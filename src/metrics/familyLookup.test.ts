@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { STATIC_FAMILIES } from "../collectors/registry.js";
 import { DESIGN_REQUEST_TYPES, DESIGN_SECOND_FORM_NAMES } from "../upstream/namesTestkit.js";
 import { CLUSTER_FAMILIES } from "./families.js";
-import { familyFor, lookupFamily, metricQueryFamilies, STATIC_FAMILIES, type Stat } from "./familyLookup.js";
+import { familyFor, lookupFamily, metricQueryFamilies, type Stat } from "./familyLookup.js";
 import type { UnitKind } from "./units.js";
 
 type Row = [

@@ -1,26 +1,13 @@
 /**
  * The family lookup: which Prometheus family, labels and unit kind an upstream Query Cluster
- * Metrics result maps to (docs/design.md section 5), plus the list of every fixed family of the
- * exporter. Which upstream names exist, and where each lands, is the upstream catalog's
- * (upstream/catalog.ts); this module turns its family keys into families and names the rest.
+ * Metrics result maps to (docs/design.md section 5). Which upstream names exist, and where each
+ * lands, is the upstream catalog's (upstream/catalog.ts); this module turns its family keys into
+ * families and names the rest.
  */
 import type { Stat as CatalogStat, CatalogUnitKind, FamilyKey } from "../upstream/catalog.js";
 import { placeMetric } from "../upstream/placement.js";
-import {
-  BILLING_FAMILIES,
-  CLUSTER_FAMILIES as C,
-  CLUSTER_DISCOVERY_FAMILIES,
-  COLLECTION_FAMILIES,
-  CONSOLE_ALERT_RULE_FAMILIES,
-  DATA_PROTECTION_FAMILIES,
-  GROUP_FAMILIES,
-  INDEX_FAMILIES,
-  INVENTORY_FAMILIES,
-  JOB_FAMILIES,
-  ON_DEMAND_CLUSTER_FAMILIES,
-  PROCESS_SELF_FAMILIES,
-  TARGET_SELF_FAMILIES,
-} from "./families.js";
+import { isFixedFamily } from "./define.js";
+import { CLUSTER_FAMILIES as C } from "./families.js";
 import type { FamilyDef } from "./sample.js";
 import { parseUnit, type UnitKind } from "./units.js";
 
@@ -38,29 +25,6 @@ interface FamilyEntry {
 type FamilyLookup =
   | { readonly ok: true; readonly entry: FamilyEntry }
   | { readonly ok: false; readonly reason: "unknown_unit" | "unknown_metric_name" | "unknown_stat" };
-
-/**
- * Every fixed family of the exporter: cluster metrics, jobs, inventory and self-metrics (the
- * duration histograms excepted, see families.ts). Families of upstream metrics missing from the
- * catalog are derived at run time and are not listed.
- */
-export const STATIC_FAMILIES: readonly FamilyDef[] = [
-  C,
-  JOB_FAMILIES,
-  INVENTORY_FAMILIES,
-  CLUSTER_DISCOVERY_FAMILIES,
-  COLLECTION_FAMILIES,
-  INDEX_FAMILIES,
-  DATA_PROTECTION_FAMILIES,
-  GROUP_FAMILIES,
-  BILLING_FAMILIES,
-  ON_DEMAND_CLUSTER_FAMILIES,
-  CONSOLE_ALERT_RULE_FAMILIES,
-  TARGET_SELF_FAMILIES,
-  PROCESS_SELF_FAMILIES,
-].flatMap((group) => Object.values(group));
-
-const STATIC_NAMES: ReadonlySet<string> = new Set(STATIC_FAMILIES.map((f) => f.name));
 
 const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -117,7 +81,7 @@ function derivedName(name: string, stat: Stat | undefined, kind: UnitKind): stri
   if (stat === "P99") base += "_p99";
   if (!base.endsWith(SUFFIX[kind])) base += SUFFIX[kind];
   const familyName = `vdbcloud_${base}`;
-  return STATIC_NAMES.has(familyName) ? undefined : familyName;
+  return isFixedFamily(familyName) ? undefined : familyName;
 }
 
 /**

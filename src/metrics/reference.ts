@@ -1,11 +1,11 @@
 /**
- * The family catalog as a reference: every family of families.ts, grouped by the exported
- * object that declares it (one area each), with the upstream names the metric catalog maps onto
- * each cluster family. docs/metrics.md is rendered from it (scripts/metricsDoc.ts), so a family
- * added to families.ts lands in the reference without anyone listing it by hand.
+ * The families as a reference: the areas it is handed (the registry's: the cluster metrics, each
+ * collector's areas, the exporter's own), each with the upstream names the metric catalog maps
+ * onto each cluster family. docs/metrics.md is rendered from it (scripts/metricsDoc.ts), so a
+ * family a collector declares lands in the reference without anyone listing it by hand.
  */
 import { UPSTREAM_METRICS } from "../upstream/catalog.js";
-import * as declared from "./families.js";
+import { CLUSTER_FAMILIES } from "./families.js";
 import type { FamilyDoc, MetricType } from "./sample.js";
 
 /** One family as the reference shows it. */
@@ -19,54 +19,16 @@ export interface ReferenceFamily {
   readonly upstreamNames: readonly string[];
 }
 
-/** The families of one exported group of families.ts. */
+/** One area of the reference: its title and its families in declaration order. */
 export interface ReferenceArea {
-  /** The export's name, e.g. "CLUSTER_FAMILIES". */
-  readonly key: string;
   readonly title: string;
   readonly families: readonly ReferenceFamily[];
 }
 
-/**
- * Titles of the known groups, in the reference's order. A group added later is titled from its
- * export's name (BACKUP_FAMILIES: "Backup") and placed after the known upstream areas, before
- * the exporter's own (a module namespace lists its exports alphabetically, not as declared).
- */
-const UPSTREAM_TITLES: Readonly<Record<string, string>> = {
-  CLUSTER_FAMILIES: "Cluster metrics",
-  JOB_FAMILIES: "Import and Spark jobs",
-  INVENTORY_FAMILIES: "Inventory",
-  ON_DEMAND_CLUSTER_FAMILIES: "On-demand clusters",
-  COLLECTION_FAMILIES: "Collections",
-  INDEX_FAMILIES: "Indexes",
-  GROUP_FAMILIES: "Groups",
-};
-const SELF_TITLES: Readonly<Record<string, string>> = {
-  TARGET_SELF_FAMILIES: "Exporter health per target",
-  PROCESS_SELF_FAMILIES: "Exporter process",
-  PROCESS_SELF_HISTOGRAMS: "Exporter process histograms",
-};
-/** Titles of groups placed by their export's name among the later upstream areas. */
-const OTHER_TITLES: Readonly<Record<string, string>> = {
-  CONSOLE_ALERT_RULE_FAMILIES: "Console alert rules",
-};
-const TITLES: Readonly<Record<string, string>> = { ...UPSTREAM_TITLES, ...OTHER_TITLES, ...SELF_TITLES };
-
-function rank(key: string): number {
-  const upstream = Object.keys(UPSTREAM_TITLES).indexOf(key);
-  if (upstream >= 0) return upstream;
-  const self = Object.keys(SELF_TITLES).indexOf(key);
-  return self >= 0 ? 2000 + self : 1000;
-}
-
-/** A group of families: an exported object whose name ends in _FAMILIES or _HISTOGRAMS. */
-const GROUP_EXPORT = /_(FAMILIES|HISTOGRAMS)$/;
-
-function titleOf(key: string): string {
-  const known = TITLES[key];
-  if (known !== undefined) return known;
-  const words = key.replace(GROUP_EXPORT, "").toLowerCase().replace(/_/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
+/** An area as it is declared: a title and an object of families (gauges, counters, histograms). */
+export interface DeclaredArea {
+  readonly title: string;
+  readonly families: object;
 }
 
 interface Declared {
@@ -87,7 +49,7 @@ function isDeclared(value: unknown): value is Declared {
 function upstreamNamesByFamily(): ReadonlyMap<string, string[]> {
   const out = new Map<string, string[]>();
   for (const m of UPSTREAM_METRICS) {
-    const family = declared.CLUSTER_FAMILIES[m.family].name;
+    const family = CLUSTER_FAMILIES[m.family].name;
     const list = out.get(family) ?? [];
     list.push(m.references.includes("current") ? m.name : `${m.name}*`);
     out.set(family, list);
@@ -96,25 +58,21 @@ function upstreamNamesByFamily(): ReadonlyMap<string, string[]> {
 }
 
 /**
- * Every family families.ts declares, by area in the order of its exports; within an area in
- * declaration order. Pure: the same catalog gives the same reference.
+ * The reference of `areas`, in their order; within an area in declaration order. Pure: the same
+ * areas and catalog give the same reference.
  */
-export function familyReference(): ReferenceArea[] {
+export function familyReference(areas: readonly DeclaredArea[]): ReferenceArea[] {
   const upstream = upstreamNamesByFamily();
-  return Object.entries(declared)
-    .filter(([key, group]) => GROUP_EXPORT.test(key) && typeof group === "object" && group !== null)
-    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
-    .map(([key, group]) => ({
-      key,
-      title: titleOf(key),
-      families: Object.values(group as Record<string, unknown>)
-        .filter(isDeclared)
-        .map((f) => ({
-          name: f.name,
-          type: f.buckets !== undefined ? "histogram" : (f.type ?? "gauge"),
-          help: f.help,
-          doc: f.doc,
-          upstreamNames: upstream.get(f.name) ?? [],
-        })),
-    }));
+  return areas.map(({ title, families }) => ({
+    title,
+    families: Object.values(families)
+      .filter(isDeclared)
+      .map((f) => ({
+        name: f.name,
+        type: f.buckets !== undefined ? "histogram" : (f.type ?? "gauge"),
+        help: f.help,
+        doc: f.doc,
+        upstreamNames: upstream.get(f.name) ?? [],
+      })),
+  }));
 }

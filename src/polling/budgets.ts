@@ -19,18 +19,21 @@
  * in any window of 1 s + margin, so the replicas together hold at most `rate_limit`.
  */
 
+import { ownKeySections } from "../config/section.js";
+import { declaredDataPlane, sectionOn } from "../config/sectionSettings.js";
 import { type Shard, shardOf } from "../config/shard.js";
 import type { ClusterConfig, Config } from "../config/types.js";
+import { DEFAULT_DATA_PLANE_RATE_LIMIT } from "../upstream/dataPlane.js";
 import { SHARD_ZERO_ENDPOINTS } from "../upstream/endpoints/table.js";
 import { ENDPOINT, type EndpointTemplate } from "../upstream/types.js";
-import { BILLING_CREDENTIAL } from "./credentials.js";
+import { ownKeyCredential } from "./credentials.js";
 
 /** The endpoints only shard 0 calls: those the table declares account-wide (`shardZero`). */
 export { SHARD_ZERO_ENDPOINTS };
 
 /** One line of "which budget this replica uses, and why": never a key, only its label. */
 export interface BudgetLine {
-  /** The credential's label ("default", "cluster key #1", "billing", "data plane"). */
+  /** The credential's label ("default", "cluster key #1", a section's own key, "data plane"). */
   readonly credential: string;
   /** Which endpoints the line covers, in words. */
   readonly endpoints: string;
@@ -47,6 +50,15 @@ interface Sharing {
   readonly why: string;
 }
 
+/**
+ * Requests per second every data-plane client may send to its cluster endpoint: the rate the
+ * section that declares one holds, else DEFAULT_DATA_PLANE_RATE_LIMIT. Each cluster is polled by
+ * one replica, so no replica shares it.
+ */
+export function dataPlaneRateLimit(config: Config): number {
+  return declaredDataPlane(config)?.rateLimit ?? DEFAULT_DATA_PLANE_RATE_LIMIT;
+}
+
 /** Whole requests per second of one of `sharers`: the remainder goes to the lowest ranks. */
 export function shareOf(rate: number, sharers: number, rank: number | undefined): number {
   const base = Math.floor(rate / sharers);
@@ -60,7 +72,10 @@ export interface ReplicaBudgets {
   rateOf(cluster: Pick<ClusterConfig, "apiKey">, endpoint: EndpointTemplate): number;
   /** The rates of a key's client where they differ from `api.rate_limit`. */
   endpointRates(cluster: Pick<ClusterConfig, "apiKey">): Partial<Record<EndpointTemplate, number>>;
-  /** Which budget each credential of `clusters` (and billing, the data planes) uses, and why. */
+  /**
+   * Which budget each credential of `clusters` uses, and why; then each section's own key that
+   * is on (shard 0), and the data planes when they are polled.
+   */
   lines(
     clusters: readonly Pick<ClusterConfig, "apiKey">[],
     credentialOf: (cluster: Pick<ClusterConfig, "apiKey">) => string,
@@ -189,20 +204,22 @@ export function replicaBudgets(config: Config, shard: Shard): ReplicaBudgets {
           why: `${sharing.why}: ${rate} / ${sharing.sharers} in whole requests${rate % sharing.sharers === 0 ? "" : remainder}`,
         });
       }
-      if (config.billing.enabled && shard.index === 0) {
+      for (const section of ownKeySections()) {
+        if (shard.index !== 0 || !sectionOn(config, section)) continue;
         lines.push({
-          credential: BILLING_CREDENTIAL,
-          endpoints: "billing",
+          credential: ownKeyCredential(section),
+          endpoints: section.key,
           perSecond: rate,
-          why: "the whole budget: only shard 0 reads billing, with a client of its own",
+          why: `the whole budget: only shard 0 reads ${section.key}, with a client of its own`,
         });
       }
-      if (config.collections.enabled) {
+      const dataPlane = declaredDataPlane(config);
+      if (dataPlane?.inUse) {
         lines.push({
           credential: "data plane",
           endpoints: "each polled cluster's data plane",
-          perSecond: config.collections.rateLimit,
-          why: "collections.rate_limit per cluster endpoint: each cluster is polled by one replica",
+          perSecond: dataPlane.rateLimit,
+          why: `${dataPlane.setting} per cluster endpoint: each cluster is polled by one replica`,
         });
       }
       return lines;

@@ -1,13 +1,19 @@
 /**
  * Names for credentials that never reveal them: the `api` key is "default", each other key a
- * cluster uses is "cluster key #N" in order of first use, and the billing key is "billing" (its
- * client is its own even when it is the default key). Clusters sharing a key share a label,
- * and a rate budget.
+ * cluster uses is "cluster key #N" in order of first use, and the key of a section with a key
+ * of its own is that section's key in the file (its client is its own even when it is the
+ * default key). Clusters sharing a key share a label, and a rate budget.
  */
+import type { ConfigSection } from "../config/section.js";
 import type { ClusterConfig } from "../config/types.js";
 
-/** The label of the billing key's credential, whichever key it is (its own, or the default). */
-export const BILLING_CREDENTIAL = "billing";
+/**
+ * The label of a section's own key, whichever key it is (its own, or the default): the
+ * section's key in the file, which no cluster label ("default", "cluster key #N") can be.
+ */
+export function ownKeyCredential(section: ConfigSection): string {
+  return section.key;
+}
 
 /** Returns the labeller for `clusters` (in order) and the default key. */
 export function credentialLabeler(

@@ -35,19 +35,27 @@ describe("defineCollector", () => {
     { name: "jobs", label: undefined, want: "jobs" },
     { name: "discovery", label: "inventory", want: "inventory" },
   ])("$name reports under the label $want", ({ name, label, want }) => {
-    const c = defineCollector(name, tasks, { families: [], ...(label === undefined ? {} : { label }) });
+    const c = defineCollector(name, tasks, {
+      polls: "p",
+      families: [],
+      ...(label === undefined ? {} : { label }),
+    });
     expect(c).toMatchObject({ name, label: want, tasks, feedsOthers: false });
   });
 
   it("names the families it declares, fixed or from the config", async () => {
     const config = await buildConfig({ api: { api_key: "k" } }, { env: {} });
-    const fixed = defineCollector("a", tasks, { families: [{ name: "vdbcloud_a" }, "vdbcloud_b"] });
+    const fixed = defineCollector("a", tasks, {
+      polls: "p",
+      families: [{ name: "vdbcloud_a" }, "vdbcloud_b"],
+    });
     expect(fixed.families(config)).toEqual(["vdbcloud_a", "vdbcloud_b"]);
     const byConfig = defineCollector("b", tasks, {
+      polls: "p",
       families: (c) => [`vdbcloud_${c.metrics.enabled ? "on" : "off"}`],
     });
     expect(byConfig.families(config)).toEqual(["vdbcloud_on"]);
-    const feeder = defineCollector("c", tasks, { feedsOthers: true });
+    const feeder = defineCollector("c", tasks, { polls: "p", feedsOthers: true });
     expect(feeder).toMatchObject({ feedsOthers: true });
     expect(feeder.families(config)).toEqual([]);
   });
@@ -55,9 +63,9 @@ describe("defineCollector", () => {
 
 describe("selectCollectors", () => {
   const tasks = () => [];
-  const a = defineCollector("a", tasks, { families: ["vdbcloud_a_one", "vdbcloud_a_two"] });
-  const b = defineCollector("b", tasks, { families: ["vdbcloud_b_one"] });
-  const feeder = defineCollector("feeder", tasks, { feedsOthers: true });
+  const a = defineCollector("a", tasks, { polls: "p", families: ["vdbcloud_a_one", "vdbcloud_a_two"] });
+  const b = defineCollector("b", tasks, { polls: "p", families: ["vdbcloud_b_one"] });
+  const feeder = defineCollector("feeder", tasks, { polls: "p", feedsOthers: true });
   const all = [a, feeder, b];
   const names = (list: readonly { name: string }[]) => list.map((c) => c.name);
 

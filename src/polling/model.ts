@@ -10,21 +10,27 @@
  * tasks, so the two cannot disagree.
  */
 
+import type { ConfigSection } from "../config/section.js";
 import type { Shard } from "../config/shard.js";
-import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
+import type { ClusterConfig, Config, ScopeConfig } from "../config/types.js";
 import { familyFilter } from "../metrics/familyFilter.js";
+import type { FamilyDef } from "../metrics/sample.js";
 import type { ScheduledTask } from "../scheduler/scheduler.js";
-import type { CollectionRef, DataPlaneApi } from "../upstream/dataPlane.js";
+import type { DataPlaneApi } from "../upstream/dataPlane.js";
 import type { CloudApi, ClusterDescription, EndpointTemplate } from "../upstream/types.js";
 import type { PollContext } from "./runtime.js";
+import type { ListedTargets, TargetList } from "./targetLists.js";
 import type { TaskId } from "./taskId.js";
 
-/** A cluster's collections as its collections collector found them: they become metric scopes. */
-export interface CollectionsFound {
-  /** The collections polled (after include/exclude and max_per_cluster), each a scope. */
-  readonly polled: readonly CollectionRef[];
-  /** Listed collections beyond max_per_cluster. */
-  readonly notPolled: number;
+/**
+ * Scopes a collector finds at run time for the cluster metrics to poll beside the configured
+ * ones (the collections collector's per-collection scopes).
+ */
+export interface ScopeSource {
+  /** What it found, by cluster ID, from its state; empty while it is off. */
+  found(config: Config, state: CollectorStates): ReadonlyMap<string, readonly ScopeConfig[]>;
+  /** The most it may find for one cluster, as stand-ins the polling schedule counts. */
+  planned(config: Config): readonly ScopeConfig[];
 }
 
 /** Upstream calls one run of a task makes on one endpoint. */
@@ -47,6 +53,37 @@ export interface CollectorTask extends ScheduledTask {
    * a cluster the config lists by ID. Absent for every other task.
    */
   readonly nativeCluster?: string;
+}
+
+/**
+ * What a collector's part of the demo may use. The demo runs the simulator; a collector reads it
+ * by the shape it declares (the framework never looks inside).
+ */
+export interface DemoWorld {
+  /** The demo's simulator; undefined while the simulator's own options are chosen. */
+  readonly simulator: unknown;
+  /** `--demo` itself: every optional collector on. Tests run a smaller demo. */
+  readonly full: boolean;
+  /** What a scope of the demo carries besides its names (`{ queries }`), or nothing. */
+  readonly scopeSettings: Readonly<Record<string, unknown>>;
+  /** A key the full demo gives its last cluster, which one collector's simulator may refuse. */
+  readonly restrictedKey: string;
+}
+
+/** A collector's part of the demo. */
+export interface CollectorDemo {
+  /** Its section of the demo's config (YAML-shaped), or undefined to leave the defaults. */
+  readonly settings?: (world: DemoWorld) => Readonly<Record<string, unknown>> | undefined;
+  /** Start options it adds to the demo's simulator (by the simulator's option names). */
+  readonly simulator?: (world: DemoWorld) => Readonly<Record<string, unknown>>;
+}
+
+/** What a collector's schedule notes may read besides the config. */
+export interface ScheduleView {
+  /** The configured clusters this replica polls. */
+  readonly clusters: readonly ClusterConfig[];
+  /** Stand-ins counted for what cluster discovery would find. */
+  readonly discovered: number;
 }
 
 /** One kind of state a collector keeps across polls and reloads, declared by that collector. */
@@ -85,10 +122,10 @@ interface Clients {
    */
   rateOf(cluster: Pick<ClusterConfig, "apiKey">, endpoint: EndpointTemplate): number;
   /**
-   * The client of the billing key (credential "billing"): the only one billing endpoints are
-   * called with, and used for nothing else.
+   * The client of `section`'s own key (a `credential` section; its label is ownKeyCredential's):
+   * the only one that section's endpoints are called with, and used for nothing else.
    */
-  billing(): CloudApi;
+  ownKey(section: ConfigSection): CloudApi;
   /**
    * The data-plane client of a cluster's endpoint, with its `dataPlaneToken` (else its API
    * key, else the default key); one per endpoint and credential, each with its own budget.
@@ -101,33 +138,35 @@ export interface CollectorEnv {
   readonly config: Config;
   /** The clusters this replica polls: configured and discovered, already filtered by shard. */
   readonly clusters: readonly ClusterConfig[];
-  /** The Spark jobs this replica polls (config and jobs file), already filtered by shard. */
-  readonly sparkJobs: readonly SparkJobRef[];
-  /**
-   * Every configured Spark job (config and jobs file) of every shard: Spark job discovery leaves
-   * these to their own task, so that no job is polled or exposed twice.
-   */
-  readonly configuredSparkJobs: readonly SparkJobRef[];
-  /** The job IDs this replica polls (jobs.ids and jobs.ids_file), already filtered by shard. */
-  readonly jobIds: readonly string[];
+  /** The targets the collectors' lists hold (config and followed file), of every shard and of this one. */
+  readonly lists: ListedTargets;
   readonly shard: Shard;
   readonly ctx: PollContext;
   readonly clients: Clients;
   readonly state: CollectorStates;
   /** Cluster discovery hands every listing here; the exporter rebuilds the tasks when the set changed. */
   readonly onClustersDiscovered: (found: ClusterDescription[]) => void;
-  /** The collections collector hands each cluster's polled collections here (they become scopes). */
-  readonly onCollections: (clusterId: string, found: CollectionsFound) => void;
+  /** A collector whose found scopes changed says so here; the exporter rebuilds the tasks. */
+  readonly onScopesChanged: () => void;
 }
 
-/** A family as a collector declares it: a FamilyDef of metrics/families.ts, or its name alone. */
+/** A family as a collector declares it: a FamilyDef, or its name alone. */
 type FamilyRef = string | { readonly name: string };
+
+/**
+ * One area of the metrics reference (docs/metrics.md): a title and the fixed families under it,
+ * in the order they are listed. A collector declares the areas of its folder's families.
+ */
+export interface FamilyArea {
+  readonly title: string;
+  readonly families: Readonly<Record<string, FamilyDef>>;
+}
 
 const nameOf = (f: FamilyRef): string => (typeof f === "string" ? f : f.name);
 
 /**
- * The families a collector's polls can write, for the config it runs with: a fixed list (the
- * family groups of metrics/families.ts), or a function of the config for a collector whose
+ * The families a collector's polls can write, for the config it runs with: a fixed list (its
+ * folder's families), or a function of the config for a collector whose
  * families follow it (cluster metrics: the names of configured metrics outside the catalog).
  * The health families are not listed: the framework writes them, and they cannot be denied.
  */
@@ -136,11 +175,29 @@ type FamilyList = readonly FamilyRef[] | ((config: Config) => readonly FamilyRef
 /**
  * What `defineCollector` is told besides the name and tasks: `families`, every family its polls
  * can write (a test runs the collectors against the simulator and fails on a family missing
- * here), or `feedsOthers` for a collector that writes none of its own but finds the targets the
- * others poll (cluster discovery); and `label` when it reports under another collector's name.
+ * here; without it, the families of its `areas`), or `feedsOthers` for a collector that writes
+ * none of its own but finds the targets the others poll (cluster discovery); `areas`, where its
+ * folder's families stand in the metrics reference; and `label` when it reports under another
+ * collector's name.
  */
-type CollectorDeclaration<L extends string> = { readonly label?: L } & (
+type CollectorDeclaration<L extends string> = {
+  readonly label?: L;
+  readonly areas?: readonly FamilyArea[];
+  /** Its section of the config file (collectors that share one name the same object). */
+  readonly config?: ConfigSection;
+  /** The targets its section lists by hand, whose files the exporter follows. */
+  readonly lists?: readonly TargetList<unknown>[];
+  /** What `--check-config` says of it beside the rows (see `Collector.notes`). */
+  readonly notes?: (config: Config, view: ScheduleView) => readonly string[];
+  /** Scopes it finds for the cluster metrics. */
+  readonly scopes?: ScopeSource;
+  /** Its part of the demo: its section's settings and the simulator's options it needs. */
+  readonly demo?: CollectorDemo;
+  /** What it polls, in a line, for the landing page ("Query Cluster Metrics per cluster and scope"). */
+  readonly polls: string;
+} & (
   | { readonly families: FamilyList }
+  | { readonly areas: readonly FamilyArea[] }
   // `families` of a collector that feeds others: what it reports of its own finding (a cap),
   // which never decides whether it runs.
   | { readonly feedsOthers: true; readonly families?: FamilyList }
@@ -158,6 +215,23 @@ export interface Collector<N extends string = string, L extends string = string>
    * only what it reports of its finding (cluster discovery's cap), which never decides whether it runs.
    */
   families(config: Config): readonly string[];
+  /** Its folder's fixed families by reference area (empty for one whose families are another's). */
+  readonly areas: readonly FamilyArea[];
+  /** Its section of the config file, if it has one. */
+  readonly config: ConfigSection | undefined;
+  /** The targets its section lists by hand (see targetLists.ts). */
+  readonly lists: readonly TargetList<unknown>[];
+  /**
+   * What the polling schedule of `--check-config` says of it beside its rows, for `config`:
+   * which calls are counted at a bound, which targets it leaves out and why.
+   */
+  notes(config: Config, view: ScheduleView): readonly string[];
+  /** Scopes it finds for the cluster metrics, if it finds any. */
+  readonly scopes: ScopeSource | undefined;
+  /** Its part of the demo, if it has one. */
+  readonly demo: CollectorDemo | undefined;
+  /** What it polls, in a line (the landing page shows it beside the collector's label). */
+  readonly polls: string;
   /**
    * It writes no family of its own but finds the targets the others poll (cluster discovery): it runs
    * while any collector that writes families runs, and makes no call once none does.
@@ -177,10 +251,18 @@ export function defineCollector<const N extends string, const L extends string =
   declaration: CollectorDeclaration<L>,
 ): Collector<N, L> {
   const label = (declaration.label ?? name) as L;
-  const list = declaration.families ?? [];
+  const areas = declaration.areas ?? [];
+  const list =
+    "families" in declaration && declaration.families !== undefined
+      ? declaration.families
+      : areas.flatMap((a) => Object.values(a.families));
   const families =
     typeof list === "function" ? (config: Config) => list(config).map(nameOf) : () => list.map(nameOf);
-  return { name, label, families, feedsOthers: "feedsOthers" in declaration, tasks };
+  const feedsOthers = "feedsOthers" in declaration;
+  const lists = declaration.lists ?? [];
+  const notes = declaration.notes ?? (() => []);
+  const { config, scopes, demo, polls } = declaration;
+  return { name, label, families, areas, config, lists, notes, scopes, demo, polls, feedsOthers, tasks };
 }
 
 /** Which collectors run under a config's family lists. */

@@ -378,7 +378,12 @@ describe("computeSchedule", () => {
     );
     const ids = schedules.flatMap((p) => p.targets.map((t) => t.clusterId));
     expect(ids.sort()).toEqual(cfg.clusters.map((c) => c.id).sort());
-    expect(schedules.reduce((n, p) => n + p.sparkJobs.length, 0)).toBe(10);
+    expect(
+      schedules.reduce(
+        (n, p) => n + (p.listed.find((l) => l.list.title === "Spark jobs")?.items.length ?? 0),
+        0,
+      ),
+    ).toBe(10);
     for (const [index, schedule] of schedules.entries()) {
       expect(schedule.targets.every((t) => inShard(t.clusterId, { index, total: 3 }))).toBe(true);
       expect(row(schedule.rows, "GET /v2/projects") !== undefined).toBe(index === 0);
@@ -488,7 +493,7 @@ describe("computeSchedule", () => {
       "on-demand clusters: one List On-Demand Clusters call per project and region that List Projects V2 lists (regionIds), counted here for the configured clusters' projects and regions",
       "the console's alert rules: one List Alert Rules page per 100 rules of each project that List Projects V2 lists, counted here for the configured clusters' projects",
       "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
-      "no clusters or Spark jobs to poll: list clusters, enable discovery, or add spark_jobs.jobs",
+      "no clusters, Spark jobs or job IDs to poll: list clusters, enable discovery, or add spark_jobs.jobs or jobs.ids",
     ]);
   });
 });

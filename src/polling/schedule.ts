@@ -12,14 +12,15 @@
  */
 
 import { queriesForTarget } from "../config/queries.js";
+import { ownKeySections } from "../config/section.js";
 import type { Shard } from "../config/shard.js";
-import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig, SparkJobRef } from "../config/types.js";
+import type { ClusterConfig, Config, MetricQueryConfig, ScopeConfig } from "../config/types.js";
 import { ENDPOINT_ORDER } from "../upstream/endpoints/table.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS, usableRate } from "../upstream/rateLimiter.js";
 import { DATA_PLANE_ENDPOINT, ENDPOINT, type EndpointTemplate } from "../upstream/types.js";
-import { type BudgetLine, replicaBudgets } from "./budgets.js";
-import { BILLING_CREDENTIAL, credentialLabeler } from "./credentials.js";
-import type { Collector } from "./model.js";
+import { type BudgetLine, dataPlaneRateLimit as dataPlaneRateOf, replicaBudgets } from "./budgets.js";
+import { credentialLabeler, ownKeyCredential } from "./credentials.js";
+import { type Collector, selectCollectors } from "./model.js";
 import { type ScheduleFamilies, scheduleFamilies } from "./scheduleFamilies.js";
 import {
   type CountedTask,
@@ -29,7 +30,7 @@ import {
   nativeSchedule,
 } from "./scheduleNative.js";
 import { METRICS_FORM_NOTES, RUN_TIME_COUNTS } from "./scheduleNotes.js";
-import { type ScheduleOptions, scheduledTasks } from "./scheduleTasks.js";
+import { type ListedOnReplica, type ScheduleOptions, scheduledTasks } from "./scheduleTasks.js";
 
 const DATA_PLANE_ENDPOINTS: ReadonlySet<EndpointTemplate> = new Set(Object.values(DATA_PLANE_ENDPOINT));
 const METRICS_ENDPOINT: EndpointTemplate = ENDPOINT.queryClusterMetrics;
@@ -68,7 +69,7 @@ export interface ScheduleRow {
   readonly suggestedIntervalMs?: number;
 }
 
-/** Data-plane calls of one cluster per collections cycle, against that endpoint's own budget. */
+/** Data-plane calls of one cluster per cycle of their collector, against that endpoint's own budget. */
 interface DataPlaneRow {
   readonly clusterId: string;
   readonly callsPerCycle: number;
@@ -84,9 +85,8 @@ export interface Schedule {
   readonly shard?: Shard;
   readonly targets: readonly ScheduleTarget[];
   readonly discoveredClusters: number;
-  readonly sparkJobs: readonly SparkJobRef[];
-  /** The jobs by ID this replica polls (jobs.ids, and the IDs file's when given). */
-  readonly jobIds: readonly string[];
+  /** Each list's targets on this replica (the config's, and its file's when read). */
+  readonly listed: readonly ListedOnReplica[];
   /** Every task the scheduler would run, with its calls: what the rows add up. */
   readonly tasks: readonly CountedTask[];
   readonly rateLimit: number;
@@ -96,8 +96,9 @@ export interface Schedule {
   /** Which share of each key's budget this replica uses, and why (several replicas per key). */
   readonly budgets: readonly BudgetLine[];
   readonly rows: readonly ScheduleRow[];
-  /** Per cluster, when `collections` is enabled; budget `collections.rate_limit` per endpoint. */
+  /** Per cluster whose data plane is polled; each judged against `dataPlaneRateLimit`. */
   readonly dataPlaneRows: readonly DataPlaneRow[];
+  /** Every data-plane client's requests per second per cluster endpoint (budgets.ts). */
   readonly dataPlaneRateLimit: number;
   readonly families: ScheduleFamilies;
   readonly notes: readonly string[];
@@ -137,14 +138,16 @@ export function computeSchedule(
   // The limiter grants rateLimit per window of this length; integer arithmetic below keeps
   // "exactly at the usable rate" a fit, without float noise.
   const windowMs = RATE_WINDOW_MS + marginMs;
-  const { tasks, env, clusters, sparkJobs, jobIds } = scheduledTasks(collectors, config, opts);
+  const { tasks, env, clusters, listed } = scheduledTasks(collectors, config, opts);
   const credentialOf = credentialLabeler(config.api.apiKey, clusters);
   const budgets = replicaBudgets(config, shard ?? { index: 0, total: 1 });
   // A credential's budget, by its label: the key of the first cluster that carries it.
   const byLabel = new Map<string, Pick<ClusterConfig, "apiKey">>([["default", {}]]);
   for (const c of clusters) if (!byLabel.has(credentialOf(c))) byLabel.set(credentialOf(c), c);
+  // A section's own key is only used on shard 0, at the whole budget (budgets.ts).
+  const ownKeys = new Set(ownKeySections().map(ownKeyCredential));
   const rateFor = (credential: string, endpoint: EndpointTemplate): number =>
-    credential === BILLING_CREDENTIAL ? rateLimit : budgets.rateOf(byLabel.get(credential) ?? {}, endpoint);
+    ownKeys.has(credential) ? rateLimit : budgets.rateOf(byLabel.get(credential) ?? {}, endpoint);
   const notes: string[] = [...budgets.problems];
 
   // One row per endpoint, credential and interval: the calls of every task that shares them.
@@ -183,25 +186,6 @@ export function computeSchedule(
     }
   }
 
-  if (config.importJobs.enabled) {
-    const withoutRegion = clusters.filter((c) => c.region === undefined).map((c) => c.id);
-    if (withoutRegion.length > 0 && config.importJobs.api === "v1") {
-      notes.push(`import jobs are not polled for clusters without a region: ${withoutRegion.join(", ")}`);
-    } else if (withoutRegion.length > 0 && config.importJobs.api === "auto") {
-      notes.push(
-        `import jobs: clusters without a region have no v1 fallback where List Import Jobs V2 is refused: ${withoutRegion.join(", ")}`,
-      );
-    }
-    if (
-      config.importJobs.api !== "v1" &&
-      config.importJobs.progressMax > 0 &&
-      clusters.length + discovered > 0
-    ) {
-      notes.push(
-        `import jobs: Get Import Job Progress is counted at the most a cycle may ask: import_jobs.progress_max (${config.importJobs.progressMax}) per cluster, lowered to fit the rate budget where many clusters share a credential`,
-      );
-    }
-  }
   if (config.metrics.enabled) {
     const idle = clusters.flatMap((c) =>
       c.scopes
@@ -214,22 +198,17 @@ export function computeSchedule(
       );
     }
   }
-  if (config.sparkJobs.jobsFile !== undefined && opts.fileJobs === undefined) {
-    notes.push(
-      `Spark jobs listed in ${config.sparkJobs.jobsFile} are read at run time and add one call each`,
-    );
-  }
-  if (config.jobs.idsFile !== undefined && opts.fileJobIds === undefined) {
-    notes.push(`job IDs listed in ${config.jobs.idsFile} are read at run time and add one call each`);
+  for (const { list } of listed) {
+    const path = list.file(config);
+    if (path !== undefined && !opts.files?.has(list)) {
+      notes.push(`${list.title} listed in ${path} are read at run time and add one call each`);
+    }
   }
   if (config.metrics.enabled) notes.push(METRICS_FORM_NOTES[config.metrics.form]);
   const scheduled = new Set([...rowsByKey.values()].map((r) => r.endpoint));
   for (const [endpoint, note] of RUN_TIME_COUNTS) if (scheduled.has(endpoint)) notes.push(note);
-  if (config.sparkJobs.discovery.enabled) {
-    notes.push(
-      "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
-    );
-  }
+  const view = { clusters, discovered };
+  for (const c of selectCollectors(collectors, config).running) notes.push(...c.notes(config, view));
 
   const rows: ScheduleRow[] = [];
   const ordered = [...rowsByKey.values()].sort(
@@ -260,7 +239,7 @@ export function computeSchedule(
       });
     }
   }
-  const dataPlaneRateLimit = config.collections.rateLimit;
+  const dataPlaneRateLimit = dataPlaneRateOf(config);
   const dataPlaneRows: DataPlaneRow[] = [...dataPlane].map(([clusterId, r]) => ({
     clusterId,
     callsPerCycle: r.calls,
@@ -269,18 +248,11 @@ export function computeSchedule(
     requestsPerSecond: (r.calls * 1000) / r.intervalMs,
     fits: r.calls * windowMs <= dataPlaneRateLimit * r.intervalMs,
   }));
-  if (config.collections.enabled && config.collections.scopes && config.metrics.enabled) {
+  if (clusters.length + discovered === 0 && listed.every((l) => l.items.length === 0)) {
+    const titles = ["clusters", ...listed.map((l) => l.list.title)];
     notes.push(
-      `collections: each cluster's metric calls are counted at max_per_cluster (${config.collections.maxPerCluster}) discovered collections`,
+      `no ${titles.slice(0, -1).join(", ")} or ${titles.at(-1)} to poll: list clusters, enable discovery, or add ${listed.map((l) => l.list.configuredAt).join(" or ")}`,
     );
-  }
-  if (config.collections.enabled && config.collections.indexes) {
-    notes.push(
-      `collections: data-plane calls count a List Indexes per polled collection and a Describe Index per index, at one index per collection (more indexes, more calls; a finished index at rest is described at most once per collections.interval)`,
-    );
-  }
-  if (clusters.length + discovered === 0 && sparkJobs.length === 0) {
-    notes.push("no clusters or Spark jobs to poll: list clusters, enable discovery, or add spark_jobs.jobs");
   }
   return {
     ...(shard === undefined ? {} : { shard }),
@@ -296,8 +268,7 @@ export function computeSchedule(
       ),
     })),
     discoveredClusters: discovered,
-    sparkJobs,
-    jobIds,
+    listed,
     tasks: tasks.map(countedTask),
     rateLimit,
     rateLimitMarginMs: marginMs,

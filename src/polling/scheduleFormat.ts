@@ -39,7 +39,7 @@ export function formatSchedule(schedule: Schedule): string {
     schedule.shard === undefined ? "" : ` (shard ${schedule.shard.index} of ${schedule.shard.total})`;
   const discovered = schedule.discoveredClusters > 0 ? ` + ${schedule.discoveredClusters} discovered` : "";
   lines.push(
-    `Targets${shard}: ${schedule.targets.length} configured clusters${discovered}, ${schedule.sparkJobs.length} Spark jobs`,
+    `Targets${shard}: ${[`${schedule.targets.length} configured clusters${discovered}`, ...schedule.listed.map((l) => `${l.items.length} ${l.list.title}`)].join(", ")}`,
   );
   // Targets usually share a few query lists: each distinct list is printed once, named, and
   // every target says which one it sends.
@@ -73,8 +73,7 @@ export function formatSchedule(schedule: Schedule): string {
     });
   }
   lines.push(...targetLines);
-  for (const j of schedule.sparkJobs) lines.push(`  spark job ${j.projectId}/${j.jobId}`);
-  for (const id of schedule.jobIds) lines.push(`  job ${id}`);
+  for (const { list, items } of schedule.listed) for (const item of items) lines.push(`  ${list.line(item)}`);
   if (querySets.size > 0) {
     lines.push("");
     lines.push("Metric queries sent per target:");

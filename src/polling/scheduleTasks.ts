@@ -3,28 +3,28 @@
  * this replica, built with stand-in clients that are never called.
  */
 import type { Shard } from "../config/shard.js";
-import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
+import type { ClusterConfig, Config } from "../config/types.js";
 import type { DataPlaneApi } from "../upstream/dataPlane.js";
 import type { CloudApi } from "../upstream/types.js";
 import { replicaBudgets } from "./budgets.js";
 import { credentialLabeler } from "./credentials.js";
 import { type Collector, type CollectorEnv, CollectorStates, type CollectorTask, tasksOf } from "./model.js";
 import type { PollContext } from "./runtime.js";
-import {
-  configuredSparkJobs,
-  replicaClusters,
-  replicaJobIds,
-  replicaSparkJobs,
-  withCollectionScopes,
-} from "./targets.js";
+import { type ListFiles, listedTargets, type TargetList } from "./targetLists.js";
+import { replicaClusters, withFoundScopes } from "./targets.js";
 
-/** What a schedule is for: this replica's shard, clusters that cluster discovery would add, the jobs file's jobs. */
+/** What a schedule is for: this replica's shard, clusters that cluster discovery would add, the list files' items. */
 export interface ScheduleOptions {
   readonly shard?: Shard;
   readonly discoveredClusters?: number;
-  readonly fileJobs?: readonly SparkJobRef[];
-  /** The job IDs of `jobs.ids_file`. */
-  readonly fileJobIds?: readonly string[];
+  /** What was read of each list's file; a list without an entry: its file was not read. */
+  readonly files?: ListFiles;
+}
+
+/** One list's targets on this replica, for the schedule's target lines. */
+export interface ListedOnReplica {
+  readonly list: TargetList<unknown>;
+  readonly items: readonly unknown[];
 }
 
 /** A stand-in client: the schedule builds tasks but never runs them. */
@@ -57,8 +57,7 @@ export function scheduledTasks(
   readonly tasks: CollectorTask[];
   readonly env: CollectorEnv;
   readonly clusters: ClusterConfig[];
-  readonly sparkJobs: SparkJobRef[];
-  readonly jobIds: string[];
+  readonly listed: ListedOnReplica[];
 } {
   const shard = opts.shard ?? { index: 0, total: 1 };
   const configured = replicaClusters(config, [], shard);
@@ -67,40 +66,38 @@ export function scheduledTasks(
     (_, i): ClusterConfig => ({ id: `discovered-${i + 1}`, region: "discovered", scopes: [] }),
   );
   const clusters = [...configured, ...discovered];
-  const sparkJobs = replicaSparkJobs(config, opts.fileJobs ?? [], shard);
-  const jobIds = replicaJobIds(config, opts.fileJobIds ?? [], shard);
+  const lists = listedTargets(config, opts.files ?? new Map(), shard);
+  const declared = [...new Set(collectors.flatMap((c) => c.lists))];
+  const listed = declared.map((list) => ({ list, items: lists.mine(list) }));
   const env: CollectorEnv = {
     config,
-    clusters: withDiscoveredCollections(config, clusters),
-    sparkJobs,
-    configuredSparkJobs: configuredSparkJobs(config, opts.fileJobs ?? []),
-    jobIds,
+    clusters: withPlannedScopes(collectors, config, clusters),
+    lists,
     shard,
     ctx: NO_CONTEXT,
     clients: {
       forCluster: () => NO_CLIENT,
       credentialOf: credentialLabeler(config.api.apiKey, clusters),
       rateOf: replicaBudgets(config, shard).rateOf,
-      billing: () => NO_CLIENT,
+      ownKey: () => NO_CLIENT,
       dataPlane: () => NO_DATA_PLANE,
     },
     state: new CollectorStates(),
     onClustersDiscovered: () => {},
-    onCollections: () => {},
+    onScopesChanged: () => {},
   };
-  return { tasks: tasksOf(collectors, env), env, clusters: configured, sparkJobs, jobIds };
+  return { tasks: tasksOf(collectors, env), env, clusters: configured, listed };
 }
 
 /**
- * Collections discovery finds its scopes at run time: the schedule counts the most it may poll,
- * `max_per_cluster` stand-in scopes per cluster, so the metric calls are those at the cap.
+ * Found scopes are only known at run time: the schedule counts the most each collector may find,
+ * its planned stand-ins for every cluster, so the metric calls are those at the cap.
  */
-function withDiscoveredCollections(config: Config, clusters: readonly ClusterConfig[]): ClusterConfig[] {
-  const cfg = config.collections;
-  if (!cfg.enabled || !cfg.scopes) return [...clusters];
-  const standIns = Array.from({ length: cfg.maxPerCluster }, (_, i) => ({
-    dbName: "discovered",
-    collectionName: `collection-${i + 1}`,
-  }));
-  return withCollectionScopes(clusters, new Map(clusters.map((c) => [c.id, standIns])), cfg.queries);
+function withPlannedScopes(
+  collectors: readonly Collector[],
+  config: Config,
+  clusters: readonly ClusterConfig[],
+): ClusterConfig[] {
+  const planned = collectors.flatMap((c) => c.scopes?.planned(config) ?? []);
+  return withFoundScopes(clusters, new Map(clusters.map((c) => [c.id, planned])));
 }

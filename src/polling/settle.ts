@@ -26,23 +26,23 @@ interface WatchState {
  * `retain`. Each collector keeps its own (a `stateSlot` of its own).
  */
 class JobWatch {
-  private readonly jobs = new Map<string, WatchState>();
+  private readonly byTarget = new Map<string, WatchState>();
 
   state(target: string): WatchState {
-    let s = this.jobs.get(target);
+    let s = this.byTarget.get(target);
     if (!s) {
       s = { terminalPolls: 0, settledAtMs: null, expired: false };
-      this.jobs.set(target, s);
+      this.byTarget.set(target, s);
     }
     return s;
   }
 
   retain(targets: ReadonlySet<string>): void {
-    for (const key of this.jobs.keys()) if (!targets.has(key)) this.jobs.delete(key);
+    for (const key of this.byTarget.keys()) if (!targets.has(key)) this.byTarget.delete(key);
   }
 
   get size(): number {
-    return this.jobs.size;
+    return this.byTarget.size;
   }
 }
 

@@ -4,14 +4,9 @@
  */
 
 import { inShard, type Shard } from "../config/shard.js";
-import type { ClusterConfig, Config, MetricQueryConfig, SparkJobRef } from "../config/types.js";
-import type { CollectionRef } from "../upstream/dataPlane.js";
+import type { ClusterConfig, Config, ScopeConfig } from "../config/types.js";
 import type { ClusterDescription } from "../upstream/types.js";
-
-/** A Spark job's target name (and shard key): "projectId/jobId". */
-export function sparkTargetName(ref: SparkJobRef): string {
-  return `${ref.projectId}/${ref.jobId}`;
-}
+import type { Collector, CollectorStates } from "./model.js";
 
 /**
  * The clusters a replica polls: the configured ones, then the discovered ones that are not
@@ -37,51 +32,34 @@ export function replicaClusters(
   return [...byId.values()].filter((c) => inShard(c.id, shard));
 }
 
-/** Every configured Spark job: the config's and the jobs file's, each once (every shard). */
-export function configuredSparkJobs(config: Config, fileJobs: readonly SparkJobRef[]): SparkJobRef[] {
-  const byKey = new Map<string, SparkJobRef>();
-  for (const j of [...config.sparkJobs.jobs, ...fileJobs]) byKey.set(sparkTargetName(j), j);
-  return [...byKey.values()];
-}
-
-/** The Spark jobs a replica polls: the config's and the jobs file's, each once, of its shard. */
-export function replicaSparkJobs(
-  config: Config,
-  fileJobs: readonly SparkJobRef[],
-  shard: Shard,
-): SparkJobRef[] {
-  return configuredSparkJobs(config, fileJobs).filter((j) => inShard(sparkTargetName(j), shard));
-}
-
 /**
- * The jobs by ID a replica polls: `jobs.ids` and the IDs file's, each once, of its shard (keyed
- * by job ID, as Spark jobs are by their target name).
+ * Adds each cluster's found scopes after its configured scopes; a scope that is also configured
+ * (same database and collection) keeps its configured form only.
  */
-export function replicaJobIds(config: Config, fileIds: readonly string[], shard: Shard): string[] {
-  return [...new Set([...config.jobs.ids, ...fileIds])].filter((id) => inShard(id, shard));
-}
-
-/**
- * Adds each cluster's discovered collections as per-collection scopes, after its configured
- * scopes; a collection that is also configured keeps its configured scope only. `queries` is
- * `collections.queries` (absent: the scope defaults).
- */
-export function withCollectionScopes(
+export function withFoundScopes(
   clusters: readonly ClusterConfig[],
-  discovered: ReadonlyMap<string, readonly CollectionRef[]>,
-  queries: readonly MetricQueryConfig[] | undefined,
+  found: ReadonlyMap<string, readonly ScopeConfig[]>,
 ): ClusterConfig[] {
   return clusters.map((cluster) => {
-    const found = discovered.get(cluster.id);
-    if (found === undefined || found.length === 0) return cluster;
-    const configured = new Set(cluster.scopes.map((s) => JSON.stringify([s.dbName, s.collectionName])));
-    const added = found
-      .filter((c) => !configured.has(JSON.stringify([c.dbName, c.collectionName])))
-      .map((c) => ({
-        dbName: c.dbName,
-        collectionName: c.collectionName,
-        ...(queries === undefined ? {} : { queries }),
-      }));
+    const scopes = found.get(cluster.id);
+    if (scopes === undefined || scopes.length === 0) return cluster;
+    const key = (s: ScopeConfig) => JSON.stringify([s.dbName, s.collectionName]);
+    const configured = new Set(cluster.scopes.map(key));
+    const added = scopes.filter((s) => !configured.has(key(s)));
     return added.length === 0 ? cluster : { ...cluster, scopes: [...cluster.scopes, ...added] };
   });
+}
+
+/** Every collector's found scopes, merged by cluster (in registry order). */
+export function foundScopes(
+  collectors: readonly Collector[],
+  config: Config,
+  state: CollectorStates,
+): Map<string, ScopeConfig[]> {
+  const merged = new Map<string, ScopeConfig[]>();
+  for (const c of collectors) {
+    for (const [id, scopes] of c.scopes?.found(config, state) ?? [])
+      merged.set(id, [...(merged.get(id) ?? []), ...scopes]);
+  }
+  return merged;
 }

@@ -5,12 +5,17 @@
  */
 
 import { ApiClients, FOREGROUND_CLOCK } from "../api-clients/apiClients.js";
-import { loadJobIdsFile } from "../config/jobIdsFile.js";
+import { BILLING_SECTION } from "../collectors/billing/config.js";
+import { JOB_IDS_LIST } from "../collectors/jobs/list.js";
+import { TARGET_LISTS } from "../collectors/registry.js";
+import { SPARK_JOBS_LIST } from "../collectors/spark-jobs/list.js";
+import { ownKeySections } from "../config/section.js";
+import { ownKeyOf } from "../config/sectionSettings.js";
 import type { Shard } from "../config/shard.js";
-import { loadSparkJobsFile } from "../config/sparkJobsFile.js";
 import type { Config } from "../config/types.js";
 import { credentialLabeler } from "../polling/credentials.js";
-import { replicaClusters, replicaJobIds, replicaSparkJobs } from "../polling/targets.js";
+import { listedTargets, readListFiles } from "../polling/targetLists.js";
+import { replicaClusters } from "../polling/targets.js";
 import { redactSecret } from "../upstream/errors.js";
 import type { ClientObserver } from "../upstream/types.js";
 import { runProbe } from "./probe.js";
@@ -32,10 +37,7 @@ interface ProbeCommandOptions {
 
 /** Probes what `config` polls (this shard's clusters and Spark jobs); returns the exit code. */
 export async function probeCommand(config: Config, opts: ProbeCommandOptions): Promise<number> {
-  const jobsFile = config.sparkJobs.jobsFile;
-  const fileJobs = jobsFile === undefined ? [] : await loadSparkJobsFile(jobsFile);
-  const idsFile = config.jobs.idsFile;
-  const fileJobIds = idsFile === undefined ? [] : await loadJobIdsFile(idsFile);
+  const lists = listedTargets(config, await readListFiles(TARGET_LISTS, config), opts.shard);
   const clusters = replicaClusters(config, [], opts.shard);
   // The exporter's own API clients, so the probe's clients are built exactly as a run's.
   const clients = new ApiClients({
@@ -54,16 +56,16 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
       clientFor: clients.forCluster,
       credentialOf: credentialLabeler(config.api.apiKey, clusters),
       clusters,
-      sparkJobs: replicaSparkJobs(config, fileJobs, opts.shard),
-      jobIds: replicaJobIds(config, fileJobIds, opts.shard),
+      sparkJobs: lists.mine(SPARK_JOBS_LIST),
+      jobIds: lists.mine(JOB_IDS_LIST),
       now: Date.now,
-      ...(config.billing.enabled ? { billingClient: clients.forBilling() } : {}),
+      ...(config.billing.enabled ? { billingClient: clients.ownKey(BILLING_SECTION) } : {}),
       dataPlane: clients.dataPlane,
     });
     // The client redacts keys from the service's messages already; this is the last guard.
     const keys = [
       config.api.apiKey,
-      config.billing.apiKey,
+      ...ownKeySections().map((section) => ownKeyOf(config, section)),
       ...clusters.flatMap((c) => (c.apiKey ? [c.apiKey] : [])),
       ...clusters.flatMap((c) => (c.dataPlaneToken ? [c.dataPlaneToken] : [])),
     ];

@@ -10,13 +10,15 @@
  * Describe Index). Calls are made one at a time, far within the budget.
  */
 
+import { BILLING_SECTION } from "../collectors/billing/config.js";
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
 import { verdictOf } from "../collectors/cluster-metrics/forms.js";
 import { resolveBatch } from "../collectors/cluster-metrics/refusedQueries.js";
 import { alignedWindow } from "../collectors/cluster-metrics/tasks.js";
+import type { SparkJobRef } from "../collectors/spark-jobs/config.js";
 import { queriesForTarget, queryKey } from "../config/queries.js";
-import type { ClusterConfig, Config, SparkJobRef } from "../config/types.js";
-import { BILLING_CREDENTIAL } from "../polling/credentials.js";
+import type { ClusterConfig, Config } from "../config/types.js";
+import { ownKeyCredential } from "../polling/credentials.js";
 import { formOfQuery, inForm, listedIn, type QueryForm } from "../upstream/catalog.js";
 import { CloudError } from "../upstream/errors.js";
 import { refusalOf } from "../upstream/refusals.js";
@@ -346,13 +348,13 @@ async function probeBackups(config: Config, deps: ProbeDeps, keys: KeyBook): Pro
  * row. A refusal here says nothing of the monitoring key, so it is not noted as that key's.
  */
 async function probeBilling(deps: ProbeDeps): Promise<BillingProbe> {
+  const credential = ownKeyCredential(BILLING_SECTION);
   const client = deps.billingClient;
-  if (client === undefined)
-    return { credential: BILLING_CREDENTIAL, result: { skipped: "no billing client" } };
+  if (client === undefined) return { credential, result: { skipped: "no billing client" } };
   const today = new Date(deps.now()).toISOString().slice(0, 10);
   const yesterday = new Date(deps.now() - 86_400_000).toISOString().slice(0, 10);
   const result = await call(() =>
     client.queryDailyUsage({ start: yesterday, end: today, pageSize: 1, currentPage: 1 }),
   );
-  return { credential: BILLING_CREDENTIAL, result };
+  return { credential, result };
 }

@@ -43,6 +43,23 @@ export const lenientText = lenient(stringish);
 export const lenientTextOrEmpty = lenientText.transform((text) => text ?? "");
 
 /**
+ * `lenientText` for free text worth showing only when it says something (a job's failure
+ * reason): trimmed, and a blank one reads as null, as an absent one does.
+ */
+export const lenientNote = lenientText.transform((text) => {
+  const trimmed = text?.trim() ?? "";
+  return trimmed === "" ? null : trimmed;
+});
+
+/**
+ * The ID an answer about one object gives, or `asked` (the ID the request named) when the
+ * answer leaves it out or empty: such an answer is about the object asked for.
+ */
+export function idOrAsked(answered: string | null | undefined, asked: string): string {
+  return answered == null || answered === "" ? asked : answered;
+}
+
+/**
  * A timestamp (ISO 8601 string or epoch number), or null: an empty string, an unparsable
  * string, or another JSON type read as "not known", as a null timestamp does.
  */

@@ -119,6 +119,20 @@ export const pageDataFields = {
   pageSize: numeric.nullish(),
 };
 
+/**
+ * The schema of a listing answer's `data` that holds its page's items under `key`: the paging
+ * fields (pageDataFields) and a list of `item`, which may be absent or null (read as an empty
+ * page by the normalizer).
+ */
+export function pageDataSchema<Key extends string, Item extends z.ZodType>(key: Key, item: Item) {
+  // A computed key types as an index signature: the cast gives the object its one known key.
+  const items = { [key]: z.array(item).nullish() } as Record<
+    Key,
+    z.ZodOptional<z.ZodNullable<z.ZodArray<Item>>>
+  >;
+  return z.object({ ...pageDataFields, ...items });
+}
+
 /** The query string fields that ask for one page of a listing. */
 export function pageQuery(asked: { readonly currentPage: number; readonly pageSize: number }): {
   pageSize: string;

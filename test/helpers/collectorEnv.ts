@@ -1,7 +1,11 @@
+import { JOB_IDS_LIST } from "../../src/collectors/jobs/list.js";
+import type { SparkJobRef } from "../../src/collectors/spark-jobs/config.js";
+import { SPARK_JOBS_LIST } from "../../src/collectors/spark-jobs/list.js";
 import { buildConfig } from "../../src/config/load.js";
-import type { ClusterConfig, SparkJobRef } from "../../src/config/types.js";
+import type { ClusterConfig } from "../../src/config/types.js";
 import { type CollectorEnv, CollectorStates } from "../../src/polling/model.js";
 import type { PollContext } from "../../src/polling/runtime.js";
+import { listedTargets, type TargetList } from "../../src/polling/targetLists.js";
 import type { DataPlaneApi } from "../../src/upstream/dataPlane.js";
 import type { CloudApi } from "../../src/upstream/types.js";
 
@@ -16,6 +20,7 @@ export async function collectorEnv(opts: {
   readonly billingClient?: CloudApi;
   readonly raw?: Record<string, unknown>;
   readonly clusters?: readonly ClusterConfig[];
+  /** Spark jobs and job IDs besides the config's, as if read from the list files. */
   readonly sparkJobs?: readonly SparkJobRef[];
   readonly jobIds?: readonly string[];
   /** Every cluster's data plane; default: none (a call fails the test). */
@@ -25,16 +30,21 @@ export async function collectorEnv(opts: {
   return {
     config,
     clusters: opts.clusters ?? config.clusters,
-    sparkJobs: opts.sparkJobs ?? config.sparkJobs.jobs,
-    configuredSparkJobs: opts.sparkJobs ?? config.sparkJobs.jobs,
-    jobIds: opts.jobIds ?? config.jobs.ids,
+    lists: listedTargets(
+      config,
+      new Map<TargetList<unknown>, readonly unknown[]>([
+        [SPARK_JOBS_LIST, opts.sparkJobs ?? []],
+        [JOB_IDS_LIST, opts.jobIds ?? []],
+      ]),
+      { index: 0, total: 1 },
+    ),
     shard: { index: 0, total: 1 },
     ctx: opts.ctx,
     clients: {
       forCluster: () => opts.client,
       credentialOf: () => "default",
       rateOf: () => config.api.rateLimit,
-      billing: () => opts.billingClient ?? opts.client,
+      ownKey: () => opts.billingClient ?? opts.client,
       dataPlane: () => {
         if (opts.dataPlane === undefined) throw new Error("no data plane in this test");
         return opts.dataPlane;
@@ -42,6 +52,6 @@ export async function collectorEnv(opts: {
     },
     state: new CollectorStates(),
     onClustersDiscovered: () => {},
-    onCollections: () => {},
+    onScopesChanged: () => {},
   };
 }

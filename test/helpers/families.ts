@@ -1,5 +1,5 @@
+import { STATIC_FAMILIES } from "../../src/collectors/registry.js";
 import { HISTOGRAM_FAMILIES } from "../../src/exposition/selfMetrics.js";
-import { STATIC_FAMILIES } from "../../src/metrics/familyLookup.js";
 
 /**
  * The metric families the exporter exposes, from the exporter's own catalog (the one source of

@@ -19,6 +19,24 @@ const RULE: AlertRule = {
 };
 
 const ID = { project_id: "proj-1", rule_id: "rule-1" };
+
+/**
+ * The five samples of one rule, in the order mapAlertRules writes them: its info series (`id`
+ * and `info` as labels) and its four value series (`id` as labels).
+ */
+function ruleSamples(
+  id: Record<string, string>,
+  info: { rule_name: string; metric_name: string; level: string; comparison: string },
+  values: { enabled: number; threshold: number; window_seconds: number; clusters: number },
+) {
+  return [
+    { family: "vdbcloud_console_alert_rule_info", labels: { ...id, ...info }, value: 1 },
+    { family: "vdbcloud_console_alert_rule_enabled", labels: id, value: values.enabled },
+    { family: "vdbcloud_console_alert_rule_threshold", labels: id, value: values.threshold },
+    { family: "vdbcloud_console_alert_rule_window_seconds", labels: id, value: values.window_seconds },
+    { family: "vdbcloud_console_alert_rule_clusters", labels: id, value: values.clusters },
+  ];
+}
 const sampleOf = (rule: Partial<AlertRule>, family: string) =>
   mapAlertRules([{ ...RULE, ...rule }], "proj-1").samples.find((s) => s.family === family)?.value;
 const infoOf = (rule: Partial<AlertRule>) =>
@@ -28,23 +46,13 @@ const infoOf = (rule: Partial<AlertRule>) =>
 
 describe("mapAlertRules", () => {
   it("maps a rule to its info and values", () => {
-    expect(mapAlertRules([RULE], "proj-1").samples).toEqual([
-      {
-        family: "vdbcloud_console_alert_rule_info",
-        labels: {
-          ...ID,
-          rule_name: "CU high",
-          metric_name: "CU_COMPUTATION",
-          level: "warning",
-          comparison: "greater_than",
-        },
-        value: 1,
-      },
-      { family: "vdbcloud_console_alert_rule_enabled", labels: ID, value: 1 },
-      { family: "vdbcloud_console_alert_rule_threshold", labels: ID, value: 70 },
-      { family: "vdbcloud_console_alert_rule_window_seconds", labels: ID, value: 600 },
-      { family: "vdbcloud_console_alert_rule_clusters", labels: ID, value: 2 },
-    ]);
+    expect(mapAlertRules([RULE], "proj-1").samples).toEqual(
+      ruleSamples(
+        ID,
+        { rule_name: "CU high", metric_name: "CU_COMPUTATION", level: "warning", comparison: "greater_than" },
+        { enabled: 1, threshold: 70, window_seconds: 600, clusters: 2 },
+      ),
+    );
   });
 
   it.each([
@@ -112,24 +120,19 @@ describe("mapAlertRules", () => {
     });
     const r = mapAlertRules(page.rules, "proj-b44a39b0c51cf21791a841");
     const id = { project_id: "proj-b44a39b0c51cf21791a841", rule_id: "12391290837zs09sad0d09123" };
-    expect(r.samples).toEqual([
-      {
-        family: "vdbcloud_console_alert_rule_info",
-        labels: {
-          ...id,
+    expect(r.samples).toEqual(
+      ruleSamples(
+        id,
+        {
           rule_name: "my alert name",
           metric_name: "REQUEST_LATENCY_SEARCH_P99",
           // The sample's level is both levels in one string.
           level: "critical_warning",
           comparison: "greater_than",
         },
-        value: 1,
-      },
-      { family: "vdbcloud_console_alert_rule_enabled", labels: id, value: 1 },
-      { family: "vdbcloud_console_alert_rule_threshold", labels: id, value: 70 },
-      { family: "vdbcloud_console_alert_rule_window_seconds", labels: id, value: 600 },
-      { family: "vdbcloud_console_alert_rule_clusters", labels: id, value: 1 },
-    ]);
+        { enabled: 1, threshold: 70, window_seconds: 600, clusters: 1 },
+      ),
+    );
     expect(JSON.stringify(r)).not.toMatch(/your-email|xxxx|apiKey|PAGERDUTY|OPSGENIE/);
   });
 

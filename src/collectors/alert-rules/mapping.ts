@@ -1,9 +1,9 @@
 /** Pure mapping of List Alert Rules (the console's own rules) to samples. */
 import { MappingBuilder } from "../../metrics/builder.js";
-import { CONSOLE_ALERT_RULE_FAMILIES as R } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { lowerSnakeCase } from "../../metrics/snakeCase.js";
 import type { AlertRule } from "../../upstream/types.js";
+import { CONSOLE_ALERT_RULE_FAMILIES as R } from "./families.js";
 
 /**
  * Maps one project's rules to vdbcloud_console_alert_rule_info{project_id,rule_id,rule_name,

@@ -6,11 +6,13 @@
  * last good series and is shown on the target's health. A key that is a project admin nowhere is
  * "not permitted" (the one refusal rule of runPoll), one line.
  */
-import { CONSOLE_ALERT_RULE_FAMILIES } from "../../metrics/families.js";
+
 import { type CollectorEnv, type CollectorTask, defineCollector } from "../../polling/model.js";
 import { listEveryPage } from "../../polling/pager.js";
 import { projectListingTask } from "../../polling/projectTask.js";
 import { type AlertRule, type CloudApi, ENDPOINT } from "../../upstream/types.js";
+import { ALERT_RULES_SECTION } from "./config.js";
+import { CONSOLE_ALERT_RULE_FAMILIES } from "./families.js";
 import { mapAlertRules } from "./mapping.js";
 
 const COLLECTOR = "alert_rules";
@@ -57,5 +59,9 @@ function alertRuleTasks(env: CollectorEnv): CollectorTask[] {
 
 /** The console's own alert rules, per known project, to compare with the exporter's alerts. */
 export const alertRulesCollector = defineCollector(COLLECTOR, alertRuleTasks, {
-  families: Object.values(CONSOLE_ALERT_RULE_FAMILIES),
+  polls: "the console's alert rules per known project (shard 0)",
+  config: ALERT_RULES_SECTION,
+  // The console's rules change rarely (PT15M by default); the demo reads them every minute.
+  demo: { settings: () => ({ interval: "PT1M" }) },
+  areas: [{ title: "Console alert rules", families: CONSOLE_ALERT_RULE_FAMILIES }],
 });

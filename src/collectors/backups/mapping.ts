@@ -1,8 +1,8 @@
 /** Pure mapping of List Backups and Get Backup Policy answers to samples. */
 import { MappingBuilder } from "../../metrics/builder.js";
-import { DATA_PROTECTION_FAMILIES as D } from "../../metrics/families.js";
 import type { FamilyDef, MappingResult } from "../../metrics/sample.js";
 import type { Backup, BackupPolicy } from "../../upstream/types.js";
+import { BACKUP_FAMILY as D } from "./families.js";
 import { DAY_SECONDS, maxGapSeconds } from "./policyDays.js";
 
 /** The families `mapBackups` writes. */

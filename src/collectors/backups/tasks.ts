@@ -24,6 +24,8 @@ import { putData, runPoll } from "../../polling/runtime.js";
 import { nextTurn } from "../../shared/nextTurn.js";
 import { refusalOf } from "../../upstream/refusals.js";
 import { ENDPOINT } from "../../upstream/types.js";
+import { BACKUPS_SECTION } from "./config.js";
+import { BACKUP_FAMILY } from "./families.js";
 import { listBackupsOf } from "./listing.js";
 import {
   BACKUP_FAMILIES,
@@ -179,10 +181,24 @@ function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** List Backups per credential: backup counts, sizes, newest success, oldest still creating. */
-export const backupsCollector = defineCollector(BACKUPS, backupListTasks, { families: BACKUP_FAMILIES });
+export const backupsCollector = defineCollector(BACKUPS, backupListTasks, {
+  polls: "List Backups",
+  config: BACKUPS_SECTION,
+  demo: {
+    // Backups change by the hour upstream; the demo polls them every minute so a visitor sees them.
+    settings: () => ({ interval: "PT1M", policy_interval: "PT1M" }),
+    // The full demo's last cluster has a key that may do everything but backups: this collector
+    // then shows that credential as not permitted.
+    simulator: ({ restrictedKey }) => ({ backupDeniedKeys: [restrictedKey] }),
+  },
+  areas: [{ title: "Backups", families: BACKUP_FAMILY }],
+  families: BACKUP_FAMILIES,
+});
 
 /** Get Backup Policy per dedicated cluster: enabled, retention, copies, the longest gap. */
 export const backupPoliciesCollector = defineCollector(BACKUP_POLICIES, backupPolicyTasks, {
+  polls: "Get Backup Policy per dedicated cluster",
+  config: BACKUPS_SECTION,
   label: BACKUPS,
   families: BACKUP_POLICY_FAMILIES,
 });

@@ -3,9 +3,10 @@
  * start, through the live mapping (`mapUsage`, as if that day were yesterday), so a past day
  * gets exactly the names, labels and amounts a live poll gave it the next day.
  */
-import { BILLING_FAMILIES as B } from "../../metrics/families.js";
+
 import type { DropReason, FamilyDef } from "../../metrics/sample.js";
 import { addDays, dayStartMs } from "./days.js";
+import { BILLING_FAMILIES as B } from "./families.js";
 import { type AmountUnit, mapUsage } from "./mapping.js";
 import type { DayUsage } from "./usage.js";
 

@@ -4,12 +4,12 @@
  * cents become the currency's major unit without binary noise, and sums stay exact.
  */
 import { MappingBuilder } from "../../metrics/builder.js";
-import { BILLING_FAMILIES as B } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
 import { add, type Decimal, parseDecimal, shift, toNumber } from "../../shared/decimal.js";
 import type { Invoice, UsageItem } from "../../upstream/types.js";
 import { addDays, dayStartMs, monthStart } from "./days.js";
+import { BILLING_FAMILIES as B } from "./families.js";
 import type { DayUsage } from "./usage.js";
 
 /** How the service states amounts: cents (the reference) or the currency's major unit. */

@@ -5,6 +5,7 @@ import { SelfMetrics } from "../../exposition/selfMetrics.js";
 import { SampleStore } from "../../exposition/store.js";
 import { HealthTracker } from "../../polling/health.js";
 import { type CollectorEnv, CollectorStates } from "../../polling/model.js";
+import { listedTargets } from "../../polling/targetLists.js";
 import { CloudError } from "../../upstream/errors.js";
 import type { CloudApi, UsagePage } from "../../upstream/types.js";
 import { BILLING_STATE } from "./cache.js";
@@ -57,9 +58,7 @@ async function env(raw: Record<string, unknown>, billing: CloudApi, states = new
   const e: CollectorEnv = {
     config,
     clusters: [],
-    sparkJobs: [],
-    configuredSparkJobs: [],
-    jobIds: [],
+    lists: listedTargets(config, new Map(), { index: 0, total: 1 }),
     shard: { index: 0, total: 1 },
     ctx: {
       store,
@@ -72,14 +71,14 @@ async function env(raw: Record<string, unknown>, billing: CloudApi, states = new
       forCluster: () => monitoring,
       credentialOf: () => "default",
       rateOf: () => config.api.rateLimit,
-      billing: () => billing,
+      ownKey: () => billing,
       dataPlane: () => {
         throw new Error("no data plane");
       },
     },
     state: states,
     onClustersDiscovered: () => {},
-    onCollections: () => {},
+    onScopesChanged: () => {},
   };
   return { env: e, lines, tick: (ms: number) => (now += ms), store };
 }

@@ -1,6 +1,5 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
-import { BILLING_FAMILIES } from "../../metrics/families.js";
-import { BILLING_CREDENTIAL } from "../../polling/credentials.js";
+import { ownKeyCredential } from "../../polling/credentials.js";
 import {
   type CollectorEnv,
   type CollectorTask,
@@ -13,11 +12,15 @@ import { fnv1a32 } from "../../shared/hash.js";
 import type { CloudApi, EndpointTemplate, Invoice } from "../../upstream/types.js";
 import { ENDPOINT } from "../../upstream/types.js";
 import { BILLING_STATE, type BillingState, storeWindow, usageWindow } from "./cache.js";
+import { BILLING_SECTION } from "./config.js";
 import { dayOf } from "./days.js";
+import { BILLING_FAMILIES } from "./families.js";
 import { type AmountUnit, mapInvoices, mapUsage, selectInvoices } from "./mapping.js";
 import { readUsage } from "./usage.js";
 
 const COLLECTOR = "billing";
+/** The billing key's label: the section's own key, whichever key that is. */
+const CREDENTIAL = ownKeyCredential(BILLING_SECTION);
 /** Targets of the billing collector: one task each. */
 export const USAGE_TARGET = "usage";
 export const INVOICES_TARGET = "invoices";
@@ -72,12 +75,12 @@ function task(
   const cfg = env.config.billing;
   return collectorTask({
     id: { collector: COLLECTOR, target },
-    credential: BILLING_CREDENTIAL,
+    credential: CREDENTIAL,
     calls: [{ endpoint, count: 1, atLeast: true }],
     intervalMs: cfg.intervalMs,
     run: (signal) =>
-      runPoll(ctx, { collector: COLLECTOR, target, credential: BILLING_CREDENTIAL, role: ROLE }, () =>
-        poll(env.clients.billing(), env.state.get(BILLING_STATE), signal),
+      runPoll(ctx, { collector: COLLECTOR, target, credential: CREDENTIAL, role: ROLE }, () =>
+        poll(env.clients.ownKey(BILLING_SECTION), env.state.get(BILLING_STATE), signal),
       ),
   });
 }
@@ -115,7 +118,21 @@ export function billingTasks(env: CollectorEnv): CollectorTask[] {
   return tasks;
 }
 
+/** The demo's billing key: the simulator lets it read billing only. */
+const DEMO_BILLING_KEY = "demo-billing-key";
+
 /** The billing collector: daily cost and usage, month to date, and invoices (docs/cost.md). */
 export const billingCollector = defineCollector(COLLECTOR, billingTasks, {
-  families: Object.values(BILLING_FAMILIES),
+  polls: "daily usage and invoices, with the billing key (shard 0)",
+  config: BILLING_SECTION,
+  demo: {
+    // Billing reads with a key of its own, as a careful deployment would: the simulator refuses
+    // the monitoring key there, and this key everywhere else (docs/cost.md).
+    settings: ({ full }) =>
+      full
+        ? { enabled: true, api_key: DEMO_BILLING_KEY, interval: "PT5M", invoices: { keep: 3 } }
+        : undefined,
+    simulator: () => ({ billingKeys: [DEMO_BILLING_KEY] }),
+  },
+  areas: [{ title: "Billing", families: BILLING_FAMILIES }],
 });

@@ -4,7 +4,6 @@
  */
 
 import { MappingBuilder } from "../../metrics/builder.js";
-import { CLUSTER_DISCOVERY_FAMILIES } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { CLUSTER_KINDS, learnPlans } from "../../polling/clusterKinds.js";
 import {
@@ -18,6 +17,7 @@ import { putData, runPoll } from "../../polling/runtime.js";
 import { keepValidIds } from "../../polling/upstreamIds.js";
 import { ChangeLog } from "../../shared/changeLog.js";
 import { type CloudApi, type ClusterDescription, ENDPOINT } from "../../upstream/types.js";
+import { CLUSTER_DISCOVERY_FAMILIES } from "./families.js";
 
 // Cluster discovery's health has always been reported under the `collector` label "inventory", target
 // "discovery" (dashboards and alerts select it so); cluster discovery is its own collector all the same.
@@ -152,7 +152,9 @@ function clusterDiscoveryTask(env: CollectorEnv): CollectorTask[] {
  * families). Its one family reports the clusters its cap left out.
  */
 export const clusterDiscoveryCollector = defineCollector("discovery", clusterDiscoveryTask, {
+  polls: "List Clusters: the clusters the key sees (cluster discovery)",
   label: LABEL,
   feedsOthers: true,
   families: Object.values(CLUSTER_DISCOVERY_FAMILIES),
+  areas: [{ title: "Cluster discovery", families: CLUSTER_DISCOVERY_FAMILIES }],
 });

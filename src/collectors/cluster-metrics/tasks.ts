@@ -249,5 +249,6 @@ function clusterMetricsTasks(env: CollectorEnv): CollectorTask[] {
 
 /** The cluster metrics collector: Query Cluster Metrics per cluster and per scope. */
 export const clusterMetricsCollector = defineCollector(COLLECTOR, clusterMetricsTasks, {
+  polls: "Query Cluster Metrics per cluster and scope",
   families: clusterMetricFamilies,
 });

@@ -1,10 +1,10 @@
 /** Pure mapping of the indexes of a cluster's polled collections (Describe Index) to samples. */
 
 import { MappingBuilder } from "../../metrics/builder.js";
-import { INDEX_FAMILIES as F } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
 import type { IndexDescription, IndexRef } from "../../upstream/indexes.js";
+import { INDEX_FAMILIES as F } from "./families.js";
 
 /** The engine's index states (IndexStateNone, Unissued, InProgress, Finished, Failed, Retry), as state-set values. */
 export const INDEX_STATES: readonly string[] = [

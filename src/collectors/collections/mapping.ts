@@ -1,10 +1,11 @@
 /** Pure mapping of a cluster's data-plane listing and per-collection answers to samples. */
 
 import { MappingBuilder } from "../../metrics/builder.js";
-import { CLUSTER_FAMILIES, COLLECTION_FAMILIES as F } from "../../metrics/families.js";
+import { CLUSTER_FAMILIES } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
 import type { CollectionRef, LoadState } from "../../upstream/dataPlane.js";
+import { COLLECTION_FAMILIES as F } from "./families.js";
 import { collectionPath } from "./select.js";
 
 /** Documented load states (Get Load State), as state-set values. */

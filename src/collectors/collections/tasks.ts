@@ -8,7 +8,7 @@
  */
 
 import type { ClusterConfig, Config } from "../../config/types.js";
-import { CLUSTER_FAMILIES, COLLECTION_FAMILIES, INDEX_FAMILIES } from "../../metrics/families.js";
+import { CLUSTER_FAMILIES } from "../../metrics/families.js";
 import { familyFilter } from "../../metrics/familyFilter.js";
 import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import {
@@ -23,10 +23,13 @@ import type { CollectionRef, DataPlaneApi, LoadState } from "../../upstream/data
 import { CloudError } from "../../upstream/errors.js";
 import { DATA_PLANE_ENDPOINT, ENDPOINT } from "../../upstream/types.js";
 import { dataPlaneOf, listAllCollections } from "./collectionDiscovery.js";
+import { COLLECTIONS_SECTION } from "./config.js";
+import { COLLECTION_FAMILIES, INDEX_FAMILIES } from "./families.js";
 import { pollIndexes } from "./indexes.js";
 import { mapIndexes } from "./indexMapping.js";
 import { INDEX_MEMORY } from "./indexMemory.js";
 import { mapCollections } from "./mapping.js";
+import { COLLECTION_SCOPES, KEPT_COLLECTIONS, recordKept } from "./scopes.js";
 import { collectionPath, selectCollections } from "./select.js";
 
 const COLLECTOR = "collections";
@@ -106,6 +109,7 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
   const indexes = asksIndexes(env.config);
   const indexMemory = env.state.get(INDEX_MEMORY);
   indexMemory.retain(new Set(cfg.enabled && indexes ? env.clusters.map((c) => c.id) : []));
+  env.state.get(KEPT_COLLECTIONS).retain(new Set(cfg.enabled ? env.clusters.map((c) => c.id) : []));
   if (!cfg.enabled) return [];
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
   return env.clusters.map((cluster) => {
@@ -166,7 +170,7 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
               mergeMappings(collections, mapIndexes(cluster.id, described)),
               ttlMs,
             );
-            env.onCollections(cluster.id, { polled: selection.polled, notPolled: selection.notPolled });
+            recordKept(env, cluster.id, { polled: selection.polled, notPolled: selection.notPolled });
           },
         ),
     });
@@ -179,6 +183,33 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
  * those families are exposed, even when its own are all denied.
  */
 export const collectionsCollector = defineCollector(COLLECTOR, collectionsTasks, {
+  polls: "each cluster's data plane: databases, collections, load state, rows, indexes",
+  config: COLLECTIONS_SECTION,
+  demo: {
+    settings: ({ full, scopeSettings }) =>
+      full ? { enabled: true, interval: "PT30S", row_count: true, ...scopeSettings } : undefined,
+  },
+  scopes: COLLECTION_SCOPES,
+  notes: (config) => {
+    const cfg = config.collections;
+    if (!cfg.enabled) return [];
+    return [
+      ...(cfg.scopes && config.metrics.enabled
+        ? [
+            `collections: each cluster's metric calls are counted at max_per_cluster (${cfg.maxPerCluster}) discovered collections`,
+          ]
+        : []),
+      ...(cfg.indexes
+        ? [
+            "collections: data-plane calls count a List Indexes per polled collection and a Describe Index per index, at one index per collection (more indexes, more calls; a finished index at rest is described at most once per collections.interval)",
+          ]
+        : []),
+    ];
+  },
+  areas: [
+    { title: "Collections", families: COLLECTION_FAMILIES },
+    { title: "Indexes", families: INDEX_FAMILIES },
+  ],
   families: (config) => [
     ...Object.values(COLLECTION_FAMILIES),
     CLUSTER_FAMILIES.collections,

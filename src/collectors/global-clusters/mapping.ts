@@ -1,8 +1,8 @@
 /** Pure mapping of List Global Clusters and Get Global Cluster Replication Lag to samples. */
 import { MappingBuilder } from "../../metrics/builder.js";
-import { DATA_PROTECTION_FAMILIES as D } from "../../metrics/families.js";
 import type { FamilyDef, MappingResult } from "../../metrics/sample.js";
 import type { GlobalCluster, ReplicationLag } from "../../upstream/types.js";
+import { GLOBAL_CLUSTER_FAMILY as D } from "./families.js";
 
 /** The families `mapGlobalClusters` writes. */
 export const GLOBAL_CLUSTER_FAMILIES: readonly FamilyDef[] = [D.globalClusterInfo, D.replicationLag];

@@ -16,6 +16,8 @@ import { putData, runPoll } from "../../polling/runtime.js";
 import { keepValidIds } from "../../polling/upstreamIds.js";
 import type { CloudApi, GlobalCluster, ReplicationLag } from "../../upstream/types.js";
 import { ENDPOINT } from "../../upstream/types.js";
+import { GLOBAL_CLUSTERS_SECTION } from "./config.js";
+import { GLOBAL_CLUSTER_FAMILY } from "./families.js";
 import { GLOBAL_CLUSTER_FAMILIES, mapGlobalClusters } from "./mapping.js";
 
 const COLLECTOR = "global_clusters";
@@ -81,5 +83,9 @@ function globalClusterTasks(env: CollectorEnv): CollectorTask[] {
 
 /** List Global Clusters and each one's replication lag per secondary. */
 export const globalClustersCollector = defineCollector(COLLECTOR, globalClusterTasks, {
+  polls: "List Global Clusters and their replication lag (shard 0)",
+  config: GLOBAL_CLUSTERS_SECTION,
+  demo: { settings: () => ({ interval: "PT30S" }) },
+  areas: [{ title: "Global clusters", families: GLOBAL_CLUSTER_FAMILY }],
   families: GLOBAL_CLUSTER_FAMILIES,
 });

@@ -1,7 +1,7 @@
 /** Pure mapping of List Group Members counts to samples. */
 import { MappingBuilder } from "../../metrics/builder.js";
-import { GROUP_FAMILIES as G } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
+import { GROUP_FAMILIES as G } from "./families.js";
 
 /**
  * Maps one group's member count to vdbcloud_group_members{group_id}. The group ID is the only

@@ -1,5 +1,4 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
-import { GROUP_FAMILIES } from "../../metrics/families.js";
 import {
   type CollectorEnv,
   type CollectorTask,
@@ -10,6 +9,8 @@ import { listEveryPage, nextPageSize } from "../../polling/pager.js";
 import { putData, runPoll } from "../../polling/runtime.js";
 import type { CloudApi } from "../../upstream/types.js";
 import { ENDPOINT } from "../../upstream/types.js";
+import { GROUPS_SECTION } from "./config.js";
+import { GROUP_FAMILIES } from "./families.js";
 import { mapGroupMembers } from "./mapping.js";
 
 const COLLECTOR = "groups";
@@ -81,5 +82,17 @@ function groupTasks(env: CollectorEnv): CollectorTask[] {
 
 /** The group collector: List Group Members per configured SCIM group, for access audits. */
 export const groupsCollector = defineCollector(COLLECTOR, groupTasks, {
-  families: Object.values(GROUP_FAMILIES),
+  polls: "List Group Members per configured SCIM group (shard 0)",
+  config: GROUPS_SECTION,
+  demo: {
+    // The full demo counts the members of every simulated SCIM group.
+    settings: ({ full, simulator }) =>
+      full
+        ? {
+            ids: [...(simulator as { groups: ReadonlyMap<string, unknown> }).groups.keys()],
+            interval: "PT30S",
+          }
+        : undefined,
+  },
+  areas: [{ title: "Groups", families: GROUP_FAMILIES }],
 });

@@ -7,11 +7,11 @@
  */
 
 import { MappingBuilder } from "../../metrics/builder.js";
-import { JOB_FAMILIES } from "../../metrics/families.js";
 import type { FamilyDef, MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
 import { scaleDecimal } from "../../metrics/units.js";
 import type { ImportJob, ImportJobProgress } from "../../upstream/types.js";
+import { IMPORT_JOB_FAMILY as JOB_FAMILIES } from "./families.js";
 
 /** The families this mapping writes: job states, counts per state, progress and rows. */
 export const IMPORT_JOB_FAMILIES: readonly FamilyDef[] = [

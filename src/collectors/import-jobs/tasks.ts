@@ -19,6 +19,8 @@ import {
   type ImportJobProgress,
 } from "../../upstream/types.js";
 import { isUnknownEndpoint } from "../../upstream/unknownEndpoint.js";
+import { IMPORT_JOBS_SECTION } from "./config.js";
+import { IMPORT_JOB_FAMILY } from "./families.js";
 import {
   IMPORT_JOB_FAMILIES,
   isTerminalImportState,
@@ -26,6 +28,7 @@ import {
   mapImportJobs,
   normalizeImportState,
 } from "./mapping.js";
+import { importJobNotes } from "./notes.js";
 import { IMPORT_PROGRESS_MEMORY, type ImportProgressMemory, pickProgressCalls } from "./progress.js";
 import { IMPORT_JOB_TRACKER } from "./tracker.js";
 
@@ -308,5 +311,10 @@ export function importJobTasks(env: CollectorEnv): CollectorTask[] {
  * page) per cluster, and Get Import Job Progress (V2) for its newest unfinished jobs.
  */
 export const importJobsCollector = defineCollector(COLLECTOR, importJobTasks, {
+  polls: "List Import Jobs (V2, or v1) and their progress per cluster",
+  config: IMPORT_JOBS_SECTION,
+  demo: { settings: () => ({ interval: "PT30S" }) },
+  notes: importJobNotes,
+  areas: [{ title: "Import jobs", families: IMPORT_JOB_FAMILY }],
   families: IMPORT_JOB_FAMILIES,
 });

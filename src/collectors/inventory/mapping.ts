@@ -1,7 +1,6 @@
 /** Pure mapping of inventory answers (clusters, projects, regions) to samples. */
 
 import { MappingBuilder } from "../../metrics/builder.js";
-import { INVENTORY_FAMILIES as I, ON_DEMAND_CLUSTER_FAMILIES as OD } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
 import { scaleDecimal } from "../../metrics/units.js";
@@ -12,6 +11,20 @@ import type {
   ProjectV2,
   Region,
 } from "../../upstream/types.js";
+import { INVENTORY_FAMILIES as I, ON_DEMAND_CLUSTER_FAMILIES as OD } from "./families.js";
+
+/**
+ * The statuses the newer reference added that are operations someone asked for, in its order
+ * (the seventh it added, unfreezed, is not one).
+ */
+const ADDED_OPERATION_STATUSES = [
+  "restore_backup",
+  "migrating",
+  "resizing",
+  "upgrading",
+  "writing_operation",
+  "set_private_link",
+];
 
 /**
  * The statuses of Describe Cluster (V2) and List Clusters (V2) as their reference reads now,
@@ -30,12 +43,7 @@ export const REFERENCE_CLUSTER_STATUSES: readonly string[] = [
   "freezing",
   "frozen",
   "unfreezed",
-  "restore_backup",
-  "migrating",
-  "resizing",
-  "upgrading",
-  "writing_operation",
-  "set_private_link",
+  ...ADDED_OPERATION_STATUSES,
 ];
 
 /**
@@ -43,15 +51,7 @@ export const REFERENCE_CLUSTER_STATUSES: readonly string[] = [
  * so VdbcloudClusterNotRunning leaves them to VdbcloudClusterOperationLongRunning
  * (config/prometheus/rules/alerts.yml, whose regexes list exactly these: test/rules.test.ts).
  */
-export const PLANNED_OPERATION_STATUSES: readonly string[] = [
-  "modifying",
-  "restore_backup",
-  "migrating",
-  "resizing",
-  "upgrading",
-  "writing_operation",
-  "set_private_link",
-];
+export const PLANNED_OPERATION_STATUSES: readonly string[] = ["modifying", ...ADDED_OPERATION_STATUSES];
 
 /**
  * Known cluster statuses: the reference's, STOPPED (what a stopped cluster reports), and

@@ -6,12 +6,13 @@
  * Each project and region is a part of the poll (polling/parts.ts): one that fails keeps its
  * last good series and is shown on the target's health, the others are unaffected.
  */
-import { ON_DEMAND_CLUSTER_FAMILIES } from "../../metrics/families.js";
+
 import { familyFilter } from "../../metrics/familyFilter.js";
 import type { CollectorEnv, CollectorTask } from "../../polling/model.js";
 import { projectRegions } from "../../polling/projects.js";
 import { projectListingTask } from "../../polling/projectTask.js";
 import { ENDPOINT } from "../../upstream/types.js";
+import { ON_DEMAND_CLUSTER_FAMILIES } from "./families.js";
 import { mapOnDemandClusters } from "./mapping.js";
 
 /** The task's target: the health series `vdbcloud_collector_up{collector="inventory",target="on_demand"}`. */

@@ -1,5 +1,4 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
-import { INVENTORY_FAMILIES, ON_DEMAND_CLUSTER_FAMILIES } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { CLUSTER_KINDS, learnPlans } from "../../polling/clusterKinds.js";
 import { type ApiFallback, apiFallbackSlot } from "../../polling/fallback.js";
@@ -12,6 +11,8 @@ import {
 import { mergeMappings, type PollContext, putData, runPoll } from "../../polling/runtime.js";
 import { type CloudApi, ENDPOINT } from "../../upstream/types.js";
 import { isUnknownEndpoint } from "../../upstream/unknownEndpoint.js";
+import { INVENTORY_SECTION } from "./config.js";
+import { INVENTORY_FAMILIES, ON_DEMAND_CLUSTER_FAMILIES } from "./families.js";
 import { mapCluster, mapProjectInfo, mapProjects, mapRegions } from "./mapping.js";
 import { onDemandTask } from "./onDemand.js";
 
@@ -154,5 +155,17 @@ export const inventoryCollector = defineCollector(
     ...globalInventoryTask(env),
     ...onDemandTask(env),
   ],
-  { families: [...Object.values(INVENTORY_FAMILIES), ...Object.values(ON_DEMAND_CLUSTER_FAMILIES)] },
+  {
+    polls: "Describe Cluster per cluster; projects, regions and on-demand clusters (shard 0)",
+    config: INVENTORY_SECTION,
+    // The full demo lists clusters too: it finds the configured ones, and cluster discovery's own
+    // families (the clusters beyond inventory.discovery.max_clusters) show.
+    demo: {
+      settings: ({ full }) => ({ interval: "PT30S", ...(full ? { discovery: { enabled: true } } : {}) }),
+    },
+    areas: [
+      { title: "Inventory", families: INVENTORY_FAMILIES },
+      { title: "On-demand clusters", families: ON_DEMAND_CLUSTER_FAMILIES },
+    ],
+  },
 );

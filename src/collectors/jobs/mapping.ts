@@ -1,9 +1,9 @@
 /** Pure mapping of one Describe Job (v2) answer to samples. */
 import { MappingBuilder } from "../../metrics/builder.js";
-import { JOB_FAMILIES as J } from "../../metrics/families.js";
 import type { FamilyDef, MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
 import type { CloudJob } from "../../upstream/types.js";
+import { CLOUD_JOB_FAMILY as J } from "./families.js";
 
 /** Known job statuses (Describe Job), as exposed. */
 export const JOB_STATUSES: readonly string[] = [

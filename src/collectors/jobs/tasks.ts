@@ -15,6 +15,10 @@ import {
 } from "../../polling/model.js";
 import { jobWatchSlot, runSettling } from "../../polling/settle.js";
 import { type CloudJob, ENDPOINT } from "../../upstream/types.js";
+import { JOBS_SECTION } from "./config.js";
+import { demoJobs } from "./demo.js";
+import { CLOUD_JOB_FAMILY } from "./families.js";
+import { JOB_IDS_LIST } from "./list.js";
 import {
   CLOUD_JOB_FAMILIES,
   isTerminalJobStatus,
@@ -33,12 +37,13 @@ export function jobTasks(env: CollectorEnv): CollectorTask[] {
   const { ctx } = env;
   const cfg = env.config.jobs;
   const watch = env.state.get(JOB_WATCH);
-  watch.retain(new Set(env.jobIds));
+  const jobIds = env.lists.mine(JOB_IDS_LIST);
+  watch.retain(new Set(jobIds));
   // Jobs are organisation-wide: they use the default credential.
   const client = env.clients.forCluster({});
   const credential = env.clients.credentialOf({});
   const activeTtlMs = env.config.stalenessIntervals * cfg.intervalMs;
-  return env.jobIds.map((jobId) => {
+  return jobIds.map((jobId) => {
     let last: CloudJob | undefined;
     return collectorTask({
       id: { collector: COLLECTOR, target: jobId },
@@ -70,4 +75,11 @@ export function jobTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The jobs-by-ID collector: Describe Job per configured job ID, until it settles. */
-export const jobsCollector = defineCollector(COLLECTOR, jobTasks, { families: CLOUD_JOB_FAMILIES });
+export const jobsCollector = defineCollector(COLLECTOR, jobTasks, {
+  polls: "Describe Job per configured job ID",
+  config: JOBS_SECTION,
+  demo: { settings: demoJobs },
+  lists: [JOB_IDS_LIST],
+  areas: [{ title: "Jobs", families: CLOUD_JOB_FAMILY }],
+  families: CLOUD_JOB_FAMILIES,
+});

@@ -4,9 +4,9 @@
  * listed job, and the mapping of one cluster's listing to samples.
  */
 import { MappingBuilder } from "../../metrics/builder.js";
-import { JOB_FAMILIES as J } from "../../metrics/families.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import type { SparkJob } from "../../upstream/types.js";
+import { SPARK_JOB_FAMILY as J } from "./families.js";
 import { isTerminalSparkStatus, mapSparkJob, normalizeSparkStatus, SPARK_JOB_STATUSES } from "./mapping.js";
 
 /** What `selectListedJobs` decides from. */

@@ -1,10 +1,10 @@
 /** Pure mapping of one Describe Spark Job (v2) answer to samples. */
 
 import { MappingBuilder } from "../../metrics/builder.js";
-import { JOB_FAMILIES as J } from "../../metrics/families.js";
 import type { FamilyDef, MappingResult } from "../../metrics/sample.js";
 import { stateSet } from "../../metrics/stateSet.js";
 import type { SparkJob } from "../../upstream/types.js";
+import { SPARK_JOB_FAMILY as J } from "./families.js";
 
 /** Known Spark job statuses, as exposed. */
 export const SPARK_JOB_STATUSES: readonly string[] = [

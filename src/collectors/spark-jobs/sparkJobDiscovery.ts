@@ -6,7 +6,6 @@
  * Reports under the `spark_jobs` collector label, target = cluster ID.
  */
 
-import { JOB_FAMILIES } from "../../metrics/families.js";
 import {
   type CollectorEnv,
   type CollectorTask,
@@ -15,10 +14,12 @@ import {
 } from "../../polling/model.js";
 import { listEveryPage } from "../../polling/pager.js";
 import { putData, runPoll } from "../../polling/runtime.js";
-import { sparkTargetName } from "../../polling/targets.js";
 import { keepValidIds } from "../../polling/upstreamIds.js";
 import { CloudError } from "../../upstream/errors.js";
 import { type CloudApi, ENDPOINT, type SparkJob } from "../../upstream/types.js";
+import { SPARK_JOBS_SECTION } from "./config.js";
+import { SPARK_JOB_FAMILY as JOB_FAMILIES } from "./families.js";
+import { SPARK_JOBS_LIST, sparkTargetName } from "./list.js";
 import { mapSparkListing, needsDescribe, selectListedJobs, withDetail } from "./listing.js";
 import { SPARK_LISTING_MEMORY } from "./listingMemory.js";
 import { normalizeSparkStatus, SPARK_JOB_FAMILIES } from "./mapping.js";
@@ -54,7 +55,7 @@ export function sparkJobDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
   const memory = env.state.get(SPARK_LISTING_MEMORY);
   memory.retain(new Set(cfg.enabled ? env.clusters.map((c) => c.id) : []));
   if (!cfg.enabled) return [];
-  const configured = new Set(env.configuredSparkJobs.map(sparkTargetName));
+  const configured = new Set(env.lists.all(SPARK_JOBS_LIST).map(sparkTargetName));
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
   return env.clusters.map((cluster) => {
     const client = clients.forCluster(cluster);
@@ -125,6 +126,14 @@ export function sparkJobDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
 
 /** Spark job discovery: List Spark Jobs per polled cluster; reports as the spark_jobs collector. */
 export const sparkJobDiscoveryCollector = defineCollector("spark_job_discovery", sparkJobDiscoveryTasks, {
+  polls: "List Spark Jobs per cluster (Spark job discovery)",
+  config: SPARK_JOBS_SECTION,
+  notes: (config) =>
+    config.sparkJobs.discovery.enabled
+      ? [
+          "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
+        ]
+      : [],
   label: LABEL,
   families: [JOB_FAMILIES.sparkJobs, ...SPARK_JOB_FAMILIES],
 });

@@ -5,8 +5,11 @@ import {
   defineCollector,
 } from "../../polling/model.js";
 import { runSettling } from "../../polling/settle.js";
-import { sparkTargetName } from "../../polling/targets.js";
 import { ENDPOINT } from "../../upstream/types.js";
+import { SPARK_JOBS_SECTION } from "./config.js";
+import { SPARK_JOBS_DEMO } from "./demo.js";
+import { SPARK_JOB_FAMILY } from "./families.js";
+import { SPARK_JOBS_LIST, sparkTargetName } from "./list.js";
 import { isTerminalSparkStatus, mapSparkJob, SPARK_JOB_FAMILIES } from "./mapping.js";
 import { SPARK_JOB_WATCH } from "./watch.js";
 
@@ -21,7 +24,7 @@ const CALLED = ENDPOINT.describeSparkJob;
 export function sparkJobTasks(env: CollectorEnv): CollectorTask[] {
   const { ctx } = env;
   const cfg = env.config.sparkJobs;
-  const refs = env.sparkJobs;
+  const refs = env.lists.mine(SPARK_JOBS_LIST);
   const watch = env.state.get(SPARK_JOB_WATCH);
   // Spark jobs are project-wide: they use the default credential.
   const client = env.clients.forCluster({});
@@ -52,4 +55,11 @@ export function sparkJobTasks(env: CollectorEnv): CollectorTask[] {
 }
 
 /** The Spark job collector: Describe Spark Job per watched job, until it settles. */
-export const sparkJobsCollector = defineCollector(COLLECTOR, sparkJobTasks, { families: SPARK_JOB_FAMILIES });
+export const sparkJobsCollector = defineCollector(COLLECTOR, sparkJobTasks, {
+  polls: "Describe Spark Job per configured job",
+  config: SPARK_JOBS_SECTION,
+  demo: SPARK_JOBS_DEMO,
+  lists: [SPARK_JOBS_LIST],
+  areas: [{ title: "Spark jobs", families: SPARK_JOB_FAMILY }],
+  families: SPARK_JOB_FAMILIES,
+});

@@ -4,10 +4,9 @@
  */
 import * as z from "zod";
 import { RESOURCE_ID } from "../../shared/ids.js";
-import { textField } from "../fields.js";
+import { httpUrlField, textField } from "../fields.js";
 import { checkScopeQuery } from "../queries.js";
-import { always, nullAsAbsent, optional, sectionError, text, uniqueList } from "../schemaKit.js";
-import { dataPlaneSchema } from "./collections.js";
+import { always, nullAsAbsent, optional, section, sectionError, text, uniqueList } from "../schemaKit.js";
 import { apiKeyFields, keySource, REGION, type ResolvePath, rejectBothKeys } from "./common.js";
 import { queriesSchema } from "./queries.js";
 
@@ -59,6 +58,12 @@ const scopesSchema = nullAsAbsent(
 );
 
 /** A configured cluster ID: the rule every resource ID follows, discovered ones too. */
+/** `clusters[].data_plane`: where the cluster's own endpoint is and which credential it takes. */
+export const dataPlaneSchema = section({
+  endpoint: httpUrlField().optional(),
+  token_file: textField().optional(),
+});
+
 export const CLUSTER_ID = RESOURCE_ID;
 
 const clusterSchema = z

@@ -16,7 +16,7 @@
 import { z } from "zod";
 import { boolish, lenient, lenientText } from "../lenient.js";
 import type { AlertRule, AlertRulePage } from "../results.js";
-import { numeric, pageDataFields, pageInfoOf, pageQuery, secondsIn, stringish } from "../wire.js";
+import { numeric, pageDataSchema, pageInfoOf, pageQuery, secondsIn, stringish } from "../wire.js";
 import { defineEndpoint, PAGES, V2 } from "./define.js";
 
 /** Arguments of List Alert Rules. Page numbers start at 1. */
@@ -46,10 +46,7 @@ const alertRuleSchema = z.object({
 });
 
 /** The envelope's `data`; the rules' actions are not part of it. */
-export const alertRulesDataSchema = z.object({
-  ...pageDataFields,
-  alertRules: z.array(alertRuleSchema).nullish(),
-});
+export const alertRulesDataSchema = pageDataSchema("alertRules", alertRuleSchema);
 
 type AlertRulesData = z.infer<typeof alertRulesDataSchema>;
 

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { lenient, lenientText, lenientTextOrEmpty, lenientTimestampMs } from "../lenient.js";
 import type { Backup, BackupPage, BackupPolicy } from "../results.js";
-import { numeric, pageDataFields, pageInfoOf, pageQuery, stringish } from "../wire.js";
+import { numeric, pageDataSchema, pageInfoOf, pageQuery, stringish } from "../wire.js";
 import { defineEndpoint, PAGES, V2 } from "./define.js";
 
 /** Arguments of List Backups. Page numbers start at 1; no clusterId: the whole organisation. */
@@ -34,10 +34,7 @@ const backupSchema = z.object({
 });
 
 /** The envelope's `data` of List Backups. */
-const backupsDataSchema = z.object({
-  ...pageDataFields,
-  backups: z.array(backupSchema).nullish(),
-});
+const backupsDataSchema = pageDataSchema("backups", backupSchema);
 
 type BackupsData = z.infer<typeof backupsDataSchema>;
 

@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { lenient, lenientText, lenientTextOrEmpty, lenientTimestampMs } from "../lenient.js";
 import type { Invoice, InvoicePage, UsageDay, UsagePage } from "../results.js";
-import { nullableNumeric, pageDataFields, pageInfoOf, pageQuery, stringish, timestampMs } from "../wire.js";
+import { nullableNumeric, pageDataSchema, pageInfoOf, pageQuery, stringish, timestampMs } from "../wire.js";
 import { defineEndpoint, PAGES, V2 } from "./define.js";
 
 /** Arguments of Query Daily Usage: UTC days as YYYY-MM-DD; page numbers start at 1. */
@@ -122,10 +122,7 @@ const invoiceSchema = z.object({
 });
 
 /** The envelope's `data` of List Invoices. */
-export const invoicesDataSchema = z.object({
-  ...pageDataFields,
-  invoices: z.array(invoiceSchema).nullish(),
-});
+export const invoicesDataSchema = pageDataSchema("invoices", invoiceSchema);
 
 type InvoicesData = z.infer<typeof invoicesDataSchema>;
 

@@ -12,7 +12,7 @@ import {
   FIRST_ISSUE,
   nullableNumeric,
   nullableString,
-  pageDataFields,
+  pageDataSchema,
   pageInfoOf,
   pageQuery,
   stringish,
@@ -148,10 +148,7 @@ interface ListClustersArgs {
 /** The envelope's `data`: the documented array or the sampled page object. */
 export const clusterListDataSchema = z.union([
   z.array(clusterSchema),
-  z.object({
-    ...pageDataFields,
-    clusters: z.array(clusterSchema).nullish(),
-  }),
+  pageDataSchema("clusters", clusterSchema),
 ]);
 
 type ClusterListData = z.infer<typeof clusterListDataSchema>;

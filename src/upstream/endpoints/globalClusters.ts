@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { lenient, lenientText } from "../lenient.js";
 import type { GlobalClusterPage, ReplicationLag } from "../results.js";
-import { numeric, pageDataFields, pageInfoOf, pageQuery, stringish } from "../wire.js";
+import { numeric, pageDataSchema, pageInfoOf, pageQuery, stringish } from "../wire.js";
 import { defineEndpoint, PAGES, V2 } from "./define.js";
 
 /** Arguments of List Global Clusters. Page numbers start at 1. */
@@ -21,12 +21,10 @@ interface ListGlobalClustersArgs {
 }
 
 /** The payload of List Global Clusters. */
-const globalClustersDataSchema = z.object({
-  ...pageDataFields,
-  globalClusters: z
-    .array(z.object({ globalClusterId: stringish, globalClusterName: lenientText, projectId: lenientText }))
-    .nullish(),
-});
+const globalClustersDataSchema = pageDataSchema(
+  "globalClusters",
+  z.object({ globalClusterId: stringish, globalClusterName: lenientText, projectId: lenientText }),
+);
 
 type GlobalClustersData = z.infer<typeof globalClustersDataSchema>;
 

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { fnv1a32 } from "../../shared/hash.js";
 import type { GroupMemberPage } from "../results.js";
-import { pageDataFields, pageInfoOf, pageQuery } from "../wire.js";
+import { pageDataSchema, pageInfoOf, pageQuery } from "../wire.js";
 import { defineEndpoint, PAGES, V2 } from "./define.js";
 
 /** Arguments of List Group Members. Page numbers start at 1. */
@@ -20,10 +20,7 @@ interface ListGroupMembersArgs {
 }
 
 /** The envelope's `data`. Members are validated only as a list: their fields are never read. */
-export const groupMembersDataSchema = z.object({
-  ...pageDataFields,
-  members: z.array(z.unknown()).nullish(),
-});
+export const groupMembersDataSchema = pageDataSchema("members", z.unknown());
 
 type GroupMembersData = z.infer<typeof groupMembersDataSchema>;
 

@@ -8,7 +8,7 @@
  * request's sample as a number).
  */
 import { z } from "zod";
-import { lenient, lenientText as text } from "../lenient.js";
+import { idOrAsked, lenient, lenientNote, lenientText as text } from "../lenient.js";
 import type { ImportJobPage, ImportJobProgress } from "../results.js";
 import { numeric, stringish } from "../wire.js";
 import { defineEndpoint, PAGES, V2 } from "./define.js";
@@ -43,8 +43,8 @@ interface DescribeImportJobArgs {
 
 /**
  * The envelope's `data`. Only `state` is required (the answer is about the job asked for);
- * progress, totalRows and reason read as null when absent or odd, so a partial answer still
- * gives the state. `details` (per file) is not read.
+ * progress, totalRows and reason read as null when absent or odd (a blank reason too), so a
+ * partial answer still gives the state. `details` (per file) is not read.
  */
 export const importJobProgressDataSchema = z.object({
   jobId: stringish.nullish(),
@@ -52,7 +52,7 @@ export const importJobProgressDataSchema = z.object({
   state: stringish,
   progress: lenient(numeric),
   totalRows: lenient(numeric),
-  reason: text,
+  reason: lenientNote,
 });
 
 type ImportJobProgressData = z.infer<typeof importJobProgressDataSchema>;
@@ -62,14 +62,13 @@ export function normalizeImportJobProgress(
   data: ImportJobProgressData,
   args: DescribeImportJobArgs,
 ): ImportJobProgress {
-  const reason = data.reason?.trim() ?? "";
   return {
-    jobId: data.jobId === undefined || data.jobId === null || data.jobId === "" ? args.jobId : data.jobId,
+    jobId: idOrAsked(data.jobId, args.jobId),
     collectionName: data.collectionName,
     state: data.state,
     progressPercent: data.progress,
     totalRows: data.totalRows,
-    reason: reason === "" ? null : reason,
+    reason: data.reason,
   };
 }
 

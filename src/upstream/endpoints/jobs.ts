@@ -10,7 +10,7 @@
  * answer: without it the job's state cannot be shown.
  */
 import { z } from "zod";
-import { lenient, lenientTimestampMs, lenientText as text } from "../lenient.js";
+import { idOrAsked, lenient, lenientNote, lenientTimestampMs, lenientText as text } from "../lenient.js";
 import type { CloudJob } from "../results.js";
 import { numeric, stringish } from "../wire.js";
 import { defineEndpoint, V2 } from "./define.js";
@@ -23,22 +23,21 @@ export const cloudJobDataSchema = z.object({
   progress: lenient(numeric),
   startTime: lenientTimestampMs,
   endTime: lenientTimestampMs,
-  reason: text,
+  reason: lenientNote,
 });
 
 type CloudJobData = z.infer<typeof cloudJobDataSchema>;
 
 /** Maps the job object to CloudJob; an answer without its ID gets the requested one. */
 export function normalizeCloudJob(data: CloudJobData, jobId: string): CloudJob {
-  const reason = data.reason?.trim() ?? "";
   return {
-    jobId: data.jobId == null || data.jobId === "" ? jobId : data.jobId,
+    jobId: idOrAsked(data.jobId, jobId),
     type: data.type ?? "",
     status: data.status,
     progress: data.progress,
     startTimeMs: data.startTime,
     endTimeMs: data.endTime,
-    reason: reason === "" ? null : reason,
+    reason: data.reason,
   };
 }
 

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Project } from "../results.js";
 import { nullableNumeric, stringish } from "../wire.js";
 import { defineEndpoint } from "./define.js";
+import { sharedProjectFields } from "./projectsV2.js";
 
 /** Arguments of List Projects: the region only picks the controller URL. */
 interface ListProjectsArgs {
@@ -26,12 +27,7 @@ type ProjectsData = z.infer<typeof projectsDataSchema>;
 
 /** Maps `data` to Project[]; a missing name becomes "". */
 export function normalizeProjects(data: ProjectsData): Project[] {
-  return data.map((p) => ({
-    projectId: p.projectId,
-    projectName: p.projectName ?? "",
-    instanceCount: p.instanceCount,
-    createTimeMs: p.createTimeMilli,
-  }));
+  return data.map((p) => ({ ...sharedProjectFields(p), createTimeMs: p.createTimeMilli }));
 }
 
 /** List Projects (v1, controller URL of `region`). */

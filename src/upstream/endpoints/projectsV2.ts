@@ -27,12 +27,27 @@ export const projectsV2DataSchema = z.union([
 
 type ProjectsV2Data = z.infer<typeof projectsV2DataSchema>;
 
+/** A project as either List Projects version reads it, in the fields both have. */
+interface ListedProject {
+  readonly projectId: string;
+  readonly projectName?: string | null | undefined;
+  readonly instanceCount: number | null;
+}
+
+/**
+ * The fields List Projects v1 and V2 share (Project's and ProjectV2's), mapped alike: a missing
+ * name becomes "".
+ */
+export function sharedProjectFields(
+  p: ListedProject,
+): Pick<ProjectV2, "projectId" | "projectName" | "instanceCount"> {
+  return { projectId: p.projectId, projectName: p.projectName ?? "", instanceCount: p.instanceCount };
+}
+
 /** Maps `data` to ProjectV2[]; a missing name, plan or org type becomes "", missing regions none. */
 export function normalizeProjectsV2(data: ProjectsV2Data): ProjectV2[] {
   return data.map((p) => ({
-    projectId: p.projectId,
-    projectName: p.projectName ?? "",
-    instanceCount: p.instanceCount,
+    ...sharedProjectFields(p),
     regionIds: [...new Set((p.regionIds ?? []).filter((r) => r !== ""))],
     plan: p.plan ?? "",
     orgType: p.orgType ?? "",

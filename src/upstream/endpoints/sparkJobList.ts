@@ -8,6 +8,7 @@
  * from the per-status counts. Skipped items are still counted in `total` by the service.
  */
 import { z } from "zod";
+import { idOrAsked } from "../lenient.js";
 import type { SparkJob, SparkJobPage } from "../results.js";
 import { FIRST_ISSUE, numeric, pageDataFields, pageInfoOf, pageQuery } from "../wire.js";
 import { defineEndpoint, PAGES, V2 } from "./define.js";
@@ -47,7 +48,7 @@ export function normalizeSparkJobList(data: SparkJobListData, args: ListSparkJob
     const job = normalizeSparkJob(parsed.data, { projectId: "", jobId: parsed.data.jobId });
     jobs.push({
       ...job,
-      clusterId: job.clusterId === null || job.clusterId === "" ? args.clusterId : job.clusterId,
+      clusterId: idOrAsked(job.clusterId, args.clusterId),
     });
   }
   return { ...pageInfoOf(data, raw.length, data.total ?? data.count ?? null), jobs };

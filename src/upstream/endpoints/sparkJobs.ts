@@ -13,7 +13,7 @@
  * Timestamps become epoch milliseconds; absent, null, empty or unreadable ones null.
  */
 import { z } from "zod";
-import { boolish, lenient, lenientTimestampMs, lenientText as text } from "../lenient.js";
+import { boolish, idOrAsked, lenient, lenientTimestampMs, lenientText as text } from "../lenient.js";
 import type { SparkJob, SparkPrecheckError } from "../results.js";
 import { numeric, stringish } from "../wire.js";
 import { defineEndpoint, V2 } from "./define.js";
@@ -104,8 +104,8 @@ function usableFailure<F extends { code: string | null; message: string | null }
 export function normalizeSparkJob(data: SparkJobData, args: DescribeSparkJobArgs): SparkJob {
   const failure = usableFailure(data.failureReason) ?? usableFailure(data.details?.failureReason) ?? null;
   return {
-    jobId: data.jobId == null || data.jobId === "" ? args.jobId : data.jobId,
-    projectId: data.projectId == null || data.projectId === "" ? args.projectId : data.projectId,
+    jobId: idOrAsked(data.jobId, args.jobId),
+    projectId: idOrAsked(data.projectId, args.projectId),
     type: data.type ?? "",
     status: data.status,
     regionId: data.regionId ?? "",

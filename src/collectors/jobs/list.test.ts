@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "./errors.js";
-import { loadJobIdsFile } from "./jobIdsFile.js";
+import { ConfigError } from "../../config/errors.js";
+import { loadJobIdsFile } from "./list.js";
 
 const FILE = "/etc/exporter/jobs.yaml";
 const from = (text: string) => loadJobIdsFile(FILE, { readFile: async () => text });

@@ -1,10 +1,9 @@
 /**
- * The cost families (billing collector, docs/cost.md), in their own module beside families.ts,
- * which re-exports them: amounts in the currency's major unit (the service's cents / 100, exactly).
+ * The cost families (billing collector, docs/cost.md), amounts in the currency's major unit (the service's cents / 100, exactly).
  * Amounts are signed: a credit or refund is a negative amount.
  */
-import { ENDPOINT } from "../upstream/types.js";
-import { gauge, signedGauge } from "./define.js";
+import { gauge, signedGauge } from "../../metrics/define.js";
+import { ENDPOINT } from "../../upstream/types.js";
 
 /** Labels of the cost families, in sample order. */
 const COST_LABELS = ["cluster_id", "project_id", "region_id", "cost_type", "currency"] as const;

@@ -1,11 +1,14 @@
 /**
  * The `inventory` section, with cluster discovery and the on-demand clusters.
  */
-import { boolField, durationField, intField, textField } from "../fields.js";
-import { list, nullAsAbsent, section } from "../schemaKit.js";
-import { DAY, MINUTE, REGION, SECOND } from "./common.js";
+import { boolField, durationField, intField, textField } from "../../config/fields.js";
+import { DAY, MINUTE, REGION, SECOND } from "../../config/schema/common.js";
+import type { DeepReadonly } from "../../config/schemaKit.js";
+import { list, nullAsAbsent, section } from "../../config/schemaKit.js";
+import { configSection } from "../../config/section.js";
+import { checkNativeExport } from "./nativeExportNeeds.js";
 
-export const inventorySchema = section({
+const inventorySchema = section({
   enabled: boolField().default(true),
   interval: durationField({ min: SECOND, max: DAY }).default(MINUTE),
   discovery: section({
@@ -31,3 +34,14 @@ export const inventorySchema = section({
   /** List On-Demand Clusters per known project and region (shard 0), every interval. */
   onDemand: inventory.on_demand,
 }));
+
+/** `inventory`, which also gives native export the clusters' plans (nativeExportNeeds.ts). */
+export const INVENTORY_SECTION = configSection("inventory", () => inventorySchema, {
+  check: checkNativeExport,
+});
+
+declare module "../../config/section.js" {
+  interface CollectorSections {
+    readonly inventory: DeepReadonly<ReturnType<typeof inventorySchema.parse>>;
+  }
+}

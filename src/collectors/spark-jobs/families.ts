@@ -1,58 +1,8 @@
-/**
- * The job families (import jobs, Spark jobs, jobs by ID), re-exported by families.ts, the catalog
- * everyone imports; each family's third argument is its reference entry (docs/metrics.md).
- */
-import { gauge } from "./define.js";
+/** The Spark jobs collectors' families (docs/metrics.md): Describe Spark Job and List Spark Jobs v2. */
+import { gauge } from "../../metrics/define.js";
 
-/**
- * Families of import jobs (List Import Jobs V2 or v1, Get Import Job Progress V2), Spark jobs
- * (Describe Spark Job and List Spark Jobs v2) and jobs by ID (Describe Job v2).
- */
-export const JOB_FAMILIES = {
-  importJobState: gauge(
-    "vdbcloud_import_job_state",
-    "Import job state, one series per known state, 1 for the job's current state at the last poll (upstream List Import Jobs state).",
-    {
-      labels: ["cluster_id", "collection_name", "job_id", "state"],
-      unit: "1 (state set)",
-      source:
-        "POST /v2/vectordb/jobs/import/list state (V2), or GET /v1/vector/collections/import/list state (v1)",
-      absent:
-        'no series with import_jobs.enabled false, or for a cluster without region when import_jobs.api is v1 (or auto falls back to v1); a finished job\'s series disappear import_jobs.retention after it was first seen terminal; jobs beyond import_jobs.max_jobs_per_cluster are counted in vdbcloud_samples_dropped_total{reason="job_cap"}',
-    },
-  ),
-  importJobs: gauge(
-    "vdbcloud_import_jobs",
-    "Import jobs listed per collection and state at the last poll, terminal ones kept for import_jobs.retention (upstream List Import Jobs, count).",
-    {
-      labels: ["cluster_id", "collection_name", "state"],
-      unit: "count",
-      source:
-        "POST /v2/vectordb/jobs/import/list or GET /v1/vector/collections/import/list (jobs counted by collectionName and state)",
-      absent: "no series for a collection and state without listed jobs",
-    },
-  ),
-  importJobProgress: gauge(
-    "vdbcloud_import_job_progress_ratio",
-    "How far an unfinished import job is, 0 to 1, at its last progress call this cycle (upstream Get Import Job Progress V2 progress, percent / 100).",
-    {
-      labels: ["cluster_id", "collection_name", "job_id"],
-      unit: "ratio (0..1)",
-      source: "POST /v2/vectordb/jobs/import/describe progress",
-      absent:
-        "for finished jobs, with import_jobs.api v1 or a v1 fallback, and for unfinished jobs beyond import_jobs.progress_max this cycle",
-    },
-  ),
-  importJobImportedRows: gauge(
-    "vdbcloud_import_job_imported_rows",
-    "Rows an unfinished import job has imported so far, a count, at its last progress call this cycle (upstream Get Import Job Progress V2 totalRows).",
-    {
-      labels: ["cluster_id", "collection_name", "job_id"],
-      unit: "count (rows)",
-      source: "POST /v2/vectordb/jobs/import/describe totalRows",
-      absent: "as vdbcloud_import_job_progress_ratio, and when the answer gives no totalRows",
-    },
-  ),
+/** Spark jobs, configured and discovered: status, times, prechecks and failures. */
+export const SPARK_JOB_FAMILY = {
   sparkStatus: gauge(
     "vdbcloud_spark_job_status",
     "Spark job status, one series per known status, 1 for the job's current status at the last poll (upstream Describe Spark Job status).",
@@ -184,47 +134,6 @@ export const JOB_FAMILIES = {
       source: "GET /v2/jobs?type=SPARK items[].status",
       absent:
         "spark_jobs.discovery disabled, or the cluster's listing never answered; each known status is present (0 when none)",
-    },
-  ),
-  jobStatus: gauge(
-    "vdbcloud_job_status",
-    "Job status, one series per known status, 1 for the job's current status at the last poll (upstream Describe Job status).",
-    {
-      labels: ["job_id", "type", "status"],
-      unit: "1 (state set)",
-      source: "GET /v2/jobs/{jobId} status",
-      absent:
-        "the job is not in jobs.ids or jobs.ids_file, was never answered, or finished more than jobs.retention ago",
-    },
-  ),
-  jobProgress: gauge(
-    "vdbcloud_job_progress_ratio",
-    "Progress of the job, 0 to 1 (upstream Describe Job progress, percent / 100).",
-    {
-      labels: ["job_id", "type"],
-      unit: "ratio (0..1)",
-      source: "GET /v2/jobs/{jobId} progress",
-      absent: "the answer gives no readable progress, or as vdbcloud_job_status",
-    },
-  ),
-  jobStart: gauge(
-    "vdbcloud_job_start_timestamp_seconds",
-    "When the job started, Unix time in seconds (upstream Describe Job startTime).",
-    {
-      labels: ["job_id", "type"],
-      unit: "Unix seconds",
-      source: "GET /v2/jobs/{jobId} startTime",
-      absent: "the job has not started (no startTime), or as vdbcloud_job_status",
-    },
-  ),
-  jobEnd: gauge(
-    "vdbcloud_job_end_timestamp_seconds",
-    "When the job ended, Unix time in seconds (upstream Describe Job endTime).",
-    {
-      labels: ["job_id", "type"],
-      unit: "Unix seconds",
-      source: "GET /v2/jobs/{jobId} endTime",
-      absent: "the job has not ended (no endTime), or as vdbcloud_job_status",
     },
   ),
 } as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "./errors.js";
-import { loadSparkJobsFile } from "./sparkJobsFile.js";
+import { ConfigError } from "../../config/errors.js";
+import { loadSparkJobsFile } from "./list.js";
 
 const FILE = "/etc/exporter/spark-jobs.yaml";
 const from = (text: string) => loadSparkJobsFile(FILE, { readFile: async () => text });

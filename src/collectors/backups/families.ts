@@ -1,12 +1,8 @@
-/**
- * The data-protection families (docs/design.md section 5): backups and backup policies of
- * dedicated clusters, global clusters and their replication lag. Kept beside families.ts, which
- * re-exports them, so that each file holds one idea; the HELP conventions are the same.
- */
-import { gauge } from "./define.js";
+/** The backups collectors' families (docs/metrics.md): List Backups and Get Backup Policy per cluster. */
+import { gauge } from "../../metrics/define.js";
 
-/** Data protection: backups and backup policies (dedicated clusters), global clusters. */
-export const DATA_PROTECTION_FAMILIES = {
+/** Backups and backup policies per cluster. */
+export const BACKUP_FAMILY = {
   backupLastSuccess: gauge(
     "vdbcloud_backup_last_success_timestamp_seconds",
     "createTime of the cluster's newest AVAILABLE backup by creation method (auto, manual) and backup type (cluster, collection), Unix time in seconds (upstream List Backups createTime).",
@@ -86,26 +82,6 @@ export const DATA_PROTECTION_FAMILIES = {
       unit: "seconds",
       source: "GET /v2/clusters/{id}/backups/policy frequency",
       absent: "the policy is disabled, or its frequency names no weekday 1..7",
-    },
-  ),
-  globalClusterInfo: gauge(
-    "vdbcloud_global_cluster_info",
-    "A global cluster the organisation has, always 1 (upstream List Global Clusters).",
-    {
-      labels: ["global_cluster_id", "global_cluster_name", "project_id"],
-      unit: "1 (info)",
-      source: "GET /v2/globalClusters globalClusterId, globalClusterName, projectId",
-      absent: "no global cluster, global_clusters disabled, or a shard other than 0",
-    },
-  ),
-  replicationLag: gauge(
-    "vdbcloud_global_cluster_replication_lag_seconds",
-    "Replication lag of one secondary cluster behind the global cluster's primary, in seconds (upstream Get Global Cluster Replication Lag lagMs / 1000).",
-    {
-      labels: ["global_cluster_id", "primary_cluster_id", "secondary_cluster_id", "secondary_region_id"],
-      unit: "seconds",
-      source: "GET /v2/globalClusters/{id}/replicationLag lags[].lagMs / 1000",
-      absent: "the secondary's lagMs is missing or unreadable, or the global cluster is gone",
     },
   ),
 } as const;

@@ -5,14 +5,23 @@
  * without one uses the `api` section's key.
  */
 import * as z from "zod";
-import { boolField, durationField, intField } from "../fields.js";
-import { always, section } from "../schemaKit.js";
-import { apiKeyFields, DAY, HOUR, keySource, MINUTE, type ResolvePath, rejectBothKeys } from "./common.js";
+import { boolField, durationField, intField } from "../../config/fields.js";
+import {
+  apiKeyFields,
+  DAY,
+  HOUR,
+  keySource,
+  MINUTE,
+  type ResolvePath,
+  rejectBothKeys,
+} from "../../config/schema/common.js";
+import { always, type DeepReadonly, section } from "../../config/schemaKit.js";
+import { configSection } from "../../config/section.js";
 
 /** How the service states amounts: `cents` (the reference) or `major` (one guide's example). */
 const AMOUNT_UNITS = ["cents", "major"] as const;
 
-export function billingSchema(resolvePath: ResolvePath) {
+function billingSchema(resolvePath: ResolvePath) {
   return section({
     enabled: boolField().default(false),
     ...apiKeyFields,
@@ -39,4 +48,18 @@ export function billingSchema(resolvePath: ResolvePath) {
       },
       key: keySource(billing, resolvePath),
     }));
+}
+
+/** `billing`, with a key of its own (`api_key` / `api_key_file`; the default key otherwise). */
+export const BILLING_SECTION = configSection("billing", ({ resolvePath }) => billingSchema(resolvePath), {
+  credential: true,
+});
+
+declare module "../../config/section.js" {
+  interface CollectorSections {
+    readonly billing: DeepReadonly<z.output<ReturnType<typeof billingSchema>>["settings"]> & {
+      /** Resolved secret (billing.api_key or api_key_file, else the default key). Never log it. */
+      readonly apiKey: string;
+    };
+  }
 }

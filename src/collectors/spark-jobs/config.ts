@@ -3,9 +3,18 @@
  * `spark_jobs.jobs_file`).
  */
 import * as z from "zod";
-import { boolField, durationField, intField, textField } from "../fields.js";
-import { nullAsAbsent, optional, section, sectionError, text, uniqueList } from "../schemaKit.js";
-import { DAY, HOUR, MINUTE, type ResolvePath, SECOND } from "./common.js";
+import { boolField, durationField, intField, textField } from "../../config/fields.js";
+import { DAY, HOUR, MINUTE, type ResolvePath, SECOND } from "../../config/schema/common.js";
+import {
+  type DeepReadonly,
+  nullAsAbsent,
+  optional,
+  section,
+  sectionError,
+  text,
+  uniqueList,
+} from "../../config/schemaKit.js";
+import { configSection } from "../../config/section.js";
 
 /** One Spark job reference; also the item shape of `spark_jobs.jobs_file`. */
 const sparkJobSchema = z.strictObject(
@@ -32,7 +41,7 @@ export function sparkJobListSchema(where: string) {
   ).transform((jobs) => jobs.map((job) => ({ projectId: job.project_id, jobId: job.job_id })));
 }
 
-export function sparkJobsSchema(resolvePath: ResolvePath) {
+function sparkJobsSchema(resolvePath: ResolvePath) {
   return section({
     interval: durationField({ min: SECOND, max: DAY }).default(30 * SECOND),
     retention: durationField({ min: 0 }).default(HOUR),
@@ -59,3 +68,16 @@ export function sparkJobsSchema(resolvePath: ResolvePath) {
     ...optional("jobsFile", spark.jobs_file === undefined ? undefined : resolvePath(spark.jobs_file)),
   }));
 }
+
+export const SPARK_JOBS_SECTION = configSection("spark_jobs", ({ resolvePath }) =>
+  sparkJobsSchema(resolvePath),
+);
+
+declare module "../../config/section.js" {
+  interface CollectorSections {
+    readonly sparkJobs: DeepReadonly<z.output<ReturnType<typeof sparkJobsSchema>>>;
+  }
+}
+
+/** One Spark job to poll (an item of `spark_jobs.jobs` or of the jobs file). */
+export type SparkJobRef = z.output<ReturnType<typeof sparkJobListSchema>>[number];

@@ -2,14 +2,16 @@
  * The `import_jobs` section.
  */
 import * as z from "zod";
-import { boolField, durationField, intField } from "../fields.js";
-import { section } from "../schemaKit.js";
-import { DAY, HOUR, MINUTE, SECOND } from "./common.js";
+import { boolField, durationField, intField } from "../../config/fields.js";
+import { DAY, HOUR, MINUTE, SECOND } from "../../config/schema/common.js";
+import type { DeepReadonly } from "../../config/schemaKit.js";
+import { section } from "../../config/schemaKit.js";
+import { configSection } from "../../config/section.js";
 
 /** Which List Import Jobs the collector calls: V2 (v1 where V2 is refused), V2 only, or v1 only. */
 const IMPORT_JOB_APIS = ["auto", "v2", "v1"] as const;
 
-export const importJobsSchema = section({
+const importJobsSchema = section({
   enabled: boolField().default(true),
   interval: durationField({ min: SECOND, max: DAY }).default(MINUTE),
   page_size: intField(5, 100).default(100),
@@ -32,3 +34,11 @@ export const importJobsSchema = section({
   /** Get Import Job Progress calls per cluster per cycle (V2 listings only); 0: none. */
   progressMax: imports.progress_max,
 }));
+
+export const IMPORT_JOBS_SECTION = configSection("import_jobs", () => importJobsSchema);
+
+declare module "../../config/section.js" {
+  interface CollectorSections {
+    readonly importJobs: DeepReadonly<ReturnType<typeof importJobsSchema.parse>>;
+  }
+}

@@ -4,16 +4,18 @@
  * (docs/design.md section 4). There is no list of such jobs: their IDs come from the calls
  * that started them, so they are named here or in the watched `ids_file`.
  */
-import { durationField, textField } from "../fields.js";
-import { nullAsAbsent, optional, section } from "../schemaKit.js";
-import { DAY, HOUR, idList, type ResolvePath, SECOND } from "./common.js";
+import type * as z from "zod";
+import { durationField, textField } from "../../config/fields.js";
+import { DAY, HOUR, idList, type ResolvePath, SECOND } from "../../config/schema/common.js";
+import { type DeepReadonly, nullAsAbsent, optional, section } from "../../config/schemaKit.js";
+import { configSection } from "../../config/section.js";
 
 /** Job IDs, each listed once; a repeat names the first occurrence (`where[i]`). */
 export function jobIdListSchema(where: string) {
   return idList(where);
 }
 
-export function jobsSchema(resolvePath: ResolvePath) {
+function jobsSchema(resolvePath: ResolvePath) {
   return section({
     // prefault, not default: the JSON Schema (input side) keeps documenting the empty default.
     ids: nullAsAbsent(jobIdListSchema("jobs.ids").prefault([])),
@@ -29,4 +31,12 @@ export function jobsSchema(resolvePath: ResolvePath) {
     /** How long a finished job's series stay after it finished. */
     retentionMs: jobs.retention,
   }));
+}
+
+export const JOBS_SECTION = configSection("jobs", ({ resolvePath }) => jobsSchema(resolvePath));
+
+declare module "../../config/section.js" {
+  interface CollectorSections {
+    readonly jobs: DeepReadonly<z.output<ReturnType<typeof jobsSchema>>>;
+  }
 }

@@ -1,58 +1,8 @@
 /**
- * The families of what a project's console holds beside its clusters (docs/design.md section
- * 5): on-demand clusters (billed compute that List Clusters does not show) and the console's own
- * alert rules. Kept beside families.ts, which re-exports them, so that each file holds one idea;
- * the HELP conventions are the same. No family carries a rule's actions or a creator's address.
+ * The console's own alert rules (docs/metrics.md). No family carries a rule's actions or a
+ * creator's address.
  */
-import { gauge, signedGauge } from "./define.js";
-
-/** When no on-demand family has a series, whatever else its own entry adds. */
-const NO_ON_DEMAND =
-  'no series with inventory.enabled or inventory.on_demand false, on shards other than 0, or before the first listing of the cluster\'s project and region answers (see vdbcloud_collector_up{collector="inventory",target="on_demand"}); a cluster no longer listed loses its series at the next listing';
-
-/** On-demand clusters: List On-Demand Clusters per known project and region (shard 0). */
-export const ON_DEMAND_CLUSTER_FAMILIES = {
-  info: gauge(
-    "vdbcloud_on_demand_cluster_info",
-    "On-demand cluster description in labels, always 1 (upstream List On-Demand Clusters).",
-    {
-      labels: ["cluster_id", "cluster_name", "project_id", "region_id"],
-      unit: "1 (info)",
-      source: "GET /v2/clusters/onDemandClusters clusterId, clusterName, projectId, regionId",
-      absent: NO_ON_DEMAND,
-    },
-  ),
-  status: gauge(
-    "vdbcloud_on_demand_cluster_status",
-    "On-demand cluster status, one series per known status (creating, suspended, resuming, running, suspending; another is added lowercased), 1 for the current one (upstream List On-Demand Clusters status).",
-    {
-      labels: ["cluster_id", "status"],
-      unit: "1 (state set)",
-      source: "GET /v2/clusters/onDemandClusters status",
-      absent: `${NO_ON_DEMAND}; no series while the answer carries no status`,
-    },
-  ),
-  cuSize: gauge(
-    "vdbcloud_on_demand_cluster_cu_size",
-    "Size of the on-demand cluster in CUs while it runs (upstream List On-Demand Clusters cuSize, count).",
-    {
-      labels: ["cluster_id"],
-      unit: "count (CUs)",
-      source: "GET /v2/clusters/onDemandClusters cuSize",
-      absent: `${NO_ON_DEMAND}; none while the answer carries no cuSize`,
-    },
-  ),
-  autoSuspend: gauge(
-    "vdbcloud_on_demand_cluster_auto_suspend_seconds",
-    "Idle time after which the on-demand cluster suspends itself and stops costing compute, in seconds (upstream List On-Demand Clusters autoSuspend).",
-    {
-      labels: ["cluster_id"],
-      unit: "seconds",
-      source: 'GET /v2/clusters/onDemandClusters autoSuspend (seconds; "5m" read as 300)',
-      absent: `${NO_ON_DEMAND}; none while the answer carries no readable autoSuspend`,
-    },
-  ),
-} as const;
+import { gauge, signedGauge } from "../../metrics/define.js";
 
 /** The labels of a console alert rule's value families. */
 const RULE_LABELS = ["project_id", "rule_id"] as const;

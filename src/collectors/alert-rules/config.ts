@@ -1,0 +1,27 @@
+/**
+ * The `alert_rules` section (docs/design.md section 4): the console's own alert rules, read
+ * with List Alert Rules per known project on shard 0, so that they can be compared with the
+ * exporter's Prometheus alerts.
+ */
+import { boolField, durationField } from "../../config/fields.js";
+import { DAY, MINUTE, SECOND } from "../../config/schema/common.js";
+import type { DeepReadonly } from "../../config/schemaKit.js";
+import { section } from "../../config/schemaKit.js";
+import { configSection } from "../../config/section.js";
+
+const alertRulesSchema = section({
+  enabled: boolField().default(true),
+  interval: durationField({ min: 30 * SECOND, max: DAY }).default(15 * MINUTE),
+}).transform((rules) => ({
+  enabled: rules.enabled,
+  /** Every known project's rules, every page, once per interval: rules change rarely. */
+  intervalMs: rules.interval,
+}));
+
+export const ALERT_RULES_SECTION = configSection("alert_rules", () => alertRulesSchema);
+
+declare module "../../config/section.js" {
+  interface CollectorSections {
+    readonly alertRules: DeepReadonly<ReturnType<typeof alertRulesSchema.parse>>;
+  }
+}

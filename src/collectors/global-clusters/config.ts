@@ -1,0 +1,21 @@
+/** The `global_clusters` section (docs/configuration.md): List Global Clusters and their replication lag. */
+import { boolField, durationField } from "../../config/fields.js";
+import { DAY, MINUTE, SECOND } from "../../config/schema/common.js";
+import { type DeepReadonly, section } from "../../config/schemaKit.js";
+import { configSection } from "../../config/section.js";
+
+const globalClustersSchema = section({
+  enabled: boolField().default(true),
+  interval: durationField({ min: 30 * SECOND, max: DAY }).default(MINUTE),
+}).transform((global) => ({
+  enabled: global.enabled,
+  intervalMs: global.interval,
+}));
+
+export const GLOBAL_CLUSTERS_SECTION = configSection("global_clusters", () => globalClustersSchema);
+
+declare module "../../config/section.js" {
+  interface CollectorSections {
+    readonly globalClusters: DeepReadonly<ReturnType<typeof globalClustersSchema.parse>>;
+  }
+}
