@@ -1,14 +1,16 @@
 /**
  * The strict zod schema of the YAML config file (docs/design.md section 4, snake_case), and the
- * single description of the camelCase `Config` (types.ts derives every type from it). It
+ * single description of the camelCase `Config` (types.ts derives the framework's types from it;
+ * each collector section's type comes from its own schema, section.ts). It
  * checks shapes, ranges and cross-field rules, applies defaults (including the ones that depend
  * on other fields), turns durations into milliseconds and, in each section's transform, renames
  * to camelCase. It reads no files: API keys are only located here (see secrets.ts).
  * Cross-field rules run even when unrelated fields are wrong, so one run reports every
  * problem: they read the partially parsed value defensively.
  *
- * This file is the whole file's schema; each top-level section has its own module in schema/
- * (one file per section, shared pieces in schema/common.ts).
+ * This file is the whole file's schema: the framework's sections (a module each in schema/,
+ * shared pieces in schema/common.ts) and the collectors' sections it is handed, each declared
+ * in its collector's folder (collectors/<name>/config.ts).
  */
 import { resolve } from "node:path";
 import * as z from "zod";

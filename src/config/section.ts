@@ -2,22 +2,32 @@
  * A collector's config section as its folder declares it (collectors/<name>/config.ts): its key
  * in the file, its schema, and what it needs of the rest of the file. The file's schema
  * (schema.ts) is the framework's own sections plus the sections it is handed, so a new section
- * needs no edit here: its camelCase name in `Config` follows from its key, and its type joins
- * `Config` by declaration merging into `CollectorSections` (types.ts).
+ * needs no edit here: its camelCase name in `Config` follows from its key, and its settings'
+ * type, from its schema, joins `Config` through `CollectorSections`.
  */
 import type * as z from "zod";
 import { ExporterError } from "../shared/errors.js";
 import type { ResolvePath } from "./schema/common.js";
 import type { MetricQuery } from "./schema/queries.js";
-import type { Ctx } from "./schemaKit.js";
+import type { Ctx, DeepReadonly } from "./schemaKit.js";
 
 /**
  * Each collector section's settings in `Config`, by camelCase key. Empty here: each collector's
- * config.ts adds its own by declaration merging (`declare module "../../config/section.js"`),
- * so the framework's `Config` type carries every section without naming one.
+ * config.ts adds its section's (`extends SectionSettings<typeof ITS_SECTION>`, by declaration
+ * merging), so the framework's `Config` type carries every section without naming one.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging in each collector's folder.
 export interface CollectorSections {}
+
+/** `import_jobs` -> `importJobs`, as a type. */
+export type CamelKey<K extends string> = K extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelKey<Tail>>}`
+  : K;
+
+/** The settings of the sections `Sections` by camelCase key, as they join `CollectorSections`. */
+export type SectionSettings<Sections extends ConfigSection> = {
+  readonly [S in Sections as CamelKey<S["key"]>]: S extends ConfigSection<string, infer T> ? T : never;
+};
 
 /** What a section's schema may depend on. */
 export interface SectionContext {
@@ -59,9 +69,11 @@ export interface DataPlaneRate {
  *   wrong, so it reads the file defensively (raw or parsed).
  * - `dataPlane` is the data-plane rate its settings hold (at most one section declares one).
  */
-export interface ConfigSection {
+export interface ConfigSection<K extends string = string, T = unknown> {
   /** The key in the file, snake_case ("import_jobs"). */
-  readonly key: string;
+  readonly key: K;
+  /** Never set: carries the type of its settings in `Config` (`SectionSettings`). */
+  readonly settingsType?: T;
   /** The key in `Config`, camelCase ("importJobs"). */
   readonly field: string;
   readonly schema: (ctx: SectionContext) => z.ZodType;
@@ -79,16 +91,39 @@ export function camelKey(key: string): string {
   return key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Declares a section; its `Config` name is its key in camelCase. */
-export function configSection<S>(
-  key: string,
+/** What a section declares besides its key and schema (see `ConfigSection`). */
+interface SectionOptions {
+  readonly check?: (file: Readonly<Record<string, unknown>>, ctx: Ctx) => void;
+  readonly metricQueries?: (settings: never) => readonly MetricQuery[];
+  readonly dataPlane?: (settings: never) => DataPlaneRate;
+}
+
+/**
+ * Declares a section; its `Config` name is its key in camelCase, and its settings' type is its
+ * schema's output: with `credential`, the `settings` the schema parses to and the resolved
+ * `apiKey`; with `finish`, what `finish` makes.
+ */
+export function configSection<const K extends string, X>(
+  key: K,
+  schema: (ctx: SectionContext) => z.ZodType<{ readonly settings: X; readonly key: unknown }>,
+  options: SectionOptions & { readonly credential: true },
+): ConfigSection<K, DeepReadonly<X> & { readonly apiKey: string }>;
+export function configSection<const K extends string, S, F>(
+  key: K,
   schema: (ctx: SectionContext) => z.ZodType<S>,
-  options: {
+  options: SectionOptions & { readonly finish: (settings: S, core: ParsedCore) => F },
+): ConfigSection<K, DeepReadonly<F>>;
+export function configSection<const K extends string, S>(
+  key: K,
+  schema: (ctx: SectionContext) => z.ZodType<S>,
+  options?: SectionOptions,
+): ConfigSection<K, DeepReadonly<S>>;
+export function configSection(
+  key: string,
+  schema: (ctx: SectionContext) => z.ZodType,
+  options: SectionOptions & {
     readonly credential?: boolean;
-    readonly finish?: (settings: S, core: ParsedCore) => unknown;
-    readonly check?: (file: Readonly<Record<string, unknown>>, ctx: Ctx) => void;
-    readonly metricQueries?: (settings: never) => readonly MetricQuery[];
-    readonly dataPlane?: (settings: never) => DataPlaneRate;
+    readonly finish?: (settings: never, core: ParsedCore) => unknown;
   } = {},
 ): ConfigSection {
   const declared: ConfigSection = {
@@ -97,7 +132,7 @@ export function configSection<S>(
     schema,
     credential: options.credential ?? false,
   };
-  const finish = options.finish as ConfigSection["finish"];
+  const finish = options.finish;
   return {
     ...declared,
     ...(finish === undefined ? {} : { finish }),

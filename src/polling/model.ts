@@ -180,11 +180,11 @@ type FamilyList = readonly FamilyRef[] | ((config: Config) => readonly FamilyRef
  * folder's families stand in the metrics reference; and `label` when it reports under another
  * collector's name.
  */
-type CollectorDeclaration<L extends string> = {
+type CollectorDeclaration<L extends string, S extends ConfigSection | undefined> = {
   readonly label?: L;
   readonly areas?: readonly FamilyArea[];
   /** Its section of the config file (collectors that share one name the same object). */
-  readonly config?: ConfigSection;
+  readonly config?: S;
   /** The targets its section lists by hand, whose files the exporter follows. */
   readonly lists?: readonly TargetList<unknown>[];
   /** What `--check-config` says of it beside the rows (see `Collector.notes`). */
@@ -207,7 +207,11 @@ type CollectorDeclaration<L extends string> = {
  * One collector. `name` is its registry name; `label` is the value of the `collector` label of
  * its self-metrics (cluster discovery reports under "inventory", as it always has).
  */
-export interface Collector<N extends string = string, L extends string = string> {
+export interface Collector<
+  N extends string = string,
+  L extends string = string,
+  S extends ConfigSection | undefined = ConfigSection | undefined,
+> {
   readonly name: N;
   readonly label: L;
   /**
@@ -218,7 +222,7 @@ export interface Collector<N extends string = string, L extends string = string>
   /** Its folder's fixed families by reference area (empty for one whose families are another's). */
   readonly areas: readonly FamilyArea[];
   /** Its section of the config file, if it has one. */
-  readonly config: ConfigSection | undefined;
+  readonly config: S;
   /** The targets its section lists by hand (see targetLists.ts). */
   readonly lists: readonly TargetList<unknown>[];
   /**
@@ -245,11 +249,15 @@ export interface Collector<N extends string = string, L extends string = string>
  * otherwise (a collector that reports as another one, as cluster discovery reports as inventory).
  * The literal name and label are kept, so the registry can type both.
  */
-export function defineCollector<const N extends string, const L extends string = N>(
+export function defineCollector<
+  const N extends string,
+  const L extends string = N,
+  S extends ConfigSection | undefined = undefined,
+>(
   name: N,
   tasks: (env: CollectorEnv) => CollectorTask[],
-  declaration: CollectorDeclaration<L>,
-): Collector<N, L> {
+  declaration: CollectorDeclaration<L, S>,
+): Collector<N, L, S> {
   const label = (declaration.label ?? name) as L;
   const areas = declaration.areas ?? [];
   const list =
@@ -261,7 +269,9 @@ export function defineCollector<const N extends string, const L extends string =
   const feedsOthers = "feedsOthers" in declaration;
   const lists = declaration.lists ?? [];
   const notes = declaration.notes ?? (() => []);
-  const { config, scopes, demo, polls } = declaration;
+  const { scopes, demo, polls } = declaration;
+  // A collector without a section declares none: its `S` is `undefined`.
+  const config = declaration.config as S;
   return { name, label, families, areas, config, lists, notes, scopes, demo, polls, feedsOthers, tasks };
 }
 

@@ -5,9 +5,8 @@
  */
 import { boolField, durationField } from "../../config/fields.js";
 import { DAY, MINUTE, SECOND } from "../../config/schema/common.js";
-import type { DeepReadonly } from "../../config/schemaKit.js";
 import { section } from "../../config/schemaKit.js";
-import { configSection } from "../../config/section.js";
+import { configSection, type SectionSettings } from "../../config/section.js";
 
 const alertRulesSchema = section({
   enabled: boolField().default(true),
@@ -20,8 +19,7 @@ const alertRulesSchema = section({
 
 export const ALERT_RULES_SECTION = configSection("alert_rules", () => alertRulesSchema);
 
+// Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
 declare module "../../config/section.js" {
-  interface CollectorSections {
-    readonly alertRules: DeepReadonly<ReturnType<typeof alertRulesSchema.parse>>;
-  }
+  interface CollectorSections extends SectionSettings<typeof ALERT_RULES_SECTION> {}
 }

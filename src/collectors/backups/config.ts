@@ -4,9 +4,8 @@
  */
 import { boolField, durationField } from "../../config/fields.js";
 import { DAY, HOUR, MINUTE, SECOND } from "../../config/schema/common.js";
-import type { DeepReadonly } from "../../config/schemaKit.js";
 import { section } from "../../config/schemaKit.js";
-import { configSection } from "../../config/section.js";
+import { configSection, type SectionSettings } from "../../config/section.js";
 
 const backupsSchema = section({
   enabled: boolField().default(true),
@@ -23,8 +22,7 @@ const backupsSchema = section({
 /** `backups`: both backups collectors read it. */
 export const BACKUPS_SECTION = configSection("backups", () => backupsSchema);
 
+// Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
 declare module "../../config/section.js" {
-  interface CollectorSections {
-    readonly backups: DeepReadonly<ReturnType<typeof backupsSchema.parse>>;
-  }
+  interface CollectorSections extends SectionSettings<typeof BACKUPS_SECTION> {}
 }

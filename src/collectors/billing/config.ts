@@ -15,8 +15,8 @@ import {
   type ResolvePath,
   rejectBothKeys,
 } from "../../config/schema/common.js";
-import { always, type DeepReadonly, section } from "../../config/schemaKit.js";
-import { configSection } from "../../config/section.js";
+import { always, section } from "../../config/schemaKit.js";
+import { configSection, type SectionSettings } from "../../config/section.js";
 
 /** How the service states amounts: `cents` (the reference) or `major` (one guide's example). */
 const AMOUNT_UNITS = ["cents", "major"] as const;
@@ -55,11 +55,7 @@ export const BILLING_SECTION = configSection("billing", ({ resolvePath }) => bil
   credential: true,
 });
 
+// Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
 declare module "../../config/section.js" {
-  interface CollectorSections {
-    readonly billing: DeepReadonly<z.output<ReturnType<typeof billingSchema>>["settings"]> & {
-      /** Resolved secret (billing.api_key or api_key_file, else the default key). Never log it. */
-      readonly apiKey: string;
-    };
-  }
+  interface CollectorSections extends SectionSettings<typeof BILLING_SECTION> {}
 }

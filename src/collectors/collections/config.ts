@@ -9,8 +9,8 @@ import { checkScopeQuery, scopeQueries } from "../../config/queries.js";
 import { DAY, MINUTE, SECOND } from "../../config/schema/common.js";
 import type { MetricQuery } from "../../config/schema/queries.js";
 import { queriesSchema } from "../../config/schema/queries.js";
-import { type DeepReadonly, list, nullAsAbsent, optional, section } from "../../config/schemaKit.js";
-import { configSection } from "../../config/section.js";
+import { list, nullAsAbsent, optional, section } from "../../config/schemaKit.js";
+import { configSection, type SectionSettings } from "../../config/section.js";
 import { DEFAULT_DATA_PLANE_RATE_LIMIT } from "../../upstream/dataPlane.js";
 
 /**
@@ -72,10 +72,7 @@ export const COLLECTIONS_SECTION = configSection("collections", schema, {
   }),
 });
 
+// Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
 declare module "../../config/section.js" {
-  interface CollectorSections {
-    readonly collections: DeepReadonly<
-      Omit<Parsed, "queries"> & { readonly queries?: ReturnType<typeof scopeQueries> }
-    >;
-  }
+  interface CollectorSections extends SectionSettings<typeof COLLECTIONS_SECTION> {}
 }

@@ -1,8 +1,8 @@
 /** The `global_clusters` section (docs/configuration.md): List Global Clusters and their replication lag. */
 import { boolField, durationField } from "../../config/fields.js";
 import { DAY, MINUTE, SECOND } from "../../config/schema/common.js";
-import { type DeepReadonly, section } from "../../config/schemaKit.js";
-import { configSection } from "../../config/section.js";
+import { section } from "../../config/schemaKit.js";
+import { configSection, type SectionSettings } from "../../config/section.js";
 
 const globalClustersSchema = section({
   enabled: boolField().default(true),
@@ -14,8 +14,7 @@ const globalClustersSchema = section({
 
 export const GLOBAL_CLUSTERS_SECTION = configSection("global_clusters", () => globalClustersSchema);
 
+// Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
 declare module "../../config/section.js" {
-  interface CollectorSections {
-    readonly globalClusters: DeepReadonly<ReturnType<typeof globalClustersSchema.parse>>;
-  }
+  interface CollectorSections extends SectionSettings<typeof GLOBAL_CLUSTERS_SECTION> {}
 }

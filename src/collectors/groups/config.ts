@@ -4,9 +4,8 @@
  */
 import { durationField } from "../../config/fields.js";
 import { DAY, HOUR, idList, SECOND } from "../../config/schema/common.js";
-import type { DeepReadonly } from "../../config/schemaKit.js";
 import { nullAsAbsent, section } from "../../config/schemaKit.js";
-import { configSection } from "../../config/section.js";
+import { configSection, type SectionSettings } from "../../config/section.js";
 
 const groupsSchema = section({
   // prefault, not default: the JSON Schema (input side) keeps documenting the empty default.
@@ -20,8 +19,7 @@ const groupsSchema = section({
 
 export const GROUPS_SECTION = configSection("groups", () => groupsSchema);
 
+// Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
 declare module "../../config/section.js" {
-  interface CollectorSections {
-    readonly groups: DeepReadonly<ReturnType<typeof groupsSchema.parse>>;
-  }
+  interface CollectorSections extends SectionSettings<typeof GROUPS_SECTION> {}
 }

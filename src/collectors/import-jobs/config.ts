@@ -4,9 +4,8 @@
 import * as z from "zod";
 import { boolField, durationField, intField } from "../../config/fields.js";
 import { DAY, HOUR, MINUTE, SECOND } from "../../config/schema/common.js";
-import type { DeepReadonly } from "../../config/schemaKit.js";
 import { section } from "../../config/schemaKit.js";
-import { configSection } from "../../config/section.js";
+import { configSection, type SectionSettings } from "../../config/section.js";
 
 /** Which List Import Jobs the collector calls: V2 (v1 where V2 is refused), V2 only, or v1 only. */
 const IMPORT_JOB_APIS = ["auto", "v2", "v1"] as const;
@@ -37,8 +36,7 @@ const importJobsSchema = section({
 
 export const IMPORT_JOBS_SECTION = configSection("import_jobs", () => importJobsSchema);
 
+// Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
 declare module "../../config/section.js" {
-  interface CollectorSections {
-    readonly importJobs: DeepReadonly<ReturnType<typeof importJobsSchema.parse>>;
-  }
+  interface CollectorSections extends SectionSettings<typeof IMPORT_JOBS_SECTION> {}
 }

@@ -3,9 +3,8 @@
  */
 import { boolField, durationField, intField, textField } from "../../config/fields.js";
 import { DAY, MINUTE, REGION, SECOND } from "../../config/schema/common.js";
-import type { DeepReadonly } from "../../config/schemaKit.js";
 import { list, nullAsAbsent, section } from "../../config/schemaKit.js";
-import { configSection } from "../../config/section.js";
+import { configSection, type SectionSettings } from "../../config/section.js";
 import { checkNativeExport } from "./nativeExportNeeds.js";
 
 const inventorySchema = section({
@@ -40,8 +39,7 @@ export const INVENTORY_SECTION = configSection("inventory", () => inventorySchem
   check: checkNativeExport,
 });
 
+// Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
 declare module "../../config/section.js" {
-  interface CollectorSections {
-    readonly inventory: DeepReadonly<ReturnType<typeof inventorySchema.parse>>;
-  }
+  interface CollectorSections extends SectionSettings<typeof INVENTORY_SECTION> {}
 }

@@ -1,14 +1,7 @@
-/**
- * The `jobs:` section: any control-plane job by its ID (migrations, backups, restores,
- * collection clones, imports), polled with Describe Job (V2) until it finishes
- * (docs/design.md section 4). There is no list of such jobs: their IDs come from the calls
- * that started them, so they are named here or in the watched `ids_file`.
- */
-import type * as z from "zod";
 import { durationField, textField } from "../../config/fields.js";
 import { DAY, HOUR, idList, type ResolvePath, SECOND } from "../../config/schema/common.js";
-import { type DeepReadonly, nullAsAbsent, optional, section } from "../../config/schemaKit.js";
-import { configSection } from "../../config/section.js";
+import { nullAsAbsent, optional, section } from "../../config/schemaKit.js";
+import { configSection, type SectionSettings } from "../../config/section.js";
 
 /** Job IDs, each listed once; a repeat names the first occurrence (`where[i]`). */
 export function jobIdListSchema(where: string) {
@@ -35,8 +28,7 @@ function jobsSchema(resolvePath: ResolvePath) {
 
 export const JOBS_SECTION = configSection("jobs", ({ resolvePath }) => jobsSchema(resolvePath));
 
+// Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
 declare module "../../config/section.js" {
-  interface CollectorSections {
-    readonly jobs: DeepReadonly<z.output<ReturnType<typeof jobsSchema>>>;
-  }
+  interface CollectorSections extends SectionSettings<typeof JOBS_SECTION> {}
 }

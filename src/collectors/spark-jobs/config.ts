@@ -5,16 +5,8 @@
 import * as z from "zod";
 import { boolField, durationField, intField, textField } from "../../config/fields.js";
 import { DAY, HOUR, MINUTE, type ResolvePath, SECOND } from "../../config/schema/common.js";
-import {
-  type DeepReadonly,
-  nullAsAbsent,
-  optional,
-  section,
-  sectionError,
-  text,
-  uniqueList,
-} from "../../config/schemaKit.js";
-import { configSection } from "../../config/section.js";
+import { nullAsAbsent, optional, section, sectionError, text, uniqueList } from "../../config/schemaKit.js";
+import { configSection, type SectionSettings } from "../../config/section.js";
 
 /** One Spark job reference; also the item shape of `spark_jobs.jobs_file`. */
 const sparkJobSchema = z.strictObject(
@@ -73,11 +65,10 @@ export const SPARK_JOBS_SECTION = configSection("spark_jobs", ({ resolvePath }) 
   sparkJobsSchema(resolvePath),
 );
 
-declare module "../../config/section.js" {
-  interface CollectorSections {
-    readonly sparkJobs: DeepReadonly<z.output<ReturnType<typeof sparkJobsSchema>>>;
-  }
-}
-
 /** One Spark job to poll (an item of `spark_jobs.jobs` or of the jobs file). */
 export type SparkJobRef = z.output<ReturnType<typeof sparkJobListSchema>>[number];
+
+// Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
+declare module "../../config/section.js" {
+  interface CollectorSections extends SectionSettings<typeof SPARK_JOBS_SECTION> {}
+}

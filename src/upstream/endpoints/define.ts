@@ -3,7 +3,7 @@
  * method and path template, its scope, how it pages, the request builder, a response schema for
  * the envelope's `data` and a normalizer to the results.ts shape, and the facts the framework
  * reads (account-wide, its place in the polling schedule, its run-time note). The client runs request, schema
- * and normalizer in that order; declarations do no I/O. index.ts is the one table of them.
+ * and normalizer in that order; declarations do no I/O. table.ts is the one table of them.
  */
 import type { z } from "zod";
 import { segment } from "../urls.js";
