@@ -266,14 +266,15 @@ describe("listEveryPage", () => {
 });
 
 describe("nextPageSize", () => {
-  it.each([
-    { asked: 100, reported: 50, want: 50 },
-    { asked: 100, reported: 100, want: 100 },
-    { asked: 100, reported: 500, want: 100 },
-    { asked: 100, reported: 0, want: 100 },
-    { asked: 100, reported: 2.5, want: 100 },
-    { asked: 100, reported: null, want: 100 },
-  ])("asked $asked, reported $reported -> $want", ({ asked, reported, want }) => {
+  const asked = 100;
+  it.each<[reported: number | null, want: number]>([
+    [50, 50],
+    [100, 100],
+    [500, 100],
+    [0, 100],
+    [2.5, 100],
+    [null, 100],
+  ])(`asked ${asked}, reported $0 -> $1`, (reported, want) => {
     expect(nextPageSize(asked, { pageSize: reported })).toBe(want);
   });
 });

@@ -18,14 +18,14 @@ function task(
 
 describe("nextSlot", () => {
   const interval = 1000;
-  it.each([
-    { now: 0, offset: 0, want: 1000 },
-    { now: 999, offset: 0, want: 1000 },
-    { now: 1000, offset: 0, want: 2000 },
-    { now: 1000, offset: 250, want: 1250 },
-    { now: 1250, offset: 250, want: 2250 },
-    { now: 100, offset: 250, want: 250 },
-  ])(`now=$now interval=${interval} offset=$offset -> $want`, ({ now, offset, want }) => {
+  it.each<[now: number, offset: number, want: number]>([
+    [0, 0, 1000],
+    [999, 0, 1000],
+    [1000, 0, 2000],
+    [1000, 250, 1250],
+    [1250, 250, 2250],
+    [100, 250, 250],
+  ])(`now=$0 interval=${interval} offset=$1 -> $2`, (now, offset, want) => {
     expect(nextSlot(now, interval, offset)).toBe(want);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { HOUR } from "../../test/helpers/time.js";
 import { type MetricDef, resolveMetricQuery, SECOND_FORM_NAMES } from "./metric-catalog.js";
 import {
   buildProfile,
@@ -11,7 +12,6 @@ import {
 import { generateWorld } from "./world.js";
 
 const NOW = Date.UTC(2025, 5, 1, 0, 0, 0);
-const HOUR = 3_600_000;
 const world = generateWorld({ seed: 3, clusters: 20, collectionsPerCluster: 4, nowMs: NOW });
 const profiles = world.clusters.map((c) => ({ cluster: c, profile: buildProfile(3, c) }));
 

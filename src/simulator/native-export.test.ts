@@ -1,6 +1,7 @@
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { parseSamples } from "../../test/helpers/harness.js";
+import { MINUTE } from "../../test/helpers/time.js";
 import { type Simulator, startSimulator } from "./index.js";
 import { buildProfile } from "./metric-values.js";
 import {
@@ -14,7 +15,6 @@ import { NATIVE_GAUGE_GRANULARITY_MS, newestGaugeBucket, trafficSeconds } from "
 import { simulatorPerSuite } from "./testkit.js";
 
 const T0 = Date.UTC(2025, 4, 1, 12, 0, 17);
-const MIN = 60_000;
 
 async function scrape(sim: Simulator, clusterId: string, key = "k") {
   const res = await request(`${sim.baseUrl}/v2/clusters/${clusterId}/metrics/export`, {
@@ -84,7 +84,7 @@ describe("the service's own Prometheus endpoint", () => {
   });
 
   it("serves entities, loaded and indexed entities per collection, labelled by collection_name and no db_name", async () => {
-    now = T0 + 5 * MIN;
+    now = T0 + 5 * MINUTE;
     const all = parseSamples((await scrape(sim, enterprise)).text);
     const cluster = sim.clusters.find((c) => c.id === enterprise);
     const of = (name: string) => all.filter((s) => s.name === name);
@@ -110,9 +110,9 @@ describe("the service's own Prometheus endpoint", () => {
   });
 
   it("keeps counters growing and histogram buckets cumulative from one scrape to the next", async () => {
-    now = T0 + 10 * MIN;
+    now = T0 + 10 * MINUTE;
     const first = parseSamples((await scrape(sim, enterprise)).text);
-    now += MIN;
+    now += MINUTE;
     const second = parseSamples((await scrape(sim, enterprise)).text);
     const key = (s: { name: string; labels: Record<string, string> }) =>
       `${s.name}${JSON.stringify(s.labels)}`;
@@ -147,7 +147,7 @@ describe("the service's own Prometheus endpoint", () => {
   });
 
   it("gives the same ratios and entities as Query Cluster Metrics at PT1M for the same cluster", async () => {
-    now = T0 + 30 * MIN;
+    now = T0 + 30 * MINUTE;
     const native = parseSamples((await scrape(sim, enterprise)).text);
     const cluster = sim.clusters.find((c) => c.id === enterprise);
     if (cluster === undefined) throw new Error("no cluster");
@@ -177,7 +177,7 @@ describe("the service's own Prometheus endpoint", () => {
   });
 
   it("refuses a scrape of the same cluster and key closer than 60 s, with 1 s of tolerance, and counts it", async () => {
-    now = T0 + 60 * MIN;
+    now = T0 + 60 * MINUTE;
     sim.stats.reset();
     expect((await scrape(sim, enterprise)).status).toBe(200);
     now += 30_000;
@@ -197,7 +197,7 @@ describe("the service's own Prometheus endpoint", () => {
   });
 
   it("refuses a cluster of another plan with the catalogue's 96028, and a missing key as the API does", async () => {
-    now = T0 + 120 * MIN;
+    now = T0 + 120 * MINUTE;
     const std = await scrape(sim, standard);
     expect(JSON.parse(std.text)).toEqual({ code: ENTERPRISE_ONLY_CODE, message: ENTERPRISE_ONLY_MESSAGE });
     expect(JSON.parse((await scrape(sim, enterprise, "")).text)).toMatchObject({ code: 80001 });
@@ -205,7 +205,7 @@ describe("the service's own Prometheus endpoint", () => {
   });
 
   it("declares every family but has no series while the cluster reports no metrics (stopped)", async () => {
-    now = T0 + 130 * MIN;
+    now = T0 + 130 * MINUTE;
     const stopped = sim.state.addCluster({ plan: "Enterprise", status: "STOPPED" });
     const res = await scrape(sim, stopped);
     expect(res.status).toBe(200);
@@ -293,7 +293,7 @@ describe("clusters added and removed by a test", () => {
       expect((await scrape(sim, added)).status).toBe(200);
       expect(() => sim.state.addCluster({ id: added })).toThrow(/cluster exists/);
       sim.state.removeCluster(added);
-      now += MIN;
+      now += MINUTE;
       expect((await list()).map((c) => c.clusterId)).not.toContain(added);
       expect(JSON.parse((await scrape(sim, added)).text)).toMatchObject({ code: 80020 });
       expect(() => sim.state.removeCluster(added)).toThrow(/unknown cluster/);
