@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PageInfo } from "../upstream/types.js";
 import {
+  eachOnce,
   type Listing,
   listEveryPage,
   MAX_PAGES,
@@ -262,6 +263,16 @@ describe("listEveryPage", () => {
     const asked: PageRequest[] = [];
     await listEveryPage({ ...fakeListing({ items: 10 }, asked), pageSize: 500 });
     expect(asked[0]?.pageSize).toBe(100);
+  });
+});
+
+describe("eachOnce", () => {
+  it.each([
+    { name: "no repeat", items: ["a", "b"], want: ["a", "b"] },
+    { name: "a repeat keeps the first, in listed order", items: ["a:1", "b:1", "a:2"], want: ["a:1", "b:1"] },
+    { name: "nothing", items: [], want: [] },
+  ])("$name", ({ items, want }) => {
+    expect(eachOnce(items, (i) => i.split(":")[0] ?? i)).toEqual(want);
   });
 });
 

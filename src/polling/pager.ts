@@ -66,6 +66,19 @@ export function nextPageSize(asked: number, page: Pick<PageInfo, "pageSize">): n
 }
 
 /**
+ * The items of an answer that is not paged, each once by `key` (the first kept), in the order
+ * listed: the rule `listEveryPage` holds for every listing, for the listings that have one page.
+ */
+export function eachOnce<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const item of items) {
+    const k = key(item);
+    if (!seen.has(k)) seen.set(k, item);
+  }
+  return [...seen.values()];
+}
+
+/**
  * Every item of a listing, each once (the first seen kept), in the order listed; rejects with a
  * PagingError when the pages do not add up (see the module comment), or with whatever a page's
  * call rejected with.

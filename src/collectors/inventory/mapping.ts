@@ -189,22 +189,16 @@ const isAmount = (n: number | null): n is number => n !== null && Number.isFinit
  * vdbcloud_on_demand_cluster_status state set (an unknown status added lowercased; none
  * without a status), and, when given, vdbcloud_on_demand_cluster_cu_size and
  * vdbcloud_on_demand_cluster_auto_suspend_seconds. A cluster of another project or region (a
- * server that ignored the filter) is left to that listing, and a cluster listed twice is shown
- * as first listed, so no cluster is exposed twice.
+ * server that ignored the filter) is left to that listing. `clusters` are each listed once
+ * (the task takes them through the pager's `eachOnce`).
  */
 export function mapOnDemandClusters(
   clusters: readonly OnDemandCluster[],
   asked: { readonly projectId: string; readonly regionId: string },
 ): MappingResult {
   const out = new MappingBuilder();
-  // Kept here, not left to the pager: List On-Demand Clusters is not paged, so its one answer
-  // never passes through the pager, and it can name a cluster ID twice (the reference's own
-  // sample does, with two names). The builder alone would keep both info series, whose
-  // cluster_name differs.
-  const seen = new Set<string>();
   for (const c of clusters) {
-    if (c.projectId !== asked.projectId || c.regionId !== asked.regionId || seen.has(c.clusterId)) continue;
-    seen.add(c.clusterId);
+    if (c.projectId !== asked.projectId || c.regionId !== asked.regionId) continue;
     const id = { cluster_id: c.clusterId };
     out.add(
       OD.info,

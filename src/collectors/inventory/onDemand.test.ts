@@ -11,7 +11,7 @@ import { CloudError } from "../../upstream/errors.js";
 import { projectV2 } from "../../upstream/testkit.js";
 import type { CloudApi, OnDemandCluster, ProjectV2 } from "../../upstream/types.js";
 import { mapOnDemandClusters, ON_DEMAND_STATUSES } from "./mapping.js";
-import { onDemandTask } from "./onDemand.js";
+import { listedOnce, onDemandTask } from "./onDemand.js";
 
 const ASKED = { projectId: "proj-1", regionId: "aws-us-west-2" };
 const CLUSTER: OnDemandCluster = {
@@ -87,7 +87,7 @@ describe("mapOnDemandClusters", () => {
       onDemandClustersDataSchema.parse(REFERENCE_ON_DEMAND_CLUSTERS),
       asked,
     );
-    const r = mapOnDemandClusters(clusters, asked);
+    const r = mapOnDemandClusters(listedOnce(clusters), asked);
     const id = { cluster_id: "inxx-xxxxxxxxxxxxxxx" };
     // The sample gives both clusters the same placeholder ID: the first one wins, never a duplicate series.
     expect(r.samples.filter((s) => s.family !== "vdbcloud_on_demand_cluster_status")).toEqual([

@@ -9,11 +9,21 @@
 
 import { familyFilter } from "../../metrics/familyFilter.js";
 import type { CollectorEnv, CollectorTask } from "../../polling/model.js";
+import { eachOnce } from "../../polling/pager.js";
 import { projectRegions } from "../../polling/projects.js";
 import { projectListingTask } from "../../polling/projectTask.js";
-import { ENDPOINT } from "../../upstream/types.js";
+import { ENDPOINT, type OnDemandCluster } from "../../upstream/types.js";
 import { ON_DEMAND_CLUSTER_FAMILIES } from "./families.js";
 import { mapOnDemandClusters } from "./mapping.js";
+
+/**
+ * List On-Demand Clusters' one answer, each cluster once: it is not paged, and it can name a
+ * cluster twice (the reference's own sample does, with two names), so the pager's rule keeps
+ * the first and no cluster is exposed twice.
+ */
+export function listedOnce(clusters: readonly OnDemandCluster[]): OnDemandCluster[] {
+  return eachOnce(clusters, (c) => `${c.projectId}/${c.regionId}/${c.clusterId}`);
+}
 
 /** The task's target: the health series `vdbcloud_collector_up{collector="inventory",target="on_demand"}`. */
 export const ON_DEMAND_TARGET = "on_demand";
@@ -36,6 +46,7 @@ export function onDemandTask(env: CollectorEnv): CollectorTask[] {
     endpoint: ENDPOINT.listOnDemandClusters,
     parts: projectRegions,
     key: (p) => `${p.projectId}/${p.regionId}`,
-    poll: async (client, p, signal) => mapOnDemandClusters(await client.listOnDemandClusters(p, signal), p),
+    poll: async (client, p, signal) =>
+      mapOnDemandClusters(listedOnce(await client.listOnDemandClusters(p, signal)), p),
   });
 }
