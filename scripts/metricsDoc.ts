@@ -8,6 +8,7 @@ import { INDEX_STATES } from "../src/collectors/collections/indexMapping.js";
 import { LOAD_STATES } from "../src/collectors/collections/mapping.js";
 import { IMPORT_JOB_STATES } from "../src/collectors/import-jobs/mapping.js";
 import { CLUSTER_STATUSES, GLOBAL_CLUSTER_ROLES } from "../src/collectors/inventory/mapping.js";
+import { PRIVATE_ENDPOINT_STATES } from "../src/collectors/private-endpoints/mapping.js";
 import { COLLECTOR_LABELS, REFERENCE_AREAS } from "../src/collectors/registry.js";
 import { SPARK_JOB_STATUSES } from "../src/collectors/spark-jobs/mapping.js";
 import { INTERNAL_ERROR_SITES } from "../src/exposition/selfMetrics.js";
@@ -115,11 +116,15 @@ const STATES: Readonly<Record<string, readonly string[]>> = {
   vdbcloud_cluster_global_role: GLOBAL_CLUSTER_ROLES,
   vdbcloud_collection_load_state: LOAD_STATES,
   vdbcloud_index_state: INDEX_STATES,
+  vdbcloud_private_endpoint_status: PRIVATE_ENDPOINT_STATES,
+  vdbcloud_private_endpoint_service_status: PRIVATE_ENDPOINT_STATES,
 };
 
 /** How a state set names an upstream state it does not know, where not lower-cased. */
 const UNKNOWN_STATES: Readonly<Record<string, string>> = {
   vdbcloud_index_state: "others added in snake case",
+  vdbcloud_private_endpoint_status: "the current one added in lower snake case when it is another",
+  vdbcloud_private_endpoint_service_status: "the current one added in lower snake case when it is another",
 };
 
 /** The values each label of a family takes, where the code or the metric catalog fixes them. */

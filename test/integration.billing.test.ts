@@ -56,6 +56,9 @@ async function start(
       raw.backups = { enabled: false };
       raw.global_clusters = { enabled: false };
       raw.alert_rules = { enabled: false };
+      raw.private_endpoints = { enabled: false };
+      raw.on_demand_compute = { enabled: false };
+      raw.storage_integrations = { enabled: false };
       raw.jobs = { ids: [] };
       // The other collector beside billing: one call an hour, with the monitoring key.
       raw.groups = { ids: ["grp-admins"], interval: "PT1H" };

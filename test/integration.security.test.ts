@@ -69,6 +69,9 @@ describe("read-only by construction", () => {
         "GET /v2/globalClusters/{id}/replicationLag",
         "GET /v2/clusters/onDemandClusters",
         "GET /v2/alertRules",
+        "GET /v2/storageIntegrations",
+        "GET /v2/projects/{projectId}/privateEndpoints",
+        "GET /v2/on-demand-compute",
         "POST /v2/vectordb/jobs/import/describe",
         "POST /v2/vectordb/jobs/import/list",
       ].sort(),
@@ -116,6 +119,7 @@ describe("sharding", () => {
       expect(owners.get("inventory/global")).toEqual([0]);
       expect(owners.get("inventory/on_demand")).toEqual([0]);
       expect(owners.get("alert_rules/organization")).toEqual([0]);
+      expect(owners.get("storage_integrations/organization")).toEqual([0]);
       // The upstream saw each cluster's metrics queried once, and no replica idles.
       const perCluster = sim.stats.byEndpointCluster["POST /v2/clusters/{id}/metrics/query"] ?? {};
       const first = sim.clusters[0]?.id;

@@ -108,6 +108,7 @@ const REQUIRED_ALERTS = [
   "VdbcloudSparkPrecheckFailed",
   "VdbcloudConfigReloadFailed",
   "VdbcloudConsoleAlertRuleDisabled",
+  "VdbcloudPrivateEndpointNotAvailable",
 ];
 
 const promtool = toolOrSkip("promtool");

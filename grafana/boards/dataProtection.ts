@@ -1,9 +1,10 @@
 /**
  * Data protection: each dedicated cluster's newest backup against its own policy's longest gap,
  * the policy table, backup storage, backups stuck creating, credentials without backup
- * permission, and the replication lag of every global cluster's secondaries.
+ * permission, the replication lag of every global cluster's secondaries, and the storage
+ * integrations backups are exported through.
  */
-import type { DashboardSpec, StatSpec } from "../lib/panels.js";
+import type { DashboardSpec, StatSpec, ValueMapping } from "../lib/panels.js";
 import { DATASOURCE_VARIABLE, LIMITS, steps, TAG, UID, upDown } from "./common.js";
 
 const SEL = 'cluster_id=~"$cluster"';
@@ -16,6 +17,21 @@ const LAG_LIMIT_SECONDS = 60;
 const AUTO_AGE = `min by (cluster_id) (time() - vdbcloud_backup_last_success_timestamp_seconds{${SEL}, creation_method="auto"})`;
 /** The age the alert allows: the policy's longest gap plus the margin (enabled policies only). */
 const ALLOWED = `max by (cluster_id) (vdbcloud_backup_policy_max_gap_seconds{${SEL}}) + ${MARGIN_SECONDS}`;
+
+/** Storage integration status colours: active green, error red, anything else orange. */
+const INTEGRATION_STATUS_COLORS: ValueMapping[] = [
+  { value: "active", color: "green" },
+  { value: "error", color: "red" },
+  { value: ".*", color: "orange", regex: true },
+];
+
+/**
+ * Every storage integration, one row each, its current status as a label; one whose answer
+ * carried no status has no row.
+ */
+const INTEGRATION_ROWS =
+  "max by (project_id, integration_id, name, region_id, bucket_name, status) (vdbcloud_storage_integration_info" +
+  " * on (project_id, integration_id) group_left (status) max by (project_id, integration_id, status) (vdbcloud_storage_integration_status == 1))";
 
 function countStat(title: string, description: string, expr: string): StatSpec {
   return {
@@ -35,7 +51,7 @@ export const dataProtection: DashboardSpec = {
   uid: UID.dataProtection,
   title: "Vector DB Cloud / Data protection",
   description:
-    "Backups (List Backups) against each cluster's backup policy (Get Backup Policy), and global-cluster replication lag.",
+    "Backups (List Backups) against each cluster's backup policy (Get Backup Policy), global-cluster replication lag, and the storage integrations backups are exported through (List Storage Integrations).",
   tags: [TAG],
   variables: [
     DATASOURCE_VARIABLE,
@@ -52,9 +68,9 @@ export const dataProtection: DashboardSpec = {
   annotations: [
     {
       name: "Data protection alerts",
-      expr: 'ALERTS{alertname=~"VdbcloudBackup.+|VdbcloudReplicationLagHigh", alertstate="firing"}',
+      expr: 'ALERTS{alertname=~"VdbcloudBackup.+|VdbcloudReplicationLagHigh|VdbcloudStorageIntegrationError", alertstate="firing"}',
       titleFormat: "{{alertname}}",
-      textFormat: "{{cluster_id}}{{secondary_cluster_id}}",
+      textFormat: "{{cluster_id}}{{secondary_cluster_id}}{{integration_id}}",
       iconColor: "red",
     },
   ],
@@ -240,6 +256,49 @@ export const dataProtection: DashboardSpec = {
           unit: "none",
           min: 0,
           max: 1,
+          w: 24,
+        },
+      ],
+    },
+    {
+      title: "Storage integrations",
+      panels: [
+        countStat(
+          "Storage integrations in error",
+          "Storage integrations the service reports in ERROR (VdbcloudStorageIntegrationError): the next backup export or audit-log forward through each fails. Why is in the exporter's log.",
+          'count(vdbcloud_storage_integration_status{status="error"} == 1)',
+        ),
+        countStat(
+          "Keys that may not list integrations",
+          "Credentials the service refuses List Storage Integrations (vdbcloud_collector_not_permitted): those projects' integrations are not watched.",
+          'count(vdbcloud_collector_not_permitted{collector="storage_integrations"})',
+        ),
+        {
+          kind: "stat",
+          title: "Storage integrations",
+          description: "Storage integrations of every known project (List Storage Integrations).",
+          queries: [{ expr: "count(vdbcloud_storage_integration_info) or vector(0)" }],
+          unit: "none",
+          thresholds: steps(),
+          colorMode: "value",
+          w: 12,
+        },
+        {
+          kind: "table",
+          title: "Storage integrations",
+          description:
+            "One row per storage integration (List Storage Integrations): its project, name, bucket and region, and its status (ERROR fails the next backup export or audit-log forward). The service's message about it is logged once per change, never shown here; its credentials are never read.",
+          queries: [{ expr: INTEGRATION_ROWS, instant: true, format: "table" }],
+          hide: ["Time", "Value", "__name__"],
+          columns: [
+            { field: "project_id", displayName: "Project" },
+            { field: "integration_id", displayName: "Integration ID" },
+            { field: "name", displayName: "Name" },
+            { field: "bucket_name", displayName: "Bucket" },
+            { field: "region_id", displayName: "Region" },
+            { field: "status", displayName: "Status", colored: true, mappings: INTEGRATION_STATUS_COLORS },
+          ],
+          unit: "none",
           w: 24,
         },
       ],

@@ -36,6 +36,36 @@ const RULE_INFO = `max by (project_id, rule_id, rule_name, metric_name, level, c
 const ruleColumn = (family: string) =>
   `max by (project_id, rule_id) (${family}{${PROJECT_SEL}}) * on (project_id, rule_id) group_left (rule_name, metric_name, level, comparison) ${RULE_INFO}`;
 
+/**
+ * The private endpoints of the selected projects, one row each, with the current status of the
+ * endpoint and of its endpoint service as labels (label_join copies `status` under a name of its
+ * own); an endpoint whose answer carried no status has no row.
+ */
+const PRIVATE_ENDPOINT_ROWS =
+  "max by (project_id, region_id, cloud_id, endpoint_id, endpoint_service, endpoint_status, service_status) (" +
+  `vdbcloud_private_endpoint_info{${PROJECT_SEL}}` +
+  ' * on (project_id, endpoint_id) group_left (endpoint_status) label_join(max by (project_id, endpoint_id, status) (vdbcloud_private_endpoint_status == 1), "endpoint_status", "", "status")' +
+  ' * on (project_id, endpoint_id) group_left (service_status) label_join(max by (project_id, endpoint_id, status) (vdbcloud_private_endpoint_service_status == 1), "service_status", "", "status"))';
+/** Private endpoints of the selected projects whose endpoint or endpoint service is not available. */
+const PRIVATE_ENDPOINTS_DOWN =
+  `count(max by (project_id, endpoint_id) (vdbcloud_private_endpoint_status{${PROJECT_SEL}, status!="available"} == 1` +
+  ` or vdbcloud_private_endpoint_service_status{${PROJECT_SEL}, status!="available"} == 1)) or vector(0)`;
+/** Private endpoint status colours: available green, anything else red (clients cannot connect). */
+const PRIVATE_ENDPOINT_STATUS_COLORS: ValueMapping[] = [
+  { value: "available", color: "green" },
+  { value: ".*", color: "red", regex: true },
+];
+
+/** The on-demand compute of each project and region of the selected projects, its current status as a label (value 1). */
+const ON_DEMAND_COMPUTE = `max by (project_id, region_id, status) (vdbcloud_on_demand_compute_status{${PROJECT_SEL}} == 1)`;
+/** On-demand compute status colours: enabled green, enabling blue, disabled grey, anything else (abnormal) red. */
+const ON_DEMAND_COMPUTE_COLORS: ValueMapping[] = [
+  { value: "enabled", color: "green" },
+  { value: "enabling", color: "blue" },
+  { value: "disabled", color: "text" },
+  { value: ".*", color: "red", regex: true },
+];
+
 /** On-demand cluster status colours: running green, transitions blue, suspended grey, anything else orange. */
 const ON_DEMAND_STATUS_COLORS: ValueMapping[] = [
   { value: "running", color: "green" },
@@ -49,7 +79,7 @@ export const overview: DashboardSpec = {
   uid: UID.overview,
   title: "Vector DB Cloud / Overview",
   description:
-    "Every cluster at a glance: status, CU load, storage, traffic, latency and failures; the inventory with on-demand clusters; the console's own alert rules.",
+    "Every cluster at a glance: status, CU load, storage, traffic, latency and failures; the inventory with on-demand clusters; the console's own alert rules; private endpoints.",
   tags: [TAG],
   variables: clusterVariables(true),
   annotations: [
@@ -461,6 +491,20 @@ export const overview: DashboardSpec = {
         },
         {
           kind: "table",
+          title: "On-demand compute",
+          description:
+            "Whether on-demand compute, what the on-demand clusters above run on, is on for each project and region of the selected projects (Describe On-Demand Compute): enabled, enabling, disabled, or abnormal, when those clusters may not start, resume or answer (VdbcloudOnDemandComputeAbnormal, warning, after 10 minutes).",
+          w: 24,
+          queries: [{ expr: ON_DEMAND_COMPUTE }],
+          hide: ["Value"],
+          columns: [
+            { field: "project_id", displayName: "Project" },
+            { field: "region_id", displayName: "Region" },
+            { field: "status", displayName: "Status", colored: true, mappings: ON_DEMAND_COMPUTE_COLORS },
+          ],
+        },
+        {
+          kind: "table",
           title: "Group members",
           description:
             "Members of each SCIM group of groups.ids, for access audits (List Group Members count).",
@@ -542,6 +586,74 @@ export const overview: DashboardSpec = {
             { field: "Value #B", displayName: "Threshold", unit: "none" },
             { field: "Value #C", displayName: "Window", unit: "dtdurations" },
             { field: "Value #D", displayName: "Clusters", unit: "none" },
+          ],
+        },
+      ],
+    },
+    {
+      title: "Private endpoints",
+      panels: [
+        {
+          kind: "stat",
+          title: "Private endpoints",
+          description:
+            "Private endpoints of the selected projects (List Private Endpoints): the PrivateLink endpoints through which clients in your VPCs reach the clusters.",
+          queries: [{ expr: `count(vdbcloud_private_endpoint_info{${PROJECT_SEL}}) or vector(0)` }],
+          unit: "none",
+          thresholds: steps(),
+          colorMode: "value",
+          w: 6,
+        },
+        {
+          kind: "stat",
+          title: "Private endpoints not available",
+          description:
+            "Private endpoints whose own status or whose endpoint service's is not available: the clients in that VPC cannot reach the clusters, which still show running (VdbcloudPrivateEndpointNotAvailable, critical, after 5 minutes).",
+          queries: [{ expr: PRIVATE_ENDPOINTS_DOWN }],
+          unit: "none",
+          thresholds: steps(["red", 1]),
+          colorMode: "background",
+          w: 6,
+        },
+        {
+          kind: "stat",
+          title: "Keys not permitted to list private endpoints",
+          description:
+            "Credentials the service refuses List Private Endpoints for lack of a role (vdbcloud_collector_not_permitted): their private endpoints are not collected.",
+          queries: [
+            { expr: 'count(vdbcloud_collector_not_permitted{collector="private_endpoints"}) or vector(0)' },
+          ],
+          unit: "none",
+          thresholds: steps(["orange", 1]),
+          colorMode: "background",
+          w: 12,
+        },
+        {
+          kind: "table",
+          title: "Private endpoints",
+          description:
+            "One row per private endpoint of the selected projects (List Private Endpoints): its cloud and region, the endpoint service it connects to, and the current status of the endpoint and of the endpoint service (anything but available cuts the VPC's clients off).",
+          w: 24,
+          queries: [{ expr: PRIVATE_ENDPOINT_ROWS }],
+          hide: ["Value"],
+          columns: [
+            { field: "project_id", displayName: "Project" },
+            { field: "cloud_id", displayName: "Cloud" },
+            { field: "region_id", displayName: "Region" },
+            { field: "endpoint_id", displayName: "Endpoint ID" },
+            { field: "endpoint_service", displayName: "Endpoint service" },
+            {
+              field: "endpoint_status",
+              displayName: "Endpoint status",
+              colored: true,
+              mappings: PRIVATE_ENDPOINT_STATUS_COLORS,
+            },
+            {
+              field: "service_status",
+              displayName: "Service status",
+              colored: true,
+              mappings: PRIVATE_ENDPOINT_STATUS_COLORS,
+            },
           ],
         },
       ],

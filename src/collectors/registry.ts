@@ -26,8 +26,11 @@ import { groupsCollector } from "./groups/tasks.js";
 import { importJobsCollector } from "./import-jobs/tasks.js";
 import { inventoryCollector } from "./inventory/tasks.js";
 import { jobsCollector } from "./jobs/tasks.js";
+import { onDemandComputeCollector } from "./on-demand-compute/tasks.js";
+import { privateEndpointsCollector } from "./private-endpoints/tasks.js";
 import { sparkJobDiscoveryCollector } from "./spark-jobs/sparkJobDiscovery.js";
 import { sparkJobsCollector } from "./spark-jobs/tasks.js";
+import { storageIntegrationsCollector } from "./storage-integrations/tasks.js";
 
 export const COLLECTORS = [
   clusterMetricsCollector,
@@ -43,6 +46,9 @@ export const COLLECTORS = [
   backupPoliciesCollector,
   globalClustersCollector,
   alertRulesCollector,
+  privateEndpointsCollector,
+  onDemandComputeCollector,
+  storageIntegrationsCollector,
   billingCollector,
 ] as const;
 

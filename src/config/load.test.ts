@@ -442,6 +442,9 @@ describe("good configs", () => {
       backups: { enabled: true, intervalMs: 900_000, policyIntervalMs: 3_600_000 },
       globalClusters: { enabled: true, intervalMs: 60_000 },
       alertRules: { enabled: true, intervalMs: 900_000 },
+      privateEndpoints: { enabled: true, intervalMs: 900_000 },
+      onDemandCompute: { enabled: true, intervalMs: 900_000 },
+      storageIntegrations: { enabled: true, intervalMs: 900_000 },
       billing: {
         enabled: false,
         intervalMs: 3_600_000,

@@ -146,6 +146,9 @@ describe("computeSchedule", () => {
         global_clusters: { enabled: false },
         inventory: { discovery: { enabled: true, project_ids: ["p1", "p2"] }, on_demand: false },
         alert_rules: { enabled: false },
+        private_endpoints: { enabled: false },
+        on_demand_compute: { enabled: false },
+        storage_integrations: { enabled: false },
       }),
     );
     const summary = summarise(schedule.rows);
@@ -442,19 +445,86 @@ describe("computeSchedule", () => {
     expect(
       first?.notes.some((n) => n.startsWith("the console's alert rules: one List Alert Rules page")),
     ).toBe(true);
-    for (const endpoint of ["GET /v2/clusters/onDemandClusters", "GET /v2/alertRules"]) {
+    expect(first && row(first.rows, "GET /v2/projects/{projectId}/privateEndpoints")).toMatchObject({
+      callsPerCycle: 2,
+      atLeast: true,
+      intervalMs: 900_000,
+    });
+    expect(text).toContain(
+      "GET /v2/projects/{projectId}/privateEndpoints [default]: at least 2 calls every PT15M",
+    );
+    expect(first?.notes.some((n) => n.startsWith("private endpoints: one List Private Endpoints page"))).toBe(
+      true,
+    );
+    // On-demand compute: one Describe per project and region, as the on-demand clusters' listing.
+    expect(first && row(first.rows, "GET /v2/on-demand-compute")).toMatchObject({
+      callsPerCycle: 3,
+      atLeast: true,
+      intervalMs: 900_000,
+    });
+    expect(text).toContain("GET /v2/on-demand-compute [default]: at least 3 calls every PT15M");
+    expect(
+      first?.notes.some((n) => n.startsWith("on-demand compute: one Describe On-Demand Compute call")),
+    ).toBe(true);
+    for (const endpoint of [
+      "GET /v2/clusters/onDemandClusters",
+      "GET /v2/alertRules",
+      "GET /v2/projects/{projectId}/privateEndpoints",
+      "GET /v2/on-demand-compute",
+    ]) {
       expect(second && row(second.rows, endpoint)).toBeUndefined();
       // No project configured: still one at least, every organisation has a project.
       expect(row(computeSchedule(COLLECTORS, await config({}), {}).rows, endpoint)?.callsPerCycle).toBe(1);
     }
     const off = computeSchedule(
       COLLECTORS,
-      await config({ inventory: { on_demand: false }, alert_rules: { enabled: false } }),
+      await config({
+        inventory: { on_demand: false },
+        alert_rules: { enabled: false },
+        private_endpoints: { enabled: false },
+        on_demand_compute: { enabled: false },
+      }),
       {},
     );
     expect(row(off.rows, "GET /v2/clusters/onDemandClusters")).toBeUndefined();
     expect(row(off.rows, "GET /v2/alertRules")).toBeUndefined();
+    expect(row(off.rows, "GET /v2/projects/{projectId}/privateEndpoints")).toBeUndefined();
+    expect(off.notes.some((n) => n.includes("List Private Endpoints"))).toBe(false);
+    expect(row(off.rows, "GET /v2/on-demand-compute")).toBeUndefined();
+    expect(off.notes.some((n) => n.includes("Describe On-Demand Compute"))).toBe(false);
     expect(off.notes.some((n) => n.includes("List Alert Rules") || n.includes("On-Demand"))).toBe(false);
+  });
+
+  it("counts List Storage Integrations on shard 0 only, a page per known project at least", async () => {
+    const endpoint = "GET /v2/storageIntegrations";
+    const cfg = await config({
+      clusters: [
+        { id: "in01-a", project_id: "p1" },
+        { id: "in01-b", project_id: "p1" },
+        { id: "in01-c", project_id: "p2" },
+        { id: "in01-d" },
+      ],
+    });
+    const [first, second] = [0, 1].map((index) =>
+      computeSchedule(COLLECTORS, cfg, { shard: { index, total: 2 } }),
+    );
+    expect(first && row(first.rows, endpoint)).toMatchObject({
+      callsPerCycle: 2,
+      atLeast: true,
+      intervalMs: 900_000,
+    });
+    expect(first ? formatSchedule(first) : "").toContain(
+      `${endpoint} [default]: at least 2 calls every PT15M`,
+    );
+    expect(
+      first?.notes.some((n) => n.startsWith("storage integrations: one List Storage Integrations page")),
+    ).toBe(true);
+    expect(second && row(second.rows, endpoint)).toBeUndefined();
+    // No project configured: still one at least, every organisation has a project.
+    expect(row(computeSchedule(COLLECTORS, await config({}), {}).rows, endpoint)?.callsPerCycle).toBe(1);
+    const off = computeSchedule(COLLECTORS, await config({ storage_integrations: { enabled: false } }), {});
+    expect(row(off.rows, endpoint)).toBeUndefined();
+    expect(off.notes.some((n) => n.includes("List Storage Integrations"))).toBe(false);
   });
 
   it("counts billing under its own credential, on shard 0 only, and nothing while it is off", async () => {
@@ -492,6 +562,9 @@ describe("computeSchedule", () => {
       METRICS_FORM_NOTES.auto,
       "on-demand clusters: one List On-Demand Clusters call per project and region that List Projects V2 lists (regionIds), counted here for the configured clusters' projects and regions",
       "the console's alert rules: one List Alert Rules page per 100 rules of each project that List Projects V2 lists, counted here for the configured clusters' projects",
+      "private endpoints: one List Private Endpoints page per 100 endpoints of each project that List Projects V2 lists, counted here for the configured clusters' projects",
+      "on-demand compute: one Describe On-Demand Compute call per project and region that List Projects V2 lists (regionIds), counted here for the configured clusters' projects and regions",
+      "storage integrations: one List Storage Integrations page per 100 integrations of each project that List Projects V2 lists, counted here for the configured clusters' projects",
       "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
       "no clusters, Spark jobs or job IDs to poll: list clusters, enable discovery, or add spark_jobs.jobs or jobs.ids",
     ]);

@@ -1,15 +1,16 @@
 /**
- * `--probe` of what a project's console holds: List On-Demand Clusters for the first known
- * project and region, and List Alert Rules page 1 for the first known project (both need a
- * project admin). The known projects are those List Projects V2 gave the probe, and the
- * configured clusters' (polling/projects.ts), as a run would ask them.
+ * `--probe` of what a project's console holds: List On-Demand Clusters and Describe On-Demand
+ * Compute for the first known project and region, and List Alert Rules, List Private Endpoints
+ * and List Storage Integrations page 1 for the first known project (each needs a project
+ * admin). The known projects are those List Projects V2 gave the probe, and the configured
+ * clusters' (polling/projects.ts), as a run would ask them.
  */
 import type { ClusterConfig, Config } from "../config/types.js";
 import { type KnownProject, mergeKnownProjects, projectRegions } from "../polling/projects.js";
 import { CloudError } from "../upstream/errors.js";
 import { refusalOf } from "../upstream/refusals.js";
 import type { CloudApi } from "../upstream/types.js";
-import type { ConsoleProbe } from "./report.js";
+import type { ConsoleProbe } from "./consoleReport.js";
 
 /** One call's outcome as the report names it; anything but a CloudError is a bug. */
 async function outcome(
@@ -26,6 +27,24 @@ async function outcome(
       refusal === "not_permitted" ? "not_permitted" : refusal === "plan_refused" ? "plan_refused" : "failed";
     return { what, where, state, code: err.code, message: err.message };
   }
+}
+
+/** Describe On-Demand Compute for the first known project and region, with the status it gave. */
+async function probeOnDemandCompute(
+  client: CloudApi,
+  pair: { readonly projectId: string; readonly regionId: string } | undefined,
+): Promise<ConsoleProbe> {
+  const what = "Describe On-Demand Compute";
+  if (pair === undefined) return { what, state: "skipped", message: "no project and region known" };
+  const answered: { status: string | null } = { status: null };
+  const probe = await outcome(what, `${pair.projectId}, ${pair.regionId}`, async () => {
+    answered.status = (await client.describeOnDemandCompute(pair)).status;
+    return 1;
+  });
+  if (probe.state !== "ok") return probe;
+  // A description, not a listing: its status takes the place of a count.
+  const { listed: _one, ...answer } = probe;
+  return { ...answer, status: answered.status ?? "none given" };
 }
 
 /**
@@ -53,6 +72,9 @@ export async function probeConsole(
           ),
     );
   }
+  if (config.onDemandCompute.enabled) {
+    out.push(await probeOnDemandCompute(client, projectRegions(known)[0]));
+  }
   if (config.alertRules.enabled) {
     const project = known[0];
     out.push(
@@ -65,6 +87,36 @@ export async function probeConsole(
               (await client.listAlertRules({ projectId: project.projectId, pageSize: 1, currentPage: 1 }))
                 .total ?? 0,
           ),
+    );
+  }
+  if (config.privateEndpoints.enabled) {
+    const project = known[0];
+    out.push(
+      project === undefined
+        ? { what: "List Private Endpoints", state: "skipped", message: "no project known" }
+        : await outcome("List Private Endpoints", project.projectId, async () => {
+            const page = await client.listPrivateEndpoints({
+              projectId: project.projectId,
+              pageSize: 1,
+              currentPage: 1,
+            });
+            return page.total ?? page.listed;
+          }),
+    );
+  }
+  if (config.storageIntegrations.enabled) {
+    const project = known[0];
+    out.push(
+      project === undefined
+        ? { what: "List Storage Integrations", state: "skipped", message: "no project known" }
+        : await outcome("List Storage Integrations", project.projectId, async () => {
+            const page = await client.listStorageIntegrations({
+              projectId: project.projectId,
+              pageSize: 1,
+              currentPage: 1,
+            });
+            return page.total ?? page.listed;
+          }),
     );
   }
   return out;

@@ -23,11 +23,18 @@ function fakeApi(
     noJobs?: boolean;
     /** Projects of List Projects V2, by ID with their regions. */
     projects?: Record<string, string[]>;
-    /** How List On-Demand Clusters and List Alert Rules answer. */
+    /** How List On-Demand Clusters, List Alert Rules and List Storage Integrations answer. */
     console?: "not_permitted" | "plan_refused" | "failed";
   } = {},
 ) {
-  const consoleFailure = (endpoint: "GET /v2/clusters/onDemandClusters" | "GET /v2/alertRules") => {
+  const consoleFailure = (
+    endpoint:
+      | "GET /v2/clusters/onDemandClusters"
+      | "GET /v2/on-demand-compute"
+      | "GET /v2/alertRules"
+      | "GET /v2/projects/{projectId}/privateEndpoints"
+      | "GET /v2/storageIntegrations",
+  ) => {
     if (opts.console === "not_permitted")
       return new CloudError(
         "api_error",
@@ -180,11 +187,30 @@ function fakeApi(
       if (err) throw err;
       return [];
     },
+    describeOnDemandCompute: async (args) => {
+      calls.push(`describeOnDemandCompute ${args.projectId} ${args.regionId}`);
+      const err = consoleFailure("GET /v2/on-demand-compute");
+      if (err) throw err;
+      return { ...args, status: "abnormal" };
+    },
     listAlertRules: async (args) => {
       calls.push(`listAlertRules ${args.projectId} ${args.currentPage}/${args.pageSize}`);
       const err = consoleFailure("GET /v2/alertRules");
       if (err) throw err;
       return { total: 7, currentPage: 1, pageSize: 1, listed: 0, rules: [] };
+    },
+    listPrivateEndpoints: async (args) => {
+      calls.push(`listPrivateEndpoints ${args.projectId} ${args.currentPage}/${args.pageSize}`);
+      const err = consoleFailure("GET /v2/projects/{projectId}/privateEndpoints");
+      if (err) throw err;
+      return { total: 3, currentPage: 1, pageSize: 1, listed: 1, endpoints: [] };
+    },
+    listStorageIntegrations: async (args) => {
+      calls.push(`listStorageIntegrations ${args.projectId} ${args.currentPage}/${args.pageSize}`);
+      const err = consoleFailure("GET /v2/storageIntegrations");
+      if (err) throw err;
+      // No count: the probe says how many the page listed.
+      return { total: null, currentPage: 1, pageSize: 1, listed: 1, integrations: [] };
     },
   };
   return { api, calls };
@@ -409,30 +435,60 @@ describe("runProbe", () => {
     });
     const report = await probe({ clusters: [{ id: "in01-a", project_id: "p0", region: "az-eastus" }] }, api);
     expect(
-      calls.filter((c) => c.startsWith("listOnDemandClusters") || c.startsWith("listAlertRules")),
-    ).toEqual(["listOnDemandClusters p1 aws-us-west-2", "listAlertRules p1 1/1"]);
+      calls.filter((c) =>
+        /^(list(OnDemandClusters|AlertRules|PrivateEndpoints|StorageIntegrations)|describeOnDemandCompute) /.test(
+          c,
+        ),
+      ),
+    ).toEqual([
+      "listOnDemandClusters p1 aws-us-west-2",
+      "describeOnDemandCompute p1 aws-us-west-2",
+      "listAlertRules p1 1/1",
+      "listPrivateEndpoints p1 1/1",
+      "listStorageIntegrations p1 1/1",
+    ]);
     expect(report.console).toEqual([
       { what: "List On-Demand Clusters", where: "p1, aws-us-west-2", state: "ok", listed: 0 },
+      { what: "Describe On-Demand Compute", where: "p1, aws-us-west-2", state: "ok", status: "abnormal" },
       { what: "List Alert Rules", where: "p1", state: "ok", listed: 7 },
+      { what: "List Private Endpoints", where: "p1", state: "ok", listed: 3 },
+      { what: "List Storage Integrations", where: "p1", state: "ok", listed: 1 },
     ]);
     const text = formatProbe(report);
     expect(text).toContain("List On-Demand Clusters (p1, aws-us-west-2): ok, 0 listed");
+    expect(text).toContain("Describe On-Demand Compute (p1, aws-us-west-2): ok, status abnormal");
     expect(text).toContain("List Alert Rules (p1): ok, 7 listed");
+    expect(text).toContain("List Private Endpoints (p1): ok, 3 listed");
+    expect(text).toContain("List Storage Integrations (p1): ok, 1 listed");
   });
 
   it("with no project known, the console's listings are skipped; while their collectors are off, absent", async () => {
     const report = await probe({ clusters: [TWO[0]] }, fakeApi().api);
     expect(report.console?.map((c) => [c.what, c.state, c.message])).toEqual([
       ["List On-Demand Clusters", "skipped", "no project and region known"],
+      ["Describe On-Demand Compute", "skipped", "no project and region known"],
       ["List Alert Rules", "skipped", "no project known"],
+      ["List Private Endpoints", "skipped", "no project known"],
+      ["List Storage Integrations", "skipped", "no project known"],
     ]);
     const off = fakeApi({ projects: { p1: ["aws-us-west-2"] } });
     const none = await probe(
-      { clusters: [TWO[0]], inventory: { on_demand: false }, alert_rules: { enabled: false } },
+      {
+        clusters: [TWO[0]],
+        inventory: { on_demand: false },
+        on_demand_compute: { enabled: false },
+        alert_rules: { enabled: false },
+        private_endpoints: { enabled: false },
+        storage_integrations: { enabled: false },
+      },
       off.api,
     );
     expect(none.console).toBeUndefined();
-    expect(off.calls.some((c) => c.startsWith("listOnDemand") || c.startsWith("listAlertRules"))).toBe(false);
+    expect(
+      off.calls.some((c) =>
+        /^(list(OnDemand|AlertRules|PrivateEndpoints|StorageIntegrations)|describeOnDemandCompute)/.test(c),
+      ),
+    ).toBe(false);
   });
 
   it.each([
@@ -456,9 +512,61 @@ describe("runProbe", () => {
       { clusters: [TWO[0]] },
       fakeApi({ projects: { p1: ["aws-us-west-2"] }, console: state }).api,
     );
-    expect(report.console?.map((c) => c.state)).toEqual([state, state]);
+    expect(report.console?.map((c) => c.state)).toEqual([state, state, state, state, state]);
     expect(probeExitCode(report)).toBe(exit);
     expect(formatProbe(report)).toMatch(line);
+  });
+
+  it("says on-demand compute is not collected where the key may not read it, and a status not given", async () => {
+    const refused = await probe(
+      { clusters: [TWO[0]] },
+      fakeApi({ projects: { p1: ["aws-us-west-2"] }, console: "not_permitted" }).api,
+    );
+    expect(formatProbe(refused)).toContain(
+      "Describe On-Demand Compute (p1, aws-us-west-2): NOT PERMITTED: the key is not a Project Admin there; on-demand compute is not collected there",
+    );
+    const { api } = fakeApi({ projects: { p1: ["aws-us-west-2"] } });
+    const silent: typeof api = {
+      ...api,
+      describeOnDemandCompute: async (args) => ({ ...args, status: null }),
+    };
+    const report = await probe({ clusters: [TWO[0]] }, silent);
+    expect(formatProbe(report)).toContain(
+      "Describe On-Demand Compute (p1, aws-us-west-2): ok, status none given",
+    );
+  });
+
+  it("says storage integrations are not collected where the key may not list them", async () => {
+    const report = await probe(
+      { clusters: [TWO[0]] },
+      fakeApi({ projects: { p1: ["aws-us-west-2"] }, console: "not_permitted" }).api,
+    );
+    expect(formatProbe(report)).toContain(
+      "List Storage Integrations (p1): NOT PERMITTED: the key is not a Project Admin there; storage integrations are not collected there",
+    );
+  });
+
+  it("says private endpoints are not collected where the key may not list them, and counts the page when no count comes", async () => {
+    const refused = await probe(
+      { clusters: [TWO[0]] },
+      fakeApi({ projects: { p1: ["aws-us-west-2"] }, console: "not_permitted" }).api,
+    );
+    expect(formatProbe(refused)).toContain(
+      "List Private Endpoints (p1): NOT PERMITTED: the key is not a Project Admin there; private endpoints are not collected there",
+    );
+    const { api } = fakeApi({ projects: { p1: ["aws-us-west-2"] } });
+    const uncounted: typeof api = {
+      ...api,
+      listPrivateEndpoints: async () => ({
+        total: null,
+        currentPage: 1,
+        pageSize: 1,
+        listed: 1,
+        endpoints: [],
+      }),
+    };
+    const report = await probe({ clusters: [TWO[0]] }, uncounted);
+    expect(report.console?.find((c) => c.what === "List Private Endpoints")?.listed).toBe(1);
   });
 
   describe("data planes, with collections on", () => {

@@ -4,6 +4,9 @@
  */
 import type { QueryForm } from "../upstream/catalog.js";
 import type { MetricQuery } from "../upstream/types.js";
+import { type ConsoleProbe, consoleLine } from "./consoleReport.js";
+
+export type { ConsoleProbe } from "./consoleReport.js";
 
 /** One call's outcome: answered, or the error's stable code and (redacted) message. */
 export type CallResult =
@@ -96,22 +99,6 @@ export interface BackupProbe {
 export interface BillingProbe {
   readonly credential: string;
   readonly result: CallResult | Skipped;
-}
-
-/**
- * One console listing (List On-Demand Clusters, List Alert Rules) for the first known project
- * (and region): answered (with how many it listed), not permitted (the key is not a project
- * admin there), refused for the project's plan, failed, or skipped (nothing known to ask).
- */
-export interface ConsoleProbe {
-  readonly what: "List On-Demand Clusters" | "List Alert Rules";
-  /** The project (and region) asked. */
-  readonly where?: string;
-  readonly state: "ok" | "not_permitted" | "plan_refused" | "failed" | "skipped";
-  readonly listed?: number;
-  readonly code?: string;
-  /** The service's message when refused or failed, or why it was skipped. */
-  readonly message?: string;
 }
 
 /** Everything `--probe` found. */
@@ -233,24 +220,6 @@ function billingLine(b: BillingProbe): string {
       ? "not readable: the key needs the Organization Owner or Billing Admin role"
       : `not readable (${r.code})`;
   return `Billing (key ${b.credential}): ${why}: ${r.message}`;
-}
-
-/** A console listing in one line: what a user needs to know of it, and what is not collected. */
-function consoleLine(c: ConsoleProbe): string {
-  const head = `${c.what}${c.where === undefined ? "" : ` (${c.where})`}`;
-  const what = c.what === "List Alert Rules" ? "the console's alert rules are" : "on-demand clusters are";
-  switch (c.state) {
-    case "ok":
-      return `${head}: ok, ${c.listed ?? 0} listed`;
-    case "skipped":
-      return `${head}: not probed (${c.message ?? ""})`;
-    case "not_permitted":
-      return `${head}: NOT PERMITTED: the key is not a Project Admin there; ${what} not collected there, the other collectors are unaffected: ${c.message ?? ""}`;
-    case "plan_refused":
-      return `${head}: refused for the project's plan; ${what} not collected there: ${c.message ?? ""}`;
-    default:
-      return `${head}: failed (see above)`;
-  }
 }
 
 /**

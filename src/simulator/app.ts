@@ -12,9 +12,12 @@ import { ApiCode } from "./errors.js";
 import { groupRoutes } from "./groups.js";
 import { nativeExportRoutes } from "./native-export.js";
 import { onDemandRoutes } from "./on-demand.js";
+import { onDemandComputeRoutes } from "./on-demand-compute.js";
 import { mountRoute, type PipelineDeps } from "./pipeline.js";
+import { privateEndpointRoutes } from "./private-endpoints.js";
 import { mutatingRoutes } from "./routes-mutating.js";
 import { readRoutes } from "./routes-read.js";
+import { storageIntegrationRoutes } from "./storage-integrations.js";
 
 /** Builds the simulator's express app over `deps`. */
 export function createApp(deps: PipelineDeps): Express {
@@ -28,7 +31,10 @@ export function createApp(deps: PipelineDeps): Express {
   for (const route of [
     // Before Describe Cluster, whose /v2/clusters/:id would take "onDemandClusters" for an ID.
     ...onDemandRoutes(deps.ctx.onDemand),
+    ...onDemandComputeRoutes(deps.ctx.onDemandCompute, deps.ctx.world),
     ...alertRuleRoutes(deps.ctx.alertRules),
+    ...privateEndpointRoutes(deps.ctx.privateEndpoints),
+    ...storageIntegrationRoutes(deps.ctx.storageIntegrations),
     ...readRoutes(deps.ctx),
     ...nativeExportRoutes(deps.ctx),
     ...groupRoutes(),

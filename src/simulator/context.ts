@@ -11,8 +11,11 @@ import type { MetricCatalogMode, MetricStatPolicy } from "./metric-catalog.js";
 import type { ClusterProfile } from "./metric-values.js";
 import type { NativeExportOptions, NativeScrapeGuard } from "./native-guard.js";
 import type { SimOnDemandCluster } from "./on-demand.js";
+import type { SimOnDemandCompute } from "./on-demand-compute.js";
+import type { SimPrivateEndpoint } from "./private-endpoints.js";
 import type { SimQuirks } from "./quirks.js";
 import type { SparkJobStore } from "./spark-jobs.js";
+import type { SimStorageIntegration } from "./storage-integrations.js";
 import type { MutableSimCluster, World } from "./world.js";
 
 /** Endpoints switched off, as a service that removed them would answer (HTTP 404). */
@@ -67,8 +70,14 @@ export interface SimContext {
   readonly dataProtection: DataProtection;
   /** On-demand clusters of every project (on-demand.ts). */
   readonly onDemand: readonly SimOnDemandCluster[];
+  /** On-demand compute of every project in each region of its clusters (on-demand-compute.ts). */
+  readonly onDemandCompute: readonly SimOnDemandCompute[];
   /** The console's alert rules, by project ID (alert-rules.ts). */
   readonly alertRules: ReadonlyMap<string, readonly WireAlertRule[]>;
+  /** Every project's private endpoints (private-endpoints.ts). */
+  readonly privateEndpoints: readonly SimPrivateEndpoint[];
+  /** Every project's storage integrations, credentials included (storage-integrations.ts). */
+  readonly storageIntegrations: readonly SimStorageIntegration[];
   /** Endpoints that answer as removed ones (test switches). */
   readonly retired: RetiredEndpoints;
   /** Metrics forced all-null, keyed by `nulledKey`. */

@@ -21,13 +21,16 @@ import { Lifecycle } from "./lifecycle.js";
 import { buildProfile } from "./metric-values.js";
 import { NativeScrapeGuard } from "./native-guard.js";
 import { generateOnDemandClusters, type SimOnDemandCluster } from "./on-demand.js";
+import { generateOnDemandCompute, type SimOnDemandCompute } from "./on-demand-compute.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
+import { generatePrivateEndpoints, type SimPrivateEndpoint } from "./private-endpoints.js";
 import { hexFromHash, mix } from "./random.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { generateSparkJobs, SparkJobStore } from "./spark-jobs.js";
 import { busyClusterSparkJobs } from "./spark-listing.js";
 import { type SimState, SimStateImpl } from "./state.js";
 import { type SimStats, StatsRecorder } from "./stats.js";
+import { generateStorageIntegrations, type SimStorageIntegration } from "./storage-integrations.js";
 import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
 
 export type { WireAlertRule } from "./alert-rules.js";
@@ -48,9 +51,16 @@ export {
   SECOND_FORM_NAMES,
 } from "./metric-catalog.js";
 export type { SimOnDemandCluster } from "./on-demand.js";
+export type { SimOnDemandCompute } from "./on-demand-compute.js";
 export type { RequestDone, SimulatorOptions } from "./options.js";
+export type { SimPrivateEndpoint } from "./private-endpoints.js";
 export { ALL_QUIRKS } from "./quirks.js";
 export { RATE_LIMIT_MODES, type RateLimitMode } from "./rate-limiter.js";
+export {
+  BROKEN_INTEGRATION_MESSAGE,
+  type SimExternalCred,
+  type SimStorageIntegration,
+} from "./storage-integrations.js";
 
 /** The billing data the simulator serves, for tests to compare with. */
 interface SimBilling {
@@ -77,8 +87,17 @@ export interface Simulator {
   readonly groups: ReadonlyMap<string, readonly SimGroupMember[]>;
   /** On-demand clusters of every project (List On-Demand Clusters). */
   readonly onDemandClusters: readonly SimOnDemandCluster[];
+  /** On-demand compute per project and region (Describe On-Demand Compute); SimState changes its status. */
+  readonly onDemandCompute: readonly SimOnDemandCompute[];
   /** The console's alert rules as List Alert Rules sends them, actions included, by project ID. */
   readonly alertRules: ReadonlyMap<string, readonly WireAlertRule[]>;
+  /** Every project's private endpoints (List Private Endpoints); SimState changes their statuses. */
+  readonly privateEndpoints: readonly SimPrivateEndpoint[];
+  /**
+   * Every project's storage integrations with the credentials Describe would show (List Storage
+   * Integrations); SimState changes their statuses and messages.
+   */
+  readonly storageIntegrations: readonly SimStorageIntegration[];
   readonly stats: SimStats;
   readonly faults: FaultController;
   readonly state: SimState;
@@ -153,7 +172,20 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     }),
     dataProtection: new DataProtection(world.clusters, startMs, o.globalClusters),
     onDemand: generateOnDemandClusters(world, o.seed, startMs),
+    onDemandCompute: generateOnDemandCompute(world, o.onDemandComputeAbnormal),
     alertRules: generateAlertRules(world, o.seed, o.alertRulesPerProject),
+    privateEndpoints: generatePrivateEndpoints(
+      world,
+      o.seed,
+      o.privateEndpointsPerProject,
+      o.privateEndpointPending,
+    ),
+    storageIntegrations: generateStorageIntegrations(
+      world,
+      o.seed,
+      o.storageIntegrationsPerProject,
+      o.storageIntegrationError,
+    ),
     retired: { retireV1: o.retireV1, removeV2ImportList: o.removeV2ImportList },
     nulledMetrics: new Set(),
     native: {
@@ -208,7 +240,10 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     regions: world.regions,
     groups: SIM_GROUPS,
     onDemandClusters: ctx.onDemand,
+    onDemandCompute: ctx.onDemandCompute,
     alertRules: ctx.alertRules,
+    privateEndpoints: ctx.privateEndpoints,
+    storageIntegrations: ctx.storageIntegrations,
     dataProtection: ctx.dataProtection,
     billing: {
       usageRows: (start, end, nowMs = o.now()) => usageRows(o.seed, world.clusters, start, end, nowMs),

@@ -59,6 +59,25 @@ export interface SimulatorOptions {
    * two pages of the largest size.
    */
   alertRulesPerProject?: number;
+  /**
+   * Private endpoints per project, default 2 (List Private Endpoints): 112 make a listing of two
+   * pages of the largest size.
+   */
+  privateEndpointsPerProject?: number;
+  /**
+   * Storage integrations per project, default 2 (List Storage Integrations): 112 make a listing
+   * of two pages of the largest size.
+   */
+  storageIntegrationsPerProject?: number;
+  /**
+   * The demo's bad cases of the account's lists, default none (every listed thing healthy): the
+   * first project's second storage integration in ERROR with the service's reason, its second
+   * private endpoint PENDING, and the last known project and region's on-demand compute
+   * abnormal. Each collector's part of the demo asks for its own.
+   */
+  storageIntegrationError?: boolean;
+  privateEndpointPending?: boolean;
+  onDemandComputeAbnormal?: boolean;
   /** Import jobs listed per cluster, default 8. */
   importJobsPerCluster?: number;
   /**
@@ -244,6 +263,21 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     importJobsPerCluster: count("importJobsPerCluster", opts.importJobsPerCluster, 8, 10_000),
     unfinishedImports: unfinishedImports(opts.unfinishedImports),
     alertRulesPerProject: count("alertRulesPerProject", opts.alertRulesPerProject, 4, 100_000),
+    privateEndpointsPerProject: count(
+      "privateEndpointsPerProject",
+      opts.privateEndpointsPerProject,
+      2,
+      100_000,
+    ),
+    storageIntegrationsPerProject: count(
+      "storageIntegrationsPerProject",
+      opts.storageIntegrationsPerProject,
+      2,
+      100_000,
+    ),
+    storageIntegrationError: opts.storageIntegrationError ?? false,
+    privateEndpointPending: opts.privateEndpointPending ?? false,
+    onDemandComputeAbnormal: opts.onDemandComputeAbnormal ?? false,
     timeScale,
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
     collectionChurnMs: count("collectionChurnMs", opts.collectionChurnMs, 0, 86_400_000),

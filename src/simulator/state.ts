@@ -1,79 +1,31 @@
 /**
  * Test hooks: drive job states, cluster status and metric gaps of a running simulator.
  */
-import {
-  CLOUD_JOB_STATUSES,
-  type CloudJobStatus,
-  type CloudJobType,
-  cloudJobView,
-  type WireCloudJob,
-} from "./cloud-jobs.js";
+import { CLOUD_JOB_STATUSES, type CloudJobStatus, cloudJobView, type WireCloudJob } from "./cloud-jobs.js";
 import { nulledKey, type RetiredEndpoints, type SimContext } from "./context.js";
 import { collectionKey, collectionsAt, type SimDataCollection } from "./data-plane.js";
 import { SimulatorError } from "./errors.js";
 import type { ImportJobDetail, ImportProgressOverride, WireImportJob } from "./import-jobs.js";
 import { indexView, pinnedIndex, type SetIndexInput, type SimIndex, type SimIndexView } from "./indexes.js";
 import { FIRST_FORM_NAMES, SECOND_FORM_NAMES } from "./metric-catalog.js";
+import { heldCompute } from "./on-demand-compute.js";
 import { hexFromHash, mix } from "./random.js";
 import {
   SPARK_STATUSES,
   type SparkJobRef,
-  type SparkScenario,
   type SparkStatus,
   sparkJobView,
   type WireSparkJob,
 } from "./spark-jobs.js";
+import type {
+  AddCloudJobInput,
+  AddCollectionInput,
+  AddImportJobInput,
+  AddSparkJobInput,
+  CloudJobRef,
+} from "./state-inputs.js";
 import type { MutableSimCluster } from "./world.js";
 import { type AddClusterInput, addSimCluster, removeSimCluster } from "./world-changes.js";
-
-/** A Spark job to add. Defaults: a generated ID, scenario "succeeded", created now. */
-interface AddSparkJobInput {
-  readonly projectId: string;
-  readonly jobId?: string;
-  readonly scenario?: SparkScenario;
-  readonly createdAtMs?: number;
-  /** A cluster of the world; its region becomes the job's region. */
-  readonly clusterId?: string;
-  readonly description?: string;
-  /** Pins this status at once (as setSparkJobStatus would). */
-  readonly status?: SparkStatus;
-}
-
-/** A job of Describe Job, as the exporter's `jobs.ids` names it. */
-interface CloudJobRef {
-  readonly jobId: string;
-  readonly type: CloudJobType;
-}
-
-/**
- * A job of Describe Job to add. Defaults: a generated ID, created now, 20 simulated seconds
- * pending, 300 running, successful.
- */
-interface AddCloudJobInput {
-  readonly type: CloudJobType;
-  readonly jobId?: string;
-  readonly pendingS?: number;
-  readonly runS?: number;
-  /** Fails at `atPercent` with `reason` instead of succeeding. */
-  readonly failure?: { readonly reason: string; readonly atPercent: number };
-}
-
-/** An import job to add at the top of a cluster's listing. Defaults: generated ID, ImportPending. */
-interface AddImportJobInput {
-  readonly jobId?: string;
-  readonly collectionName?: string;
-  /** Any string: unknown states are allowed on purpose (clients must cope). */
-  readonly state?: string;
-}
-
-/** A collection to add to a data plane. Defaults: loaded, 0 rows. */
-interface AddCollectionInput {
-  readonly dbName: string;
-  readonly collectionName: string;
-  readonly loadState?: string;
-  readonly loadProgress?: number;
-  readonly rows?: number;
-}
 
 /** Test hooks of a running simulator; changes apply to the next request. */
 export interface SimState {
@@ -113,6 +65,18 @@ export interface SimState {
   setClusterStatus(clusterId: string, status: string): void;
   /** Sets an on-demand cluster's status (any string). Throws UNKNOWN_CLUSTER. */
   setOnDemandClusterStatus(clusterId: string, status: string): void;
+  /** Sets the on-demand compute status of a held project and region (any string). Throws UNKNOWN_PROJECT. */
+  setOnDemandComputeStatus(projectId: string, regionId: string, status: string): void;
+  /**
+   * Sets a private endpoint's status and, when given, its endpoint service's (any strings).
+   * Throws UNKNOWN_PRIVATE_ENDPOINT.
+   */
+  setPrivateEndpointStatus(endpointId: string, endpointStatus: string, serviceStatus?: string): void;
+  /**
+   * Sets a storage integration's status and message (any strings; "" for no message). Throws
+   * UNKNOWN_STORAGE_INTEGRATION.
+   */
+  setStorageIntegrationStatus(integrationId: string, status: string, message: string): void;
   /** The credential a cluster's data plane takes instead of the API key, if any. */
   dataPlaneCredential(clusterId: string): string | undefined;
   /** The collections of a cluster's data plane now (every database). Throws UNKNOWN_CLUSTER. */
@@ -332,6 +296,27 @@ export class SimStateImpl implements SimState {
     const cluster = this.#ctx.onDemand.find((c) => c.clusterId === clusterId);
     if (!cluster) throw new SimulatorError("UNKNOWN_CLUSTER", `unknown on-demand cluster ${clusterId}`);
     cluster.status = status;
+  }
+
+  setOnDemandComputeStatus(projectId: string, regionId: string, status: string): void {
+    heldCompute(this.#ctx.onDemandCompute, projectId, regionId).status = status;
+  }
+
+  setPrivateEndpointStatus(endpointId: string, endpointStatus: string, serviceStatus?: string): void {
+    const endpoint = this.#ctx.privateEndpoints.find((e) => e.endpointId === endpointId);
+    if (!endpoint)
+      throw new SimulatorError("UNKNOWN_PRIVATE_ENDPOINT", `unknown private endpoint ${endpointId}`);
+    endpoint.endpointStatus = endpointStatus;
+    if (serviceStatus !== undefined) endpoint.endpointServiceStatus = serviceStatus;
+  }
+
+  setStorageIntegrationStatus(integrationId: string, status: string, message: string): void {
+    const found = this.#ctx.storageIntegrations.find((s) => s.integrationId === integrationId);
+    if (!found) {
+      throw new SimulatorError("UNKNOWN_STORAGE_INTEGRATION", `unknown storage integration ${integrationId}`);
+    }
+    found.status = status;
+    found.message = message;
   }
 
   importJobDetails(clusterId: string): ImportJobDetail[] {

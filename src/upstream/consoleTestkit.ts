@@ -1,7 +1,7 @@
 /**
- * The reference's own samples of List On-Demand Clusters and List Alert Rules, word for word
- * (the `data` of each success sample), for the HTTP-level, mapping and simulator tests. Used by
- * tests only; production code never imports this module.
+ * The reference's own samples of List On-Demand Clusters, List Alert Rules and Describe On-Demand
+ * Compute, word for word (the `data` of each success sample), for the HTTP-level, mapping and
+ * simulator tests. Used by tests only; production code never imports this module.
  */
 
 /**
@@ -96,4 +96,15 @@ export const REFERENCE_ALERT_RULES = {
       ],
     },
   ],
+} as const;
+
+/**
+ * Describe On-Demand Compute: the `data` of the success sample of the REST reference's
+ * "Describe On-Demand Compute (V2)" page (GET /v2/on-demand-compute?projectId=proj-xxx&
+ * regionId=aws-us-west-2).
+ */
+export const REFERENCE_ON_DEMAND_COMPUTE = {
+  projectId: "proj-xxx",
+  regionId: "aws-us-west-2",
+  status: "enabled",
 } as const;

@@ -18,7 +18,10 @@ export type {
   GlobalClusterPage,
   ReplicationLag,
 } from "./dataProtectionTypes.js";
+export type { OnDemandCompute } from "./onDemandComputeTypes.js";
 export { PAGE_SIZE_MAX, PAGING_ERROR_REASONS, type PageInfo, type PagingErrorReason } from "./pageTypes.js";
+export type { PrivateEndpoint, PrivateEndpointPage } from "./privateEndpointTypes.js";
+export type { StorageIntegration, StorageIntegrationPage } from "./storageIntegrationTypes.js";
 
 /** One metric query item. `stat` is present in the first documented form only. */
 export interface MetricQuery {

@@ -80,6 +80,9 @@ describe("the endpoint table", () => {
       "GET /v2/invoices",
       "GET /v2/clusters/onDemandClusters",
       "GET /v2/alertRules",
+      "GET /v2/projects/{projectId}/privateEndpoints",
+      "GET /v2/on-demand-compute",
+      "GET /v2/storageIntegrations",
       "POST /v2/vectordb/databases/list",
       "POST /v2/vectordb/collections/list",
       "GET /v1/vector/collections",
@@ -103,6 +106,8 @@ describe("the endpoint table", () => {
         ENDPOINT.listInvoices,
         ENDPOINT.queryDailyUsage,
         ENDPOINT.listAlertRules,
+        ENDPOINT.listPrivateEndpoints,
+        ENDPOINT.listStorageIntegrations,
       ].sort(),
     );
     for (const def of every) {
@@ -125,6 +130,9 @@ describe("the endpoint table", () => {
         ENDPOINT.listInvoices,
         ENDPOINT.listOnDemandClusters,
         ENDPOINT.listAlertRules,
+        ENDPOINT.listPrivateEndpoints,
+        ENDPOINT.describeOnDemandCompute,
+        ENDPOINT.listStorageIntegrations,
       ].sort(),
     );
     for (const def of every)
@@ -151,7 +159,13 @@ describe("the endpoint table", () => {
     ]);
     const orders = every.flatMap((d) => (d.planOrder === undefined ? [] : [d.planOrder]));
     expect(new Set(orders).size).toBe(orders.length);
-    expect([...RUN_TIME_COUNTS.keys()]).toEqual([ENDPOINT.listOnDemandClusters, ENDPOINT.listAlertRules]);
+    expect([...RUN_TIME_COUNTS.keys()]).toEqual([
+      ENDPOINT.listOnDemandClusters,
+      ENDPOINT.listAlertRules,
+      ENDPOINT.listPrivateEndpoints,
+      ENDPOINT.describeOnDemandCompute,
+      ENDPOINT.listStorageIntegrations,
+    ]);
   });
 
   it("builds each request's path from its template", () => {

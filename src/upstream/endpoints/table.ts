@@ -27,11 +27,14 @@ import { describeIndexEndpoint, listIndexesEndpoint } from "./indexes.js";
 import { describeJobEndpoint } from "./jobs.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { listOnDemandClustersEndpoint } from "./onDemandClusters.js";
+import { describeOnDemandComputeEndpoint } from "./onDemandCompute.js";
+import { listPrivateEndpointsEndpoint } from "./privateEndpoints.js";
 import { listProjectsEndpoint } from "./projects.js";
 import { listProjectsV2Endpoint } from "./projectsV2.js";
 import { listRegionsEndpoint } from "./regions.js";
 import { listSparkJobsEndpoint } from "./sparkJobList.js";
 import { describeSparkJobEndpoint } from "./sparkJobs.js";
+import { listStorageIntegrationsEndpoint } from "./storageIntegrations.js";
 
 /**
  * The control plane's endpoints, by the `CloudApi` method that calls each. The client has no
@@ -81,6 +84,18 @@ export const CONTROL_PLANE = {
    * Needs a project admin. The rules' actions (webhook URLs, recipients, keys) never come back.
    */
   listAlertRules: listAlertRulesEndpoint,
+  /**
+   * One page of a project's private endpoints with their statuses and their endpoint services'
+   * (page numbers start at 1).
+   */
+  listPrivateEndpoints: listPrivateEndpointsEndpoint,
+  /** Whether on-demand compute is on for one project in one region (both required; no paging). */
+  describeOnDemandCompute: describeOnDemandComputeEndpoint,
+  /**
+   * One page of a project's storage integrations (page numbers start at 1). Describe Storage
+   * Integration has no method: its answer names the credentials the service assumes.
+   */
+  listStorageIntegrations: listStorageIntegrationsEndpoint,
 } as const;
 
 /** A cluster's own data plane, called by the data-plane client (dataPlane.ts), by name. */

@@ -1,0 +1,69 @@
+/**
+ * Private endpoints: List Private Endpoints for each known project (List Projects V2, and the
+ * polled clusters' projects), every page through the one pager, on the replica that owns
+ * account-wide calls (shard 0), with the default credential. One task, target "organization";
+ * each project is a part of its poll (polling/parts.ts): a project whose listing fails keeps its
+ * last good series and is shown on the target's health. A key that may list them nowhere is
+ * "not permitted", and one the service refuses (1800 "User hasn't authenticated") fails: both
+ * by the one refusal rule of runPoll.
+ */
+
+import { type CollectorEnv, type CollectorTask, defineCollector } from "../../polling/model.js";
+import { listEveryPage } from "../../polling/pager.js";
+import { projectListingTask } from "../../polling/projectTask.js";
+import { type CloudApi, ENDPOINT, type PrivateEndpoint } from "../../upstream/types.js";
+import { PRIVATE_ENDPOINTS_SECTION } from "./config.js";
+import { PRIVATE_ENDPOINT_FAMILIES } from "./families.js";
+import { mapPrivateEndpoints } from "./mapping.js";
+
+const COLLECTOR = "private_endpoints";
+
+/** The page size asked for: the documented maximum (the server falls back to 10 outside 1..100). */
+export const PRIVATE_ENDPOINTS_PAGE_SIZE = 100;
+
+/** Every private endpoint of `projectId`, each once, read through the pager. */
+export function listAllPrivateEndpoints(
+  client: CloudApi,
+  projectId: string,
+  signal?: AbortSignal,
+): Promise<PrivateEndpoint[]> {
+  return listEveryPage(
+    {
+      endpoint: ENDPOINT.listPrivateEndpoints,
+      pageSize: PRIVATE_ENDPOINTS_PAGE_SIZE,
+      fetch: (page, s) => client.listPrivateEndpoints({ projectId, ...page }, s),
+      items: (page) => page.endpoints,
+      key: (endpoint) => endpoint.endpointId,
+    },
+    signal,
+  );
+}
+
+/** The one task (shard 0, `private_endpoints.enabled`), or none. */
+function privateEndpointTasks(env: CollectorEnv): CollectorTask[] {
+  const cfg = env.config.privateEndpoints;
+  if (!cfg.enabled) return [];
+  return projectListingTask(env, {
+    collector: COLLECTOR,
+    target: "organization",
+    // The reference names no role; the console lets a project's admins manage its endpoints.
+    role: "Project Admin",
+    intervalMs: cfg.intervalMs,
+    // A page per known project at least (more for a project of over 100 endpoints).
+    endpoint: ENDPOINT.listPrivateEndpoints,
+    parts: (projects) => projects,
+    key: (p) => p.projectId,
+    poll: async (client, p, signal) =>
+      mapPrivateEndpoints(await listAllPrivateEndpoints(client, p.projectId, signal), p.projectId),
+  });
+}
+
+/** Each known project's private endpoints and their endpoint services, with their statuses. */
+export const privateEndpointsCollector = defineCollector(COLLECTOR, privateEndpointTasks, {
+  polls: "private endpoints per known project (shard 0)",
+  config: PRIVATE_ENDPOINTS_SECTION,
+  // Endpoints change rarely (PT15M by default); the demo reads them every minute, so the one it
+  // shows pending is seen within the first cycle and followed as it changes.
+  demo: { settings: () => ({ interval: "PT1M" }), simulator: () => ({ privateEndpointPending: true }) },
+  areas: [{ title: "Private endpoints", families: PRIVATE_ENDPOINT_FAMILIES }],
+});

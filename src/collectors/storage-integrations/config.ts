@@ -1,0 +1,28 @@
+/**
+ * The `storage_integrations` section (docs/design.md section 4): the projects' storage
+ * integrations, read with List Storage Integrations per known project on shard 0, so that a
+ * broken one is seen before the backup export or audit-log forward that needs it fails.
+ */
+import { boolField, durationField } from "../../config/fields.js";
+import { DAY, MINUTE, SECOND } from "../../config/schema/common.js";
+import { section } from "../../config/schemaKit.js";
+import { configSection, type SectionSettings } from "../../config/section.js";
+
+const storageIntegrationsSchema = section({
+  enabled: boolField().default(true),
+  interval: durationField({ min: 30 * SECOND, max: DAY }).default(15 * MINUTE),
+}).transform((integrations) => ({
+  enabled: integrations.enabled,
+  /** Every known project's integrations, every page, once per interval: they change rarely. */
+  intervalMs: integrations.interval,
+}));
+
+export const STORAGE_INTEGRATIONS_SECTION = configSection(
+  "storage_integrations",
+  () => storageIntegrationsSchema,
+);
+
+// Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
+declare module "../../config/section.js" {
+  interface CollectorSections extends SectionSettings<typeof STORAGE_INTEGRATIONS_SECTION> {}
+}
