@@ -4,13 +4,17 @@
  * that owns account-wide calls makes, with the default credential. One run asks List Projects
  * V2 for the known projects (polling/projects.ts), then each part through `pollParts`
  * (polling/parts.ts), inside `runPoll`, so the one refusal rule decides what a refused key is.
+ * A collector that is only such a listing declares it (`sectionListingTasks`), and a paged
+ * listing per project is read by one rule (`eachProjectPaged`), not a wrapper per collector.
  */
 import { ownsGlobalCalls } from "../config/shard.js";
+import type { Config } from "../config/types.js";
 import type { MappingResult } from "../metrics/sample.js";
-import type { CloudApi, EndpointTemplate } from "../upstream/types.js";
+import type { CloudApi, EndpointTemplate, PageInfo } from "../upstream/types.js";
 import { ENDPOINT } from "../upstream/types.js";
 import type { RoleHint } from "./health.js";
 import { type CollectorEnv, type CollectorTask, collectorTask } from "./model.js";
+import { listEveryPage, type PageRequest } from "./pager.js";
 import { pollParts } from "./parts.js";
 import { type KnownProject, knownProjects, mergeKnownProjects } from "./projects.js";
 import { runPoll } from "./runtime.js";
@@ -67,4 +71,72 @@ export function projectListingTask<P>(env: CollectorEnv, listing: ProjectListing
         }),
     }),
   ];
+}
+
+/** The switch and interval of a section whose collector is one project listing. */
+export interface ListingSettings {
+  readonly enabled: boolean;
+  readonly intervalMs: number;
+}
+
+/**
+ * The tasks of a collector whose work is one project listing, for `defineCollector`: none while
+ * `settings(config).enabled` is off, else `projectListingTask` of `listing(env)` at the
+ * section's interval (so none either off shard 0). The collector hands its section's settings
+ * over, so that the framework needs no section's name.
+ */
+export function sectionListingTasks<P>(
+  settings: (config: Config) => ListingSettings,
+  listing: (env: CollectorEnv) => Omit<ProjectListing<P>, "intervalMs">,
+): (env: CollectorEnv) => CollectorTask[] {
+  return (env) => {
+    const { enabled, intervalMs } = settings(env.config);
+    return enabled ? projectListingTask(env, { ...listing(env), intervalMs }) : [];
+  };
+}
+
+/** How one project's paged listing is read: its endpoint, page size, call, items and their identity. */
+export interface ProjectPages<Page extends PageInfo, T> {
+  readonly endpoint: EndpointTemplate;
+  /** The page size asked first (the documented maximum, as a rule). */
+  readonly pageSize: number;
+  readonly fetch: (
+    client: CloudApi,
+    asked: PageRequest & { readonly projectId: string },
+    signal?: AbortSignal,
+  ) => Promise<Page>;
+  readonly items: (page: Page) => readonly T[];
+  readonly key: (item: T) => string;
+}
+
+/** Every item of `projectId`'s listing, each once, read through the pager (`listEveryPage`'s contract). */
+export function listProjectPages<Page extends PageInfo, T>(
+  pages: ProjectPages<Page, T>,
+  client: CloudApi,
+  projectId: string,
+  signal?: AbortSignal,
+): Promise<T[]> {
+  const { endpoint, pageSize, items, key } = pages;
+  return listEveryPage(
+    { endpoint, pageSize, items, key, fetch: (page, s) => pages.fetch(client, { projectId, ...page }, s) },
+    signal,
+  );
+}
+
+/**
+ * The parts of a listing of each known project, every page: the parts are the known projects,
+ * keyed by ID; each is listed whole (`listProjectPages`), then mapped by `map`. The plan counts
+ * a page a project at least (more for a project of more items than a page holds).
+ */
+export function eachProjectPaged<Page extends PageInfo, T>(
+  pages: ProjectPages<Page, T>,
+  map: (items: T[], projectId: string) => MappingResult,
+): Pick<ProjectListing<KnownProject>, "endpoint" | "parts" | "key" | "poll"> {
+  return {
+    endpoint: pages.endpoint,
+    parts: (projects) => projects,
+    key: (p) => p.projectId,
+    poll: async (client, p, signal) =>
+      map(await listProjectPages(pages, client, p.projectId, signal), p.projectId),
+  };
 }

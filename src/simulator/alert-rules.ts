@@ -11,9 +11,8 @@
  * leave the exporter: webhook URLs, recipients' e-mail addresses, PagerDuty and Opsgenie keys,
  * each unique to its rule so that a test can look for every one of them.
  */
-import { ApiCode, SimApiError } from "./errors.js";
 import { hashString, hexFromHash, mix } from "./random.js";
-import { intParam, type RouteDef } from "./route.js";
+import { projectPageParams, type RouteDef } from "./route.js";
 import type { World } from "./world.js";
 
 /** One rule as List Alert Rules sends it. */
@@ -116,12 +115,9 @@ export function alertRuleRoutes(rules: ReadonlyMap<string, readonly WireAlertRul
       mutating: false,
       dataShape: "object",
       handle: (r) => {
-        const projectId = r.query.projectId;
-        if (!projectId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "projectId is required");
-        const pageSize = intParam(r.query, "pageSize", 10, 1, 100);
-        const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
+        const { projectId, pageSize, currentPage, slice } = projectPageParams(r.query);
         const all = rules.get(projectId) ?? [];
-        const alertRules = all.slice((currentPage - 1) * pageSize, currentPage * pageSize);
+        const alertRules = slice(all);
         return { count: all.length, currentPage, pageSize, alertRules };
       },
     },

@@ -10,7 +10,7 @@
  * compute was never turned on there. An unknown project or region is refused.
  */
 import { ApiCode, SimApiError, SimulatorError } from "./errors.js";
-import type { RouteDef } from "./route.js";
+import { projectRegionParams, type RouteDef } from "./route.js";
 import type { World } from "./world.js";
 
 /** On-demand compute of one project in one region (`status` changes through SimState). */
@@ -68,10 +68,7 @@ export function onDemandComputeRoutes(compute: readonly SimOnDemandCompute[], wo
       mutating: false,
       dataShape: "object",
       handle: (r) => {
-        const { projectId, regionId } = r.query;
-        if (!projectId || !regionId) {
-          throw new SimApiError(ApiCode.INVALID_PARAMETER, "projectId and regionId are required");
-        }
+        const { projectId, regionId } = projectRegionParams(r.query);
         if (!world.projects.some((p) => p.id === projectId)) {
           throw new SimApiError(ApiCode.INVALID_PARAMETER, `project ${projectId} not found`);
         }

@@ -9,9 +9,8 @@
  * others cycle through the documented statuses. `createdBy` is an e-mail address and
  * `createTime` is ISO or an epoch number in turn, as the service's Terraform provider reads it.
  */
-import { ApiCode, SimApiError } from "./errors.js";
 import { hashString, hexFromHash, mix } from "./random.js";
-import type { RouteDef } from "./route.js";
+import { projectRegionParams, type RouteDef } from "./route.js";
 import type { World } from "./world.js";
 
 /** One simulated on-demand cluster (`status` changes through SimState). */
@@ -90,10 +89,7 @@ export function onDemandRoutes(clusters: readonly SimOnDemandCluster[]): RouteDe
       mutating: false,
       dataShape: "object",
       handle: (r) => {
-        const { projectId, regionId } = r.query;
-        if (!projectId || !regionId) {
-          throw new SimApiError(ApiCode.INVALID_PARAMETER, "projectId and regionId are required");
-        }
+        const { projectId, regionId } = projectRegionParams(r.query);
         const listed = clusters
           .filter((c) => c.projectId === projectId && c.regionId === regionId)
           .map(onDemandView);

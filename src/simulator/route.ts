@@ -82,3 +82,34 @@ export function intParam(
   }
   return n;
 }
+
+/**
+ * The page a per-project listing asks for: `projectId` (required), `pageSize` (1 to 100, 10 by
+ * default, as the service falls back) and `currentPage` (from 1), and the slice of `all` it
+ * shows. Throws SimApiError INVALID_PARAMETER for a missing project or a bad number.
+ */
+export function projectPageParams(query: RouteRequest["query"]): {
+  readonly projectId: string;
+  readonly pageSize: number;
+  readonly currentPage: number;
+  readonly slice: <T>(all: readonly T[]) => T[];
+} {
+  const projectId = query.projectId;
+  if (!projectId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "projectId is required");
+  const pageSize = intParam(query, "pageSize", 10, 1, 100);
+  const currentPage = intParam(query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
+  const slice = <T>(all: readonly T[]) => all.slice((currentPage - 1) * pageSize, currentPage * pageSize);
+  return { projectId, pageSize, currentPage, slice };
+}
+
+/** The project and region a per-region call names; throws SimApiError INVALID_PARAMETER when either is missing. */
+export function projectRegionParams(query: RouteRequest["query"]): {
+  readonly projectId: string;
+  readonly regionId: string;
+} {
+  const { projectId, regionId } = query;
+  if (!projectId || !regionId) {
+    throw new SimApiError(ApiCode.INVALID_PARAMETER, "projectId and regionId are required");
+  }
+  return { projectId, regionId };
+}

@@ -16,7 +16,7 @@
  */
 import { ApiCode, SimApiError } from "./errors.js";
 import { hashString, hexFromHash, mix } from "./random.js";
-import { intParam, type RouteDef } from "./route.js";
+import { projectPageParams, type RouteDef } from "./route.js";
 import type { World } from "./world.js";
 
 /**
@@ -108,12 +108,9 @@ export function storageIntegrationRoutes(integrations: readonly SimStorageIntegr
       mutating: false,
       dataShape: "object",
       handle: (r) => {
-        const projectId = r.query.projectId;
-        if (!projectId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "projectId is required");
-        const pageSize = intParam(r.query, "pageSize", 10, 1, 100);
-        const currentPage = intParam(r.query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
+        const { projectId, pageSize, currentPage, slice } = projectPageParams(r.query);
         const all = integrations.filter((s) => s.projectId === projectId);
-        const page = all.slice((currentPage - 1) * pageSize, currentPage * pageSize).map(listed);
+        const page = slice(all).map(listed);
         return { storageIntegrations: page, count: all.length, currentPage, pageSize };
       },
     },

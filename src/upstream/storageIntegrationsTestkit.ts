@@ -4,6 +4,7 @@
  * Integration would add, which no output of the exporter may ever hold. Used by tests only;
  * production code never imports this module.
  */
+import type { StorageIntegration } from "./types.js";
 
 /** The `data` of a List Storage Integrations success answer, in the reference's shape. */
 export const REFERENCE_STORAGE_INTEGRATIONS = {
@@ -32,3 +33,13 @@ export const EXTERNAL_CRED = {
   externalId: "ext-id-0123456789abcdef",
   serviceAccount: "export-sa@my-gcp-project.iam.gserviceaccount.com",
 } as const;
+
+/** One storage integration as the client reads it: active, no message; tests vary its fields. */
+export const STORAGE_INTEGRATION: StorageIntegration = {
+  integrationId: "integ-1",
+  name: "backups",
+  status: "ACTIVE",
+  message: null,
+  regionId: "aws-us-west-2",
+  bucketName: "vdb-backups",
+};

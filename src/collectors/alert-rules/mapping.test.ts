@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { listProjectPages } from "../../polling/projectTask.js";
 import { REFERENCE_ALERT_RULES } from "../../upstream/consoleTestkit.js";
 import { alertRulesDataSchema, normalizeAlertRules } from "../../upstream/endpoints/alertRules.js";
 import type { AlertRule, AlertRulePage, CloudApi } from "../../upstream/types.js";
 import { mapAlertRules } from "./mapping.js";
-import { listAllAlertRules } from "./tasks.js";
+import { ALERT_RULE_PAGES } from "./tasks.js";
 
 const RULE: AlertRule = {
   ruleId: "rule-1",
@@ -107,7 +108,7 @@ describe("mapAlertRules", () => {
         return { total: null, currentPage: args.currentPage, pageSize: 2, listed: rules.length, rules };
       },
     } as unknown as CloudApi;
-    const r = mapAlertRules(await listAllAlertRules(client, "proj-1"), "proj-1");
+    const r = mapAlertRules(await listProjectPages(ALERT_RULE_PAGES, client, "proj-1"), "proj-1");
     expect(r.samples).toHaveLength(5);
     expect(r.samples.find((s) => s.family === "vdbcloud_console_alert_rule_threshold")?.value).toBe(70);
   });

@@ -7,10 +7,9 @@
  * "not permitted" (the one refusal rule of runPoll), one line.
  */
 
-import { type CollectorEnv, type CollectorTask, defineCollector } from "../../polling/model.js";
-import { listEveryPage } from "../../polling/pager.js";
-import { projectListingTask } from "../../polling/projectTask.js";
-import { type AlertRule, type CloudApi, ENDPOINT } from "../../upstream/types.js";
+import { defineCollector } from "../../polling/model.js";
+import { eachProjectPaged, type ProjectPages, sectionListingTasks } from "../../polling/projectTask.js";
+import { type AlertRule, type AlertRulePage, ENDPOINT } from "../../upstream/types.js";
 import { ALERT_RULES_SECTION } from "./config.js";
 import { CONSOLE_ALERT_RULE_FAMILIES } from "./families.js";
 import { mapAlertRules } from "./mapping.js";
@@ -20,42 +19,27 @@ const COLLECTOR = "alert_rules";
 /** The page size asked for: the documented maximum. */
 export const ALERT_RULES_PAGE_SIZE = 100;
 
-/** Every alert rule of `projectId`, each once, read through the pager. */
-export function listAllAlertRules(
-  client: CloudApi,
-  projectId: string,
-  signal?: AbortSignal,
-): Promise<AlertRule[]> {
-  return listEveryPage(
-    {
-      endpoint: ENDPOINT.listAlertRules,
-      pageSize: ALERT_RULES_PAGE_SIZE,
-      fetch: (page, s) => client.listAlertRules({ projectId, ...page }, s),
-      items: (page) => page.rules,
-      key: (rule) => rule.ruleId,
-    },
-    signal,
-  );
-}
+/** List Alert Rules of one project, every page: read with `listProjectPages`. */
+export const ALERT_RULE_PAGES: ProjectPages<AlertRulePage, AlertRule> = {
+  endpoint: ENDPOINT.listAlertRules,
+  pageSize: ALERT_RULES_PAGE_SIZE,
+  fetch: (client, asked, signal) => client.listAlertRules(asked, signal),
+  items: (page) => page.rules,
+  key: (rule) => rule.ruleId,
+};
 
 /** The one task (shard 0, `alert_rules.enabled`), or none. */
-function alertRuleTasks(env: CollectorEnv): CollectorTask[] {
-  const cfg = env.config.alertRules;
-  if (!cfg.enabled) return [];
-  return projectListingTask(env, {
+const alertRuleTasks = sectionListingTasks(
+  (config) => config.alertRules,
+  () => ({
     collector: COLLECTOR,
     target: "organization",
     // List Alert Rules: "The current user should be a project admin."
     role: "Project Admin",
-    intervalMs: cfg.intervalMs,
     // A page per known project at least (more for a project of over 100 rules).
-    endpoint: ENDPOINT.listAlertRules,
-    parts: (projects) => projects,
-    key: (p) => p.projectId,
-    poll: async (client, p, signal) =>
-      mapAlertRules(await listAllAlertRules(client, p.projectId, signal), p.projectId),
-  });
-}
+    ...eachProjectPaged(ALERT_RULE_PAGES, mapAlertRules),
+  }),
+);
 
 /** The console's own alert rules, per known project, to compare with the exporter's alerts. */
 export const alertRulesCollector = defineCollector(COLLECTOR, alertRuleTasks, {

@@ -1,15 +1,19 @@
 /** On-demand clusters: the mapping (the reference's sample, statuses) and the task (shard 0, one listing per project and region, refusals). */
 import { describe, expect, it } from "vitest";
-import { collectorEnv } from "../../../test/helpers/collectorEnv.js";
-import { storeContext } from "../../../test/helpers/storeContext.js";
+import {
+  fakeService,
+  planRefusal,
+  projectListingTaskTests,
+  TWO_REGIONS,
+  taskOf,
+} from "../../../test/helpers/projectListingTask.js";
 import { REFERENCE_ON_DEMAND_CLUSTERS } from "../../upstream/consoleTestkit.js";
 import {
   normalizeOnDemandClusters,
   onDemandClustersDataSchema,
 } from "../../upstream/endpoints/onDemandClusters.js";
-import { CloudError } from "../../upstream/errors.js";
 import { projectV2 } from "../../upstream/testkit.js";
-import type { CloudApi, OnDemandCluster, ProjectV2 } from "../../upstream/types.js";
+import type { OnDemandCluster, ProjectV2 } from "../../upstream/types.js";
 import { mapOnDemandClusters, ON_DEMAND_STATUSES } from "./mapping.js";
 import { listedOnce, onDemandTask } from "./onDemand.js";
 
@@ -113,77 +117,55 @@ describe("mapOnDemandClusters", () => {
   });
 });
 
-const T0 = Date.UTC(2025, 5, 1);
-const project = projectV2;
+const ENDPOINT = "GET /v2/clusters/onDemandClusters";
 
 /** A fake service: List Projects V2 gives `projects`; a listing answers `refuse(pair)` or one cluster. */
-function fake(projects: ProjectV2[], refuse: (pair: string) => Error | undefined = () => undefined) {
-  const asked: string[] = [];
-  const client = {
-    listProjectsV2: async () => projects,
-    listOnDemandClusters: async (args: { projectId: string; regionId: string }) => {
-      const pair = `${args.projectId}/${args.regionId}`;
-      asked.push(pair);
-      const err = refuse(pair);
-      if (err) throw err;
-      return [{ ...CLUSTER, ...args, clusterId: `in05-${pair}` }];
-    },
-  } as unknown as CloudApi;
-  return { client, asked };
-}
-
-async function taskOf(client: CloudApi, raw: Record<string, unknown> = {}, shard = { index: 0, total: 1 }) {
-  const s = storeContext(T0);
-  const env = { ...(await collectorEnv({ ctx: s.ctx, client, raw })), shard };
-  return { s, tasks: onDemandTask(env) };
-}
-
-const run = (t: { run: (s: AbortSignal) => Promise<unknown> }) => t.run(new AbortController().signal);
+const fake = (projects: ProjectV2[], refuse?: (pair: string) => Error | undefined) =>
+  fakeService<{ projectId: string; regionId: string }>({
+    projects: () => projects,
+    method: "listOnDemandClusters",
+    refuse,
+    answer: (args) => [{ ...CLUSTER, ...args, clusterId: `in05-${args.projectId}/${args.regionId}` }],
+  });
 
 describe("the on-demand task", () => {
-  it("is scheduled on shard 0 only, with inventory.on_demand", async () => {
-    const { client } = fake([]);
-    expect((await taskOf(client)).tasks.map((t) => t.id)).toEqual([
-      { collector: "inventory", target: "on_demand" },
-    ]);
-    expect((await taskOf(client, {}, { index: 1, total: 2 })).tasks).toEqual([]);
-    expect((await taskOf(client, { inventory: { on_demand: false } })).tasks).toEqual([]);
-    expect((await taskOf(client, { inventory: { enabled: false } })).tasks).toEqual([]);
+  projectListingTaskTests({
+    tasks: onDemandTask,
+    id: { collector: "inventory", target: "on_demand" },
+    endpoint: ENDPOINT,
+    intervalMs: 60_000,
+    off: [{ inventory: { on_demand: false } }, { inventory: { enabled: false } }],
+    planned: TWO_REGIONS,
+    service: (refuse) => fake([projectV2("p1", ["aws-us-west-2", "gcp-us-west1"])], refuse).client,
+    listed: "vdbcloud_on_demand_cluster_info",
+    partial: {
+      what: "a region refused among others: its listing",
+      part: "p1/gcp-us-west1",
+      error: () => planRefusal(ENDPOINT),
+      shown: 1,
+      contains: ['vdbcloud_on_demand_cluster_info{cluster_id="in05-p1/aws-us-west-2"'],
+      message: /96028/,
+    },
   });
 
   it("is not scheduled while families denies every on-demand family; one denied family is not enough", async () => {
     const { client } = fake([]);
-    expect((await taskOf(client, { families: { deny: ["vdbcloud_on_demand_cluster_.*"] } })).tasks).toEqual(
-      [],
-    );
-    const some = await taskOf(client, { families: { deny: ["vdbcloud_on_demand_cluster_cu_size"] } });
+    expect(
+      (await taskOf(onDemandTask, client, { families: { deny: ["vdbcloud_on_demand_cluster_.*"] } })).tasks,
+    ).toEqual([]);
+    const some = await taskOf(onDemandTask, client, {
+      families: { deny: ["vdbcloud_on_demand_cluster_cu_size"] },
+    });
     expect(some.tasks).toHaveLength(1);
   });
 
-  it("plans one listing per project and region of the configured clusters, more at run time", async () => {
-    const { client } = fake([]);
-    const raw = {
-      clusters: [
-        { id: "in01-a", project_id: "p1", region: "aws-us-west-2" },
-        { id: "in01-b", project_id: "p1", region: "aws-us-west-2" },
-        { id: "in01-c", project_id: "p1", region: "az-eastus" },
-        { id: "in01-d", region: "az-eastus" },
-      ],
-    };
-    const [task] = (await taskOf(client, raw)).tasks;
-    expect(task?.calls).toEqual([
-      { endpoint: "GET /v2/projects", count: 1, atLeast: false },
-      { endpoint: "GET /v2/clusters/onDemandClusters", count: 2, atLeast: true },
-    ]);
-  });
-
   it("lists each project and region once: List Projects V2's and the clusters'", async () => {
-    const { client, asked } = fake([project("p1", ["aws-us-west-2", "az-eastus"]), project("p2", [])]);
+    const { client, asked } = fake([projectV2("p1", ["aws-us-west-2", "az-eastus"]), projectV2("p2", [])]);
     const raw = { clusters: [{ id: "in01-a", project_id: "p3", region: "gcp-us-west1" }] };
-    const { s, tasks } = await taskOf(client, raw);
+    const { s, tasks } = await taskOf(onDemandTask, client, raw);
     const [task] = tasks;
     if (!task) throw new Error("no task");
-    expect(await run(task)).toBe("ok");
+    expect(await task.run(new AbortController().signal)).toBe("ok");
     expect(asked).toEqual(["p1/aws-us-west-2", "p1/az-eastus", "p3/gcp-us-west1"]);
     const text = await s.text();
     for (const pair of asked)
@@ -191,64 +173,5 @@ describe("the on-demand task", () => {
     expect(text).toContain(
       'vdbcloud_on_demand_cluster_status{cluster_id="in05-p1/az-eastus",status="suspended"} 1',
     );
-  });
-
-  it.each([
-    [
-      "the error-code list's 96013",
-      new CloudError("api_error", "upstream code 96013: Org owner or project owner is needed", {
-        endpoint: "GET /v2/clusters/onDemandClusters",
-        apiCode: 96013,
-      }),
-    ],
-    [
-      "the error-code list's 96027",
-      new CloudError("api_error", "upstream code 96027: Please check your Apikey scope", {
-        endpoint: "GET /v2/clusters/onDemandClusters",
-        apiCode: 96027,
-      }),
-    ],
-    [
-      "HTTP 403",
-      new CloudError("auth_error", "HTTP 403: Forbidden", {
-        endpoint: "GET /v2/clusters/onDemandClusters",
-        httpStatus: 403,
-      }),
-    ],
-  ])("a key refused everywhere by %s is not permitted, one line", async (_name, err) => {
-    const { client } = fake([project("p1", ["aws-us-west-2", "az-eastus"])], () => err);
-    const { s, tasks } = await taskOf(client);
-    const [task] = tasks;
-    if (!task) throw new Error("no task");
-    expect(await run(task)).toBe("ok");
-    expect(await run(task)).toBe("ok");
-    const text = await s.text();
-    expect(text).toContain(
-      'vdbcloud_collector_not_permitted{collector="inventory",target="on_demand",credential="default"} 1',
-    );
-    expect(text).toContain('vdbcloud_collector_up{collector="inventory",target="on_demand"} 1');
-    expect(
-      s.logs.filter((l) => l.includes("credential lacks the permission") && l.includes("Project Admin")),
-    ).toHaveLength(1);
-  });
-
-  it("a region refused among others: its listing is a partial failure, the others are shown", async () => {
-    const plan = new CloudError(
-      "api_error",
-      "upstream code 96028: Feature only supported for enterprise plan clusters.",
-      {
-        endpoint: "GET /v2/clusters/onDemandClusters",
-        apiCode: 96028,
-      },
-    );
-    const { client } = fake([project("p1", ["aws-us-west-2", "gcp-us-west1"])], (pair) =>
-      pair.endsWith("gcp-us-west1") ? plan : undefined,
-    );
-    const { s, tasks } = await taskOf(client);
-    const [task] = tasks;
-    if (!task) throw new Error("no task");
-    expect(await run(task)).toBe("ok");
-    expect(await s.text()).toContain('vdbcloud_on_demand_cluster_info{cluster_id="in05-p1/aws-us-west-2"');
-    expect(s.health.list().find((h) => h.target === "on_demand")?.partialError?.message).toMatch(/96028/);
   });
 });

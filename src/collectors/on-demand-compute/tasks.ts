@@ -8,9 +8,9 @@
  * rule of runPoll), one line.
  */
 
-import { type CollectorEnv, type CollectorTask, defineCollector } from "../../polling/model.js";
+import { defineCollector } from "../../polling/model.js";
 import { projectRegions } from "../../polling/projects.js";
-import { projectListingTask } from "../../polling/projectTask.js";
+import { sectionListingTasks } from "../../polling/projectTask.js";
 import { ENDPOINT } from "../../upstream/types.js";
 import { ON_DEMAND_COMPUTE_SECTION } from "./config.js";
 import { ON_DEMAND_COMPUTE_FAMILIES } from "./families.js";
@@ -19,22 +19,20 @@ import { mapOnDemandCompute } from "./mapping.js";
 const COLLECTOR = "on_demand_compute";
 
 /** The one task (shard 0, `on_demand_compute.enabled`), or none. */
-function onDemandComputeTasks(env: CollectorEnv): CollectorTask[] {
-  const cfg = env.config.onDemandCompute;
-  if (!cfg.enabled) return [];
-  return projectListingTask(env, {
+const onDemandComputeTasks = sectionListingTasks(
+  (config) => config.onDemandCompute,
+  () => ({
     collector: COLLECTOR,
     target: "organization",
     // The service's on-demand guide: on-demand compute is managed by a Project Admin.
     role: "Project Admin",
-    intervalMs: cfg.intervalMs,
     // One call per known project and region at least (the configured clusters' pairs).
     endpoint: ENDPOINT.describeOnDemandCompute,
     parts: projectRegions,
     key: (p) => `${p.projectId}/${p.regionId}`,
     poll: async (client, p, signal) => mapOnDemandCompute(await client.describeOnDemandCompute(p, signal), p),
-  });
-}
+  }),
+);
 
 /** Whether on-demand compute is on, per known project and region: what the on-demand clusters run on. */
 export const onDemandComputeCollector = defineCollector(COLLECTOR, onDemandComputeTasks, {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { listProjectPages } from "../../polling/projectTask.js";
 import {
   normalizePrivateEndpoints,
   privateEndpointsDataSchema,
@@ -6,7 +7,7 @@ import {
 import { GCP_PRIVATE_ENDPOINT, REFERENCE_PRIVATE_ENDPOINTS } from "../../upstream/privateEndpointsTestkit.js";
 import type { CloudApi, PrivateEndpoint, PrivateEndpointPage } from "../../upstream/types.js";
 import { mapPrivateEndpoints } from "./mapping.js";
-import { listAllPrivateEndpoints } from "./tasks.js";
+import { PRIVATE_ENDPOINT_PAGES } from "./tasks.js";
 
 const ENDPOINT: PrivateEndpoint = {
   endpointId: "vpce-1",
@@ -107,7 +108,7 @@ describe("mapPrivateEndpoints", () => {
         };
       },
     } as unknown as CloudApi;
-    const r = mapPrivateEndpoints(await listAllPrivateEndpoints(client, "proj-1"), "proj-1");
+    const r = mapPrivateEndpoints(await listProjectPages(PRIVATE_ENDPOINT_PAGES, client, "proj-1"), "proj-1");
     expect(r.samples.filter((s) => s.family === INFO)).toHaveLength(2);
     expect(r.samples.filter((s) => s.family === STATUS && s.labels.endpoint_id === "vpce-1")).toEqual([
       { family: STATUS, labels: { ...ID, status: "available" }, value: 1 },
@@ -124,54 +125,46 @@ describe("mapPrivateEndpoints", () => {
     );
     const r = mapPrivateEndpoints(page.endpoints, "proj-b44a39b0c51cf21791a841");
     const project = { project_id: "proj-b44a39b0c51cf21791a841" };
+    /** One endpoint's samples: its info, then each state of its status and its service's status. */
+    const samplesOf = (
+      endpoint_id: string,
+      info: { region_id: string; cloud_id: string; endpoint_service: string },
+      status: Record<string, number>,
+      service: Record<string, number>,
+    ) => [
+      { family: INFO, labels: { ...project, ...info, endpoint_id }, value: 1 },
+      ...[
+        [STATUS, status],
+        [SERVICE, service],
+      ].flatMap(([family, states]) =>
+        Object.entries(states as Record<string, number>).map(([state, value]) => ({
+          family,
+          labels: { ...project, endpoint_id, status: state },
+          value,
+        })),
+      ),
+    ];
     expect(r.samples).toEqual([
-      {
-        family: INFO,
-        labels: {
-          ...project,
+      ...samplesOf(
+        "vpce-0123456789abcdef0",
+        {
           region_id: "aws-us-west-2",
           cloud_id: "aws",
-          endpoint_id: "vpce-0123456789abcdef0",
           endpoint_service: "com.amazonaws.vpce.us-west-2.vpce-svc-0123456789abcdef0",
         },
-        value: 1,
-      },
-      {
-        family: STATUS,
-        labels: { ...project, endpoint_id: "vpce-0123456789abcdef0", status: "available" },
-        value: 1,
-      },
-      {
-        family: SERVICE,
-        labels: { ...project, endpoint_id: "vpce-0123456789abcdef0", status: "available" },
-        value: 1,
-      },
-      {
-        family: INFO,
-        labels: {
-          ...project,
+        { available: 1 },
+        { available: 1 },
+      ),
+      ...samplesOf(
+        "7481923649184729123",
+        {
           region_id: "gcp-us-west1",
           cloud_id: "gcp",
-          endpoint_id: "7481923649184729123",
           endpoint_service: "projects/vdb-psc-prod/regions/us-west1/serviceAttachments/psc-vdb-us-west1",
         },
-        value: 1,
-      },
-      {
-        family: STATUS,
-        labels: { ...project, endpoint_id: "7481923649184729123", status: "available" },
-        value: 0,
-      },
-      {
-        family: STATUS,
-        labels: { ...project, endpoint_id: "7481923649184729123", status: "pending" },
-        value: 1,
-      },
-      {
-        family: SERVICE,
-        labels: { ...project, endpoint_id: "7481923649184729123", status: "available" },
-        value: 1,
-      },
+        { available: 0, pending: 1 },
+        { available: 1 },
+      ),
     ]);
     expect(JSON.stringify(r)).not.toContain("customer-network-prod");
   });

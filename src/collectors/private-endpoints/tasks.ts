@@ -8,10 +8,9 @@
  * by the one refusal rule of runPoll.
  */
 
-import { type CollectorEnv, type CollectorTask, defineCollector } from "../../polling/model.js";
-import { listEveryPage } from "../../polling/pager.js";
-import { projectListingTask } from "../../polling/projectTask.js";
-import { type CloudApi, ENDPOINT, type PrivateEndpoint } from "../../upstream/types.js";
+import { defineCollector } from "../../polling/model.js";
+import { eachProjectPaged, type ProjectPages, sectionListingTasks } from "../../polling/projectTask.js";
+import { ENDPOINT, type PrivateEndpoint, type PrivateEndpointPage } from "../../upstream/types.js";
 import { PRIVATE_ENDPOINTS_SECTION } from "./config.js";
 import { PRIVATE_ENDPOINT_FAMILIES } from "./families.js";
 import { mapPrivateEndpoints } from "./mapping.js";
@@ -21,42 +20,27 @@ const COLLECTOR = "private_endpoints";
 /** The page size asked for: the documented maximum (the server falls back to 10 outside 1..100). */
 export const PRIVATE_ENDPOINTS_PAGE_SIZE = 100;
 
-/** Every private endpoint of `projectId`, each once, read through the pager. */
-export function listAllPrivateEndpoints(
-  client: CloudApi,
-  projectId: string,
-  signal?: AbortSignal,
-): Promise<PrivateEndpoint[]> {
-  return listEveryPage(
-    {
-      endpoint: ENDPOINT.listPrivateEndpoints,
-      pageSize: PRIVATE_ENDPOINTS_PAGE_SIZE,
-      fetch: (page, s) => client.listPrivateEndpoints({ projectId, ...page }, s),
-      items: (page) => page.endpoints,
-      key: (endpoint) => endpoint.endpointId,
-    },
-    signal,
-  );
-}
+/** List Private Endpoints of one project, every page: read with `listProjectPages`. */
+export const PRIVATE_ENDPOINT_PAGES: ProjectPages<PrivateEndpointPage, PrivateEndpoint> = {
+  endpoint: ENDPOINT.listPrivateEndpoints,
+  pageSize: PRIVATE_ENDPOINTS_PAGE_SIZE,
+  fetch: (client, asked, signal) => client.listPrivateEndpoints(asked, signal),
+  items: (page) => page.endpoints,
+  key: (endpoint) => endpoint.endpointId,
+};
 
 /** The one task (shard 0, `private_endpoints.enabled`), or none. */
-function privateEndpointTasks(env: CollectorEnv): CollectorTask[] {
-  const cfg = env.config.privateEndpoints;
-  if (!cfg.enabled) return [];
-  return projectListingTask(env, {
+const privateEndpointTasks = sectionListingTasks(
+  (config) => config.privateEndpoints,
+  () => ({
     collector: COLLECTOR,
     target: "organization",
     // The reference names no role; the console lets a project's admins manage its endpoints.
     role: "Project Admin",
-    intervalMs: cfg.intervalMs,
     // A page per known project at least (more for a project of over 100 endpoints).
-    endpoint: ENDPOINT.listPrivateEndpoints,
-    parts: (projects) => projects,
-    key: (p) => p.projectId,
-    poll: async (client, p, signal) =>
-      mapPrivateEndpoints(await listAllPrivateEndpoints(client, p.projectId, signal), p.projectId),
-  });
-}
+    ...eachProjectPaged(PRIVATE_ENDPOINT_PAGES, mapPrivateEndpoints),
+  }),
+);
 
 /** Each known project's private endpoints and their endpoint services, with their statuses. */
 export const privateEndpointsCollector = defineCollector(COLLECTOR, privateEndpointTasks, {

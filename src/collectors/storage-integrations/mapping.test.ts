@@ -1,21 +1,18 @@
 import { describe, expect, it } from "vitest";
+import { listProjectPages } from "../../polling/projectTask.js";
 import {
   normalizeStorageIntegrations,
   storageIntegrationsDataSchema,
 } from "../../upstream/endpoints/storageIntegrations.js";
-import { REFERENCE_STORAGE_INTEGRATIONS } from "../../upstream/storageIntegrationsTestkit.js";
+import {
+  REFERENCE_STORAGE_INTEGRATIONS,
+  STORAGE_INTEGRATION,
+} from "../../upstream/storageIntegrationsTestkit.js";
 import type { CloudApi, StorageIntegration, StorageIntegrationPage } from "../../upstream/types.js";
 import { mapStorageIntegrations, STORAGE_INTEGRATION_STATUSES } from "./mapping.js";
-import { listAllStorageIntegrations } from "./tasks.js";
+import { STORAGE_INTEGRATION_PAGES } from "./tasks.js";
 
-const INTEGRATION: StorageIntegration = {
-  integrationId: "integ-1",
-  name: "backups",
-  status: "ACTIVE",
-  message: null,
-  regionId: "aws-us-west-2",
-  bucketName: "vdb-backups",
-};
+const INTEGRATION = STORAGE_INTEGRATION;
 const ID = { project_id: "proj-1", integration_id: "integ-1" };
 
 const statusOf = (fields: Partial<StorageIntegration>) =>
@@ -127,7 +124,10 @@ describe("mapStorageIntegrations", () => {
         };
       },
     } as unknown as CloudApi;
-    const r = mapStorageIntegrations(await listAllStorageIntegrations(client, "proj-1"), "proj-1");
+    const r = mapStorageIntegrations(
+      await listProjectPages(STORAGE_INTEGRATION_PAGES, client, "proj-1"),
+      "proj-1",
+    );
     const mine = r.samples.filter((s) => s.labels.integration_id === "integ-1");
     expect(mine.filter((s) => s.family === "vdbcloud_storage_integration_info")).toHaveLength(1);
     expect(mine.find((s) => s.labels.status === "active")?.value).toBe(1);

@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { STORAGE_INTEGRATION } from "../../upstream/storageIntegrationsTestkit.js";
 import type { StorageIntegration } from "../../upstream/types.js";
 import { IntegrationMessages, MAX_MESSAGE_CHARS } from "./messages.js";
 
-const base: StorageIntegration = {
-  integrationId: "integ-1",
-  name: "backups",
-  status: "ACTIVE",
-  message: null,
-  regionId: "aws-us-west-2",
-  bucketName: "vdb-backups",
-};
+const base = STORAGE_INTEGRATION;
 const at = (fields: Partial<StorageIntegration>): StorageIntegration => ({ ...base, ...fields });
 
 /** Each listing's lines as [level, status, message], in order. */

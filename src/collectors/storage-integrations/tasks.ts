@@ -10,11 +10,10 @@
  * assumes): the listing says all that is watched, the status and the message.
  */
 
-import { type CollectorEnv, type CollectorTask, defineCollector } from "../../polling/model.js";
-import { listEveryPage } from "../../polling/pager.js";
-import { projectListingTask } from "../../polling/projectTask.js";
+import { defineCollector } from "../../polling/model.js";
+import { eachProjectPaged, type ProjectPages, sectionListingTasks } from "../../polling/projectTask.js";
 import type { PollContext } from "../../polling/runtime.js";
-import { type CloudApi, ENDPOINT, type StorageIntegration } from "../../upstream/types.js";
+import { ENDPOINT, type StorageIntegration, type StorageIntegrationPage } from "../../upstream/types.js";
 import { STORAGE_INTEGRATIONS_SECTION } from "./config.js";
 import { STORAGE_INTEGRATION_FAMILIES } from "./families.js";
 import { mapStorageIntegrations } from "./mapping.js";
@@ -25,23 +24,14 @@ const COLLECTOR = "storage_integrations";
 /** The page size asked for: the documented maximum. */
 export const STORAGE_INTEGRATIONS_PAGE_SIZE = 100;
 
-/** Every storage integration of `projectId`, each once, read through the pager. */
-export function listAllStorageIntegrations(
-  client: CloudApi,
-  projectId: string,
-  signal?: AbortSignal,
-): Promise<StorageIntegration[]> {
-  return listEveryPage(
-    {
-      endpoint: ENDPOINT.listStorageIntegrations,
-      pageSize: STORAGE_INTEGRATIONS_PAGE_SIZE,
-      fetch: (page, s) => client.listStorageIntegrations({ projectId, ...page }, s),
-      items: (page) => page.integrations,
-      key: (integration) => integration.integrationId,
-    },
-    signal,
-  );
-}
+/** List Storage Integrations of one project, every page: read with `listProjectPages`. */
+export const STORAGE_INTEGRATION_PAGES: ProjectPages<StorageIntegrationPage, StorageIntegration> = {
+  endpoint: ENDPOINT.listStorageIntegrations,
+  pageSize: STORAGE_INTEGRATIONS_PAGE_SIZE,
+  fetch: (client, asked, signal) => client.listStorageIntegrations(asked, signal),
+  items: (page) => page.integrations,
+  key: (integration) => integration.integrationId,
+};
 
 /** Writes the lines of one listing. */
 function log(logger: PollContext["logger"], lines: readonly IntegrationLine[]): void {
@@ -49,28 +39,24 @@ function log(logger: PollContext["logger"], lines: readonly IntegrationLine[]): 
 }
 
 /** The one task (shard 0, `storage_integrations.enabled`), or none. */
-function storageIntegrationTasks(env: CollectorEnv): CollectorTask[] {
-  const cfg = env.config.storageIntegrations;
-  if (!cfg.enabled) return [];
-  const messages = env.state.get(INTEGRATION_MESSAGES);
-  return projectListingTask(env, {
-    collector: COLLECTOR,
-    target: "organization",
-    // The reference names no role for the listing; the console's integrations are a project
-    // admin's (or the organization owner's) to manage.
-    role: "Project Admin",
-    intervalMs: cfg.intervalMs,
-    // A page per known project at least (more for a project of over 100 integrations).
-    endpoint: ENDPOINT.listStorageIntegrations,
-    parts: (projects) => projects,
-    key: (p) => p.projectId,
-    poll: async (client, p, signal) => {
-      const integrations = await listAllStorageIntegrations(client, p.projectId, signal);
-      log(env.ctx.logger, messages.lines(p.projectId, integrations));
-      return mapStorageIntegrations(integrations, p.projectId);
-    },
-  });
-}
+const storageIntegrationTasks = sectionListingTasks(
+  (config) => config.storageIntegrations,
+  (env) => {
+    const messages = env.state.get(INTEGRATION_MESSAGES);
+    return {
+      collector: COLLECTOR,
+      target: "organization",
+      // The reference names no role for the listing; the console's integrations are a project
+      // admin's (or the organization owner's) to manage.
+      role: "Project Admin",
+      // A page per known project at least (more for a project of over 100 integrations).
+      ...eachProjectPaged(STORAGE_INTEGRATION_PAGES, (integrations, projectId) => {
+        log(env.ctx.logger, messages.lines(projectId, integrations));
+        return mapStorageIntegrations(integrations, projectId);
+      }),
+    };
+  },
+);
 
 /** The storage integrations of each known project: a broken one fails the next export through it. */
 export const storageIntegrationsCollector = defineCollector(COLLECTOR, storageIntegrationTasks, {
