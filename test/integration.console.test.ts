@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { WireAlertRule } from "../src/simulator/index.js";
-import { type Harness, matching, parseSamples, sampleValue, startHarness } from "./helpers/harness.js";
-import { ManualClock } from "./helpers/manualClock.js";
+import { startConsoleHarness } from "./helpers/consoleHarness.js";
+import { type Harness, matching, parseSamples, sampleValue } from "./helpers/harness.js";
 
 const RULES = "GET /v2/alertRules";
 const ON_DEMAND = "GET /v2/clusters/onDemandClusters";
@@ -20,25 +20,12 @@ afterEach(async () => {
 
 /** An exporter polling only the console's listings (and the inventory), on a manual clock. */
 async function start(opts: { sim?: Record<string, unknown>; shard?: { index: number; total: number } } = {}) {
-  const clock = new ManualClock(Date.now());
-  const logs: string[] = [];
-  h = await startHarness({
-    clock,
-    logs,
-    sim: { clusters: 4, alertRulesPerProject: 112, ...opts.sim },
+  const started = await startConsoleHarness({
+    sim: { alertRulesPerProject: 112, ...opts.sim },
     ...(opts.shard ? { shard: opts.shard } : {}),
-    config: (raw) => {
-      raw.metrics = { enabled: false };
-      raw.import_jobs = { enabled: false };
-      raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
-      raw.jobs = { ids: [] };
-      raw.backups = { enabled: false };
-      raw.global_clusters = { enabled: false };
-    },
   });
-  await clock.advance(0);
-  await h.settle();
-  return { harness: h, logs, clock };
+  h = started.harness;
+  return started;
 }
 
 /** Every string a rule's actions carry that names a person or a secret: URLs, addresses, keys. */

@@ -5,8 +5,9 @@
  * collector, and shard 0 alone asking.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, matching, parseSamples, sampleValue, startHarness } from "./helpers/harness.js";
-import { ManualClock } from "./helpers/manualClock.js";
+import { startConsoleHarness } from "./helpers/consoleHarness.js";
+import { type Harness, matching, parseSamples, sampleValue } from "./helpers/harness.js";
+import type { ManualClock } from "./helpers/manualClock.js";
 
 const ENDPOINT = "GET /v2/on-demand-compute";
 const FAMILY = "vdbcloud_on_demand_compute_status";
@@ -20,26 +21,15 @@ afterEach(async () => {
 
 /** An exporter polling on-demand compute (and the inventory) every minute, on a manual clock. */
 async function start(opts: { shard?: { index: number; total: number } } = {}) {
-  const clock = new ManualClock(Date.now());
-  const logs: string[] = [];
-  h = await startHarness({
-    clock,
-    logs,
+  const started = await startConsoleHarness({
     sim: { clusters: 6, seed: 1, onDemandComputeAbnormal: true },
     ...(opts.shard ? { shard: opts.shard } : {}),
     config: (raw) => {
-      raw.metrics = { enabled: false };
-      raw.import_jobs = { enabled: false };
-      raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
-      raw.jobs = { ids: [] };
-      raw.backups = { enabled: false };
-      raw.global_clusters = { enabled: false };
       raw.on_demand_compute = { interval: "PT1M" };
     },
   });
-  await clock.advance(0);
-  await h.settle();
-  return { harness: h, logs, clock };
+  h = started.harness;
+  return started;
 }
 
 /** Advances past the next slot of a one-minute task (half an interval to an interval and a half). */

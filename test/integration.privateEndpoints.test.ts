@@ -5,8 +5,9 @@
  * costs this collector alone; and not one Google Cloud project ID in /metrics.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, matching, parseSamples, sampleValue, startHarness } from "./helpers/harness.js";
-import { ManualClock } from "./helpers/manualClock.js";
+import { startConsoleHarness } from "./helpers/consoleHarness.js";
+import { type Harness, matching, parseSamples, sampleValue } from "./helpers/harness.js";
+import type { ManualClock } from "./helpers/manualClock.js";
 
 const LIST = "GET /v2/projects/{projectId}/privateEndpoints";
 const TARGET = { collector: "private_endpoints", target: "organization" };
@@ -19,26 +20,15 @@ afterEach(async () => {
 
 /** An exporter polling only the private endpoints (and the inventory), on a manual clock. */
 async function start(opts: { sim?: Record<string, unknown>; shard?: { index: number; total: number } } = {}) {
-  const clock = new ManualClock(Date.now());
-  const logs: string[] = [];
-  h = await startHarness({
-    clock,
-    logs,
-    sim: { clusters: 4, privateEndpointPending: true, ...opts.sim },
+  const started = await startConsoleHarness({
+    sim: { privateEndpointPending: true, ...opts.sim },
     ...(opts.shard ? { shard: opts.shard } : {}),
     config: (raw) => {
-      raw.metrics = { enabled: false };
-      raw.import_jobs = { enabled: false };
-      raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
-      raw.jobs = { ids: [] };
-      raw.backups = { enabled: false };
-      raw.global_clusters = { enabled: false };
       raw.alert_rules = { enabled: false };
     },
   });
-  await clock.advance(0);
-  await h.settle();
-  return { harness: h, logs, clock };
+  h = started.harness;
+  return started;
 }
 
 /** Advances past the next run of a PT1M task (half an interval to an interval and a half after the last). */

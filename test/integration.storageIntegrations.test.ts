@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { BROKEN_INTEGRATION_MESSAGE, type SimStorageIntegration } from "../src/simulator/index.js";
-import { type Harness, matching, parseSamples, sampleValue, startHarness } from "./helpers/harness.js";
-import { ManualClock } from "./helpers/manualClock.js";
+import { startConsoleHarness } from "./helpers/consoleHarness.js";
+import { type Harness, matching, parseSamples, sampleValue } from "./helpers/harness.js";
 
 const LIST = "GET /v2/storageIntegrations";
 const DESCRIBE = "GET /v2/storageIntegrations/{integrationId}";
@@ -21,25 +21,15 @@ afterEach(async () => {
 
 /** An exporter polling the storage integrations (and the inventory, for the projects), on a manual clock. */
 async function start(opts: { sim?: Record<string, unknown>; shard?: { index: number; total: number } } = {}) {
-  const clock = new ManualClock(Date.now());
-  const logs: string[] = [];
-  h = await startHarness({
-    clock,
-    logs,
-    sim: { clusters: 4, storageIntegrationError: true, ...opts.sim },
+  const started = await startConsoleHarness({
+    sim: { storageIntegrationError: true, ...opts.sim },
     ...(opts.shard ? { shard: opts.shard } : {}),
     config: (raw) => {
-      raw.metrics = { enabled: false };
-      raw.import_jobs = { enabled: false };
-      raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
-      raw.jobs = { ids: [] };
-      raw.backups = { enabled: false };
-      raw.global_clusters = { enabled: false };
       raw.alert_rules = { enabled: false };
     },
   });
-  await clock.advance(0);
-  await h.settle();
+  h = started.harness;
+  const { logs, clock } = started;
   const harness = h;
   /** Lets the demo's interval (PT1M) pass: the next slot is within an interval and a half. */
   const cycle = async () => {
