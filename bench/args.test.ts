@@ -28,6 +28,7 @@ describe("parseBenchArgs", () => {
     { argv: ["--scrapes", "300", "--baseline-scrapes", "50"], want: { scrapes: 300, baselineScrapes: 50 } },
     { argv: ["--series", "5000", "--metrics-only"], want: { series: 5000, metricsOnly: true } },
     { argv: ["--steady", "--scrapes", "100"], want: { steady: true, scrapes: 100 } },
+    { argv: ["--steady", "--keys", "3"], want: { steady: true, keys: 3 } },
     { argv: ["--help"], want: { help: true } },
     { argv: ["--budget", "90,95, 100,110"], want: { budget: [90, 95, 100, 110] } },
     {
@@ -51,6 +52,7 @@ describe("parseBenchArgs", () => {
     { argv: ["--budget", "0"], message: "--budget must be a number from 1 to 300, got 0" },
     { argv: ["--rate-limit-mode", "leaky"], message: "--rate-limit-mode takes fixed, sliding, token_bucket" },
     { argv: ["--cycles", "0"], message: "--cycles must be a number from 1" },
+    { argv: ["--keys", "0"], message: "--keys must be a number from 1 to 100" },
     { argv: ["--budget", "90", "--startup-stall"], message: "separate runs" },
     { argv: ["--runtime", "tuned"], message: "--runtime takes deployed, node-defaults, got tuned" },
   ])("rejects $argv", ({ argv, message }) => {

@@ -45,6 +45,11 @@ export interface BenchArgs {
   readonly steady: boolean;
   /** With --steady: a CPU profile of the exporter over the measured cycle, written here. */
   readonly profile?: string;
+  /**
+   * With --steady: the clusters split over this many keys at the documented rate limit (20 per
+   * second per endpoint and key, enforced by the simulator) instead of one key at 1,000.
+   */
+  readonly keys?: number;
 }
 
 export interface SoakArgs {
@@ -62,7 +67,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N]
        npm run bench -- --budget P[,P...] [--rate-limit-mode M[,M...]] [--cycles N]
        npm run bench -- --startup-stall
        npm run bench -- --collections CxN [--scrapes N]
-       npm run bench -- --steady [--scrapes N] [--profile FILE]
+       npm run bench -- --steady [--keys N] [--scrapes N] [--profile FILE]
   --clusters N           clusters of the scale scenario (default: up to 1000, fewer where every
                          collector's own series would pass --series)
   --scrapes N            timed scrapes per variant, exporter and static floor (default 200, at least 1)
@@ -83,6 +88,9 @@ export const BENCH_USAGE = `usage: npm run bench -- [--clusters N] [--scrapes N]
   --steady               instead: 1,000 clusters with a scope each at PT30S and rate_limit 1000, import
                          jobs off: steady RSS, and scrapes on fresh connections against the floor, the
                          slow ones lined up with GC, publishes, puts and stalls of the exporter
+  --keys N               with --steady: the clusters split over N keys at the documented rate limit (20
+                         requests per second per endpoint and key, enforced by the simulator), every
+                         interval the shortest 30 s step the budget fits, instead of one key at 1000
   --profile FILE         with --steady: a CPU profile of the exporter over the measured cycle (a
                          .cpuprofile for Chrome's DevTools), its heaviest functions in the report`;
 
@@ -187,6 +195,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     collections: { type: "string" },
     steady: { type: "boolean" },
     profile: { type: "string" },
+    keys: { type: "string" },
     help: { type: "boolean" },
   });
   const budget = list(v.budget, "--budget", [], (p) => number(p, "--budget", 0, 1, 300));
@@ -211,6 +220,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     ...(typeof v.collections === "string" ? { collections: parseCollectionsShape(v.collections) } : {}),
     steady: v.steady === true,
     ...(typeof v.profile === "string" ? { profile: v.profile } : {}),
+    ...(v.keys === undefined ? {} : { keys: integer(v.keys, "--keys", 1, 1, 100) }),
   };
 }
 

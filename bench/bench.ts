@@ -558,7 +558,7 @@ runEntry({
                 machineLine(),
               )
             : args.steady
-              ? renderSteady(await runSteady(args.scrapes, progress, args.profile), machineLine())
+              ? renderSteady(await runSteady(args.scrapes, progress, args.profile, args.keys), machineLine())
               : withCostCalls(render(await run(args)), await renderCostCalls(progress));
     progress(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     return report;

@@ -8,12 +8,17 @@
  * of the exporter slower than the floor's p99 is lined up with what its process was doing
  * meanwhile (bench/timeline.ts): garbage collection, the store's puts and publishes, or a stall
  * the store did not cause (a listing's parsing or mapping), which says where the tail comes from.
+ *
+ * With `keys`, the same world at the documented rate limit instead: the clusters split over that
+ * many keys, 20 requests per second per endpoint and key (the simulator refusing more), every
+ * interval the shortest 30 s step whose calls fit each key's budget. The answers then arrive
+ * paced, a few dozen a second, not in a burst.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { BaselineInfo } from "./baselineProcess.js";
 import { forkChild, startExporterProcess, startSimProcess, stopSimProcess, waitFor200 } from "./children.js";
-import { chooseScopes, scenarioConfig, writeConfigFile } from "./config.js";
+import { chooseScopes, cycleIntervalMs, isoDuration, scenarioConfig, writeConfigFile } from "./config.js";
 import { sleep } from "./entry.js";
 import { parseExposition } from "./exposition.js";
 import type { Lap } from "./probe.js";
@@ -27,6 +32,8 @@ import { overlapByKind, type TimedSpan, type TimelineEvent } from "./timeline.js
 const CLUSTERS = 1000;
 const INTERVAL_MS = 30_000;
 const RATE_LIMIT = 1000;
+/** The documented rate limit, per endpoint and key, of the scenario with several keys. */
+const DOCUMENTED_RATE_LIMIT = 20;
 /** The goals of the issue that asked for this scenario: RSS, and p99 against the floor's. */
 const RSS_GOAL_BYTES = 150 * 1024 * 1024;
 const P99_FLOOR_FACTOR = 2;
@@ -44,6 +51,10 @@ interface TailCause {
 
 export interface SteadyResult {
   readonly clusters: number;
+  /** Keys the clusters are split over, their rate limit and the interval of every collector. */
+  readonly keys: number;
+  readonly rateLimit: number;
+  readonly intervalMs: number;
   readonly series: number;
   readonly bodyBytes: number;
   readonly readyMs: number;
@@ -95,25 +106,38 @@ export async function runSteady(
   scrapes: number,
   progress: (message: string) => void,
   profilePath?: string,
+  keys?: number,
 ): Promise<SteadyResult> {
+  const rateLimit = keys === undefined ? RATE_LIMIT : DOCUMENTED_RATE_LIMIT;
   const sim = await startSimProcess({
     clusters: CLUSTERS,
     seed: 1,
     collectionsPerCluster: 1,
-    rateLimitPerSecond: 0,
+    rateLimitPerSecond: keys === undefined ? 0 : DOCUMENTED_RATE_LIMIT,
     recordMetricRequests: false,
   });
   const snap = () => sim.handle.rpc.call<SimSnapshot>("snapshot");
   const stops: (() => Promise<void>)[] = [];
   try {
+    const scopes = chooseScopes(sim.info.clusters, CLUSTERS);
+    // A metric target per cluster and per scope, on the busiest key.
+    const targetsPerKey = Math.ceil((CLUSTERS + CLUSTERS) / (keys ?? 1));
+    const intervalMs =
+      keys === undefined ? INTERVAL_MS : cycleIntervalMs(targetsPerKey, DOCUMENTED_RATE_LIMIT);
     const raw = scenarioConfig({
       sim: sim.info,
       apiKey: "steady-key",
-      intervalMs: INTERVAL_MS,
-      scopes: chooseScopes(sim.info.clusters, CLUSTERS),
+      intervalMs,
+      scopes,
       collectors: { importJobs: false, sparkJobs: true, inventory: true, dataProtection: true },
-      rateLimit: RATE_LIMIT,
+      rateLimit,
     });
+    if (keys !== undefined) {
+      const clusters = raw.clusters as Record<string, unknown>[];
+      clusters.forEach((c, i) => {
+        c.api_key = `steady-key-${i % keys}`;
+      });
+    }
     const cfg = await writeConfigFile("steady", raw);
     const started = Date.now();
     const exporter = await startExporterProcess(cfg);
@@ -121,11 +145,13 @@ export async function runSteady(
     const lap = () => exporter.handle.rpc.call<Lap>("lap");
     await waitFor200(`${exporter.url}/readyz`, 15 * 60_000, 1000);
     const readyMs = Date.now() - started;
-    progress(`steady: ready after ${(readyMs / 1000).toFixed(0)} s; two cycles to settle, one to measure`);
-    await sleep(2 * INTERVAL_MS);
+    progress(
+      `steady: ready after ${(readyMs / 1000).toFixed(0)} s; two cycles of ${isoDuration(intervalMs)} to settle, one to measure`,
+    );
+    await sleep(2 * intervalMs);
     await lap();
     if (profilePath) await exporter.handle.rpc.call("profileStart");
-    await sleep(INTERVAL_MS);
+    await sleep(intervalMs);
     const steady = await lap();
     let hot: HotFunction[] = [];
     if (profilePath) {
@@ -172,6 +198,9 @@ export async function runSteady(
     const text = (bodies.text as Buffer).toString("utf8");
     return {
       clusters: CLUSTERS,
+      keys: keys ?? 1,
+      rateLimit,
+      intervalMs,
       series: parseExposition(text).samples.length,
       bodyBytes: (bodies.text as Buffer).length,
       readyMs,
@@ -219,7 +248,8 @@ export function renderSteady(r: SteadyResult, machine: string): { text: string; 
   const lines = [
     "vdbcloud-exporter steady state, every default collector polling hard",
     machine,
-    `${r.clusters} clusters x 1 collection scope, default metric queries, PT30S, rate_limit ${RATE_LIMIT}, ` +
+    `${r.clusters} clusters x 1 collection scope over ${r.keys} key(s), default metric queries, ` +
+      `${isoDuration(r.intervalMs)}, rate_limit ${r.rateLimit}, ` +
       `import jobs off; ${r.series} series, ${mb(r.bodyBytes)} text; ready after ${(r.readyMs / 1000).toFixed(0)} s`,
     `RSS: steady ${mb(r.steady.rssMinBytes)} - ${mb(r.steady.rssPeakBytes)}; while scraped ` +
       `${mb(r.scraping.rssMinBytes)} - ${mb(r.scraping.rssPeakBytes)}; GC max ${ms(r.scraping.gcMaxMs)} ms, ` +
