@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { failure, SAMPLE_BACKUP_POLICY, TEST_BASE_URL, testClient, useMockUpstream } from "./testkit.js";
+import {
+  failure,
+  readOneGet,
+  SAMPLE_BACKUP_POLICY,
+  TEST_BASE_URL,
+  testClient,
+  useMockUpstream,
+} from "./testkit.js";
 
 const upstream = useMockUpstream();
 
@@ -22,16 +29,12 @@ const BACKUP = {
 
 describe("List Backups over HTTP", () => {
   it("GETs /v2/backups with the page (and clusterId when given) and reads the documented shape", async () => {
-    upstream
-      .get(TEST_BASE_URL)
-      .intercept({
-        method: "GET",
-        path: "/v2/backups",
-        query: { clusterId: "in01-a", currentPage: "2", pageSize: "100" },
-      })
-      .reply(200, { code: 0, data: { count: 101, currentPage: 2, pageSize: 100, backups: [BACKUP] } });
-    const { client } = testClient();
-    const page = await client.listBackups({ clusterId: "in01-a", pageSize: 100, currentPage: 2 });
+    const page = await readOneGet(
+      "/v2/backups",
+      { clusterId: "in01-a", pageSize: 100, currentPage: 2 },
+      { count: 101, currentPage: 2, pageSize: 100, backups: [BACKUP] },
+      (client, args) => client.listBackups(args),
+    );
     expect(page).toStrictEqual({
       total: 101,
       currentPage: 2,

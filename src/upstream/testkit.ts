@@ -337,3 +337,25 @@ export function blankCluster(
     ...fields,
   };
 }
+
+/**
+ * Answers one GET of `path` on the base URL, whose query is `args` as strings and which carries
+ * the test key, with `{code: 0, data}`; returns what `read` makes of it with a fresh testClient(),
+ * once that GET was made as asked. The current test's mockUpstream() answers it.
+ */
+export async function readOneGet<A extends Readonly<Record<string, string | number>>, T>(
+  path: string,
+  args: A,
+  data: unknown,
+  read: (client: CloudClient, args: A) => Promise<T>,
+): Promise<T> {
+  if (upstream === undefined) throw new Error("readOneGet: no mockUpstream() is current");
+  const query = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, String(v)]));
+  upstream
+    .get(TEST_BASE_URL)
+    .intercept({ method: "GET", path, query, headers: TEST_AUTH_HEADERS })
+    .reply(200, { code: 0, data });
+  const result = await read(testClient().client, args);
+  upstream.assertNoPendingInterceptors();
+  return result;
+}

@@ -305,3 +305,61 @@ export function projectListingTaskTests(c: ProjectListingTaskCase): void {
     ).toMatch(partial.message);
   });
 }
+
+/** A paged per-project listing of a collector of its own, for `pagedProjectListingTests`. */
+export interface PagedProjectListingCase<T> {
+  readonly collector: Collector & { readonly tasks: TasksOf };
+  /** Its section's key, whose `enabled: false` removes the task. */
+  readonly section: string;
+  readonly endpoint: EndpointTemplate;
+  /** The client method of the listing, and the page's field holding its items. */
+  readonly method: keyof CloudApi;
+  readonly field: string;
+  /** The `i`-th item of a project. */
+  readonly item: (projectId: string, i: number) => T;
+  readonly pageSize: number;
+  readonly intervalMs: number;
+  readonly interval?: readonly [Raw, number];
+  /** Its families, the first being one series per listed item. */
+  readonly names: readonly [string, ...string[]];
+  /** Which project's keys are not admin, in words. */
+  readonly notAdmin: string;
+  /** What /metrics shows after the listing of 112 items in one project, 3 in another, none in a third. */
+  readonly shows: (text: string) => void;
+}
+
+/**
+ * Declares every test of a paged per-project listing that lists through `pagedService`: those of
+ * `projectListingTaskTests` (the refusing part being a project whose key is not admin, 96013),
+ * and every page of each known project listed once.
+ */
+export function pagedProjectListingTests<T>(c: PagedProjectListingCase<T>): void {
+  const fake = (counts: Record<string, number>, refuse?: (projectId: string) => Error | undefined) =>
+    pagedService({ method: c.method, field: c.field, counts, item: c.item, refuse });
+  const [listed] = c.names;
+  projectListingTaskTests({
+    tasks: c.collector.tasks,
+    id: { collector: c.collector.label, target: "organization" },
+    endpoint: c.endpoint,
+    intervalMs: c.intervalMs,
+    ...(c.interval ? { interval: c.interval } : {}),
+    off: [{ [c.section]: { enabled: false } }],
+    planned: TWO_PROJECTS,
+    families: { collector: c.collector, deny: `${listed.replace(/_info$/, "")}_.*`, names: [...c.names] },
+    service: (refuse) => fake({ p1: 2, p2: 3 }, refuse).client,
+    listed,
+    partial: {
+      what: c.notAdmin,
+      part: "p1",
+      error: notPermittedErrors(c.endpoint)[0][1],
+      shown: 3,
+      message: /96013/,
+    },
+  });
+
+  it("lists every page of each known project once: 112 items in two pages, 3 in one, none in one", async () => {
+    const text = await runPagedListing(c.collector.tasks, fake, c.pageSize);
+    expect(countOf(text, listed)).toBe(115);
+    c.shows(text);
+  });
+}

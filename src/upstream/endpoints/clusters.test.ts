@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { blankCluster, TEST_AUTH_HEADERS, TEST_BASE_URL, testClient, useMockUpstream } from "../testkit.js";
+import {
+  blankCluster,
+  readOneGet,
+  TEST_AUTH_HEADERS,
+  TEST_BASE_URL,
+  testClient,
+  useMockUpstream,
+} from "../testkit.js";
 import { clusterListDataSchema, clusterSchema, normalizeCluster, normalizeClusterList } from "./clusters.js";
 
 const cluster = {
@@ -55,16 +62,12 @@ describe("Describe Cluster over HTTP", () => {
 
 describe("List Clusters over HTTP", () => {
   it("sends the page and the filters it has, as strings", async () => {
-    upstream
-      .get(TEST_BASE_URL)
-      .intercept({
-        method: "GET",
-        path: "/v2/clusters",
-        query: { projectId: "proj-0123", pageSize: "100", currentPage: "2" },
-      })
-      .reply(200, { code: 0, data: { count: 101, currentPage: 2, pageSize: 100, clusters: [cluster] } });
-    const { client } = testClient();
-    const page = await client.listClusters({ projectId: "proj-0123", pageSize: 100, currentPage: 2 });
+    const page = await readOneGet(
+      "/v2/clusters",
+      { projectId: "proj-0123", pageSize: 100, currentPage: 2 },
+      { count: 101, currentPage: 2, pageSize: 100, clusters: [cluster] },
+      (client, args) => client.listClusters(args),
+    );
     expect(page).toStrictEqual({
       total: 101,
       currentPage: 2,
@@ -72,7 +75,6 @@ describe("List Clusters over HTTP", () => {
       listed: 1,
       clusters: [normalized],
     });
-    upstream.assertNoPendingInterceptors();
   });
 });
 

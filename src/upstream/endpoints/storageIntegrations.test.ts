@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EXTERNAL_CRED, REFERENCE_STORAGE_INTEGRATIONS } from "../storageIntegrationsTestkit.js";
-import { failure, TEST_AUTH_HEADERS, TEST_BASE_URL, testClient, useMockUpstream } from "../testkit.js";
+import { failure, readOneGet, TEST_BASE_URL, testClient, useMockUpstream } from "../testkit.js";
 import type { StorageIntegration } from "../types.js";
 import { normalizeStorageIntegrations, storageIntegrationsDataSchema } from "./storageIntegrations.js";
 import { CONTROL_PLANE, DATA_PLANE, ENDPOINTS } from "./table.js";
@@ -13,17 +13,12 @@ const read = (data: unknown) => normalizeStorageIntegrations(storageIntegrations
 
 describe("List Storage Integrations over HTTP", () => {
   it("GETs /v2/storageIntegrations with the project and page, and reads the reference's shape", async () => {
-    upstream
-      .get(TEST_BASE_URL)
-      .intercept({
-        method: "GET",
-        path: "/v2/storageIntegrations",
-        query: { projectId: "proj-1", pageSize: "100", currentPage: "1" },
-        headers: TEST_AUTH_HEADERS,
-      })
-      .reply(200, { code: 0, data: REFERENCE_STORAGE_INTEGRATIONS });
-    const { client } = testClient();
-    const page = await client.listStorageIntegrations({ projectId: "proj-1", pageSize: 100, currentPage: 1 });
+    const page = await readOneGet(
+      "/v2/storageIntegrations",
+      { projectId: "proj-1", pageSize: 100, currentPage: 1 },
+      REFERENCE_STORAGE_INTEGRATIONS,
+      (client, args) => client.listStorageIntegrations(args),
+    );
     expect(page).toStrictEqual({
       total: 1,
       currentPage: 1,
@@ -40,7 +35,6 @@ describe("List Storage Integrations over HTTP", () => {
         },
       ],
     });
-    upstream.assertNoPendingInterceptors();
   });
 
   it("drops every field the listing does not document: no credential identifier leaves the client", async () => {
