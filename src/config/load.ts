@@ -1,5 +1,5 @@
 /**
- * The config pipeline: read the file, parse YAML, substitute `${VAR}`s, validate against the
+ * How a config file is read: read the file, parse YAML, substitute `${VAR}`s, validate against the
  * strict schema (which also normalizes to the camelCase shape), read secrets. Every stage reports all of its problems
  * at once in a `ConfigError`.
  */

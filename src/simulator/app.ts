@@ -1,6 +1,6 @@
 /**
  * Assembles the express application: body parsing, the /_sim controls, every API route
- * through the shared pipeline, and envelope-shaped answers for unknown paths and bad JSON.
+ * through the shared request path, and envelope-shaped answers for unknown paths and bad JSON.
  */
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { mountAdmin } from "./admin.js";
@@ -13,14 +13,14 @@ import { groupRoutes } from "./groups.js";
 import { nativeExportRoutes } from "./native-export.js";
 import { onDemandRoutes } from "./on-demand.js";
 import { onDemandComputeRoutes } from "./on-demand-compute.js";
-import { mountRoute, type PipelineDeps } from "./pipeline.js";
+import { mountRoute, type RequestPathDeps } from "./requestPath.js";
 import { privateEndpointRoutes } from "./private-endpoints.js";
 import { mutatingRoutes } from "./routes-mutating.js";
 import { readRoutes } from "./routes-read.js";
 import { storageIntegrationRoutes } from "./storage-integrations.js";
 
 /** Builds the simulator's express app over `deps`. */
-export function createApp(deps: PipelineDeps): Express {
+export function createApp(deps: RequestPathDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);

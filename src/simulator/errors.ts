@@ -50,7 +50,7 @@ export const ApiCode = {
 export const RATE_LIMIT_MESSAGE = "rate limit exceeded, too many requests";
 
 /**
- * An upstream-style failure: the route pipeline turns it into `{code, message}` with HTTP
+ * An upstream-style failure: the request path turns it into `{code, message}` with HTTP
  * `httpStatus` (200 unless stated, as the service answers API errors).
  */
 export class SimApiError extends Error {

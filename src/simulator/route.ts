@@ -1,6 +1,6 @@
 /**
  * What an endpoint of the simulator is: its method, path, template and a handler that returns
- * the `data` of a success envelope or throws `SimApiError`. The pipeline (pipeline.ts) adds
+ * the `data` of a success envelope or throws `SimApiError`. The request path (requestPath.ts) adds
  * everything shared: stats, faults, authentication, rate limiting and the envelope.
  */
 import { ApiCode, SimApiError } from "./errors.js";

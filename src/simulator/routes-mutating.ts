@@ -1,7 +1,7 @@
 /**
  * Every mutating endpoint (drop, delete, create, update, migrate, release...) at once: one
  * catch-all per method and API version after the read routes. It answers an empty success
- * without changing anything, and the pipeline records the call in `stats.mutatingCalls`, so a
+ * without changing anything, and the request path records the call in `stats.mutatingCalls`, so a
  * test can assert the exporter makes none. The spec's mutating endpoints need no behaviour of
  * their own here: the exporter must never call them.
  */

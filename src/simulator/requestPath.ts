@@ -18,8 +18,8 @@ import { failReply, invalidTokenReply, jsonReply, type Reply, sendReply } from "
 import { type RouteDef, type RouteRequest, successCode } from "./route.js";
 import type { StatsRecorder } from "./stats.js";
 
-/** Collaborators of the request pipeline. */
-export interface PipelineDeps {
+/** Collaborators of the request path. */
+export interface RequestPathDeps {
   readonly ctx: SimContext;
   readonly stats: StatsRecorder;
   readonly faults: Faults;
@@ -82,7 +82,7 @@ function answer(route: RouteDef, quirks: SimQuirks, input: RouteRequest): unknow
   return rest;
 }
 
-function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response): void {
+function handle(route: RouteDef, deps: RequestPathDeps, req: Request, res: Response): void {
   const nowMs = deps.ctx.now();
   const params = req.params as Record<string, string | undefined>;
   const bearer = bearerKey(req.headers.authorization);
@@ -166,7 +166,7 @@ function handle(route: RouteDef, deps: PipelineDeps, req: Request, res: Response
 }
 
 /** Registers `route` on `app`; version 1 routes also answer under /ctl/:region. */
-export function mountRoute(app: Express, route: RouteDef, deps: PipelineDeps): void {
+export function mountRoute(app: Express, route: RouteDef, deps: RequestPathDeps): void {
   const paths = route.version === 1 ? [`/ctl/:region${route.path}`, route.path] : [route.path];
   const handler = (req: Request, res: Response) => handle(route, deps, req, res);
   for (const path of paths) {

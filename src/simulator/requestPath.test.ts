@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bearerKey } from "./pipeline.js";
+import { bearerKey } from "./requestPath.js";
 
 describe("bearerKey", () => {
   it.each([
