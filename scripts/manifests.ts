@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "yaml";
 import { RUNTIME_CONTROLS, RUNTIME_SETTINGS, type RuntimeSettings } from "../src/runtime/settings.js";
-import { ALERTS_FILE, NATIVE_FILE, RECORDING_FILE } from "./rules.js";
+import { ALERTS_FILE, NATIVE_FILE, RECORDING_FILE, SLO_FILE } from "./rules.js";
 
 /** Where the exporter reads its config and API key inside the pod (see base/deployment.yaml). */
 export const POD_PATHS = {
@@ -26,7 +26,7 @@ export const NATIVE_CONFIG = `${KUSTOMIZE_DIR}/components/native-export/config.y
 const OPERATOR_DIR = `${KUSTOMIZE_DIR}/components/prometheus-operator`;
 export const PROMETHEUS_RULE = `${OPERATOR_DIR}/prometheusrule.yaml`;
 export const DASHBOARD_COPIES = `${OPERATOR_DIR}/dashboards`;
-export const RULE_FILES = [ALERTS_FILE, RECORDING_FILE, NATIVE_FILE];
+export const RULE_FILES = [ALERTS_FILE, RECORDING_FILE, NATIVE_FILE, SLO_FILE];
 
 /** A generated file disagrees with its source in a way the renderer cannot fix by itself. */
 export class ManifestRenderError extends Error {

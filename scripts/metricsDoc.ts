@@ -8,6 +8,7 @@ import { INDEX_STATES } from "../src/collectors/collections/indexMapping.js";
 import { LOAD_STATES } from "../src/collectors/collections/mapping.js";
 import { IMPORT_JOB_STATES } from "../src/collectors/import-jobs/mapping.js";
 import { CLUSTER_STATUSES, GLOBAL_CLUSTER_ROLES } from "../src/collectors/inventory/mapping.js";
+import { PIPELINE_STATES } from "../src/collectors/pipelines/mapping.js";
 import { PRIVATE_ENDPOINT_STATES } from "../src/collectors/private-endpoints/mapping.js";
 import { COLLECTOR_LABELS, REFERENCE_AREAS } from "../src/collectors/registry.js";
 import { SPARK_JOB_STATUSES } from "../src/collectors/spark-jobs/mapping.js";
@@ -118,6 +119,7 @@ const STATES: Readonly<Record<string, readonly string[]>> = {
   vdbcloud_index_state: INDEX_STATES,
   vdbcloud_private_endpoint_status: PRIVATE_ENDPOINT_STATES,
   vdbcloud_private_endpoint_service_status: PRIVATE_ENDPOINT_STATES,
+  vdbcloud_pipeline_status: PIPELINE_STATES,
 };
 
 /** How a state set names an upstream state it does not know, where not lower-cased. */
@@ -125,6 +127,7 @@ const UNKNOWN_STATES: Readonly<Record<string, string>> = {
   vdbcloud_index_state: "others added in snake case",
   vdbcloud_private_endpoint_status: "the current one added in lower snake case when it is another",
   vdbcloud_private_endpoint_service_status: "the current one added in lower snake case when it is another",
+  vdbcloud_pipeline_status: "the current one added in lower snake case when it is another",
 };
 
 /** The values each label of a family takes, where the code or the metric catalog fixes them. */

@@ -10,6 +10,8 @@
  */
 import { Document, isMap, isScalar, isSeq, parse, parseDocument, type Scalar, type YAMLMap } from "yaml";
 import { z } from "zod";
+import { parseSloSection } from "../src/slo/config.js";
+import { renderSloRules } from "../src/slo/rules.js";
 import {
   NATIVE_RATE_WINDOW,
   NATIVE_SOURCES,
@@ -23,6 +25,9 @@ export const ALERTS_FILE = "config/prometheus/rules/alerts.yml";
 export const RECORDING_FILE = "config/prometheus/rules/recording.yml";
 export const NATIVE_FILE = "config/prometheus/rules/native.yml";
 export const THRESHOLDS_FILE = "config/prometheus/thresholds.yml";
+/** The error-budget rules, rendered from config/example.yaml's `slo:` (src/slo/rules.ts). */
+export const SLO_FILE = "config/prometheus/rules/slo.yml";
+export const EXAMPLE_CONFIG_FILE = "config/example.yaml";
 
 /** The thresholds file disagrees with the rules, or is malformed: names the alert or field. */
 export class RulesRenderError extends Error {
@@ -73,9 +78,13 @@ function promNumber(value: number): string {
   return value === Number.POSITIVE_INFINITY ? "Inf" : String(value);
 }
 
-/** How a threshold reads in prose: ratios as percent, seconds as a duration, else the number. */
+/**
+ * How a threshold reads in prose: ratios as percent, seconds as a duration (whole days as days,
+ * a key's age, else minutes or seconds), else the number.
+ */
 export function formatThreshold(expr: string, value: number): string {
   if (/_ratio\b/.test(expr)) return `${Number((value * 100).toPrecision(12))}%`;
+  if (/_seconds\b/.test(expr) && value >= 86_400 && value % 86_400 === 0) return `${value / 86_400}d`;
   if (/_seconds\b/.test(expr)) return value >= 60 && value % 60 === 0 ? `${value / 60}m` : `${value}s`;
   return String(value);
 }
@@ -241,4 +250,22 @@ export function renderMonitoringDoc(docText: string): string {
   });
   const table = ["| exporter family | native recording(s) | from |", "|---|---|---|", ...rows].join("\n");
   return `${docText.slice(0, begin)}${NATIVE_DOC_BEGIN}\n${table}\n${docText.slice(end)}`;
+}
+
+/**
+ * config/prometheus/rules/slo.yml: the error-budget rules of config/example.yaml's `slo:` section
+ * (the defaults where it sets none), with the runbook links of thresholds.yml, exactly as
+ * `vdbcloud-exporter slo-rules` prints them for that file.
+ */
+export function renderShippedSloRules(exampleText: string, thresholdsText: string): string {
+  const example = parse(exampleText) as { slo?: unknown } | null;
+  const slo = parseSloSection(example?.slo);
+  if (!slo.success) {
+    const issues = slo.error.issues.map((i) => `slo.${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new RulesRenderError(`${EXAMPLE_CONFIG_FILE}: ${issues}`, { cause: slo.error });
+  }
+  return renderSloRules(slo.data, {
+    runbookBaseUrl: parseThresholds(thresholdsText).runbook_base_url,
+    source: EXAMPLE_CONFIG_FILE,
+  });
 }

@@ -26,6 +26,7 @@ const FOLDERS = {
   backfill: "backfill/",
   collectorRegistry: "collectors/registry.ts",
   apiClients: "api-clients/",
+  slo: "slo/",
   collectors: "collectors/*/",
   collectorFramework: "polling/",
   http: "http/",
@@ -53,6 +54,8 @@ const LAYERS: readonly (readonly Role[])[] = [
   ["app", "demo", "probe", "backfill"],
   // The one list of collectors; the API clients by credential.
   ["collectorRegistry", "apiClients"],
+  // The error-budget rules: their section, which the registry registers, and their renderer.
+  ["slo"],
   // A collector uses the framework, never another collector or the list of them.
   ["collectors"],
   // The framework names no collector; the HTTP app serves what it is handed, with no logic.
@@ -286,7 +289,7 @@ function loadedWith(entry: string): Set<string> {
 describe("the exporter's entry point", () => {
   // The server does not hold the code of commands it never runs, nor the demo's simulator: they
   // are imported when they run.
-  const ONE_SHOT = ["backfill/", "probe/", "polling/scheduleFormat.ts", "simulator/"];
+  const ONE_SHOT = ["backfill/", "probe/", "polling/scheduleFormat.ts", "simulator/", "slo/command.ts"];
 
   it("main.ts, the launcher, loads nothing of the exporter before it knows this process runs it", () => {
     // The launcher may wait on the exporter as its parent (src/runtime/launch.ts): it stays small.
@@ -389,6 +392,7 @@ describe("roles of paths (the layering table itself)", () => {
     ["main.ts", "launcher"],
     ["cli/main.ts", "cli"],
     ["api-clients/apiClients.ts", "apiClients"],
+    ["slo/rules.ts", "slo"],
     ["probe/command.ts", "probe"],
     ["backfill/run.ts", "backfill"],
     ["runtime/format.ts", "runtime"],

@@ -611,3 +611,45 @@ describe("web config: TLS and basic auth (exporter-toolkit format)", () => {
     await dispatcher.close();
   });
 });
+
+describe("slo-rules", () => {
+  it("is in --help, and has a help of its own", () => {
+    expect(run(["--help"]).stdout).toContain("vdbcloud-exporter slo-rules --config FILE");
+    const help = run(["slo-rules", "--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("--runbook-base-url URL");
+  });
+
+  it("prints the rules of a config's slo section with no key, with the runbook base given", () => {
+    const path = write("slo.yaml", "slo:\n  service: { availability: 0.99 }\n  windows: { ticket: [] }\n");
+    const r = run(["slo-rules", "--config", path, "--runbook-base-url", "https://wiki.example.org/runbooks"]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("record: slo:service_availability:error_ratio_rate1h");
+    expect(r.stdout).toContain("slo:service_availability:error_ratio_rate1h > 0.144");
+    expect(r.stdout).toContain(
+      "runbook_url: https://wiki.example.org/runbooks#vdbcloudserviceavailabilitybudgetburn",
+    );
+    expect(r.stdout).not.toContain("severity: warning");
+  });
+
+  it("exits 2 naming every wrong field, and on missing or unknown flags", () => {
+    const path = write(
+      "slo-bad.yaml",
+      "slo:\n  canary: { latency: { threshold: PT0.3S } }\n  windows: { page: [{ burn_rate: 14.4, long: PT5M, short: PT1H }] }\n",
+    );
+    const bad = run(["slo-rules", "--config", path]);
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toContain(
+      "slo.canary.latency.threshold: must be one of the canary latency histogram's bucket bounds (PT0.005S,",
+    );
+    expect(bad.stderr).toContain("slo.windows.page[0].short: must be shorter than long (PT5M)");
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    for (const args of [["slo-rules"], ["slo-rules", "--config", path, "--bogus"]]) {
+      const r = run(args);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain("Usage:\n  vdbcloud-exporter slo-rules");
+    }
+  });
+});

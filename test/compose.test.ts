@@ -145,7 +145,12 @@ describe("prometheus service and config/prometheus/prometheus.yml agree", () => 
   });
 
   it("loads rule files that exist, relative to the config file as Prometheus resolves them", () => {
-    expect(config.rule_files.sort()).toEqual(["rules/alerts.yml", "rules/native.yml", "rules/recording.yml"]);
+    expect(config.rule_files.sort()).toEqual([
+      "rules/alerts.yml",
+      "rules/native.yml",
+      "rules/recording.yml",
+      "rules/slo.yml",
+    ]);
     for (const f of config.rule_files) {
       const inContainer = posix.join(posix.dirname(configFile), f);
       const host = hostPathOf(prometheus, inContainer) ?? "";

@@ -40,7 +40,7 @@ describe("config/alertmanager/alertmanager.yml (amtool)", () => {
   it.skipIf(amtool.skip)("amtool check-config accepts it", () => {
     const { status, output } = runAmtool("check-config", AM_CONFIG);
     expect(output).toContain("SUCCESS");
-    expect(output).toContain("1 inhibit rules");
+    expect(output).toContain("2 inhibit rules");
     expect(status, output).toBe(0);
   });
 
@@ -49,6 +49,14 @@ describe("config/alertmanager/alertmanager.yml (amtool)", () => {
     { labels: ["alertname=VdbcloudExporterDown", "severity=critical"], receiver: "vdbcloud-pager" },
     { labels: ["alertname=VdbcloudCuComputationHigh", "severity=warning"], receiver: "vdbcloud-ticket" },
     { labels: ["alertname=VdbcloudSamplesDropped", "severity=info"], receiver: "vdbcloud-digest" },
+    {
+      labels: ["alertname=VdbcloudCanaryAvailabilityBudgetBurn", "severity=critical"],
+      receiver: "vdbcloud-pager",
+    },
+    {
+      labels: ["alertname=VdbcloudServiceAvailabilityBudgetBurn", "severity=warning"],
+      receiver: "vdbcloud-ticket",
+    },
     { labels: ["alertname=SomethingElse", "severity=critical"], receiver: "default" },
   ])("routes $labels to $receiver", ({ labels, receiver }) => {
     const { status, output } = runAmtool("config", "routes", "test", `--config.file=${AM_CONFIG}`, ...labels);

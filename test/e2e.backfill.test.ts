@@ -189,9 +189,10 @@ describe.skipIf(promtool.skip || prometheusTool.skip)("backfill into a real Prom
         const labels: [string, string][] = [["__name__", m[1] as string]];
         for (const l of (m[2] ?? "").matchAll(/([a-z_]+)="([^"]*)"/g))
           labels.push([l[1] as string, l[2] as string]);
-        // Inventory, jobs, backups and freshness are not history: the backfill writes cluster
-        // metrics only (and, with billing on, daily cost, tested in e2e.backfill.cost).
-        if (/^vdbcloud_(?:import_|spark_|job_|cluster_|metrics_newest_|backup)/.test(m[1] ?? "")) continue;
+        // Inventory, jobs, backups, pipelines and freshness are not history: the backfill writes
+        // cluster metrics only (and, with billing on, daily cost, tested in e2e.backfill.cost).
+        if (/^vdbcloud_(?:import_|spark_|job_|cluster_|metrics_newest_|backup|pipeline_)/.test(m[1] ?? ""))
+          continue;
         if (!clusterIds.includes(labels.find(([k]) => k === "cluster_id")?.[1] ?? "")) continue;
         live.add(JSON.stringify(labels.sort()));
       }

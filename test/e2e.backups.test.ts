@@ -13,6 +13,7 @@ import { stringify } from "yaml";
 import { ALERTS_FILE, renderAlerts, THRESHOLDS_FILE } from "../scripts/rules.js";
 import { type Harness, startHarness } from "./helpers/harness.js";
 import { freePort, spawnLogged, stop, waitFor } from "./helpers/processes.js";
+import { sectionsOff } from "./helpers/sectionsOff.js";
 import { tempDir } from "./helpers/tempDir.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
@@ -44,12 +45,9 @@ describe("VdbcloudBackupOverdue in a real Prometheus", () => {
       sim: { clusters: 6 },
       config: (raw) => {
         raw.metrics = { enabled: false };
-        raw.import_jobs = { enabled: false };
-        raw.inventory = { enabled: false };
+        Object.assign(raw, sectionsOff("backups"));
         raw.spark_jobs = { jobs: [] };
         raw.backups = { interval: "PT30S", policy_interval: "PT30S" };
-        raw.global_clusters = { enabled: false };
-        raw.alert_rules = { enabled: false };
       },
     });
     await h.exporter.scheduler.firstCycle();

@@ -94,7 +94,7 @@ describe("exporter demo scraped by a real Prometheus", () => {
 
     const config = {
       global: { scrape_interval: "1s", evaluation_interval: "1s", scrape_timeout: "1s" },
-      rule_files: [join(RULES, "alerts.yml"), join(RULES, "recording.yml")],
+      rule_files: [join(RULES, "alerts.yml"), join(RULES, "recording.yml"), join(RULES, "slo.yml")],
       scrape_configs: [
         { job_name: "vdbcloud", static_configs: [{ targets: [`127.0.0.1:${exporterPort}`] }] },
       ],

@@ -7,6 +7,7 @@ import type { SimUsageRow } from "../src/simulator/index.js";
 import { type Harness, parseSamples, startHarness, TEST_API_KEY } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
 import { promtoolLint } from "./helpers/promtoolLint.js";
+import { sectionsOff } from "./helpers/sectionsOff.js";
 import { toolOrSkip, toolPath } from "./helpers/tools.js";
 
 const promtool = toolOrSkip("promtool");
@@ -50,15 +51,8 @@ async function start(
     },
     config: (raw) => {
       raw.metrics = { enabled: false };
-      raw.import_jobs = { enabled: false };
+      Object.assign(raw, sectionsOff("billing"));
       raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
-      raw.inventory = { enabled: false };
-      raw.backups = { enabled: false };
-      raw.global_clusters = { enabled: false };
-      raw.alert_rules = { enabled: false };
-      raw.private_endpoints = { enabled: false };
-      raw.on_demand_compute = { enabled: false };
-      raw.storage_integrations = { enabled: false };
       raw.jobs = { ids: [] };
       // The other collector beside billing: one call an hour, with the monitoring key.
       raw.groups = { ids: ["grp-admins"], interval: "PT1H" };

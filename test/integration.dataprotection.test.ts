@@ -8,6 +8,7 @@ import type { SimBackup } from "../src/simulator/index.js";
 import { startSimulator } from "../src/simulator/index.js";
 import { type Harness, parseSamples, startHarness, TEST_API_KEY } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
+import { sectionsOff } from "./helpers/sectionsOff.js";
 
 /** A Wednesday noon: the simulator's clock stands still there, so every value is known. */
 const FIXED = Date.UTC(2026, 0, 14, 12);
@@ -39,9 +40,9 @@ async function start(opts: { denied?: boolean; inventory?: boolean; logs?: strin
     ...(opts.logs ? { logs: opts.logs } : {}),
     config: (raw) => {
       raw.metrics = { enabled: false };
-      raw.import_jobs = { enabled: false };
-      raw.inventory = { enabled: opts.inventory === true, interval: "PT1M" };
       // Only the collectors under test: the other clusters' series would blur "none for these".
+      Object.assign(raw, sectionsOff("backups", "global_clusters"));
+      raw.inventory = { enabled: opts.inventory === true, interval: "PT1M" };
       raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
       raw.jobs = { ids: [] };
       raw.backups = { interval: "PT1M", policy_interval: "PT1M" };
@@ -250,8 +251,7 @@ describe("data protection against the simulator", () => {
           shard: { index, total: 2 },
           config: (raw) => {
             raw.metrics = { enabled: false };
-            raw.import_jobs = { enabled: false };
-            raw.inventory = { enabled: false };
+            Object.assign(raw, sectionsOff("backups", "global_clusters"));
             raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
             raw.jobs = { ids: [] };
           },

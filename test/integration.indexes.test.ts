@@ -12,6 +12,7 @@ import { FAILED_BUILD_REASON } from "../src/simulator/indexes.js";
 import { withDataPlaneTokens } from "./helpers/dataPlaneTokens.js";
 import { type Harness, matching, parseSamples, type Samples, startHarness } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
+import { sectionsOff } from "./helpers/sectionsOff.js";
 
 const INTERVAL_MS = 30_000;
 const RATE_LIMIT = 20;
@@ -57,12 +58,9 @@ async function start(logs: string[]) {
     },
     config: (raw: Raw, sim) => {
       raw.metrics = { enabled: false };
-      raw.import_jobs = { enabled: false };
-      raw.inventory = { enabled: false };
+      Object.assign(raw, sectionsOff("collections"));
       raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
       raw.jobs = { ids: [] };
-      raw.backups = { enabled: false };
-      raw.global_clusters = { enabled: false };
       raw.collections = { enabled: true, interval: "PT30S", row_count: true, rate_limit: RATE_LIMIT };
       withDataPlaneTokens(sim, raw);
     },

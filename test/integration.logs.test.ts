@@ -33,8 +33,12 @@ describe("shared failure causes are logged once", () => {
     const lines = await settledLines(logs, "API key refused by the upstream");
     const refused = lines.filter((l) => l.msg === "API key refused by the upstream");
     const tasks = h.exporter.scheduledTasks().length;
-    expect(refused).toHaveLength(1);
-    expect(refused[0]).toMatchObject({ level: 40, credential: "default", targets: tasks });
+    // One per credential label: the API keys collector reads with its section's own key (here
+    // the default key, through a client of its own), labelled "api_keys".
+    expect(refused.map((l) => [l.level, l.credential, l.targets]).sort()).toEqual([
+      [40, "api_keys", 1],
+      [40, "default", tasks - 1],
+    ]);
     expect(tasks).toBeGreaterThan(5);
     // Every target's own line is debug, not a warning per target.
     expect(lines.filter((l) => l.level >= 40 && l.msg === "target failing")).toEqual([]);
@@ -52,19 +56,20 @@ describe("shared failure causes are logged once", () => {
         // Port 1 on loopback refuses connections: the controller is down, the v2 server is not.
         api.controller_url = "http://127.0.0.1:1/{region}";
         api.max_retries = 0;
-        // Only v1 calls go to the controller: List Import Jobs v1 on the clusters.
+        // Only v1 calls go to the controller: List Import Jobs v1 on the clusters, List Pipelines.
         raw.import_jobs = { api: "v1" };
       },
     });
     const lines = await settledLines(logs, "upstream server unreachable");
     const unreachable = lines.filter((l) => l.msg === "upstream server unreachable");
-    // The v1 calls go to the controller: List Import Jobs per cluster (projects come from V2).
-    const importTargets = h.exporter
+    // The v1 calls go to the controller: List Import Jobs per cluster, and List Pipelines per
+    // project and region on the organization's target (projects come from V2).
+    const v1Targets = h.exporter
       .scheduledTasks()
       .filter((t) => t.calls.some((c) => / \/v1\//.test(c.endpoint))).length;
-    expect(importTargets).toBe(3);
+    expect(v1Targets).toBe(4);
     expect(unreachable).toHaveLength(1);
-    expect(unreachable[0]).toMatchObject({ level: 40, origin: "http://127.0.0.1:1", targets: importTargets });
+    expect(unreachable[0]).toMatchObject({ level: 40, origin: "http://127.0.0.1:1", targets: v1Targets });
     expect(lines.filter((l) => l.level >= 40 && l.msg === "target failing")).toEqual([]);
   }, 30_000);
 });

@@ -10,6 +10,7 @@ import type { TargetGroup } from "../src/polling/nativeExport.js";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { type Harness, parseSamples, startHarness } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
+import { sectionsOff } from "./helpers/sectionsOff.js";
 
 const METRICS = "POST /v2/clusters/{id}/metrics/query";
 const INVENTORY_MS = 30_000;
@@ -28,11 +29,9 @@ function nativeConfig(raw: Record<string, unknown>): void {
   raw.clusters = [];
   raw.inventory = { interval: "PT30S", discovery: { enabled: true } };
   raw.native_export = { enabled: true };
-  raw.import_jobs = { enabled: false };
+  Object.assign(raw, sectionsOff("inventory"));
   raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
   raw.jobs = { ids: [] };
-  raw.backups = { enabled: false };
-  raw.global_clusters = { enabled: false };
 }
 
 async function discovered(h: Harness): Promise<TargetGroup[]> {

@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, matching, parseSamples, sampleValue, startHarness } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
+import { sectionsOff } from "./helpers/sectionsOff.js";
 
 const USAGE = "POST /v2/usage/query";
 const BILLING_KEY = "sk-billing-0123456789abcdef-SECRET";
@@ -22,12 +23,8 @@ afterEach(async () => {
 /** Every collector off but the ones `enable` turns on. */
 function only(raw: Record<string, unknown>, enable: Record<string, unknown>): void {
   raw.metrics = { enabled: false };
-  raw.import_jobs = { enabled: false };
+  Object.assign(raw, sectionsOff());
   raw.spark_jobs = { jobs: [], discovery: { enabled: false } };
-  raw.inventory = { enabled: false };
-  raw.backups = { enabled: false };
-  raw.global_clusters = { enabled: false };
-  raw.alert_rules = { enabled: false };
   raw.jobs = { ids: [] };
   Object.assign(raw, enable);
 }

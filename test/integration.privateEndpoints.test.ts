@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startConsoleHarness } from "./helpers/consoleHarness.js";
 import { type Harness, matching, parseSamples, sampleValue } from "./helpers/harness.js";
 import type { ManualClock } from "./helpers/manualClock.js";
+import { sectionsOff } from "./helpers/sectionsOff.js";
 
 const LIST = "GET /v2/projects/{projectId}/privateEndpoints";
 const TARGET = { collector: "private_endpoints", target: "organization" };
@@ -23,9 +24,7 @@ async function start(opts: { sim?: Record<string, unknown>; shard?: { index: num
   const started = await startConsoleHarness({
     sim: { privateEndpointPending: true, ...opts.sim },
     ...(opts.shard ? { shard: opts.shard } : {}),
-    config: (raw) => {
-      raw.alert_rules = { enabled: false };
-    },
+    config: (raw) => Object.assign(raw, sectionsOff("private_endpoints", "inventory")),
   });
   h = started.harness;
   return started;

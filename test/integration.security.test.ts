@@ -72,6 +72,8 @@ describe("read-only by construction", () => {
         "GET /v2/storageIntegrations",
         "GET /v2/projects/{projectId}/privateEndpoints",
         "GET /v2/on-demand-compute",
+        "GET /v2/api-keys",
+        "GET /v1/pipelines",
         "POST /v2/vectordb/jobs/import/describe",
         "POST /v2/vectordb/jobs/import/list",
       ].sort(),

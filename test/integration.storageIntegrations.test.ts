@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BROKEN_INTEGRATION_MESSAGE, type SimStorageIntegration } from "../src/simulator/index.js";
 import { startConsoleHarness } from "./helpers/consoleHarness.js";
 import { type Harness, matching, parseSamples, sampleValue } from "./helpers/harness.js";
+import { sectionsOff } from "./helpers/sectionsOff.js";
 
 const LIST = "GET /v2/storageIntegrations";
 const DESCRIBE = "GET /v2/storageIntegrations/{integrationId}";
@@ -24,9 +25,7 @@ async function start(opts: { sim?: Record<string, unknown>; shard?: { index: num
   const started = await startConsoleHarness({
     sim: { storageIntegrationError: true, ...opts.sim },
     ...(opts.shard ? { shard: opts.shard } : {}),
-    config: (raw) => {
-      raw.alert_rules = { enabled: false };
-    },
+    config: (raw) => Object.assign(raw, sectionsOff("storage_integrations", "inventory")),
   });
   h = started.harness;
   const { logs, clock } = started;

@@ -109,6 +109,9 @@ const REQUIRED_ALERTS = [
   "VdbcloudConfigReloadFailed",
   "VdbcloudConsoleAlertRuleDisabled",
   "VdbcloudPrivateEndpointNotAvailable",
+  "VdbcloudApiKeyExcessPrivilege",
+  "VdbcloudApiKeyOld",
+  "VdbcloudPipelineNotServing",
 ];
 
 const promtool = toolOrSkip("promtool");
@@ -163,7 +166,7 @@ describe("promtool", () => {
 
   it.skipIf(promtool.skip)("check config accepts the example prometheus.yml and its rule files", () => {
     const { status, output } = runPromtool("check", "config", join(PROMETHEUS_DIR, "prometheus.yml"));
-    expect(output).toContain("SUCCESS: 3 rule files found");
+    expect(output).toContain("SUCCESS: 4 rule files found");
     expect(status, output).toBe(0);
   });
 });
@@ -221,7 +224,12 @@ describe("recording rules", () => {
   );
 
   it("unit test files load the rule files, and some load each", () => {
-    const files = ["../rules/alerts.yml", "../rules/recording.yml", "../rules/native.yml"];
+    const files = [
+      "../rules/alerts.yml",
+      "../rules/recording.yml",
+      "../rules/native.yml",
+      "../rules/slo.yml",
+    ];
     for (const t of ruleTests) {
       for (const f of t.rule_files) expect(files).toContain(f);
     }

@@ -128,6 +128,8 @@ describe("formatting", () => {
     { expr: "a_ratio > 0.07", value: 0.07, text: "7%" },
     { expr: "a_seconds > 1", value: 1, text: "1s" },
     { expr: "time() - b_timestamp_seconds > 300", value: 300, text: "5m" },
+    { expr: "time() - c_timestamp_seconds > 31536000", value: 31_536_000, text: "365d" },
+    { expr: "a_seconds > 21600", value: 21_600, text: "360m" },
     { expr: "rate(x[5m]) > 50", value: 50, text: "50" },
   ])("$expr: $value reads $text", ({ expr, value, text }) => {
     expect(formatThreshold(expr, value)).toBe(text);

@@ -1,6 +1,6 @@
 /**
  * Collections: what each cluster's data plane lists, load states, rows, the state and backlog of
- * each index, and the hottest collections.
+ * each index, the hottest collections, and the canary's probes of chosen collections.
  */
 import type { DashboardSpec } from "../lib/panels.js";
 import { CLUSTER_DETAIL_LINK, DATASOURCE_VARIABLE, LIMITS, steps, TAG, UID } from "./common.js";
@@ -28,6 +28,14 @@ const INDEX_STATE_COLORS = [
 /** An index's identity, on which the table's rows join. */
 const INDEX = "cluster_id, db_name, collection_name, index_name";
 
+/** A canary target's identity, on which its series join. */
+const TARGET = "cluster_id, db_name, collection_name, operation";
+
+/** A quantile of the canary's time on the wire per target, over 5 minutes. */
+function canaryQuantile(q: number): string {
+  return `histogram_quantile(${q}, sum by (${TARGET}, le) (rate(vdbcloud_canary_duration_seconds_bucket{${SEL}}[5m])))`;
+}
+
 /** Every index with its field, type, metric and current state: the table's first column set. */
 const INDEX_INFO =
   `max by (${INDEX}, field_name, index_type, metric_type, state) (vdbcloud_index_info{${SEL}}` +
@@ -46,7 +54,7 @@ export const collections: DashboardSpec = {
   uid: UID.collections,
   title: "Vector DB Cloud / Collections",
   description:
-    "Collections found through each cluster's data plane (collections.enabled): load states, rows, and the collections with the most search traffic and the slowest searches.",
+    "Collections found through each cluster's data plane (collections.enabled): load states, rows, and the collections with the most search traffic and the slowest searches; and the canary's read-only probes of chosen collections (canary.targets).",
   tags: [TAG],
   variables: [
     DATASOURCE_VARIABLE,
@@ -63,7 +71,7 @@ export const collections: DashboardSpec = {
   annotations: [
     {
       name: "Collection alerts",
-      expr: 'ALERTS{alertname=~"VdbcloudCollectionNotLoaded|VdbcloudIndexBuildFailed|VdbcloudIndexBuildStalled", alertstate="firing"}',
+      expr: 'ALERTS{alertname=~"VdbcloudCollectionNotLoaded|VdbcloudIndexBuildFailed|VdbcloudIndexBuildStalled|VdbcloudCanaryFailing", alertstate="firing"}',
       titleFormat: "{{alertname}}",
       textFormat: "{{cluster_id}} {{db_name}}/{{collection_name}} {{index_name}}",
       iconColor: "red",
@@ -265,6 +273,97 @@ export const collections: DashboardSpec = {
           unit: "short",
           min: 0,
           w: 24,
+        },
+      ],
+    },
+    {
+      title: "Canary",
+      panels: [
+        {
+          kind: "stat",
+          title: "Canary targets failing",
+          description:
+            "Canary targets whose last probe failed (vdbcloud_canary_up 0): a read-only search or query of the collection through its cluster's endpoint did not answer. Failing for 5 minutes raises VdbcloudCanaryFailing.",
+          queries: [{ expr: `count(vdbcloud_canary_up{${SEL}} == 0) or vector(0)` }],
+          unit: "none",
+          thresholds: LIMITS.anyIsBad,
+          colorMode: "background",
+          w: 6,
+        },
+        {
+          kind: "timeseries",
+          title: "Canary probes by outcome",
+          description:
+            "Probes per second by outcome (success, error, timeout, refused), every target together: refused is the credential, timeout a data plane that does not answer within canary.timeout.",
+          queries: [
+            {
+              expr: `sum by (outcome) (rate(vdbcloud_canary_requests_total{${SEL}}[5m]))`,
+              legend: "{{outcome}}",
+            },
+          ],
+          unit: "reqps",
+          min: 0,
+          stack: true,
+          w: 18,
+        },
+        {
+          kind: "timeseries",
+          title: "Canary latency P50 and P99",
+          description:
+            "The canary's time on the wire per target (the request's first byte written to the answer's last byte read; the exporter's own queues left out), P50 and P99 over 5 minutes, from its histogram. Compare it with the service's reported P99 (cluster dashboard).",
+          queries: [
+            {
+              expr: canaryQuantile(0.5),
+              legend: "p50 {{cluster_id}} {{db_name}}/{{collection_name}} {{operation}}",
+            },
+            {
+              expr: canaryQuantile(0.99),
+              legend: "p99 {{cluster_id}} {{db_name}}/{{collection_name}} {{operation}}",
+            },
+          ],
+          unit: "s",
+          min: 0,
+          thresholds: LIMITS.p99Latency,
+          thresholdStyle: "line",
+          w: 16,
+        },
+        {
+          kind: "timeseries",
+          title: "Canary cost (vCU per hour)",
+          description:
+            "vCU per hour the canary's probes cost per cluster: the answers' cost, billed on free and serverless clusters (0 on dedicated ones).",
+          queries: [
+            {
+              expr: `sum by (cluster_id) (rate(vdbcloud_canary_vcu_total{${SEL}}[1h])) * 3600`,
+              legend: "{{cluster_id}}",
+            },
+          ],
+          unit: "short",
+          min: 0,
+          w: 8,
+        },
+        {
+          kind: "table",
+          title: "Canary targets",
+          description:
+            "Each canary target: whether its last probe succeeded (1) and when a probe last succeeded.",
+          queries: [
+            { expr: `vdbcloud_canary_up{${SEL}}` },
+            { expr: `vdbcloud_canary_last_success_timestamp_seconds{${SEL}} * 1000` },
+          ],
+          columns: [
+            {
+              field: "Value #A",
+              displayName: "Up",
+              colored: true,
+              mappings: [
+                { value: "1", text: "up", color: "green" },
+                { value: "0", text: "failing", color: "red" },
+              ],
+            },
+            { field: "Value #B", displayName: "Last success", unit: "dateTimeAsIso" },
+          ],
+          links: [CLUSTER_DETAIL_LINK],
         },
       ],
     },

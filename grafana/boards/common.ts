@@ -17,6 +17,7 @@ export const UID = {
   collections: "vdbcloud-collections",
   dataProtection: "vdbcloud-data-protection",
   cost: "vdbcloud-cost",
+  slo: "vdbcloud-slo",
 } as const;
 
 /** Cluster-level series only: scoped series carry collection_name and would count twice. */

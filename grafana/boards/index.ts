@@ -8,6 +8,7 @@ import { dataProtection } from "./dataProtection.js";
 import { exporter } from "./exporter.js";
 import { jobs } from "./jobs.js";
 import { overview } from "./overview.js";
+import { slo } from "./slo.js";
 
 /** A dashboard spec and its file name under grafana/dashboards/. */
 export interface DashboardFile {
@@ -45,6 +46,7 @@ export const DASHBOARD_FILES: readonly DashboardFile[] = [
   { file: "vdbcloud-jobs.json", spec: readingEitherSource(jobs) },
   { file: "vdbcloud-data-protection.json", spec: readingEitherSource(dataProtection) },
   { file: "vdbcloud-cost.json", spec: readingEitherSource(cost) },
+  { file: "vdbcloud-slo.json", spec: readingEitherSource(slo) },
   { file: "vdbcloud-exporter.json", spec: exporter },
 ];
 

@@ -1,5 +1,6 @@
 /** Overview: every selected cluster at a glance, made for a wall screen. */
 import type { DashboardSpec, ValueMapping } from "../lib/panels.js";
+import { API_KEYS_ROW } from "./account.js";
 import {
   CLUSTER_DETAIL_LINK,
   CLUSTER_SCOPE,
@@ -15,6 +16,7 @@ import {
   upDown,
   withClusterName,
 } from "./common.js";
+import { PIPELINES_ROW } from "./pipelines.js";
 
 const SEL = `cluster_id=~"$cluster", ${CLUSTER_SCOPE}`;
 const INFO_SEL = 'cluster_id=~"$cluster"';
@@ -79,7 +81,7 @@ export const overview: DashboardSpec = {
   uid: UID.overview,
   title: "Vector DB Cloud / Overview",
   description:
-    "Every cluster at a glance: status, CU load, storage, traffic, latency and failures; the inventory with on-demand clusters; the console's own alert rules; private endpoints.",
+    "Every cluster at a glance: status, CU load, storage, traffic, latency and failures; the inventory with on-demand clusters; the console's own alert rules; private endpoints; the account's API keys and pipelines.",
   tags: [TAG],
   variables: clusterVariables(true),
   annotations: [
@@ -658,5 +660,7 @@ export const overview: DashboardSpec = {
         },
       ],
     },
+    API_KEYS_ROW,
+    PIPELINES_ROW,
   ],
 };

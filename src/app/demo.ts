@@ -197,6 +197,7 @@ export function demoConfig(sim: Simulator, opts: DemoOptions): Record<string, un
   };
   return {
     api: {
+      ...collectorApiSettings(sim, opts),
       base_url: sim.baseUrl,
       controller_url: sim.controllerUrlTemplate,
       api_key: DEMO_API_KEY,
@@ -256,6 +257,12 @@ function collectorSettings(
     if (c.config !== undefined && settings !== undefined) sections[c.config.key] = settings;
   }
   return sections;
+}
+
+/** What the collectors' parts of the demo add to its `api` section (the demo's own keys win). */
+function collectorApiSettings(sim: Simulator, opts: DemoOptions): Record<string, unknown> {
+  const world = demoWorld(sim, opts);
+  return Object.assign({}, ...COLLECTORS.map((c) => c.demo?.api?.(world) ?? {}));
 }
 
 /** The simulator's start options every collector's part of the demo asks for (all of them, always). */

@@ -14,7 +14,7 @@ import { type MetricsTarget, metricsTargets } from "../collectors/cluster-metric
 import { dataPlaneOf, listAllCollections } from "../collectors/collections/collectionDiscovery.js";
 import { collectionScopes } from "../collectors/collections/scopes.js";
 import { selectCollections } from "../collectors/collections/select.js";
-import { ConfigError } from "../config/errors.js";
+import { reportConfigError } from "../config/errors.js";
 import { loadConfig } from "../config/load.js";
 import type { ClusterConfig, Config, ScopeConfig } from "../config/types.js";
 import { familyFilter } from "../metrics/familyFilter.js";
@@ -89,12 +89,7 @@ export async function runBackfill(argv: readonly string[], io: BackfillIo): Prom
   try {
     config = await loadConfig(args.configPath);
   } catch (err) {
-    if (err instanceof ConfigError) {
-      io.stderr.write(`configuration invalid:\n${err.message}\n`);
-      return EXIT_USAGE;
-    }
-    io.stderr.write(`error: ${(err as Error).message}\n`);
-    return EXIT_FAILURE;
+    return reportConfigError(err, io.stderr);
   }
   const identity = commandIdentity(args, io.cwd);
   let work: Awaited<ReturnType<typeof openWorkState>>;

@@ -20,6 +20,9 @@ export const USAGE = `Usage:
                                                   sends to the simulated endpoint, reach it there
   vdbcloud-exporter backfill --config FILE --from TIME [--to TIME] [--granularity DURATION] --output FILE|-
                                                   past windows as OpenMetrics for promtool (backfill --help)
+  vdbcloud-exporter slo-rules --config FILE [--runbook-base-url URL]
+                                                  print the error-budget rules of the config's slo section as a
+                                                  Prometheus rules file (slo-rules --help)
 
 Options (each also set by the environment variable after it; the flag wins):
   --config FILE            VDBCLOUD_CONFIG        the configuration file

@@ -3,7 +3,7 @@
  * shipped alerting and recording rules that read a denied family, and the rules of the lists
  * that match no family at all. Warnings only: the config is valid, and the exporter runs with it.
  */
-import { COLLECTORS } from "../collectors/registry.js";
+import { COLLECTORS, STATIC_FAMILIES } from "../collectors/registry.js";
 import { loadShippedRules, SHIPPED_RULES_DIR, type ShippedRule } from "../config/shippedRules.js";
 import type { Config } from "../config/types.js";
 import { SelfMetrics } from "../exposition/selfMetrics.js";
@@ -59,7 +59,11 @@ export function familyWarnings(
 export async function familyCheckText(config: Config, version: string): Promise<string> {
   const lists = config.families;
   if (lists.allow.length === 0 && lists.deny.length === 0) return "";
-  const histograms = new Set(Object.values(PROCESS_SELF_HISTOGRAMS).map((h) => h.name));
+  // A rule reads a histogram through its _bucket, _sum and _count series.
+  const histograms = new Set([
+    ...Object.values(PROCESS_SELF_HISTOGRAMS).map((h) => h.name),
+    ...STATIC_FAMILIES.filter((f) => f.type === "histogram").map((f) => f.name),
+  ]);
   const rules = await loadShippedRules(histograms);
   const known = new Set([
     ...COLLECTORS.flatMap((c) => c.families(config)),

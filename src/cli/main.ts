@@ -52,6 +52,7 @@ function createLogger(level: string): Logger {
  */
 export async function main(argv: readonly string[], start: ProcessStartSnapshot): Promise<number> {
   if (argv[0] === "backfill") return backfill(argv.slice(1));
+  if (argv[0] === "slo-rules") return sloRules(argv.slice(1));
   const parsed = parseArguments(argv);
   if ("exit" in parsed) return parsed.exit;
   const args = parsed.value;
@@ -121,6 +122,12 @@ async function backfill(argv: readonly string[]): Promise<number> {
     signal: controller.signal,
     version: version(),
   });
+}
+
+/** `slo-rules`: the error-budget rules of the config's `slo` section, printed (src/slo/). */
+async function sloRules(argv: readonly string[]): Promise<number> {
+  const { runSloRules } = await import("../slo/command.js");
+  return runSloRules(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env });
 }
 
 /** Parses the command line; bad arguments print the usage and end the run with exit 2. */

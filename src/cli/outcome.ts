@@ -4,8 +4,7 @@
  * main.ts so that the modules main.ts delegates to need not import it back.
  */
 import { readFileSync } from "node:fs";
-import { ConfigError } from "../config/errors.js";
-import { EXIT_FAILURE, EXIT_USAGE } from "../shared/exitCodes.js";
+import { reportConfigError as reportOnStream } from "../config/errors.js";
 
 /** The exit code of a step that ended the run, or what the step produced. */
 export type Step<T> = { readonly exit: number } | { readonly value: T };
@@ -23,10 +22,5 @@ export function version(): string {
 
 /** A config the user can fix exits 2 (as bad arguments do); anything else is a failure. */
 export function reportConfigError(err: unknown): number {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`configuration invalid:\n${err.message}\n`);
-    return EXIT_USAGE;
-  }
-  process.stderr.write(`error: ${(err as Error)?.message ?? String(err)}\n`);
-  return EXIT_FAILURE;
+  return reportOnStream(err, process.stderr);
 }

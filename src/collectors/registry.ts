@@ -15,9 +15,12 @@ import {
 import type { DeclaredArea } from "../metrics/reference.js";
 import type { FamilyDef } from "../metrics/sample.js";
 import type { TargetList } from "../polling/targetLists.js";
+import { SLO_SECTION } from "../slo/config.js";
 import { alertRulesCollector } from "./alert-rules/tasks.js";
+import { apiKeysCollector } from "./api-keys/tasks.js";
 import { backupPoliciesCollector, backupsCollector } from "./backups/tasks.js";
 import { billingCollector } from "./billing/tasks.js";
+import { canaryCollector } from "./canary/tasks.js";
 import { clusterDiscoveryCollector } from "./cluster-discovery/tasks.js";
 import { clusterMetricsCollector } from "./cluster-metrics/tasks.js";
 import { collectionsCollector } from "./collections/tasks.js";
@@ -27,6 +30,7 @@ import { importJobsCollector } from "./import-jobs/tasks.js";
 import { inventoryCollector } from "./inventory/tasks.js";
 import { jobsCollector } from "./jobs/tasks.js";
 import { onDemandComputeCollector } from "./on-demand-compute/tasks.js";
+import { pipelinesCollector } from "./pipelines/tasks.js";
 import { privateEndpointsCollector } from "./private-endpoints/tasks.js";
 import { sparkJobDiscoveryCollector } from "./spark-jobs/sparkJobDiscovery.js";
 import { sparkJobsCollector } from "./spark-jobs/tasks.js";
@@ -49,6 +53,9 @@ export const COLLECTORS = [
   privateEndpointsCollector,
   onDemandComputeCollector,
   storageIntegrationsCollector,
+  apiKeysCollector,
+  pipelinesCollector,
+  canaryCollector,
   billingCollector,
 ] as const;
 
@@ -58,8 +65,9 @@ export const CONFIG_SECTIONS: readonly ConfigSection[] = [
 ];
 
 // The config loader reads the sections the registry hands it; whatever loads a config has
-// loaded this list first.
-registerSections(CONFIG_SECTIONS);
+// loaded this list first. The `slo` section is no collector's: it holds what the error-budget
+// rules are rendered from (slo/config.ts), validated with the rest of the file.
+registerSections([...CONFIG_SECTIONS, SLO_SECTION]);
 
 /** Every list of targets the collectors' sections hold, each once, in registry order. */
 export const TARGET_LISTS: readonly TargetList<unknown>[] = [...new Set(COLLECTORS.flatMap((c) => c.lists))];

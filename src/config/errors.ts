@@ -4,6 +4,7 @@
  * stack, and never a secret value.
  */
 import { ExporterError } from "../shared/errors.js";
+import { EXIT_FAILURE, EXIT_USAGE } from "../shared/exitCodes.js";
 
 /** Stable codes: `config_invalid` (values), `config_unreadable` (file I/O), `config_syntax` (YAML). */
 type ConfigErrorCode = "config_invalid" | "config_unreadable" | "config_syntax";
@@ -63,4 +64,18 @@ export function describeFsError(err: unknown): string {
   if (code === "EISDIR") return "EISDIR: is a directory";
   if (typeof code === "string") return code;
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Tells a command's user why its config could not be read, on `out`, and returns the exit code:
+ * a config the user can fix exits 2 (as bad arguments do), anything else is a failure (1). Every
+ * command that reads a config (the server, backfill, slo-rules) ends this way.
+ */
+export function reportConfigError(err: unknown, out: { write(text: string): unknown }): number {
+  if (err instanceof ConfigError) {
+    out.write(`configuration invalid:\n${err.message}\n`);
+    return EXIT_USAGE;
+  }
+  out.write(`error: ${(err as Error)?.message ?? String(err)}\n`);
+  return EXIT_FAILURE;
 }

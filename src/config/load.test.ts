@@ -445,12 +445,30 @@ describe("good configs", () => {
       privateEndpoints: { enabled: true, intervalMs: 900_000 },
       onDemandCompute: { enabled: true, intervalMs: 900_000 },
       storageIntegrations: { enabled: true, intervalMs: 900_000 },
+      canary: { intervalMs: 60_000, timeoutMs: 5_000, targets: [] },
+      pipelines: { enabled: true, intervalMs: 300_000 },
+      apiKeys: { enabled: true, intervalMs: 3_600_000, maxAgeMs: 31_536_000_000, apiKey: "env-key" },
       billing: {
         enabled: false,
         intervalMs: 3_600_000,
         amountUnit: "cents",
         invoices: { enabled: true, keep: 3 },
         apiKey: "env-key",
+      },
+      slo: {
+        periodMs: 30 * 86_400_000,
+        canary: { availability: 0.999, latency: { thresholdMs: 500, objective: 0.99 } },
+        service: { availability: 0.999 },
+        windows: {
+          page: [
+            { burnRate: 14.4, longMs: 3_600_000, shortMs: 300_000 },
+            { burnRate: 6, longMs: 21_600_000, shortMs: 1_800_000 },
+          ],
+          ticket: [
+            { burnRate: 3, longMs: 86_400_000, shortMs: 7_200_000 },
+            { burnRate: 1, longMs: 259_200_000, shortMs: 21_600_000 },
+          ],
+        },
       },
       nativeExport: { enabled: false, clusters: "auto", skipMetricQueries: true },
       families: { allow: [], deny: [] },

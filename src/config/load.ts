@@ -8,7 +8,7 @@ import { dirname, resolve } from "node:path";
 import { ConfigError, type ConfigProblem, describeFsError } from "./errors.js";
 import { interpolate } from "./interpolate.js";
 import { issuesToProblems } from "./issues.js";
-import { configSchema } from "./schema.js";
+import { type ConfigDraft, configSchema } from "./schema.js";
 import { type ReadTextFile, resolveSecrets } from "./secrets.js";
 import { registeredSections } from "./section.js";
 import type { Config } from "./types.js";
@@ -116,6 +116,19 @@ function checkConfigText(text: string, path: string): string {
  */
 export async function buildConfig(raw: unknown, opts: BuildOptions = {}): Promise<Config> {
   const env = opts.env ?? process.env;
+  const draft = validateConfig(raw, opts);
+  const secrets = await resolveSecrets(draft, { env, readFile: opts.readFile ?? readUtf8 });
+  if (!secrets.ok) throw new ConfigError("config_invalid", secrets.problems);
+  return secrets.config;
+}
+
+/**
+ * Validates a parsed document as buildConfig does, without reading its secrets: every setting
+ * but the credentials, and where those come from.
+ * @throws ConfigError `config_invalid` listing every problem.
+ */
+function validateConfig(raw: unknown, opts: BuildOptions): ConfigDraft {
+  const env = opts.env ?? process.env;
   const interpolated = interpolate(raw, env);
   const schema = configSchema(resolve(opts.baseDir ?? process.cwd()), registeredSections());
   const parsed = schema.safeParse(interpolated.value);
@@ -128,9 +141,17 @@ export async function buildConfig(raw: unknown, opts: BuildOptions = {}): Promis
     });
   }
   if (interpolated.problems.length > 0) throw new ConfigError("config_invalid", interpolated.problems);
-  const secrets = await resolveSecrets(parsed.data, { env, readFile: opts.readFile ?? readUtf8 });
-  if (!secrets.ok) throw new ConfigError("config_invalid", secrets.problems);
-  return secrets.config;
+  return parsed.data;
+}
+
+/**
+ * Reads and validates the YAML config file at `path` like loadConfig, without reading a key:
+ * its settings, for a command that calls nothing (the error-budget rules are rendered from them).
+ * @throws ConfigError `config_unreadable`, `config_syntax` or `config_invalid`.
+ */
+export async function loadConfigSettings(path: string): Promise<ConfigDraft["config"]> {
+  const raw = parseYaml(await readConfigFile(path), path);
+  return validateConfig(raw, { baseDir: dirname(resolve(path)) }).config;
 }
 
 /**

@@ -5,11 +5,11 @@
  * needs no edit here: its camelCase name in `Config` follows from its key, and its settings'
  * type, from its schema, joins `Config` through `CollectorSections`.
  */
-import type * as z from "zod";
+import * as z from "zod";
 import { ExporterError } from "../shared/errors.js";
-import type { ResolvePath } from "./schema/common.js";
+import { type apiKeyFields, keySource, type ResolvePath, rejectBothKeys } from "./schema/common.js";
 import type { MetricQuery } from "./schema/queries.js";
-import type { Ctx, DeepReadonly } from "./schemaKit.js";
+import { always, type Ctx, type DeepReadonly, section } from "./schemaKit.js";
 
 /**
  * Each collector section's settings in `Config`, by camelCase key. Empty here: each collector's
@@ -140,6 +140,32 @@ export function configSection(
     ...(options.metricQueries === undefined ? {} : { metricQueries: options.metricQueries }),
     ...(options.dataPlane === undefined ? {} : { dataPlane: options.dataPlane }),
   };
+}
+
+/**
+ * Declares a section with a key of its own (`credential`; see `ConfigSection`), for a collector
+ * whose calls need a role the monitoring key should not have. `shape` places `apiKeyFields`
+ * where the file documents them; `api_key` and `api_key_file` are never both given; its
+ * settings are what `settings` makes of the parsed section, and its key is located here for
+ * secrets.ts to read.
+ */
+export function ownKeySection<
+  const K extends string,
+  F extends typeof apiKeyFields & z.core.$ZodLooseShape,
+  X,
+>(
+  key: K,
+  shape: F,
+  settings: (parsed: z.output<z.ZodObject<F, z.core.$strict>>) => X,
+): ConfigSection<K, DeepReadonly<X> & { readonly apiKey: string }> {
+  return configSection(
+    key,
+    ({ resolvePath }) =>
+      section(shape)
+        .check(z.superRefine(rejectBothKeys, always))
+        .transform((parsed) => ({ settings: settings(parsed), key: keySource(parsed, resolvePath) })),
+    { credential: true },
+  );
 }
 
 let registered: readonly ConfigSection[] | undefined;

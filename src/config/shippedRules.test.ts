@@ -5,7 +5,11 @@ import { STATIC_FAMILIES } from "../collectors/registry.js";
 import { PROCESS_SELF_HISTOGRAMS } from "../metrics/families.js";
 import { loadShippedRules, SHIPPED_RULES_DIR, seriesRead, shippedRules } from "./shippedRules.js";
 
-const HISTOGRAMS = new Set(Object.values(PROCESS_SELF_HISTOGRAMS).map((h) => h.name));
+// A rule reads a histogram (the exporter's own, or a collector's) through its _bucket, _sum and _count.
+const HISTOGRAMS = new Set([
+  ...Object.values(PROCESS_SELF_HISTOGRAMS).map((h) => h.name),
+  ...STATIC_FAMILIES.filter((f) => f.type === "histogram").map((f) => f.name),
+]);
 const ROOT = resolve(import.meta.dirname, "../..");
 
 describe("seriesRead", () => {
@@ -23,6 +27,11 @@ describe("seriesRead", () => {
     ],
     ["each once", "vdbcloud_vcu + vdbcloud_vcu", ["vdbcloud_vcu"]],
     ["other namespaces are not the exporter's", 'up{job="vdbcloud"} == 0 or my_vdbcloud_thing', []],
+    [
+      "the error-budget rules' recorded series",
+      "slo:canary_latency:error_ratio_rate1h > 0.144 and my_slo:x",
+      ["slo:canary_latency:error_ratio_rate1h"],
+    ],
   ])("%s", (_title, expr, series) => {
     expect(seriesRead(expr)).toEqual(series);
   });
@@ -73,7 +82,7 @@ describe("the shipped rules", () => {
     expect(SHIPPED_RULES_DIR).toBe(`${join(ROOT, "config/prometheus/rules")}/`);
     const rules = await loadShippedRules(HISTOGRAMS);
     expect(new Set(rules?.map((r) => r.file))).toEqual(
-      new Set(["alerts.yml", "native.yml", "recording.yml"]),
+      new Set(["alerts.yml", "native.yml", "recording.yml", "slo.yml"]),
     );
     const byName = new Map(rules?.map((r) => [r.name, r]));
     expect(byName.get("VdbcloudExporterNotPolling")?.reads).toEqual([

@@ -30,8 +30,11 @@ export interface ShippedRule {
 
 /** String literals of PromQL (double, single or back quotes): a label value never names a series. */
 const STRINGS = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g;
-/** The exporter's series and recorded series: its namespace, then `_` (families) or `:` (rules). */
-const SERIES = /(?<![A-Za-z0-9_:])vdbcloud[_:][A-Za-z0-9_:]*/g;
+/**
+ * The exporter's series and recorded series: its namespace, then `_` (families) or `:` (rules),
+ * and the error-budget rules' recorded series (`slo:<sli>:...`, Sloth's level).
+ */
+const SERIES = /(?<![A-Za-z0-9_:])(?:vdbcloud[_:]|slo:)[A-Za-z0-9_:]*/g;
 /** What a histogram's family adds to its name in the series it exposes. */
 const HISTOGRAM_SERIES = /_(bucket|sum|count)$/;
 

@@ -28,7 +28,8 @@ export function renderSample(sample: Sample): string {
     const v = sample.labels[key] as string;
     labels += labels === "" ? `${key}="${escapeLabelValue(v)}"` : `,${key}="${escapeLabelValue(v)}"`;
   }
-  const name = labels === "" ? sample.family : `${sample.family}{${labels}}`;
+  const series = sample.suffix === undefined ? sample.family : `${sample.family}${sample.suffix}`;
+  const name = labels === "" ? series : `${series}{${labels}}`;
   return `${name} ${formatValue(sample.value)}\n`;
 }
 

@@ -4,7 +4,15 @@
  * samples form the same series; and it keeps the numeric rule: finite values only, never
  * negative unless the family is `signed`.
  */
-import type { DropReason, FamilyDef, MappingResult, Sample } from "./sample.js";
+import type { DropReason, FamilyDef, HistogramSuffix, MappingResult, Sample } from "./sample.js";
+
+/** A histogram's observations so far: a count per bucket of its family (not cumulated), sum and count. */
+export interface HistogramValue {
+  /** Observations per bucket of `FamilyDef.buckets`, in order; observations above the last are only in `count`. */
+  readonly counts: readonly number[];
+  readonly sum: number;
+  readonly count: number;
+}
 
 /**
  * Identity of a series: the family name and the label set. Label order does not matter, as in
@@ -42,6 +50,15 @@ export class MappingBuilder {
    * `signed` as "negative_value"; both are counted like any dropped sample.
    */
   add(family: FamilyDef, labels: Readonly<Record<string, string>>, value: number): void {
+    this.addSeries(family, undefined, labels, value);
+  }
+
+  private addSeries(
+    family: FamilyDef,
+    suffix: HistogramSuffix | undefined,
+    labels: Readonly<Record<string, string>>,
+    value: number,
+  ): void {
     if (!Number.isFinite(value)) {
       this.drop("non_finite_value");
       return;
@@ -50,11 +67,31 @@ export class MappingBuilder {
       this.drop("negative_value");
       return;
     }
-    const key = seriesKey(family.name, labels);
+    const key = seriesKey(suffix === undefined ? family.name : `${family.name}${suffix}`, labels);
     if (this.#series.has(key)) return;
     this.#series.add(key);
     if (!this.#families.has(family.name)) this.#families.set(family.name, family);
-    this.#samples.push({ family: family.name, labels, value });
+    this.#samples.push(
+      suffix === undefined
+        ? { family: family.name, labels, value }
+        : { family: family.name, labels, value, suffix },
+    );
+  }
+
+  /**
+   * Adds the series of one label set of histogram `family`: a cumulative `_bucket` per bound
+   * (`le`, then "+Inf" holding the count), `_sum` and `_count`, with the rule of `add` (a value
+   * that is not finite or is negative drops that series). `labels` must not hold `le`.
+   */
+  addHistogram(family: FamilyDef, labels: Readonly<Record<string, string>>, value: HistogramValue): void {
+    let cumulative = 0;
+    (family.buckets ?? []).forEach((bound, i) => {
+      cumulative += value.counts[i] ?? 0;
+      this.addSeries(family, "_bucket", { ...labels, le: String(bound) }, cumulative);
+    });
+    this.addSeries(family, "_bucket", { ...labels, le: "+Inf" }, value.count);
+    this.addSeries(family, "_sum", labels, value.sum);
+    this.addSeries(family, "_count", labels, value.count);
   }
 
   /** Adds samples already built for `family` (e.g. a state set), with the rule of `add`. */

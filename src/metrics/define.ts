@@ -38,3 +38,18 @@ export function counter(name: string, help: string, doc?: FamilyDoc): FamilyDef 
 export function signedGauge(name: string, help: string, doc?: FamilyDoc): FamilyDef {
   return { ...gauge(name, help, doc), signed: true };
 }
+
+/**
+ * A histogram family: its samples are a series per bucket (`le`, ascending, then "+Inf"), a sum
+ * and a count per label set (MappingBuilder.addHistogram); `doc` as for {@link gauge}, its
+ * labels without `le`.
+ */
+export function histogram(
+  name: string,
+  help: string,
+  buckets: readonly number[],
+  doc?: FamilyDoc,
+): FamilyDef {
+  const def: FamilyDef = { name, help, type: "histogram", buckets };
+  return declare(doc === undefined ? def : { ...def, doc });
+}

@@ -3,7 +3,7 @@
  * involved. The store renders them to the exposition formats.
  */
 
-export type MetricType = "gauge" | "counter";
+export type MetricType = "gauge" | "counter" | "histogram";
 
 /**
  * The reference entry of a family: docs/metrics.md is generated from it, so a family cannot be
@@ -33,6 +33,8 @@ export interface FamilyDef {
    * error, and MappingBuilder drops it as "negative_value".
    */
   readonly signed?: boolean;
+  /** A histogram's bucket upper bounds, ascending (the +Inf bucket is implied). */
+  readonly buckets?: readonly number[];
 }
 
 /**
@@ -43,7 +45,12 @@ export interface Sample {
   readonly family: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly value: number;
+  /** A histogram's series: what its name adds to the family's (its `le` bucket, sum or count). */
+  readonly suffix?: HistogramSuffix;
 }
+
+/** The series of a histogram family besides its name: its buckets, its sum and its count. */
+export type HistogramSuffix = "_bucket" | "_sum" | "_count";
 
 /** Why a sample was not emitted. Stable: the `reason` label values of samples_dropped_total. */
 export const DROP_REASONS = [

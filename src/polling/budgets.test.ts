@@ -11,6 +11,16 @@ const METRICS = ENDPOINT.queryClusterMetrics;
 const REGIONS = ENDPOINT.listRegions;
 const DEFAULT_KEY = "default-key";
 const TEAM_KEY = "team-key";
+/**
+ * The API keys collector (on by default) has a key of its own (api_keys.api_key, else the
+ * default key) and so a client of its own on shard 0, at the whole budget.
+ */
+const API_KEYS_LINE = {
+  credential: "api_keys",
+  endpoints: "api_keys",
+  perSecond: 20,
+  why: "the whole budget: only shard 0 reads api_keys, with a client of its own",
+};
 
 function config(raw: Record<string, unknown> = {}) {
   const { api, ...rest } = raw;
@@ -137,6 +147,7 @@ describe("replicaBudgets: the share of each key this replica spends", () => {
           perSecond: 20,
           why: "the whole budget: one replica",
         },
+        API_KEYS_LINE,
       ],
     },
     {
@@ -155,6 +166,7 @@ describe("replicaBudgets: the share of each key this replica spends", () => {
           perSecond: 7,
           why: "--total-shards 3: every replica uses the key: 20 / 3 in whole requests, the first 2 by shard taking one more",
         },
+        API_KEYS_LINE,
       ],
     },
     {
@@ -190,6 +202,7 @@ describe("replicaBudgets: the share of each key this replica spends", () => {
       ["default", 20, [...SHARD_ZERO_ENDPOINTS].join(", ")],
       ["default", 10, "every other endpoint"],
       ["cluster key #1", 20, "every endpoint"],
+      ["api_keys", 20, "api_keys"],
       ["billing", 20, "billing"],
       ["data plane", 10, "each polled cluster's data plane"],
     ]);

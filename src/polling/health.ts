@@ -8,6 +8,7 @@ import { Hold } from "../shared/hold.js";
 import { refusalOf } from "../upstream/refusals.js";
 import { SharedCauseLog, sharedCauseOf } from "./causes.js";
 import { describeError } from "./errors.js";
+import { NotOffered } from "./notOffered.js";
 import type { TaskId } from "./taskId.js";
 
 /** What the landing page shows of one target. */
@@ -66,6 +67,8 @@ type Mutable = { -readonly [K in Exclude<keyof TargetHealth, "planRefusedAtMs">]
  * them by {@link SharedCauseLog}; their own lines go to debug.
  */
 export class HealthTracker {
+  /** What each target's servers do not offer, held a day (runPoll and pollParts read it). */
+  readonly notOffered = new NotOffered();
   private readonly targets = new Map<string, Mutable>();
   private credentials = new Map<string, string>();
   /** The scheduled targets in `setScheduled`'s order, each with its health once a poll ended. */
@@ -244,6 +247,7 @@ export class HealthTracker {
   remove(collector: string, target: string): void {
     const k = key(collector, target);
     this.causes.recovered(k);
+    this.notOffered.forget({ collector, target });
     for (const log of Object.values(this.told)) log.forget(k);
     if (this.targets.delete(k)) {
       const slot = this.plannedByKey.get(k);

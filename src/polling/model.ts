@@ -76,6 +76,11 @@ export interface CollectorDemo {
   readonly settings?: (world: DemoWorld) => Readonly<Record<string, unknown>> | undefined;
   /** Start options it adds to the demo's simulator (by the simulator's option names). */
   readonly simulator?: (world: DemoWorld) => Readonly<Record<string, unknown>>;
+  /**
+   * Keys it adds to the demo's `api` section (YAML-shaped: the ID of the demo's own key, which
+   * only the simulator's world knows); the demo's URLs and key stay the demo's.
+   */
+  readonly api?: (world: DemoWorld) => Readonly<Record<string, unknown>>;
 }
 
 /** What a collector's schedule notes may read besides the config. */

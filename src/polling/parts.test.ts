@@ -3,6 +3,8 @@ import { storeContext } from "../../test/helpers/storeContext.js";
 import { gauge } from "../metrics/define.js";
 import type { MappingResult } from "../metrics/sample.js";
 import { CloudError } from "../upstream/errors.js";
+import { notOfferedError } from "../upstream/unknownEndpoint.js";
+import { NOT_OFFERED_RETRY_MS } from "./notOffered.js";
 import { PagingError } from "./pager.js";
 import { pollParts } from "./parts.js";
 import { runPoll } from "./runtime.js";
@@ -59,6 +61,107 @@ async function pollOnce(s: ReturnType<typeof storeContext>, answers: Record<stri
   );
   return { asked, outcome, values, health: s.health.list().find((h) => h.target === "t") };
 }
+
+/** A server's answer that it has no such endpoint, as the client throws it for one declared `absent`. */
+const notOffered = () =>
+  notOfferedError(
+    new CloudError("not_found", "GET /v2/alertRules: HTTP 404: Not Found", {
+      endpoint: "GET /v2/alertRules",
+      httpStatus: 404,
+    }),
+    { apiCodes: [] },
+  );
+
+/**
+ * Polls parts "project/region" whose hold key is the region, at `now()`, through runPoll: a part
+ * answers `answers[part]` (a value or an error), 1 when not given.
+ */
+async function pollByRegion(
+  s: ReturnType<typeof storeContext>,
+  now: () => number,
+  parts: readonly string[],
+  answers: Record<string, Answer> = {},
+) {
+  const asked: string[] = [];
+  const ctx = { ...s.ctx, now };
+  const outcome = await runPoll(ctx, { collector: "c", target: "t", credential: "default" }, (run) =>
+    pollParts(
+      ctx,
+      run,
+      {
+        collector: "c",
+        target: "t",
+        key: (p: string) => p,
+        holdKey: (p: string) => p.split("/")[1] ?? p,
+        poll: async (p) => {
+          asked.push(p);
+          const a = answers[p];
+          if (typeof a === "function") throw a();
+          return mapping(p, a ?? 1);
+        },
+        ttlMs: 60_000,
+      },
+      parts,
+    ),
+  );
+  return { asked, outcome, health: s.health.list().find((h) => h.target === "t") };
+}
+
+describe("pollParts: a part whose endpoint is not offered", () => {
+  it("holds its hold key a day: the parts sharing it are not asked, the poll is up and says why", async () => {
+    const s = storeContext(T0);
+    let now = T0;
+    const parts = ["p1/r1", "p2/r1", "p1/r2"];
+    const gone = { "p1/r1": notOffered, "p2/r1": notOffered };
+    const first = await pollByRegion(s, () => now, parts, gone);
+    // p2/r1 shares r1 with p1/r1, which the server answered as not offered: not asked.
+    expect(first.asked).toEqual(["p1/r1", "p1/r2"]);
+    expect(first.outcome).toBe("ok");
+    expect(first.health).toMatchObject({ up: true, partialError: null, notPermitted: null });
+    expect(first.health?.skipped).toBe(
+      "not offered here: GET /v2/alertRules for r1 (the server answers it as absent; each asked again daily)",
+    );
+    // No slice for what is not offered; the others keep theirs.
+    expect(s.store.slots("c", "t").sort()).toEqual(["health", "part p1/r2"]);
+    now += NOT_OFFERED_RETRY_MS - 1;
+    expect((await pollByRegion(s, () => now, parts, gone)).asked).toEqual(["p1/r2"]);
+    // The day is up: one part of r1 asks again for all, and answers this time.
+    now += 1;
+    const later = await pollByRegion(s, () => now, parts);
+    expect(later.asked).toEqual(["p1/r1", "p2/r1", "p1/r2"]);
+    expect(later.health?.skipped).toBeNull();
+    // One line said it, when it began; none when it ended (the skip reason's own line only).
+    expect(s.logs.filter((l) => l.includes("not offered here"))).toHaveLength(1);
+  });
+
+  it("is no failure: when every other part fails, the poll fails with their error", async () => {
+    const s = storeContext(T0);
+    const r = await pollByRegion(s, () => T0, ["p1/r1", "p1/r2"], { "p1/r1": notOffered, "p1/r2": down });
+    expect(r.outcome).toBe("failed");
+    expect(r.health?.lastError?.code).toBe("network_error");
+  });
+
+  it("every part not offered: up, not failed, nothing partial", async () => {
+    const s = storeContext(T0);
+    const r = await pollByRegion(s, () => T0, ["p1/r1", "p1/r2"], {
+      "p1/r1": notOffered,
+      "p1/r2": notOffered,
+    });
+    expect(r.outcome).toBe("ok");
+    expect(r.health).toMatchObject({ up: true, partialError: null });
+    expect(r.health?.skipped).toMatch(/^not offered here: GET \/v2\/alertRules for r1, r2 \(/);
+    expect(await s.text()).toContain('vdbcloud_collector_up{collector="c",target="t"} 1');
+  });
+
+  it("forgets a hold key no part has any longer", async () => {
+    const s = storeContext(T0);
+    await pollByRegion(s, () => T0, ["p1/r1", "p1/r2"], { "p1/r1": notOffered });
+    const r = await pollByRegion(s, () => T0 + 1, ["p1/r2"]);
+    expect(r.health?.skipped).toBeNull();
+    // Known again within the day: asked, its hold forgotten with it.
+    expect((await pollByRegion(s, () => T0 + 2, ["p1/r1"])).asked).toEqual(["p1/r1"]);
+  });
+});
 
 describe("pollParts", () => {
   it("keeps each part's samples in a slice of its own, and asks each part once", async () => {

@@ -13,7 +13,7 @@ import type { MappingResult } from "../metrics/sample.js";
 import type { CloudApi, EndpointTemplate, PageInfo } from "../upstream/types.js";
 import { ENDPOINT } from "../upstream/types.js";
 import type { RoleHint } from "./health.js";
-import { type CollectorEnv, type CollectorTask, collectorTask } from "./model.js";
+import { type CallEstimate, type CollectorEnv, type CollectorTask, collectorTask } from "./model.js";
 import { listEveryPage, type PageRequest } from "./pager.js";
 import { pollParts } from "./parts.js";
 import { type KnownProject, knownProjects, mergeKnownProjects } from "./projects.js";
@@ -31,8 +31,15 @@ export interface ProjectListing<P> {
   /** The parts of the known projects: the projects themselves, or each project and region. */
   readonly parts: (projects: readonly KnownProject[]) => readonly P[];
   readonly key: (part: P) => string;
+  /**
+   * The hold key parts share where the server does not offer the endpoint (pollParts'
+   * `holdKey`: each project and region held by its region); default: the part's key.
+   */
+  readonly holdKey?: (part: P) => string;
   /** Lists one part and maps it. */
   readonly poll: (client: CloudApi, part: P, signal?: AbortSignal) => Promise<MappingResult>;
+  /** Calls a run may make beside one listing a part (a describe call for some items), as the schedule counts them. */
+  readonly moreCalls?: readonly CallEstimate[];
 }
 
 /**
@@ -56,15 +63,24 @@ export function projectListingTask<P>(env: CollectorEnv, listing: ProjectListing
       calls: [
         { endpoint: ENDPOINT.listProjectsV2, count: 1, atLeast: false },
         { endpoint: listing.endpoint, count: counted, atLeast: true },
+        ...(listing.moreCalls ?? []),
       ],
       intervalMs: listing.intervalMs,
       run: (signal) =>
         runPoll(env.ctx, { collector, target, credential, role: listing.role }, async (run) => {
           const parts = listing.parts(await knownProjects(client, places, signal, env.ctx));
+          const { key, holdKey } = listing;
           await pollParts(
             env.ctx,
             run,
-            { collector, target, key: listing.key, poll: (p, s) => listing.poll(client, p, s), ttlMs },
+            {
+              collector,
+              target,
+              key,
+              ...(holdKey === undefined ? {} : { holdKey }),
+              poll: (p, s) => listing.poll(client, p, s),
+              ttlMs,
+            },
             parts,
             signal,
           );

@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { SelfMetrics } from "../exposition/selfMetrics.js";
 import { SampleStore } from "../exposition/store.js";
 import { CloudError, type CloudErrorCode } from "../upstream/errors.js";
+import { notOfferedError } from "../upstream/unknownEndpoint.js";
 import { HealthTracker } from "./health.js";
+import { NOT_OFFERED_RETRY_MS } from "./notOffered.js";
 import { PagingError } from "./pager.js";
 import { mergeMappings, runPoll } from "./runtime.js";
 
@@ -82,6 +84,14 @@ describe("runPoll: the one refusal rule", () => {
       up: false,
     },
     {
+      name: "an endpoint the server does not offer (the client's not_offered, here 404): up",
+      poll: async () =>
+        Promise.reject(notOfferedError(upstream("not_found", { httpStatus: 404 }), { apiCodes: [] })),
+      want: "ok",
+      up: true,
+      notPermitted: null,
+    },
+    {
       // Held as a permanent failure is: the scheduler backs it off instead of asking every interval.
       name: "a paging error: a failure, held",
       poll: async () =>
@@ -124,6 +134,63 @@ describe("runPoll: the one refusal rule", () => {
     expect(calls).toBe(1);
     now += 1;
     await runPoll(cx, POLL, refusing);
+    expect(calls).toBe(2);
+    c.store.close();
+  });
+
+  it("a whole poll not offered: up, not failed, says why, and is not asked again for a day", async () => {
+    let now = 1_000_000;
+    const c = { ...ctx(), now: () => now };
+    let calls = 0;
+    let offered = false;
+    const poll = async () => {
+      calls++;
+      if (offered) return;
+      // As the client throws it for an endpoint declared `absent`: its 80002 is no refused key.
+      throw notOfferedError(upstream("auth_error", { apiCode: 80002 }, "Token not found"), {
+        apiCodes: [80002],
+      });
+    };
+    expect(await runPoll(c, POLL, poll)).toBe("ok");
+    expect(c.health.list()[0]).toMatchObject({
+      up: true,
+      notPermitted: null,
+      lastError: null,
+      partialError: null,
+      skipped: `not offered here: ${ENDPOINT} (the server answers it as absent; asked again daily)`,
+    });
+    expect(c.health.waitsForPlan(POLL.collector, POLL.target)).toBe(false);
+    now += NOT_OFFERED_RETRY_MS - 1;
+    expect(await runPoll(c, POLL, poll)).toBe("ok");
+    expect(calls).toBe(1);
+    expect(c.health.list()[0]?.skipped).toMatch(/^not offered here/);
+    // The day is up: asked once more, still not offered, held another day.
+    now += 1;
+    await runPoll(c, POLL, poll);
+    expect(calls).toBe(2);
+    now += NOT_OFFERED_RETRY_MS - 1;
+    await runPoll(c, POLL, poll);
+    expect(calls).toBe(2);
+    // Offered again: asked every poll from then on, and nothing skipped.
+    now += 1;
+    offered = true;
+    await runPoll(c, POLL, poll);
+    await runPoll(c, POLL, poll);
+    expect(calls).toBe(4);
+    expect(c.health.list()[0]).toMatchObject({ up: true, skipped: null });
+    c.store.close();
+  });
+
+  it("forgets a whole poll's hold with its target", async () => {
+    const c = ctx();
+    let calls = 0;
+    const poll = async () => {
+      calls++;
+      throw notOfferedError(upstream("not_found", { httpStatus: 404 }), { apiCodes: [] });
+    };
+    await runPoll(c, POLL, poll);
+    c.health.remove(POLL.collector, POLL.target);
+    await runPoll(c, POLL, poll);
     expect(calls).toBe(2);
     c.store.close();
   });

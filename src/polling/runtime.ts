@@ -36,8 +36,8 @@ export interface PollTarget {
 export interface PollRun {
   partialFailure(err: unknown): void;
   /**
-   * The poll asks the service nothing on purpose: `reason` says why, in words (the landing
-   * page shows it). The poll is complete, and up.
+   * The poll asks the service nothing (or less) on purpose: `reason` says why, in words (the
+   * landing page shows it). The poll is complete, and up.
    */
   skip(reason: string): void;
 }
@@ -50,6 +50,9 @@ export interface PollRun {
  *   vdbcloud_collector_not_permitted says why no data comes;
  * - a refusal for the cluster's plan or kind is complete too, and the target is not asked again
  *   for an hour, or until its plan changes (HealthTracker.planChanged);
+ * - an endpoint the server does not offer ("not offered here", polling/notOffered.ts) is complete
+ *   too, shown as the poll's skip reason, and the target is not asked again for a day
+ *   (NOT_OFFERED_RETRY_MS); a poll made of parts holds only the parts concerned (pollParts);
  * - a paging error is a failure, counted by endpoint and reason, after which the target is held
  *   as after a permanent failure (the scheduler's back-off: 2, 4, 8 ... intervals, at most 30
  *   minutes, then asked again): a server that does not page as documented does so next cycle
@@ -64,7 +67,9 @@ export async function runPoll(
   run: (progress: PollRun) => Promise<void>,
 ): Promise<RunOutcome> {
   const { collector, target } = poll;
-  if (ctx.health.waitsForPlan(collector, target)) return "ok";
+  const offers = ctx.health.notOffered;
+  // Held: its health stays as the refusal left it (up, and why nothing is asked).
+  if (ctx.health.waitsForPlan(collector, target) || offers.wholeHeld(poll, ctx.now())) return "ok";
   const started = performance.now();
   let failed = 0;
   let firstFailure: unknown;
@@ -78,12 +83,16 @@ export async function runPoll(
       skipped = reason;
     },
   };
-  try {
-    await run(progress);
+  const complete = (): RunOutcome => {
     ctx.health.success(collector, target);
     ctx.health.partial(collector, target, failed, firstFailure);
     ctx.health.skipped(collector, target, skipped);
     return "ok";
+  };
+  try {
+    await run(progress);
+    offers.releaseWhole(poll);
+    return complete();
   } catch (err) {
     if (err instanceof PagingError) ctx.self.pagingError(err.endpoint, err.reason);
     switch (refusalOf(err)) {
@@ -93,6 +102,9 @@ export async function runPoll(
       case "plan_refused":
         ctx.health.planRefused(collector, target, err);
         return "ok";
+      case "not_offered":
+        skipped = offers.holdWhole(poll, ctx.now(), err);
+        return complete();
       default:
         ctx.health.failure(collector, target, err);
         return isPermanent(err) || err instanceof PagingError ? "permanent_failure" : "failed";

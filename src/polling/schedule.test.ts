@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sectionsOff } from "../../test/helpers/sectionsOff.js";
 import { buildMetricQueries } from "../collectors/cluster-metrics/batches.js";
 import { COLLECTORS } from "../collectors/registry.js";
 import { buildConfig } from "../config/load.js";
@@ -141,14 +142,9 @@ describe("computeSchedule", () => {
           ],
         },
         jobs: { ids: ["job-1", "job-2", "job-3"] },
-        // Their rows have a test of their own below.
-        backups: { enabled: false },
-        global_clusters: { enabled: false },
         inventory: { discovery: { enabled: true, project_ids: ["p1", "p2"] }, on_demand: false },
-        alert_rules: { enabled: false },
-        private_endpoints: { enabled: false },
-        on_demand_compute: { enabled: false },
-        storage_integrations: { enabled: false },
+        // Every other collector that can be switched off is: their rows have tests of their own.
+        ...sectionsOff("import_jobs", "inventory"),
       }),
     );
     const summary = summarise(schedule.rows);
@@ -527,6 +523,37 @@ describe("computeSchedule", () => {
     expect(off.notes.some((n) => n.includes("List Storage Integrations"))).toBe(false);
   });
 
+  it("counts List API Keys on shard 0 only, one page at least, and says what max_age and key_id do", async () => {
+    const endpoint = "GET /v2/api-keys";
+    const cfg = await config({
+      api: { api_key: "k", key_id: "key-own" },
+      api_keys: { max_age: "P90D", api_key: "owner-secret" },
+    });
+    const [first, second] = [0, 1].map((index) =>
+      computeSchedule(COLLECTORS, cfg, { shard: { index, total: 2 } }),
+    );
+    // Under the section's own credential (its key, else the default one), never the key.
+    expect(first && row(first.rows, endpoint, "api_keys")).toMatchObject({
+      callsPerCycle: 1,
+      atLeast: true,
+      intervalMs: 3_600_000,
+    });
+    expect(first?.rows.filter((r) => r.endpoint === endpoint).map((r) => r.credential)).toEqual(["api_keys"]);
+    expect(first ? formatSchedule(first) : "").toContain(
+      `${endpoint} [api_keys]: at least 1 call every PT1H`,
+    );
+    expect(first ? formatSchedule(first) : "").not.toContain("owner-secret");
+    expect(first?.notes.filter((n) => n.startsWith("API keys:"))).toEqual([
+      "API keys: one List API Keys page per 100 keys of the organization, counted here as one",
+      "API keys: keys older than api_keys.max_age (P90D) are logged as the set changes; the alert VdbcloudApiKeyOld has its own threshold in config/prometheus/thresholds.yml",
+      "API keys: the exporter's own key (api.key_id key-own) is checked for more than monitoring needs (Owner, or a project role above Read-Only)",
+    ]);
+    expect(second && row(second.rows, endpoint, "api_keys")).toBeUndefined();
+    const off = computeSchedule(COLLECTORS, await config({ api_keys: { enabled: false } }), {});
+    expect(row(off.rows, endpoint, "api_keys")).toBeUndefined();
+    expect(off.notes.some((n) => n.startsWith("API keys:"))).toBe(false);
+  });
+
   it("counts billing under its own credential, on shard 0 only, and nothing while it is off", async () => {
     const cfg = await config({ billing: { enabled: true, api_key: "billing-secret" } });
     const [first, second] = [0, 1].map((index) =>
@@ -565,7 +592,12 @@ describe("computeSchedule", () => {
       "private endpoints: one List Private Endpoints page per 100 endpoints of each project that List Projects V2 lists, counted here for the configured clusters' projects",
       "on-demand compute: one Describe On-Demand Compute call per project and region that List Projects V2 lists (regionIds), counted here for the configured clusters' projects and regions",
       "storage integrations: one List Storage Integrations page per 100 integrations of each project that List Projects V2 lists, counted here for the configured clusters' projects",
+      "API keys: one List API Keys page per 100 keys of the organization, counted here as one",
+      "pipelines: one List Pipelines (V1) call per project and region that List Projects V2 lists (regionIds), counted here for the configured clusters' projects and regions; a region whose controller offers no pipelines (HTTP 404, or 80002 on the path: the service discontinued them) is not offered here, asked again once a day",
+      "pipelines: Describe Pipeline (V1) only for a listed pipeline whose list item lacks its usage, functions or status (the reference's samples carry all three)",
       "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",
+      "API keys: keys older than api_keys.max_age (P365D) are logged as the set changes; the alert VdbcloudApiKeyOld has its own threshold in config/prometheus/thresholds.yml",
+      "API keys: api.key_id is not set, so the exporter's own key is not checked for more than monitoring needs",
       "no clusters, Spark jobs or job IDs to poll: list clusters, enable discovery, or add spark_jobs.jobs or jobs.ids",
     ]);
   });

@@ -69,14 +69,20 @@ export interface ScheduleRow {
   readonly suggestedIntervalMs?: number;
 }
 
-/** Data-plane calls of one cluster per cycle of their collector, against that endpoint's own budget. */
+/**
+ * Data-plane calls of one cluster per cycle of the collectors that call it at one interval,
+ * against that endpoint's own budget, which every collector calling it shares.
+ */
 interface DataPlaneRow {
   readonly clusterId: string;
+  /** The collectors (their `collector` labels) whose calls the row counts. */
+  readonly collectors: readonly string[];
   readonly callsPerCycle: number;
   /** Listings are per database: more calls when a cluster has several. */
   readonly atLeast: boolean;
   readonly intervalMs: number;
   readonly requestsPerSecond: number;
+  /** The cluster's data-plane calls of every interval together fit its budget. */
   readonly fits: boolean;
 }
 
@@ -155,21 +161,28 @@ export function computeSchedule(
     string,
     { endpoint: EndpointTemplate; credential: string; intervalMs: number; calls: number; atLeast: boolean }
   >();
-  const dataPlane = new Map<string, { calls: number; atLeast: boolean; intervalMs: number }>();
+  const dataPlane = new Map<
+    string,
+    { clusterId: string; collectors: string[]; calls: number; atLeast: boolean; intervalMs: number }
+  >();
   const saved = nativeSaves(config);
   for (const task of tasks) {
     for (const call of task.calls) {
       // Shown apart, as calls the service's own endpoint saves (planNative.ts).
       if (saved(task, call.endpoint)) continue;
       if (DATA_PLANE_ENDPOINTS.has(call.endpoint)) {
-        const row = dataPlane.get(task.id.target) ?? {
+        const key = `${task.id.target}\u0000${task.intervalMs}`;
+        const row = dataPlane.get(key) ?? {
+          clusterId: task.id.target,
+          collectors: [],
           calls: 0,
           atLeast: false,
           intervalMs: task.intervalMs,
         };
         row.calls += call.count;
         row.atLeast ||= call.atLeast;
-        dataPlane.set(task.id.target, row);
+        if (!row.collectors.includes(task.id.collector)) row.collectors.push(task.id.collector);
+        dataPlane.set(key, row);
         continue;
       }
       const key = `${call.endpoint}\u0000${task.credential}\u0000${task.intervalMs}`;
@@ -240,13 +253,18 @@ export function computeSchedule(
     }
   }
   const dataPlaneRateLimit = dataPlaneRateOf(config);
-  const dataPlaneRows: DataPlaneRow[] = [...dataPlane].map(([clusterId, r]) => ({
-    clusterId,
+  // A cluster's endpoint has one budget, whichever collectors and intervals spend it.
+  const perSecondOf = new Map<string, number>();
+  for (const r of dataPlane.values())
+    perSecondOf.set(r.clusterId, (perSecondOf.get(r.clusterId) ?? 0) + (r.calls * 1000) / r.intervalMs);
+  const dataPlaneRows: DataPlaneRow[] = [...dataPlane.values()].map((r) => ({
+    clusterId: r.clusterId,
+    collectors: r.collectors,
     callsPerCycle: r.calls,
     atLeast: r.atLeast,
     intervalMs: r.intervalMs,
     requestsPerSecond: (r.calls * 1000) / r.intervalMs,
-    fits: r.calls * windowMs <= dataPlaneRateLimit * r.intervalMs,
+    fits: ((perSecondOf.get(r.clusterId) ?? 0) * windowMs) / 1000 <= dataPlaneRateLimit,
   }));
   if (clusters.length + discovered === 0 && listed.every((l) => l.items.length === 0)) {
     const titles = ["clusters", ...listed.map((l) => l.list.title)];

@@ -129,13 +129,13 @@ export function formatSchedule(schedule: Schedule): string {
   if (schedule.dataPlaneRows.length > 0) {
     lines.push("");
     lines.push(
-      `Data-plane calls per collections cycle (budget: ${schedule.dataPlaneRateLimit} requests/s per cluster endpoint):`,
+      `Data-plane calls per cycle (budget: ${schedule.dataPlaneRateLimit} requests/s per cluster endpoint, shared by every collector that calls it):`,
     );
     for (const r of schedule.dataPlaneRows) {
       const amount = `${r.atLeast ? "at least " : ""}${r.callsPerCycle} ${r.callsPerCycle === 1 ? "call" : "calls"}`;
       const rate = `${r.atLeast ? ">= " : ""}${formatRate(r.requestsPerSecond)} req/s`;
       lines.push(
-        `  cluster ${r.clusterId} data plane: ${amount} every ${formatDuration(r.intervalMs)} = ${rate}: ${r.fits ? "fits" : "EXCEEDS the budget"}`,
+        `  cluster ${r.clusterId} data plane [${r.collectors.join(", ")}]: ${amount} every ${formatDuration(r.intervalMs)} = ${rate}: ${r.fits ? "fits" : "EXCEEDS the budget"}`,
       );
     }
   }

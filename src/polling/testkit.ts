@@ -4,6 +4,7 @@
  * only; production code never imports this module.
  */
 import type { Sample } from "../metrics/sample.js";
+import { NotOffered } from "./notOffered.js";
 import type { PollContext } from "./runtime.js";
 
 interface SpyContext {
@@ -42,6 +43,7 @@ export function spyContext(nowMs: number): SpyContext {
       skipped: (_c: string, target: string, reason: string | null) => skipped.set(target, reason),
       timed: () => {},
       waitsForPlan: () => false,
+      notOffered: new NotOffered(),
       planChanged: () => {},
       remove: () => {},
     },

@@ -2,30 +2,39 @@
  * `--probe` of what a project's console holds: List On-Demand Clusters and Describe On-Demand
  * Compute for the first known project and region, and List Alert Rules, List Private Endpoints
  * and List Storage Integrations page 1 for the first known project (each needs a project
- * admin). The known projects are those List Projects V2 gave the probe, and the configured
- * clusters' (polling/projects.ts), as a run would ask them.
+ * admin), and List API Keys page 1 for the organization (an Organization Owner sees every
+ * key), and List Pipelines (V1) for the first known project and region ("not offered here"
+ * where the service has none). The known projects are those List Projects V2 gave the probe,
+ * and the configured clusters' (polling/projects.ts), as a run would ask them.
  */
 import type { ClusterConfig, Config } from "../config/types.js";
 import { type KnownProject, mergeKnownProjects, projectRegions } from "../polling/projects.js";
 import { CloudError } from "../upstream/errors.js";
-import { refusalOf } from "../upstream/refusals.js";
+import { type Refusal, refusalOf } from "../upstream/refusals.js";
 import type { CloudApi } from "../upstream/types.js";
 import type { ConsoleProbe } from "./consoleReport.js";
+
+/** The report's state of each refusal (the one rule's, as a run reads it); no refusal is a failure. */
+const STATE_OF: Record<Refusal, ConsoleProbe["state"]> = {
+  key_refused: "failed",
+  not_permitted: "not_permitted",
+  plan_refused: "plan_refused",
+  not_offered: "not_offered",
+};
 
 /** One call's outcome as the report names it; anything but a CloudError is a bug. */
 async function outcome(
   what: ConsoleProbe["what"],
-  where: string,
+  where: string | undefined,
   call: () => Promise<number>,
 ): Promise<ConsoleProbe> {
   try {
-    return { what, where, state: "ok", listed: await call() };
+    return { what, ...(where === undefined ? {} : { where }), state: "ok", listed: await call() };
   } catch (err) {
     if (!(err instanceof CloudError)) throw err;
     const refusal = refusalOf(err);
-    const state =
-      refusal === "not_permitted" ? "not_permitted" : refusal === "plan_refused" ? "plan_refused" : "failed";
-    return { what, where, state, code: err.code, message: err.message };
+    const state = refusal === undefined ? "failed" : STATE_OF[refusal];
+    return { what, ...(where === undefined ? {} : { where }), state, code: err.code, message: err.message };
   }
 }
 
@@ -45,6 +54,24 @@ async function probeOnDemandCompute(
   // A description, not a listing: its status takes the place of a count.
   const { listed: _one, ...answer } = probe;
   return { ...answer, status: answered.status ?? "none given" };
+}
+
+/**
+ * List Pipelines (V1) for the first known project and region, at the region's controller: "not
+ * offered here" where the controller has no pipelines (the one refusal rule, as a run reads it),
+ * else as any listing.
+ */
+async function probePipelines(
+  client: CloudApi,
+  pair: { readonly projectId: string; readonly regionId: string } | undefined,
+): Promise<ConsoleProbe> {
+  const what = "List Pipelines";
+  if (pair === undefined) return { what, state: "skipped", message: "no project and region known" };
+  return outcome(
+    what,
+    `${pair.projectId}, ${pair.regionId}`,
+    async () => (await client.listPipelines(pair)).length,
+  );
 }
 
 /**
@@ -119,5 +146,15 @@ export async function probeConsole(
           }),
     );
   }
+  if (config.apiKeys.enabled) {
+    // Account-wide: no project to choose; page 1 of one key, the count says how many.
+    out.push(
+      await outcome("List API Keys", undefined, async () => {
+        const page = await client.listApiKeys({ pageSize: 1, currentPage: 1 });
+        return page.total ?? page.listed;
+      }),
+    );
+  }
+  if (config.pipelines.enabled) out.push(await probePipelines(client, projectRegions(known)[0]));
   return out;
 }

@@ -10,7 +10,19 @@ const NOT_COLLECTED = {
   "List Alert Rules": "the console's alert rules are",
   "List Private Endpoints": "private endpoints are",
   "List Storage Integrations": "storage integrations are",
+  "List API Keys": "API keys are",
+  "List Pipelines": "pipelines are",
 } as const;
+
+/** Why a server may not offer a listing (its endpoint is declared `absent`), where the report knows. */
+const WHY_NOT_OFFERED: Partial<Record<keyof typeof NOT_COLLECTED, string>> = {
+  "List Pipelines": " (the service discontinued them)",
+};
+
+/** Who the key is not, where the service refuses a listing: a Project Admin, unless named here. */
+const NEEDED: Partial<Record<keyof typeof NOT_COLLECTED, string>> = {
+  "List API Keys": "an Organization Owner (nor a Project Admin, who sees its projects' keys)",
+};
 
 /**
  * One console call of NOT_COLLECTED for the first known project (and region): answered (with
@@ -21,7 +33,11 @@ export interface ConsoleProbe {
   readonly what: keyof typeof NOT_COLLECTED;
   /** The project (and region) asked. */
   readonly where?: string;
-  readonly state: "ok" | "not_permitted" | "plan_refused" | "failed" | "skipped";
+  /**
+   * `not_offered`: the server has no such listing (the one refusal rule's `not_offered`: pipelines,
+   * discontinued by the service); a run holds it a day, not a failure.
+   */
+  readonly state: "ok" | "not_permitted" | "plan_refused" | "not_offered" | "failed" | "skipped";
   readonly listed?: number;
   /** What Describe On-Demand Compute answered, in place of a count ("none given" without a status). */
   readonly status?: string;
@@ -40,7 +56,9 @@ export function consoleLine(c: ConsoleProbe): string {
     case "skipped":
       return `${head}: not probed (${c.message ?? ""})`;
     case "not_permitted":
-      return `${head}: NOT PERMITTED: the key is not a Project Admin there; ${what} not collected there, the other collectors are unaffected: ${c.message ?? ""}`;
+      return `${head}: NOT PERMITTED: the key is not ${NEEDED[c.what] ?? "a Project Admin there"}; ${what} not collected${c.where === undefined ? "" : " there"}, the other collectors are unaffected: ${c.message ?? ""}`;
+    case "not_offered":
+      return `${head}: not offered here${WHY_NOT_OFFERED[c.what] ?? ""}; ${what} not collected there, asked again daily, not a failure: ${c.message ?? ""}`;
     case "plan_refused":
       return `${head}: refused for the project's plan; ${what} not collected there: ${c.message ?? ""}`;
     default:

@@ -2,13 +2,17 @@
  * `--probe` of a cluster's data plane, when collections are on: List Databases and List
  * Collections of the first database (the plane answers the cluster's credential), then, with
  * collections.indexes, List Indexes of the first collection and Describe Index of its first
- * index. One call at a time on the cluster's own data-plane client, as the collector makes them.
+ * index; and one canary probe per target of the cluster (`canary.targets`). One call at a time
+ * on the cluster's own data-plane client, as the collectors make them.
  */
+import { probeTarget } from "../collectors/canary/probe.js";
+import { CanaryMemory } from "../collectors/canary/state.js";
 import { dataPlaneOf } from "../collectors/collections/collectionDiscovery.js";
 import type { ClusterConfig, Config } from "../config/types.js";
 import type { CollectionRef, DataPlaneApi } from "../upstream/dataPlane.js";
 import { CloudError } from "../upstream/errors.js";
 import type { ClusterDescription } from "../upstream/types.js";
+import type { CanaryProbe } from "./canaryReport.js";
 import type { CallResult, DataPlaneProbe } from "./report.js";
 
 /** The data-plane client of an endpoint for a cluster's credential (the exporter's API clients). */
@@ -72,4 +76,50 @@ export async function probeDataPlane(
   } catch (err) {
     return { collections, listIndexes, describeIndex: failed(err) };
   }
+}
+
+/**
+ * One canary probe of each target of `cluster`, as a run makes it (Describe Collection first for
+ * a search): its outcome, its time on the wire and cost, or why it failed. Empty without targets.
+ */
+export async function probeCanary(
+  config: Config,
+  cluster: ClusterConfig,
+  described: ClusterDescription,
+  dataPlane: DataPlaneFactory,
+): Promise<CanaryProbe[]> {
+  const targets = config.canary.targets.filter((t) => t.clusterId === cluster.id);
+  if (targets.length === 0) return [];
+  const signal = new AbortController().signal;
+  const base = (t: (typeof targets)[number]) => ({
+    clusterId: cluster.id,
+    collection: `${t.dbName}/${t.collectionName}`,
+    operation: t.operation,
+  });
+  let dp: DataPlaneApi;
+  try {
+    const control = { describeCluster: async () => described };
+    dp = await dataPlaneOf(cluster, control, dataPlane, signal, config.api.dataPlaneHosts);
+  } catch (err) {
+    const why = failed(err);
+    return targets.map((t) => ({
+      ...base(t),
+      outcome: "error",
+      ...(why.ok ? {} : { code: why.code, message: why.message }),
+    }));
+  }
+  const deps = { dp, memory: new CanaryMemory(), timeoutMs: config.canary.timeoutMs, now: Date.now, signal };
+  const out: CanaryProbe[] = [];
+  for (const target of targets) {
+    const { result, failure } = await probeTarget(target, deps);
+    const why = failure === undefined ? undefined : failed(failure);
+    out.push({
+      ...base(target),
+      outcome: result.outcome,
+      ...(result.seconds === undefined ? {} : { seconds: result.seconds }),
+      ...(result.cost === undefined || result.cost === null ? {} : { cost: result.cost }),
+      ...(why === undefined || why.ok ? {} : { code: why.code, message: why.message }),
+    });
+  }
+  return out;
 }

@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { buildConfig } from "../config/load.js";
 import type { ClusterConfig } from "../config/types.js";
 import type { DataPlaneApi } from "../upstream/dataPlane.js";
+import { listPipelinesEndpoint } from "../upstream/endpoints/pipelines.js";
 import { CloudError } from "../upstream/errors.js";
 import { projectV2 } from "../upstream/testkit.js";
 import type { CloudApi, MetricQuery } from "../upstream/types.js";
+import { notOfferedError } from "../upstream/unknownEndpoint.js";
 import type { DataPlaneFactory } from "./dataPlane.js";
 import { runProbe } from "./probe.js";
 import { formatProbe, PROBE_FAILED, PROBE_OK, probeExitCode } from "./report.js";
@@ -25,6 +27,8 @@ function fakeApi(
     projects?: Record<string, string[]>;
     /** How List On-Demand Clusters, List Alert Rules and List Storage Integrations answer. */
     console?: "not_permitted" | "plan_refused" | "failed";
+    /** What List Pipelines throws instead (a service without pipelines). */
+    pipelines?: CloudError;
   } = {},
 ) {
   const consoleFailure = (
@@ -33,7 +37,9 @@ function fakeApi(
       | "GET /v2/on-demand-compute"
       | "GET /v2/alertRules"
       | "GET /v2/projects/{projectId}/privateEndpoints"
-      | "GET /v2/storageIntegrations",
+      | "GET /v2/storageIntegrations"
+      | "GET /v2/api-keys"
+      | "GET /v1/pipelines",
   ) => {
     if (opts.console === "not_permitted")
       return new CloudError(
@@ -212,6 +218,19 @@ function fakeApi(
       // No count: the probe says how many the page listed.
       return { total: null, currentPage: 1, pageSize: 1, listed: 1, integrations: [] };
     },
+    listApiKeys: async (args) => {
+      calls.push(`listApiKeys ${args.currentPage}/${args.pageSize}`);
+      const err = consoleFailure("GET /v2/api-keys");
+      if (err) throw err;
+      return { total: 4, currentPage: 1, pageSize: 1, listed: 1, apiKeys: [] };
+    },
+    listPipelines: async (args) => {
+      calls.push(`listPipelines ${args.projectId} ${args.regionId}`);
+      const err = opts.pipelines ?? consoleFailure("GET /v1/pipelines");
+      if (err) throw err;
+      return [];
+    },
+    describePipeline: async () => null,
   };
   return { api, calls };
 }
@@ -281,6 +300,7 @@ describe("runProbe", () => {
       "describeImportJob",
       "describeJob",
       "describeSparkJob",
+      "listApiKeys",
       "listBackups",
       "listImportJobs",
       "listImportJobsV2",
@@ -388,7 +408,8 @@ describe("runProbe", () => {
   it("with no cluster configured, checks the key with List Clusters page 1", async () => {
     const { api, calls } = await fakeApi();
     const report = await probe({ inventory: { discovery: { enabled: true } } }, api);
-    expect(calls).toEqual(["listClusters", "listProjectsV2"]);
+    // List API Keys is account-wide: asked without a project.
+    expect(calls).toEqual(["listClusters", "listProjectsV2", "listApiKeys 1/1"]);
     expect(report.clusterDiscovery).toEqual({ result: { ok: true }, seen: 1 });
     expect(report.keys[0]?.state).toBe("accepted");
   });
@@ -436,7 +457,7 @@ describe("runProbe", () => {
     const report = await probe({ clusters: [{ id: "in01-a", project_id: "p0", region: "az-eastus" }] }, api);
     expect(
       calls.filter((c) =>
-        /^(list(OnDemandClusters|AlertRules|PrivateEndpoints|StorageIntegrations)|describeOnDemandCompute) /.test(
+        /^(list(OnDemandClusters|AlertRules|PrivateEndpoints|StorageIntegrations|ApiKeys|Pipelines)|describeOnDemandCompute) /.test(
           c,
         ),
       ),
@@ -446,6 +467,8 @@ describe("runProbe", () => {
       "listAlertRules p1 1/1",
       "listPrivateEndpoints p1 1/1",
       "listStorageIntegrations p1 1/1",
+      "listApiKeys 1/1",
+      "listPipelines p1 aws-us-west-2",
     ]);
     expect(report.console).toEqual([
       { what: "List On-Demand Clusters", where: "p1, aws-us-west-2", state: "ok", listed: 0 },
@@ -453,6 +476,8 @@ describe("runProbe", () => {
       { what: "List Alert Rules", where: "p1", state: "ok", listed: 7 },
       { what: "List Private Endpoints", where: "p1", state: "ok", listed: 3 },
       { what: "List Storage Integrations", where: "p1", state: "ok", listed: 1 },
+      { what: "List API Keys", state: "ok", listed: 4 },
+      { what: "List Pipelines", where: "p1, aws-us-west-2", state: "ok", listed: 0 },
     ]);
     const text = formatProbe(report);
     expect(text).toContain("List On-Demand Clusters (p1, aws-us-west-2): ok, 0 listed");
@@ -460,6 +485,7 @@ describe("runProbe", () => {
     expect(text).toContain("List Alert Rules (p1): ok, 7 listed");
     expect(text).toContain("List Private Endpoints (p1): ok, 3 listed");
     expect(text).toContain("List Storage Integrations (p1): ok, 1 listed");
+    expect(text).toContain("List API Keys: ok, 4 listed");
   });
 
   it("with no project known, the console's listings are skipped; while their collectors are off, absent", async () => {
@@ -470,6 +496,9 @@ describe("runProbe", () => {
       ["List Alert Rules", "skipped", "no project known"],
       ["List Private Endpoints", "skipped", "no project known"],
       ["List Storage Integrations", "skipped", "no project known"],
+      // Account-wide: asked with no project known.
+      ["List API Keys", "ok", undefined],
+      ["List Pipelines", "skipped", "no project and region known"],
     ]);
     const off = fakeApi({ projects: { p1: ["aws-us-west-2"] } });
     const none = await probe(
@@ -480,13 +509,17 @@ describe("runProbe", () => {
         alert_rules: { enabled: false },
         private_endpoints: { enabled: false },
         storage_integrations: { enabled: false },
+        api_keys: { enabled: false },
+        pipelines: { enabled: false },
       },
       off.api,
     );
     expect(none.console).toBeUndefined();
     expect(
       off.calls.some((c) =>
-        /^(list(OnDemand|AlertRules|PrivateEndpoints|StorageIntegrations)|describeOnDemandCompute)/.test(c),
+        /^(list(OnDemand|AlertRules|PrivateEndpoints|StorageIntegrations|ApiKeys|Pipelines)|describeOnDemandCompute)/.test(
+          c,
+        ),
       ),
     ).toBe(false);
   });
@@ -512,7 +545,7 @@ describe("runProbe", () => {
       { clusters: [TWO[0]] },
       fakeApi({ projects: { p1: ["aws-us-west-2"] }, console: state }).api,
     );
-    expect(report.console?.map((c) => c.state)).toEqual([state, state, state, state, state]);
+    expect(report.console?.map((c) => c.state)).toEqual([state, state, state, state, state, state, state]);
     expect(probeExitCode(report)).toBe(exit);
     expect(formatProbe(report)).toMatch(line);
   });
@@ -536,6 +569,46 @@ describe("runProbe", () => {
     );
   });
 
+  // Each answer as the client throws it: List Pipelines is declared `absent`.
+  const thrown = (answer: CloudError) => notOfferedError(answer, listPipelinesEndpoint.absent);
+  it.each([
+    [
+      "HTTP 404",
+      thrown(
+        new CloudError("not_found", "GET /v1/pipelines: HTTP 404: Not Found", {
+          endpoint: "GET /v1/pipelines",
+          httpStatus: 404,
+        }),
+      ),
+    ],
+    [
+      "80002",
+      thrown(
+        new CloudError(
+          "auth_error",
+          "GET /v1/pipelines: upstream code 80002: Token not found or unauthorized",
+          {
+            endpoint: "GET /v1/pipelines",
+            apiCode: 80002,
+          },
+        ),
+      ),
+    ],
+  ])(
+    "says pipelines are not offered here where List Pipelines answers %s: not a failure",
+    async (_name, err) => {
+      const report = await probe(
+        { clusters: [TWO[0]] },
+        fakeApi({ projects: { p1: ["aws-us-west-2"] }, pipelines: err }).api,
+      );
+      expect(report.console?.find((c) => c.what === "List Pipelines")?.state).toBe("not_offered");
+      expect(formatProbe(report)).toContain(
+        "List Pipelines (p1, aws-us-west-2): not offered here (the service discontinued them); pipelines are not collected there, asked again daily, not a failure",
+      );
+      expect(probeExitCode(report)).toBe(PROBE_OK);
+    },
+  );
+
   it("says storage integrations are not collected where the key may not list them", async () => {
     const report = await probe(
       { clusters: [TWO[0]] },
@@ -544,6 +617,17 @@ describe("runProbe", () => {
     expect(formatProbe(report)).toContain(
       "List Storage Integrations (p1): NOT PERMITTED: the key is not a Project Admin there; storage integrations are not collected there",
     );
+  });
+
+  it("says API keys are not collected where the key may not list them, naming who may", async () => {
+    const report = await probe(
+      { clusters: [TWO[0]] },
+      fakeApi({ projects: { p1: ["aws-us-west-2"] }, console: "not_permitted" }).api,
+    );
+    expect(formatProbe(report)).toContain(
+      "List API Keys: NOT PERMITTED: the key is not an Organization Owner (nor a Project Admin, who sees its projects' keys); API keys are not collected, the other collectors are unaffected",
+    );
+    expect(probeExitCode(report)).toBe(PROBE_OK);
   });
 
   it("says private endpoints are not collected where the key may not list them, and counts the page when no count comes", async () => {

@@ -7,7 +7,9 @@
  * key has backup permission), List On-Demand Clusters and List Alert Rules page 1 for the first
  * known project (console.ts), and Query Daily Usage with the billing key when billing is on;
  * with collections on, each cluster's data plane (dataPlane.ts: collections, List Indexes,
- * Describe Index). Calls are made one at a time, far within the budget.
+ * Describe Index), and one canary probe per `canary.targets` entry of a configured cluster (a
+ * search or query billed in vCU on free and serverless clusters). Calls are made one at a time,
+ * far within the budget.
  */
 
 import { BILLING_SECTION } from "../collectors/billing/config.js";
@@ -24,7 +26,7 @@ import { CloudError } from "../upstream/errors.js";
 import { refusalOf } from "../upstream/refusals.js";
 import type { CloudApi, ClusterDescription, ProjectV2 } from "../upstream/types.js";
 import { probeConsole } from "./console.js";
-import { type DataPlaneFactory, probeDataPlane } from "./dataPlane.js";
+import { type DataPlaneFactory, probeCanary, probeDataPlane } from "./dataPlane.js";
 import type {
   BackupProbe,
   BillingProbe,
@@ -208,6 +210,10 @@ async function probeCluster(config: Config, deps: ProbeDeps, keys: KeyBook, clus
     config.collections.enabled && deps.dataPlane !== undefined && described !== undefined
       ? await probeDataPlane(config, cluster, described, deps.dataPlane)
       : undefined;
+  const canary =
+    deps.dataPlane !== undefined && described !== undefined
+      ? await probeCanary(config, cluster, described, deps.dataPlane)
+      : [];
   return {
     ...base,
     describe,
@@ -216,6 +222,7 @@ async function probeCluster(config: Config, deps: ProbeDeps, keys: KeyBook, clus
     metrics,
     sparkList,
     ...(dataPlane === undefined ? {} : { dataPlane }),
+    ...(canary.length === 0 ? {} : { canary }),
   } satisfies ClusterProbe;
 }
 

@@ -4,6 +4,7 @@
  */
 import type { QueryForm } from "../upstream/catalog.js";
 import type { MetricQuery } from "../upstream/types.js";
+import { type CanaryProbe, canaryFailed, canaryLines } from "./canaryReport.js";
 import { type ConsoleProbe, consoleLine } from "./consoleReport.js";
 
 export type { ConsoleProbe } from "./consoleReport.js";
@@ -57,6 +58,8 @@ export interface ClusterProbe {
   readonly sparkList: CallResult | Skipped;
   /** The cluster's data plane, when collections are enabled and the cluster answered. */
   readonly dataPlane?: DataPlaneProbe;
+  /** One canary probe per target of the cluster (`canary.targets`), when the cluster answered. */
+  readonly canary?: readonly CanaryProbe[];
 }
 
 /** One Spark job of the config (or its jobs file): Describe Spark Job. */
@@ -167,7 +170,8 @@ export function probeExitCode(report: ProbeReport): number {
       importsFailed(c) ||
       failed(c.metrics) ||
       failed(c.sparkList) ||
-      (c.dataPlane !== undefined && Object.values(c.dataPlane).some(failed))
+      (c.dataPlane !== undefined && Object.values(c.dataPlane).some(failed)) ||
+      (c.canary ?? []).some(canaryFailed)
     ) {
       return PROBE_FAILED;
     }
@@ -275,6 +279,7 @@ export function formatProbe(report: ProbeReport): string {
       );
     }
   }
+  out.push(...canaryLines(report.clusters.flatMap((c) => c.canary ?? [])));
   if (report.projects !== undefined) out.push("", `List Projects V2: ${cell(report.projects)}`);
   const refused = report.clusters.flatMap((c) =>
     isMetrics(c.metrics)

@@ -118,6 +118,11 @@ export class Holds<V = true> {
     for (const key of this.#held.keys()) if (!keep(key)) this.#held.delete(key);
   }
 
+  /** The keys held or due, in the order they were first held. */
+  keys(): string[] {
+    return [...this.#held.keys()];
+  }
+
   /** Keys held or due (for tests and bounds). */
   get size(): number {
     return this.#held.size;

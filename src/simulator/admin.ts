@@ -78,6 +78,23 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
     if (typeof b.removeV2ImportList === "boolean") deps.ctx.retired.removeV2ImportList = b.removeV2ImportList;
     res.json({ ok: true, ...deps.ctx.retired });
   });
+  // A degraded data plane for the canary (canary.ts): {"cluster": "<id>|#n|*", "profile": {...}};
+  // an empty profile restores it.
+  app.get("/_sim/canary", (_req: Request, res: Response) => {
+    res.json(deps.ctx.canary.profiles());
+  });
+  app.post("/_sim/canary", (req: Request, res: Response) => {
+    const body: unknown = req.body;
+    const b = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+    try {
+      if (typeof b.cluster !== "string")
+        throw new SimulatorError("INVALID_OPTION", "cluster must be a string");
+      deps.ctx.canary.setProfile(b.cluster, (b.profile ?? {}) as never);
+      res.json({ ok: true, profiles: deps.ctx.canary.profiles() });
+    } catch (err) {
+      badRequest(res, err);
+    }
+  });
   app.get("/_sim/world", (_req: Request, res: Response) => {
     const { world, spark } = deps.ctx;
     res.json({

@@ -5,7 +5,9 @@
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { mountAdmin } from "./admin.js";
 import { alertRuleRoutes } from "./alert-rules.js";
+import { apiKeyRoutes } from "./api-keys.js";
 import { billingRoutes } from "./billing.js";
+import { canaryRoutes } from "./canary.js";
 import { dataPlaneRoutes } from "./data-plane.js";
 import { dataProtectionRoutes } from "./data-protection-routes.js";
 import { ApiCode } from "./errors.js";
@@ -13,8 +15,9 @@ import { groupRoutes } from "./groups.js";
 import { nativeExportRoutes } from "./native-export.js";
 import { onDemandRoutes } from "./on-demand.js";
 import { onDemandComputeRoutes } from "./on-demand-compute.js";
-import { mountRoute, type RequestPathDeps } from "./requestPath.js";
+import { pipelineRoutes } from "./pipelines.js";
 import { privateEndpointRoutes } from "./private-endpoints.js";
+import { mountRoute, type RequestPathDeps } from "./requestPath.js";
 import { mutatingRoutes } from "./routes-mutating.js";
 import { readRoutes } from "./routes-read.js";
 import { storageIntegrationRoutes } from "./storage-integrations.js";
@@ -35,11 +38,15 @@ export function createApp(deps: RequestPathDeps): Express {
     ...alertRuleRoutes(deps.ctx.alertRules),
     ...privateEndpointRoutes(deps.ctx.privateEndpoints),
     ...storageIntegrationRoutes(deps.ctx.storageIntegrations),
+    ...pipelineRoutes(deps.ctx.pipelines, deps.ctx.world),
+    ...apiKeyRoutes(deps.ctx.apiKeys),
     ...readRoutes(deps.ctx),
     ...nativeExportRoutes(deps.ctx),
     ...groupRoutes(),
     ...dataProtectionRoutes(deps.ctx),
     ...billing,
+    // Before the data plane's catch-all, which records anything else written to it as mutating.
+    ...canaryRoutes(deps.ctx.dataPlanes, deps.ctx.world.clusters, deps.ctx.canary),
     ...planes,
     ...mutatingRoutes(),
   ])

@@ -2,7 +2,10 @@
  * The simulator's shared, in-memory state: the world, the value profiles, the job stores and
  * the switches tests flip. Routes read it; `SimState` (state.ts) is the public way to change it.
  */
+
 import type { WireAlertRule } from "./alert-rules.js";
+import type { ApiKeyListing } from "./api-keys.js";
+import type { SimCanary } from "./canary.js";
 import type { CloudJobStore } from "./cloud-jobs.js";
 import type { DataPlanes } from "./data-plane.js";
 import type { DataProtection } from "./data-protection.js";
@@ -12,6 +15,7 @@ import type { ClusterProfile } from "./metric-values.js";
 import type { NativeExportOptions, NativeScrapeGuard } from "./native-guard.js";
 import type { SimOnDemandCluster } from "./on-demand.js";
 import type { SimOnDemandCompute } from "./on-demand-compute.js";
+import type { SimPipelines } from "./pipelines.js";
 import type { SimPrivateEndpoint } from "./private-endpoints.js";
 import type { SimQuirks } from "./quirks.js";
 import type { SparkJobStore } from "./spark-jobs.js";
@@ -66,6 +70,8 @@ export interface SimContext {
   readonly imports: ImportJobStore;
   /** Each cluster's data plane (databases, collections, credentials). */
   readonly dataPlanes: DataPlanes;
+  /** What the data planes answer a canary, and how degraded each is (canary.ts). */
+  readonly canary: SimCanary;
   /** Backups, backup policies and global clusters (data-protection.ts). */
   readonly dataProtection: DataProtection;
   /** On-demand clusters of every project (on-demand.ts). */
@@ -78,6 +84,10 @@ export interface SimContext {
   readonly privateEndpoints: readonly SimPrivateEndpoint[];
   /** Every project's storage integrations, credentials included (storage-integrations.ts). */
   readonly storageIntegrations: readonly SimStorageIntegration[];
+  /** The organization's API keys, people's fields included, and how they are listed (api-keys.ts). */
+  readonly apiKeys: ApiKeyListing;
+  /** Every project's pipelines in each region of its clusters, and how they are answered (pipelines.ts). */
+  readonly pipelines: SimPipelines;
   /** Endpoints that answer as removed ones (test switches). */
   readonly retired: RetiredEndpoints;
   /** Metrics forced all-null, keyed by `nulledKey`. */

@@ -8,8 +8,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generateAlertRules, type WireAlertRule } from "./alert-rules.js";
+import { generateApiKeys, type SimApiKey } from "./api-keys.js";
 import { createApp } from "./app.js";
 import { type SimUsageRow, simInvoices, usageRows, type WireInvoice } from "./billing.js";
+import { SimCanary } from "./canary.js";
 import { CloudJobStore, generateCloudJobs } from "./cloud-jobs.js";
 import type { SimContext } from "./context.js";
 import { buildDataPlanes, dataPlaneAuthorized } from "./data-plane.js";
@@ -23,6 +25,7 @@ import { NativeScrapeGuard } from "./native-guard.js";
 import { generateOnDemandClusters, type SimOnDemandCluster } from "./on-demand.js";
 import { generateOnDemandCompute, type SimOnDemandCompute } from "./on-demand-compute.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
+import { generatePipelines, type SimPipeline } from "./pipelines.js";
 import { generatePrivateEndpoints, type SimPrivateEndpoint } from "./private-endpoints.js";
 import { hexFromHash, mix } from "./random.js";
 import { createRateLimiter } from "./rate-limiter.js";
@@ -34,7 +37,9 @@ import { generateStorageIntegrations, type SimStorageIntegration } from "./stora
 import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
 
 export type { WireAlertRule } from "./alert-rules.js";
+export { SIM_OWN_KEY_NAME, type SimApiKey } from "./api-keys.js";
 export type { SimUsageRow } from "./billing.js";
+export type { SimCanary, SimCanaryOptions, SimCanaryProfile, SimVectorField } from "./canary.js";
 export {
   BACKUP_PERMISSION_MESSAGE,
   OVERDUE_DAYS,
@@ -53,6 +58,7 @@ export {
 export type { SimOnDemandCluster } from "./on-demand.js";
 export type { SimOnDemandCompute } from "./on-demand-compute.js";
 export type { RequestDone, SimulatorOptions } from "./options.js";
+export type { PipelineShape, PipelinesGone, SimPipeline } from "./pipelines.js";
 export type { SimPrivateEndpoint } from "./private-endpoints.js";
 export { ALL_QUIRKS } from "./quirks.js";
 export { RATE_LIMIT_MODES, type RateLimitMode } from "./rate-limiter.js";
@@ -98,7 +104,16 @@ export interface Simulator {
    * Integrations); SimState changes their statuses and messages.
    */
   readonly storageIntegrations: readonly SimStorageIntegration[];
+  /**
+   * The organization's API keys as List API Keys lists them, creators and descriptions included
+   * (the one named SIM_OWN_KEY_NAME is the demo's own key).
+   */
+  readonly apiKeys: readonly SimApiKey[];
+  /** Every project's pipelines (List Pipelines, Describe Pipeline), whatever shape they are answered in. */
+  readonly pipelines: readonly SimPipeline[];
   readonly stats: SimStats;
+  /** The canary's endpoints: degrade a data plane (`setProfile`), change a collection's vector field. */
+  readonly canary: SimCanary;
   readonly faults: FaultController;
   readonly state: SimState;
   /** Stops listening, drops hung and slow requests, cancels timers. Idempotent. */
@@ -170,6 +185,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
       startMs,
       timeScale: o.timeScale,
     }),
+    canary: new SimCanary(world.clusters, o.seed, o.canary.paramsShape, o.canary.profiles),
     dataProtection: new DataProtection(world.clusters, startMs, o.globalClusters),
     onDemand: generateOnDemandClusters(world, o.seed, startMs),
     onDemandCompute: generateOnDemandCompute(world, o.onDemandComputeAbnormal),
@@ -186,6 +202,17 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
       o.storageIntegrationsPerProject,
       o.storageIntegrationError,
     ),
+    apiKeys: {
+      keys: generateApiKeys(world, o.seed, startMs, { badCases: o.apiKeysBadCases, extra: o.apiKeysExtra }),
+      shape: o.apiKeysShape,
+      refused: o.apiKeysRefused,
+      listers: o.apiKeysListers === undefined ? undefined : new Set(o.apiKeysListers),
+    },
+    pipelines: {
+      pipelines: generatePipelines(world, o.seed, startMs, o.pipelineNotServing),
+      shape: o.pipelineShape,
+      gone: o.noPipelines,
+    },
     retired: { retireV1: o.retireV1, removeV2ImportList: o.removeV2ImportList },
     nulledMetrics: new Set(),
     native: {
@@ -244,12 +271,15 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     alertRules: ctx.alertRules,
     privateEndpoints: ctx.privateEndpoints,
     storageIntegrations: ctx.storageIntegrations,
+    pipelines: ctx.pipelines.pipelines,
+    apiKeys: ctx.apiKeys.keys,
     dataProtection: ctx.dataProtection,
     billing: {
       usageRows: (start, end, nowMs = o.now()) => usageRows(o.seed, world.clusters, start, end, nowMs),
       invoices: (nowMs = o.now()) => simInvoices(o.seed, nowMs),
     },
     stats,
+    canary: ctx.canary,
     faults,
     state: new SimStateImpl(ctx),
     close() {

@@ -1,6 +1,8 @@
 /**
  * Options of the simulator: defaults and validation.
  */
+import { API_KEY_SHAPES, type ApiKeyShape } from "./api-keys.js";
+import { resolveCanaryOptions, type SimCanaryOptions } from "./canary.js";
 import { SimulatorError } from "./errors.js";
 import {
   METRIC_CATALOG_MODES,
@@ -8,6 +10,7 @@ import {
   type MetricCatalogMode,
   type MetricStatPolicy,
 } from "./metric-catalog.js";
+import { PIPELINE_SHAPES, PIPELINES_GONE, type PipelineShape, type PipelinesGone } from "./pipelines.js";
 import { resolveQuirks, type SimQuirks } from "./quirks.js";
 import { RATE_LIMIT_MODES, type RateLimitMode } from "./rate-limiter.js";
 
@@ -78,6 +81,39 @@ export interface SimulatorOptions {
   storageIntegrationError?: boolean;
   privateEndpointPending?: boolean;
   onDemandComputeAbnormal?: boolean;
+  /**
+   * List API Keys (api-keys.ts): the demo's bad cases (the exporter's own key also Admin in the
+   * first project, the Owner and billing keys over a year old), default false; the shape, the
+   * reference's "current" (default) or the "older" one its sample shows; the listing refused
+   * (96013 under HTTP 403, a key that is neither Organization Owner nor Project Admin), default
+   * false; and keys beyond the world's five, default 0 (112 make two pages of the largest size).
+   */
+  apiKeysBadCases?: boolean;
+  apiKeysShape?: ApiKeyShape;
+  apiKeysRefused?: boolean;
+  apiKeysExtra?: number;
+  /**
+   * The keys that may list API keys (an Organization Owner's): when set, List API Keys refuses
+   * every other key as apiKeysRefused does (96013 under HTTP 403), while the other endpoints
+   * take any accepted key. Default: none set, every accepted key may list keys.
+   */
+  apiKeysListers?: string[];
+  /**
+   * Pipelines (pipelines.ts): the shape List Pipelines and Describe Pipeline answer in, the
+   * samples' "sample" (default), the "schema" or the "oldest" sample's; a service without
+   * pipelines, whose every such call answers HTTP 404 ("404") or code 80002 ("80002"), default
+   * unset (pipelines offered); and the demo's bad case, the first project's search pipeline
+   * FAILED, default false.
+   */
+  pipelineShape?: PipelineShape;
+  noPipelines?: PipelinesGone;
+  pipelineNotServing?: boolean;
+  /**
+   * The data planes' canary endpoints (canary.ts): Describe Collection's `params` shape, the
+   * reference's sample "array" (default) or its schema's "object"; and degraded data planes by
+   * cluster ID, "#n" or "*" (latency, a share of errors and of timeouts, a refused key).
+   */
+  canary?: SimCanaryOptions;
   /** Import jobs listed per cluster, default 8. */
   importJobsPerCluster?: number;
   /**
@@ -159,12 +195,25 @@ const DEFAULT_METRIC_RETENTION_MS = 30 * 86_400_000;
 
 /** Options with every default applied. */
 type ResolvedOptions = Required<
-  Omit<SimulatorOptions, "apiKeys" | "billingKeys" | "quirks" | "unfinishedImports" | "metricCatalog">
+  Omit<
+    SimulatorOptions,
+    | "apiKeys"
+    | "billingKeys"
+    | "apiKeysListers"
+    | "quirks"
+    | "unfinishedImports"
+    | "metricCatalog"
+    | "noPipelines"
+    | "canary"
+  >
 > & {
+  canary: Required<SimCanaryOptions>;
+  noPipelines: PipelinesGone | undefined;
   metricCatalog: MetricCatalogMode;
   unfinishedImports: { readonly every: number; readonly perCluster: number } | undefined;
   apiKeys: string[] | undefined;
   billingKeys: string[] | undefined;
+  apiKeysListers: string[] | undefined;
   quirks: SimQuirks;
 };
 
@@ -199,6 +248,31 @@ function statPolicy(policy: MetricStatPolicy | undefined): MetricStatPolicy {
     );
   }
   return p;
+}
+
+function apiKeyShape(shape: ApiKeyShape | undefined): ApiKeyShape {
+  const s = shape ?? "current";
+  if (!API_KEY_SHAPES.includes(s)) {
+    throw new SimulatorError(
+      "INVALID_OPTION",
+      `apiKeysShape must be one of ${API_KEY_SHAPES.join(", ")}, got ${String(shape)}`,
+    );
+  }
+  return s;
+}
+
+/** `value` when it is one of `allowed`, `fallback` when unset; throws INVALID_OPTION otherwise. */
+function oneOf<T extends string>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T;
+function oneOf<T extends string>(name: string, value: T | undefined, allowed: readonly T[]): T | undefined;
+function oneOf<T extends string>(name: string, value: T | undefined, allowed: readonly T[], fallback?: T) {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value)) {
+    throw new SimulatorError(
+      "INVALID_OPTION",
+      `${name} must be one of ${allowed.join(", ")}, got ${String(value)}`,
+    );
+  }
+  return value;
 }
 
 function unfinishedImports(
@@ -245,6 +319,9 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
   if (opts.apiKeys?.some((k) => typeof k !== "string" || k === "")) {
     throw new SimulatorError("INVALID_OPTION", "apiKeys must be non-empty strings");
   }
+  if (opts.apiKeysListers?.some((k) => typeof k !== "string" || k === "")) {
+    throw new SimulatorError("INVALID_OPTION", "apiKeysListers must be non-empty strings");
+  }
   return {
     host: opts.host ?? "127.0.0.1",
     port: count("port", opts.port, 0, 65_535),
@@ -278,6 +355,14 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     storageIntegrationError: opts.storageIntegrationError ?? false,
     privateEndpointPending: opts.privateEndpointPending ?? false,
     onDemandComputeAbnormal: opts.onDemandComputeAbnormal ?? false,
+    apiKeysBadCases: opts.apiKeysBadCases ?? false,
+    apiKeysShape: apiKeyShape(opts.apiKeysShape),
+    apiKeysRefused: opts.apiKeysRefused ?? false,
+    apiKeysExtra: count("apiKeysExtra", opts.apiKeysExtra, 0, 100_000),
+    apiKeysListers: opts.apiKeysListers,
+    pipelineShape: oneOf("pipelineShape", opts.pipelineShape, PIPELINE_SHAPES, "sample"),
+    noPipelines: oneOf("noPipelines", opts.noPipelines, PIPELINES_GONE),
+    pipelineNotServing: opts.pipelineNotServing ?? false,
     timeScale,
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
     collectionChurnMs: count("collectionChurnMs", opts.collectionChurnMs, 0, 86_400_000),
@@ -296,6 +381,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     countDistinctRequests: opts.countDistinctRequests ?? false,
     nativeHistogramSumCount: opts.nativeHistogramSumCount ?? false,
     quirks: resolveQuirks(opts.quirks),
+    canary: resolveCanaryOptions(opts.canary),
     logger: opts.logger ?? (() => {}),
     onRequestDone: opts.onRequestDone ?? (() => {}),
   };

@@ -162,6 +162,19 @@ function handle(route: RouteDef, deps: RequestPathDeps, req: Request, res: Respo
     renderFault(fault, res, route, normal, deps.life);
     return;
   }
+  const waitMs = route.latency?.(input);
+  if (waitMs === null) {
+    deps.life.hang(res);
+    return;
+  }
+  if (waitMs !== undefined && waitMs > 0) {
+    // Answered as it arrived (counted, authenticated, rate limited), sent once it has taken its time.
+    const reply = normal();
+    deps.life.later(() => {
+      if (!res.destroyed) sendReply(res, reply);
+    }, waitMs);
+    return;
+  }
   sendReply(res, normal());
 }
 

@@ -53,6 +53,11 @@ export interface RouteDef {
    * envelope: the service's own Prometheus endpoint. Failures keep the envelope.
    */
   readonly exposition?: boolean;
+  /**
+   * How long the answer takes, in ms, drawn per request (a data plane's latency); null: it never
+   * comes (the client times out). Absent: at once.
+   */
+  readonly latency?: (req: RouteRequest) => number | null;
   /** Returns the success `data`; throws SimApiError for an upstream-style failure. */
   readonly handle: (req: RouteRequest) => unknown;
 }
@@ -88,18 +93,29 @@ export function intParam(
  * default, as the service falls back) and `currentPage` (from 1), and the slice of `all` it
  * shows. Throws SimApiError INVALID_PARAMETER for a missing project or a bad number.
  */
-export function projectPageParams(query: RouteRequest["query"]): {
-  readonly projectId: string;
+export function projectPageParams(query: RouteRequest["query"]): PageParams & { readonly projectId: string } {
+  const projectId = query.projectId;
+  if (!projectId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "projectId is required");
+  return { projectId, ...pageParams(query) };
+}
+
+/** The page a listing asks for, and the slice of a listing it shows. */
+interface PageParams {
   readonly pageSize: number;
   readonly currentPage: number;
   readonly slice: <T>(all: readonly T[]) => T[];
-} {
-  const projectId = query.projectId;
-  if (!projectId) throw new SimApiError(ApiCode.INVALID_PARAMETER, "projectId is required");
+}
+
+/**
+ * The page an account-wide listing asks for: `pageSize` (1 to 100, 10 by default, as the
+ * service falls back) and `currentPage` (from 1), and the slice of `all` it shows. Throws
+ * SimApiError INVALID_PARAMETER for a bad number.
+ */
+export function pageParams(query: RouteRequest["query"]): PageParams {
   const pageSize = intParam(query, "pageSize", 10, 1, 100);
   const currentPage = intParam(query, "currentPage", 1, 1, Number.MAX_SAFE_INTEGER);
   const slice = <T>(all: readonly T[]) => all.slice((currentPage - 1) * pageSize, currentPage * pageSize);
-  return { projectId, pageSize, currentPage, slice };
+  return { pageSize, currentPage, slice };
 }
 
 /** The project and region a per-region call names; throws SimApiError INVALID_PARAMETER when either is missing. */

@@ -1,20 +1,22 @@
 /**
  * One logical upstream call, shared by every client (control plane and data plane): rate-limit
  * turn -> connection slot -> HTTP request -> envelope -> schema -> normalize; a failure goes
- * through the retry policy, and the last error is thrown. Every attempt, retry, rate-limit answer and schema
- * error is reported to the observer. What differs between clients (where a request goes, which
- * limiter key it draws from) is passed in.
+ * through the retry policy, and the last error is thrown (as `not_offered` where the endpoint's
+ * declaration says a server may not offer it, and the answer says it does not). Every attempt,
+ * retry, rate-limit answer and schema error is reported to the observer. What differs between
+ * clients (where a request goes, which limiter key it draws from) is passed in.
  */
 import { checkItemCount, validateData } from "./boundedRead.js";
 import type { EndpointDef, RequestSpec } from "./endpoints/define.js";
-import { unwrapEnvelope, unwrapOptionalEnvelope } from "./envelope.js";
-import { CloudError } from "./errors.js";
+import { unwrapEnvelope, unwrapOptionalEnvelope, unwrapWholeEnvelope } from "./envelope.js";
+import { attemptOutcome, CloudError } from "./errors.js";
 import { PagingError } from "./pagingError.js";
-import type { Permit, RateLimiter } from "./rateLimiter.js";
+import type { Lane, Permit, RateLimiter } from "./rateLimiter.js";
 import { type RetryPolicyOptions, retryDelayMs } from "./retry.js";
 import type { SleepFn } from "./sleep.js";
-import type { Transport } from "./transport.js";
+import type { TimedRequest, Transport } from "./transport.js";
 import type { ClientObserver, EndpointTemplate } from "./types.js";
+import { notOfferedError } from "./unknownEndpoint.js";
 
 /**
  * The longest pause a Retry-After can impose on an endpoint: a bogus value (hours) must not
@@ -49,11 +51,23 @@ interface CallerOptions {
   readonly turn?: () => Promise<void> | undefined;
 }
 
+/**
+ * How a call is made besides its endpoint and arguments. `lane`: its limiter queue (a background
+ * call waits behind every other call of its limiter key). `timed`: a probe of the service, made
+ * once (a retry would hide the failure it measures), with its own time limit, and its time on
+ * the wire reported to `onWire` (ms) when an answer came.
+ */
+export interface CallOptions {
+  readonly lane?: Lane;
+  readonly timed?: TimedRequest & { readonly onWire: (ms: number) => void };
+}
+
 /** Runs one endpoint call with its retries. Rejects with a CloudError. */
 type Call = <A, D, R>(
   def: EndpointDef<A, D, R, EndpointTemplate>,
   args: A,
   signal?: AbortSignal,
+  options?: CallOptions,
 ) => Promise<R>;
 
 /** Builds the call function of one client. */
@@ -75,16 +89,25 @@ export function createCaller(o: CallerOptions): Call {
     url: URL,
     signal: AbortSignal | undefined,
     onSend: () => void,
+    timed: CallOptions["timed"],
   ): Promise<R> {
     const endpoint = def.endpoint;
     const res = await o.transport.send(
-      { endpoint, method: spec.method, url, ...(spec.body === undefined ? {} : { body: spec.body }) },
+      {
+        endpoint,
+        method: spec.method,
+        url,
+        ...(spec.body === undefined ? {} : { body: spec.body }),
+        ...(timed === undefined ? {} : { timed: { timeoutMs: timed.timeoutMs } }),
+      },
       signal,
       onSend,
     );
+    if (res.wireMs !== undefined) timed?.onWire(res.wireMs);
     // A bare payload is accepted only with a success status: an error page is never data.
     const optional = def.envelope === "optional" && res.status >= 200 && res.status < 300;
-    const unwrap = optional ? unwrapOptionalEnvelope : unwrapEnvelope;
+    const unwrap =
+      def.envelope === "whole" ? unwrapWholeEnvelope : optional ? unwrapOptionalEnvelope : unwrapEnvelope;
     const data = unwrap(res.body, {
       endpoint,
       httpStatus: res.status,
@@ -113,6 +136,7 @@ export function createCaller(o: CallerOptions): Call {
     def: EndpointDef<A, D, R, EndpointTemplate>,
     args: A,
     signal?: AbortSignal,
+    options: CallOptions = {},
   ): Promise<R> {
     const endpoint = def.endpoint;
     const key = keyOf(endpoint);
@@ -136,7 +160,7 @@ export function createCaller(o: CallerOptions): Call {
       // that left late never go out faster than the budget.
       let permit: Permit;
       try {
-        permit = await o.limiter.grant(key, signal);
+        permit = await o.limiter.grant(key, signal, options.lane);
       } catch (error) {
         // Aborted before its turn: nothing was sent, so there is no attempt to count.
         throw aborted(endpoint, error);
@@ -150,7 +174,7 @@ export function createCaller(o: CallerOptions): Call {
       };
       let failure: CloudError;
       try {
-        const result = await attemptOnce(def, args, spec, url, signal, onSend);
+        const result = await attemptOnce(def, args, spec, url, signal, onSend, options.timed);
         o.observer.attempt(endpoint, "success", (o.now() - started) / 1000);
         return result;
       } catch (error) {
@@ -174,7 +198,7 @@ export function createCaller(o: CallerOptions): Call {
       } finally {
         permit.release();
       }
-      o.observer.attempt(endpoint, failure.code, Math.max(0, o.now() - started) / 1000);
+      o.observer.attempt(endpoint, attemptOutcome(failure), Math.max(0, o.now() - started) / 1000);
       if (failure.code === "rate_limited") {
         o.observer.rateLimited(endpoint);
         o.limiter.penalize(
@@ -184,8 +208,12 @@ export function createCaller(o: CallerOptions): Call {
       } else if (failure.code === "schema_error") {
         o.observer.schemaError(endpoint);
       }
-      const delay = signal?.aborted ? null : retryDelayMs(attempt, failure, o.retry, o.random);
-      if (delay === null) throw failure;
+      const once = options.timed !== undefined;
+      const delay = signal?.aborted || once ? null : retryDelayMs(attempt, failure, o.retry, o.random);
+      // What the last answer means is said once the attempts are over: a server that does not
+      // offer an endpoint declared `absent` is no failure of the call's (the attempts were
+      // counted by what the wire said).
+      if (delay === null) throw notOfferedError(failure, def.absent);
       o.observer.retry(endpoint, delay);
       try {
         await o.sleep(delay, signal);

@@ -53,7 +53,7 @@ describe("the client surface", () => {
     const methods = Object.keys(client).sort();
     // One method per declaration of the endpoint table (endpoints/table.ts), and close().
     expect(methods).toEqual([...Object.keys(CONTROL_PLANE), "close"].sort());
-    expect(methods).toHaveLength(25);
+    expect(methods).toHaveLength(28);
     expect(methods.filter((m) => /drop|delete|create|update|migrate|release/i.test(m))).toEqual([]);
     expect(Object.isFrozen(client)).toBe(true);
   });

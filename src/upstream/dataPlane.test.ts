@@ -22,12 +22,15 @@ describe("data-plane client", () => {
   it("has only read methods", () => {
     expect(Object.keys(client()).sort()).toEqual([
       "close",
+      "describeCollection",
       "describeIndex",
       "getLoadState",
       "getRowCount",
       "listCollections",
       "listDatabases",
       "listIndexes",
+      "query",
+      "search",
     ]);
   });
 

@@ -2,16 +2,27 @@
  * The read-only client of one cluster's data plane (its own endpoint, connectAddress by
  * default): List Databases, List Collections (V2, falling back to the deprecated V1 GET when the
  * V2 listing is refused as unknown with HTTP 404), Get Load State, Get Collection Stats, List
- * Indexes and Describe Index (declared in endpoints/). It
- * authenticates with a Bearer token that is either an API key or `username:password`, and has
- * its own limiter: the data plane documents no rate limit, so every call to the endpoint shares
- * one evenly spaced budget (default 10 per second), whatever the path.
+ * Indexes and Describe Index, and a canary's Describe Collection, Search and Query (declared in
+ * endpoints/). It authenticates with a Bearer token that is either an API key or
+ * `username:password`, and has its own limiter: the data plane documents no rate limit, so every
+ * call to the endpoint shares one evenly spaced budget (default 10 per second), whatever the
+ * path. A canary's calls take that budget's background lane: they wait behind every other call
+ * of the endpoint, so probing never slows what the exporter polls there.
  *
  * Like the control-plane client it has no method for any mutating endpoint.
  */
 import type { Dispatcher } from "undici";
-import { createCaller, MAX_RATE_LIMIT_PAUSE_MS } from "./caller.js";
+import { type CallOptions, createCaller, MAX_RATE_LIMIT_PAUSE_MS } from "./caller.js";
 import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS } from "./client.js";
+import {
+  type CollectionSchema,
+  describeCollectionEndpoint,
+  type ProbeAnswer,
+  type QueryArgs,
+  queryEndpoint,
+  type SearchArgs,
+  searchEndpoint,
+} from "./endpoints/canary.js";
 import {
   type CollectionRef,
   getLoadStateEndpoint,
@@ -35,7 +46,27 @@ import { Transport } from "./transport.js";
 import type { ClientObserver } from "./types.js";
 import { joinUrl } from "./urls.js";
 
+export type {
+  CollectionSchema,
+  ProbeAnswer,
+  QueryArgs,
+  SearchArgs,
+  VectorField,
+} from "./endpoints/canary.js";
 export type { CollectionRef, LoadState } from "./endpoints/dataPlane.js";
+
+/** How a probe (a canary's Search or Query) is made: its own time limit, and the caller's signal. */
+export interface ProbeOptions {
+  /** No complete answer within this many ms (from when the request may leave) is a timeout. */
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+/** A probe's answer and its time on the wire, its first byte written to its answer's last byte read. */
+export interface Probed<T> {
+  readonly value: T;
+  readonly seconds: number;
+}
 
 /** Default data-plane budget: requests per second per cluster endpoint. */
 export const DEFAULT_DATA_PLANE_RATE_LIMIT = 10;
@@ -57,6 +88,12 @@ export interface DataPlaneApi {
   listIndexes(args: CollectionRef, signal?: AbortSignal): Promise<string[]>;
   /** One index's field, type, build state and rows; null when the answer holds no index. */
   describeIndex(args: IndexRef, signal?: AbortSignal): Promise<IndexDescription | null>;
+  /** A canary's: the collection's vector fields and their dimensions, made once (background lane). */
+  describeCollection(args: CollectionRef, probe: ProbeOptions): Promise<CollectionSchema>;
+  /** A canary's Search of one vector, limit 1, made once and timed on the wire (background lane). */
+  search(args: SearchArgs, probe: ProbeOptions): Promise<Probed<ProbeAnswer>>;
+  /** A canary's Query, limit 1, made once and timed on the wire (background lane). */
+  query(args: QueryArgs, probe: ProbeOptions): Promise<Probed<ProbeAnswer>>;
 }
 
 /** A DataPlaneApi that holds connections. */
@@ -84,6 +121,8 @@ interface DataPlaneClientOptions {
   readonly random?: () => number;
   readonly sleep?: SleepFn;
   readonly now?: () => number;
+  /** The monotonic clock (ms) a probe's time on the wire is read with. Default performance.now. */
+  readonly wireClock?: () => number;
 }
 
 /**
@@ -134,6 +173,7 @@ export function createDataPlaneClient(opts: DataPlaneClientOptions): DataPlaneCl
     ...(opts.userAgent === undefined ? {} : { userAgent: opts.userAgent }),
     ...(opts.dispatcher === undefined ? {} : { dispatcher: opts.dispatcher }),
     ...(opts.turn === undefined ? {} : { turn: opts.turn }),
+    ...(opts.wireClock === undefined ? {} : { wireClock: opts.wireClock }),
   });
   const call = createCaller({
     transport,
@@ -156,6 +196,23 @@ export function createDataPlaneClient(opts: DataPlaneClientOptions): DataPlaneCl
     now,
     rateLimitPauseMs: Math.min(RATE_WINDOW_MS + marginMs, MAX_RATE_LIMIT_PAUSE_MS),
   });
+  /** One probe, made by `run` with the options it needs, and its time on the wire. */
+  const probe = async <T>(
+    run: (options: CallOptions) => Promise<T>,
+    timeoutMs: number,
+  ): Promise<Probed<T>> => {
+    let wireMs = 0;
+    const value = await run({
+      lane: "background",
+      timed: {
+        timeoutMs,
+        onWire: (ms) => {
+          wireMs = ms;
+        },
+      },
+    });
+    return { value, seconds: wireMs / 1000 };
+  };
   return Object.freeze({
     listDatabases: async (signal?: AbortSignal) => {
       try {
@@ -177,6 +234,13 @@ export function createDataPlaneClient(opts: DataPlaneClientOptions): DataPlaneCl
     getRowCount: (args: CollectionRef, signal?: AbortSignal) => call(getStatsEndpoint, args, signal),
     listIndexes: (args: CollectionRef, signal?: AbortSignal) => call(listIndexesEndpoint, args, signal),
     describeIndex: (args: IndexRef, signal?: AbortSignal) => call(describeIndexEndpoint, args, signal),
+    describeCollection: async (args: CollectionRef, o: ProbeOptions) =>
+      (await probe((options) => call(describeCollectionEndpoint, args, o.signal, options), o.timeoutMs))
+        .value,
+    search: (args: SearchArgs, o: ProbeOptions) =>
+      probe((options) => call(searchEndpoint, args, o.signal, options), o.timeoutMs),
+    query: (args: QueryArgs, o: ProbeOptions) =>
+      probe((options) => call(queryEndpoint, args, o.signal, options), o.timeoutMs),
     close: () => transport.close(),
   });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pageOf } from "./listingTestkit.js";
 import {
   failure,
   readOneGet,
@@ -35,12 +36,8 @@ describe("List Backups over HTTP", () => {
       { count: 101, currentPage: 2, pageSize: 100, backups: [BACKUP] },
       (client, args) => client.listBackups(args),
     );
-    expect(page).toStrictEqual({
-      total: 101,
-      currentPage: 2,
-      pageSize: 100,
-      listed: 1,
-      backups: [
+    expect(page).toStrictEqual(
+      pageOf({ total: 101, currentPage: 2, pageSize: 100 }, "backups", [
         {
           backupId: "backup-1",
           clusterId: "in01-a",
@@ -51,8 +48,8 @@ describe("List Backups over HTTP", () => {
           sizeBytes: 1_234_567,
           createTimeMs: Date.UTC(2026, 0, 13, 2),
         },
-      ],
-    });
+      ]),
+    );
   });
 
   it("accepts numbers as strings, epoch createTime, and leaves the total unknown when count is absent", async () => {
@@ -135,13 +132,11 @@ describe("global clusters over HTTP, with and without the envelope", () => {
     pool.intercept({ method: "GET", path: "/v2/globalClusters/glo-1/replicationLag" }).reply(200, lag);
     const { client } = testClient();
     const page = await client.listGlobalClusters({ pageSize: 100, currentPage: 1 });
-    expect(page).toStrictEqual({
-      total: 1,
-      currentPage: 1,
-      pageSize: 100,
-      listed: 1,
-      globalClusters: [{ globalClusterId: "glo-1", globalClusterName: "global-search", projectId: "proj-1" }],
-    });
+    expect(page).toStrictEqual(
+      pageOf({ total: 1, currentPage: 1, pageSize: 100 }, "globalClusters", [
+        { globalClusterId: "glo-1", globalClusterName: "global-search", projectId: "proj-1" },
+      ]),
+    );
     expect(await client.getGlobalClusterReplicationLag("glo-1")).toStrictEqual({
       globalClusterId: "glo-1",
       primaryClusterId: "in01-a",

@@ -87,3 +87,13 @@ export function unwrapOptionalEnvelope(body: unknown, ctx: MappingContext): unkn
   if (Array.isArray(body) || isBareBody(body)) return body;
   return unwrapEnvelope(body, ctx);
 }
+
+/**
+ * Like {@link unwrapEnvelope}, for endpoints whose answer carries fields of its own beside
+ * `data` (Search's `cost` and `topks`): the success envelope itself is the payload, after the
+ * same checks (a failure code, or a success without data, throws as there).
+ */
+export function unwrapWholeEnvelope(body: unknown, ctx: MappingContext): unknown {
+  unwrapEnvelope(body, ctx);
+  return body;
+}

@@ -20,8 +20,15 @@ export interface CloudErrorInit {
   readonly origin?: string;
 }
 
-/** The codes a CloudError can carry: every CallOutcome except success. */
-export type CloudErrorCode = Exclude<CallOutcome, "success">;
+/** The codes an answer or a failed attempt carries: every CallOutcome except success. */
+export type WireErrorCode = Exclude<CallOutcome, "success">;
+
+/**
+ * The codes a CloudError can carry: a wire code, or `not_offered`, which is what a call's failure
+ * means for an endpoint a server may not offer (its declaration's `absent`), decided once its
+ * attempts are over: never an attempt's outcome, so the `outcome` label values stay the wire's.
+ */
+export type CloudErrorCode = WireErrorCode | "not_offered";
 
 /**
  * Codes for which retrying later will not help without a change on the user's side: a bad
@@ -38,8 +45,9 @@ const PERMANENT_CODES: ReadonlySet<CloudErrorCode> = new Set(["auth_error", "not
  * (HTTP 429, a rate-limit code or message; `retryAfterMs` when the upstream said how long),
  * `http_error` (any other non-2xx; `httpStatus`), `timeout` (no complete answer within the
  * request timeout), `network_error` (DNS, refused, reset, TLS), `schema_error` (not JSON,
- * truncated, or not the endpoint's schema), `body_too_large` (past `maxResponseBytes`) and
- * `aborted` (the caller's signal fired). `permanent` follows from the code.
+ * truncated, or not the endpoint's schema), `body_too_large` (past `maxResponseBytes`),
+ * `aborted` (the caller's signal fired) and `not_offered` (the server does not offer an endpoint
+ * declared `absent`; the answer that said so is its `cause`). `permanent` follows from the code.
  */
 export class CloudError extends ExporterError {
   override readonly name = "CloudError";
@@ -76,6 +84,15 @@ export class CloudError extends ExporterError {
       ...(this.origin === undefined ? {} : { origin: this.origin }),
     };
   }
+}
+
+/**
+ * The outcome an attempt that failed with `err` is counted under: its code, or for `not_offered`
+ * the code of the answer that said so (its cause), since the outcome label values are the wire's.
+ */
+export function attemptOutcome(err: CloudError): WireErrorCode {
+  if (err.code !== "not_offered") return err.code;
+  return err.cause instanceof CloudError ? attemptOutcome(err.cause) : "api_error";
 }
 
 /**

@@ -98,7 +98,15 @@ interface RecordedPermit extends Permit {
   leftNow(): void;
 }
 
+/**
+ * Which queue of its key a request waits in: every waiting foreground request is granted before
+ * any background one, each lane in arrival order. A background request (a probe that measures
+ * the service, not a poll that feeds the exporter's data) only takes a turn the others leave.
+ */
+export type Lane = "foreground" | "background";
+
 interface Waiter {
+  readonly lane: Lane;
   readonly resolve: (permit: RecordedPermit) => void;
   readonly reject: (reason: unknown) => void;
   readonly detach: () => void;
@@ -126,8 +134,9 @@ interface Log {
 /**
  * FIFO limiter: grants per key one per (1 s + margin) / rate, and never more than `rate` sent
  * in any window of 1 s + margin (counted from when each left, for permits). Waiters of a key
- * are served strictly in arrival order, and keys independently of each other; each key has at
- * most one pending timer while anyone waits, and none when idle.
+ * are served in arrival order within their lane, every foreground waiter before any background
+ * one, and keys independently of each other; each key has at most one pending timer while
+ * anyone waits, and none when idle.
  */
 export class RateLimiter {
   private readonly windowMs: number;
@@ -166,13 +175,18 @@ export class RateLimiter {
   /**
    * Resolves with a permit when the caller may send one request on `key`: the caller reports
    * through it when the request really leaves, and releases it when done (see Permit). Rejects
-   * with the signal's reason if `signal` aborts first (nothing is recorded).
+   * with the signal's reason if `signal` aborts first (nothing is recorded). A `background`
+   * request waits behind every foreground request of its key, however late they come.
    */
-  grant(key: string, signal?: AbortSignal): Promise<Permit> {
-    return this.grantRecorded(key, signal);
+  grant(key: string, signal?: AbortSignal, lane: Lane = "foreground"): Promise<Permit> {
+    return this.grantRecorded(key, signal, lane);
   }
 
-  private grantRecorded(key: string, signal?: AbortSignal): Promise<RecordedPermit> {
+  private grantRecorded(
+    key: string,
+    signal?: AbortSignal,
+    lane: Lane = "foreground",
+  ): Promise<RecordedPermit> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const log = this.logOf(key);
     if (log.queue.length === 0 && this.waitMs(log) === 0) return Promise.resolve(this.record(log));
@@ -184,12 +198,16 @@ export class RateLimiter {
         reject(signal ? abortReason(signal) : undefined);
       };
       const waiter: Waiter = {
+        lane,
         resolve,
         reject,
         detach: () => signal?.removeEventListener("abort", onAbort),
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      log.queue.push(waiter);
+      // A foreground waiter goes ahead of every background one already waiting.
+      const behind = lane === "foreground" ? log.queue.findIndex((w) => w.lane === "background") : -1;
+      if (behind < 0) log.queue.push(waiter);
+      else log.queue.splice(behind, 0, waiter);
       void this.pump(log);
     });
   }

@@ -2,9 +2,18 @@ import { describe, expect, it } from "vitest";
 import { CloudError, type CloudErrorCode } from "./errors.js";
 import { type Refusal, refusalOf } from "./refusals.js";
 import { DATA_PLANE_ENDPOINT, ENDPOINT } from "./types.js";
+import { notOfferedError } from "./unknownEndpoint.js";
 
 const err = (code: CloudErrorCode, message: string, init: { apiCode?: number; httpStatus?: number } = {}) =>
   new CloudError(code, message, { endpoint: "GET /v2/backups", ...init });
+
+/** An endpoint declared as one a server may not offer, with the codes that say so on its path. */
+const ABSENT = { apiCodes: [80001, 80002] };
+
+/** `e` as the client throws it for an endpoint declared `absent`. */
+const asThrown = (e: CloudError) => notOfferedError(e, ABSENT);
+/** `e` as the client throws it for an endpoint not declared `absent`. */
+const asThrownPresent = (e: CloudError) => notOfferedError(e, undefined);
 
 describe("refusalOf: the reference's error codes first, then the HTTP status, then the message", () => {
   it.each<{ what: string; e: unknown; want: Refusal | undefined }>([
@@ -150,7 +159,91 @@ describe("refusalOf: the reference's error codes first, then the HTTP status, th
     },
     { what: "a rate limit", e: err("rate_limited", "HTTP 429", { httpStatus: 429 }), want: undefined },
     { what: "not a CloudError", e: new Error("permission denied"), want: undefined },
+    // An endpoint a server may not offer (its declaration's `absent`): the client's code first,
+    // whatever the answer's code or status says elsewhere.
+    {
+      what: "not offered: HTTP 404 on an endpoint declared absent",
+      e: asThrown(err("not_found", "HTTP 404: Not Found", { httpStatus: 404 })),
+      want: "not_offered",
+    },
+    {
+      what: "not offered: HTTP 405 on an endpoint declared absent",
+      e: asThrown(err("http_error", "HTTP 405", { httpStatus: 405 })),
+      want: "not_offered",
+    },
+    {
+      what: "not offered: a message saying the path is unknown",
+      e: asThrown(err("api_error", "upstream code 65535: unknown path /v1/x", { apiCode: 65535 })),
+      want: "not_offered",
+    },
+    ...[80001, 80002].map((apiCode) => ({
+      what: `not offered: ${apiCode} on an endpoint declaring it (elsewhere a refused key)`,
+      e: asThrown(err("auth_error", "Token not found or unauthorized", { apiCode })),
+      want: "not_offered" as const,
+    })),
+    {
+      what: "80002 on an endpoint not declared absent: still a refused key",
+      e: asThrownPresent(err("auth_error", "Token not found or unauthorized", { apiCode: 80002 })),
+      want: "key_refused",
+    },
+    {
+      what: "HTTP 404 on an endpoint not declared absent: an ordinary failure",
+      e: asThrownPresent(err("not_found", "HTTP 404", { httpStatus: 404 })),
+      want: undefined,
+    },
+    {
+      what: "1800 on an endpoint declared absent (not one of its codes): a refused key",
+      e: asThrown(err("auth_error", "User hasn't authenticated", { apiCode: 1800 })),
+      want: "key_refused",
+    },
+    {
+      what: "96013 on an endpoint declared absent: not permitted",
+      e: asThrown(err("api_error", "Org owner or project owner is needed", { apiCode: 96013 })),
+      want: "not_permitted",
+    },
+    {
+      what: "80020 cluster not found under HTTP 404 on an endpoint declared absent: about the cluster",
+      e: asThrown(err("not_found", "Cluster not exist", { apiCode: 80020, httpStatus: 404 })),
+      want: undefined,
+    },
+    {
+      what: "a server error on an endpoint declared absent: no refusal",
+      e: asThrown(err("http_error", "HTTP 503", { httpStatus: 503 })),
+      want: undefined,
+    },
+    {
+      what: "a rate limit on an endpoint declared absent: no refusal",
+      e: asThrown(err("rate_limited", "HTTP 429", { httpStatus: 429 })),
+      want: undefined,
+    },
+    {
+      what: "a timeout on an endpoint declared absent: no refusal",
+      e: asThrown(err("timeout", "no answer")),
+      want: undefined,
+    },
   ])("$what -> $want", ({ e, want }) => {
     expect(refusalOf(e)).toBe(want);
+  });
+});
+
+describe("notOfferedError: the client's not_offered, for an endpoint declared absent", () => {
+  it("keeps the answer's status, code and words, with the answer as its cause", () => {
+    const wire = new CloudError("auth_error", "GET /v2/backups: upstream code 80002: Token not found", {
+      endpoint: "GET /v2/backups",
+      apiCode: 80002,
+      httpStatus: 200,
+    });
+    const thrown = notOfferedError(wire, ABSENT);
+    expect(thrown).toMatchObject({
+      code: "not_offered",
+      endpoint: "GET /v2/backups",
+      apiCode: 80002,
+      httpStatus: 200,
+      message: "GET /v2/backups: not offered by this server: upstream code 80002: Token not found",
+      permanent: false,
+    });
+    expect(thrown.cause).toBe(wire);
+    // Said once: an error already not offered is thrown as it is.
+    expect(notOfferedError(thrown, ABSENT)).toBe(thrown);
   });
 });

@@ -6,6 +6,10 @@
  *   setting, not an outage.
  * - `plan_refused`: the call does not apply to the cluster's plan or kind (dedicated clusters
  *   only, enterprise plan only): asked again later, not a failure.
+ * - `not_offered`: the server does not offer the endpoint at all, which its declaration says may
+ *   happen (`absent`: the client's `not_offered` code, upstream/unknownEndpoint.ts): "not
+ *   offered here", asked again a day later, neither a failure nor a refusal of the key. It is
+ *   read first, because the answer that says so may carry a code that elsewhere refuses the key.
  * It keys on the reference's error-code list first (docs/design.md section 7), then on the HTTP
  * status (401 a refused key, 403 a refused permission), then on the message, for the answers the
  * error-code list does not cover. Anything else is no refusal: an ordinary failure.
@@ -14,7 +18,7 @@ import { AUTH_API_CODES, isAuthMessage, NOT_FOUND_API_CODES } from "./errorMappi
 import { CloudError } from "./errors.js";
 
 /** What kind of refusal a failure is. */
-export type Refusal = "key_refused" | "not_permitted" | "plan_refused";
+export type Refusal = "key_refused" | "not_permitted" | "plan_refused" | "not_offered";
 
 /**
  * The error-code list's permission refusals: 96012-96016 (96013 "Org owner or project owner is
@@ -37,6 +41,7 @@ const PLAN_MESSAGE =
 /** The kind of refusal `err` is, or undefined when it is an ordinary failure. */
 export function refusalOf(err: unknown): Refusal | undefined {
   if (!(err instanceof CloudError)) return undefined;
+  if (err.code === "not_offered") return "not_offered";
   const code = err.apiCode;
   if (code !== undefined) {
     if (AUTH_API_CODES.has(code)) return "key_refused";

@@ -7,6 +7,7 @@
 
 import type { PageInfo } from "./pageTypes.js";
 
+export type { ApiKey, ApiKeyPage, ApiKeyProjectRole } from "./apiKeyTypes.js";
 export type { Invoice, InvoicePage, UsageDay, UsageItem, UsagePage } from "./billingTypes.js";
 export type { ClusterDescription, ClusterPage, GlobalClusterMembership } from "./clusterTypes.js";
 export type { AlertRule, AlertRulePage, OnDemandCluster } from "./consoleTypes.js";

@@ -12,6 +12,7 @@ import { parseRetryAfter } from "./retryAfter.js";
 import { Semaphore } from "./semaphore.js";
 import type { EndpointTemplate } from "./types.js";
 import { Pool, request } from "./undici.js";
+import { timedDispatcher } from "./wireTiming.js";
 
 /** Transport settings (a subset of CloudClientOptions). */
 export interface TransportOptions {
@@ -32,6 +33,17 @@ export interface TransportOptions {
    * answers (a scrape being written) go first (shared/foreground.ts). Undefined: go now.
    */
   readonly turn?: () => Promise<void> | undefined;
+  /** The monotonic clock (ms) a timed request's time on the wire is read with. Default performance.now. */
+  readonly wireClock?: () => number;
+}
+
+/**
+ * A request that measures the service (a probe): its own time limit, which counts from when it
+ * holds its in-flight slot (the exporter's queue is not the service's delay), and its time on
+ * the wire measured (wireTiming.ts).
+ */
+export interface TimedRequest {
+  readonly timeoutMs: number;
 }
 
 /** One resolved request. */
@@ -40,6 +52,7 @@ interface HttpRequest {
   readonly method: "GET" | "POST";
   readonly url: URL;
   readonly body?: unknown;
+  readonly timed?: TimedRequest;
 }
 
 /** A 2xx answer: its status, parsed JSON body, and Retry-After if it carried one. */
@@ -47,6 +60,8 @@ interface HttpResponse {
   readonly status: number;
   readonly body: unknown;
   readonly retryAfterMs?: number;
+  /** A timed request's time on the wire (ms): its first byte written to its answer's last byte read. */
+  readonly wireMs?: number;
 }
 
 const KEEP_ALIVE_MS = 30_000;
@@ -85,7 +100,8 @@ export class Transport {
    * Sends `req`. Resolves with the parsed JSON of a 2xx answer; rejects with a CloudError:
    * the mapped error for non-2xx (classified by status alone when its body is unreadable or
    * oversized), `timeout` after `requestTimeoutMs` (waiting for a free in-flight slot
-   * included), `aborted` when `signal` fires, `body_too_large` past `maxResponseBytes`,
+   * included; a timed request after its own limit, from when it holds its slot), `aborted`
+   * when `signal` fires, `body_too_large` past `maxResponseBytes`,
    * `schema_error` for a body that is empty, not JSON or truncated (the connection failed
    * after the headers), and `network_error` for other connection failures.
    *
@@ -97,29 +113,43 @@ export class Transport {
     // of a long-lived caller signal (the scheduler's) are retained on Node 20.
     const combined = new AbortController();
     let timedOut = false;
+    const limitMs = req.timed?.timeoutMs ?? this.opts.requestTimeoutMs;
     // Real time on purpose, unlike the client's waits: this bounds I/O, together with undici's
     // headersTimeout and bodyTimeout below, which cannot take an injected clock at all. A
     // test clock that jumps minutes ahead must not expire an answer still on its way.
-    const timer = setTimeout(() => {
-      timedOut = true;
-      combined.abort();
-    }, this.opts.requestTimeoutMs);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (): void => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        combined.abort();
+      }, limitMs);
+    };
+    if (req.timed === undefined) arm();
     const onAbort = (): void => combined.abort();
     if (signal?.aborted) combined.abort();
     else signal?.addEventListener("abort", onAbort, { once: true });
     let release: (() => void) | undefined;
     let readingBody = false;
+    let wireMs: number | undefined;
     try {
       release = await this.inFlight.acquire(combined.signal);
       await this.opts.turn?.();
+      if (req.timed !== undefined) arm();
       onSend?.();
-      const res = await request(this.dispatcherFor(req.url), req.url, {
+      const pool = this.dispatcherFor(req.url);
+      const dispatcher =
+        req.timed === undefined
+          ? pool
+          : timedDispatcher(pool, this.opts.wireClock ?? performance.now.bind(performance), (ms) => {
+              wireMs = ms;
+            });
+      const res = await request(dispatcher, req.url, {
         method: req.method,
-        headers: this.headersFor(req),
+        headers: this.headersFor(req, limitMs),
         ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
         signal: combined.signal,
-        headersTimeout: this.opts.requestTimeoutMs,
-        bodyTimeout: this.opts.requestTimeoutMs,
+        headersTimeout: limitMs,
+        bodyTimeout: limitMs,
       });
       const retryAfterMs = parseRetryAfter(headerValue(res.headers["retry-after"]), this.now());
       if (res.statusCode < 200 || res.statusCode > 299) {
@@ -144,15 +174,17 @@ export class Transport {
         status: res.statusCode,
         body: parseJsonBody(raw, req.endpoint, res.statusCode),
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        ...(wireMs === undefined ? {} : { wireMs }),
       };
     } catch (error) {
       throw this.classify(error, req.endpoint, req.url.origin, {
         aborted: signal?.aborted === true,
         timedOut,
         readingBody,
+        limitMs,
       });
     } finally {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       release?.();
     }
@@ -186,7 +218,7 @@ export class Transport {
     return pool;
   }
 
-  private headersFor(req: HttpRequest): Record<string, string> {
+  private headersFor(req: HttpRequest, limitMs: number): Record<string, string> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.opts.apiKey}`,
       accept: "application/json",
@@ -194,7 +226,7 @@ export class Transport {
     };
     if (req.body !== undefined) headers["content-type"] = "application/json";
     if (this.opts.sendRequestTimeoutHeader ?? true) {
-      headers["request-timeout"] = String(Math.max(1, Math.ceil(this.opts.requestTimeoutMs / 1000)));
+      headers["request-timeout"] = String(Math.max(1, Math.ceil(limitMs / 1000)));
     }
     return headers;
   }
@@ -225,7 +257,12 @@ export class Transport {
     error: unknown,
     endpoint: EndpointTemplate,
     origin: string,
-    state: { readonly aborted: boolean; readonly timedOut: boolean; readonly readingBody: boolean },
+    state: {
+      readonly aborted: boolean;
+      readonly timedOut: boolean;
+      readonly readingBody: boolean;
+      readonly limitMs: number;
+    },
   ): CloudError {
     if (error instanceof CloudError) return error;
     if (state.aborted) return new CloudError("aborted", `${endpoint}: aborted`, { endpoint, cause: error });
@@ -236,11 +273,11 @@ export class Transport {
       code === "UND_ERR_BODY_TIMEOUT" ||
       code === "UND_ERR_CONNECT_TIMEOUT"
     ) {
-      return new CloudError(
-        "timeout",
-        `${endpoint}: no complete answer within ${this.opts.requestTimeoutMs} ms`,
-        { endpoint, origin, cause: error },
-      );
+      return new CloudError("timeout", `${endpoint}: no complete answer within ${state.limitMs} ms`, {
+        endpoint,
+        origin,
+        cause: error,
+      });
     }
     // The connection ended before the body did: the answer is truncated, not merely late.
     if (state.readingBody || code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") {

@@ -6,6 +6,7 @@
  * unknown, unsupported or removed.
  */
 
+import type { Absent } from "./endpoints/define.js";
 import { NOT_FOUND_API_CODES } from "./errorMapping.js";
 import { CloudError } from "./errors.js";
 
@@ -47,4 +48,26 @@ export function isUnknownEndpoint(err: unknown): boolean {
   const prefix = `${err.endpoint}: `;
   const text = err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
   return saysUnknownEndpoint(text);
+}
+
+/**
+ * `err` as the client throws it for an endpoint whose declaration says a server may not offer it
+ * (`absent`): when the answer says the server does not (an unknown endpoint, or one of
+ * `absent.apiCodes`), a `not_offered` CloudError with the answer's status, code and words, and
+ * the answer as its cause; else `err` itself. The one refusal rule reads the code alone, so no
+ * caller ever reads the answer again.
+ */
+export function notOfferedError(err: CloudError, absent: Absent | undefined): CloudError {
+  if (absent === undefined || err.code === "not_offered") return err;
+  const coded = err.apiCode !== undefined && absent.apiCodes.includes(err.apiCode);
+  if (!coded && !isUnknownEndpoint(err)) return err;
+  const { endpoint } = err;
+  const prefix = `${endpoint}: `;
+  const said = err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
+  return new CloudError("not_offered", `${endpoint}: not offered by this server: ${said}`, {
+    endpoint,
+    cause: err,
+    ...(err.httpStatus === undefined ? {} : { httpStatus: err.httpStatus }),
+    ...(err.apiCode === undefined ? {} : { apiCode: err.apiCode }),
+  });
 }

@@ -16,7 +16,7 @@ import type { CloudApi } from "../../src/upstream/types.js";
 export async function collectorEnv(opts: {
   readonly ctx: PollContext;
   readonly client: CloudApi;
-  /** The billing key's client; default: `client`. */
+  /** The client of a section's own key (`ownKey`: billing's, api_keys'); default: `client`. */
   readonly billingClient?: CloudApi;
   readonly raw?: Record<string, unknown>;
   readonly clusters?: readonly ClusterConfig[];

@@ -7,7 +7,13 @@
  * production code never imports this module.
  */
 import { expect, it } from "vitest";
-import { type Collector, type CollectorEnv, type CollectorTask, tasksOf } from "../../src/polling/model.js";
+import {
+  type CallEstimate,
+  type Collector,
+  type CollectorEnv,
+  type CollectorTask,
+  tasksOf,
+} from "../../src/polling/model.js";
 import { CloudError } from "../../src/upstream/errors.js";
 import { projectV2 } from "../../src/upstream/testkit.js";
 import type { CloudApi, EndpointTemplate, ProjectV2 } from "../../src/upstream/types.js";
@@ -202,6 +208,8 @@ export interface ProjectListingTaskCase {
   readonly service: (refuse: (part: string) => Error | undefined) => CloudApi;
   /** The listed series `text` shows: those of a family, or those a function picks. */
   readonly listed: string | ((text: string) => readonly string[]);
+  /** The calls it plans beside List Projects V2 and the listing (a describe call for some items). */
+  readonly moreCalls?: readonly CallEstimate[];
   /** One part failing among others: its part, its error, what is still listed and its health message. */
   readonly partial: {
     readonly what: string;
@@ -252,6 +260,7 @@ export function projectListingTaskTests(c: ProjectListingTaskCase): void {
     expect(task?.calls).toEqual([
       { endpoint: "GET /v2/projects", count: 1, atLeast: false },
       { endpoint: c.endpoint, count: 2, atLeast: true },
+      ...(c.moreCalls ?? []),
     ]);
   });
 
@@ -306,20 +315,37 @@ export function projectListingTaskTests(c: ProjectListingTaskCase): void {
   });
 }
 
-/** A paged per-project listing of a collector of its own, for `pagedProjectListingTests`. */
-export interface PagedProjectListingCase<T> {
+/** An organization-wide listing of a collector of its own, as the kits built on `projectListingTaskTests` take it. */
+export interface OwnListingCase {
   readonly collector: Collector & { readonly tasks: TasksOf };
   /** Its section's key, whose `enabled: false` removes the task. */
   readonly section: string;
   readonly endpoint: EndpointTemplate;
+  readonly intervalMs: number;
+  /** Settings of another interval, and that interval. */
+  readonly interval?: readonly [Raw, number];
+}
+
+/** The fields of a `ProjectListingTaskCase` that follow from `c`: its tasks, target "organization", section off. */
+export function ownListingFields(c: OwnListingCase) {
+  return {
+    tasks: c.collector.tasks,
+    id: { collector: c.collector.label, target: "organization" },
+    endpoint: c.endpoint,
+    intervalMs: c.intervalMs,
+    ...(c.interval ? { interval: c.interval } : {}),
+    off: [{ [c.section]: { enabled: false } }],
+  };
+}
+
+/** A paged per-project listing of a collector of its own, for `pagedProjectListingTests`. */
+export interface PagedProjectListingCase<T> extends OwnListingCase {
   /** The client method of the listing, and the page's field holding its items. */
   readonly method: keyof CloudApi;
   readonly field: string;
   /** The `i`-th item of a project. */
   readonly item: (projectId: string, i: number) => T;
   readonly pageSize: number;
-  readonly intervalMs: number;
-  readonly interval?: readonly [Raw, number];
   /** Its families, the first being one series per listed item. */
   readonly names: readonly [string, ...string[]];
   /** Which project's keys are not admin, in words. */
@@ -338,12 +364,7 @@ export function pagedProjectListingTests<T>(c: PagedProjectListingCase<T>): void
     pagedService({ method: c.method, field: c.field, counts, item: c.item, refuse });
   const [listed] = c.names;
   projectListingTaskTests({
-    tasks: c.collector.tasks,
-    id: { collector: c.collector.label, target: "organization" },
-    endpoint: c.endpoint,
-    intervalMs: c.intervalMs,
-    ...(c.interval ? { interval: c.interval } : {}),
-    off: [{ [c.section]: { enabled: false } }],
+    ...ownListingFields(c),
     planned: TWO_PROJECTS,
     families: { collector: c.collector, deny: `${listed.replace(/_info$/, "")}_.*`, names: [...c.names] },
     service: (refuse) => fake({ p1: 2, p2: 3 }, refuse).client,

@@ -14,6 +14,7 @@
 import type { ClusterConfig } from "../../config/types.js";
 import type { Sample } from "../../metrics/sample.js";
 import { CLUSTER_KINDS, isFreeById } from "../../polling/clusterKinds.js";
+import { clusterTask } from "../../polling/clusterTask.js";
 import {
   type CollectorEnv,
   type CollectorTask,
@@ -159,25 +160,22 @@ function backupPolicyTasks(env: CollectorEnv): CollectorTask[] {
   const ttlMs = env.config.stalenessIntervals * cfg.policyIntervalMs;
   return env.clusters
     .filter((c) => !isFreeById(c.id))
-    .map((cluster) => {
-      const client = env.clients.forCluster(cluster);
-      const credential = env.clients.credentialOf(cluster);
-      return collectorTask({
-        id: { collector: BACKUPS, target: cluster.id },
-        credential,
+    .map((cluster) =>
+      clusterTask(env, cluster, {
+        collector: BACKUPS,
         calls: [{ endpoint: ENDPOINT.getBackupPolicy, count: 1, atLeast: false }],
         intervalMs: cfg.policyIntervalMs,
-        run: (signal) =>
-          runPoll(env.ctx, { collector: BACKUPS, target: cluster.id, credential, role: ROLE }, async () => {
-            if (kinds.notDedicated(cluster.id)) {
-              env.ctx.store.delete({ collector: BACKUPS, target: cluster.id, slot: "data" });
-              return;
-            }
-            const policy = await client.getBackupPolicy(cluster.id, signal);
-            putData(env.ctx, BACKUPS, cluster.id, mapPolicy(cluster.id, policy), ttlMs);
-          }),
-      });
-    });
+        role: ROLE,
+        poll: async ({ client, signal }) => {
+          if (kinds.notDedicated(cluster.id)) {
+            env.ctx.store.delete({ collector: BACKUPS, target: cluster.id, slot: "data" });
+            return;
+          }
+          const policy = await client.getBackupPolicy(cluster.id, signal);
+          putData(env.ctx, BACKUPS, cluster.id, mapPolicy(cluster.id, policy), ttlMs);
+        },
+      }),
+    );
 }
 
 /** List Backups per credential: backup counts, sizes, newest success, oldest still creating. */

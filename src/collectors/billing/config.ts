@@ -6,23 +6,17 @@
  */
 import * as z from "zod";
 import { boolField, durationField, intField } from "../../config/fields.js";
-import {
-  apiKeyFields,
-  DAY,
-  HOUR,
-  keySource,
-  MINUTE,
-  type ResolvePath,
-  rejectBothKeys,
-} from "../../config/schema/common.js";
-import { always, section } from "../../config/schemaKit.js";
-import { configSection, type SectionSettings } from "../../config/section.js";
+import { apiKeyFields, DAY, HOUR, MINUTE } from "../../config/schema/common.js";
+import { section } from "../../config/schemaKit.js";
+import { ownKeySection, type SectionSettings } from "../../config/section.js";
 
 /** How the service states amounts: `cents` (the reference) or `major` (one guide's example). */
 const AMOUNT_UNITS = ["cents", "major"] as const;
 
-function billingSchema(resolvePath: ResolvePath) {
-  return section({
+/** `billing`, with a key of its own (`api_key` / `api_key_file`; the default key otherwise). */
+export const BILLING_SECTION = ownKeySection(
+  "billing",
+  {
     enabled: boolField().default(false),
     ...apiKeyFields,
     // Usage data updates hourly: polling faster only spends the billing key's budget.
@@ -32,28 +26,19 @@ function billingSchema(resolvePath: ResolvePath) {
       enabled: boolField().default(true),
       keep: intField(0, 100).default(3),
     }),
-  })
-    .check(z.superRefine(rejectBothKeys, always))
-    .transform((billing) => ({
-      settings: {
-        enabled: billing.enabled,
-        intervalMs: billing.interval,
-        /** `cents`: amounts are divided by 100; `major`: taken as they are. */
-        amountUnit: billing.amount_unit,
-        invoices: {
-          enabled: billing.invoices.enabled,
-          /** Newest invoices exposed, besides every invoice not yet paid. */
-          keep: billing.invoices.keep,
-        },
-      },
-      key: keySource(billing, resolvePath),
-    }));
-}
-
-/** `billing`, with a key of its own (`api_key` / `api_key_file`; the default key otherwise). */
-export const BILLING_SECTION = configSection("billing", ({ resolvePath }) => billingSchema(resolvePath), {
-  credential: true,
-});
+  },
+  (billing) => ({
+    enabled: billing.enabled,
+    intervalMs: billing.interval,
+    /** `cents`: amounts are divided by 100; `major`: taken as they are. */
+    amountUnit: billing.amount_unit,
+    invoices: {
+      enabled: billing.invoices.enabled,
+      /** Newest invoices exposed, besides every invoice not yet paid. */
+      keep: billing.invoices.keep,
+    },
+  }),
+);
 
 // Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
 declare module "../../config/section.js" {

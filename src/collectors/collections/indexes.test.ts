@@ -9,6 +9,7 @@ import { collectorEnv } from "../../../test/helpers/collectorEnv.js";
 import type { Sample } from "../../metrics/sample.js";
 import { computeSchedule } from "../../polling/schedule.js";
 import { spyContext } from "../../polling/testkit.js";
+import { NO_PROBES } from "../../upstream/canaryTestkit.js";
 import { createDataPlaneClient, type DataPlaneApi, type DataPlaneClient } from "../../upstream/dataPlane.js";
 import { CloudError } from "../../upstream/errors.js";
 import type { IndexDescription, IndexRef } from "../../upstream/indexes.js";
@@ -51,6 +52,7 @@ function fakePlane(collections: Record<string, Indexes>) {
     if (err !== undefined) throw err;
   };
   const api: DataPlaneApi = {
+    ...NO_PROBES,
     listDatabases: async () => ["default"],
     listCollections: async () => Object.keys(collections),
     getLoadState: async () => ({ state: "LoadStateLoaded", progress: 100 }),

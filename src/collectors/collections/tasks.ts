@@ -10,19 +10,19 @@
 import type { ClusterConfig, Config } from "../../config/types.js";
 import { CLUSTER_FAMILIES } from "../../metrics/families.js";
 import { familyFilter } from "../../metrics/familyFilter.js";
+import { clusterTask } from "../../polling/clusterTask.js";
 import { clusterMetricFamilies } from "../../polling/metricFamilies.js";
 import {
   type CallEstimate,
   type CollectorEnv,
   type CollectorTask,
-  collectorTask,
   defineCollector,
 } from "../../polling/model.js";
-import { mergeMappings, putData, runPoll } from "../../polling/runtime.js";
+import { mergeMappings, putData } from "../../polling/runtime.js";
 import type { CollectionRef, DataPlaneApi, LoadState } from "../../upstream/dataPlane.js";
 import { CloudError } from "../../upstream/errors.js";
 import { DATA_PLANE_ENDPOINT, ENDPOINT } from "../../upstream/types.js";
-import { dataPlaneOf, listAllCollections } from "./collectionDiscovery.js";
+import { listAllCollections } from "./collectionDiscovery.js";
 import { COLLECTIONS_SECTION } from "./config.js";
 import { COLLECTION_FAMILIES, INDEX_FAMILIES } from "./families.js";
 import { pollIndexes } from "./indexes.js";
@@ -112,69 +112,56 @@ function collectionsTasks(env: CollectorEnv): CollectorTask[] {
   env.state.get(KEPT_COLLECTIONS).retain(new Set(cfg.enabled ? env.clusters.map((c) => c.id) : []));
   if (!cfg.enabled) return [];
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
-  return env.clusters.map((cluster) => {
-    const control = env.clients.forCluster(cluster);
-    return collectorTask({
-      id: { collector: COLLECTOR, target: cluster.id },
-      credential: env.clients.credentialOf(cluster),
+  return env.clusters.map((cluster) =>
+    clusterTask(env, cluster, {
+      collector: COLLECTOR,
       calls: callsOf(env, cluster),
       intervalMs: cfg.intervalMs,
-      run: (signal) =>
-        runPoll(
-          env.ctx,
-          { collector: COLLECTOR, target: cluster.id, credential: env.clients.credentialOf(cluster) },
-          async (run) => {
-            const runMs = env.ctx.now();
-            const dp = await dataPlaneOf(
-              cluster,
-              control,
-              env.clients.dataPlane,
-              signal,
-              env.config.api.dataPlaneHosts,
-            );
-            const { all, countsByDb } = await listAllCollections(dp, signal);
-            const selection = selectCollections(all, cfg);
-            const loadStates = new Map<string, LoadState>();
-            const rows = new Map<string, number | null>();
-            for (const ref of selection.polled) {
-              if (cfg.loadState) loadStates.set(collectionPath(ref), await loadStateOf(dp, ref, signal));
-              if (cfg.rowCount) rows.set(collectionPath(ref), await rowCountOf(dp, ref, signal));
-            }
-            const described = indexes
-              ? await pollIndexes({
-                  dp,
-                  clusterId: cluster.id,
-                  collections: selection.polled,
-                  rows,
-                  memory: indexMemory,
-                  runMs,
-                  intervalMs: cfg.intervalMs,
-                  keepMs: ttlMs,
-                  run,
-                  logger: env.ctx.logger,
-                  signal,
-                })
-              : [];
-            const collections = mapCollections({
+      poll: async ({ dataPlane, run, signal }) => {
+        const runMs = env.ctx.now();
+        const dp = await dataPlane();
+        const { all, countsByDb } = await listAllCollections(dp, signal);
+        const selection = selectCollections(all, cfg);
+        const loadStates = new Map<string, LoadState>();
+        const rows = new Map<string, number | null>();
+        for (const ref of selection.polled) {
+          if (cfg.loadState) loadStates.set(collectionPath(ref), await loadStateOf(dp, ref, signal));
+          if (cfg.rowCount) rows.set(collectionPath(ref), await rowCountOf(dp, ref, signal));
+        }
+        const described = indexes
+          ? await pollIndexes({
+              dp,
               clusterId: cluster.id,
-              countsByDb,
-              listed: selection.listed,
-              notPolled: selection.notPolled,
-              loadStates,
+              collections: selection.polled,
               rows,
-            });
-            putData(
-              env.ctx,
-              COLLECTOR,
-              cluster.id,
-              mergeMappings(collections, mapIndexes(cluster.id, described)),
-              ttlMs,
-            );
-            recordKept(env, cluster.id, { polled: selection.polled, notPolled: selection.notPolled });
-          },
-        ),
-    });
-  });
+              memory: indexMemory,
+              runMs,
+              intervalMs: cfg.intervalMs,
+              keepMs: ttlMs,
+              run,
+              logger: env.ctx.logger,
+              signal,
+            })
+          : [];
+        const collections = mapCollections({
+          clusterId: cluster.id,
+          countsByDb,
+          listed: selection.listed,
+          notPolled: selection.notPolled,
+          loadStates,
+          rows,
+        });
+        putData(
+          env.ctx,
+          COLLECTOR,
+          cluster.id,
+          mergeMappings(collections, mapIndexes(cluster.id, described)),
+          ttlMs,
+        );
+        recordKept(env, cluster.id, { polled: selection.polled, notPolled: selection.notPolled });
+      },
+    }),
+  );
 }
 
 /**

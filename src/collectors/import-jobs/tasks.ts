@@ -1,14 +1,14 @@
 import type { ClusterConfig } from "../../config/types.js";
+import { clusterTask } from "../../polling/clusterTask.js";
 import { type ApiChoice, type ApiFallback, apiFallbackSlot } from "../../polling/fallback.js";
 import {
   type CallEstimate,
   type CollectorEnv,
   type CollectorTask,
-  collectorTask,
   defineCollector,
 } from "../../polling/model.js";
 import { listEveryPage } from "../../polling/pager.js";
-import { mergeMappings, type PollContext, type PollRun, putData, runPoll } from "../../polling/runtime.js";
+import { mergeMappings, type PollContext, type PollRun, putData } from "../../polling/runtime.js";
 import { CloudError } from "../../upstream/errors.js";
 import { DEFAULT_RATE_LIMIT_MARGIN_MS, RATE_WINDOW_MS } from "../../upstream/rateLimiter.js";
 import {
@@ -239,7 +239,6 @@ export function importJobTasks(env: CollectorEnv): CollectorTask[] {
     perCredential.set(credential, (perCredential.get(credential) ?? 0) + 1);
   }
   return polled.map((cluster) => {
-    const client = clients.forCluster(cluster);
     const credential = clients.credentialOf(cluster);
     const progressMax = progressCallsPerCluster(
       cfg.progressMax,
@@ -260,48 +259,37 @@ export function importJobTasks(env: CollectorEnv): CollectorTask[] {
               ? [{ endpoint: ENDPOINT.describeImportJob, count: progressMax, atLeast: false }]
               : []),
           ];
-    return collectorTask({
-      id: { collector: COLLECTOR, target: cluster.id },
-      credential,
+    return clusterTask(env, cluster, {
+      collector: COLLECTOR,
       calls,
       intervalMs: cfg.intervalMs,
-      run: (signal) =>
-        runPoll(ctx, { collector: COLLECTOR, target: cluster.id, credential }, async (run) => {
-          const listing: Listing =
-            cfg.api === "v1"
-              ? {
-                  jobs: await listAllImportJobs(
-                    client,
-                    cluster.id,
-                    cluster.region ?? "",
-                    cfg.pageSize,
-                    signal,
-                  ),
-                  api: "v1",
-                }
-              : cfg.api === "v2"
-                ? { jobs: await listAllImportJobsV2(client, cluster.id, cfg.pageSize, signal), api: "v2" }
-                : await listAuto(client, cluster, cfg.pageSize, fallback, ctx.now(), ctx.logger, signal);
-          const { jobs } = listing;
-          const progress =
-            listing.api === "v2" && progressMax > 0
-              ? await askProgress(client, cluster.id, jobs, progressMax, memory, ctx.logger, run, signal)
-              : new Map<string, ImportJobProgress>();
-          const nowMs = ctx.now();
-          const states = mapImportJobs({
-            clusterId: cluster.id,
-            jobs,
-            nowMs,
-            retentionMs: cfg.retentionMs,
-            maxJobs: cfg.maxJobsPerCluster,
-            terminalSince: tracker.observe(cluster.id, jobs, nowMs),
-          });
-          const mapped = mergeMappings(
-            states,
-            mapImportJobProgress({ clusterId: cluster.id, jobs, progress }),
-          );
-          putData(ctx, COLLECTOR, cluster.id, mapped, ttlMs);
-        }),
+      poll: async ({ client, run, signal }) => {
+        const listing: Listing =
+          cfg.api === "v1"
+            ? {
+                jobs: await listAllImportJobs(client, cluster.id, cluster.region ?? "", cfg.pageSize, signal),
+                api: "v1",
+              }
+            : cfg.api === "v2"
+              ? { jobs: await listAllImportJobsV2(client, cluster.id, cfg.pageSize, signal), api: "v2" }
+              : await listAuto(client, cluster, cfg.pageSize, fallback, ctx.now(), ctx.logger, signal);
+        const { jobs } = listing;
+        const progress =
+          listing.api === "v2" && progressMax > 0
+            ? await askProgress(client, cluster.id, jobs, progressMax, memory, ctx.logger, run, signal)
+            : new Map<string, ImportJobProgress>();
+        const nowMs = ctx.now();
+        const states = mapImportJobs({
+          clusterId: cluster.id,
+          jobs,
+          nowMs,
+          retentionMs: cfg.retentionMs,
+          maxJobs: cfg.maxJobsPerCluster,
+          terminalSince: tracker.observe(cluster.id, jobs, nowMs),
+        });
+        const mapped = mergeMappings(states, mapImportJobProgress({ clusterId: cluster.id, jobs, progress }));
+        putData(ctx, COLLECTOR, cluster.id, mapped, ttlMs);
+      },
     });
   });
 }

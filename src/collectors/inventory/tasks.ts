@@ -1,6 +1,7 @@
 import { ownsGlobalCalls } from "../../config/shard.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { CLUSTER_KINDS, learnPlans } from "../../polling/clusterKinds.js";
+import { clusterTask } from "../../polling/clusterTask.js";
 import { type ApiFallback, apiFallbackSlot } from "../../polling/fallback.js";
 import {
   type CollectorEnv,
@@ -20,30 +21,23 @@ const COLLECTOR = "inventory";
 
 /** One Describe Cluster task per cluster: info, status state set, CU size. */
 export function describeClusterTasks(env: CollectorEnv): CollectorTask[] {
-  const { ctx, clients } = env;
+  const { ctx } = env;
   const cfg = env.config.inventory;
   if (!cfg.enabled) return [];
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
-  return env.clusters.map((cluster) => {
-    const client = clients.forCluster(cluster);
-    return collectorTask({
-      id: { collector: COLLECTOR, target: cluster.id },
-      credential: clients.credentialOf(cluster),
+  return env.clusters.map((cluster) =>
+    clusterTask(env, cluster, {
+      collector: COLLECTOR,
       calls: [{ endpoint: ENDPOINT.describeCluster, count: 1, atLeast: false }],
       intervalMs: cfg.intervalMs,
-      run: (signal) =>
-        runPoll(
-          ctx,
-          { collector: COLLECTOR, target: cluster.id, credential: clients.credentialOf(cluster) },
-          async () => {
-            const desc = await client.describeCluster(cluster.id, signal);
-            // Dedicated-only collectors (backups) skip free and serverless clusters by their plan.
-            learnPlans(env.state.get(CLUSTER_KINDS), ctx.health, [desc]);
-            putData(ctx, COLLECTOR, cluster.id, mapCluster(desc), ttlMs);
-          },
-        ),
-    });
-  });
+      poll: async ({ client, signal }) => {
+        const desc = await client.describeCluster(cluster.id, signal);
+        // Dedicated-only collectors (backups) skip free and serverless clusters by their plan.
+        learnPlans(env.state.get(CLUSTER_KINDS), ctx.health, [desc]);
+        putData(ctx, COLLECTOR, cluster.id, mapCluster(desc), ttlMs);
+      },
+    }),
+  );
 }
 
 /** The choice between List Projects V2 and v1 (target "global"). */

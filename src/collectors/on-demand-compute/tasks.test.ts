@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  fakeService,
-  planRefusal,
-  projectListingTaskTests,
-  runTask,
-  TWO_REGIONS,
-  taskOf,
-} from "../../../test/helpers/projectListingTask.js";
+import { fakeService, runTask, taskOf } from "../../../test/helpers/projectListingTask.js";
+import { currentOf, regionListingTaskTests } from "../../../test/helpers/regionListingTask.js";
 import { projectV2 } from "../../upstream/testkit.js";
 import type { OnDemandCompute, ProjectV2 } from "../../upstream/types.js";
 import { onDemandComputeCollector } from "./tasks.js";
@@ -29,43 +23,20 @@ const fake = (
     answer: (args): OnDemandCompute => ({ ...args, status: status(`${args.projectId}/${args.regionId}`) }),
   });
 
-const current = (text: string) =>
-  text
-    .split("\n")
-    .filter((l) => l.startsWith("vdbcloud_on_demand_compute_status{") && l.endsWith(" 1"))
-    .sort();
+const current = currentOf("vdbcloud_on_demand_compute_status");
 
 describe("the on-demand compute collector", () => {
-  projectListingTaskTests({
-    tasks: onDemandComputeCollector.tasks,
-    id: { collector: "on_demand_compute", target: "organization" },
+  regionListingTaskTests({
+    collector: onDemandComputeCollector,
+    section: "on_demand_compute",
     endpoint: ENDPOINT,
     intervalMs: 900_000,
     interval: [{ on_demand_compute: { interval: "PT5M" } }, 300_000],
-    off: [{ on_demand_compute: { enabled: false } }],
-    planned: TWO_REGIONS,
-    families: {
-      collector: onDemandComputeCollector,
-      deny: "vdbcloud_on_demand_compute_.*",
-      names: ["vdbcloud_on_demand_compute_status"],
-    },
-    service: (refuse) =>
-      fake(
-        () => [projectV2("p1", ["aws-us-west-2", "gcp-us-west1"])],
-        () => "abnormal",
-        refuse,
-      ).client,
-    listed: current,
-    partial: {
-      what: "a region refused among others",
-      part: "p1/gcp-us-west1",
-      error: () => planRefusal(ENDPOINT),
-      shown: 1,
-      contains: [
-        'vdbcloud_on_demand_compute_status{project_id="p1",region_id="aws-us-west-2",status="abnormal"} 1',
-      ],
-      message: /96028/,
-    },
+    names: ["vdbcloud_on_demand_compute_status"],
+    deny: "vdbcloud_on_demand_compute_.*",
+    service: (projects, refuse) => fake(projects, () => "abnormal", refuse).client,
+    current: "vdbcloud_on_demand_compute_status",
+    shown: 'vdbcloud_on_demand_compute_status{project_id="p1",region_id="aws-us-west-2",status="abnormal"} 1',
   });
 
   it("asks each known project and region once: List Projects V2's and the clusters'", async () => {

@@ -6,14 +6,10 @@
  * Reports under the `spark_jobs` collector label, target = cluster ID.
  */
 
-import {
-  type CollectorEnv,
-  type CollectorTask,
-  collectorTask,
-  defineCollector,
-} from "../../polling/model.js";
+import { clusterTask } from "../../polling/clusterTask.js";
+import { type CollectorEnv, type CollectorTask, defineCollector } from "../../polling/model.js";
 import { listEveryPage } from "../../polling/pager.js";
-import { putData, runPoll } from "../../polling/runtime.js";
+import { putData } from "../../polling/runtime.js";
 import { keepValidIds } from "../../polling/upstreamIds.js";
 import { CloudError } from "../../upstream/errors.js";
 import { type CloudApi, ENDPOINT, type SparkJob } from "../../upstream/types.js";
@@ -49,7 +45,7 @@ export function listAllSparkJobs(
 
 /** One task per polled cluster, when `spark_jobs.discovery.enabled`. */
 export function sparkJobDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
-  const { ctx, clients } = env;
+  const { ctx } = env;
   const spark = env.config.sparkJobs;
   const cfg = spark.discovery;
   const memory = env.state.get(SPARK_LISTING_MEMORY);
@@ -57,11 +53,9 @@ export function sparkJobDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
   if (!cfg.enabled) return [];
   const configured = new Set(env.lists.all(SPARK_JOBS_LIST).map(sparkTargetName));
   const ttlMs = env.config.stalenessIntervals * cfg.intervalMs;
-  return env.clusters.map((cluster) => {
-    const client = clients.forCluster(cluster);
-    return collectorTask({
-      id: { collector: LABEL, target: cluster.id },
-      credential: clients.credentialOf(cluster),
+  return env.clusters.map((cluster) =>
+    clusterTask(env, cluster, {
+      collector: LABEL,
       calls: [
         // One page at least; more than 100 jobs take more.
         { endpoint: ENDPOINT.listSparkJobs, count: 1, atLeast: true },
@@ -69,59 +63,54 @@ export function sparkJobDiscoveryTasks(env: CollectorEnv): CollectorTask[] {
         { endpoint: ENDPOINT.describeSparkJob, count: 1, atLeast: true },
       ],
       intervalMs: cfg.intervalMs,
-      run: (signal) =>
-        runPoll(
+      poll: async ({ client, run, signal }) => {
+        // A job's project and job IDs are the path of its Describe Spark Job.
+        const listed = keepValidIds(
           ctx,
-          { collector: LABEL, target: cluster.id, credential: clients.credentialOf(cluster) },
-          async (run) => {
-            // A job's project and job IDs are the path of its Describe Spark Job.
-            const listed = keepValidIds(
-              ctx,
-              ENDPOINT.listSparkJobs,
-              await listAllSparkJobs(client, cluster.id, signal),
-              (job) => [job.jobId, job.projectId === "" ? null : job.projectId],
-            );
-            const nowMs = ctx.now();
-            const terminalSince = memory.observe(cluster.id, listed, nowMs);
-            const { exposed, overCap } = selectListedJobs({
-              jobs: listed,
-              nowMs,
-              retentionMs: spark.retentionMs,
-              maxJobs: cfg.maxPerCluster,
-              configured,
-              terminalSince,
-            });
-            const completed: SparkJob[] = [];
-            for (const job of exposed) {
-              let known = memory.described(cluster.id, job.jobId);
-              if (job.projectId !== "" && needsDescribe(job, known)) {
-                try {
-                  const detail = await client.describeSparkJob(
-                    { projectId: job.projectId, jobId: job.jobId },
-                    signal,
-                  );
-                  known = { job: detail, listedStatus: normalizeSparkStatus(job.status) };
-                  memory.remember(cluster.id, job.jobId, known);
-                } catch (err) {
-                  // The listing alone still gives the job's status and times; the next cycle asks
-                  // again, and the target's health shows the failed call meanwhile.
-                  if (!(err instanceof CloudError) || err.code === "aborted") throw err;
-                  run.partialFailure(err);
-                }
-              }
-              completed.push(withDetail(job, known?.job));
+          ENDPOINT.listSparkJobs,
+          await listAllSparkJobs(client, cluster.id, signal),
+          (job) => [job.jobId, job.projectId === "" ? null : job.projectId],
+        );
+        const nowMs = ctx.now();
+        const terminalSince = memory.observe(cluster.id, listed, nowMs);
+        const { exposed, overCap } = selectListedJobs({
+          jobs: listed,
+          nowMs,
+          retentionMs: spark.retentionMs,
+          maxJobs: cfg.maxPerCluster,
+          configured,
+          terminalSince,
+        });
+        const completed: SparkJob[] = [];
+        for (const job of exposed) {
+          let known = memory.described(cluster.id, job.jobId);
+          if (job.projectId !== "" && needsDescribe(job, known)) {
+            try {
+              const detail = await client.describeSparkJob(
+                { projectId: job.projectId, jobId: job.jobId },
+                signal,
+              );
+              known = { job: detail, listedStatus: normalizeSparkStatus(job.status) };
+              memory.remember(cluster.id, job.jobId, known);
+            } catch (err) {
+              // The listing alone still gives the job's status and times; the next cycle asks
+              // again, and the target's health shows the failed call meanwhile.
+              if (!(err instanceof CloudError) || err.code === "aborted") throw err;
+              run.partialFailure(err);
             }
-            putData(
-              ctx,
-              LABEL,
-              cluster.id,
-              mapSparkListing({ clusterId: cluster.id, listed, exposed: completed, overCap }),
-              ttlMs,
-            );
-          },
-        ),
-    });
-  });
+          }
+          completed.push(withDetail(job, known?.job));
+        }
+        putData(
+          ctx,
+          LABEL,
+          cluster.id,
+          mapSparkListing({ clusterId: cluster.id, listed, exposed: completed, overCap }),
+          ttlMs,
+        );
+      },
+    }),
+  );
 }
 
 /** Spark job discovery: List Spark Jobs per polled cluster; reports as the spark_jobs collector. */

@@ -22,6 +22,7 @@ export function apiSchema(resolvePath: ResolvePath) {
     base_url: httpUrlField().default(DEFAULTS.baseUrl),
     controller_url: regionUrlTemplateField().default(DEFAULTS.controllerUrl),
     ...apiKeyFields,
+    key_id: textField().optional(),
     request_timeout: durationField({ min: 100, max: 10 * MINUTE }).default(10 * SECOND),
     rate_limit: intField(1, 1000).default(20),
     // Why 100 ms: DEFAULT_RATE_LIMIT_MARGIN_MS. Half a second already costs a third of the budget.
@@ -46,6 +47,11 @@ export function apiSchema(resolvePath: ResolvePath) {
         baseUrl: api.base_url,
         /** Template with `{region}`, e.g. https://controller.api.{region}.zillizcloud.com */
         controllerUrl: api.controller_url,
+        /**
+         * The ID of the default key itself (List API Keys' apiKeyId), so that what it holds can be
+         * checked against what monitoring needs; absent: not checked. An ID, never the secret.
+         */
+        ...(api.key_id === undefined ? {} : { keyId: api.key_id }),
         requestTimeoutMs: api.request_timeout,
         /** Requests per second per endpoint per credential. */
         rateLimit: api.rate_limit,

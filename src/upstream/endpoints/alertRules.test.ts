@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { REFERENCE_ALERT_RULES } from "../consoleTestkit.js";
-import { failure, TEST_AUTH_HEADERS, TEST_BASE_URL, testClient, useMockUpstream } from "../testkit.js";
+import { expectPagingFieldsRead, expectRefusalKept, itReadsEachItem, pageOf } from "../listingTestkit.js";
+import { failure, readOneGet, TEST_BASE_URL, testClient, useMockUpstream } from "../testkit.js";
 import type { AlertRule } from "../types.js";
 import { alertRulesDataSchema, normalizeAlertRules } from "./alertRules.js";
 
@@ -28,27 +29,14 @@ const read = (data: unknown) => normalizeAlertRules(alertRulesDataSchema.parse(d
 
 describe("List Alert Rules over HTTP", () => {
   it("GETs /v2/alertRules with the project and page, and reads the reference's sample", async () => {
-    upstream
-      .get(TEST_BASE_URL)
-      .intercept({
-        method: "GET",
-        path: "/v2/alertRules",
-        query: { projectId: "proj-b44a39b0c51cf21791a841", pageSize: "100", currentPage: "1" },
-        headers: TEST_AUTH_HEADERS,
-      })
-      .reply(200, { code: 0, data: REFERENCE_ALERT_RULES });
-    const { client } = testClient();
-    const page = await client.listAlertRules({
-      projectId: "proj-b44a39b0c51cf21791a841",
-      pageSize: 100,
-      currentPage: 1,
-    });
-    expect(page).toStrictEqual({
-      total: 1,
-      currentPage: 1,
-      pageSize: 10,
-      listed: 1,
-      rules: [
+    const page = await readOneGet(
+      "/v2/alertRules",
+      { projectId: "proj-b44a39b0c51cf21791a841", pageSize: 100, currentPage: 1 },
+      REFERENCE_ALERT_RULES,
+      (client, args) => client.listAlertRules(args),
+    );
+    expect(page).toStrictEqual(
+      pageOf({ total: 1, currentPage: 1, pageSize: 10 }, "rules", [
         {
           ruleId: "12391290837zs09sad0d09123",
           projectId: "proj-b44a39b0c51cf21791a841",
@@ -61,11 +49,10 @@ describe("List Alert Rules over HTTP", () => {
           enabled: true,
           targetClusterIds: ["in01-xxxxxxxxxxxx"],
         },
-      ],
-    });
+      ]),
+    );
     // The sample's recipients, URLs and keys stop at the client.
     expect(JSON.stringify(page)).not.toMatch(/your-email|your-org\.com|https:\/\/xxxx|apiKey|recipients/);
-    upstream.assertNoPendingInterceptors();
   });
 
   it("drops every action: no webhook URL, recipient or routing key leaves the client", async () => {
@@ -99,23 +86,25 @@ describe("List Alert Rules over HTTP", () => {
     for (const secret of SECRETS) expect(err.message).not.toContain(secret);
   });
 
-  it("a key that is not project admin is refused with the error-code list's code", async () => {
-    upstream
-      .get(TEST_BASE_URL)
-      .intercept({ method: "GET", path: (p) => p.startsWith("/v2/alertRules?") })
-      .reply(200, { code: 96013, message: "Org owner or project owner is needed" });
-    const { client } = testClient({ maxRetries: 0 });
-    const err = await failure(client.listAlertRules(ARGS));
-    expect(err.apiCode).toBe(96013);
-    expect(err.endpoint).toBe("GET /v2/alertRules");
-  });
+  it("a key that is not project admin is refused with the error-code list's code", () =>
+    expectRefusalKept(
+      upstream,
+      "/v2/alertRules",
+      "GET /v2/alertRules",
+      (client) => client.listAlertRules(ARGS),
+      {
+        code: 96013,
+        message: "Org owner or project owner is needed",
+        want: "not_permitted",
+      },
+    ));
 });
 
 describe("normalizeAlertRules", () => {
   const rule = (fields: Record<string, unknown>): AlertRule | undefined =>
     read({ alertRules: [{ id: "r", ...fields }] }).rules[0];
 
-  it.each<{ name: string; fields: Record<string, unknown>; want: Partial<AlertRule> }>([
+  itReadsEachItem(rule, [
     // Threshold: a string in the reference, a number where a server sends one.
     { name: 'threshold "70"', fields: { threshold: "70" }, want: { threshold: 70 } },
     { name: 'threshold "0.5"', fields: { threshold: "0.5" }, want: { threshold: 0.5 } },
@@ -167,17 +156,10 @@ describe("normalizeAlertRules", () => {
     { name: "enabled absent", fields: {}, want: { enabled: null } },
     // A rule without its project is the asked project's.
     { name: "no projectId", fields: {}, want: { projectId: "proj-asked" } },
-  ])("reads $name", ({ fields, want }) => {
-    expect(rule(fields)).toMatchObject(want);
-  });
+  ]);
 
   it("reads a page's paging fields as given, null where absent", () => {
-    const { rules, ...paging } = read({ count: "112", currentPage: 2, pageSize: 100, alertRules: [] });
-    expect(paging).toEqual({ total: 112, currentPage: 2, pageSize: 100, listed: 0 });
-    expect(rules).toEqual([]);
-    const { rules: none, ...bare } = read({});
-    expect(bare).toEqual({ total: null, currentPage: null, pageSize: null, listed: 0 });
-    expect(none).toEqual([]);
+    expectPagingFieldsRead(read, "alertRules", "rules", {});
   });
 
   it("refuses a rule without an ID: a rule cannot be told from another without one", () => {

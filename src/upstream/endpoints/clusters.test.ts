@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pageOf } from "../listingTestkit.js";
 import {
   blankCluster,
   readOneGet,
@@ -68,13 +69,9 @@ describe("List Clusters over HTTP", () => {
       { count: 101, currentPage: 2, pageSize: 100, clusters: [cluster] },
       (client, args) => client.listClusters(args),
     );
-    expect(page).toStrictEqual({
-      total: 101,
-      currentPage: 2,
-      pageSize: 100,
-      listed: 1,
-      clusters: [normalized],
-    });
+    expect(page).toStrictEqual(
+      pageOf({ total: 101, currentPage: 2, pageSize: 100 }, "clusters", [normalized]),
+    );
   });
 });
 

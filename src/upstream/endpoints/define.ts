@@ -2,8 +2,9 @@
  * What one endpoint declaration holds (YACE's `services.go` row, one file per endpoint): the HTTP
  * method and path template, its scope, how it pages, the request builder, a response schema for
  * the envelope's `data` and a normalizer to the results.ts shape, and the facts the framework
- * reads (account-wide, its place in the polling schedule, its run-time note). The client runs request, schema
- * and normalizer in that order; declarations do no I/O. table.ts is the one table of them.
+ * reads (account-wide, its place in the polling schedule, its run-time note, whether a server may
+ * not offer it). The client runs request, schema and normalizer in that order; declarations do no
+ * I/O. table.ts is the one table of them.
  */
 import type { z } from "zod";
 import { segment } from "../urls.js";
@@ -45,6 +46,9 @@ export interface Paging {
   readonly total: string | null;
 }
 
+/** How an endpoint's answer is enveloped (see EndpointDef.envelope). */
+type Envelope = "required" | "optional" | "whole";
+
 /** The facts of an endpoint the framework reads, beside how it is called. */
 export interface EndpointFacts {
   readonly scope: Scope;
@@ -64,6 +68,22 @@ export interface EndpointFacts {
   readonly runTimeCount?: string;
   /** The client's method takes no arguments, only the signal. */
   readonly noArgs?: true;
+  /**
+   * A server may not offer it (an endpoint the service is removing): the client turns the
+   * answer that says so into a `not_offered` CloudError (upstream/unknownEndpoint.ts
+   * `notOfferedError`), which the one refusal rule reads, so that whoever asked is held, never
+   * failed (polling/notOffered.ts).
+   */
+  readonly absent?: Absent;
+}
+
+/**
+ * How a server says it does not offer an endpoint that may be absent: as an unknown endpoint
+ * (`isUnknownEndpoint`: HTTP 404 or 405, or a message saying so), or by one of `apiCodes` on the
+ * endpoint's path (codes that mean something else elsewhere, such as a refused token).
+ */
+export interface Absent {
+  readonly apiCodes: readonly number[];
 }
 
 /**
@@ -76,9 +96,10 @@ export interface EndpointDef<A, D, R, T extends Template = Template> extends End
   /**
    * "optional": a successful (2xx) answer may come as the bare payload, without the `{code,
    * data}` envelope (the reference's samples of some endpoints show none); an envelope is still
-   * read as one, and an error status never yields data. Default "required".
+   * read as one, and an error status never yields data. "whole": the success envelope itself is
+   * what `schema` reads (fields beside `data`, such as Search's `cost`). Default "required".
    */
-  readonly envelope?: "required" | "optional";
+  readonly envelope?: Envelope;
   build(args: A): RequestSpec;
   readonly schema: z.ZodType<D>;
   normalize(data: D, args: A): R;
@@ -136,7 +157,7 @@ export function defineEndpoint<const T extends Template>(endpoint: T, facts: End
       request(args: A): RequestParts;
       readonly schema: z.ZodType<D>;
       normalize(data: D, args: A): R;
-      readonly envelope?: "required" | "optional";
+      readonly envelope?: Envelope;
       readonly maxItems?: number;
     }): EndpointDef<A, D, R, T> {
       return {

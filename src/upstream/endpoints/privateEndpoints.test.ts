@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { expectPagingFieldsRead, itKeepsRefusalCodes, itReadsEachItem, pageOf } from "../listingTestkit.js";
 import { GCP_PRIVATE_ENDPOINT, REFERENCE_PRIVATE_ENDPOINTS } from "../privateEndpointsTestkit.js";
-import { refusalOf } from "../refusals.js";
 import { failure, TEST_AUTH_HEADERS, TEST_BASE_URL, testClient, useMockUpstream } from "../testkit.js";
 import type { PrivateEndpoint } from "../types.js";
 import { normalizePrivateEndpoints, privateEndpointsDataSchema } from "./privateEndpoints.js";
@@ -23,12 +23,8 @@ describe("List Private Endpoints over HTTP", () => {
       })
       .reply(200, { code: 0, data: REFERENCE_PRIVATE_ENDPOINTS });
     const { client } = testClient();
-    expect(await client.listPrivateEndpoints(ARGS)).toStrictEqual({
-      total: 1,
-      currentPage: 1,
-      pageSize: 10,
-      listed: 1,
-      endpoints: [
+    expect(await client.listPrivateEndpoints(ARGS)).toStrictEqual(
+      pageOf({ total: 1, currentPage: 1, pageSize: 10 }, "endpoints", [
         {
           endpointId: "vpce-0123456789abcdef0",
           projectId: "proj-asked",
@@ -38,8 +34,8 @@ describe("List Private Endpoints over HTTP", () => {
           endpointStatus: "AVAILABLE",
           endpointServiceStatus: "AVAILABLE",
         },
-      ],
-    });
+      ]),
+    );
     upstream.assertNoPendingInterceptors();
   });
 
@@ -54,25 +50,9 @@ describe("List Private Endpoints over HTTP", () => {
     upstream.assertNoPendingInterceptors();
   });
 
-  it.each([
-    [
-      "1800 User hasn't authenticated (the reference's failure sample)",
-      1800,
-      "User hasn't authenticated",
-      "key_refused",
-    ],
-    ["96013 owner needed", 96013, "Org owner or project owner is needed", "not_permitted"],
-  ] as const)("a refusal, %s, keeps its code for the refusal rule", async (_name, code, message, want) => {
-    upstream
-      .get(TEST_BASE_URL)
-      .intercept({ method: "GET", path: (p) => p.startsWith(`${PATH}?`) })
-      .reply(200, { code, message });
-    const { client } = testClient({ maxRetries: 0 });
-    const err = await failure(client.listPrivateEndpoints(ARGS));
-    expect(err.apiCode).toBe(code);
-    expect(err.endpoint).toBe("GET /v2/projects/{projectId}/privateEndpoints");
-    expect(refusalOf(err)).toBe(want);
-  });
+  itKeepsRefusalCodes(upstream, PATH, "GET /v2/projects/{projectId}/privateEndpoints", (client) =>
+    client.listPrivateEndpoints(ARGS),
+  );
 
   it("an endpoint without an ID is a schema error naming the path", async () => {
     upstream
@@ -90,7 +70,7 @@ describe("normalizePrivateEndpoints", () => {
   const endpoint = (fields: Record<string, unknown>): PrivateEndpoint | undefined =>
     read({ endpoints: [{ endpointId: "vpce-1", ...fields }] }).endpoints[0];
 
-  it.each<{ name: string; fields: Record<string, unknown>; want: Partial<PrivateEndpoint> }>([
+  itReadsEachItem(endpoint, [
     // Google Cloud endpoints carry gcpProjectId; it is accepted and not kept.
     {
       name: "a Google Cloud endpoint with gcpProjectId",
@@ -141,21 +121,14 @@ describe("normalizePrivateEndpoints", () => {
     },
     // The items name no project: each is the asked project's.
     { name: "the asked project", fields: {}, want: { projectId: "proj-asked" } },
-  ])("reads $name", ({ fields, want }) => {
-    expect(endpoint(fields)).toMatchObject(want);
-  });
+  ]);
 
   it("does not keep the Google Cloud project ID", () => {
     expect(JSON.stringify(endpoint({ ...GCP_PRIVATE_ENDPOINT }))).not.toContain("customer-network-prod");
   });
 
   it("reads a page's paging fields as given, null where absent", () => {
-    const { endpoints, ...paging } = read({ count: "112", currentPage: 2, pageSize: 100, endpoints: [] });
-    expect(paging).toEqual({ total: 112, currentPage: 2, pageSize: 100, listed: 0 });
-    expect(endpoints).toEqual([]);
-    const { endpoints: none, ...bare } = read({ endpoints: null });
-    expect(bare).toEqual({ total: null, currentPage: null, pageSize: null, listed: 0 });
-    expect(none).toEqual([]);
+    expectPagingFieldsRead(read, "endpoints", "endpoints");
   });
 
   it("refuses an endpoint without an ID: an endpoint cannot be told from another without one", () => {

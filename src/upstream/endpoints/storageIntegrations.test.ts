@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectPagingFieldsRead, expectRefusalKept, itReadsEachItem, pageOf } from "../listingTestkit.js";
 import { EXTERNAL_CRED, REFERENCE_STORAGE_INTEGRATIONS } from "../storageIntegrationsTestkit.js";
 import { failure, readOneGet, TEST_BASE_URL, testClient, useMockUpstream } from "../testkit.js";
 import type { StorageIntegration } from "../types.js";
@@ -19,12 +20,8 @@ describe("List Storage Integrations over HTTP", () => {
       REFERENCE_STORAGE_INTEGRATIONS,
       (client, args) => client.listStorageIntegrations(args),
     );
-    expect(page).toStrictEqual({
-      total: 1,
-      currentPage: 1,
-      pageSize: 10,
-      listed: 1,
-      integrations: [
+    expect(page).toStrictEqual(
+      pageOf({ total: 1, currentPage: 1, pageSize: 10 }, "integrations", [
         {
           integrationId: "integ-xxxxxxxxxxxxxxxxxxxx",
           name: "my-storage-integration",
@@ -33,8 +30,8 @@ describe("List Storage Integrations over HTTP", () => {
           regionId: "aws-us-west-2",
           bucketName: "my-bucket",
         },
-      ],
-    });
+      ]),
+    );
   });
 
   it("drops every field the listing does not document: no credential identifier leaves the client", async () => {
@@ -69,16 +66,14 @@ describe("List Storage Integrations over HTTP", () => {
     for (const secret of Object.values(EXTERNAL_CRED)) expect(err.message).not.toContain(secret);
   });
 
-  it("the newer pages' auth failure 1800 comes back with its code", async () => {
-    upstream
-      .get(TEST_BASE_URL)
-      .intercept({ method: "GET", path: (p) => p.startsWith("/v2/storageIntegrations?") })
-      .reply(200, { code: 1800, message: "User hasn't authenticated" });
-    const { client } = testClient({ maxRetries: 0 });
-    const err = await failure(client.listStorageIntegrations(ARGS));
-    expect(err.apiCode).toBe(1800);
-    expect(err.endpoint).toBe("GET /v2/storageIntegrations");
-  });
+  it("the newer pages' auth failure 1800 comes back with its code", () =>
+    expectRefusalKept(
+      upstream,
+      "/v2/storageIntegrations",
+      "GET /v2/storageIntegrations",
+      (client) => client.listStorageIntegrations(ARGS),
+      { code: 1800, message: "User hasn't authenticated", want: "key_refused" },
+    ));
 });
 
 describe("Describe Storage Integration", () => {
@@ -106,7 +101,7 @@ describe("normalizeStorageIntegrations", () => {
   const integration = (fields: Record<string, unknown>): StorageIntegration | undefined =>
     read({ storageIntegrations: [{ integrationId: "integ-1", ...fields }] }).integrations[0];
 
-  it.each<{ name: string; fields: Record<string, unknown>; want: Partial<StorageIntegration> }>([
+  itReadsEachItem(integration, [
     { name: "status ACTIVE", fields: { status: "ACTIVE" }, want: { status: "ACTIVE" } },
     { name: "status ERROR", fields: { status: "ERROR" }, want: { status: "ERROR" } },
     // Statuses outside the public two are read as they come (the mapping adds them lowercased).
@@ -133,22 +128,10 @@ describe("normalizeStorageIntegrations", () => {
       want: { name: "exports", regionId: "gcp-us-west1", bucketName: "bkt" },
     },
     { name: "a numeric ID", fields: { integrationId: 42 }, want: { integrationId: "42" } },
-  ])("reads $name", ({ fields, want }) => {
-    expect(integration(fields)).toMatchObject(want);
-  });
+  ]);
 
   it("reads a page's paging fields as given, null where absent", () => {
-    const { integrations, ...paging } = read({
-      count: "112",
-      currentPage: 2,
-      pageSize: 100,
-      storageIntegrations: [],
-    });
-    expect(paging).toEqual({ total: 112, currentPage: 2, pageSize: 100, listed: 0 });
-    expect(integrations).toEqual([]);
-    const { integrations: none, ...bare } = read({ storageIntegrations: null });
-    expect(bare).toEqual({ total: null, currentPage: null, pageSize: null, listed: 0 });
-    expect(none).toEqual([]);
+    expectPagingFieldsRead(read, "storageIntegrations", "integrations");
   });
 
   it("refuses an integration without an ID: one cannot be told from another without it", () => {

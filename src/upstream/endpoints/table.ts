@@ -8,8 +8,10 @@
  * To add an endpoint: declare it in a file of this folder (`defineEndpoint`), and add it here.
  */
 import { listAlertRulesEndpoint } from "./alertRules.js";
+import { listApiKeysEndpoint } from "./apiKeys.js";
 import { getBackupPolicyEndpoint, listBackupsEndpoint } from "./backups.js";
 import { listInvoicesEndpoint, queryDailyUsageEndpoint } from "./billing.js";
+import { describeCollectionEndpoint, queryEndpoint, searchEndpoint } from "./canary.js";
 import { describeClusterEndpoint, listClustersEndpoint } from "./clusters.js";
 import {
   getLoadStateEndpoint,
@@ -28,6 +30,7 @@ import { describeJobEndpoint } from "./jobs.js";
 import { queryClusterMetricsEndpoint } from "./metrics.js";
 import { listOnDemandClustersEndpoint } from "./onDemandClusters.js";
 import { describeOnDemandComputeEndpoint } from "./onDemandCompute.js";
+import { describePipelineEndpoint, listPipelinesEndpoint } from "./pipelines.js";
 import { listPrivateEndpointsEndpoint } from "./privateEndpoints.js";
 import { listProjectsEndpoint } from "./projects.js";
 import { listProjectsV2Endpoint } from "./projectsV2.js";
@@ -96,6 +99,17 @@ export const CONTROL_PLANE = {
    * Integration has no method: its answer names the credentials the service assumes.
    */
   listStorageIntegrations: listStorageIntegrationsEndpoint,
+  /**
+   * One page of the organization's API keys (page numbers start at 1): an Organization Owner
+   * sees all. Never a secret, and nothing of a person (creator, description) is read.
+   */
+  listApiKeys: listApiKeysEndpoint,
+  /**
+   * v1, at the controller of a region: a project's pipelines (no paging; discontinued by the
+   * service, so a controller may answer that it has none), and one pipeline by its ID.
+   */
+  listPipelines: listPipelinesEndpoint,
+  describePipeline: describePipelineEndpoint,
 } as const;
 
 /** A cluster's own data plane, called by the data-plane client (dataPlane.ts), by name. */
@@ -107,6 +121,10 @@ export const DATA_PLANE = {
   getStats: getStatsEndpoint,
   listIndexes: listIndexesEndpoint,
   describeIndex: describeIndexEndpoint,
+  /** A read-only canary's: a collection's vector fields, then one search or query (limit 1). */
+  describeCollection: describeCollectionEndpoint,
+  search: searchEndpoint,
+  query: queryEndpoint,
 } as const;
 
 type ControlPlane = typeof CONTROL_PLANE;
