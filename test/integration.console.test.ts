@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { WireAlertRule } from "../src/simulator/index.js";
-import { startConsoleHarness } from "./helpers/consoleHarness.js";
+import { expectNotPermittedOnce, startConsoleHarness } from "./helpers/consoleHarness.js";
 import { type Harness, matching, parseSamples, sampleValue } from "./helpers/harness.js";
 
 const RULES = "GET /v2/alertRules";
@@ -164,16 +164,7 @@ describe("the console's alert rules against the simulator", () => {
       await clock.advance(60_000);
       await harness.settle();
     }
-    const text = await harness.metrics();
-    const target = { collector: "alert_rules", target: "organization" };
-    expect(sampleValue(text, "vdbcloud_collector_up", target)).toBe(1);
-    expect(sampleValue(text, "vdbcloud_collector_not_permitted", { ...target, credential: "default" })).toBe(
-      1,
-    );
-    const warnings = logs.filter(
-      (l) => l.includes("credential lacks the permission") && l.includes("alert_rules"),
-    );
-    expect(warnings).toHaveLength(1);
+    await expectNotPermittedOnce(harness, logs, { collector: "alert_rules", target: "organization" });
   });
 
   it("runs on shard 0 only", async () => {

@@ -4,31 +4,19 @@
  * followed at the next listing; 112 endpoints of a project read in two pages; a refused key that
  * costs this collector alone; and not one Google Cloud project ID in /metrics.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startConsoleHarness } from "./helpers/consoleHarness.js";
+import { describe, expect, it } from "vitest";
+import { expectNotPermittedOnce, useConsoleHarness } from "./helpers/consoleHarness.js";
 import { type Harness, matching, parseSamples, sampleValue } from "./helpers/harness.js";
 import type { ManualClock } from "./helpers/manualClock.js";
-import { sectionsOff } from "./helpers/sectionsOff.js";
 
 const LIST = "GET /v2/projects/{projectId}/privateEndpoints";
 const TARGET = { collector: "private_endpoints", target: "organization" };
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-
 /** An exporter polling only the private endpoints (and the inventory), on a manual clock. */
-async function start(opts: { sim?: Record<string, unknown>; shard?: { index: number; total: number } } = {}) {
-  const started = await startConsoleHarness({
-    sim: { privateEndpointPending: true, ...opts.sim },
-    ...(opts.shard ? { shard: opts.shard } : {}),
-    config: (raw) => Object.assign(raw, sectionsOff("private_endpoints", "inventory")),
-  });
-  h = started.harness;
-  return started;
-}
+const start = useConsoleHarness({
+  sim: { privateEndpointPending: true },
+  only: ["private_endpoints", "inventory"],
+});
 
 /** Advances past the next run of a PT1M task (half an interval to an interval and a half after the last). */
 async function nextListing(harness: Harness, clock: ManualClock): Promise<void> {
@@ -144,15 +132,7 @@ describe("private endpoints against the simulator", () => {
     const { harness, clock, logs } = await start();
     harness.sim.faults.set("catalogue_refusal", { rate: 1, endpoints: [LIST], code: 96013 });
     for (let i = 0; i < 2; i++) await nextListing(harness, clock);
-    const text = await harness.metrics();
-    expect(sampleValue(text, "vdbcloud_collector_up", TARGET)).toBe(1);
-    expect(sampleValue(text, "vdbcloud_collector_not_permitted", { ...TARGET, credential: "default" })).toBe(
-      1,
-    );
-    const warnings = logs.filter(
-      (l) => l.includes("credential lacks the permission") && l.includes("private_endpoints"),
-    );
-    expect(warnings).toHaveLength(1);
+    await expectNotPermittedOnce(harness, logs, TARGET);
   });
 
   it("runs on shard 0 only", async () => {

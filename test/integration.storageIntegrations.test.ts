@@ -4,32 +4,23 @@
  * nowhere else; Describe Storage Integration never called, so none of the credentials it names
  * reaches /metrics, the landing page or the logs; a key without the role is not permitted.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BROKEN_INTEGRATION_MESSAGE, type SimStorageIntegration } from "../src/simulator/index.js";
-import { startConsoleHarness } from "./helpers/consoleHarness.js";
-import { type Harness, matching, parseSamples, sampleValue } from "./helpers/harness.js";
-import { sectionsOff } from "./helpers/sectionsOff.js";
+import { expectNotPermittedOnce, useConsoleHarness } from "./helpers/consoleHarness.js";
+import { matching, parseSamples, sampleValue } from "./helpers/harness.js";
 
 const LIST = "GET /v2/storageIntegrations";
 const DESCRIBE = "GET /v2/storageIntegrations/{integrationId}";
 const TARGET = { collector: "storage_integrations", target: "organization" };
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
+const startHarness = useConsoleHarness({
+  sim: { storageIntegrationError: true },
+  only: ["storage_integrations", "inventory"],
 });
 
 /** An exporter polling the storage integrations (and the inventory, for the projects), on a manual clock. */
 async function start(opts: { sim?: Record<string, unknown>; shard?: { index: number; total: number } } = {}) {
-  const started = await startConsoleHarness({
-    sim: { storageIntegrationError: true, ...opts.sim },
-    ...(opts.shard ? { shard: opts.shard } : {}),
-    config: (raw) => Object.assign(raw, sectionsOff("storage_integrations", "inventory")),
-  });
-  h = started.harness;
-  const { logs, clock } = started;
-  const harness = h;
+  const { harness, logs, clock } = await startHarness(opts);
   /** Lets the demo's interval (PT1M) pass: the next slot is within an interval and a half. */
   const cycle = async () => {
     for (let i = 0; i < 6; i++) {
@@ -155,15 +146,7 @@ describe("storage integrations against the simulator", () => {
     harness.sim.faults.set("catalogue_refusal", { rate: 1, endpoints: [LIST], code: 96013 });
     await cycle();
     await cycle();
-    const text = await harness.metrics();
-    expect(sampleValue(text, "vdbcloud_collector_up", TARGET)).toBe(1);
-    expect(sampleValue(text, "vdbcloud_collector_not_permitted", { ...TARGET, credential: "default" })).toBe(
-      1,
-    );
-    const warnings = logs.filter(
-      (l) => l.includes("credential lacks the permission") && l.includes("storage_integrations"),
-    );
-    expect(warnings).toHaveLength(1);
+    await expectNotPermittedOnce(harness, logs, TARGET);
   });
 
   it("run on shard 0 only", async () => {

@@ -3,8 +3,10 @@
  * projects) and nothing else, on a manual clock that has run the first cycle: the start of every
  * test of a per-project listing collector against the simulator.
  */
-import { type Harness, startHarness } from "./harness.js";
+import { afterEach, expect } from "vitest";
+import { type Harness, sampleValue, startHarness } from "./harness.js";
 import { ManualClock } from "./manualClock.js";
+import { sectionsOff } from "./sectionsOff.js";
 
 /** What a console listing test varies. */
 export interface ConsoleHarnessOptions {
@@ -38,4 +40,57 @@ export async function startConsoleHarness(
   await clock.advance(0);
   await harness.settle();
   return { harness, logs, clock };
+}
+
+/** What a test file of one console listing starts with, unless a test says otherwise. */
+interface ConsoleHarnessDefaults {
+  /** The simulator options of its collector's bad case. */
+  readonly sim?: Record<string, unknown>;
+  /** The sections left on (every other section that can be is turned off). */
+  readonly only?: readonly string[];
+}
+
+/**
+ * Gives the calling test file a start function: `startConsoleHarness` with `defaults` under the
+ * test's own options (its `sim` over theirs, its `config` after theirs), each harness closed
+ * after its test.
+ */
+export function useConsoleHarness(defaults: ConsoleHarnessDefaults) {
+  let current: Harness | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (opts: ConsoleHarnessOptions = {}) => {
+    const started = await startConsoleHarness({
+      sim: { ...defaults.sim, ...opts.sim },
+      ...(opts.shard ? { shard: opts.shard } : {}),
+      config: (raw) => {
+        if (defaults.only) Object.assign(raw, sectionsOff(...defaults.only));
+        opts.config?.(raw);
+      },
+    });
+    current = started.harness;
+    return started;
+  };
+}
+
+/**
+ * Checks what a key refused a role leaves: the target up, not permitted for `credential`, and
+ * one warning naming the collector, whatever number of polls it took. Returns that warning.
+ */
+export async function expectNotPermittedOnce(
+  harness: Harness,
+  logs: readonly string[],
+  target: { readonly collector: string; readonly target: string },
+  credential = "default",
+): Promise<string> {
+  const text = await harness.metrics();
+  expect(sampleValue(text, "vdbcloud_collector_up", target)).toBe(1);
+  expect(sampleValue(text, "vdbcloud_collector_not_permitted", { ...target, credential })).toBe(1);
+  const warnings = logs.filter(
+    (l) => l.includes("credential lacks the permission") && l.includes(target.collector),
+  );
+  expect(warnings).toHaveLength(1);
+  return warnings[0] ?? "";
 }
