@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { BROKEN_INTEGRATION_MESSAGE, type SimStorageIntegration } from "../src/simulator/index.js";
-import { expectNotPermittedOnce, useConsoleHarness } from "./helpers/consoleHarness.js";
+import { everyOutput, expectNotPermittedOnce, useConsoleHarness } from "./helpers/consoleHarness.js";
 import { matching, parseSamples, sampleValue } from "./helpers/harness.js";
 
 const LIST = "GET /v2/storageIntegrations";
@@ -112,17 +112,8 @@ describe("storage integrations against the simulator", () => {
     expect(
       Object.keys(harness.sim.stats.byEndpoint).filter((e) => e.startsWith("GET /v2/storageIntegrations/")),
     ).toEqual([]);
-    const metrics = await harness.metrics();
-    const landing = await (await fetch(`${harness.url}/`)).text();
-    const landingJson = JSON.stringify(await harness.exporter.landing());
-    const logText = logs.join("\n");
-    expect(logText.length).toBeGreaterThan(0);
-    for (const [where, text] of [
-      ["/metrics", metrics],
-      ["GET /", landing],
-      ["landing info", landingJson],
-      ["logs", logText],
-    ] as const) {
+    expect(logs.length).toBeGreaterThan(0);
+    for (const [where, text] of await everyOutput(harness, logs)) {
       expect(
         secrets.filter((s) => text.includes(s)),
         where,

@@ -4,7 +4,7 @@
  * test of a per-project listing collector against the simulator.
  */
 import { afterEach, expect } from "vitest";
-import { type Harness, sampleValue, startHarness } from "./harness.js";
+import { type Harness, matching, parseSamples, sampleValue, startHarness } from "./harness.js";
 import { ManualClock } from "./manualClock.js";
 import { sectionsOff } from "./sectionsOff.js";
 
@@ -93,4 +93,37 @@ export async function expectNotPermittedOnce(
   );
   expect(warnings).toHaveLength(1);
   return warnings[0] ?? "";
+}
+
+/**
+ * Checks what a key the service refuses on one listing leaves: that target down and not "not
+ * permitted", and the inventory, through the same key, up. Returns how many series of `listed`
+ * the last good listing still shows (kept until the staleness bound).
+ */
+export async function expectRefusedOnlyHere(
+  harness: Harness,
+  target: { readonly collector: string; readonly target: string },
+  listed: string,
+): Promise<number> {
+  const text = await harness.metrics();
+  const samples = parseSamples(text);
+  expect(sampleValue(text, "vdbcloud_collector_up", target)).toBe(0);
+  expect(matching(samples, "vdbcloud_collector_not_permitted", target)).toEqual([]);
+  const others = matching(samples, "vdbcloud_collector_up", { collector: "inventory" });
+  expect(others.length).toBeGreaterThan(0);
+  for (const s of others) expect(s.value, JSON.stringify(s.labels)).toBe(1);
+  return matching(samples, listed, {}).length;
+}
+
+/** Everything a person reads of the exporter, by where: /metrics, the landing page and its data, the logs. */
+export async function everyOutput(
+  harness: Harness,
+  logs: readonly string[],
+): Promise<ReadonlyArray<readonly [string, string]>> {
+  return [
+    ["/metrics", await harness.metrics()],
+    ["GET /", await (await fetch(`${harness.url}/`)).text()],
+    ["landing info", JSON.stringify(await harness.exporter.landing())],
+    ["logs", logs.join("\n")],
+  ];
 }
