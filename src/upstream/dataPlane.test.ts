@@ -85,6 +85,10 @@ describe("data-plane client", () => {
     ["unknown database (800)", 800, "not_found"],
     ["unknown collection (100)", 100, "not_found"],
     ["unknown index (700)", 700, "not_found"],
+    // The engine's request errors: the request's fault, not the credential's.
+    ["a body that is not JSON (1801)", 1801, "invalid_request"],
+    ["a missing required parameter (1802)", 1802, "invalid_request"],
+    ["a schema that cannot be encoded (1803)", 1803, "invalid_request"],
     ["control-plane invalid token (80001)", 80001, "auth_error"],
     ["other engine code", 65535, "api_error"],
   ])("%s maps to %s, without the credential in the message", async (_n, apiCode, code) => {

@@ -126,16 +126,17 @@ interface DataPlaneClientOptions {
 }
 
 /**
- * The engine's own error codes, which the data plane answers with HTTP 200: 1801-1803
- * (credential checks) refuse the credential; 800 (database not found), 100 (collection not
- * found) and 700 (index not found) name something that does not exist. 1800 (not
- * authenticated) is not here: the control plane answers it too, so the one mapping of both
- * (AUTH_API_CODES) holds it.
+ * The engine's own error codes, which the data plane answers with HTTP 200: 1801 (a body that
+ * is not JSON), 1802 (a required parameter missing; the Search reference's own failure sample)
+ * and 1803 (a schema that cannot be encoded) are the request's fault, not the credential's;
+ * 800 (database not found), 100 (collection not found) and 700 (index not found) name something
+ * that does not exist. 1800 (not authenticated) is not here: the control plane answers it too,
+ * so the one mapping of both (AUTH_API_CODES) holds it.
  */
 const DATA_PLANE_CODES: ReadonlyMap<number, CloudErrorCode> = new Map([
-  [1801, "auth_error"],
-  [1802, "auth_error"],
-  [1803, "auth_error"],
+  [1801, "invalid_request"],
+  [1802, "invalid_request"],
+  [1803, "invalid_request"],
   [800, "not_found"],
   [100, "not_found"],
   [700, "not_found"],

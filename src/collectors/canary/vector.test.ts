@@ -66,7 +66,7 @@ describe("isRefusedSearch", () => {
     ],
     [
       "the reference's failure sample (1802)",
-      err("auth_error", "upstream code 1802: reason for failure", { apiCode: 1802 }),
+      err("invalid_request", "upstream code 1802: reason for failure", { apiCode: 1802 }),
       true,
     ],
     ["an invalid request", err("invalid_request", "upstream code 80003: bad", { apiCode: 80003 }), true],
