@@ -60,6 +60,7 @@ export async function probeCommand(config: Config, opts: ProbeCommandOptions): P
       jobIds: lists.mine(JOB_IDS_LIST),
       now: Date.now,
       ...(config.billing.enabled ? { billingClient: clients.ownKey(BILLING_SECTION) } : {}),
+      ownKeyClient: (section) => clients.ownKey(section),
       dataPlane: clients.dataPlane,
     });
     // The client redacts keys from the service's messages already; this is the last guard.

@@ -7,6 +7,8 @@
  * where the service has none). The known projects are those List Projects V2 gave the probe,
  * and the configured clusters' (polling/projects.ts), as a run would ask them.
  */
+import { API_KEYS_SECTION } from "../collectors/api-keys/config.js";
+import type { ConfigSection } from "../config/section.js";
 import type { ClusterConfig, Config } from "../config/types.js";
 import { type KnownProject, mergeKnownProjects, projectRegions } from "../polling/projects.js";
 import { CloudError } from "../upstream/errors.js";
@@ -84,6 +86,7 @@ export async function probeConsole(
   client: CloudApi,
   listed: readonly KnownProject[],
   clusters: readonly ClusterConfig[],
+  ownKeyClient?: (section: ConfigSection) => CloudApi,
 ): Promise<ConsoleProbe[]> {
   const known = mergeKnownProjects(listed, clusters);
   const out: ConsoleProbe[] = [];
@@ -147,10 +150,12 @@ export async function probeConsole(
     );
   }
   if (config.apiKeys.enabled) {
-    // Account-wide: no project to choose; page 1 of one key, the count says how many.
+    // Account-wide: no project to choose; page 1 of one key, the count says how many. Asked with
+    // the key the collector lists with: the section's own (an Owner's, beside a read-only main key).
+    const keys = ownKeyClient?.(API_KEYS_SECTION) ?? client;
     out.push(
       await outcome("List API Keys", undefined, async () => {
-        const page = await client.listApiKeys({ pageSize: 1, currentPage: 1 });
+        const page = await keys.listApiKeys({ pageSize: 1, currentPage: 1 });
         return page.total ?? page.listed;
       }),
     );

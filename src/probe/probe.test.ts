@@ -414,6 +414,28 @@ describe("runProbe", () => {
     expect(report.keys[0]?.state).toBe("accepted");
   });
 
+  it("lists API keys with the api_keys section's own key when the collector would", async () => {
+    const main = fakeApi();
+    const owner = fakeApi();
+    const config = await buildConfig({ api: { api_key: "k" }, api_keys: { api_key: "owner-key" } });
+    const asked: string[] = [];
+    await runProbe(config, {
+      clientFor: () => main.api,
+      credentialOf: () => "default",
+      clusters: [],
+      sparkJobs: [],
+      jobIds: [],
+      now: () => 1_700_000_000_000,
+      ownKeyClient: (section) => {
+        asked.push(section.key);
+        return owner.api;
+      },
+    });
+    expect(asked).toEqual(["api_keys"]);
+    expect(owner.calls).toEqual(["listApiKeys 1/1"]);
+    expect(main.calls.filter((c) => c.startsWith("listApiKeys"))).toEqual([]);
+  });
+
   it.each([
     ["readable", false, { ok: true }, "Billing (key billing): readable (Query Daily Usage answered)", 0],
     [

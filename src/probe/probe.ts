@@ -19,6 +19,7 @@ import { resolveBatch } from "../collectors/cluster-metrics/refusedQueries.js";
 import { alignedWindow } from "../collectors/cluster-metrics/tasks.js";
 import type { SparkJobRef } from "../collectors/spark-jobs/config.js";
 import { queriesForTarget, queryKey } from "../config/queries.js";
+import type { ConfigSection } from "../config/section.js";
 import type { ClusterConfig, Config } from "../config/types.js";
 import { ownKeyCredential } from "../polling/credentials.js";
 import { formOfQuery, inForm, listedIn, type QueryForm } from "../upstream/catalog.js";
@@ -52,6 +53,11 @@ interface ProbeDeps {
   readonly now: () => number;
   /** The billing key's client (credential "billing"); used only when billing is enabled. */
   readonly billingClient?: CloudApi;
+  /**
+   * The client of a section's own key (its `api_key`, else the default key), for a listing whose
+   * collector calls with it; without it, such a listing is probed with the default key.
+   */
+  readonly ownKeyClient?: (section: ConfigSection) => CloudApi;
   /** Each cluster's data-plane client; the data planes are probed when collections are enabled. */
   readonly dataPlane?: DataPlaneFactory;
 }
@@ -309,7 +315,7 @@ export async function runProbe(config: Config, deps: ProbeDeps): Promise<ProbeRe
   const backups = await probeBackups(config, deps, keys);
   const consoleListings = keys.refused(defaultCredential)
     ? []
-    : await probeConsole(config, deps.clientFor({}), listedProjects, deps.clusters);
+    : await probeConsole(config, deps.clientFor({}), listedProjects, deps.clusters, deps.ownKeyClient);
   const billing = config.billing.enabled ? await probeBilling(deps) : undefined;
   return {
     keys: keys.list(),
