@@ -15,10 +15,10 @@ import {
   everyOutput,
   expectNotPermittedOnce,
   expectRefusedOnlyHere,
+  nextListing,
   useConsoleHarness,
 } from "./helpers/consoleHarness.js";
-import { type Harness, matching, parseSamples, sampleValue, TEST_API_KEY } from "./helpers/harness.js";
-import type { ManualClock } from "./helpers/manualClock.js";
+import { matching, parseSamples, sampleValue, TEST_API_KEY } from "./helpers/harness.js";
 
 const LIST = "GET /v2/api-keys";
 const TARGET = { collector: "api_keys", target: "organization" };
@@ -26,14 +26,6 @@ const YEAR_S = 365 * 86_400;
 
 /** An exporter polling the API keys (and the console listings), the demo's bad cases on, on a manual clock. */
 const start = useConsoleHarness({ sim: { apiKeysBadCases: true } });
-
-/** Advances past the next run of a PT1M task. */
-async function nextListing(harness: Harness, clock: ManualClock): Promise<void> {
-  for (let i = 0; i < 4; i++) {
-    await clock.advance(30_000);
-    await harness.settle();
-  }
-}
 
 /** What people left on the simulator's keys: creator names, e-mail addresses, descriptions. */
 function personal(keys: readonly SimApiKey[]): string[] {

@@ -8,10 +8,10 @@ import { describe, expect, it } from "vitest";
 import {
   expectNotPermittedOnce,
   expectRefusedOnlyHere,
+  nextListing,
   useConsoleHarness,
 } from "./helpers/consoleHarness.js";
-import { type Harness, matching, parseSamples, sampleValue } from "./helpers/harness.js";
-import type { ManualClock } from "./helpers/manualClock.js";
+import { matching, parseSamples, sampleValue } from "./helpers/harness.js";
 
 const LIST = "GET /v2/projects/{projectId}/privateEndpoints";
 const TARGET = { collector: "private_endpoints", target: "organization" };
@@ -21,14 +21,6 @@ const start = useConsoleHarness({
   sim: { privateEndpointPending: true },
   only: ["private_endpoints", "inventory"],
 });
-
-/** Advances past the next run of a PT1M task (half an interval to an interval and a half after the last). */
-async function nextListing(harness: Harness, clock: ManualClock): Promise<void> {
-  for (let i = 0; i < 4; i++) {
-    await clock.advance(30_000);
-    await harness.settle();
-  }
-}
 
 describe("private endpoints against the simulator", () => {
   it("show every endpoint of every project with both statuses, one listing per project", async () => {

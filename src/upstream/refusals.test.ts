@@ -84,6 +84,13 @@ describe("refusalOf: the reference's error codes first, then the HTTP status, th
       want: "not_permitted",
     },
     {
+      what: "96041 Org Owner only (the live service's API key endpoints)",
+      e: err("api_error", "Only API keys with Org Owner permission can access this endpoint", {
+        apiCode: 96041,
+      }),
+      want: "not_permitted",
+    },
+    {
       what: "96021 free cluster",
       e: err("api_error", "Free cluster does not support this operation.", { apiCode: 96021 }),
       want: "plan_refused",

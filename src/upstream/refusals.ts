@@ -22,9 +22,12 @@ export type Refusal = "key_refused" | "not_permitted" | "plan_refused" | "not_of
 
 /**
  * The error-code list's permission refusals: 96012-96016 (96013 "Org owner or project owner is
- * needed", 96016 "Please check your Apikey scope") and 96027 (project, Apikey scope).
+ * needed", 96016 "Please check your Apikey scope") and 96027 (project, Apikey scope); and 96041
+ * "Only API keys with Org Owner permission can access this endpoint", which the live service
+ * answers a key that is not an Org Owner's on the API key endpoints (in no error-code list: a
+ * public account of the live API, docs/design.md section 7).
  */
-const PERMISSION_API_CODES: ReadonlySet<number> = new Set([96012, 96013, 96014, 96015, 96016, 96027]);
+const PERMISSION_API_CODES: ReadonlySet<number> = new Set([96012, 96013, 96014, 96015, 96016, 96027, 96041]);
 
 /**
  * The error-code list's plan refusals: 96021 "Free cluster does not support this operation.", 96022

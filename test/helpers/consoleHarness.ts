@@ -127,3 +127,11 @@ export async function everyOutput(
     ["logs", logs.join("\n")],
   ];
 }
+
+/** Advances past the next run of a PT1M task (half an interval to an interval and a half after the last). */
+export async function nextListing(harness: Harness, clock: ManualClock): Promise<void> {
+  for (let i = 0; i < 4; i++) {
+    await clock.advance(30_000);
+    await harness.settle();
+  }
+}

@@ -36,6 +36,33 @@ describe("List API Keys over HTTP", () => {
     expectNothingPersonal(page);
   });
 
+  it.each([
+    [
+      "a gateway that routes no such path (HTTP 404, as the live service was seen to answer it)",
+      404,
+      { message: "no Route matched with those values" },
+      "not_offered",
+    ],
+    [
+      "a key that is not an Org Owner's (96041, as the live service answers it)",
+      200,
+      { code: 96041, message: "Only API keys with Org Owner permission can access this endpoint" },
+      "not_permitted",
+    ],
+  ])("%s is %s", async (_what, status, body, want) => {
+    upstream
+      .get(TEST_BASE_URL)
+      .intercept({ method: "GET", path: (p: string) => p.startsWith(PATH) })
+      .reply(status, body);
+    const err = await testClient()
+      .client.listApiKeys(ARGS)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(refusalOf(err)).toBe(want);
+  });
+
   it("reads the older shape the list's sample shows", async () => {
     const page = await readOneGet(PATH, ARGS, OLDER_SAMPLE_API_KEYS, (client, args) =>
       client.listApiKeys(args),
