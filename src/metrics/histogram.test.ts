@@ -3,7 +3,9 @@ import { renderChunks, renderHeader } from "../exposition/render.js";
 import { MappingBuilder } from "./builder.js";
 import { histogram } from "./define.js";
 
-const H = histogram("test_probe_duration_seconds", "Probe durations in seconds (source: a test).", [0.1, 1], {
+const H = histogram("test_probe_duration_seconds", {
+  help: "Probe durations in seconds (source: a test).",
+  buckets: [0.1, 1],
   labels: ["target"],
   unit: "seconds (histogram)",
   source: "a test",

@@ -9,7 +9,13 @@ import { PagingError } from "./pager.js";
 import { pollParts } from "./parts.js";
 import { runPoll } from "./runtime.js";
 
-const FAMILY = gauge("vdbcloud_test_part", "A part's value (source: test).");
+const FAMILY = gauge("vdbcloud_test_part", {
+  help: "A part's value (source: test).",
+  labels: ["part"],
+  unit: "count",
+  source: "test",
+  absent: "never",
+});
 const T0 = 1_750_000_000_000;
 const refused = () =>
   new CloudError(

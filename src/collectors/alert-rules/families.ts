@@ -12,56 +12,39 @@ const NO_RULES =
 
 /** The console's own alert rules: List Alert Rules per known project (shard 0). */
 export const CONSOLE_ALERT_RULE_FAMILIES = {
-  info: gauge(
-    "vdbcloud_console_alert_rule_info",
-    "An alert rule of the service's console in labels, always 1: its name, the metric it watches, its level and comparison in lower snake case; never its actions (upstream List Alert Rules).",
-    {
-      labels: [...RULE_LABELS, "rule_name", "metric_name", "level", "comparison"],
-      unit: "1 (info)",
-      source:
-        "GET /v2/alertRules id, ruleName, metricName, level (critical, warning), comparisonMethod or comparisonOperator (greater_than, equals, less_than, greater_than_or_equals, less_than_or_equals)",
-      absent: NO_RULES,
-    },
-  ),
-  enabled: gauge(
-    "vdbcloud_console_alert_rule_enabled",
-    "1 when the console's alert rule is enabled, 0 when it is disabled and will never notify (upstream List Alert Rules enabled).",
-    {
-      labels: RULE_LABELS,
-      unit: "1 or 0",
-      source: "GET /v2/alertRules enabled",
-      absent: `${NO_RULES}; none while the answer carries no enabled flag`,
-    },
-  ),
+  info: gauge("vdbcloud_console_alert_rule_info", {
+    help: "An alert rule of the service's console in labels, always 1: its name, the metric it watches, its level and comparison in lower snake case; never its actions (upstream List Alert Rules).",
+    labels: [...RULE_LABELS, "rule_name", "metric_name", "level", "comparison"],
+    source:
+      "GET /v2/alertRules id, ruleName, metricName, level (critical, warning), comparisonMethod or comparisonOperator (greater_than, equals, less_than, greater_than_or_equals, less_than_or_equals)",
+    absent: NO_RULES,
+  }),
+  enabled: gauge("vdbcloud_console_alert_rule_enabled", {
+    help: "1 when the console's alert rule is enabled, 0 when it is disabled and will never notify (upstream List Alert Rules enabled).",
+    labels: RULE_LABELS,
+    unit: "1 or 0",
+    source: "GET /v2/alertRules enabled",
+    absent: `${NO_RULES}; none while the answer carries no enabled flag`,
+  }),
   // A rule may compare against any number, below zero too.
-  threshold: signedGauge(
-    "vdbcloud_console_alert_rule_threshold",
-    "The threshold of the console's alert rule, as the console holds it, in the unit of its metric (upstream List Alert Rules threshold, a string).",
-    {
-      labels: RULE_LABELS,
-      unit: "the rule's metric's unit, as the console shows it (percent for CU rules, ms for latency)",
-      source: "GET /v2/alertRules threshold (a string)",
-      absent: `${NO_RULES}; none while the threshold is absent or not a number`,
-    },
-  ),
-  window: gauge(
-    "vdbcloud_console_alert_rule_window_seconds",
-    "How long the console's alert rule's condition must hold before it fires, in seconds (upstream List Alert Rules windowSize, minutes x 60).",
-    {
-      labels: RULE_LABELS,
-      unit: "seconds",
-      source: "GET /v2/alertRules windowSize (minutes, a string)",
-      absent: `${NO_RULES}; none while the window is absent or unreadable`,
-    },
-  ),
-  clusters: gauge(
-    "vdbcloud_console_alert_rule_clusters",
-    "Clusters the console's alert rule watches, a count (upstream List Alert Rules targetInstanceIds or targetClusterIds).",
-    {
-      labels: RULE_LABELS,
-      unit: "count",
-      source: "GET /v2/alertRules targetInstanceIds (targetClusterIds in the create examples)",
-      absent: `${NO_RULES}; none while the rule names no target list`,
-    },
-  ),
+  threshold: signedGauge("vdbcloud_console_alert_rule_threshold", {
+    help: "The threshold of the console's alert rule, as the console holds it, in the unit of its metric (upstream List Alert Rules threshold, a string).",
+    labels: RULE_LABELS,
+    unit: "the rule's metric's unit, as the console shows it (percent for CU rules, ms for latency)",
+    source: "GET /v2/alertRules threshold (a string)",
+    absent: `${NO_RULES}; none while the threshold is absent or not a number`,
+  }),
+  window: gauge("vdbcloud_console_alert_rule_window_seconds", {
+    help: "How long the console's alert rule's condition must hold before it fires, in seconds (upstream List Alert Rules windowSize, minutes x 60).",
+    labels: RULE_LABELS,
+    source: "GET /v2/alertRules windowSize (minutes, a string)",
+    absent: `${NO_RULES}; none while the window is absent or unreadable`,
+  }),
+  clusters: gauge("vdbcloud_console_alert_rule_clusters", {
+    help: "Clusters the console's alert rule watches, a count (upstream List Alert Rules targetInstanceIds or targetClusterIds).",
+    labels: RULE_LABELS,
+    unit: "count",
+    source: "GET /v2/alertRules targetInstanceIds (targetClusterIds in the create examples)",
+    absent: `${NO_RULES}; none while the rule names no target list`,
+  }),
 } as const;

@@ -19,55 +19,39 @@ const NO_PROBE =
 
 /** A canary target's probes: one Search or Query per target and interval. */
 export const CANARY_FAMILIES = {
-  up: gauge(
-    "vdbcloud_canary_up",
-    "Whether the target's last canary probe succeeded: 1 when its search or query answered, 0 when it failed, timed out or was refused (source: the exporter's canary, each canary.interval).",
-    {
-      labels: [...CANARY_LABELS],
-      unit: "1/0",
-      source: SOURCE,
-      absent: NO_PROBE,
-    },
-  ),
-  lastSuccess: gauge(
-    "vdbcloud_canary_last_success_timestamp_seconds",
-    "When the target's canary last succeeded, as Unix time in seconds (source: the exporter's canary, each canary.interval).",
-    {
-      labels: [...CANARY_LABELS],
-      unit: "Unix seconds",
-      source: SOURCE,
-      absent: `${NO_PROBE}; none until a probe of the target succeeded since the exporter started`,
-    },
-  ),
-  duration: histogram(
-    "vdbcloud_canary_duration_seconds",
-    "Duration in seconds of each successful canary probe, from the request's first byte written to the answer's last byte read: the exporter's own queues (its rate limiter, its in-flight cap) are not in it, since the exporter started (source: the exporter's canary).",
-    CANARY_BUCKETS,
-    {
-      labels: [...CANARY_LABELS],
-      unit: "seconds (histogram, 5 ms .. 10 s)",
-      source: `${SOURCE}: the answer's time on the wire`,
-      absent: `${NO_PROBE}; a probe that failed is counted by outcome, not timed`,
-    },
-  ),
-  requests: counter(
-    "vdbcloud_canary_requests_total",
-    "Canary probes of the target by outcome, since the exporter started: success, error (any failed answer or connection), timeout (no complete answer within canary.timeout), refused (the data plane refused the credential) (source: the exporter's canary).",
-    {
-      labels: [...CANARY_LABELS, "outcome"],
-      unit: "count (counter)",
-      source: `${SOURCE}: the outcome of each probe`,
-      absent: `${NO_PROBE}; each of the four outcomes has a series (0 until it happens) once the target was probed`,
-    },
-  ),
-  vcu: counter(
-    "vdbcloud_canary_vcu_total",
-    "vCU the service reported for the target's canary probes (the answers' cost, billed on free and serverless clusters), since the exporter started (source: the exporter's canary, upstream Search and Query cost).",
-    {
-      labels: [...CANARY_LABELS],
-      unit: "vCU (counter)",
-      source: `${SOURCE}: the answer's cost`,
-      absent: `${NO_PROBE}; stays 0 on a cluster whose answers carry no cost (dedicated clusters)`,
-    },
-  ),
+  up: gauge("vdbcloud_canary_up", {
+    help: "Whether the target's last canary probe succeeded: 1 when its search or query answered, 0 when it failed, timed out or was refused (source: the exporter's canary, each canary.interval).",
+    labels: [...CANARY_LABELS],
+    unit: "1/0",
+    source: SOURCE,
+    absent: NO_PROBE,
+  }),
+  lastSuccess: gauge("vdbcloud_canary_last_success_timestamp_seconds", {
+    help: "When the target's canary last succeeded, as Unix time in seconds (source: the exporter's canary, each canary.interval).",
+    labels: [...CANARY_LABELS],
+    source: SOURCE,
+    absent: `${NO_PROBE}; none until a probe of the target succeeded since the exporter started`,
+  }),
+  duration: histogram("vdbcloud_canary_duration_seconds", {
+    help: "Duration in seconds of each successful canary probe, from the request's first byte written to the answer's last byte read: the exporter's own queues (its rate limiter, its in-flight cap) are not in it, since the exporter started (source: the exporter's canary).",
+    buckets: CANARY_BUCKETS,
+    labels: [...CANARY_LABELS],
+    unit: "seconds (histogram, 5 ms .. 10 s)",
+    source: `${SOURCE}: the answer's time on the wire`,
+    absent: `${NO_PROBE}; a probe that failed is counted by outcome, not timed`,
+  }),
+  requests: counter("vdbcloud_canary_requests_total", {
+    help: "Canary probes of the target by outcome, since the exporter started: success, error (any failed answer or connection), timeout (no complete answer within canary.timeout), refused (the data plane refused the credential) (source: the exporter's canary).",
+    labels: [...CANARY_LABELS, "outcome"],
+    unit: "count (counter)",
+    source: `${SOURCE}: the outcome of each probe`,
+    absent: `${NO_PROBE}; each of the four outcomes has a series (0 until it happens) once the target was probed`,
+  }),
+  vcu: counter("vdbcloud_canary_vcu_total", {
+    help: "vCU the service reported for the target's canary probes (the answers' cost, billed on free and serverless clusters), since the exporter started (source: the exporter's canary, upstream Search and Query cost).",
+    labels: [...CANARY_LABELS],
+    unit: "vCU (counter)",
+    source: `${SOURCE}: the answer's cost`,
+    absent: `${NO_PROBE}; stays 0 on a cluster whose answers carry no cost (dedicated clusters)`,
+  }),
 } as const;

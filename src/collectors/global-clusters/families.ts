@@ -3,24 +3,16 @@ import { gauge } from "../../metrics/define.js";
 
 /** Global clusters: their members and replication lag. */
 export const GLOBAL_CLUSTER_FAMILY = {
-  globalClusterInfo: gauge(
-    "vdbcloud_global_cluster_info",
-    "A global cluster the organisation has, always 1 (upstream List Global Clusters).",
-    {
-      labels: ["global_cluster_id", "global_cluster_name", "project_id"],
-      unit: "1 (info)",
-      source: "GET /v2/globalClusters globalClusterId, globalClusterName, projectId",
-      absent: "no global cluster, global_clusters disabled, or a shard other than 0",
-    },
-  ),
-  replicationLag: gauge(
-    "vdbcloud_global_cluster_replication_lag_seconds",
-    "Replication lag of one secondary cluster behind the global cluster's primary, in seconds (upstream Get Global Cluster Replication Lag lagMs / 1000).",
-    {
-      labels: ["global_cluster_id", "primary_cluster_id", "secondary_cluster_id", "secondary_region_id"],
-      unit: "seconds",
-      source: "GET /v2/globalClusters/{id}/replicationLag lags[].lagMs / 1000",
-      absent: "the secondary's lagMs is missing or unreadable, or the global cluster is gone",
-    },
-  ),
+  globalClusterInfo: gauge("vdbcloud_global_cluster_info", {
+    help: "A global cluster the organisation has, always 1 (upstream List Global Clusters).",
+    labels: ["global_cluster_id", "global_cluster_name", "project_id"],
+    source: "GET /v2/globalClusters globalClusterId, globalClusterName, projectId",
+    absent: "no global cluster, global_clusters disabled, or a shard other than 0",
+  }),
+  replicationLag: gauge("vdbcloud_global_cluster_replication_lag_seconds", {
+    help: "Replication lag of one secondary cluster behind the global cluster's primary, in seconds (upstream Get Global Cluster Replication Lag lagMs / 1000).",
+    labels: ["global_cluster_id", "primary_cluster_id", "secondary_cluster_id", "secondary_region_id"],
+    source: "GET /v2/globalClusters/{id}/replicationLag lags[].lagMs / 1000",
+    absent: "the secondary's lagMs is missing or unreadable, or the global cluster is gone",
+  }),
 } as const;
