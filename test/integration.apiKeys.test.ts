@@ -2,7 +2,7 @@
  * API keys against the simulator, as a user meets them: every key with its organization role,
  * creation time and project roles, the count per role, the demo's own key holding a project
  * Admin role (excess privilege 1, one warning), both shapes of the reference, every page of a
- * long listing, a key that may not list keys (not permitted, under the section's credential
+ * long listing, the gateway's own spelling of the path, a key that may not list keys (not permitted, under the section's credential
  * label), the recommended setup (a read-only main key the service refuses the listing, the
  * section's own Owner key listing every key, the main key's excess read from that listing), a
  * refused key that costs this collector alone, and not one creator's name, e-mail address or
@@ -135,6 +135,19 @@ describe("API keys against the simulator", () => {
       1,
     );
     expect(matching(parseSamples(text), "vdbcloud_api_key_created_timestamp_seconds", {})).toHaveLength(5);
+  });
+
+  it("read the keys where the gateway routes /v2/apiKeys: the reference's path asked once, then only the gateway's", async () => {
+    const { harness, clock } = await start({ sim: { apiKeysPath: "gateway" } });
+    await nextListing(harness, clock);
+    const text = await harness.metrics();
+    expect(matching(parseSamples(text), "vdbcloud_api_key_info", {})).toHaveLength(5);
+    expect(sampleValue(text, "vdbcloud_collector_up", TARGET)).toBe(1);
+    expect(harness.sim.stats.byEndpoint["GET /v2/apiKeys"]).toBe(2);
+    // Every call is counted under the endpoint's one template, by what the wire said.
+    const calls = (outcome: string) =>
+      sampleValue(text, "vdbcloud_api_requests_total", { endpoint: LIST, outcome });
+    expect([calls("not_found"), calls("success")]).toEqual([1, 2]);
   });
 
   it("read 117 keys in two pages of 100", async () => {

@@ -26,6 +26,14 @@ export const SIM_OWN_KEY_NAME = "vdbcloud-exporter";
 export const API_KEY_SHAPES = ["current", "older"] as const;
 export type ApiKeyShape = (typeof API_KEY_SHAPES)[number];
 
+/**
+ * Where the listing is routed: the reference's path (`/v2/api-keys`), or the spelling a public
+ * account of the live gateway found it routing instead (`/v2/apiKeys`), the other answering as
+ * any unknown path does (HTTP 404).
+ */
+export const API_KEY_PATHS = { reference: "/v2/api-keys", gateway: "/v2/apiKeys" } as const;
+export type ApiKeyPath = keyof typeof API_KEY_PATHS;
+
 /** One project role of a simulated key, with the scope fields the current shape sends. */
 export interface SimApiKeyProject {
   readonly projectId: string;
@@ -214,15 +222,18 @@ export interface ApiKeyListing {
   refused: boolean;
   /** When set, the only keys that may list keys (an Owner's): every other is refused as above. */
   readonly listers?: ReadonlySet<string> | undefined;
+  /** Where it is routed (API_KEY_PATHS); default the reference's path. */
+  readonly path?: ApiKeyPath;
 }
 
 /** List API Keys over `listing`. */
 export function apiKeyRoutes(listing: ApiKeyListing): RouteDef[] {
+  const path = API_KEY_PATHS[listing.path ?? "reference"];
   return [
     {
       method: "GET",
-      path: "/v2/api-keys",
-      template: "GET /v2/api-keys",
+      path,
+      template: `GET ${path}`,
       version: 2,
       mutating: false,
       dataShape: "object",

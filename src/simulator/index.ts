@@ -207,6 +207,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
       shape: o.apiKeysShape,
       refused: o.apiKeysRefused,
       listers: o.apiKeysListers === undefined ? undefined : new Set(o.apiKeysListers),
+      path: o.apiKeysPath,
     },
     pipelines: {
       pipelines: generatePipelines(world, o.seed, startMs, o.pipelineNotServing),

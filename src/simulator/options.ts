@@ -1,7 +1,10 @@
 /**
  * Options of the simulator: defaults and validation.
  */
-import { API_KEY_SHAPES, type ApiKeyShape } from "./api-keys.js";
+import { API_KEY_PATHS, API_KEY_SHAPES, type ApiKeyPath, type ApiKeyShape } from "./api-keys.js";
+
+const API_KEY_PATH_NAMES = Object.keys(API_KEY_PATHS) as ApiKeyPath[];
+
 import { resolveCanaryOptions, type SimCanaryOptions } from "./canary.js";
 import { SimulatorError } from "./errors.js";
 import {
@@ -98,6 +101,11 @@ export interface SimulatorOptions {
    * take any accepted key. Default: none set, every accepted key may list keys.
    */
   apiKeysListers?: string[];
+  /**
+   * Where List API Keys is routed: "reference" (`/v2/api-keys`, default) or "gateway"
+   * (`/v2/apiKeys`, the live gateway's spelling); the other path answers HTTP 404.
+   */
+  apiKeysPath?: ApiKeyPath;
   /**
    * Pipelines (pipelines.ts): the shape List Pipelines and Describe Pipeline answer in, the
    * samples' "sample" (default), the "schema" or the "oldest" sample's; a service without
@@ -250,17 +258,6 @@ function statPolicy(policy: MetricStatPolicy | undefined): MetricStatPolicy {
   return p;
 }
 
-function apiKeyShape(shape: ApiKeyShape | undefined): ApiKeyShape {
-  const s = shape ?? "current";
-  if (!API_KEY_SHAPES.includes(s)) {
-    throw new SimulatorError(
-      "INVALID_OPTION",
-      `apiKeysShape must be one of ${API_KEY_SHAPES.join(", ")}, got ${String(shape)}`,
-    );
-  }
-  return s;
-}
-
 /** `value` when it is one of `allowed`, `fallback` when unset; throws INVALID_OPTION otherwise. */
 function oneOf<T extends string>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T;
 function oneOf<T extends string>(name: string, value: T | undefined, allowed: readonly T[]): T | undefined;
@@ -356,10 +353,11 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     privateEndpointPending: opts.privateEndpointPending ?? false,
     onDemandComputeAbnormal: opts.onDemandComputeAbnormal ?? false,
     apiKeysBadCases: opts.apiKeysBadCases ?? false,
-    apiKeysShape: apiKeyShape(opts.apiKeysShape),
+    apiKeysShape: oneOf("apiKeysShape", opts.apiKeysShape, API_KEY_SHAPES, "current"),
     apiKeysRefused: opts.apiKeysRefused ?? false,
     apiKeysExtra: count("apiKeysExtra", opts.apiKeysExtra, 0, 100_000),
     apiKeysListers: opts.apiKeysListers,
+    apiKeysPath: oneOf("apiKeysPath", opts.apiKeysPath, API_KEY_PATH_NAMES, "reference"),
     pipelineShape: oneOf("pipelineShape", opts.pipelineShape, PIPELINE_SHAPES, "sample"),
     noPipelines: oneOf("noPipelines", opts.noPipelines, PIPELINES_GONE),
     pipelineNotServing: opts.pipelineNotServing ?? false,

@@ -16,7 +16,7 @@ import { type RetryPolicyOptions, retryDelayMs } from "./retry.js";
 import type { SleepFn } from "./sleep.js";
 import type { TimedRequest, Transport } from "./transport.js";
 import type { ClientObserver, EndpointTemplate } from "./types.js";
-import { notOfferedError } from "./unknownEndpoint.js";
+import { notOfferedAtAny, notOfferedError } from "./unknownEndpoint.js";
 
 /**
  * The longest pause a Retry-After can impose on an endpoint: a bogus value (hours) must not
@@ -132,18 +132,20 @@ export function createCaller(o: CallerOptions): Call {
     }
   }
 
-  return async function call<A, D, R>(
+  /** The attempts at one of the endpoint's paths (`at`, see EndpointDef.build). */
+  async function callAt<A, D, R>(
     def: EndpointDef<A, D, R, EndpointTemplate>,
     args: A,
-    signal?: AbortSignal,
-    options: CallOptions = {},
+    signal: AbortSignal | undefined,
+    options: CallOptions,
+    at: number,
   ): Promise<R> {
     const endpoint = def.endpoint;
     const key = keyOf(endpoint);
     let spec: RequestSpec;
     let url: URL;
     try {
-      spec = def.build(args);
+      spec = def.build(args, at);
       url = o.resolveUrl(spec);
     } catch (error) {
       // A request that cannot be expressed is a configuration problem: retrying cannot help.
@@ -221,5 +223,34 @@ export function createCaller(o: CallerOptions): Call {
         throw aborted(endpoint, error);
       }
     }
+  }
+
+  /** Which path of each endpoint declared with other paths answered last: asked first. */
+  const answeredAt = new Map<EndpointTemplate, number>();
+
+  return async function call<A, D, R>(
+    def: EndpointDef<A, D, R, EndpointTemplate>,
+    args: A,
+    signal?: AbortSignal,
+    options: CallOptions = {},
+  ): Promise<R> {
+    if (def.paths === 1) return callAt(def, args, signal, options, 0);
+    // The path that answered last first, then the others in declared order: a server routes
+    // one spelling, and keeps it, so this costs one call more only when the route moves.
+    const first = answeredAt.get(def.endpoint) ?? 0;
+    const order = [first, ...Array.from({ length: def.paths }, (_, i) => i).filter((i) => i !== first)];
+    const refusals: CloudError[] = [];
+    for (const at of order) {
+      try {
+        const result = await callAt(def, args, signal, options, at);
+        answeredAt.set(def.endpoint, at);
+        return result;
+      } catch (error) {
+        if (!(error instanceof CloudError && error.code === "not_offered")) throw error;
+        refusals.push(error);
+      }
+    }
+    const declared = def.endpoint.slice(def.endpoint.indexOf(" ") + 1);
+    throw notOfferedAtAny([declared, ...(def.absent?.alsoAt ?? [])], refusals);
   };
 }

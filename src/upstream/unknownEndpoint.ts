@@ -71,3 +71,26 @@ export function notOfferedError(err: CloudError, absent: Absent | undefined): Cl
     ...(err.apiCode === undefined ? {} : { apiCode: err.apiCode }),
   });
 }
+
+/**
+ * The one `not_offered` error of an endpoint declared with other paths (`absent.alsoAt`) when
+ * none of them is offered: the first refusal's status, code and words (its answer the cause),
+ * its message naming every path asked, so that a reader sees what was tried.
+ */
+export function notOfferedAtAny(paths: readonly string[], refusals: readonly CloudError[]): CloudError {
+  const [first] = refusals;
+  if (first === undefined) throw new RangeError("no refusal to report");
+  const { endpoint } = first;
+  const prefix = `${endpoint}: not offered by this server: `;
+  const said = first.message.startsWith(prefix) ? first.message.slice(prefix.length) : first.message;
+  return new CloudError(
+    "not_offered",
+    `${endpoint}: not offered by this server at ${paths.join(" or ")}: ${said}`,
+    {
+      endpoint,
+      cause: first.cause ?? first,
+      ...(first.httpStatus === undefined ? {} : { httpStatus: first.httpStatus }),
+      ...(first.apiCode === undefined ? {} : { apiCode: first.apiCode }),
+    },
+  );
+}

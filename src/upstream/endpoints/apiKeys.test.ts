@@ -9,6 +9,15 @@ import { apiKeysDataSchema, normalizeApiKeys } from "./apiKeys.js";
 const upstream = useMockUpstream();
 const ARGS = { pageSize: 100, currentPage: 1 };
 const PATH = "/v2/api-keys";
+const GATEWAY_PATH = "/v2/apiKeys";
+
+/** One answer of `status` and `body` to the next GET of `path` (any query). */
+function answerAt(path: string, status: number, body: unknown): void {
+  upstream
+    .get(TEST_BASE_URL)
+    .intercept({ method: "GET", path: (p: string) => p.split("?")[0] === path })
+    .reply(status, body as Record<string, unknown>);
+}
 
 const read = (data: unknown) => normalizeApiKeys(apiKeysDataSchema.parse(data));
 
@@ -36,31 +45,68 @@ describe("List API Keys over HTTP", () => {
     expectNothingPersonal(page);
   });
 
-  it.each([
-    [
-      "a gateway that routes no such path (HTTP 404, as the live service was seen to answer it)",
-      404,
-      { message: "no Route matched with those values" },
-      "not_offered",
-    ],
-    [
-      "a key that is not an Org Owner's (96041, as the live service answers it)",
-      200,
-      { code: 96041, message: "Only API keys with Org Owner permission can access this endpoint" },
-      "not_permitted",
-    ],
-  ])("%s is %s", async (_what, status, body, want) => {
-    upstream
-      .get(TEST_BASE_URL)
-      .intercept({ method: "GET", path: (p: string) => p.startsWith(PATH) })
-      .reply(status, body);
+  it("reads a key that is not an Org Owner's (96041, as the live service answers it) as not permitted, asking no other path", async () => {
+    answerAt(PATH, 200, {
+      code: 96041,
+      message: "Only API keys with Org Owner permission can access this endpoint",
+    });
     const err = await testClient()
       .client.listApiKeys(ARGS)
       .then(
         () => undefined,
         (e: unknown) => e,
       );
-    expect(refusalOf(err)).toBe(want);
+    expect(refusalOf(err)).toBe("not_permitted");
+  });
+
+  describe("where the gateway routes its own spelling (/v2/apiKeys, as the live service was seen to)", () => {
+    const NO_ROUTE = { message: "no Route matched with those values" };
+    const ok = { code: 0, data: REFERENCE_API_KEYS };
+
+    it("asks the gateway's path once the reference's is not offered, then asks it first", async () => {
+      answerAt(PATH, 404, NO_ROUTE);
+      answerAt(GATEWAY_PATH, 200, ok);
+      answerAt(GATEWAY_PATH, 200, ok);
+      const { client, observer } = testClient();
+      for (let i = 0; i < 2; i += 1) expect((await client.listApiKeys(ARGS)).apiKeys).toHaveLength(1);
+      // Three answers for two listings, each counted under the endpoint's one template.
+      expect(observer.events).toEqual([
+        { kind: "attempt", endpoint: "GET /v2/api-keys", outcome: "not_found" },
+        { kind: "attempt", endpoint: "GET /v2/api-keys", outcome: "success" },
+        { kind: "attempt", endpoint: "GET /v2/api-keys", outcome: "success" },
+      ]);
+    });
+
+    it("goes back to the reference's path when the gateway's is no longer offered", async () => {
+      answerAt(PATH, 404, NO_ROUTE);
+      answerAt(GATEWAY_PATH, 200, ok);
+      answerAt(GATEWAY_PATH, 404, NO_ROUTE);
+      answerAt(PATH, 200, ok);
+      const { client, observer } = testClient();
+      await client.listApiKeys(ARGS);
+      expect((await client.listApiKeys(ARGS)).apiKeys).toHaveLength(1);
+      // The second listing asked the gateway's path first, as the one that answered last.
+      expect(observer.events.map((e) => (e.kind === "attempt" ? e.outcome : e.kind))).toEqual([
+        "not_found",
+        "success",
+        "not_found",
+        "success",
+      ]);
+    });
+
+    it("is not offered where neither path is, and says both", async () => {
+      answerAt(PATH, 404, NO_ROUTE);
+      answerAt(GATEWAY_PATH, 404, NO_ROUTE);
+      const err = await testClient()
+        .client.listApiKeys(ARGS)
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(refusalOf(err)).toBe("not_offered");
+      expect(err).toMatchObject({ endpoint: "GET /v2/api-keys", httpStatus: 404 });
+      expect(String(err)).toContain("at /v2/api-keys or /v2/apiKeys");
+    });
   });
 
   it("reads the older shape the list's sample shows", async () => {

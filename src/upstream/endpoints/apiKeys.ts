@@ -122,17 +122,18 @@ const RUN_TIME_COUNT =
   "API keys: one List API Keys page per 100 keys of the organization, counted here as one";
 
 /**
- * List API Keys (V2), at the reference's path. A public account of the live API (2026-07) found
- * the gateway routing only `/v2/apiKeys` and answering this path "no Route matched" (HTTP 404):
- * declared `absent`, so such a server costs one call a day and no failing target ("not offered
- * here") instead of a collector down every hour.
+ * List API Keys (V2), at the reference's path, and at the spelling a public account of the live
+ * API (2026-07) found its gateway routing instead: `/v2/apiKeys`, this path answered "no Route
+ * matched" (HTTP 404). The client asks the other path where one is not offered and keeps the one
+ * that answers (`alsoAt`); a server that offers neither costs one call a day and no failing
+ * target ("not offered here") instead of a collector down every hour.
  */
 export const listApiKeysEndpoint = defineEndpoint("GET /v2/api-keys", {
   scope: "account",
   paging: PAGES("count"),
   shardZero: true,
   runTimeCount: RUN_TIME_COUNT,
-  absent: { apiCodes: [] },
+  absent: { apiCodes: [], alsoAt: ["/v2/apiKeys"] },
 }).as<ListApiKeysArgs, ApiKeysData, ApiKeyPage>({
   request: (args) => ({ target: V2, query: pageQuery(args) }),
   schema: apiKeysDataSchema,

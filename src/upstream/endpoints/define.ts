@@ -84,6 +84,13 @@ export interface EndpointFacts {
  */
 export interface Absent {
   readonly apiCodes: readonly number[];
+  /**
+   * Other path templates, with the declared one's `{name}` segments, where a server may answer
+   * the same endpoint instead (a gateway that routes another spelling than the reference's).
+   * Where the path asked is not offered, the client asks these in order, then keeps the one that
+   * answered (upstream/caller.ts); the endpoint keeps its template in every metric and log.
+   */
+  readonly alsoAt?: readonly `/${string}`[];
 }
 
 /**
@@ -100,7 +107,10 @@ export interface EndpointDef<A, D, R, T extends Template = Template> extends End
    * what `schema` reads (fields beside `data`, such as Search's `cost`). Default "required".
    */
   readonly envelope?: Envelope;
-  build(args: A): RequestSpec;
+  /** The request; `at` picks the path: 0 the template's (the default), i the i-th of `absent.alsoAt`. */
+  build(args: A, at?: number): RequestSpec;
+  /** How many paths the endpoint may be answered at: 1 + `absent.alsoAt`'s. */
+  readonly paths: number;
   readonly schema: z.ZodType<D>;
   normalize(data: D, args: A): R;
   /**
@@ -135,9 +145,8 @@ interface RequestParts {
   readonly body?: unknown;
 }
 
-/** The template's path with each `{name}` replaced by the encoded `params[name]`. */
-function pathOf(template: Template, params: Readonly<Record<string, string>> = {}): string {
-  const path = template.slice(template.indexOf(" ") + 1);
+/** `path` with each `{name}` replaced by the encoded `params[name]`. */
+function filled(template: Template, path: string, params: Readonly<Record<string, string>> = {}): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new TypeError(`${template}: no value for {${name}}`);
@@ -152,6 +161,7 @@ function pathOf(template: Template, params: Readonly<Record<string, string>> = {
  */
 export function defineEndpoint<const T extends Template>(endpoint: T, facts: EndpointFacts) {
   const method: Method = endpoint.startsWith("POST ") ? "POST" : "GET";
+  const paths = [endpoint.slice(endpoint.indexOf(" ") + 1), ...(facts.absent?.alsoAt ?? [])];
   return {
     as<A, D, R>(def: {
       request(args: A): RequestParts;
@@ -165,10 +175,13 @@ export function defineEndpoint<const T extends Template>(endpoint: T, facts: End
         endpoint,
         ...(def.envelope === undefined ? {} : { envelope: def.envelope }),
         ...(def.maxItems === undefined ? {} : { maxItems: def.maxItems }),
-        build: (args) => {
+        build: (args, at = 0) => {
           const { params, ...parts } = def.request(args);
-          return { endpoint, method, ...parts, path: pathOf(endpoint, params) };
+          const path = paths[at];
+          if (path === undefined) throw new RangeError(`${endpoint}: no path ${at}`);
+          return { endpoint, method, ...parts, path: filled(endpoint, path, params) };
         },
+        paths: paths.length,
         schema: def.schema,
         normalize: (data, args) => def.normalize(data, args),
       };
