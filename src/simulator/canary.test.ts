@@ -1,5 +1,6 @@
 import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
+import describeCollectionSample from "../upstream/samples/describe-collection-v2.json" with { type: "json" };
 import { SEARCH_VCU, SIM_VECTOR } from "./canary.js";
 import { type Simulator, type SimulatorOptions, startSimulator } from "./index.js";
 
@@ -46,6 +47,19 @@ const search = (dim = SIM_VECTOR.dim ?? 8) => ({
 });
 
 describe("the canary's endpoints", () => {
+  it("answers Describe Collection as the reference's sample does, but for what is the collection's own", async () => {
+    const s = await start({ canary: { paramsShape: "array" } });
+    const { code, data } = await dp(s, 0, "/v2/vectordb/collections/describe", REF);
+    const ref: Record<string, unknown> = describeCollectionSample.data;
+    expect(code).toBe(describeCollectionSample.code);
+    expect(Object.keys(data).sort()).toEqual(Object.keys(ref).sort());
+    const own = new Set(["collectionID", "collectionName", "fields", "indexes", "load"]);
+    for (const [key, value] of Object.entries(ref)) if (!own.has(key)) expect(data[key], key).toEqual(value);
+    const [idField, vectorField] = describeCollectionSample.data.fields;
+    expect(data.fields[0]).toEqual(idField);
+    expect(Object.keys(data.fields[1]).sort()).toEqual(Object.keys(vectorField ?? {}).sort());
+  });
+
   it.each([
     ["array", [{ key: "dim", value: "8" }]],
     ["object", { dim: 8 }],

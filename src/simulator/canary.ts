@@ -236,10 +236,16 @@ export function canaryRoutes(
       "/v2/vectordb/collections/describe",
       (r) => {
         const { clusterId, c } = collection(r);
+        const vector = canary.vectorOf(clusterId, c);
         return {
           ...DESCRIBED_COLLECTION,
+          // An ID of the sample's size (past 2^53, as the service's are), stable per collection.
+          collectionID:
+            448_707_763_883_002_000 +
+            (hashString(`${clusterId} ${collectionKey(c.dbName, c.collectionName)}`) % 1_000_000),
           collectionName: c.collectionName,
-          fields: [DESCRIBED_ID_FIELD, describedField(canary.vectorOf(clusterId, c), canary.paramsShape)],
+          fields: [DESCRIBED_ID_FIELD, describedField(vector, canary.paramsShape)],
+          indexes: [{ fieldName: vector.name, indexName: vector.name, metricType: "COSINE" }],
           load: c.loadState,
         };
       },

@@ -1,8 +1,8 @@
 /**
  * Describe Collection's answer as the REST reference's sample shows it, but for what each
  * collection has of its own (its name, its vector field, its load state): what the simulator's
- * canary answers (canary.ts). The client's tests spell the reference's sample apart
- * (upstream/canaryTestkit.ts), so that comparing the two checks the simulator.
+ * canary answers (canary.ts). The reference's sample itself is kept apart, as the page gives it
+ * (upstream/samples/describe-collection-v2.json): canary.test.ts checks this answer against it.
  */
 
 /** What the sample says of every collection beside its name, fields and load state. */

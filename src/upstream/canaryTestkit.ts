@@ -5,46 +5,14 @@
  * imports this module.
  */
 import type { DataPlaneApi } from "./dataPlane.js";
+import describeCollectionSample from "./samples/describe-collection-v2.json" with { type: "json" };
 
 /**
- * Describe Collection's `data` as the reference's sample shows it: `params` a key/value list.
- * Spelled out here, not taken from the simulator's answer, so that the simulator's tests compare
- * its answer with the reference and not with itself.
+ * Describe Collection's `data` as the reference's sample shows it (`params` a key/value list),
+ * copied whole from the page into samples/: not taken from the simulator's answer, so that
+ * the tests compare the client with the reference and not with the simulator.
  */
-export const REFERENCE_DESCRIBE_COLLECTION = {
-  aliases: [],
-  autoId: false,
-  consistencyLevel: "Bounded",
-  description: "",
-  enableDynamicField: true,
-  partitionsNum: 1,
-  properties: [],
-  collectionID: 448707763883002000,
-  collectionName: "test_collection",
-  fields: [
-    {
-      autoId: false,
-      description: "",
-      id: 100,
-      name: "id",
-      partitionKey: false,
-      primaryKey: true,
-      type: "Int64",
-    },
-    {
-      autoId: false,
-      description: "",
-      id: 101,
-      name: "vector",
-      params: [{ key: "dim", value: "5" }],
-      partitionKey: false,
-      primaryKey: false,
-      type: "FloatVector",
-    },
-  ],
-  indexes: [{ fieldName: "vector", indexName: "vector", metricType: "COSINE" }],
-  load: "LoadStateLoaded",
-} as const;
+export const REFERENCE_DESCRIBE_COLLECTION = describeCollectionSample.data;
 
 /** The same collection with `params` an object, as the reference's schema documents it. */
 export const SCHEMA_DESCRIBE_COLLECTION = {
