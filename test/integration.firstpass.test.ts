@@ -89,7 +89,18 @@ it("600 clusters, every default collector, a third importing: every target polle
   const targets = harness.exporter.scheduledTasks().map((t) => `${t.id.collector}/${t.id.target}`);
   const times = lastSuccesses(harness);
   const pending = targets.filter((_, i) => times[i] === null);
-  expect(pending.slice(0, 10), `${pending.length} targets never succeeded`).toEqual([]);
+  // Why each never succeeded (its last error, or never attempted), for whoever reads a failure.
+  const why = harness.exporter.health
+    .list()
+    .filter((r) => pending.includes(`${r.collector}/${r.target}`))
+    .map(
+      (r) =>
+        `${r.collector}/${r.target}: ${r.lastError?.message ?? (r.lastAttemptMs === null ? "never attempted" : "no error")}`,
+    );
+  expect(
+    pending.slice(0, 10),
+    `${pending.length} targets never succeeded: ${why.slice(0, 10).join("; ")}`,
+  ).toEqual([]);
   expect(doneAt).toBeDefined();
 
   // The budget-bound minimum, from the simulator's own count of the calls the first pass made per
