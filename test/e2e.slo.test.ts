@@ -1,18 +1,18 @@
 /**
  * End to end, the error-budget rules as a user renders them: `vdbcloud-exporter slo-rules` on a
  * config whose windows are scaled down to seconds and minutes, loaded by a real Prometheus that
- * scrapes the demo (`--demo`: the canary probes two collections every 15 s, the first cluster's
+ * scrapes the demo (`--demo`: the canary probes two collections every 10 s, the first cluster's
  * degraded, one probe in five failing). An outage injected into the healthy target's data plane
  * (the simulator's /_sim/canary) is a fast burn: the page fires, and the ticket, whose windows
  * are longer, has not fired when the page does, nor after the outage ends. The degraded target
- * burns slowly, at twice its budget: once Prometheus holds a minute and a half of its probes, it
+ * burns slowly, at twice its budget: once Prometheus holds a minute of its probes, it
  * never pages.
  *
  * The scaled windows keep the workbook's shape: objective 90% (a budget of 10%, so the canary's
- * few probes per window can tell), page at 9x over 2m and 30s, ticket at 7x over 10m and 5m. The
- * page needs every probe of its last two minutes failed (the degraded target fails three in a row
- * now and then: a minute would page on them); the ticket needs 70% of the probes since
- * Prometheus started, which a minute and a half of healthy probes first keeps out of reach.
+ * few probes per window can tell), page at 9x over 80s and 20s, ticket at 7x over 400s and 200s (eight probes, two,
+ * forty and twenty). The page needs every probe of its last 80 s failed (the degraded target fails
+ * three in a row now and then: a window of four probes would page on them); the ticket needs 70% of the probes since
+ * Prometheus started, which a minute of healthy probes first keeps out of reach.
  *
  * Needs `npm run build` first and the `prometheus` binary.
  */
@@ -36,8 +36,8 @@ const SLO_CONFIG = `slo:
   period: PT30M
   canary: { availability: 0.9 }
   windows:
-    page: [{ burn_rate: 9, long: PT2M, short: PT30S }]
-    ticket: [{ burn_rate: 7, long: PT10M, short: PT5M }]
+    page: [{ burn_rate: 9, long: PT80S, short: PT20S }]
+    ticket: [{ burn_rate: 7, long: PT400S, short: PT200S }]
 `;
 
 /** Healthy probes Prometheus must have seen before the outage: they keep the ticket quiet. */
@@ -73,7 +73,7 @@ describe("error-budget alerts on the demo's canary, in a real Prometheus", () =>
         env: { PATH: process.env.PATH ?? "" },
       });
       expect(rendered.stderr).toBe("");
-      expect(rendered.stdout).toContain("slo:canary_availability:error_ratio_rate30s > 0.9");
+      expect(rendered.stdout).toContain("slo:canary_availability:error_ratio_rate20s > 0.9");
       writeFileSync(join(tmp, "slo.yml"), rendered.stdout);
 
       const [exporterPort, simPort, promPort] = [await freePort(), await freePort(), await freePort()];
@@ -149,7 +149,7 @@ describe("error-budget alerts on the demo's canary, in a real Prometheus", () =>
       await waitFor("the page to resolve", 2 * 60_000, async () =>
         (await alerts(`cluster_id="${target}", severity="critical"`)).length === 0 ? true : undefined,
       );
-      await sleep(15_000);
+      await sleep(10_000);
       const ever = (selector: string, since = "30m") =>
         query(`max_over_time(ALERTS{alertname="${ALERT}", alertstate="firing", ${selector}}[${since}])`);
       expect(await ever(`cluster_id="${target}", severity="warning"`)).toEqual([]);

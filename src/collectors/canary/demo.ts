@@ -1,7 +1,7 @@
 /**
  * The canary's part of the demo: two targets, the first collection of the serverless cluster
  * (healthy; its answers carry the vCU they cost) and of the first cluster, whose data plane the
- * simulator slows and fails now and then (the degraded one), probed every 15 s.
+ * simulator slows and fails now and then (the degraded one), probed every 10 s (the shortest canary.interval).
  */
 import type { CollectorDemo } from "../../polling/model.js";
 
@@ -37,7 +37,7 @@ export const canaryDemo: CollectorDemo = {
           ];
     };
     return {
-      interval: "PT15S",
+      interval: "PT10S",
       targets: [...(healthy === undefined ? [] : target(healthy)), ...target(first)],
     };
   },
