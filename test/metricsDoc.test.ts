@@ -11,6 +11,7 @@ import { METRICS_DOC_FILE, README_FILE, renderMetricsDoc, renderReadme } from ".
 import { DEMO_CLUSTERS, demoConfig, demoRunOptions, startDemoSimulator } from "../src/app/demo.js";
 import { REFERENCE_AREAS } from "../src/collectors/registry.js";
 import { familyReference } from "../src/metrics/reference.js";
+import { ENDPOINTS } from "../src/upstream/endpoints/table.js";
 import { type Harness, parseSamples, startHarness } from "./helpers/harness.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -32,13 +33,25 @@ describe("docs/metrics.md", () => {
   it("lists every family of families.ts, each with a reference entry", () => {
     expect(families.length).toBeGreaterThan(60);
     const undocumented = families.filter((f) => f.doc === undefined).map((f) => f.name);
-    expect(undocumented, "families without a FamilyDoc (third argument of gauge/counter)").toEqual([]);
+    expect(undocumented, "families without a reference entry (the spec of gauge, counter, ...)").toEqual([]);
     for (const f of families) {
       expect(committed).toContain(`### ${f.name}\n`);
       expect(f.doc?.unit, f.name).not.toBe("");
       expect(f.doc?.source, f.name).not.toBe("");
       expect(f.doc?.absent, f.name).not.toBe("");
     }
+  });
+
+  it("names in each source only endpoints the endpoint table declares", () => {
+    const declared = new Set<string>(ENDPOINTS);
+    const named = families.flatMap((f) =>
+      [...(f.doc?.source ?? "").matchAll(/\b(GET|POST) (\/v\d\/[^\s?,;:)]*)/g)].map((m) => ({
+        family: f.name,
+        endpoint: `${m[1]} ${m[2]}`,
+      })),
+    );
+    expect(named.length).toBeGreaterThan(60);
+    expect(named.filter((n) => !declared.has(n.endpoint))).toEqual([]);
   });
 
   it("names each family once", () => {

@@ -2,7 +2,7 @@
  * The families fed by Query Cluster Metrics (re-exported by metrics/families.ts, the one
  * list of families); upstream/catalog.ts maps the service's metric names onto them by key.
  */
-import { ENDPOINT } from "../upstream/types.js";
+import { DATA_PLANE_ENDPOINT, ENDPOINT } from "../upstream/types.js";
 import { gauge } from "./define.js";
 import type { FamilyDoc } from "./sample.js";
 
@@ -129,8 +129,7 @@ export const CLUSTER_FAMILIES = {
     help: "Collections in the cluster (or scope) at the newest closed bucket; with db_name, the collections the database holds, before include/exclude (upstream COLLECTIONS_COUNT, count; with db_name: the data plane's List Collections).",
     labels: ["cluster_id", "db_name", "collection_name"],
     unit: "count",
-    source:
-      "POST /v2/clusters/{id}/metrics/query COLLECTIONS_COUNT (AVG); with db_name only: POST /v2/vectordb/collections/list (data plane), the number of names",
+    source: `${METRICS_QUERY} COLLECTIONS_COUNT (AVG); with db_name only: ${DATA_PLANE_ENDPOINT.listCollections} (data plane), the number of names`,
     absent:
       "no series for a cluster (or scope) whose answer has only null buckets for it in the window (plan-dependent) or that refused the query (see vdbcloud_metric_query_rejected); a series disappears staleness_intervals intervals after its last value; the per-database series only with collections.enabled",
   }),

@@ -3,6 +3,8 @@
  * written by polling/health.ts and the cluster metrics mapping, and process-wide, kept by
  * exposition/selfMetrics.ts.
  */
+
+import { ENDPOINT } from "../upstream/types.js";
 import { counter, gauge } from "./define.js";
 import type { FamilyDoc } from "./sample.js";
 
@@ -35,23 +37,21 @@ export const TARGET_SELF_FAMILIES = {
   newestBucket: gauge("vdbcloud_metrics_newest_bucket_timestamp_seconds", {
     help: "Start of the newest non-null bucket Query Cluster Metrics returned for this target, Unix time in seconds: how old the data is (upstream Query Cluster Metrics timestamps).",
     labels: ["cluster_id", "db_name", "collection_name"],
-    source: "POST /v2/clusters/{id}/metrics/query timestamp of the newest non-null bucket",
+    source: `${ENDPOINT.queryClusterMetrics} timestamp of the newest non-null bucket`,
     absent: "for a target whose answers held no non-null bucket in the window",
   }),
   metricQueryRejected: gauge("vdbcloud_metric_query_rejected", {
     help: "1 per metric query the service refused in every request form; it is not asked again until metrics.quarantine has passed (source: the exporter's Query Cluster Metrics refusals).",
     labels: ["cluster_id", "db_name", "collection_name", "metric", "stat"],
     unit: "1 (info)",
-    source:
-      "exporter: its quarantine of queries POST /v2/clusters/{id}/metrics/query refused in every request form",
+    source: `exporter: its quarantine of queries ${ENDPOINT.queryClusterMetrics} refused in every request form`,
     absent: "while no query of the target is in quarantine (the usual case)",
   }),
   metricsQueryForm: gauge("vdbcloud_metrics_query_form", {
     help: "Request form of Query Cluster Metrics each API key's server accepts, one series per form, 1 for the form sent (current: name only; 2024: name and stat); learned once per key, or pinned by metrics.form (source: the exporter's Query Cluster Metrics calls).",
     labels: ["credential", "form"],
     unit: "1 (state set)",
-    source:
-      "exporter: which form of POST /v2/clusters/{id}/metrics/query the service answered for the key (metrics.form)",
+    source: `exporter: which form of ${ENDPOINT.queryClusterMetrics} the service answered for the key (metrics.form)`,
     absent: "before a key's first metrics poll, and with metrics.enabled false",
   }),
 } as const;
@@ -71,43 +71,37 @@ export const PROCESS_SELF_FAMILIES = {
   apiRequests: counter("vdbcloud_api_requests_total", {
     help: "HTTP requests the exporter sent to the upstream API (each attempt and retry counts once), by endpoint template and outcome, since the exporter started (source: the exporter's API client).",
     labels: ["endpoint", "outcome"],
-    source:
-      "exporter: its API client (endpoint is the path template, e.g. POST /v2/clusters/{id}/metrics/query)",
+    source: `exporter: its API client (endpoint is the path template, e.g. ${ENDPOINT.queryClusterMetrics})`,
     absent: "never: every endpoint's series exists at 0 from the start",
   }),
   apiRetries: counter("vdbcloud_api_retries_total", {
     help: "Upstream API requests retried after a failed attempt, by endpoint template, since the exporter started (source: the exporter's API client).",
     labels: ["endpoint"],
-    source:
-      "exporter: its API client (endpoint is the path template, e.g. POST /v2/clusters/{id}/metrics/query)",
+    source: `exporter: its API client (endpoint is the path template, e.g. ${ENDPOINT.queryClusterMetrics})`,
     absent: "never: every endpoint's series exists at 0 from the start",
   }),
   apiRateLimited: counter("vdbcloud_api_rate_limited_total", {
     help: "Upstream answers that signalled rate limiting (HTTP 429 or a rate-limit code or message), by endpoint template, since the exporter started (source: the exporter's API client).",
     labels: ["endpoint"],
-    source:
-      "exporter: its API client (endpoint is the path template, e.g. POST /v2/clusters/{id}/metrics/query)",
+    source: `exporter: its API client (endpoint is the path template, e.g. ${ENDPOINT.queryClusterMetrics})`,
     absent: "never: every endpoint's series exists at 0 from the start",
   }),
   apiSchemaErrors: counter("vdbcloud_api_schema_errors_total", {
     help: "Upstream answers whose shape the exporter did not understand, by endpoint template, since the exporter started (source: the exporter's API client).",
     labels: ["endpoint"],
-    source:
-      "exporter: its API client (endpoint is the path template, e.g. POST /v2/clusters/{id}/metrics/query)",
+    source: `exporter: its API client (endpoint is the path template, e.g. ${ENDPOINT.queryClusterMetrics})`,
     absent: "never: every endpoint's series exists at 0 from the start",
   }),
   apiPagingErrors: counter("vdbcloud_api_paging_errors_total", {
     help: "Listings whose pages did not add up, by endpoint template and reason (repeated_page, empty_page, page_cap, short_of_total, long_page, shrinking_total), since the exporter started: each failed its poll, whose target kept its last good values (source: the exporter's pager).",
     labels: ["endpoint", "reason"],
-    source:
-      "exporter: its one pager of every paged listing (endpoint is the path template, e.g. GET /v2/clusters)",
+    source: `exporter: its one pager of every paged listing (endpoint is the path template, e.g. ${ENDPOINT.listClusters})`,
     absent: "never: every paged endpoint's series exists at 0 for every reason from the start",
   }),
   apiInvalidIds: counter("vdbcloud_api_invalid_ids_total", {
     help: "Items of upstream listings dropped because their ID fails the rule of configured IDs (letters, digits and -), by endpoint template, since the exporter started: such an ID never reaches a request path or /sd/native-export (source: the exporter's readers of listed clusters, projects, jobs and global clusters).",
     labels: ["endpoint"],
-    source:
-      "exporter: the IDs its listings found (GET /v2/clusters, GET /v2/projects, GET /v2/jobs, GET /v2/globalClusters)",
+    source: `exporter: the IDs its listings found (${ENDPOINT.listClusters}, ${ENDPOINT.listProjectsV2}, ${ENDPOINT.listSparkJobs}, ${ENDPOINT.listGlobalClusters})`,
     absent: "until a listing's first bad ID",
   }),
   samplesDropped: counter("vdbcloud_samples_dropped_total", {

@@ -3,6 +3,7 @@
  * collection sees through the cluster's data plane, as the application would.
  */
 import { counter, gauge, histogram } from "../../metrics/define.js";
+import { DATA_PLANE_ENDPOINT } from "../../upstream/types.js";
 
 /** Every canary series' labels: the target (cluster, database, collection) and its operation. */
 export const CANARY_LABELS = ["cluster_id", "db_name", "collection_name", "operation"] as const;
@@ -10,8 +11,7 @@ export const CANARY_LABELS = ["cluster_id", "db_name", "collection_name", "opera
 /** The duration histogram's buckets: 5 ms to 10 s. */
 export const CANARY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
 
-const SOURCE =
-  "POST /v2/vectordb/entities/search (limit 1, a unit vector of the field Describe Collection gives), or POST /v2/vectordb/entities/query (limit 1) for operation query and for a search falling back to one";
+const SOURCE = `${DATA_PLANE_ENDPOINT.search} (limit 1, a unit vector of the field Describe Collection gives), or ${DATA_PLANE_ENDPOINT.query} (limit 1) for operation query and for a search falling back to one`;
 
 /** When no canary family has a series, whatever else its own entry adds. */
 const NO_PROBE =

@@ -4,6 +4,7 @@
  * failReason is free text: it is logged once, never a label.
  */
 import { gauge } from "../../metrics/define.js";
+import { DATA_PLANE_ENDPOINT } from "../../upstream/types.js";
 
 /** The labels of a per-collection family. */
 const COLLECTION_LABELS = ["cluster_id", "db_name", "collection_name"] as const;
@@ -16,35 +17,34 @@ export const COLLECTION_FAMILIES = {
   collectionInfo: gauge("vdbcloud_collection_info", {
     help: "A collection the data plane lists (after include/exclude), always 1 (upstream List Collections).",
     labels: COLLECTION_LABELS,
-    source: "POST /v2/vectordb/collections/list (data plane) names",
+    source: `${DATA_PLANE_ENDPOINT.listCollections} (data plane) names`,
     absent: `${NO_DATA_PLANE}; a collection disappears as soon as a listing no longer holds it`,
   }),
   loadState: gauge("vdbcloud_collection_load_state", {
     help: "Collection load state, one series per state, 1 for the current one (upstream Get Load State loadState).",
     labels: [...COLLECTION_LABELS, "state"],
     unit: "1 (state set)",
-    source: "POST /v2/vectordb/collections/get_load_state (data plane) loadState",
+    source: `${DATA_PLANE_ENDPOINT.getLoadState} (data plane) loadState`,
     absent: `${NO_DATA_PLANE}; none with collections.load_state false or beyond collections.max_per_cluster`,
   }),
   loadProgress: gauge("vdbcloud_collection_load_progress_ratio", {
     help: "Load progress of a collection while it is loading, 0 to 1 (upstream Get Load State loadProgress, percent / 100).",
     labels: COLLECTION_LABELS,
-    source: "POST /v2/vectordb/collections/get_load_state (data plane) loadProgress (percent)",
+    source: `${DATA_PLANE_ENDPOINT.getLoadState} (data plane) loadProgress (percent)`,
     absent: `unless the collection is loading; ${NO_DATA_PLANE}`,
   }),
   rows: gauge("vdbcloud_collection_rows", {
     help: "Rows in the collection (upstream Get Collection Stats rowCount).",
     labels: COLLECTION_LABELS,
     unit: "count",
-    source: "POST /v2/vectordb/collections/get_stats (data plane) rowCount",
+    source: `${DATA_PLANE_ENDPOINT.getStats} (data plane) rowCount`,
     absent: `${NO_DATA_PLANE}; none unless collections.row_count is true, or beyond collections.max_per_cluster`,
   }),
   notPolled: gauge("vdbcloud_collections_not_polled", {
     help: "Collections listed (after include/exclude) beyond collections.max_per_cluster, for which no load state, rows or metrics are polled (source: the data plane's List Collections).",
     labels: ["cluster_id"],
     unit: "count",
-    source:
-      "POST /v2/vectordb/collections/list (data plane), the kept names beyond collections.max_per_cluster",
+    source: `${DATA_PLANE_ENDPOINT.listCollections} (data plane), the kept names beyond collections.max_per_cluster`,
     absent: NO_DATA_PLANE,
   }),
 } as const;
@@ -61,35 +61,35 @@ export const INDEX_FAMILIES = {
   indexInfo: gauge("vdbcloud_index_info", {
     help: "An index of a polled collection with the field it indexes, its type and its similarity metric (empty for a scalar field), always 1 (upstream Describe Index fieldName, indexType, metricType).",
     labels: [...INDEX_LABELS, "field_name", "index_type", "metric_type"],
-    source: "POST /v2/vectordb/indexes/describe (data plane) fieldName, indexType, metricType",
+    source: `${DATA_PLANE_ENDPOINT.describeIndex} (data plane) fieldName, indexType, metricType`,
     absent: NOT_ASKED,
   }),
   indexState: gauge("vdbcloud_index_state", {
     help: "Index build state, one series per known state, 1 for the current one (upstream Describe Index indexState: IndexStateNone, Unissued, InProgress, Finished, Failed, Retry).",
     labels: [...INDEX_LABELS, "state"],
     unit: "1 (state set)",
-    source: "POST /v2/vectordb/indexes/describe (data plane) indexState",
+    source: `${DATA_PLANE_ENDPOINT.describeIndex} (data plane) indexState`,
     absent: `${NOT_ASKED}; none while the answer carries no indexState`,
   }),
   indexRows: gauge("vdbcloud_index_rows", {
     help: "Rows of the collection the index is built over (upstream Describe Index totalRows, count).",
     labels: INDEX_LABELS,
     unit: "count",
-    source: "POST /v2/vectordb/indexes/describe (data plane) totalRows",
+    source: `${DATA_PLANE_ENDPOINT.describeIndex} (data plane) totalRows`,
     absent: `${NOT_ASKED}; none while the answer carries no totalRows`,
   }),
   indexedRows: gauge("vdbcloud_index_indexed_rows", {
     help: "Rows the index covers (upstream Describe Index indexedRows, count).",
     labels: INDEX_LABELS,
     unit: "count",
-    source: "POST /v2/vectordb/indexes/describe (data plane) indexedRows",
+    source: `${DATA_PLANE_ENDPOINT.describeIndex} (data plane) indexedRows`,
     absent: `${NOT_ASKED}; none while the answer carries no indexedRows`,
   }),
   pendingRows: gauge("vdbcloud_index_pending_rows", {
     help: "Rows waiting to be indexed, the build's backlog (upstream Describe Index pendingRows, count).",
     labels: INDEX_LABELS,
     unit: "count",
-    source: "POST /v2/vectordb/indexes/describe (data plane) pendingRows",
+    source: `${DATA_PLANE_ENDPOINT.describeIndex} (data plane) pendingRows`,
     absent: `${NOT_ASKED}; none while the answer carries no pendingRows`,
   }),
 } as const;

@@ -1,5 +1,6 @@
 /** The import jobs collector's families (docs/metrics.md): List Import Jobs V2 or v1, Get Import Job Progress V2. */
 import { gauge } from "../../metrics/define.js";
+import { ENDPOINT } from "../../upstream/types.js";
 
 /** Import jobs per cluster: state, counts per state, progress and imported rows. */
 export const IMPORT_JOB_FAMILY = {
@@ -7,8 +8,7 @@ export const IMPORT_JOB_FAMILY = {
     help: "Import job state, one series per known state, 1 for the job's current state at the last poll (upstream List Import Jobs state).",
     labels: ["cluster_id", "collection_name", "job_id", "state"],
     unit: "1 (state set)",
-    source:
-      "POST /v2/vectordb/jobs/import/list state (V2), or GET /v1/vector/collections/import/list state (v1)",
+    source: `${ENDPOINT.listImportJobsV2} state (V2), or ${ENDPOINT.listImportJobs} state (v1)`,
     absent:
       'no series with import_jobs.enabled false, or for a cluster without region when import_jobs.api is v1 (or auto falls back to v1); a finished job\'s series disappear import_jobs.retention after it was first seen terminal; jobs beyond import_jobs.max_jobs_per_cluster are counted in vdbcloud_samples_dropped_total{reason="job_cap"}',
   }),
@@ -16,14 +16,13 @@ export const IMPORT_JOB_FAMILY = {
     help: "Import jobs listed per collection and state at the last poll, terminal ones kept for import_jobs.retention (upstream List Import Jobs, count).",
     labels: ["cluster_id", "collection_name", "state"],
     unit: "count",
-    source:
-      "POST /v2/vectordb/jobs/import/list or GET /v1/vector/collections/import/list (jobs counted by collectionName and state)",
+    source: `${ENDPOINT.listImportJobsV2} or ${ENDPOINT.listImportJobs} (jobs counted by collectionName and state)`,
     absent: "no series for a collection and state without listed jobs",
   }),
   importJobProgress: gauge("vdbcloud_import_job_progress_ratio", {
     help: "How far an unfinished import job is, 0 to 1, at its last progress call this cycle (upstream Get Import Job Progress V2 progress, percent / 100).",
     labels: ["cluster_id", "collection_name", "job_id"],
-    source: "POST /v2/vectordb/jobs/import/describe progress",
+    source: `${ENDPOINT.describeImportJob} progress`,
     absent:
       "for finished jobs, with import_jobs.api v1 or a v1 fallback, and for unfinished jobs beyond import_jobs.progress_max this cycle",
   }),
@@ -31,7 +30,7 @@ export const IMPORT_JOB_FAMILY = {
     help: "Rows an unfinished import job has imported so far, a count, at its last progress call this cycle (upstream Get Import Job Progress V2 totalRows).",
     labels: ["cluster_id", "collection_name", "job_id"],
     unit: "count (rows)",
-    source: "POST /v2/vectordb/jobs/import/describe totalRows",
+    source: `${ENDPOINT.describeImportJob} totalRows`,
     absent: "as vdbcloud_import_job_progress_ratio, and when the answer gives no totalRows",
   }),
 } as const;

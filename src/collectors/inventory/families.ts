@@ -4,22 +4,21 @@
  * not show. HELP names the upstream endpoint and field of each value.
  */
 import { gauge } from "../../metrics/define.js";
+import { ENDPOINT } from "../../upstream/types.js";
 
 /** Inventory families: Describe Cluster / List Clusters v2, List Projects V2 (v1), List Cloud Regions v2. */
 export const INVENTORY_FAMILIES = {
   clusterInfo: gauge("vdbcloud_cluster_info", {
     help: "Cluster description in labels, always 1; deployment_option is free, serverless or dedicated, empty when the answer leaves it out (upstream Describe Cluster).",
     labels: ["cluster_id", "cluster_name", "project_id", "region_id", "plan", "cu_type", "deployment_option"],
-    source:
-      "GET /v2/clusters/{id} clusterName, projectId, regionId, plan (Free for an in03- cluster whatever the answer says, as the service's Terraform provider has it), cuType (empty on free and serverless clusters), deploymentOption (lowercased; empty when absent, as in the reference's free and serverless samples)",
+    source: `${ENDPOINT.describeCluster} clusterName, projectId, regionId, plan (Free for an in03- cluster whatever the answer says, as the service's Terraform provider has it), cuType (empty on free and serverless clusters), deploymentOption (lowercased; empty when absent, as in the reference's free and serverless samples)`,
     absent:
       "no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
   }),
   clusterStatus: gauge("vdbcloud_cluster_status", {
     help: "Cluster status, one series per known status, 1 for the current one at the last poll (upstream Describe Cluster status).",
     labels: ["cluster_id", "status"],
-    source:
-      "GET /v2/clusters/{id} status: the reference's 17 statuses (creating, running, deleting, deleted, stopping, resuming, modifying, abnormal, freezing, frozen, unfreezed, restore_backup, migrating, resizing, upgrading, writing_operation, set_private_link), plus stopped, suspending and suspended (the service's Terraform provider's names); any other status is added lowercased",
+    source: `${ENDPOINT.describeCluster} status: the reference's 17 statuses (creating, running, deleting, deleted, stopping, resuming, modifying, abnormal, freezing, frozen, unfreezed, restore_backup, migrating, resizing, upgrading, writing_operation, set_private_link), plus stopped, suspending and suspended (the service's Terraform provider's names); any other status is added lowercased`,
     absent:
       "no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals; no series while the answer carries no status",
   }),
@@ -27,7 +26,7 @@ export const INVENTORY_FAMILIES = {
     help: "Cluster size in CUs at the last poll; absent on free and serverless clusters, which have no CUs (upstream Describe Cluster cuSize, count).",
     labels: ["cluster_id"],
     unit: "count (CUs)",
-    source: "GET /v2/clusters/{id} cuSize",
+    source: `${ENDPOINT.describeCluster} cuSize`,
     absent:
       "on free and serverless clusters (cuSize 0 means no CUs, never shown as a zero-CU cluster); no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
   }),
@@ -35,14 +34,14 @@ export const INVENTORY_FAMILIES = {
     help: "Backups taken of the cluster, at the last poll (upstream Describe Cluster snapshotNumber, count).",
     labels: ["cluster_id"],
     unit: "count",
-    source: "GET /v2/clusters/{id} snapshotNumber",
+    source: `${ENDPOINT.describeCluster} snapshotNumber`,
     absent:
       "while the answer carries no snapshotNumber; no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
   }),
   clusterCreateProgress: gauge("vdbcloud_cluster_create_progress_ratio", {
     help: "Creation progress of the cluster while it is creating, 0 to 1 (upstream Describe Cluster createProgress, percent / 100).",
     labels: ["cluster_id"],
-    source: "GET /v2/clusters/{id} createProgress (percent)",
+    source: `${ENDPOINT.describeCluster} createProgress (percent)`,
     absent:
       "unless the cluster is CREATING; no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
   }),
@@ -50,7 +49,7 @@ export const INVENTORY_FAMILIES = {
     help: "Replicas of the cluster at the last poll, when the answer gives them (upstream Describe Cluster replica, count).",
     labels: ["cluster_id"],
     unit: "count",
-    source: "GET /v2/clusters/{id} replica",
+    source: `${ENDPOINT.describeCluster} replica`,
     absent:
       "while the answer carries no replica; no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
   }),
@@ -58,7 +57,7 @@ export const INVENTORY_FAMILIES = {
     help: "Smallest CU size autoscaling may choose, when the answer gives it (upstream Describe Cluster autoscaling.cu.min, count).",
     labels: ["cluster_id"],
     unit: "count (CUs)",
-    source: "GET /v2/clusters/{id} autoscaling.cu.min",
+    source: `${ENDPOINT.describeCluster} autoscaling.cu.min`,
     absent:
       "while the answer carries no autoscaling bounds; no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
   }),
@@ -66,7 +65,7 @@ export const INVENTORY_FAMILIES = {
     help: "Largest CU size autoscaling may choose, when the answer gives it (upstream Describe Cluster autoscaling.cu.max, count).",
     labels: ["cluster_id"],
     unit: "count (CUs)",
-    source: "GET /v2/clusters/{id} autoscaling.cu.max",
+    source: `${ENDPOINT.describeCluster} autoscaling.cu.max`,
     absent:
       "while the answer carries no autoscaling bounds; no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
   }),
@@ -74,7 +73,7 @@ export const INVENTORY_FAMILIES = {
     help: "Fewest replicas autoscaling may choose, when the answer gives the bound (upstream Describe Cluster autoscaling.replica.min, count).",
     labels: ["cluster_id"],
     unit: "count (replicas)",
-    source: "GET /v2/clusters/{id} autoscaling.replica.min (number or numeric string)",
+    source: `${ENDPOINT.describeCluster} autoscaling.replica.min (number or numeric string)`,
     absent:
       "while the answer carries no replica bounds, or a schedule (autoscaling.replica.schedules) in their place; no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
   }),
@@ -82,7 +81,7 @@ export const INVENTORY_FAMILIES = {
     help: "Most replicas autoscaling may choose, when the answer gives the bound (upstream Describe Cluster autoscaling.replica.max, count).",
     labels: ["cluster_id"],
     unit: "count (replicas)",
-    source: "GET /v2/clusters/{id} autoscaling.replica.max (number or numeric string)",
+    source: `${ENDPOINT.describeCluster} autoscaling.replica.max (number or numeric string)`,
     absent:
       "while the answer carries no replica bounds, or a schedule (autoscaling.replica.schedules) in their place; no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
   }),
@@ -90,7 +89,7 @@ export const INVENTORY_FAMILIES = {
     help: "The cluster's role in its global cluster, one series per known role (primary, secondary, plus any role seen, lowercased), 1 for the current one at the last poll (upstream Describe Cluster globalClusterMeta.role).",
     labels: ["cluster_id", "global_cluster_id", "role"],
     unit: "1 (state set)",
-    source: "GET /v2/clusters/{id} globalClusterMeta.globalClusterId, globalClusterMeta.role",
+    source: `${ENDPOINT.describeCluster} globalClusterMeta.globalClusterId, globalClusterMeta.role`,
     absent:
       "for a cluster outside a global cluster (globalClusterMeta null or absent); no series with inventory.enabled false or before the cluster's first Describe Cluster answer; a cluster that stops answering loses its series after staleness_intervals",
   }),
@@ -98,21 +97,20 @@ export const INVENTORY_FAMILIES = {
     help: "Clusters in the project at the last poll (upstream List Projects V2 instanceCount, count; List Projects v1 where V2 is refused).",
     labels: ["project_id", "project_name"],
     unit: "count",
-    source:
-      "GET /v2/projects instanceCount (string or number); GET /v1/projects instanceCount where V2 is refused",
+    source: `${ENDPOINT.listProjectsV2} instanceCount (string or number); ${ENDPOINT.listProjects} instanceCount where V2 is refused`,
     absent:
       "with inventory.enabled false, on shards other than 0, or for a project without instanceCount (never 0 for a missing value)",
   }),
   projectInfo: gauge("vdbcloud_project_info", {
     help: "Project description in labels, always 1: its plan (Standard, Enterprise, BusinessCritical) and organisation type (SAAS, BYOC) (upstream List Projects V2).",
     labels: ["project_id", "project_name", "plan", "org_type"],
-    source: "GET /v2/projects projectId, projectName, plan, orgType",
+    source: `${ENDPOINT.listProjectsV2} projectId, projectName, plan, orgType`,
     absent: "when List Projects V2 is refused and v1 serves instead (v1 gives no plan or org type)",
   }),
   regionInfo: gauge("vdbcloud_region_info", {
     help: "Cloud region in labels, always 1 (upstream List Cloud Regions).",
     labels: ["cloud_id", "region_id", "domain"],
-    source: "GET /v2/regions cloudId, regionId, domain",
+    source: `${ENDPOINT.listRegions} cloudId, regionId, domain`,
     absent: "with inventory.enabled false or on shards other than 0",
   }),
 } as const;
@@ -126,26 +124,26 @@ export const ON_DEMAND_CLUSTER_FAMILIES = {
   info: gauge("vdbcloud_on_demand_cluster_info", {
     help: "On-demand cluster description in labels, always 1 (upstream List On-Demand Clusters).",
     labels: ["cluster_id", "cluster_name", "project_id", "region_id"],
-    source: "GET /v2/clusters/onDemandClusters clusterId, clusterName, projectId, regionId",
+    source: `${ENDPOINT.listOnDemandClusters} clusterId, clusterName, projectId, regionId`,
     absent: NO_ON_DEMAND,
   }),
   status: gauge("vdbcloud_on_demand_cluster_status", {
     help: "On-demand cluster status, one series per known status (creating, suspended, resuming, running, suspending; another is added lowercased), 1 for the current one (upstream List On-Demand Clusters status).",
     labels: ["cluster_id", "status"],
-    source: "GET /v2/clusters/onDemandClusters status",
+    source: `${ENDPOINT.listOnDemandClusters} status`,
     absent: `${NO_ON_DEMAND}; no series while the answer carries no status`,
   }),
   cuSize: gauge("vdbcloud_on_demand_cluster_cu_size", {
     help: "Size of the on-demand cluster in CUs while it runs (upstream List On-Demand Clusters cuSize, count).",
     labels: ["cluster_id"],
     unit: "count (CUs)",
-    source: "GET /v2/clusters/onDemandClusters cuSize",
+    source: `${ENDPOINT.listOnDemandClusters} cuSize`,
     absent: `${NO_ON_DEMAND}; none while the answer carries no cuSize`,
   }),
   autoSuspend: gauge("vdbcloud_on_demand_cluster_auto_suspend_seconds", {
     help: "Idle time after which the on-demand cluster suspends itself and stops costing compute, in seconds (upstream List On-Demand Clusters autoSuspend).",
     labels: ["cluster_id"],
-    source: 'GET /v2/clusters/onDemandClusters autoSuspend (seconds; "5m" read as 300)',
+    source: `${ENDPOINT.listOnDemandClusters} autoSuspend (seconds; "5m" read as 300)`,
     absent: `${NO_ON_DEMAND}; none while the answer carries no readable autoSuspend`,
   }),
 } as const;

@@ -3,10 +3,10 @@
  * each known region, whether each serves, the tokens it has cost and its functions.
  */
 import { counter, gauge } from "../../metrics/define.js";
+import { ENDPOINT } from "../../upstream/types.js";
 
 /** The source of every pipeline family: List Pipelines, or Describe Pipeline where the list falls short. */
-const SOURCE =
-  "GET {controller_url}/v1/pipelines?projectId= (GET /v1/pipelines/{PIPELINE_ID} where the list item lacks it)";
+const SOURCE = `${ENDPOINT.listPipelines}?projectId= (at the region's controller, {controller_url}; ${ENDPOINT.describePipeline} where the list item lacks it)`;
 
 /** When no pipeline family has a series, whatever else its own entry adds. */
 const NO_PIPELINES =

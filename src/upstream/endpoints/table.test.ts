@@ -201,6 +201,18 @@ describe("path templates in src/", () => {
     expect(found).toEqual([]);
   });
 
+  it("are not spelled in a family's reference entry: a source names its endpoint through the table", () => {
+    const spelled = productionFiles(SRC)
+      .filter((f) => /(?:^|[/\\])(?:families|\w+Families)\.ts$/.test(f))
+      .flatMap((f) => {
+        const code = readFileSync(f, "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+        return [...code.matchAll(/["'`][^"'`]*?\b(?:GET|POST) \/v\d\/[^"'`]*["'`]/g)].map(
+          (m) => `${relative(SRC, f)}: ${m[0]}`,
+        );
+      });
+    expect(spelled).toEqual([]);
+  });
+
   it.each([
     ['const E = "GET /v2/regions";', ["GET /v2/regions"]],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the text scanned holds a template literal
