@@ -4,6 +4,7 @@
  * failReason is free text: it is logged once, never a label.
  */
 import { gauge } from "../../metrics/define.js";
+import type { FamilyDef } from "../../metrics/sample.js";
 import { DATA_PLANE_ENDPOINT } from "../../upstream/types.js";
 
 /** The labels of a per-collection family. */
@@ -56,40 +57,48 @@ const INDEX_LABELS = ["cluster_id", "db_name", "collection_name", "index_name"] 
 const NOT_ASKED =
   'no series unless collections.enabled and collections.indexes (the default), for collections beyond collections.max_per_cluster, or while the cluster\'s data plane does not answer (see vdbcloud_collector_up{collector="collections"}); an index disappears as soon as List Indexes no longer lists it';
 
+/** Describe Index, whose answer every index family reads. */
+const DESCRIBE_INDEX = `${DATA_PLANE_ENDPOINT.describeIndex} (data plane)`;
+
+/** A count of one field of Describe Index, per index: absent while the answer carries none. */
+function indexCount(name: string, field: string, help: string): FamilyDef {
+  return gauge(name, {
+    help,
+    labels: INDEX_LABELS,
+    unit: "count",
+    source: `${DESCRIBE_INDEX} ${field}`,
+    absent: `${NOT_ASKED}; none while the answer carries no ${field}`,
+  });
+}
+
 /** Indexes: List Indexes and Describe Index per polled collection. */
 export const INDEX_FAMILIES = {
   indexInfo: gauge("vdbcloud_index_info", {
     help: "An index of a polled collection with the field it indexes, its type and its similarity metric (empty for a scalar field), always 1 (upstream Describe Index fieldName, indexType, metricType).",
     labels: [...INDEX_LABELS, "field_name", "index_type", "metric_type"],
-    source: `${DATA_PLANE_ENDPOINT.describeIndex} (data plane) fieldName, indexType, metricType`,
+    source: `${DESCRIBE_INDEX} fieldName, indexType, metricType`,
     absent: NOT_ASKED,
   }),
   indexState: gauge("vdbcloud_index_state", {
     help: "Index build state, one series per known state, 1 for the current one (upstream Describe Index indexState: IndexStateNone, Unissued, InProgress, Finished, Failed, Retry).",
     labels: [...INDEX_LABELS, "state"],
     unit: "1 (state set)",
-    source: `${DATA_PLANE_ENDPOINT.describeIndex} (data plane) indexState`,
+    source: `${DESCRIBE_INDEX} indexState`,
     absent: `${NOT_ASKED}; none while the answer carries no indexState`,
   }),
-  indexRows: gauge("vdbcloud_index_rows", {
-    help: "Rows of the collection the index is built over (upstream Describe Index totalRows, count).",
-    labels: INDEX_LABELS,
-    unit: "count",
-    source: `${DATA_PLANE_ENDPOINT.describeIndex} (data plane) totalRows`,
-    absent: `${NOT_ASKED}; none while the answer carries no totalRows`,
-  }),
-  indexedRows: gauge("vdbcloud_index_indexed_rows", {
-    help: "Rows the index covers (upstream Describe Index indexedRows, count).",
-    labels: INDEX_LABELS,
-    unit: "count",
-    source: `${DATA_PLANE_ENDPOINT.describeIndex} (data plane) indexedRows`,
-    absent: `${NOT_ASKED}; none while the answer carries no indexedRows`,
-  }),
-  pendingRows: gauge("vdbcloud_index_pending_rows", {
-    help: "Rows waiting to be indexed, the build's backlog (upstream Describe Index pendingRows, count).",
-    labels: INDEX_LABELS,
-    unit: "count",
-    source: `${DATA_PLANE_ENDPOINT.describeIndex} (data plane) pendingRows`,
-    absent: `${NOT_ASKED}; none while the answer carries no pendingRows`,
-  }),
+  indexRows: indexCount(
+    "vdbcloud_index_rows",
+    "totalRows",
+    "Rows of the collection the index is built over (upstream Describe Index totalRows, count).",
+  ),
+  indexedRows: indexCount(
+    "vdbcloud_index_indexed_rows",
+    "indexedRows",
+    "Rows the index covers (upstream Describe Index indexedRows, count).",
+  ),
+  pendingRows: indexCount(
+    "vdbcloud_index_pending_rows",
+    "pendingRows",
+    "Rows waiting to be indexed, the build's backlog (upstream Describe Index pendingRows, count).",
+  ),
 } as const;
