@@ -8,6 +8,11 @@ import { ENDPOINT } from "../upstream/types.js";
 import { counter, gauge } from "./define.js";
 import type { FamilyDoc } from "./sample.js";
 
+/** The source of the API client's families: every upstream call, each attempt counted. */
+const API_CLIENT = `exporter: its API client (endpoint is the path template, e.g. ${ENDPOINT.queryClusterMetrics})`;
+/** When an API client family has no series: never, each endpoint's starts at 0. */
+const EVERY_ENDPOINT = "never: every endpoint's series exists at 0 from the start";
+
 /**
  * Self families that collectors emit as samples, per target, into the sample store (written by
  * polling/health.ts and the cluster metrics mapping). The process-wide ones follow.
@@ -71,26 +76,26 @@ export const PROCESS_SELF_FAMILIES = {
   apiRequests: counter("vdbcloud_api_requests_total", {
     help: "HTTP requests the exporter sent to the upstream API (each attempt and retry counts once), by endpoint template and outcome, since the exporter started (source: the exporter's API client).",
     labels: ["endpoint", "outcome"],
-    source: `exporter: its API client (endpoint is the path template, e.g. ${ENDPOINT.queryClusterMetrics})`,
-    absent: "never: every endpoint's series exists at 0 from the start",
+    source: API_CLIENT,
+    absent: EVERY_ENDPOINT,
   }),
   apiRetries: counter("vdbcloud_api_retries_total", {
     help: "Upstream API requests retried after a failed attempt, by endpoint template, since the exporter started (source: the exporter's API client).",
     labels: ["endpoint"],
-    source: `exporter: its API client (endpoint is the path template, e.g. ${ENDPOINT.queryClusterMetrics})`,
-    absent: "never: every endpoint's series exists at 0 from the start",
+    source: API_CLIENT,
+    absent: EVERY_ENDPOINT,
   }),
   apiRateLimited: counter("vdbcloud_api_rate_limited_total", {
     help: "Upstream answers that signalled rate limiting (HTTP 429 or a rate-limit code or message), by endpoint template, since the exporter started (source: the exporter's API client).",
     labels: ["endpoint"],
-    source: `exporter: its API client (endpoint is the path template, e.g. ${ENDPOINT.queryClusterMetrics})`,
-    absent: "never: every endpoint's series exists at 0 from the start",
+    source: API_CLIENT,
+    absent: EVERY_ENDPOINT,
   }),
   apiSchemaErrors: counter("vdbcloud_api_schema_errors_total", {
     help: "Upstream answers whose shape the exporter did not understand, by endpoint template, since the exporter started (source: the exporter's API client).",
     labels: ["endpoint"],
-    source: `exporter: its API client (endpoint is the path template, e.g. ${ENDPOINT.queryClusterMetrics})`,
-    absent: "never: every endpoint's series exists at 0 from the start",
+    source: API_CLIENT,
+    absent: EVERY_ENDPOINT,
   }),
   apiPagingErrors: counter("vdbcloud_api_paging_errors_total", {
     help: "Listings whose pages did not add up, by endpoint template and reason (repeated_page, empty_page, page_cap, short_of_total, long_page, shrinking_total), since the exporter started: each failed its poll, whose target kept its last good values (source: the exporter's pager).",
