@@ -12,6 +12,9 @@ import { CloudError } from "./errors.js";
 
 const STATUSES: ReadonlySet<number> = new Set([404, 405]);
 
+/** What a `not_offered` error says after its endpoint, before the answer's own words. */
+const NOT_OFFERED = "not offered by this server";
+
 const THING = "(?:api|endpoint|path|route|url|uri|method|interface)";
 const SAYS_UNKNOWN = new RegExp(
   [
@@ -64,7 +67,7 @@ export function notOfferedError(err: CloudError, absent: Absent | undefined): Cl
   const { endpoint } = err;
   const prefix = `${endpoint}: `;
   const said = err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
-  return new CloudError("not_offered", `${endpoint}: not offered by this server: ${said}`, {
+  return new CloudError("not_offered", `${endpoint}: ${NOT_OFFERED}: ${said}`, {
     endpoint,
     cause: err,
     ...(err.httpStatus === undefined ? {} : { httpStatus: err.httpStatus }),
@@ -81,16 +84,12 @@ export function notOfferedAtAny(paths: readonly string[], refusals: readonly Clo
   const [first] = refusals;
   if (first === undefined) throw new RangeError("no refusal to report");
   const { endpoint } = first;
-  const prefix = `${endpoint}: not offered by this server: `;
+  const prefix = `${endpoint}: ${NOT_OFFERED}: `;
   const said = first.message.startsWith(prefix) ? first.message.slice(prefix.length) : first.message;
-  return new CloudError(
-    "not_offered",
-    `${endpoint}: not offered by this server at ${paths.join(" or ")}: ${said}`,
-    {
-      endpoint,
-      cause: first.cause ?? first,
-      ...(first.httpStatus === undefined ? {} : { httpStatus: first.httpStatus }),
-      ...(first.apiCode === undefined ? {} : { apiCode: first.apiCode }),
-    },
-  );
+  return new CloudError("not_offered", `${endpoint}: ${NOT_OFFERED} at ${paths.join(" or ")}: ${said}`, {
+    endpoint,
+    cause: first.cause ?? first,
+    ...(first.httpStatus === undefined ? {} : { httpStatus: first.httpStatus }),
+    ...(first.apiCode === undefined ? {} : { apiCode: first.apiCode }),
+  });
 }
