@@ -266,6 +266,92 @@ describe("listEveryPage", () => {
   });
 });
 
+/**
+ * A listing of `n` items, newest first, that changes while it is read: after each call whose
+ * number is in `after`, one item is added at its front (a backup just taken) or its front item
+ * is removed (one that expired).
+ */
+function movingListing(
+  n: number,
+  change: "add" | "remove",
+  after: readonly number[],
+  calls: PageRequest[],
+): Listing<FakePage, string> {
+  let items = Array.from({ length: n }, (_, i) => `item-${i}`);
+  let added = 0;
+  return {
+    endpoint: "GET /v2/backups",
+    pageSize: 100,
+    fetch: async (asked) => {
+      calls.push(asked);
+      const start = (asked.currentPage - 1) * asked.pageSize;
+      const ids = items.slice(start, start + asked.pageSize);
+      const page = {
+        ids,
+        listed: ids.length,
+        total: items.length,
+        currentPage: asked.currentPage,
+        pageSize: 100,
+      };
+      if (after.includes(calls.length))
+        items = change === "add" ? [`new-${added++}`, ...items] : items.slice(1);
+      return page;
+    },
+    items: (page) => page.ids,
+    key: (id) => id,
+  };
+}
+
+describe("listEveryPage: a listing that changes while it is read", () => {
+  it.each<{
+    name: string;
+    n: number;
+    change: "add" | "remove";
+    after: number[];
+    items: number;
+    pages: number[];
+  }>([
+    {
+      name: "an item added at the front after page 1 (page 3 then falls short of the grown total)",
+      n: 250,
+      change: "add",
+      after: [1],
+      items: 251,
+      pages: [1, 2, 3, 1, 2, 3],
+    },
+    {
+      name: "an item removed from the front after page 1 (the total shrinks)",
+      n: 250,
+      change: "remove",
+      after: [1],
+      items: 249,
+      pages: [1, 2, 1, 2, 3],
+    },
+    {
+      name: "an item added at the front after the last page: nothing to read again",
+      n: 250,
+      change: "add",
+      after: [3],
+      items: 250,
+      pages: [1, 2, 3],
+    },
+  ])("$name: read once more from page 1, $items items", async ({ n, change, after, items, pages }) => {
+    const asked: PageRequest[] = [];
+    const got = await listEveryPage(movingListing(n, change, after, asked));
+    expect(got).toHaveLength(items);
+    expect(new Set(got).size).toBe(items);
+    expect(asked.map((a) => a.currentPage)).toEqual(pages);
+  });
+
+  it("fails with the second read's paging error when the listing changes again while read again", async () => {
+    const asked: PageRequest[] = [];
+    const err = await listEveryPage(movingListing(250, "add", [1, 4], asked)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PagingError);
+    expect((err as PagingError).reason).toBe("short_of_total");
+    expect(asked.map((a) => a.currentPage)).toEqual([1, 2, 3, 1, 2, 3]);
+  });
+});
+
 describe("eachOnce", () => {
   it.each([
     { name: "no repeat", items: ["a", "b"], want: ["a", "b"] },
@@ -321,13 +407,13 @@ describe("listEveryPage: totals that cannot be read", () => {
       requests: 1,
     },
     {
-      name: "a total that shrinks from page 1 to page 2: shrinking_total",
+      name: "a total that shrinks from page 1 to page 2, again when read again: shrinking_total",
       pages: [
         { total: 300, listed: 100 },
         { total: 250, listed: 100 },
       ],
       reason: "shrinking_total",
-      requests: 2,
+      requests: 4,
     },
   ])("$name", async ({ pages, reason, requests }) => {
     const calls: PageRequest[] = [];

@@ -11,6 +11,9 @@
  *   items must not cost a thousand requests a cycle);
  * - a total smaller than one an earlier page reported is a paging error (the listing changed
  *   under the reader: what was read may hold rows of both versions);
+ * - a listing whose total moved while it was read (items added or removed between its pages,
+ *   as backups are all day) is read once more from page 1 before a paging error fails it: its
+ *   pages did not add up because the listing changed, not because the server pages wrongly;
  * - a page longer than the size asked is a paging error, found by the client before any of its
  *   items is read (upstream/caller.ts).
  * A paging error fails the listing for the cycle (the poll's target goes down and keeps its last
@@ -87,6 +90,25 @@ export async function listEveryPage<P extends PageInfo, T>(
   listing: Listing<P, T>,
   signal?: AbortSignal,
 ): Promise<T[]> {
+  for (let read = 0; ; read++) {
+    const watch = { moved: false };
+    try {
+      return await readEveryPage(listing, watch, signal);
+    } catch (error) {
+      if (!(error instanceof PagingError && watch.moved) || read >= REREADS) throw error;
+    }
+  }
+}
+
+/** How many times a listing whose total moved while it was read is read again from page 1. */
+const REREADS = 1;
+
+/** One read of every page; `watch.moved` says whether a page reported another total than the first. */
+async function readEveryPage<P extends PageInfo, T>(
+  listing: Listing<P, T>,
+  watch: { moved: boolean },
+  signal: AbortSignal | undefined,
+): Promise<T[]> {
   const { endpoint } = listing;
   const fail = (reason: PagingErrorReason, detail: string): never => {
     throw new PagingError(endpoint, reason, detail);
@@ -117,6 +139,7 @@ export async function listEveryPage<P extends PageInfo, T>(
     const listed = seen.size + skipped;
     size = nextPageSize(size, page);
     if (page.total !== null) {
+      if (firstTotal !== null && page.total !== firstTotal) watch.moved = true;
       if (firstTotal !== null && page.total < firstTotal) {
         fail(
           "shrinking_total",
