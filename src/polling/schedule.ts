@@ -23,6 +23,7 @@ import { credentialLabeler, ownKeyCredential } from "./credentials.js";
 import { type Collector, selectCollectors } from "./model.js";
 import { type ScheduleFamilies, scheduleFamilies } from "./scheduleFamilies.js";
 import {
+  type CallRate,
   type CountedTask,
   countedTask,
   type NativeSchedule,
@@ -50,15 +51,9 @@ interface ScheduleTarget {
 }
 
 /** Calls of one endpoint with one credential per cycle of its collector. */
-export interface ScheduleRow {
-  readonly endpoint: EndpointTemplate;
-  readonly credential: string;
-  readonly callsPerCycle: number;
+export interface ScheduleRow extends CallRate {
   /** More calls are possible (extra pages, jobs read from jobs_file at run time). */
   readonly atLeast: boolean;
-  readonly intervalMs: number;
-  /** callsPerCycle / interval in seconds. */
-  readonly requestsPerSecond: number;
   /** The budget it is judged against: this replica's share of the key's, per second. */
   readonly rateLimit: number;
   /** requestsPerSecond is within the usable rate of that budget. */

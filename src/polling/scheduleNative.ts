@@ -10,12 +10,16 @@ import { ENDPOINT, type EndpointTemplate } from "../upstream/types.js";
 import type { CollectorTask } from "./model.js";
 import { listedAsNative } from "./nativeExport.js";
 
-/** Calls one credential's natively served clusters do not make per cycle of one interval. */
-export interface SavedRow {
+/**
+ * An endpoint's calls per cycle for one credential at one interval: what a row of the schedule
+ * counts (schedule.ts `ScheduleRow` adds its budget), and what natively served clusters save.
+ */
+export interface CallRate {
   readonly endpoint: EndpointTemplate;
   readonly credential: string;
   readonly callsPerCycle: number;
   readonly intervalMs: number;
+  /** callsPerCycle / interval in seconds. */
   readonly requestsPerSecond: number;
 }
 
@@ -25,7 +29,7 @@ export interface NativeSchedule {
   /** The clusters of this replica shown as native: the configured ones listed by ID. */
   readonly clusters: readonly string[];
   /** The metric calls they save, per credential and interval. */
-  readonly saved: readonly SavedRow[];
+  readonly saved: readonly CallRate[];
   readonly notes: readonly string[];
 }
 
