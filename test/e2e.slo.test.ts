@@ -9,10 +9,11 @@
  * never pages.
  *
  * The scaled windows keep the workbook's shape: objective 90% (a budget of 10%, so the canary's
- * few probes per window can tell), page at 9x over 80s and 20s, ticket at 7x over 400s and 200s (eight probes, two,
- * forty and twenty). The page needs every probe of its last 80 s failed (the degraded target fails
- * three in a row now and then: a window of four probes would page on them); the ticket needs 70% of the probes since
- * Prometheus started, which a minute of healthy probes first keeps out of reach.
+ * few probes per window can tell), page at 9x over 80s and 20s, ticket at 7x over 400s and 200s
+ * (eight probes, two, forty and twenty). The page needs every probe of its last 80 s failed (the
+ * degraded target fails three in a row now and then: a window that can hold only three probes
+ * would page on them); the ticket needs 70% of the probes since Prometheus started, which a
+ * minute of healthy probes first keeps out of reach.
  *
  * Needs `npm run build` first and the `prometheus` binary.
  */

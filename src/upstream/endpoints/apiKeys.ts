@@ -119,7 +119,7 @@ export function normalizeApiKeys(data: ApiKeysData): ApiKeyPage {
 
 /** What the polling schedule of `--check-config` says of this listing: its calls grow with what a run lists. */
 const RUN_TIME_COUNT =
-  "API keys: one List API Keys page per 100 keys of the organization, counted here as one; where a server does not offer /v2/api-keys, the first listing also asks /v2/apiKeys (the live gateway's spelling), and only that from then on";
+  "API keys: one List API Keys page per 100 keys of the organization, counted here as one";
 
 /**
  * List API Keys (V2), at the reference's path, and at the spelling a public account of the live

@@ -189,9 +189,23 @@ export const ENDPOINT_ORDER: readonly EndpointTemplate[] = EVERY.flatMap((d) =>
   .sort((a, b) => a.order - b.order)
   .map((d) => d.endpoint);
 
-/** By endpoint: the note printed under the schedule while a task calls it. */
+/** What the schedule says of an endpoint declared with other paths: the calls they may add. */
+function otherPathsNote(d: (typeof EVERY)[number]): string | undefined {
+  const others = d.absent?.alsoAt ?? [];
+  if (others.length === 0) return undefined;
+  const path = d.endpoint.slice(d.endpoint.indexOf(" ") + 1);
+  return `${d.endpoint}: where a server does not offer ${path}, the first call also asks ${others.join(" or ")}, and only the path that answered from then on`;
+}
+
+/**
+ * By endpoint: the note printed under the schedule while a task calls it: its run-time count,
+ * then what its other paths may add (both from its declaration).
+ */
 export const RUN_TIME_COUNTS: ReadonlyMap<EndpointTemplate, string> = new Map(
-  EVERY.flatMap((d) => (d.runTimeCount === undefined ? [] : [[d.endpoint, d.runTimeCount] as const])),
+  EVERY.flatMap((d) => {
+    const notes = [d.runTimeCount, otherPathsNote(d)].filter((n) => n !== undefined);
+    return notes.length === 0 ? [] : [[d.endpoint, notes.join("; ")] as const];
+  }),
 );
 
 /** The client's method of one declaration: its arguments (none, or one value) and the signal. */
