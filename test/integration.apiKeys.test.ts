@@ -14,8 +14,8 @@ import type { SimApiKey } from "../src/simulator/index.js";
 import {
   everyOutput,
   expectNotPermittedOnce,
-  expectRefusedOnlyHere,
   nextListing,
+  refuseKeyOnNextListing,
   useConsoleHarness,
 } from "./helpers/consoleHarness.js";
 import { matching, parseSamples, sampleValue, TEST_API_KEY } from "./helpers/harness.js";
@@ -224,10 +224,8 @@ describe("API keys against the simulator", () => {
 
   it('a refused key (1800 "User hasn\'t authenticated") fails this collector only', async () => {
     const { harness, clock } = await start();
-    harness.sim.faults.set("catalogue_refusal", { rate: 1, endpoints: [LIST], code: 1800 });
-    await nextListing(harness, clock);
     // The last good listing stays until the staleness bound.
-    expect(await expectRefusedOnlyHere(harness, TARGET, "vdbcloud_api_key_info")).toBe(5);
+    expect(await refuseKeyOnNextListing(harness, clock, LIST, TARGET, "vdbcloud_api_key_info")).toBe(5);
   });
 
   it("runs on shard 0 only", async () => {

@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import {
   expectNotPermittedOnce,
-  expectRefusedOnlyHere,
   nextListing,
+  refuseKeyOnNextListing,
   useConsoleHarness,
 } from "./helpers/consoleHarness.js";
 import { matching, parseSamples, sampleValue } from "./helpers/harness.js";
@@ -111,11 +111,11 @@ describe("private endpoints against the simulator", () => {
 
   it('a refused key (1800 "User hasn\'t authenticated") fails this collector only', async () => {
     const { harness, clock } = await start();
-    harness.sim.faults.set("catalogue_refusal", { rate: 1, endpoints: [LIST], code: 1800 });
-    await nextListing(harness, clock);
     // The last good listing stays until the staleness bound; the inventory, through the same key,
     // is not affected.
-    expect(await expectRefusedOnlyHere(harness, TARGET, "vdbcloud_private_endpoint_info")).toBeGreaterThan(0);
+    expect(
+      await refuseKeyOnNextListing(harness, clock, LIST, TARGET, "vdbcloud_private_endpoint_info"),
+    ).toBeGreaterThan(0);
   });
 
   it("a key that may not list them is not permitted: up, no endpoints, one warning", async () => {

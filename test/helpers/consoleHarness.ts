@@ -100,7 +100,7 @@ export async function expectNotPermittedOnce(
  * permitted", and the inventory, through the same key, up. Returns how many series of `listed`
  * the last good listing still shows (kept until the staleness bound).
  */
-export async function expectRefusedOnlyHere(
+async function expectRefusedOnlyHere(
   harness: Harness,
   target: { readonly collector: string; readonly target: string },
   listed: string,
@@ -134,4 +134,21 @@ export async function nextListing(harness: Harness, clock: ManualClock): Promise
     await clock.advance(30_000);
     await harness.settle();
   }
+}
+
+/**
+ * Has the service refuse the key on `endpoint` from now on (1800 "User hasn't authenticated"),
+ * lets the next listing meet it, and checks what `expectRefusedOnlyHere` checks; returns how
+ * many series of `listed` the last good listing still shows.
+ */
+export async function refuseKeyOnNextListing(
+  harness: Harness,
+  clock: ManualClock,
+  endpoint: string,
+  target: { readonly collector: string; readonly target: string },
+  listed: string,
+): Promise<number> {
+  harness.sim.faults.set("catalogue_refusal", { rate: 1, endpoints: [endpoint], code: 1800 });
+  await nextListing(harness, clock);
+  return expectRefusedOnlyHere(harness, target, listed);
 }
