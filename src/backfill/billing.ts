@@ -11,6 +11,7 @@ import { mapCostHistory } from "../collectors/billing/history.js";
 import { readUsage } from "../collectors/billing/usage.js";
 import type { Config } from "../config/types.js";
 import { describeError } from "../polling/errors.js";
+import { DAY } from "../shared/duration.js";
 import type { ChunkSpool } from "./spool.js";
 import { digest } from "./state.js";
 
@@ -33,7 +34,7 @@ export function costChunks(
   if (!config.billing.enabled) return [];
   let first = dayOf(window.fromMs);
   if (dayStartMs(first) < window.fromMs) first = addDays(first, 1);
-  const endMs = Math.min(window.toMs, nowMs - 86_400_000 + 1);
+  const endMs = Math.min(window.toMs, nowMs - DAY + 1);
   const chunks: CostChunk[] = [];
   for (let day = first; dayStartMs(day) < endMs; ) {
     let last = day;

@@ -6,6 +6,7 @@
  */
 
 import { ChangeLog } from "../shared/changeLog.js";
+import { HOUR } from "../shared/duration.js";
 import { Holds } from "../shared/hold.js";
 import { type StateSlot, stateSlot } from "./model.js";
 
@@ -13,7 +14,7 @@ import { type StateSlot, stateSlot } from "./model.js";
 export type ApiChoice = "v2" | "v1";
 
 /** How long a target stays on v1 after v2 was refused, before v2 is tried again. */
-export const V2_RETRY_MS = 3_600_000;
+export const V2_RETRY_MS = HOUR;
 
 /** The note of a fallback itself, apart from the callers' notes (no target holds a NUL). */
 const FALLBACK = "\u0000fallback";

@@ -4,6 +4,7 @@ import { MappingBuilder } from "../metrics/builder.js";
 import { TARGET_SELF_FAMILIES as S } from "../metrics/families.js";
 import type { MappingResult } from "../metrics/sample.js";
 import { ChangeLog } from "../shared/changeLog.js";
+import { HOUR } from "../shared/duration.js";
 import { Hold } from "../shared/hold.js";
 import { refusalOf } from "../upstream/refusals.js";
 import { SharedCauseLog, sharedCauseOf } from "./causes.js";
@@ -48,7 +49,7 @@ interface TargetHealth {
 }
 
 /** How long a target refused for its plan waits before it is asked again (unless its plan changes). */
-export const PLAN_RETRY_MS = 3_600_000;
+export const PLAN_RETRY_MS = HOUR;
 
 /** Why a credential lacks permission, for its one log line ("the Billing Admin role", ...). */
 export type RoleHint = string | undefined;

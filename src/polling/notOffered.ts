@@ -10,6 +10,8 @@
  * call a day per hold key. The holds live as long as the target's health: a forgotten target's
  * holds go with it.
  */
+
+import { DAY } from "../shared/duration.js";
 import { Holds } from "../shared/hold.js";
 import { CloudError } from "../upstream/errors.js";
 import type { TaskId } from "./taskId.js";
@@ -19,7 +21,7 @@ import type { TaskId } from "./taskId.js";
  * answers an endpoint as absent does so the next cycle too (the service removes such endpoints
  * for good, region by region), yet may offer it again, so it is asked daily, not never.
  */
-export const NOT_OFFERED_RETRY_MS = 86_400_000;
+export const NOT_OFFERED_RETRY_MS = DAY;
 
 /** What a poll says of its holds beside what is not offered: why, and when it is asked again. */
 const WHY = "the server answers it as absent";

@@ -22,6 +22,7 @@ import { queriesForTarget, queryKey } from "../config/queries.js";
 import type { ConfigSection } from "../config/section.js";
 import type { ClusterConfig, Config } from "../config/types.js";
 import { ownKeyCredential } from "../polling/credentials.js";
+import { DAY } from "../shared/duration.js";
 import { formOfQuery, inForm, listedIn, type QueryForm } from "../upstream/catalog.js";
 import { CloudError } from "../upstream/errors.js";
 import { refusalOf } from "../upstream/refusals.js";
@@ -365,7 +366,7 @@ async function probeBilling(deps: ProbeDeps): Promise<BillingProbe> {
   const client = deps.billingClient;
   if (client === undefined) return { credential, result: { skipped: "no billing client" } };
   const today = new Date(deps.now()).toISOString().slice(0, 10);
-  const yesterday = new Date(deps.now() - 86_400_000).toISOString().slice(0, 10);
+  const yesterday = new Date(deps.now() - DAY).toISOString().slice(0, 10);
   const result = await call(() =>
     client.queryDailyUsage({ start: yesterday, end: today, pageSize: 1, currentPage: 1 }),
   );

@@ -25,13 +25,13 @@ const STRICT = new RegExp(
 
 const NOT_A_DURATION = "is not an ISO 8601 duration (examples: PT30S, PT1M30S, PT1H, P1D)";
 
-const MS = {
-  weeks: 604_800_000,
-  days: 86_400_000,
-  hours: 3_600_000,
-  minutes: 60_000,
-  seconds: 1000,
-} as const;
+/** Time units in milliseconds: every duration the exporter holds is in milliseconds. */
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+const MS = { weeks: 7 * DAY, days: DAY, hours: HOUR, minutes: MINUTE, seconds: SECOND } as const;
 
 /**
  * Parses an ISO 8601 duration into milliseconds. Years and months are rejected (their length

@@ -17,6 +17,7 @@
 import { ApiCode, SimApiError } from "./errors.js";
 import { hashString, hexFromHash, mix } from "./random.js";
 import { pageParams, type RouteDef } from "./route.js";
+import { DAY_MS } from "./time.js";
 import type { World } from "./world.js";
 
 /** The name of the key the simulator calls the exporter's own: the demo's `api.key_id` names it. */
@@ -55,7 +56,6 @@ export interface SimApiKey {
 }
 
 const KEY_SALT = 0xa91;
-const DAY_MS = 86_400_000;
 
 /** What each key of the world is, before IDs and people are given. */
 interface KeyPlan {

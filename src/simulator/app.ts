@@ -33,7 +33,7 @@ export function createApp(deps: RequestPathDeps): Express {
   const billing = billingRoutes(deps.ctx.seed, deps.ctx.world.clusters);
   for (const route of [
     // Before Describe Cluster, whose /v2/clusters/:id would take "onDemandClusters" for an ID.
-    ...onDemandRoutes(deps.ctx.onDemand),
+    ...onDemandRoutes(deps.ctx.onDemandClusters),
     ...onDemandComputeRoutes(deps.ctx.onDemandCompute, deps.ctx.world),
     ...alertRuleRoutes(deps.ctx.alertRules),
     ...privateEndpointRoutes(deps.ctx.privateEndpoints),

@@ -16,9 +16,9 @@
 import { ApiCode, SimApiError } from "./errors.js";
 import { hashString, mix } from "./random.js";
 import { intParam, type RouteDef } from "./route.js";
+import { DAY_MS, HOUR_MS } from "./time.js";
 import type { SimCluster } from "./world.js";
 
-const DAY_MS = 86_400_000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** The currency every amount of the simulator is in. */
 const SIM_CURRENCY = "USD";
@@ -101,7 +101,7 @@ function usageRowsOfDay(
   const today = dayOf(nowMs);
   if (day > today) return [];
   // Today's rows grow hour by hour; a complete day is all 24 hours.
-  const hours = day === today ? Math.floor((nowMs - Date.parse(`${day}T00:00:00Z`)) / 3_600_000) + 1 : 24;
+  const hours = day === today ? Math.floor((nowMs - Date.parse(`${day}T00:00:00Z`)) / HOUR_MS) + 1 : 24;
   const dayHash = mix(seed, hashString(day));
   const rows: SimUsageRow[] = [];
   const row = (key: string, costType: string, unit: string, properties: WireUsageItem["properties"]) => {
@@ -159,7 +159,7 @@ export function usageRows(
   const today = dayOf(nowMs);
   for (let t = Date.parse(`${start}T00:00:00Z`); dayOf(t) <= end; t += DAY_MS) {
     const day = dayOf(t);
-    const key = day === today ? `${day}@${Math.floor(nowMs / 3_600_000)}` : day;
+    const key = day === today ? `${day}@${Math.floor(nowMs / HOUR_MS)}` : day;
     let made = cache?.get(key);
     if (made === undefined) {
       made = usageRowsOfDay(seed, clusters, day, nowMs);

@@ -6,6 +6,7 @@ import { SimulatorError } from "./errors.js";
 import type { SimulatorOptions } from "./options.js";
 import { ALL_QUIRKS, type SimQuirks } from "./quirks.js";
 import { RATE_LIMIT_MODES } from "./rate-limiter.js";
+import { DAY_MS } from "./time.js";
 
 /** Help text printed by --help and after an argument error. */
 export const USAGE = `usage: node dist/simulator/cli.js [options]
@@ -52,7 +53,7 @@ export const USAGE = `usage: node dist/simulator/cli.js [options]
 type CliArgs = { help: true } | { help: false; verbose: boolean; options: SimulatorOptions };
 
 function retentionMs(days: number | undefined): number | undefined {
-  return days === undefined ? undefined : days * 86_400_000;
+  return days === undefined ? undefined : days * DAY_MS;
 }
 
 function num(name: string, raw: string | undefined): number | undefined {

@@ -43,8 +43,38 @@ export function isRetired(
   return retired.removeV2ImportList && route.template === V2_IMPORT_LIST;
 }
 
+/**
+ * The account's generated data that routes serve as it is and tests compare exported values
+ * with: the context and the running simulator both hold it, as one object's fields.
+ */
+export interface SimAccount {
+  /**
+   * What the data planes answer a canary, and how degraded each is (canary.ts): tests degrade a
+   * data plane (`setProfile`) or change a collection's vector field through it.
+   */
+  readonly canary: SimCanary;
+  /** Backups, backup policies and global clusters (data-protection.ts). */
+  readonly dataProtection: DataProtection;
+  /** On-demand clusters of every project (List On-Demand Clusters, on-demand.ts). */
+  readonly onDemandClusters: readonly SimOnDemandCluster[];
+  /**
+   * On-demand compute per project and region (Describe On-Demand Compute,
+   * on-demand-compute.ts); SimState changes its status.
+   */
+  readonly onDemandCompute: readonly SimOnDemandCompute[];
+  /** The console's alert rules as List Alert Rules sends them, actions included, by project ID. */
+  readonly alertRules: ReadonlyMap<string, readonly WireAlertRule[]>;
+  /** Every project's private endpoints (List Private Endpoints); SimState changes their statuses. */
+  readonly privateEndpoints: readonly SimPrivateEndpoint[];
+  /**
+   * Every project's storage integrations with the credentials Describe would show (List Storage
+   * Integrations); SimState changes their statuses and messages.
+   */
+  readonly storageIntegrations: readonly SimStorageIntegration[];
+}
+
 /** State shared by every route; built once by startSimulator. */
-export interface SimContext {
+export interface SimContext extends SimAccount {
   readonly seed: number;
   readonly now: () => number;
   readonly timeScale: number;
@@ -70,20 +100,6 @@ export interface SimContext {
   readonly imports: ImportJobStore;
   /** Each cluster's data plane (databases, collections, credentials). */
   readonly dataPlanes: DataPlanes;
-  /** What the data planes answer a canary, and how degraded each is (canary.ts). */
-  readonly canary: SimCanary;
-  /** Backups, backup policies and global clusters (data-protection.ts). */
-  readonly dataProtection: DataProtection;
-  /** On-demand clusters of every project (on-demand.ts). */
-  readonly onDemand: readonly SimOnDemandCluster[];
-  /** On-demand compute of every project in each region of its clusters (on-demand-compute.ts). */
-  readonly onDemandCompute: readonly SimOnDemandCompute[];
-  /** The console's alert rules, by project ID (alert-rules.ts). */
-  readonly alertRules: ReadonlyMap<string, readonly WireAlertRule[]>;
-  /** Every project's private endpoints (private-endpoints.ts). */
-  readonly privateEndpoints: readonly SimPrivateEndpoint[];
-  /** Every project's storage integrations, credentials included (storage-integrations.ts). */
-  readonly storageIntegrations: readonly SimStorageIntegration[];
   /** The organization's API keys, people's fields included, and how they are listed (api-keys.ts). */
   readonly apiKeys: ApiKeyListing;
   /** Every project's pipelines in each region of its clusters, and how they are answered (pipelines.ts). */

@@ -16,11 +16,9 @@
  * more than one page of 100. Free and serverless clusters are refused as not dedicated, and a
  * key of `backupDeniedKeys` is refused for lack of backup permission (HTTP 403).
  */
-import type { SimCluster } from "./world.js";
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
-const MINUTE_MS = 60_000;
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "./time.js";
+import type { SimCluster } from "./world.js";
 
 /**
  * The refusal of a backup operation on a free or a serverless cluster: the reference's error

@@ -7,13 +7,13 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { generateAlertRules, type WireAlertRule } from "./alert-rules.js";
+import { generateAlertRules } from "./alert-rules.js";
 import { generateApiKeys, type SimApiKey } from "./api-keys.js";
 import { createApp } from "./app.js";
 import { type SimUsageRow, simInvoices, usageRows, type WireInvoice } from "./billing.js";
 import { SimCanary } from "./canary.js";
 import { CloudJobStore, generateCloudJobs } from "./cloud-jobs.js";
-import type { SimContext } from "./context.js";
+import type { SimAccount, SimContext } from "./context.js";
 import { buildDataPlanes, dataPlaneAuthorized } from "./data-plane.js";
 import { DataProtection } from "./data-protection.js";
 import { type FaultController, Faults } from "./faults.js";
@@ -22,18 +22,18 @@ import { ImportJobStore, unfinishedImportJobs } from "./import-jobs.js";
 import { Lifecycle } from "./lifecycle.js";
 import { buildProfile } from "./metric-values.js";
 import { NativeScrapeGuard } from "./native-guard.js";
-import { generateOnDemandClusters, type SimOnDemandCluster } from "./on-demand.js";
-import { generateOnDemandCompute, type SimOnDemandCompute } from "./on-demand-compute.js";
+import { generateOnDemandClusters } from "./on-demand.js";
+import { generateOnDemandCompute } from "./on-demand-compute.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
 import { generatePipelines, type SimPipeline } from "./pipelines.js";
-import { generatePrivateEndpoints, type SimPrivateEndpoint } from "./private-endpoints.js";
+import { generatePrivateEndpoints } from "./private-endpoints.js";
 import { hexFromHash, mix } from "./random.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { generateSparkJobs, SparkJobStore } from "./spark-jobs.js";
 import { busyClusterSparkJobs } from "./spark-listing.js";
 import { type SimState, SimStateImpl } from "./state.js";
 import { type SimStats, StatsRecorder } from "./stats.js";
-import { generateStorageIntegrations, type SimStorageIntegration } from "./storage-integrations.js";
+import { generateStorageIntegrations } from "./storage-integrations.js";
 import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
 
 export type { WireAlertRule } from "./alert-rules.js";
@@ -76,8 +76,8 @@ interface SimBilling {
   invoices(nowMs?: number): WireInvoice[];
 }
 
-/** A running simulator. */
-export interface Simulator {
+/** A running simulator: the account's data (SimAccount), and how to reach and steer it. */
+export interface Simulator extends SimAccount {
   /** e.g. http://127.0.0.1:PORT (v2 endpoints at /v2/...). */
   readonly baseUrl: string;
   /** e.g. http://127.0.0.1:PORT/ctl/{region}; v1 endpoints at <that, region filled>/v1/... */
@@ -85,25 +85,10 @@ export interface Simulator {
   readonly clusters: readonly SimCluster[];
   readonly projects: readonly SimProject[];
   readonly regions: readonly SimRegion[];
-  /** Backups, backup policies and global clusters (data-protection.ts). */
-  readonly dataProtection: DataProtection;
   /** What the billing endpoints answer at a time (tests compare exported values with it). */
   readonly billing: SimBilling;
   /** SCIM groups and their members, by group ID (List Group Members). */
   readonly groups: ReadonlyMap<string, readonly SimGroupMember[]>;
-  /** On-demand clusters of every project (List On-Demand Clusters). */
-  readonly onDemandClusters: readonly SimOnDemandCluster[];
-  /** On-demand compute per project and region (Describe On-Demand Compute); SimState changes its status. */
-  readonly onDemandCompute: readonly SimOnDemandCompute[];
-  /** The console's alert rules as List Alert Rules sends them, actions included, by project ID. */
-  readonly alertRules: ReadonlyMap<string, readonly WireAlertRule[]>;
-  /** Every project's private endpoints (List Private Endpoints); SimState changes their statuses. */
-  readonly privateEndpoints: readonly SimPrivateEndpoint[];
-  /**
-   * Every project's storage integrations with the credentials Describe would show (List Storage
-   * Integrations); SimState changes their statuses and messages.
-   */
-  readonly storageIntegrations: readonly SimStorageIntegration[];
   /**
    * The organization's API keys as List API Keys lists them, creators and descriptions included
    * (the one named SIM_OWN_KEY_NAME is the demo's own key).
@@ -112,8 +97,6 @@ export interface Simulator {
   /** Every project's pipelines (List Pipelines, Describe Pipeline), whatever shape they are answered in. */
   readonly pipelines: readonly SimPipeline[];
   readonly stats: SimStats;
-  /** The canary's endpoints: degrade a data plane (`setProfile`), change a collection's vector field. */
-  readonly canary: SimCanary;
   readonly faults: FaultController;
   readonly state: SimState;
   /** Stops listening, drops hung and slow requests, cancels timers. Idempotent. */
@@ -162,6 +145,25 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
   const cloudJobs = new CloudJobStore();
   for (const job of generateCloudJobs(o.seed, startMs)) cloudJobs.add(job);
   const stats = new StatsRecorder(o.countDistinctRequests);
+  const account: SimAccount = {
+    canary: new SimCanary(world.clusters, o.seed, o.canary.paramsShape, o.canary.profiles),
+    dataProtection: new DataProtection(world.clusters, startMs, o.globalClusters),
+    onDemandClusters: generateOnDemandClusters(world, o.seed, startMs),
+    onDemandCompute: generateOnDemandCompute(world, o.onDemandComputeAbnormal),
+    alertRules: generateAlertRules(world, o.seed, o.alertRulesPerProject),
+    privateEndpoints: generatePrivateEndpoints(
+      world,
+      o.seed,
+      o.privateEndpointsPerProject,
+      o.privateEndpointPending,
+    ),
+    storageIntegrations: generateStorageIntegrations(
+      world,
+      o.seed,
+      o.storageIntegrationsPerProject,
+      o.storageIntegrationError,
+    ),
+  };
   const ctx: SimContext = {
     seed: o.seed,
     now: o.now,
@@ -185,23 +187,7 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
       startMs,
       timeScale: o.timeScale,
     }),
-    canary: new SimCanary(world.clusters, o.seed, o.canary.paramsShape, o.canary.profiles),
-    dataProtection: new DataProtection(world.clusters, startMs, o.globalClusters),
-    onDemand: generateOnDemandClusters(world, o.seed, startMs),
-    onDemandCompute: generateOnDemandCompute(world, o.onDemandComputeAbnormal),
-    alertRules: generateAlertRules(world, o.seed, o.alertRulesPerProject),
-    privateEndpoints: generatePrivateEndpoints(
-      world,
-      o.seed,
-      o.privateEndpointsPerProject,
-      o.privateEndpointPending,
-    ),
-    storageIntegrations: generateStorageIntegrations(
-      world,
-      o.seed,
-      o.storageIntegrationsPerProject,
-      o.storageIntegrationError,
-    ),
+    ...account,
     apiKeys: {
       keys: generateApiKeys(world, o.seed, startMs, { badCases: o.apiKeysBadCases, extra: o.apiKeysExtra }),
       shape: o.apiKeysShape,
@@ -267,20 +253,14 @@ export async function startSimulator(opts?: SimulatorOptions): Promise<Simulator
     projects: world.projects,
     regions: world.regions,
     groups: SIM_GROUPS,
-    onDemandClusters: ctx.onDemand,
-    onDemandCompute: ctx.onDemandCompute,
-    alertRules: ctx.alertRules,
-    privateEndpoints: ctx.privateEndpoints,
-    storageIntegrations: ctx.storageIntegrations,
+    ...account,
     pipelines: ctx.pipelines.pipelines,
     apiKeys: ctx.apiKeys.keys,
-    dataProtection: ctx.dataProtection,
     billing: {
       usageRows: (start, end, nowMs = o.now()) => usageRows(o.seed, world.clusters, start, end, nowMs),
       invoices: (nowMs = o.now()) => simInvoices(o.seed, nowMs),
     },
     stats,
-    canary: ctx.canary,
     faults,
     state: new SimStateImpl(ctx),
     close() {

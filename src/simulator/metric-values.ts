@@ -10,9 +10,9 @@
  */
 import type { MetricDef, MetricKind, RequestType, Stat } from "./metric-catalog.js";
 import { hashString, mix, signedUnit, unit } from "./random.js";
+import { DAY_MS } from "./time.js";
 import type { SimCluster } from "./world.js";
 
-const DAY_MS = 86_400_000;
 const TWO_PI = Math.PI * 2;
 /** Noise key shared by REQ_FAIL_RATE and REQ_SUCCESS_RATE so that they add up to 100. */
 const FAIL_ALL_KEY = 0xfa11;

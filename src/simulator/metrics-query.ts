@@ -20,6 +20,7 @@ import {
   scopeKey,
 } from "./metric-values.js";
 import type { SimQuirks } from "./quirks.js";
+import { MINUTE_MS } from "./time.js";
 import { resolveWindow } from "./window.js";
 import type { SimCluster } from "./world.js";
 
@@ -197,7 +198,7 @@ export function answerMetricsQuery(body: unknown, ctx: MetricsQueryContext): { r
     // bucket's minutes, unrounded: converted back it gives the plain answer's rate, bit for bit when
     // the bucket's minutes are a power of two (PT30S, PT1M, PT2M...), within rounding otherwise.
     const shown = (v: number): string =>
-      perBucket ? String(Number(formatValue(q.def.kind, v)) * (g / 60_000)) : formatValue(q.def.kind, v);
+      perBucket ? String(Number(formatValue(q.def.kind, v)) * (g / MINUTE_MS)) : formatValue(q.def.kind, v);
     const values = window.buckets.map((t, i) => {
       const v = nulled || !hasData[i] ? null : metricValue(q.def, q.stat, profile, scope, t, g);
       return { timestamp: stamps[i] ?? isoSeconds(t), value: v === null ? null : shown(v) };

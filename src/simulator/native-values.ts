@@ -14,13 +14,13 @@
  */
 import { resolveMetricQuery } from "./metric-catalog.js";
 import { type ClusterProfile, formatValue, metricValue, scopeKey } from "./metric-values.js";
+import { DAY_MS, MINUTE_MS } from "./time.js";
 import type { SimCluster } from "./world.js";
 
-const DAY_MS = 86_400_000;
 const TWO_PI = Math.PI * 2;
 
 /** The bucket the gauges read: Query Cluster Metrics' PT1M. */
-export const NATIVE_GAUGE_GRANULARITY_MS = 60_000;
+export const NATIVE_GAUGE_GRANULARITY_MS = MINUTE_MS;
 
 /** Request types of zilliz_requests_total (lower case, as the endpoint labels them). */
 export const NATIVE_REQUEST_TYPES = [

@@ -11,6 +11,7 @@
  */
 import { hashString, hexFromHash, mix } from "./random.js";
 import { projectRegionParams, type RouteDef } from "./route.js";
+import { DAY_MS } from "./time.js";
 import type { World } from "./world.js";
 
 /** One simulated on-demand cluster (`status` changes through SimState). */
@@ -32,7 +33,6 @@ export interface SimOnDemandCluster {
 const STATUS_CYCLE = ["SUSPENDED", "RUNNING", "RESUMING", "CREATING", "SUSPENDING"] as const;
 const CU_SIZES = [4, 8, 2] as const;
 const AUTO_SUSPEND_SECONDS = [300, 60, 900] as const;
-const DAY_MS = 86_400_000;
 
 /** The on-demand clusters of `world`; the same seed and world always give the same ones. */
 export function generateOnDemandClusters(world: World, seed: number, nowMs: number): SimOnDemandCluster[] {

@@ -16,6 +16,7 @@ import {
 import { PIPELINE_SHAPES, PIPELINES_GONE, type PipelineShape, type PipelinesGone } from "./pipelines.js";
 import { resolveQuirks, type SimQuirks } from "./quirks.js";
 import { RATE_LIMIT_MODES, type RateLimitMode } from "./rate-limiter.js";
+import { DAY_MS } from "./time.js";
 
 /** Options of startSimulator; every field is optional. */
 export interface SimulatorOptions {
@@ -199,7 +200,7 @@ export interface RequestDone {
 }
 
 /** Default `metricRetentionMs`: 30 days. */
-const DEFAULT_METRIC_RETENTION_MS = 30 * 86_400_000;
+const DEFAULT_METRIC_RETENTION_MS = 30 * DAY_MS;
 
 /** Options with every default applied. */
 type ResolvedOptions = Required<
@@ -363,7 +364,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
     pipelineNotServing: opts.pipelineNotServing ?? false,
     timeScale,
     collectionsPerCluster: count("collectionsPerCluster", opts.collectionsPerCluster, 3, 1000),
-    collectionChurnMs: count("collectionChurnMs", opts.collectionChurnMs, 0, 86_400_000),
+    collectionChurnMs: count("collectionChurnMs", opts.collectionChurnMs, 0, DAY_MS),
     rejectMixedMetricForms: opts.rejectMixedMetricForms ?? false,
     metricCatalog: catalogMode(opts.metricCatalog),
     metricStat: statPolicy(opts.metricStat),

@@ -23,6 +23,7 @@
 import { ApiCode, SimApiError } from "./errors.js";
 import { hashString, hexFromHash, mix } from "./random.js";
 import type { RouteDef, RouteRequest } from "./route.js";
+import { HOUR_MS } from "./time.js";
 import type { World } from "./world.js";
 
 /** The shapes the simulator can answer in (see the module comment). */
@@ -63,7 +64,6 @@ export interface SimPipelines {
 }
 
 const PIPELINE_SALT = 0x91e1;
-const HOUR_MS = 3_600_000;
 
 /** The functions of each type, as the reference's tables name them. */
 function functionsOf(p: SimPipeline): Record<string, unknown>[] {

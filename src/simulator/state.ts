@@ -293,7 +293,7 @@ export class SimStateImpl implements SimState {
   }
 
   setOnDemandClusterStatus(clusterId: string, status: string): void {
-    const cluster = this.#ctx.onDemand.find((c) => c.clusterId === clusterId);
+    const cluster = this.#ctx.onDemandClusters.find((c) => c.clusterId === clusterId);
     if (!cluster) throw new SimulatorError("UNKNOWN_CLUSTER", `unknown on-demand cluster ${clusterId}`);
     cluster.status = status;
   }

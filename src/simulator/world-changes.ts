@@ -7,6 +7,7 @@
 import type { SimContext } from "./context.js";
 import { buildDataPlanes } from "./data-plane.js";
 import { buildProfile } from "./metric-values.js";
+import { DAY_MS } from "./time.js";
 import { collectionsFor, type MutableSimCluster } from "./world.js";
 
 /** A cluster to add. Defaults: a generated in01- ID, plan Enterprise, running, the first project and region. */
@@ -42,7 +43,7 @@ export function addSimCluster(ctx: SimContext, id: string, input: AddClusterInpu
     autoscalingCu: undefined,
     autoscalingReplica: undefined,
     deploymentOption: dedicated ? "Dedicated" : plan === "Serverless" ? "Serverless" : undefined,
-    createTimeMs: ctx.now() - 86_400_000,
+    createTimeMs: ctx.now() - DAY_MS,
     connectAddress: `${ctx.server.baseUrl}/dp/${id}`,
     collections: collectionsFor(input.collections ?? 3),
     importListKey: "records",

@@ -4,6 +4,7 @@
  * describe the same world.
  */
 import { createRng, hexString } from "./random.js";
+import { DAY_MS } from "./time.js";
 
 /** A database/collection pair known to a cluster (the scopes of second-form metric queries). */
 interface SimCollection {
@@ -117,8 +118,6 @@ export interface World {
   readonly projects: SimProject[];
   readonly clusters: MutableSimCluster[];
 }
-
-const DAY_MS = 86_400_000;
 
 /** Every region the listing returns; clusters live in the first four. */
 const REGIONS: ReadonlyArray<{ cloudId: string; regionId: string }> = [

@@ -9,6 +9,7 @@
  * Pure: the same settings give the same text.
  */
 import { Document, type YAMLMap } from "yaml";
+import { DAY, HOUR, MINUTE, SECOND } from "../shared/duration.js";
 import { round, type SloSettings } from "./config.js";
 import { canaryAvailability, canaryLatency, errorRatioName, type Sli, serviceAvailability } from "./sli.js";
 
@@ -25,10 +26,10 @@ export interface SloRulesOptions {
 }
 
 const UNITS = [
-  ["d", 86_400_000],
-  ["h", 3_600_000],
-  ["m", 60_000],
-  ["s", 1000],
+  ["d", DAY],
+  ["h", HOUR],
+  ["m", MINUTE],
+  ["s", SECOND],
 ] as const;
 
 /** Whole seconds as a Prometheus duration in its largest exact unit: 5m, 1h, 1d, 30d, 90s. */
@@ -39,12 +40,7 @@ export function promDuration(ms: number): string {
 
 /** "2 days", "5 hours", "40 minutes": how long a budget lasts, for the descriptions. */
 function lasting(ms: number): string {
-  const [unit, size] =
-    ms >= 2 * 86_400_000
-      ? ["day", 86_400_000]
-      : ms >= 2 * 3_600_000
-        ? ["hour", 3_600_000]
-        : ["minute", 60_000];
+  const [unit, size] = ms >= 2 * DAY ? ["day", DAY] : ms >= 2 * HOUR ? ["hour", HOUR] : ["minute", MINUTE];
   const n = Number((ms / size).toPrecision(2));
   return `${n} ${unit}${n === 1 ? "" : "s"}`;
 }

@@ -1,6 +1,5 @@
 /** UTC days as the billing endpoints name them: YYYY-MM-DD. */
-
-const DAY_MS = 86_400_000;
+import { DAY } from "../../shared/duration.js";
 
 /** The UTC day of epoch milliseconds `ms`. */
 export function dayOf(ms: number): string {
@@ -14,7 +13,7 @@ export function dayStartMs(day: string): number {
 
 /** The day `n` days after `day` (before, for a negative `n`). */
 export function addDays(day: string, n: number): string {
-  return dayOf(dayStartMs(day) + n * DAY_MS);
+  return dayOf(dayStartMs(day) + n * DAY);
 }
 
 /** The first day of `day`'s month. */

@@ -5,9 +5,7 @@
  */
 import type { Config } from "../../config/types.js";
 import type { ScheduleView } from "../../polling/model.js";
-import { formatDuration } from "../../shared/duration.js";
-
-const DAY_MS = 86_400_000;
+import { DAY, formatDuration } from "../../shared/duration.js";
 
 /** "1 search" / "3 searches". */
 function count(n: number, one: string, many: string): string {
@@ -23,7 +21,7 @@ export function canaryNotes(config: Config, view: ScheduleView): string[] {
   const mine = targets.filter((t) => polled.has(t.clusterId));
   const searches = mine.filter((t) => t.operation === "search").length;
   const queries = mine.length - searches;
-  const perDay = Math.round(DAY_MS / intervalMs);
+  const perDay = Math.round(DAY / intervalMs);
   const notes = [
     `canary: ${count(searches, "search", "searches")} and ${count(queries, "query", "queries")} every ${formatDuration(intervalMs)} (${(mine.length * perDay).toLocaleString("en-US")} a day, each within ${formatDuration(timeoutMs)}); each consumes read capacity of its cluster, and is billed in vCU on free and serverless clusters (vdbcloud_canary_vcu_total adds up the cost the service reports)`,
     "canary: a search target's Describe Collection is counted every run, and made hourly (and after a refused search); the probes share each cluster's data-plane budget (collections.rate_limit) behind the other data-plane calls",

@@ -6,13 +6,14 @@
  */
 import { stateSlot } from "../../polling/model.js";
 import { ChangeLog } from "../../shared/changeLog.js";
+import { HOUR } from "../../shared/duration.js";
 import type { CollectionSchema } from "../../upstream/dataPlane.js";
 import type { CanaryTarget } from "./config.js";
 import { CANARY_BUCKETS } from "./families.js";
 import { CANARY_OUTCOMES, type CanaryOutcome } from "./vector.js";
 
 /** How long a described schema is used before the collection is described again. */
-export const DESCRIBE_EVERY_MS = 3_600_000;
+export const DESCRIBE_EVERY_MS = HOUR;
 
 /** A target's identity: its series' labels. */
 export function targetKey(

@@ -6,11 +6,8 @@ import * as z from "zod";
 import { textField } from "../fields.js";
 import { always, type Ctx, isRecord, list, optional } from "../schemaKit.js";
 
-/** Durations are parsed to milliseconds. */
-export const SECOND = 1000;
-export const MINUTE = 60 * SECOND;
-export const HOUR = 60 * MINUTE;
-export const DAY = 24 * HOUR;
+/** Durations are parsed to milliseconds: the sections' bounds and defaults use these units. */
+export { DAY, HOUR, MINUTE, SECOND } from "../../shared/duration.js";
 
 /** Turns a path written in the file into an absolute one (relative to the file's directory). */
 export type ResolvePath = (path: string) => string;

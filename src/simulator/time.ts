@@ -1,0 +1,4 @@
+/** Time units in milliseconds, for the simulator's clocks and generated timestamps. */
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
