@@ -56,13 +56,13 @@ class Sums {
   }
 }
 
-function costLabels(item: UsageItem, currency: string): Record<string, string> {
+/** Where an item was used and what for: the labels its cost and its usage share. */
+function itemLabels(item: UsageItem): Record<string, string> {
   return {
     cluster_id: item.clusterId,
     project_id: item.projectId,
     region_id: item.regionId,
     cost_type: item.costType,
-    currency,
   };
 }
 
@@ -90,17 +90,15 @@ export function mapUsage(
     if (!isYesterday && !inMonth) continue;
     for (const item of read.items) {
       const amount = majorAmount(item.amount, unit);
-      const labels = costLabels(item, read.currency);
+      const where = itemLabels(item);
+      const cost = { ...where, currency: read.currency };
       if (amount === undefined) out.drop("unparsable_value");
       else {
-        if (isYesterday) daily.add(labels, amount);
-        if (inMonth) month.add(labels, amount);
+        if (isYesterday) daily.add(cost, amount);
+        if (inMonth) month.add(cost, amount);
       }
       const quantity = item.quantity === null ? undefined : parseDecimal(item.quantity);
-      if (isYesterday && quantity !== undefined) {
-        const { currency: _, ...rest } = labels;
-        usage.add({ ...rest, unit: item.unit ?? "" }, quantity);
-      }
+      if (isYesterday && quantity !== undefined) usage.add({ ...where, unit: item.unit ?? "" }, quantity);
     }
   }
   for (const s of daily.values()) out.add(B.dailyCost, s.labels, toNumber(s.total));
