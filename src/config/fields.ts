@@ -65,10 +65,20 @@ interface DurationBounds {
 }
 
 /**
+ * What marks a duration field, for the type system and at run time: its setting's camelCase name
+ * ends in `Ms` (camelSettings.ts).
+ */
+export const DURATION: unique symbol = Symbol("duration");
+
+/**
  * An ISO 8601 duration text, output in milliseconds. Bounds are inclusive; the messages
  * quote them as durations ("must be at least PT30S").
  */
 export function durationField(bounds: DurationBounds) {
+  return Object.assign(durationText(bounds), { [DURATION]: true } as const);
+}
+
+function durationText(bounds: DurationBounds) {
   return z
     .string({ error: expecting("must be an ISO 8601 duration such as PT30S (a string)") })
     .transform((text, ctx) => {

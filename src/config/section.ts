@@ -7,6 +7,7 @@
  */
 import * as z from "zod";
 import { ExporterError } from "../shared/errors.js";
+import { type CamelKey, type CamelSettings, camelKey, camelSettings } from "./camelSettings.js";
 import { type apiKeyFields, keySource, type ResolvePath, rejectBothKeys } from "./schema/common.js";
 import type { MetricQuery } from "./schema/queries.js";
 import { always, type Ctx, type DeepReadonly, section } from "./schemaKit.js";
@@ -18,11 +19,6 @@ import { always, type Ctx, type DeepReadonly, section } from "./schemaKit.js";
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging in each collector's folder.
 export interface CollectorSections {}
-
-/** `import_jobs` -> `importJobs`, as a type. */
-export type CamelKey<K extends string> = K extends `${infer Head}_${infer Tail}`
-  ? `${Head}${Capitalize<CamelKey<Tail>>}`
-  : K;
 
 /** The settings of the sections `Sections` by camelCase key, as they join `CollectorSections`. */
 export type SectionSettings<Sections extends ConfigSection> = {
@@ -86,11 +82,6 @@ export interface ConfigSection<K extends string = string, T = unknown> {
   readonly dataPlane?: (settings: never) => DataPlaneRate;
 }
 
-/** `import_jobs` -> `importJobs`. */
-export function camelKey(key: string): string {
-  return key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-}
-
 /** What a section declares besides its key and schema (see `ConfigSection`). */
 interface SectionOptions {
   readonly check?: (file: Readonly<Record<string, unknown>>, ctx: Ctx) => void;
@@ -142,28 +133,34 @@ export function configSection(
   };
 }
 
+/** The key fields of an own-key section: located for secrets.ts, never among its settings. */
+const KEY_FIELDS = ["api_key", "api_key_file"] as const;
+
 /**
  * Declares a section with a key of its own (`credential`; see `ConfigSection`), for a collector
  * whose calls need a role the monitoring key should not have. `shape` places `apiKeyFields`
  * where the file documents them; `api_key` and `api_key_file` are never both given; its
- * settings are what `settings` makes of the parsed section, and its key is located here for
+ * settings are its other keys in camelCase (camelSettings.ts), and its key is located here for
  * secrets.ts to read.
  */
-export function ownKeySection<
-  const K extends string,
-  F extends typeof apiKeyFields & z.core.$ZodLooseShape,
-  X,
->(
+export function ownKeySection<const K extends string, F extends typeof apiKeyFields & z.core.$ZodLooseShape>(
   key: K,
   shape: F,
-  settings: (parsed: z.output<z.ZodObject<F, z.core.$strict>>) => X,
-): ConfigSection<K, DeepReadonly<X> & { readonly apiKey: string }> {
+): ConfigSection<
+  K,
+  DeepReadonly<
+    CamelSettings<F, Omit<z.output<z.ZodObject<F, z.core.$strict>>, (typeof KEY_FIELDS)[number]>>
+  > & { readonly apiKey: string }
+> {
   return configSection(
     key,
     ({ resolvePath }) =>
       section(shape)
         .check(z.superRefine(rejectBothKeys, always))
-        .transform((parsed) => ({ settings: settings(parsed), key: keySource(parsed, resolvePath) })),
+        .transform((parsed) => ({
+          settings: camelSettings(shape, parsed, KEY_FIELDS),
+          key: keySource(parsed, resolvePath),
+        })),
     { credential: true },
   );
 }

@@ -3,19 +3,17 @@
  * with List Alert Rules per known project on shard 0, so that they can be compared with the
  * exporter's Prometheus alerts.
  */
+
+import { settingsSection } from "../../config/camelSettings.js";
 import { boolField, durationField } from "../../config/fields.js";
 import { DAY, MINUTE, SECOND } from "../../config/schema/common.js";
-import { section } from "../../config/schemaKit.js";
 import { configSection, type SectionSettings } from "../../config/section.js";
 
-const alertRulesSchema = section({
+const alertRulesSchema = settingsSection({
   enabled: boolField().default(true),
-  interval: durationField({ min: 30 * SECOND, max: DAY }).default(15 * MINUTE),
-}).transform((rules) => ({
-  enabled: rules.enabled,
   /** Every known project's rules, every page, once per interval: rules change rarely. */
-  intervalMs: rules.interval,
-}));
+  interval: durationField({ min: 30 * SECOND, max: DAY }).default(15 * MINUTE),
+});
 
 export const ALERT_RULES_SECTION = configSection("alert_rules", () => alertRulesSchema);
 

@@ -17,26 +17,18 @@ import { ownKeySection, type SectionSettings } from "../../config/section.js";
  * `api_keys`, with a key of its own (`api_key` / `api_key_file`; the default key otherwise): an
  * Organization Owner's, so that the exporter's main key can stay read-only.
  */
-export const API_KEYS_SECTION = ownKeySection(
-  "api_keys",
-  {
-    enabled: boolField().default(true),
-    ...apiKeyFields,
-    interval: durationField({ min: MINUTE, max: DAY }).default(HOUR),
-    max_age: durationField({ min: DAY, max: 3650 * DAY }).default(365 * DAY),
-  },
-  (keys) => ({
-    enabled: keys.enabled,
-    /** Every page of the listing, once per interval: keys are made and revoked by hand, rarely. */
-    intervalMs: keys.interval,
-    /**
-     * The age past which the exporter logs a key as old (a line per change of their number) and
-     * `--check-config` states it; VdbcloudApiKeyOld's own threshold is thresholds.yml's, kept
-     * equal by hand.
-     */
-    maxAgeMs: keys.max_age,
-  }),
-);
+export const API_KEYS_SECTION = ownKeySection("api_keys", {
+  enabled: boolField().default(true),
+  ...apiKeyFields,
+  /** Every page of the listing, once per interval: keys are made and revoked by hand, rarely. */
+  interval: durationField({ min: MINUTE, max: DAY }).default(HOUR),
+  /**
+   * The age past which the exporter logs a key as old (a line per change of their number) and
+   * `--check-config` states it; VdbcloudApiKeyOld's own threshold is thresholds.yml's, kept
+   * equal by hand.
+   */
+  max_age: durationField({ min: DAY, max: 3650 * DAY }).default(365 * DAY),
+});
 
 // Its settings join the framework's `Config` (config/section.ts `CollectorSections`).
 declare module "../../config/section.js" {

@@ -1,16 +1,14 @@
 /** The `global_clusters` section (docs/configuration.md): List Global Clusters and their replication lag. */
+
+import { settingsSection } from "../../config/camelSettings.js";
 import { boolField, durationField } from "../../config/fields.js";
 import { DAY, MINUTE, SECOND } from "../../config/schema/common.js";
-import { section } from "../../config/schemaKit.js";
 import { configSection, type SectionSettings } from "../../config/section.js";
 
-const globalClustersSchema = section({
+const globalClustersSchema = settingsSection({
   enabled: boolField().default(true),
   interval: durationField({ min: 30 * SECOND, max: DAY }).default(MINUTE),
-}).transform((global) => ({
-  enabled: global.enabled,
-  intervalMs: global.interval,
-}));
+});
 
 export const GLOBAL_CLUSTERS_SECTION = configSection("global_clusters", () => globalClustersSchema);
 

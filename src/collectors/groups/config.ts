@@ -2,20 +2,19 @@
  * The `groups:` section: SCIM group IDs whose member counts are exported (List Group Members),
  * for access audits (docs/design.md section 4).
  */
+
+import { settingsSection } from "../../config/camelSettings.js";
 import { durationField } from "../../config/fields.js";
 import { DAY, HOUR, idList, SECOND } from "../../config/schema/common.js";
-import { nullAsAbsent, section } from "../../config/schemaKit.js";
+import { nullAsAbsent } from "../../config/schemaKit.js";
 import { configSection, type SectionSettings } from "../../config/section.js";
 
-const groupsSchema = section({
+const groupsSchema = settingsSection({
   // prefault, not default: the JSON Schema (input side) keeps documenting the empty default.
+  /** SCIM group IDs, in file order; empty: no group is polled. */
   ids: nullAsAbsent(idList("groups.ids").prefault([])),
   interval: durationField({ min: 30 * SECOND, max: DAY }).default(HOUR),
-}).transform((groups) => ({
-  /** SCIM group IDs, in file order; empty: no group is polled. */
-  ids: groups.ids,
-  intervalMs: groups.interval,
-}));
+});
 
 export const GROUPS_SECTION = configSection("groups", () => groupsSchema);
 

@@ -1,6 +1,7 @@
-import { durationField, textField } from "../../config/fields.js";
-import { DAY, HOUR, idList, type ResolvePath, SECOND } from "../../config/schema/common.js";
-import { nullAsAbsent, optional, section } from "../../config/schemaKit.js";
+import { settingsSection } from "../../config/camelSettings.js";
+import { durationField } from "../../config/fields.js";
+import { DAY, HOUR, idList, pathField, type ResolvePath, SECOND } from "../../config/schema/common.js";
+import { nullAsAbsent } from "../../config/schemaKit.js";
 import { configSection, type SectionSettings } from "../../config/section.js";
 
 /** Job IDs, each listed once; a repeat names the first occurrence (`where[i]`). */
@@ -9,21 +10,16 @@ export function jobIdListSchema(where: string) {
 }
 
 function jobsSchema(resolvePath: ResolvePath) {
-  return section({
+  return settingsSection({
+    /** Job IDs to poll, in file order; empty (and no file): nothing is polled. */
     // prefault, not default: the JSON Schema (input side) keeps documenting the empty default.
     ids: nullAsAbsent(jobIdListSchema("jobs.ids").prefault([])),
-    ids_file: textField().optional(),
+    /** Watched YAML file (absolute once parsed): a list of job IDs, or `{ ids: [...] }`. */
+    ids_file: pathField(resolvePath).optional(),
     interval: durationField({ min: SECOND, max: DAY }).default(30 * SECOND),
-    retention: durationField({ min: 0 }).default(HOUR),
-  }).transform((jobs) => ({
-    /** Job IDs to poll, in file order; empty (and no file): nothing is polled. */
-    ids: jobs.ids,
-    /** Watched YAML file (absolute path): a list of job IDs, or `{ ids: [...] }`. */
-    ...optional("idsFile", jobs.ids_file === undefined ? undefined : resolvePath(jobs.ids_file)),
-    intervalMs: jobs.interval,
     /** How long a finished job's series stay after it finished. */
-    retentionMs: jobs.retention,
-  }));
+    retention: durationField({ min: 0 }).default(HOUR),
+  });
 }
 
 export const JOBS_SECTION = configSection("jobs", ({ resolvePath }) => jobsSchema(resolvePath));

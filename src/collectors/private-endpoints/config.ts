@@ -3,19 +3,17 @@
  * endpoints, read with List Private Endpoints on shard 0, so that an endpoint that leaves
  * AVAILABLE (every client in that VPC loses the cluster, which still shows RUNNING) is seen.
  */
+
+import { settingsSection } from "../../config/camelSettings.js";
 import { boolField, durationField } from "../../config/fields.js";
 import { DAY, MINUTE, SECOND } from "../../config/schema/common.js";
-import { section } from "../../config/schemaKit.js";
 import { configSection, type SectionSettings } from "../../config/section.js";
 
-const privateEndpointsSchema = section({
+const privateEndpointsSchema = settingsSection({
   enabled: boolField().default(true),
-  interval: durationField({ min: 30 * SECOND, max: DAY }).default(15 * MINUTE),
-}).transform((endpoints) => ({
-  enabled: endpoints.enabled,
   /** Every known project's endpoints, every page, once per interval: endpoints change rarely. */
-  intervalMs: endpoints.interval,
-}));
+  interval: durationField({ min: 30 * SECOND, max: DAY }).default(15 * MINUTE),
+});
 
 export const PRIVATE_ENDPOINTS_SECTION = configSection("private_endpoints", () => privateEndpointsSchema);
 

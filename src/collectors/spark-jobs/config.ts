@@ -3,9 +3,10 @@
  * `spark_jobs.jobs_file`).
  */
 import * as z from "zod";
+import { settingsSection } from "../../config/camelSettings.js";
 import { boolField, durationField, intField, textField } from "../../config/fields.js";
-import { DAY, HOUR, MINUTE, type ResolvePath, SECOND } from "../../config/schema/common.js";
-import { nullAsAbsent, optional, section, sectionError, text, uniqueList } from "../../config/schemaKit.js";
+import { DAY, HOUR, MINUTE, pathField, type ResolvePath, SECOND } from "../../config/schema/common.js";
+import { nullAsAbsent, sectionError, text, uniqueList } from "../../config/schemaKit.js";
 import { configSection, type SectionSettings } from "../../config/section.js";
 
 /** One Spark job reference; also the item shape of `spark_jobs.jobs_file`. */
@@ -34,31 +35,21 @@ export function sparkJobListSchema(where: string) {
 }
 
 function sparkJobsSchema(resolvePath: ResolvePath) {
-  return section({
+  return settingsSection({
     interval: durationField({ min: SECOND, max: DAY }).default(30 * SECOND),
     retention: durationField({ min: 0 }).default(HOUR),
     // prefault, not default: the JSON Schema (input side) keeps documenting the empty default.
     jobs: nullAsAbsent(sparkJobListSchema("spark_jobs.jobs").prefault([])),
-    jobs_file: textField().optional(),
-    discovery: section({
+    /** Watched YAML file (absolute once parsed) with the same shape as `jobs` (a list, or `{ jobs: [...] }`). */
+    jobs_file: pathField(resolvePath).optional(),
+    discovery: settingsSection({
+      /** List Spark Jobs for every polled cluster. */
       enabled: boolField().default(true),
       interval: durationField({ min: SECOND, max: DAY }).default(MINUTE),
-      max_per_cluster: intField(1, 100_000).default(500),
-    }).transform((discovery) => ({
-      /** List Spark Jobs for every polled cluster. */
-      enabled: discovery.enabled,
-      intervalMs: discovery.interval,
       /** Cap on listed jobs per cluster that get per-job series (and Describe calls). */
-      maxPerCluster: discovery.max_per_cluster,
-    })),
-  }).transform((spark) => ({
-    intervalMs: spark.interval,
-    retentionMs: spark.retention,
-    jobs: spark.jobs,
-    discovery: spark.discovery,
-    /** Watched YAML file (absolute path) with the same shape as `jobs` (a list, or `{ jobs: [...] }`). */
-    ...optional("jobsFile", spark.jobs_file === undefined ? undefined : resolvePath(spark.jobs_file)),
-  }));
+      max_per_cluster: intField(1, 100_000).default(500),
+    }),
+  });
 }
 
 export const SPARK_JOBS_SECTION = configSection("spark_jobs", ({ resolvePath }) =>

@@ -3,19 +3,17 @@
  * integrations, read with List Storage Integrations per known project on shard 0, so that a
  * broken one is seen before the backup export or audit-log forward that needs it fails.
  */
+
+import { settingsSection } from "../../config/camelSettings.js";
 import { boolField, durationField } from "../../config/fields.js";
 import { DAY, MINUTE, SECOND } from "../../config/schema/common.js";
-import { section } from "../../config/schemaKit.js";
 import { configSection, type SectionSettings } from "../../config/section.js";
 
-const storageIntegrationsSchema = section({
+const storageIntegrationsSchema = settingsSection({
   enabled: boolField().default(true),
-  interval: durationField({ min: 30 * SECOND, max: DAY }).default(15 * MINUTE),
-}).transform((integrations) => ({
-  enabled: integrations.enabled,
   /** Every known project's integrations, every page, once per interval: they change rarely. */
-  intervalMs: integrations.interval,
-}));
+  interval: durationField({ min: 30 * SECOND, max: DAY }).default(15 * MINUTE),
+});
 
 export const STORAGE_INTEGRATIONS_SECTION = configSection(
   "storage_integrations",

@@ -12,6 +12,11 @@ export { DAY, HOUR, MINUTE, SECOND } from "../../shared/duration.js";
 /** Turns a path written in the file into an absolute one (relative to the file's directory). */
 export type ResolvePath = (path: string) => string;
 
+/** A path written in the file, absolute once parsed (resolved against the file's directory). */
+export function pathField(resolvePath: ResolvePath) {
+  return textField().transform((path) => resolvePath(path));
+}
+
 /** A credential is given inline or by file, never both. */
 export function rejectBothKeys(value: unknown, ctx: Ctx): void {
   if (isRecord(value) && value.api_key !== undefined && value.api_key_file !== undefined) {
