@@ -34,7 +34,7 @@ import { busyClusterSparkJobs } from "./spark-listing.js";
 import { type SimState, SimStateImpl } from "./state.js";
 import { type SimStats, StatsRecorder } from "./stats.js";
 import { generateStorageIntegrations } from "./storage-integrations.js";
-import { generateWorld, type SimCluster, type SimProject, type SimRegion } from "./world.js";
+import { generateWorld, type SimWorld } from "./world.js";
 
 export type { WireAlertRule } from "./alert-rules.js";
 export { SIM_OWN_KEY_NAME, type SimApiKey } from "./api-keys.js";
@@ -76,15 +76,15 @@ interface SimBilling {
   invoices(nowMs?: number): WireInvoice[];
 }
 
-/** A running simulator: the account's data (SimAccount), and how to reach and steer it. */
-export interface Simulator extends SimAccount {
+/**
+ * A running simulator: its world (SimWorld) and the account's data (SimAccount), and how to reach
+ * and steer it.
+ */
+export interface Simulator extends SimWorld, SimAccount {
   /** e.g. http://127.0.0.1:PORT (v2 endpoints at /v2/...). */
   readonly baseUrl: string;
   /** e.g. http://127.0.0.1:PORT/ctl/{region}; v1 endpoints at <that, region filled>/v1/... */
   readonly controllerUrlTemplate: string;
-  readonly clusters: readonly SimCluster[];
-  readonly projects: readonly SimProject[];
-  readonly regions: readonly SimRegion[];
   /** What the billing endpoints answer at a time (tests compare exported values with it). */
   readonly billing: SimBilling;
   /** SCIM groups and their members, by group ID (List Group Members). */

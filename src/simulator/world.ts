@@ -112,10 +112,16 @@ interface MutableSimRegion extends SimRegion {
   domain: string;
 }
 
-/** Everything generateWorld makes. */
-export interface World {
+/** The generated world as tests read it: a running simulator's regions, projects and clusters. */
+export interface SimWorld {
+  readonly regions: readonly SimRegion[];
+  readonly projects: readonly SimProject[];
+  readonly clusters: readonly SimCluster[];
+}
+
+/** Everything generateWorld makes: the world, with the views routes and SimState change. */
+export interface World extends SimWorld {
   readonly regions: MutableSimRegion[];
-  readonly projects: SimProject[];
   readonly clusters: MutableSimCluster[];
 }
 
