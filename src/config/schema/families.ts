@@ -20,14 +20,10 @@ function refuseHiddenHealth(value: unknown, ctx: Ctx): void {
   }
 }
 
+/** Its keys are its settings' names: no mapping. */
 export const familiesSchema = section({
+  /** Rules on whole family names; empty: every family. */
   allow: nullAsAbsent(list(regexField()).default([])),
+  /** Rules on whole family names; a family one of them matches is not exposed. */
   deny: nullAsAbsent(list(regexField()).default([])),
-})
-  .check(z.superRefine(refuseHiddenHealth, always))
-  .transform((families) => ({
-    /** Rules on whole family names; empty: every family. */
-    allow: families.allow,
-    /** Rules on whole family names; a family one of them matches is not exposed. */
-    deny: families.deny,
-  }));
+}).check(z.superRefine(refuseHiddenHealth, always));

@@ -6,8 +6,9 @@
  * and a listed ID must be a cluster the exporter can poll.
  */
 import * as z from "zod";
+import { settingsSection } from "../camelSettings.js";
 import { boolField } from "../fields.js";
-import { nullAsAbsent, section } from "../schemaKit.js";
+import { nullAsAbsent } from "../schemaKit.js";
 import { CLUSTER_ID } from "./clusters.js";
 import { idList } from "./common.js";
 
@@ -28,18 +29,14 @@ const clustersField = z.union(
   { error: LISTED },
 );
 
-export const nativeExportSchema = section({
-  enabled: boolField().default(false),
-  clusters: nullAsAbsent(clustersField.default(AUTO)),
-  skip_metric_queries: boolField().default(true),
-}).transform((native) => ({
+export const nativeExportSchema = settingsSection({
   /** List the natively served clusters at /sd/native-export (else it answers 404). */
-  enabled: native.enabled,
+  enabled: boolField().default(false),
   /**
    * "auto": every polled cluster whose plan is Enterprise; else only these IDs, and still only
    * when their plan is Enterprise.
    */
-  clusters: native.clusters,
+  clusters: nullAsAbsent(clustersField.default(AUTO)),
   /** No Query Cluster Metrics call for a natively served cluster once its plan is known. */
-  skipMetricQueries: native.skip_metric_queries,
-}));
+  skip_metric_queries: boolField().default(true),
+});
