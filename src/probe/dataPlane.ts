@@ -7,8 +7,8 @@
  */
 import { probeTarget } from "../collectors/canary/probe.js";
 import { CanaryMemory } from "../collectors/canary/state.js";
-import { dataPlaneOf } from "../collectors/collections/collectionDiscovery.js";
 import type { ClusterConfig, Config } from "../config/types.js";
+import { dataPlaneOf } from "../polling/dataPlanes.js";
 import type { CollectionRef, DataPlaneApi } from "../upstream/dataPlane.js";
 import { CloudError } from "../upstream/errors.js";
 import type { ClusterDescription } from "../upstream/types.js";

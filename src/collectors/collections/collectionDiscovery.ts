@@ -4,9 +4,6 @@
  */
 import type { CollectionRef, DataPlaneApi } from "../../upstream/dataPlane.js";
 
-// Where the plane is: the framework's rule, which every data-plane collector follows.
-export { dataPlaneOf } from "../../polling/dataPlanes.js";
-
 /** Every collection of every database (before include/exclude), and the count per database. */
 export async function listAllCollections(
   dp: DataPlaneApi,
