@@ -41,8 +41,12 @@ const PERMISSION_MESSAGE =
 const PLAN_MESSAGE =
   /\bdedicated\b|\bserverless\b|\bfree (?:cluster|plan|tier)\b|\benterprise plan\b|\bnot (?:supported|available) (?:for|on|in) (?:this|the) (?:cluster|plan)\b/i;
 
-/** The kind of refusal `err` is, or undefined when it is an ordinary failure. */
-export function refusalOf(err: unknown): Refusal | undefined {
+/**
+ * The kind of refusal `err` is, or undefined when it is an ordinary failure. `words` is the
+ * message the rule reads (`err.message` unless a caller has taken words out that it has already
+ * read for another meaning).
+ */
+export function refusalOf(err: unknown, words?: string): Refusal | undefined {
   if (!(err instanceof CloudError)) return undefined;
   if (err.code === "not_offered") return "not_offered";
   const code = err.apiCode;
@@ -56,7 +60,7 @@ export function refusalOf(err: unknown): Refusal | undefined {
   if (err.httpStatus === 401) return "key_refused";
   if (err.httpStatus === 403) return "not_permitted";
   if (err.code === "not_found") return undefined;
-  const message = err.message;
+  const message = words ?? err.message;
   if (isAuthMessage(message)) return "key_refused";
   if (err.code !== "api_error" && err.code !== "auth_error" && err.code !== "invalid_request")
     return undefined;

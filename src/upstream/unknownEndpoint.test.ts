@@ -53,6 +53,29 @@ describe("isUnknownEndpoint", () => {
     // The endpoint template in the message names a path, which must not count as the upstream's words.
     ["an api_error whose only 'path' is the template", err("api_error", "upstream code 5: removed"), false],
     ["not a CloudError", new Error("HTTP 404"), false],
+    // A refusal that names the API is the one refusal rule's: never an endpoint not offered.
+    ["a role refused, naming the API", err("api_error", "API key not allowed to list keys"), false],
+    [
+      "a role refused, with the 405 reason phrase in it",
+      err("api_error", "The API key has no permission: method not allowed for this role"),
+      false,
+    ],
+    [
+      "a permission code, naming the API",
+      err("api_error", "upstream code 96013: API not allowed", { apiCode: 96013 }),
+      false,
+    ],
+    [
+      "a plan refused, naming the API",
+      err("api_error", "API not supported on the serverless cluster"),
+      false,
+    ],
+    ["the 405 reason phrase alone, in a body", err("api_error", "upstream code 1: Method Not Allowed"), true],
+    [
+      "HTTP 405 whose body says not allowed",
+      err("http_error", "HTTP 405: not allowed", { httpStatus: 405 }),
+      true,
+    ],
   ])("%s -> %s", (_name, error, unknown) => {
     expect(isUnknownEndpoint(error)).toBe(unknown);
   });

@@ -9,6 +9,7 @@
 import type { Absent } from "./endpoints/define.js";
 import { NOT_FOUND_API_CODES } from "./errorMapping.js";
 import { CloudError } from "./errors.js";
+import { refusalOf } from "./refusals.js";
 
 const STATUSES: ReadonlySet<number> = new Set([404, 405]);
 
@@ -25,6 +26,9 @@ const SAYS_UNKNOWN = new RegExp(
   "i",
 );
 
+/** The HTTP reason phrase of 405: it names the method, never a role the key lacks. */
+const METHOD_NOT_ALLOWED = /\bmethod not allowed\b/gi;
+
 /** True when `message` (the upstream's own words) says the endpoint itself is unknown. */
 export function saysUnknownEndpoint(message: string): boolean {
   return SAYS_UNKNOWN.test(message);
@@ -34,7 +38,9 @@ export function saysUnknownEndpoint(message: string): boolean {
  * True when `err` is a CloudError refusing the endpoint itself: HTTP 404 or 405 (unless its code
  * says the cluster was not found, which another endpoint would say too), or an error message in
  * which the upstream says the endpoint is unknown. An auth failure, a rate limit, a timeout or a
- * server error never counts: they say nothing about whether the endpoint exists.
+ * server error never counts: they say nothing about whether the endpoint exists; nor does a
+ * message that refuses the key, its role or the cluster's plan (upstream/refusals.ts), even
+ * where it names the API.
  */
 export function isUnknownEndpoint(err: unknown): boolean {
   if (!(err instanceof CloudError)) return false;
@@ -50,7 +56,9 @@ export function isUnknownEndpoint(err: unknown): boolean {
     return false;
   const prefix = `${err.endpoint}: `;
   const text = err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
-  return saysUnknownEndpoint(text);
+  // "API key not allowed to list keys" names the API too, but refuses the key or its role: the
+  // one refusal rule decides first, so that a refusal is never held as an endpoint not offered.
+  return saysUnknownEndpoint(text) && refusalOf(err, text.replace(METHOD_NOT_ALLOWED, "")) === undefined;
 }
 
 /**
