@@ -19,11 +19,20 @@ describe("isDurationField", () => {
     ["a duration", durationField({ min: 0 }), true],
     ["with a default", durationField({ min: 0 }).default(1000), true],
     ["optional", durationField({ min: 0 }).optional(), true],
+    // zod makes a new schema for a refinement: the mark must come with it.
+    [
+      "refined, with a default",
+      durationField({ min: 0 })
+        .refine((ms) => ms % 1000 === 0)
+        .default(1000),
+      true,
+    ],
+    ["described", durationField({ min: 0 }).describe("a duration"), true],
     ["an integer", intField(0, 10).default(1), false],
     ["a boolean", boolField().default(true), false],
     ["a text", textField().optional(), false],
     ["a nested section", settingsSection({ interval: durationField({ min: 0 }) }), false],
-  ])("%s: %s", (_, schema, duration) => {
+  ])("%s", (_, schema, duration) => {
     expect(isDurationField(schema)).toBe(duration);
   });
 });

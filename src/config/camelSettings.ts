@@ -49,8 +49,8 @@ function innermost(schema: unknown): unknown {
 
 /** Whether `schema` (a value of a section's shape) is a duration field. */
 export function isDurationField(schema: unknown): boolean {
-  const s = innermost(schema);
-  return typeof s === "object" && s !== null && DURATION in s;
+  const def = (innermost(schema) as { readonly def?: object } | undefined)?.def;
+  return def !== undefined && DURATION in def;
 }
 
 /**

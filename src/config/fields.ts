@@ -75,7 +75,11 @@ export const DURATION: unique symbol = Symbol("duration");
  * quote them as durations ("must be at least PT30S").
  */
 export function durationField(bounds: DurationBounds) {
-  return Object.assign(durationText(bounds), { [DURATION]: true } as const);
+  const schema = durationText(bounds);
+  // On the definition, which zod copies into the schema a `.refine()` or `.describe()` makes;
+  // the schema object itself is not carried over.
+  Object.assign(schema.def, { [DURATION]: true });
+  return schema as typeof schema & { readonly [DURATION]: true };
 }
 
 function durationText(bounds: DurationBounds) {
