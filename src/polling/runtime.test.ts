@@ -7,7 +7,7 @@ import { notOfferedError } from "../upstream/unknownEndpoint.js";
 import { HealthTracker } from "./health.js";
 import { NOT_OFFERED_RETRY_MS } from "./notOffered.js";
 import { PagingError } from "./pager.js";
-import { mergeMappings, runPoll } from "./runtime.js";
+import { mergeMappings, putData, runPoll } from "./runtime.js";
 
 function ctx() {
   const store = new SampleStore();
@@ -178,6 +178,26 @@ describe("runPoll: the one refusal rule", () => {
     await runPoll(c, POLL, poll);
     expect(calls).toBe(4);
     expect(c.health.list()[0]).toMatchObject({ up: true, skipped: null });
+    c.store.close();
+  });
+
+  it("a whole poll not offered drops the series it wrote before, and keeps its health", async () => {
+    const c = ctx();
+    const data = { ...POLL, slot: "data" };
+    let offered = true;
+    const poll = async () => {
+      if (!offered) throw notOfferedError(upstream("not_found", { httpStatus: 404 }), { apiCodes: [] });
+      putData(c, POLL.collector, POLL.target, { families: [], samples: [], dropped: {} }, null);
+    };
+    await runPoll(c, POLL, poll);
+    expect(c.store.has(data)).toBe(true);
+    offered = false;
+    expect(await runPoll(c, POLL, poll)).toBe("ok");
+    expect(c.store.has(data)).toBe(false);
+    expect(c.health.list()[0]).toMatchObject({
+      up: true,
+      skipped: expect.stringMatching(/^not offered here/),
+    });
     c.store.close();
   });
 

@@ -59,7 +59,7 @@ export interface PollRun {
  *   too, and each attempt may cost up to MAX_PAGES requests of the endpoint's budget;
  * - anything else is a failure.
  * A failed or refused poll leaves the target's last good samples in place: they age out at
- * their staleness bound.
+ * their staleness bound. A poll whose endpoint is not offered drops them at once.
  */
 export async function runPoll(
   ctx: PollContext,
@@ -103,6 +103,9 @@ export async function runPoll(
         ctx.health.planRefused(collector, target, err);
         return "ok";
       case "not_offered":
+        // What it listed before is not what the server has now: its series go with the
+        // endpoint, as a part's do (parts.ts), instead of showing, up, until their staleness bound.
+        ctx.store.delete({ collector, target, slot: "data" });
         skipped = offers.holdWhole(poll, ctx.now(), err);
         return complete();
       default:
