@@ -1,7 +1,7 @@
 /**
  * Pipelines against the simulator, as a user meets them: List Pipelines per project and region
  * at the region's controller, the families of each shape, the demo's pipeline that is not
- * serving, Describe Pipeline only where the list falls short, and the service as it is today
+ * serving, Describe Pipeline only for a pipeline listed without its functions, and the service as it is today
  * (pipelines removed): "not offered here", one call a day per region, never a failing target.
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -82,7 +82,7 @@ describe("pipelines against the simulator", () => {
       }),
     ).toBe(1);
     expect(harness.sim.stats.byEndpoint[LIST]).toBe(places(harness).pairs);
-    // The samples' list items describe every pipeline fully: no Describe Pipeline.
+    // The samples' list items carry their functions: no Describe Pipeline.
     expect(harness.sim.stats.byEndpoint[DESCRIBE] ?? 0).toBe(0);
     expect(sampleValue(text, "vdbcloud_collector_up", TARGET)).toBe(1);
     expect(harness.sim.stats.mutatingCalls).toEqual([]);

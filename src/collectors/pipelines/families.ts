@@ -5,7 +5,7 @@
 import { counter, gauge } from "../../metrics/define.js";
 import { ENDPOINT } from "../../upstream/types.js";
 
-/** The source of every pipeline family: List Pipelines, or Describe Pipeline where the list falls short. */
+/** The source of every pipeline family: List Pipelines, or Describe Pipeline for a pipeline listed without its functions. */
 const SOURCE = `${ENDPOINT.listPipelines}?projectId= (at the region's controller, {controller_url}; ${ENDPOINT.describePipeline} where the list item lacks it)`;
 
 /** When no pipeline family has a series, whatever else its own entry adds. */

@@ -96,7 +96,7 @@ describe("the pipelines collector", () => {
     shown: 'vdbcloud_pipeline_status{pipeline_id="pipe-p1-aws-us-west-2",status="serving"} 1',
   });
 
-  it("asks each known project and region once, at its region, and describes only what the list falls short of", async () => {
+  it("asks each known project and region once, at its region, and describes only what is listed without its functions", async () => {
     const { client, asked, described } = fake(() => [projectV2("p1", ["aws-us-west-2", "az-eastus"])], {
       listed: (part) =>
         part === "p1/az-eastus"
@@ -122,19 +122,29 @@ describe("the pipelines collector", () => {
   });
 
   it("a failed Describe Pipeline fails its part only, which keeps its last good series", async () => {
+    let describing = true;
     const { client } = fake(() => [projectV2("p1", ["aws-us-west-2", "az-eastus"])], {
-      listed: (part) => [pipeline(part, part === "p1/az-eastus" ? { usage: null } : {})],
+      listed: (part) => [pipeline(part, part === "p1/az-eastus" ? { functionActions: null } : {})],
+      describe: (id) => pipeline("x", { pipelineId: id, status: "STOPPED", functionActions: ["INDEX_DOC"] }),
     });
     const failing: CloudApi = {
       ...client,
-      describePipeline: async () => {
+      describePipeline: async (args, signal) => {
+        if (describing) return client.describePipeline(args, signal);
         throw new CloudError("http_error", `${DESCRIBE}: HTTP 502`, { endpoint: DESCRIBE, httpStatus: 502 });
       },
     };
-    const { s, outcomes, text } = await runTask(pipelinesCollector.tasks, failing);
-    expect(outcomes).toEqual(["ok"]);
+    const { s, tasks } = await taskOf(pipelinesCollector.tasks, failing);
+    const [task] = tasks;
+    if (!task) throw new Error("no task");
+    expect(await task.run(new AbortController().signal)).toBe("ok");
+    describing = false;
+    expect(await task.run(new AbortController().signal)).toBe("ok");
+    const text = await s.text();
+    // The failed part's series are the ones its last good poll wrote.
     expect(current(text)).toEqual([
       'vdbcloud_pipeline_status{pipeline_id="pipe-p1-aws-us-west-2",status="serving"} 1',
+      'vdbcloud_pipeline_status{pipeline_id="pipe-p1-az-eastus",status="stopped"} 1',
     ]);
     expect(s.health.list().find((h) => h.collector === "pipelines")?.partialError?.message).toMatch(
       /HTTP 502/,

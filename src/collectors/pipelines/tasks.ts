@@ -28,11 +28,11 @@ interface ProjectRegion {
 }
 
 /**
- * Each listed pipeline, described where the list falls short. The samples' list items carry the
- * usage, functions and status the families show, and then no more is asked; the schema's need
- * not, and Describe Pipeline fills them in (one call per such pipeline, in turn). A failed
- * describe call fails the part, which keeps its last good series: half-described pipelines
- * shown as complete would claim no usage where there is some.
+ * Each listed pipeline, described where the list leaves out its functions (`needsDescribe`): the
+ * samples' list items carry them, and then no more is asked; one call per other pipeline, in
+ * turn, whose answer fills in what the list item lacks. A failed describe call fails the part,
+ * which keeps its last good series: half-described pipelines shown as complete would claim no
+ * functions where there are some.
  */
 async function described(
   client: CloudApi,
@@ -68,7 +68,7 @@ const pipelineTasks = sectionListingTasks<ProjectRegion>(
     role: "Project Admin",
     // One call per known project and region at least (the configured clusters' pairs).
     endpoint: ENDPOINT.listPipelines,
-    // Only for pipelines the list does not describe fully: none for the samples' shapes.
+    // Only for pipelines listed without their functions: none for the samples' shapes.
     moreCalls: [{ endpoint: ENDPOINT.describePipeline, count: 0, atLeast: true }],
     parts: projectRegions,
     key: (p) => `${p.projectId}/${p.regionId}`,

@@ -83,6 +83,14 @@ describe("List Pipelines over HTTP", () => {
       true,
     ],
     ["80001 invalid token", 200, { code: 80001, message: "invalid token" }, true],
+    // The reference's current failure sample: its own words for a refused token, which the refusal
+    // rule reads as such (a failure of the target), not as a controller without pipelines.
+    [
+      "code 200 'The token is illegal.' (the current failure sample)",
+      200,
+      { code: 200, message: "The token is illegal." },
+      false,
+    ],
     ["a server error", 500, { code: 500, message: "Internal Server Error" }, false],
     [
       "a plan refusal",
@@ -102,6 +110,7 @@ describe("List Pipelines over HTTP", () => {
     expect(refusalOf(err) === "not_offered").toBe(want);
     // The answer that said so stays the cause, its code the one the attempt was counted under.
     if (want) expect(err.cause).toMatchObject({ code: status === 404 ? "not_found" : "auth_error" });
+    if (body.code === 200) expect(refusalOf(err)).toBe("key_refused");
   });
 
   it("a rate limit or a timeout is never 'not offered'", () => {
@@ -247,6 +256,18 @@ describe("normalizePipelines", () => {
       data: [{ pipelineId: "p", functions: [{ action: "INDEX_IMAGE" }, "odd", { action: "NEW_THING" }, {}] }],
       want: [{ functionActions: ["INDEX_IMAGE", "NEW_THING", ""] }],
     },
+    {
+      name: "one function as an object (the schema's deletion variant)",
+      data: [
+        { pipelineId: "p", functions: { action: "PURGE_DOC_INDEX ", name: "purge", inputField: "doc_name" } },
+      ],
+      want: [{ functionActions: ["PURGE_DOC_INDEX"] }],
+    },
+    {
+      name: "functions neither a list nor an object",
+      data: [{ pipelineId: "p", functions: "x" }],
+      want: [{ functionActions: null }],
+    },
     { name: "no functions", data: [{ pipelineId: "p" }], want: [{ functionActions: null }] },
     {
       name: "an empty function list",
@@ -271,9 +292,15 @@ describe("normalizePipelines", () => {
       fields: { ...SAMPLE_INGESTION_PIPELINE },
       want: false,
     },
-    { name: "no usage", fields: { status: "SERVING", functions: [] }, want: true },
+    // The reference's search and deletion items carry no usage; Describe answers the same object.
+    { name: "no usage", fields: { status: "SERVING", functions: [] }, want: false },
     { name: "no functions", fields: { status: "SERVING", totalUsage: { embedding: 1 } }, want: true },
-    { name: "no status", fields: { totalUsage: { embedding: 1 }, functions: [] }, want: true },
+    { name: "no status", fields: { totalUsage: { embedding: 1 }, functions: [] }, want: false },
+    {
+      name: "one function as an object (the schema's deletion variant)",
+      fields: { status: "SERVING", functions: { action: "PURGE_DOC_INDEX", name: "purge" } },
+      want: false,
+    },
   ])("needs Describe Pipeline, $name: $want", ({ fields, want }) => {
     const p = one(fields);
     if (!p) throw new Error("no pipeline");

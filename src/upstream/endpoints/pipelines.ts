@@ -65,8 +65,9 @@ const pipelineSchema = z.object({
   ...targetFields,
   totalUsage: lenient(usageSchema),
   totalTokenUsage: tokens,
-  // A function that is not an object is left out; the others are counted.
-  functions: lenient(z.array(lenient(functionSchema))),
+  // A function that is not an object is left out; the others are counted. The schema's deletion
+  // variant gives its one function as an object, not a list.
+  functions: lenient(z.union([z.array(lenient(functionSchema)), functionSchema.transform((f) => [f])])),
 });
 
 /** One pipeline as read, null when it is not an object at all. */
@@ -148,12 +149,13 @@ export function normalizePipelines(data: PipelinesData): Pipeline[] {
 }
 
 /**
- * Whether a pipeline as listed lacks what the families show (its usage, its functions or its
- * status), so that Describe Pipeline is asked for it: the samples' list items carry everything,
- * the schema's need not.
+ * Whether a pipeline as listed lacks its functions, so that Describe Pipeline is asked for it. A
+ * missing usage or status is no reason: the reference's own list items leave out the usage of
+ * search and deletion pipelines, and Describe answers the same object, so asking would cost a
+ * call per such pipeline every interval and add nothing (their families are then absent).
  */
 export function needsDescribe(p: Pipeline): boolean {
-  return p.usage === null || p.functionActions === null || p.status === null;
+  return p.functionActions === null;
 }
 
 /** What the polling schedule of `--check-config` says of List Pipelines: its number grows with what a run lists. */
@@ -162,7 +164,7 @@ const LIST_RUN_TIME_COUNT =
 
 /** What it says of Describe Pipeline: asked only for a pipeline the list does not describe fully. */
 const DESCRIBE_RUN_TIME_COUNT =
-  "pipelines: Describe Pipeline (V1) only for a listed pipeline whose list item lacks its usage, functions or status (the reference's samples carry all three)";
+  "pipelines: Describe Pipeline (V1) only for a listed pipeline whose list item lacks its functions (the reference's samples carry them)";
 
 /**
  * The v1 codes by which a controller without pipelines refuses their path: the reference's
