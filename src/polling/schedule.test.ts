@@ -544,7 +544,7 @@ describe("computeSchedule", () => {
     );
     expect(first ? formatSchedule(first) : "").not.toContain("owner-secret");
     expect(first?.notes.filter((n) => n.startsWith("API keys:"))).toEqual([
-      "API keys: one List API Keys page per 100 keys of the organization, counted here as one; GET /v2/api-keys: where a server does not offer /v2/api-keys, the first call also asks /v2/apiKeys, and only the path that answered from then on",
+      "API keys: one List API Keys page per 100 keys of the organization, counted here as one; GET /v2/api-keys: where a server does not offer /v2/api-keys, the first call also asks /v2/apiKeys, and only the path that answered from then on (the others again where it stops answering)",
       "API keys: keys older than api_keys.max_age (P90D) are logged as the set changes; the alert VdbcloudApiKeyOld has its own threshold in config/prometheus/thresholds.yml",
       "API keys: the exporter's own key (api.key_id key-own) is checked for more than monitoring needs (Owner, or a project role above Read-Only)",
     ]);
@@ -592,7 +592,7 @@ describe("computeSchedule", () => {
       "private endpoints: one List Private Endpoints page per 100 endpoints of each project that List Projects V2 lists, counted here for the configured clusters' projects",
       "on-demand compute: one Describe On-Demand Compute call per project and region that List Projects V2 lists (regionIds), counted here for the configured clusters' projects and regions",
       "storage integrations: one List Storage Integrations page per 100 integrations of each project that List Projects V2 lists, counted here for the configured clusters' projects",
-      "API keys: one List API Keys page per 100 keys of the organization, counted here as one; GET /v2/api-keys: where a server does not offer /v2/api-keys, the first call also asks /v2/apiKeys, and only the path that answered from then on",
+      "API keys: one List API Keys page per 100 keys of the organization, counted here as one; GET /v2/api-keys: where a server does not offer /v2/api-keys, the first call also asks /v2/apiKeys, and only the path that answered from then on (the others again where it stops answering)",
       "pipelines: one List Pipelines (V1) call per project and region that List Projects V2 lists (regionIds), counted here for the configured clusters' projects and regions; a region whose controller offers no pipelines (HTTP 404, or 80002 on the path: the service discontinued them) is not offered here, asked again once a day",
       "pipelines: Describe Pipeline (V1) only for a listed pipeline whose list item lacks its functions (the reference's samples carry them)",
       "Spark job discovery: one List Spark Jobs call per 100 jobs of a cluster, and Describe Spark Job only for jobs new to the exporter or whose status moved (at most max_per_cluster per cluster)",

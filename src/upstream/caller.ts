@@ -234,11 +234,11 @@ export function createCaller(o: CallerOptions): Call {
     signal?: AbortSignal,
     options: CallOptions = {},
   ): Promise<R> {
-    if (def.paths === 1) return callAt(def, args, signal, options, 0);
+    if (def.paths.length === 1) return callAt(def, args, signal, options, 0);
     // The path that answered last first, then the others in declared order: a server routes
     // one spelling, and keeps it, so this costs one call more only when the route moves.
     const first = answeredAt.get(def.endpoint) ?? 0;
-    const order = [first, ...Array.from({ length: def.paths }, (_, i) => i).filter((i) => i !== first)];
+    const order = [first, ...[...def.paths.keys()].filter((i) => i !== first)];
     const refusals: CloudError[] = [];
     for (const at of order) {
       try {
@@ -250,7 +250,6 @@ export function createCaller(o: CallerOptions): Call {
         refusals.push(error);
       }
     }
-    const declared = def.endpoint.slice(def.endpoint.indexOf(" ") + 1);
-    throw notOfferedAtAny([declared, ...(def.absent?.alsoAt ?? [])], refusals);
+    throw notOfferedAtAny(def.paths, refusals);
   };
 }

@@ -16,8 +16,8 @@ import type { CloudApi } from "../../src/upstream/types.js";
 export async function collectorEnv(opts: {
   readonly ctx: PollContext;
   readonly client: CloudApi;
-  /** The client of a section's own key (`ownKey`: billing's, api_keys'); default: `client`. */
-  readonly billingClient?: CloudApi;
+  /** The client of each section's own key (`ownKey`), by section key; default: `client`. */
+  readonly ownKeys?: Readonly<Record<string, CloudApi>>;
   readonly raw?: Record<string, unknown>;
   readonly clusters?: readonly ClusterConfig[];
   /** Spark jobs and job IDs besides the config's, as if read from the list files. */
@@ -44,7 +44,7 @@ export async function collectorEnv(opts: {
       forCluster: () => opts.client,
       credentialOf: () => "default",
       rateOf: () => config.api.rateLimit,
-      ownKey: () => opts.billingClient ?? opts.client,
+      ownKey: (section) => opts.ownKeys?.[section.key] ?? opts.client,
       dataPlane: () => {
         if (opts.dataPlane === undefined) throw new Error("no data plane in this test");
         return opts.dataPlane;

@@ -125,8 +125,8 @@ const RUN_TIME_COUNT =
  * List API Keys (V2), at the reference's path, and at the spelling a public account of the live
  * API (2026-07) found its gateway routing instead: `/v2/apiKeys`, this path answered "no Route
  * matched" (HTTP 404). The client asks the other path where one is not offered and keeps the one
- * that answers (`alsoAt`); a server that offers neither costs one call a day and no failing
- * target ("not offered here") instead of a collector down every hour.
+ * that answers (`alsoAt`); a server that offers neither costs a call at each path a day and no
+ * failing target ("not offered here") instead of a collector down every hour.
  */
 export const listApiKeysEndpoint = defineEndpoint("GET /v2/api-keys", {
   scope: "account",

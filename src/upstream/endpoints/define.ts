@@ -109,8 +109,8 @@ export interface EndpointDef<A, D, R, T extends Template = Template> extends End
   readonly envelope?: Envelope;
   /** The request; `at` picks the path: 0 the template's (the default), i the i-th of `absent.alsoAt`. */
   build(args: A, at?: number): RequestSpec;
-  /** How many paths the endpoint may be answered at: 1 + `absent.alsoAt`'s. */
-  readonly paths: number;
+  /** The paths the endpoint may be answered at: the template's, then `absent.alsoAt`'s. */
+  readonly paths: readonly string[];
   readonly schema: z.ZodType<D>;
   normalize(data: D, args: A): R;
   /**
@@ -181,7 +181,7 @@ export function defineEndpoint<const T extends Template>(endpoint: T, facts: End
           if (path === undefined) throw new RangeError(`${endpoint}: no path ${at}`);
           return { endpoint, method, ...parts, path: filled(endpoint, path, params) };
         },
-        paths: paths.length,
+        paths,
         schema: def.schema,
         normalize: (data, args) => def.normalize(data, args),
       };

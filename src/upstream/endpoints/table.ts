@@ -191,10 +191,9 @@ export const ENDPOINT_ORDER: readonly EndpointTemplate[] = EVERY.flatMap((d) =>
 
 /** What the schedule says of an endpoint declared with other paths: the calls they may add. */
 function otherPathsNote(d: (typeof EVERY)[number]): string | undefined {
-  const others = d.absent?.alsoAt ?? [];
+  const [path, ...others] = d.paths;
   if (others.length === 0) return undefined;
-  const path = d.endpoint.slice(d.endpoint.indexOf(" ") + 1);
-  return `${d.endpoint}: where a server does not offer ${path}, the first call also asks ${others.join(" or ")}, and only the path that answered from then on`;
+  return `${d.endpoint}: where a server does not offer ${path}, the first call also asks ${others.join(" or ")}, and only the path that answered from then on (the others again where it stops answering)`;
 }
 
 /**
