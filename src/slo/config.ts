@@ -25,12 +25,6 @@ import {
 import { configSection, type SectionSettings } from "../config/section.js";
 import { formatDuration } from "../shared/duration.js";
 
-/**
- * The bounds of the canary's latency histogram, in seconds (docs/design.md section 5: 5 ms to
- * 10 s). The latency SLI reads the bucket at the threshold, so the threshold must be one of them.
- */
-export const CANARY_LATENCY_BOUNDS: readonly number[] = CANARY_BUCKETS;
-
 /** The workbook's window pairs, as the schema outputs them (durations in milliseconds). */
 const DEFAULT_WINDOWS = {
   page: [
@@ -102,7 +96,7 @@ const sloSchema = section({
       /** Share of canary probes that succeed. */
       availability: slo.canary.availability,
       latency: {
-        /** A probe slower than this is bad; one of CANARY_LATENCY_BOUNDS. */
+        /** A probe slower than this is bad; a bound of the canary's histogram (CANARY_BUCKETS), whose bucket the latency SLI reads. */
         thresholdMs: slo.canary.latency.threshold,
         /** Share of probes no slower than the threshold. */
         objective: slo.canary.latency.objective,
@@ -131,7 +125,7 @@ function ms(v: unknown): number | undefined {
 
 /** "PT0.005S, PT0.01S, ..." as the file writes durations. */
 function boundsText(): string {
-  return CANARY_LATENCY_BOUNDS.map((s) => formatDuration(Math.round(s * 1000))).join(", ");
+  return CANARY_BUCKETS.map((s) => formatDuration(Math.round(s * 1000))).join(", ");
 }
 
 /** The objectives of a partially parsed section, by where the file sets them. */
@@ -161,7 +155,7 @@ function checkSlo(value: unknown, ctx: Ctx): void {
   if (!isRecord(value)) return;
   const canary = isRecord(value.canary) ? value.canary : {};
   const threshold = ms(isRecord(canary.latency) ? canary.latency.threshold : undefined);
-  if (threshold !== undefined && !CANARY_LATENCY_BOUNDS.some((b) => Math.round(b * 1000) === threshold)) {
+  if (threshold !== undefined && !CANARY_BUCKETS.some((b) => Math.round(b * 1000) === threshold)) {
     issue(
       ctx,
       ["canary", "latency", "threshold"],
