@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_CLUSTERS, demoConfig, demoRunOptions, startDemoSimulator } from "../src/app/demo.js";
 import { SEARCH_VCU } from "../src/simulator/canary.js";
 import type { RequestDone, Simulator, SimulatorOptions } from "../src/simulator/index.js";
-import { DATA_PLANE_ENDPOINT } from "../src/upstream/types.js";
+import { DATA_PLANE_ENDPOINT, ENDPOINT } from "../src/upstream/types.js";
 import { withDataPlaneTokens } from "./helpers/dataPlaneTokens.js";
 import { type Harness, parseSamples, sampleValue, startHarness, TEST_API_KEY } from "./helpers/harness.js";
 import { ManualClock } from "./helpers/manualClock.js";
@@ -159,6 +159,8 @@ describe("the canary against the simulator", () => {
     expect(sent?.length).toBe(16);
     await cycle();
     expect(calls(DATA_PLANE_ENDPOINT.search)).toBe(4);
+    // The cluster's address was asked once, for the first probe, and kept for the others.
+    expect(calls(ENDPOINT.describeCluster)).toBe(1);
     const text = await harness.metrics();
     expect(sampleValue(text, "vdbcloud_canary_requests_total", { ...labels(s, 0), outcome: "success" })).toBe(
       3,

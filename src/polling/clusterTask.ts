@@ -7,7 +7,7 @@
 import type { ClusterConfig } from "../config/types.js";
 import type { DataPlaneApi } from "../upstream/dataPlane.js";
 import type { CloudApi } from "../upstream/types.js";
-import { dataPlaneOf } from "./dataPlanes.js";
+import { CONNECT_ADDRESSES, dataPlaneOf } from "./dataPlanes.js";
 import type { RoleHint } from "./health.js";
 import { type CallEstimate, type CollectorEnv, type CollectorTask, collectorTask } from "./model.js";
 import { type PollRun, runPoll } from "./runtime.js";
@@ -20,7 +20,8 @@ export interface ClusterPollArgs {
   readonly signal: AbortSignal;
   /**
    * The cluster's data plane, found by the one rule of `dataPlaneOf` (its configured endpoint,
-   * else Describe Cluster's address with `client`): asked only by a poll that calls it.
+   * else Describe Cluster's address, as any collector noted it within the hour, else asked with
+   * `client`): asked only by a poll that calls it.
    */
   dataPlane(): Promise<DataPlaneApi>;
 }
@@ -58,7 +59,10 @@ export function clusterTask(env: CollectorEnv, cluster: ClusterConfig, task: Clu
           run,
           signal,
           dataPlane: () =>
-            dataPlaneOf(cluster, client, env.clients.dataPlane, signal, env.config.api.dataPlaneHosts),
+            dataPlaneOf(cluster, client, env.clients.dataPlane, signal, env.config.api.dataPlaneHosts, {
+              addresses: env.state.get(CONNECT_ADDRESSES),
+              nowMs: env.ctx.now(),
+            }),
         }),
       ),
   });

@@ -2,6 +2,7 @@ import { ownsGlobalCalls } from "../../config/shard.js";
 import type { MappingResult } from "../../metrics/sample.js";
 import { CLUSTER_KINDS, learnPlans } from "../../polling/clusterKinds.js";
 import { clusterTask } from "../../polling/clusterTask.js";
+import { CONNECT_ADDRESSES } from "../../polling/dataPlanes.js";
 import { type ApiFallback, apiFallbackSlot } from "../../polling/fallback.js";
 import {
   type CollectorEnv,
@@ -32,8 +33,10 @@ export function describeClusterTasks(env: CollectorEnv): CollectorTask[] {
       intervalMs: cfg.intervalMs,
       poll: async ({ client, signal }) => {
         const desc = await client.describeCluster(cluster.id, signal);
-        // Dedicated-only collectors (backups) skip free and serverless clusters by their plan.
+        // Dedicated-only collectors (backups) skip free and serverless clusters by their plan;
+        // the data-plane collectors go to its address without asking again.
         learnPlans(env.state.get(CLUSTER_KINDS), ctx.health, [desc]);
+        env.state.get(CONNECT_ADDRESSES).note(cluster.id, desc.connectAddress, ctx.now());
         putData(ctx, COLLECTOR, cluster.id, mapCluster(desc), ttlMs);
       },
     }),
