@@ -69,6 +69,40 @@ describe("metric requests per cycle, as the collector sends them", () => {
   });
 });
 
+describe("the data plane's budget", () => {
+  // One cluster whose data plane the collections collector and the canary both call, each at its
+  // own interval: each fits the budget alone, and the two together do not.
+  const canary = {
+    interval: "PT10S",
+    targets: ["a", "b", "c", "d"].map((c) => ({ cluster_id: "in01-a", collection_name: c })),
+  };
+  const collections = { enabled: true, rate_limit: 1, interval: "PT10M" };
+  const rowsOf = async (raw: Record<string, unknown>) =>
+    computeSchedule(
+      COLLECTORS,
+      await config({
+        ...sectionsOff(),
+        clusters: [{ id: "in01-a" }],
+        collections: { ...collections, enabled: false },
+        ...raw,
+      }),
+    );
+
+  it("is one per cluster endpoint, whichever collectors and intervals spend it", async () => {
+    const alone = [await rowsOf({ collections }), await rowsOf({ canary })];
+    for (const schedule of alone) {
+      expect(schedule.dataPlaneRows).toHaveLength(1);
+      expect(schedule.dataPlaneRows[0]?.fits).toBe(true);
+    }
+    const both = await rowsOf({ collections, canary });
+    expect(both.dataPlaneRows.map((r) => [r.collectors, r.fits])).toEqual([
+      [["collections"], false],
+      [["canary"], false],
+    ]);
+    expect(both.fits).toBe(false);
+  });
+});
+
 describe("schedule notes", () => {
   it("says which scopes have nothing to ask", async () => {
     const schedule = computeSchedule(
