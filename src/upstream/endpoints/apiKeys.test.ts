@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { API_KEY_PERSONAL, OLDER_SAMPLE_API_KEYS, REFERENCE_API_KEYS } from "../apiKeysTestkit.js";
 import { expectPagingFieldsRead, itKeepsRefusalCodes, itReadsEachItem, pageOf } from "../listingTestkit.js";
 import { refusalOf } from "../refusals.js";
+import referenceSample from "../samples/list-api-keys-v2.json" with { type: "json" };
 import { failure, readOneGet, TEST_BASE_URL, testClient, useMockUpstream } from "../testkit.js";
 import type { ApiKey } from "../types.js";
 import { apiKeysDataSchema, normalizeApiKeys } from "./apiKeys.js";
@@ -107,6 +108,25 @@ describe("List API Keys over HTTP", () => {
       expect(err).toMatchObject({ endpoint: "GET /v2/api-keys", httpStatus: 404 });
       expect(String(err)).toContain("at /v2/api-keys or /v2/apiKeys");
     });
+  });
+
+  it("reads the reference page's own success sample, envelope and all, keeping nothing personal", async () => {
+    answerAt(PATH, 200, referenceSample);
+    const page = await testClient().client.listApiKeys(ARGS);
+    // The sample counts 2 keys and lists 1: its total is read as sent, its one key as listed.
+    expect(page).toStrictEqual(
+      pageOf({ total: 2, currentPage: 1, pageSize: 10 }, "apiKeys", [
+        {
+          apiKeyId: "key-xxxxxxxxxxxxxx",
+          name: "Data Pipeline",
+          orgRoles: ["Org Viewer"],
+          projectRoles: [{ projectId: "proj-xxxxxxxx", role: "Data Reader" }],
+          createdAtMs: Date.UTC(2026, 6, 22, 2, 30),
+        },
+      ]),
+    );
+    for (const personal of ["Alice", "alice@example.com", "ingestion pipeline"])
+      expect(JSON.stringify(page)).not.toContain(personal);
   });
 
   it("reads the older shape the list's sample shows", async () => {
