@@ -29,6 +29,21 @@ function failed(err: unknown): CallResult {
   throw err;
 }
 
+/**
+ * The data plane of `cluster` by the one rule (polling/dataPlanes.ts): Describe Cluster answered
+ * `described` already, so its connectAddress is the endpoint unless one is configured.
+ */
+function planeOf(
+  config: Config,
+  cluster: ClusterConfig,
+  described: ClusterDescription,
+  dataPlane: DataPlaneFactory,
+  signal: AbortSignal,
+): Promise<DataPlaneApi> {
+  const control = { describeCluster: async () => described };
+  return dataPlaneOf(cluster, control, dataPlane, signal, config.api.dataPlaneHosts);
+}
+
 /** Probes the data plane of `cluster`, whose Describe Cluster answered `described`. */
 export async function probeDataPlane(
   config: Config,
@@ -40,9 +55,7 @@ export async function probeDataPlane(
   let dp: DataPlaneApi;
   let first: CollectionRef | undefined;
   try {
-    // Describe Cluster answered already: its connectAddress is the endpoint unless one is configured.
-    const control = { describeCluster: async () => described };
-    dp = await dataPlaneOf(cluster, control, dataPlane, signal, config.api.dataPlaneHosts);
+    dp = await planeOf(config, cluster, described, dataPlane, signal);
     const databases = await dp.listDatabases(signal);
     const dbName = databases.includes("default") ? "default" : (databases[0] ?? "default");
     const collectionName = (await dp.listCollections(dbName, signal))[0];
@@ -98,8 +111,7 @@ export async function probeCanary(
   });
   let dp: DataPlaneApi;
   try {
-    const control = { describeCluster: async () => described };
-    dp = await dataPlaneOf(cluster, control, dataPlane, signal, config.api.dataPlaneHosts);
+    dp = await planeOf(config, cluster, described, dataPlane, signal);
   } catch (err) {
     const why = failed(err);
     return targets.map((t) => ({
