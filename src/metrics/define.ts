@@ -92,6 +92,9 @@ export function signedGauge(name: string, spec: FamilySpec): FamilyDef {
  * A histogram family: its samples are a series per bucket (`le`, ascending, then "+Inf"), a sum
  * and a count per label set (MappingBuilder.addHistogram); its labels are given without `le`.
  */
-export function histogram(name: string, spec: HistogramSpec): FamilyDef {
+export function histogram(name: string, spec: HistogramSpec): HistogramFamily {
   return { ...declare(name, "histogram", spec), buckets: spec.buckets };
 }
+
+/** A histogram family as `histogram` declares it: its buckets always given. */
+export type HistogramFamily = FamilyDef & { readonly buckets: readonly number[] };

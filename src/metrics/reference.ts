@@ -11,7 +11,7 @@ import type { FamilyDoc, MetricType } from "./sample.js";
 /** One family as the reference shows it. */
 export interface ReferenceFamily {
   readonly name: string;
-  readonly type: MetricType | "histogram";
+  readonly type: MetricType;
   readonly help: string;
   /** Undefined only for a family declared without its entry (families.test.ts fails on it). */
   readonly doc: FamilyDoc | undefined;
@@ -35,7 +35,6 @@ interface Declared {
   readonly name: string;
   readonly help: string;
   readonly type?: MetricType;
-  readonly buckets?: readonly number[];
   readonly doc?: FamilyDoc;
 }
 
@@ -69,7 +68,7 @@ export function familyReference(areas: readonly DeclaredArea[]): ReferenceArea[]
       .filter(isDeclared)
       .map((f) => ({
         name: f.name,
-        type: f.buckets !== undefined ? "histogram" : (f.type ?? "gauge"),
+        type: f.type ?? "gauge",
         help: f.help,
         doc: f.doc,
         upstreamNames: upstream.get(f.name) ?? [],

@@ -5,8 +5,7 @@
  */
 
 import { ENDPOINT } from "../upstream/types.js";
-import { counter, gauge } from "./define.js";
-import type { FamilyDoc } from "./sample.js";
+import { counter, gauge, histogram } from "./define.js";
 
 /** The source of the API client's families: every upstream call, each attempt counted. */
 const API_CLIENT = `exporter: its API client (endpoint is the path template, e.g. ${ENDPOINT.queryClusterMetrics})`;
@@ -64,7 +63,7 @@ export const TARGET_SELF_FAMILIES = {
 /**
  * Process-wide self families kept by the exposition layer (prom-client, exposition/selfMetrics.ts).
  * Declared here, and only here, so that their names and HELP live beside every other family;
- * the two histograms are PROCESS_SELF_HISTOGRAMS below (FamilyDef describes gauges and counters).
+ * the two histograms are PROCESS_SELF_HISTOGRAMS below.
  */
 export const PROCESS_SELF_FAMILIES = {
   schedulerSkippedRuns: counter("vdbcloud_scheduler_skipped_runs_total", {
@@ -163,39 +162,25 @@ export const PROCESS_SELF_FAMILIES = {
   }),
 } as const;
 
-/** A process-wide histogram family: FamilyDef's name and HELP, its bucket bounds and reference entry. */
-export interface HistogramDef {
-  readonly name: string;
-  readonly help: string;
-  readonly buckets: readonly number[];
-  readonly doc: FamilyDoc;
-}
-
 /** The process-wide self histograms (exposition/selfMetrics.ts). */
 export const PROCESS_SELF_HISTOGRAMS = {
-  apiDuration: {
-    name: "vdbcloud_api_request_duration_seconds",
+  apiDuration: histogram("vdbcloud_api_request_duration_seconds", {
     help: "Duration in seconds of each HTTP request attempt to the upstream API, by endpoint template, since the exporter started (source: the exporter's API client).",
     buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    doc: {
-      labels: ["endpoint"],
-      unit: "seconds (histogram)",
-      source: "exporter: its API client, each attempt",
-      absent: "never: every endpoint's series exists from the start",
-    },
-  },
-  collectorDuration: {
-    name: "vdbcloud_collector_duration_seconds",
+    labels: ["endpoint"],
+    unit: "seconds (histogram)",
+    source: "exporter: its API client, each attempt",
+    absent: "never: every endpoint's series exists from the start",
+  }),
+  collectorDuration: histogram("vdbcloud_collector_duration_seconds", {
     help: "Duration in seconds of one poll of one target, retries and waits included, by collector, since the exporter started (source: the exporter's polls).",
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-    doc: {
-      labels: ["collector"],
-      unit: "seconds (histogram)",
-      source: "exporter: its polls, retries and waits included",
-      absent: "never: every collector's series exists from the start",
-    },
-  },
-} as const satisfies Record<string, HistogramDef>;
+    labels: ["collector"],
+    unit: "seconds (histogram)",
+    source: "exporter: its polls, retries and waits included",
+    absent: "never: every collector's series exists from the start",
+  }),
+} as const;
 
 /**
  * The exporter's health families: `families.allow` and `families.deny` cannot remove them (the
