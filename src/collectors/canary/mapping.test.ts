@@ -79,19 +79,24 @@ describe("a target's series", () => {
 });
 
 describe("the canary's memory", () => {
-  it("keeps a schema an hour, forgets it on demand, and forgets targets no longer kept", () => {
+  it("keeps a schema an hour, a refused search's hold as long, and forgets targets no longer kept", () => {
     const memory = new CanaryMemory();
     const schema = { vectorFields: [{ name: "v", type: "FloatVector", dim: 2 }] };
     memory.described(TARGET, schema, 0);
     expect(memory.schema(TARGET, DESCRIBE_EVERY_MS - 1)).toBe(schema);
     expect(memory.schema(TARGET, DESCRIBE_EVERY_MS)).toBeUndefined();
     memory.described(TARGET, schema, 0);
-    memory.forget(TARGET);
+    memory.searchRefused(TARGET, "refused", 0);
     expect(memory.schema(TARGET, 1)).toBeUndefined();
+    expect(memory.queriedInstead(TARGET, DESCRIBE_EVERY_MS - 1)).toBe("refused");
+    expect(memory.queriedInstead(TARGET, DESCRIBE_EVERY_MS)).toBeUndefined();
+    memory.described(TARGET, schema, 0);
+    memory.searchRefused(TARGET, "refused", 0);
     memory.described(TARGET, schema, 0);
     memory.record(TARGET, { outcome: "success", seconds: 0.01, atMs: 0 });
     memory.retain(new Set());
     expect(memory.schema(TARGET, 1)).toBeUndefined();
+    expect(memory.queriedInstead(TARGET, 1)).toBeUndefined();
     // Its counters start again from the next probe.
     expect(memory.record(TARGET, { outcome: "error", atMs: 1 }).requests).toEqual({
       success: 0,

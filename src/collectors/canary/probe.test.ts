@@ -122,18 +122,40 @@ describe("a search probe", () => {
     expect(state.calls.slice(5)).toEqual(["search"]);
   });
 
-  it("searches once more at most: refused again, it fails, and the next probe describes first", async () => {
+  it("searches once more at most: refused again, it fails, and the target is queried instead for the hour", async () => {
     const { dp, state } = fakePlane(dense(3));
-    const { d } = deps(dp);
+    const { d, logs, advance } = deps(dp);
     await probeTarget(TARGET, d);
     state.fail = (call) => (call === "search" ? refusedDim() : undefined);
     const end = await probeTarget(TARGET, d);
     expect(end.result.outcome).toBe("error");
     expect(end.failure).toBeInstanceOf(CloudError);
     expect(state.calls.slice(2)).toEqual(["search", "describe", "search"]);
+    // Refused right after a fresh description: describing again would change nothing.
     await probeTarget(TARGET, d);
-    // Refused right after a fresh description: no third search, and the schema is read again next time.
-    expect(state.calls.slice(5)).toEqual(["describe", "search"]);
+    advance(DESCRIBE_EVERY_MS - 1);
+    expect((await probeTarget(TARGET, d)).result.outcome).toBe("success");
+    expect(state.calls.slice(5)).toEqual(["query", "query"]);
+    expect(logs).toEqual([
+      expect.stringMatching(
+        /^warn canary queries the collection instead of searching it: its search was refused right after its schema was read \(.*vector dimension mismatch\)$/,
+      ),
+    ]);
+    // The hour is up: described again, and searched.
+    state.fail = undefined;
+    advance(1);
+    await probeTarget(TARGET, d);
+    expect(state.calls.slice(7)).toEqual(["describe", "search"]);
+    expect(logs.at(-1)).toBe("info canary searches the collection again");
+  });
+
+  it("a search refused on its first, fresh description is queried instead too", async () => {
+    const { dp, state } = fakePlane(dense(3));
+    state.fail = (call) => (call === "search" ? refusedDim() : undefined);
+    const { d } = deps(dp);
+    expect((await probeTarget(TARGET, d)).result.outcome).toBe("error");
+    await probeTarget(TARGET, d);
+    expect(state.calls).toEqual(["describe", "search", "query"]);
   });
 
   it("queries a collection it cannot build a vector for, and says so once per change", async () => {

@@ -4,8 +4,9 @@
  * - search: one Search, limit 1, of a unit vector of the collection's first vector field the
  *   canary can build one for (vector.ts), its schema read with Describe Collection hourly; a
  *   search refused for its vector reads the schema again and searches once more, so a changed
- *   dimension costs one refused search. A collection without such a field is queried instead,
- *   said once per change in the log.
+ *   dimension costs one refused search; a search refused right after its schema was read is
+ *   queried instead for the hour. A collection without such a field is queried instead, said
+ *   once per change in the log.
  * A probe never throws for the service's answer: a failure is its outcome (timeout, refused,
  * error). Only an abort (the poll was stopped) is thrown.
  */
@@ -74,8 +75,28 @@ function searchWith(
     : deps.dp.query(ref, options);
 }
 
-/** A search target's probe: described when its schema is unknown or an hour old, or its search refused. */
+/** Remembers a search refused right after its schema was read (see `CanaryMemory.searchRefused`). */
+function refusedFresh(target: CanaryTarget, err: unknown, deps: ProbeDeps): void {
+  if (!isRefusedSearch(err)) return;
+  const said = err instanceof Error ? err.message : String(err);
+  deps.memory.searchRefused(
+    target,
+    `its search was refused right after its schema was read (${said})`,
+    deps.now(),
+  );
+}
+
+/**
+ * A search target's probe: described when its schema is unknown or an hour old, or its search
+ * refused; queried instead for the hour after a search refused right after its schema was read.
+ */
 async function search(target: CanaryTarget, deps: ProbeDeps): Promise<Probed<ProbeAnswer>> {
+  const ref = { dbName: target.dbName, collectionName: target.collectionName };
+  const instead = deps.memory.queriedInstead(target, deps.now());
+  if (instead !== undefined) {
+    noteFallback(target, instead, deps);
+    return deps.dp.query(ref, { timeoutMs: deps.timeoutMs, signal: deps.signal });
+  }
   const known = deps.memory.schema(target, deps.now());
   const schema = known ?? (await describe(target, deps));
   try {
@@ -83,15 +104,14 @@ async function search(target: CanaryTarget, deps: ProbeDeps): Promise<Probed<Pro
   } catch (err) {
     if (!isRefusedSearch(err)) throw err;
     if (known === undefined) {
-      // Refused right after the schema was read: not a stale schema. The next probe reads it again.
-      deps.memory.forget(target);
+      refusedFresh(target, err, deps);
       throw err;
     }
     // The collection changed since it was read (a new dimension, another vector field).
     try {
       return await searchWith(target, await describe(target, deps), deps);
     } catch (again) {
-      if (isRefusedSearch(again)) deps.memory.forget(target);
+      refusedFresh(target, again, deps);
       throw again;
     }
   }

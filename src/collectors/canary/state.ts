@@ -78,6 +78,8 @@ export function withProbe(series: TargetSeries, probe: ProbeResult): TargetSerie
 export class CanaryMemory {
   readonly #series = new Map<string, TargetSeries>();
   readonly #schemas = new Map<string, { readonly schema: CollectionSchema; readonly atMs: number }>();
+  /** Per target: why its search was refused right after its schema was read, and when. */
+  readonly #refused = new Map<string, { readonly reason: string; readonly atMs: number }>();
   /** Per target: why its search falls back to a query, as last logged (null: it searches). */
   readonly fallbacks = new ChangeLog<string | null>({ quiet: null });
 
@@ -99,14 +101,25 @@ export class CanaryMemory {
     this.#schemas.set(targetKey(target), { schema, atMs });
   }
 
-  /** Forgets the target's schema: its next search describes the collection first. */
-  forget(target: CanaryTarget): void {
+  /**
+   * The target's search was refused right after its schema was read (`reason`, the answer's
+   * words): not a stale schema, so describing again would change nothing. It is queried instead
+   * until DESCRIBE_EVERY_MS after `atMs`, when its schema is read again and its search tried.
+   */
+  searchRefused(target: CanaryTarget, reason: string, atMs: number): void {
+    this.#refused.set(targetKey(target), { reason, atMs });
     this.#schemas.delete(targetKey(target));
+  }
+
+  /** Why the target is queried instead of searched at `nowMs` (searchRefused), or undefined. */
+  queriedInstead(target: CanaryTarget, nowMs: number): string | undefined {
+    const refused = this.#refused.get(targetKey(target));
+    return refused !== undefined && nowMs - refused.atMs < DESCRIBE_EVERY_MS ? refused.reason : undefined;
   }
 
   /** Forgets every target `keep` does not hold (no longer configured, or another replica's). */
   retain(keep: ReadonlySet<string>): void {
-    for (const map of [this.#series, this.#schemas])
+    for (const map of [this.#series, this.#schemas, this.#refused])
       for (const key of map.keys()) if (!keep.has(key)) map.delete(key);
     this.fallbacks.retain((key) => keep.has(key));
   }

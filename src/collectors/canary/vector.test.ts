@@ -39,6 +39,27 @@ describe("probePlan", () => {
     expect(plan.kind === "query" ? plan.reason : "").toContain(reason);
   });
 
+  it("queries a collection whose only vector field a function derives (full text: its search takes text)", () => {
+    expect(
+      probePlan({
+        vectorFields: [{ ...field("SparseFloatVector", null), name: "bm25", functionOutput: true }],
+      }),
+    ).toEqual({
+      kind: "query",
+      reason: "vector field bm25 is a function's output, whose search takes text the canary does not send",
+    });
+  });
+
+  it("searches a dense field beside a function's sparse output", () => {
+    const plan = probePlan({
+      vectorFields: [
+        { ...field("SparseFloatVector", null), name: "bm25", functionOutput: true },
+        field("FloatVector", 2),
+      ],
+    });
+    expect(plan).toEqual({ kind: "search", field: "v", vector: [1, 0] });
+  });
+
   it("takes the first dense field it can build for, before a sparse one, past one it cannot", () => {
     const plan = probePlan({
       vectorFields: [

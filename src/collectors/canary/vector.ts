@@ -35,6 +35,12 @@ export type ProbePlan =
 
 /** A unit vector for `field`, or why none can be built. */
 function vectorFor(field: VectorField): ProbePlan {
+  if (field.functionOutput) {
+    return {
+      kind: "query",
+      reason: `vector field ${field.name} is a function's output, whose search takes text the canary does not send`,
+    };
+  }
   const type = field.type.toLowerCase();
   if (type === SPARSE_TYPE) return { kind: "search", field: field.name, vector: { "0": 1 } };
   if (!DENSE_TYPES.has(type)) {

@@ -59,6 +59,30 @@ describe("Describe Collection", () => {
     ]);
   });
 
+  it.each([
+    [
+      "isFunctionOutput",
+      { fields: [{ name: "sparse", type: "SparseFloatVector", isFunctionOutput: true }] },
+      true,
+    ],
+    [
+      "a function's outputFieldNames",
+      {
+        fields: [{ name: "sparse", type: "SparseFloatVector" }],
+        functions: [{ name: "bm25", type: "BM25", inputFieldNames: ["text"], outputFieldNames: ["sparse"] }],
+      },
+      true,
+    ],
+    ["neither", { fields: [{ name: "sparse", type: "SparseFloatVector", isFunctionOutput: false }] }, false],
+    [
+      "an unreadable flag and functions",
+      { fields: [{ name: "sparse", type: "SparseFloatVector", isFunctionOutput: "yes" }], functions: "x" },
+      false,
+    ],
+  ])("a field derived by a function (BM25), by %s: %s", (_name, data, derived) => {
+    expect(describeOf(data).vectorFields[0]?.functionOutput === true).toBe(derived);
+  });
+
   it("reads an answer without fields as a collection without vector fields", () => {
     expect(describeOf({ collectionName: "c" })).toEqual({ vectorFields: [] });
     expect(describeOf({ fields: null })).toEqual({ vectorFields: [] });

@@ -21,6 +21,11 @@ export interface VectorField {
   readonly type: string;
   /** Its `dim` parameter; null when the field has none (a sparse field) or it is unreadable. */
   readonly dim: number | null;
+  /**
+   * Whether a function derives it (`isFunctionOutput`, or a function's `outputFieldNames`): a
+   * BM25 field's search takes text, not a vector. Absent: not derived.
+   */
+  readonly functionOutput?: boolean;
 }
 
 /** What the canary needs of a collection's schema: its vector fields, in schema order. */
@@ -70,7 +75,10 @@ const fieldSchema = z.object({
   params: paramsSchema,
   // A server that names the vector's parameters as the create request does.
   elementTypeParams: paramsSchema,
+  isFunctionOutput: lenient(z.boolean()),
 });
+
+const functionSchema = z.object({ outputFieldNames: lenient(z.array(lenient(stringish))) });
 
 type Field = z.infer<typeof fieldSchema>;
 
@@ -87,14 +95,21 @@ const describeSchema = z.object({
     .array(fieldSchema)
     .nullish()
     .transform((f) => f ?? []),
+  functions: lenient(z.array(lenient(functionSchema))),
 });
 
 /** The vector fields of Describe Collection's `data` (every field whose type ends in "Vector"). */
 export function normalizeCollectionSchema(data: z.infer<typeof describeSchema>): CollectionSchema {
+  const derived = new Set((data.functions ?? []).flatMap((f) => f?.outputFieldNames ?? []));
   return {
     vectorFields: data.fields
       .filter((f) => f.name !== "" && /Vector$/i.test(f.type))
-      .map((f) => ({ name: f.name, type: f.type, dim: dimOf(f) })),
+      .map((f) => ({
+        name: f.name,
+        type: f.type,
+        dim: dimOf(f),
+        ...(f.isFunctionOutput === true || derived.has(f.name) ? { functionOutput: true } : {}),
+      })),
   };
 }
 
