@@ -65,7 +65,8 @@ export interface ProbeOptions {
 /** A probe's answer and its time on the wire, its first byte written to its answer's last byte read. */
 export interface Probed<T> {
   readonly value: T;
-  readonly seconds: number;
+  /** Its time on the wire; null when the transport did not report one (never taken as 0). */
+  readonly seconds: number | null;
 }
 
 /** Default data-plane budget: requests per second per cluster endpoint. */
@@ -202,7 +203,7 @@ export function createDataPlaneClient(opts: DataPlaneClientOptions): DataPlaneCl
     run: (options: CallOptions) => Promise<T>,
     timeoutMs: number,
   ): Promise<Probed<T>> => {
-    let wireMs = 0;
+    let wireMs: number | null = null;
     const value = await run({
       lane: "background",
       timed: {
@@ -212,7 +213,7 @@ export function createDataPlaneClient(opts: DataPlaneClientOptions): DataPlaneCl
         },
       },
     });
-    return { value, seconds: wireMs / 1000 };
+    return { value, seconds: wireMs === null ? null : wireMs / 1000 };
   };
   return Object.freeze({
     listDatabases: async (signal?: AbortSignal) => {

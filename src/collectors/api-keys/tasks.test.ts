@@ -123,7 +123,12 @@ describe("the API keys collector", () => {
       api: { api_key: "read-only-key", key_id: "key-2" },
       api_keys: { api_key: "owner-key", interval: "PT15M" },
     };
-    const env = await collectorEnv({ ctx: s.ctx, client: main.client, ownKeys: { api_keys: owner.client }, raw });
+    const env = await collectorEnv({
+      ctx: s.ctx,
+      client: main.client,
+      ownKeys: { api_keys: owner.client },
+      raw,
+    });
     const [task] = apiKeysCollector.tasks(env);
     if (!task) throw new Error("no task");
     expect([task.credential, task.intervalMs]).toEqual(["api_keys", 900_000]);

@@ -106,3 +106,15 @@ describe("the canary's memory", () => {
     });
   });
 });
+
+describe("a probe counted without its time on the wire", () => {
+  it("counts the success, and times nothing: an unmeasured probe is never a 0 s one", () => {
+    const memory = new CanaryMemory();
+    const timed = memory.record(TARGET, { outcome: "success", seconds: 0.01, atMs: 0 });
+    const untimed = memory.record(TARGET, { outcome: "success", atMs: 1 });
+    expect(untimed.requests.success).toBe(2);
+    expect(untimed.up).toBe(true);
+    expect(untimed.durations).toEqual(timed.durations);
+    expect(untimed.durations.count).toBe(1);
+  });
+});

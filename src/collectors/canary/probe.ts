@@ -132,7 +132,12 @@ export async function probeTarget(target: CanaryTarget, deps: ProbeDeps): Promis
           )
         : await search(target, deps);
     return {
-      result: { outcome: "success", seconds: answer.seconds, cost: answer.value.cost, atMs: deps.now() },
+      result: {
+        outcome: "success",
+        ...(answer.seconds === null ? {} : { seconds: answer.seconds }),
+        cost: answer.value.cost,
+        atMs: deps.now(),
+      },
     };
   } catch (err) {
     if (aborted(err, deps.signal)) throw err;

@@ -25,7 +25,7 @@ export function targetKey(
 /** One probe's result as the series count it. */
 export interface ProbeResult {
   readonly outcome: CanaryOutcome;
-  /** Time on the wire of a successful probe. */
+  /** Time on the wire of a successful probe; absent when none was measured (not timed, still counted). */
   readonly seconds?: number;
   /** vCU the answer cost, when it said. */
   readonly cost?: number | null;
@@ -56,7 +56,7 @@ function emptySeries(): TargetSeries {
 /** `series` with one more probe counted. Pure. */
 export function withProbe(series: TargetSeries, probe: ProbeResult): TargetSeries {
   const ok = probe.outcome === "success";
-  const seconds = ok ? (probe.seconds ?? 0) : undefined;
+  const seconds = ok ? probe.seconds : undefined;
   const bucket = seconds === undefined ? -1 : CANARY_BUCKETS.findIndex((bound) => seconds <= bound);
   return {
     up: ok,
