@@ -29,23 +29,30 @@ import { CANARY_MEMORY, targetKey } from "./state.js";
 
 const COLLECTOR = "canary";
 
-/** The calls one probe of `target` makes at most: a search target's Describe Collection counted every run. */
+/**
+ * The calls one probe of `target` makes: a query target's one Query; a search target's Search
+ * and its Describe Collection (counted every run, made hourly), at least, since a search refused
+ * for its vector describes and searches once more.
+ */
 export function probeCalls(target: Pick<CanaryTarget, "operation">): CallEstimate[] {
   return target.operation === "query"
     ? [{ endpoint: DATA_PLANE_ENDPOINT.query, count: 1, atLeast: false }]
     : [
-        { endpoint: DATA_PLANE_ENDPOINT.describeCollection, count: 1, atLeast: false },
-        { endpoint: DATA_PLANE_ENDPOINT.search, count: 1, atLeast: false },
+        { endpoint: DATA_PLANE_ENDPOINT.describeCollection, count: 1, atLeast: true },
+        { endpoint: DATA_PLANE_ENDPOINT.search, count: 1, atLeast: true },
       ];
 }
 
-/** The calls one run of a cluster's task makes at most, summed per endpoint. */
+/** The calls one run of a cluster's task makes, summed per endpoint (at least, where a probe's are). */
 function callsOf(cluster: ClusterConfig, targets: readonly CanaryTarget[]): CallEstimate[] {
-  const counts = new Map<CallEstimate["endpoint"], number>();
-  if (cluster.dataPlaneEndpoint === undefined) counts.set(ENDPOINT.describeCluster, 1);
-  for (const call of targets.flatMap(probeCalls))
-    counts.set(call.endpoint, (counts.get(call.endpoint) ?? 0) + call.count);
-  return [...counts].map(([endpoint, count]) => ({ endpoint, count, atLeast: false }));
+  const counts = new Map<CallEstimate["endpoint"], { count: number; atLeast: boolean }>();
+  if (cluster.dataPlaneEndpoint === undefined)
+    counts.set(ENDPOINT.describeCluster, { count: 1, atLeast: false });
+  for (const call of targets.flatMap(probeCalls)) {
+    const sum = counts.get(call.endpoint) ?? { count: 0, atLeast: false };
+    counts.set(call.endpoint, { count: sum.count + call.count, atLeast: sum.atLeast || call.atLeast });
+  }
+  return [...counts].map(([endpoint, sum]) => ({ endpoint, ...sum }));
 }
 
 /** The targets of each of this replica's clusters, in the file's order. */
