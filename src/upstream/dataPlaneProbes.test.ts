@@ -46,7 +46,12 @@ function fakeClock() {
 }
 
 function client(
-  opts: { rateLimit?: number; maxRetries?: number; clock?: ReturnType<typeof fakeClock> } = {},
+  opts: {
+    rateLimit?: number;
+    maxRetries?: number;
+    maxInFlight?: number;
+    clock?: ReturnType<typeof fakeClock>;
+  } = {},
 ) {
   const clock = opts.clock;
   const c = createDataPlaneClient({
@@ -56,7 +61,7 @@ function client(
     requestTimeoutMs: 5_000,
     maxRetries: opts.maxRetries ?? 3,
     maxResponseBytes: 1 << 20,
-    maxInFlight: 4,
+    maxInFlight: opts.maxInFlight ?? 4,
     dispatcher: upstream,
     random: () => 0,
     ...(clock === undefined ? {} : { now: clock.now, sleep: clock.sleep, wireClock: clock.now }),
@@ -155,6 +160,21 @@ describe("the canary's calls", () => {
     const err = await failure(client({ maxRetries: 3 }).search(SEARCH, { timeoutMs: 100 }));
     expect(err.code).toBe("timeout");
     expect(err.message).toContain("within 100 ms");
+  });
+
+  it("time out from when they hold an in-flight slot: a probe that waited 300 ms for one still has its 100 ms", async () => {
+    const origin = upstream.get(ENDPOINT);
+    origin
+      .intercept({ method: "POST", path: "/v2/vectordb/databases/list" })
+      .reply(200, { code: 0, data: ["default"] })
+      .delay(300);
+    origin.intercept({ method: "POST", path: SEARCH_PATH }).reply(200, { code: 0, data: [] }).delay(20);
+    // One request at a time: the search waits for the slow listing's slot.
+    const dp = client({ maxInFlight: 1 });
+    const listing = dp.listDatabases();
+    const probed = await dp.search(SEARCH, { timeoutMs: 100 });
+    expect(probed.seconds).toBeLessThan(0.1);
+    await listing;
   });
 
   it("wait behind the plane's other calls: a later listing goes before a search already waiting", async () => {
