@@ -94,8 +94,17 @@ describe("mapPipelines", () => {
     );
   });
 
-  it("keeps a pipeline listed twice once", () => {
-    expect(mapPipelines([PIPE, { ...PIPE, status: "STOPPED" }], "p").samples).toHaveLength(5);
+  it("keeps a pipeline listed twice once, as the listing reads it (its first)", () => {
+    const listed = normalizePipelines(
+      pipelinesDataSchema.parse([
+        { pipelineId: "pipe-1", status: "SERVING" },
+        { pipelineId: "pipe-1", status: "STOPPED" },
+      ]),
+    );
+    const states = mapPipelines(listed, "p")
+      .samples.filter((s) => s.family === "vdbcloud_pipeline_status" && s.value === 1)
+      .map((s) => s.labels.status);
+    expect(states).toEqual(["serving"]);
   });
 
   it("declares serving as the one known status", () => {

@@ -30,17 +30,13 @@ function actionCounts(actions: readonly string[]): Map<string, number> {
  * the current status in lower snake case), the token counters from the usage (the service's
  * running totals, written as read: a counter Prometheus sees reset if the service ever restarts
  * one) and vdbcloud_pipeline_functions{pipeline_id,action} per action. What a pipeline's answer
- * leaves out (status, usage, rerank tokens, functions) has no series: nothing is claimed. A
- * pipeline given twice is mapped once, from its first.
+ * leaves out (status, usage, rerank tokens, functions) has no series: nothing is claimed.
+ * `pipelines` holds each ID once: the listing keeps a pipeline listed twice once
+ * (normalizePipelines, as the pager does for a paged listing).
  */
 export function mapPipelines(pipelines: readonly Pipeline[], projectId: string): MappingResult {
   const out = new MappingBuilder();
-  // Kept here too: the builder keeps a series' first sample, but a second status would add a
-  // second current state to the set.
-  const seen = new Set<string>();
   for (const p of pipelines) {
-    if (seen.has(p.pipelineId)) continue;
-    seen.add(p.pipelineId);
     const id = { pipeline_id: p.pipelineId };
     out.add(
       F.info,
