@@ -22,7 +22,11 @@ function control(address: string | null) {
 /** The endpoint each data-plane client is made for. */
 function planes() {
   const made: string[] = [];
-  return { made, dataPlane: (endpoint: string) => (made.push(endpoint), {} as DataPlaneApi) };
+  const dataPlane = (endpoint: string): DataPlaneApi => {
+    made.push(endpoint);
+    return {} as DataPlaneApi;
+  };
+  return { made, dataPlane };
 }
 
 const signal = new AbortController().signal;
