@@ -29,6 +29,18 @@ export function intField(min: number, max: number) {
   );
 }
 
+/**
+ * A number above `gt` (and below `lt` when given), both excluded; `message` says what the file
+ * must give, in the words of the setting (an objective, a burn rate).
+ */
+export function numberField(bounds: { readonly gt: number; readonly lt?: number }, message: string) {
+  const above = z.number({ error: expecting(message) }).gt(bounds.gt, { error: message });
+  return z.preprocess(
+    (v) => (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v),
+    bounds.lt === undefined ? above : above.lt(bounds.lt, { error: message }),
+  );
+}
+
 /** true or false. */
 export function boolField() {
   return z.preprocess(

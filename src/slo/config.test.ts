@@ -105,6 +105,14 @@ describe("the slo section", () => {
       ],
     ],
     [
+      "a window pair without its burn rate, and an objective as text out of range",
+      { canary: { availability: "1" }, windows: { page: [{ long: "PT1H", short: "PT5M" }] } },
+      [
+        "slo.canary.availability: must be a number between 0 and 1, both excluded (0.999 is 99.9%)",
+        "slo.windows.page[0].burn_rate: is required",
+      ],
+    ],
+    [
       "an unknown key",
       { canary: { availabilty: 0.99 } },
       ['slo.canary.availabilty: unknown key (did you mean "availability"?)'],

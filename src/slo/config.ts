@@ -11,7 +11,7 @@
  */
 import * as z from "zod";
 import { CANARY_BUCKETS } from "../collectors/canary/families.js";
-import { durationField } from "../config/fields.js";
+import { durationField, numberField } from "../config/fields.js";
 import { DAY, HOUR, MINUTE, SECOND } from "../config/schema/common.js";
 import {
   always,
@@ -37,25 +37,13 @@ const DEFAULT_WINDOWS = {
   ],
 } as const;
 
-/** A number text (`${VAR}` substitution yields strings) as a number; anything else as is. */
-function numeric(v: unknown): unknown {
-  return typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v;
-}
-
 /** An objective: the share of good events, strictly between 0 and 1 (0.999 is 99.9%). */
-function objectiveField() {
-  const message = "must be a number between 0 and 1, both excluded (0.999 is 99.9%)";
-  return z.preprocess(
-    numeric,
-    z.number({ error: message }).gt(0, { error: message }).lt(1, { error: message }),
-  );
-}
+const objectiveField = () =>
+  numberField({ gt: 0, lt: 1 }, "must be a number between 0 and 1, both excluded (0.999 is 99.9%)");
 
 /** A burn rate: how many times the rate the objective allows; above 0. */
-function burnRateField() {
-  const message = "must be a number above 0 (times the error rate the objective allows)";
-  return z.preprocess(numeric, z.number({ error: message }).gt(0, { error: message }));
-}
+const burnRateField = () =>
+  numberField({ gt: 0 }, "must be a number above 0 (times the error rate the objective allows)");
 
 /** A window of a rule: whole seconds, since Prometheus names and ranges are written in them. */
 const windowField = () => durationField({ min: SECOND, max: 365 * DAY });
